@@ -1,0 +1,8 @@
+"""Command line entry point (filled in by the CLI issue)."""
+
+import sys
+
+
+def main() -> None:
+    print("usage: kindling COMMAND ...")
+    sys.exit(0)

@@ -1,0 +1,82 @@
+"""The one exception tree of Kindling.
+
+Every error a caller can see is a ``KindlingError``. Each class has a stable ``code`` that JSON
+outputs (CLI ``--json``, bridge, MCP) expose verbatim, and every message says what was wrong and
+how to fix it. Adapters turn these into one-line messages; they never show a traceback for them.
+
+Tree::
+
+    KindlingError                      code
+    ├── InvalidInputError              invalid_input      the caller passed a bad value
+    ├── NotFoundError                  not_found          an id that does not exist
+    ├── ConflictError                  conflict           valid input that the current state forbids
+    ├── SchemaError                    schema             the database schema cannot be used
+    └── StoreError                     store              the database failed (locked, corrupt, I/O)
+        └── DatabaseLockedError        database_locked    still locked after the busy timeout
+
+Must not import anything from Kindling.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+__all__ = [
+    "ConflictError",
+    "DatabaseLockedError",
+    "InvalidInputError",
+    "KindlingError",
+    "NotFoundError",
+    "SchemaError",
+    "StoreError",
+]
+
+
+class KindlingError(Exception):
+    """Root of every error Kindling raises on purpose."""
+
+    code: ClassVar[str] = "kindling_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON error object adapters print: ``{"code": ..., "message": ...}``."""
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidInputError(KindlingError, ValueError):
+    """A value the caller passed is not acceptable (bad kind, blank content, ...)."""
+
+    code = "invalid_input"
+
+
+class NotFoundError(KindlingError, LookupError):
+    """An id that names no entity in this store."""
+
+    code = "not_found"
+
+
+class ConflictError(KindlingError):
+    """A valid request that the current state forbids (closing a closed capsule, ...)."""
+
+    code = "conflict"
+
+
+class SchemaError(KindlingError):
+    """The database's schema is newer than this Kindling, or not a Kindling database."""
+
+    code = "schema"
+
+
+class StoreError(KindlingError):
+    """The database itself failed: I/O error, corruption, or a file that is not SQLite."""
+
+    code = "store"
+
+
+class DatabaseLockedError(StoreError):
+    """Another process held the write lock for longer than the busy timeout."""
+
+    code = "database_locked"

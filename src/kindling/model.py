@@ -1,0 +1,321 @@
+"""Kindling's domain values: frozen dataclasses with closed sets for kinds and statuses.
+
+Python names are snake_case; ``to_dict()`` gives the JSON shape of the retrieval contract (seed
+000), camelCase on the wire, with the same field names as the TypeScript Kindling. Timestamps are
+epoch milliseconds (``0`` is a valid time). Parsing of external JSON happens once, at the
+boundary (``from_dict``); inside, typed values are passed around.
+
+Must not import anything from Kindling except ``errors``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias, get_args
+
+from kindling.errors import InvalidInputError
+
+ObservationKind: TypeAlias = Literal[
+    "tool_call",
+    "command",
+    "file_diff",
+    "error",
+    "message",
+    "node_start",
+    "node_end",
+    "node_output",
+    "node_error",
+]
+CapsuleType: TypeAlias = Literal["session", "pocketflow_node"]
+CapsuleStatus: TypeAlias = Literal["open", "closed"]
+TargetType: TypeAlias = Literal["observation", "summary"]
+QueryMode: TypeAlias = Literal["terms", "fts5", "recency"]
+
+OBSERVATION_KINDS: tuple[ObservationKind, ...] = get_args(ObservationKind)
+CAPSULE_TYPES: tuple[CapsuleType, ...] = get_args(CapsuleType)
+CAPSULE_STATUSES: tuple[CapsuleStatus, ...] = get_args(CapsuleStatus)
+TARGET_TYPES: tuple[TargetType, ...] = get_args(TargetType)
+
+JsonObject: TypeAlias = dict[str, Any]
+
+# Python attribute name -> wire (JSON) name for the four scope dimensions.
+SCOPE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("session_id", "sessionId"),
+    ("repo_id", "repoId"),
+    ("agent_id", "agentId"),
+    ("user_id", "userId"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Isolation dimensions. As a filter: AND over the given ones, exact match, None = any."""
+
+    session_id: str | None = None
+    repo_id: str | None = None
+    agent_id: str | None = None
+    user_id: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, _ in SCOPE_FIELDS:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise InvalidInputError(
+                    f"scope {name} must be a string, got {type(value).__name__}"
+                )
+            if not value.strip():
+                raise InvalidInputError(f"scope {name} is blank; pass None to leave it unset")
+            if "\x00" in value:
+                raise InvalidInputError(f"scope {name} contains a NUL character")
+
+    def items(self) -> list[tuple[str, str]]:
+        """The given dimensions as (python name, value), in a fixed order."""
+        return [(n, v) for n, _ in SCOPE_FIELDS if (v := getattr(self, n)) is not None]
+
+    def is_empty(self) -> bool:
+        return not self.items()
+
+    def to_dict(self) -> dict[str, str]:
+        return {w: v for n, w in SCOPE_FIELDS if (v := getattr(self, n)) is not None}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Scope:
+        """Read a wire scope (camelCase keys; snake_case accepted too). Unknown keys fail."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise InvalidInputError("scope must be a JSON object such as {\"repoId\": \"/repo\"}")
+        known = {w: n for n, w in SCOPE_FIELDS} | {n: n for n, _ in SCOPE_FIELDS}
+        unknown = sorted(k for k in data if k not in known)
+        if unknown:
+            raise InvalidInputError(
+                f"unknown scope key(s) {unknown}; use sessionId, repoId, agentId, userId"
+            )
+        return cls(**{known[k]: v for k, v in data.items() if v is not None})
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One thing that happened: a tool call, command, diff, error, message or workflow event."""
+
+    id: str
+    kind: ObservationKind
+    content: str
+    provenance: JsonObject
+    ts: int
+    scope: Scope
+    redacted: bool = False
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "content": self.content,
+            "provenance": self.provenance,
+            "ts": self.ts,
+            "scopeIds": self.scope.to_dict(),
+            "redacted": self.redacted,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Capsule:
+    """A bounded unit of work (a session, a workflow node) grouping observations."""
+
+    id: str
+    type: CapsuleType
+    intent: str
+    status: CapsuleStatus
+    opened_at: int
+    closed_at: int | None
+    scope: Scope
+    observation_ids: tuple[str, ...] = ()
+    summary_id: str | None = None
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "id": self.id,
+            "type": self.type,
+            "intent": self.intent,
+            "status": self.status,
+            "openedAt": self.opened_at,
+            "closedAt": self.closed_at,
+            "scopeIds": self.scope.to_dict(),
+            "observationIds": list(self.observation_ids),
+            "summaryId": self.summary_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The condensed account of one capsule; at most one per capsule."""
+
+    id: str
+    capsule_id: str
+    content: str
+    confidence: float
+    created_at: int
+    evidence_refs: tuple[str, ...] = ()
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "id": self.id,
+            "capsuleId": self.capsule_id,
+            "content": self.content,
+            "confidence": self.confidence,
+            "createdAt": self.created_at,
+            "evidenceRefs": list(self.evidence_refs),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """A user's mark that an observation or summary matters; optionally expires."""
+
+    id: str
+    target_type: TargetType
+    target_id: str
+    reason: str | None
+    created_at: int
+    expires_at: int | None
+    scope: Scope
+
+    def is_active(self, now: int) -> bool:
+        return self.expires_at is None or self.expires_at > now
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "id": self.id,
+            "targetType": self.target_type,
+            "targetId": self.target_id,
+            "reason": self.reason,
+            "createdAt": self.created_at,
+            "expiresAt": self.expires_at,
+            "scopeIds": self.scope.to_dict(),
+        }
+
+
+Entity: TypeAlias = Observation | Summary
+
+
+def entity_type(entity: Entity) -> TargetType:
+    return "observation" if isinstance(entity, Observation) else "summary"
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why a candidate ranks where it does: every factor of the scoring model, and the result.
+
+    ``score = (w_fts * relevance + w_recency * recency) * scope_mult * intent_mult * conf_mult``;
+    see ``docs/ranking.md``.
+    """
+
+    relevance: float
+    bm25: float
+    recency: float
+    age_ms: int
+    scope: float
+    intent: float
+    confidence: float
+    score: float
+    matched_terms: tuple[str, ...]
+    why: str
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "relevance": self.relevance,
+            "bm25": self.bm25,
+            "recency": self.recency,
+            "ageMs": self.age_ms,
+            "scope": self.scope,
+            "intent": self.intent,
+            "confidence": self.confidence,
+            "score": self.score,
+            "matchedTerms": list(self.matched_terms),
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PinResult:
+    pin: Pin
+    target: Entity
+
+    def to_dict(self) -> JsonObject:
+        return {"pin": self.pin.to_dict(), "target": self.target.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateResult:
+    entity: Entity
+    score: float
+    match_context: str | None
+    explanation: Explanation
+
+    @property
+    def target_type(self) -> TargetType:
+        return entity_type(self.entity)
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "targetType": self.target_type,
+            "entity": self.entity.to_dict(),
+            "score": self.score,
+            "matchContext": self.match_context,
+            "explanation": self.explanation.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RetrieveProvenance:
+    """How a retrieval was produced: the seed-000 fields plus how the query was read."""
+
+    query: str
+    scope: Scope
+    total_candidates: int
+    returned_candidates: int
+    truncated_due_to_token_budget: bool
+    provider_used: str
+    query_mode: QueryMode
+    fts_query: str | None
+    token_budget: int | None
+    tokens_used: int
+    now: int | None
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "query": self.query,
+            "scopeIds": self.scope.to_dict(),
+            "totalCandidates": self.total_candidates,
+            "returnedCandidates": self.returned_candidates,
+            "truncatedDueToTokenBudget": self.truncated_due_to_token_budget,
+            "providerUsed": self.provider_used,
+            "queryMode": self.query_mode,
+            "ftsQuery": self.fts_query,
+            "tokenBudget": self.token_budget,
+            "tokensUsed": self.tokens_used,
+            "now": self.now,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RetrieveResult:
+    """The three tiers: pins, the current summary, ranked candidates; and provenance."""
+
+    pins: tuple[PinResult, ...]
+    current_summary: Summary | None
+    candidates: tuple[CandidateResult, ...]
+    provenance: RetrieveProvenance = field(repr=False)
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "pins": [p.to_dict() for p in self.pins],
+            "currentSummary": (
+                self.current_summary.to_dict() if self.current_summary is not None else None
+            ),
+            "candidates": [c.to_dict() for c in self.candidates],
+            "provenance": self.provenance.to_dict(),
+        }
