@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from kindling.errors import (
     ConflictError,
@@ -47,6 +48,9 @@ from kindling.store.base import (
     iter_chunks,
 )
 from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.retry import retry_busy
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
@@ -146,13 +150,19 @@ class SqliteStore:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
-            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.execute("PRAGMA secure_delete = ON")
+            self._busy_timeout_s = busy_timeout_s
             self._depth = 0
-            self._migrate()
+            for pragma in (
+                f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
+                # Many processes opening a new file at once: this one can return BUSY at once.
+                "PRAGMA journal_mode = WAL",
+                # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
+            ):
+                self._retry(partial(self._pragma, pragma))
+            self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
             raise _store_error(exc, self.path) from exc
 
@@ -177,7 +187,7 @@ class SqliteStore:
                 self._depth -= 1
             return
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
             raise _store_error(exc, self.path) from exc
         self._depth = 1
@@ -185,14 +195,25 @@ class SqliteStore:
             yield
         except BaseException:
             self._depth = 0
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise
         self._depth = 0
         try:
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise _store_error(exc, self.path) from exc
+
+    def _rollback(self) -> None:
+        # Some errors (I/O, disk full) already ended the transaction; keep the first error.
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def _pragma(self, sql: str) -> list[Any]:
+        return self._conn.execute(sql).fetchall()
+
+    def _retry(self, call: Callable[[], T]) -> T:
+        return retry_busy(call, timeout_s=self._busy_timeout_s)
 
     def _migrate(self) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
@@ -245,7 +266,9 @@ class SqliteStore:
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
-            return self._conn.execute(sql, params).fetchall()
+            if self._depth:  # inside a write transaction: we hold the lock, never busy
+                return self._conn.execute(sql, params).fetchall()
+            return self._retry(lambda: self._conn.execute(sql, params).fetchall())
         except sqlite3.DatabaseError as exc:
             raise _store_error(exc, self.path) from exc
 
