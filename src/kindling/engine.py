@@ -335,10 +335,11 @@ class Kindling:
             raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
 
     def forget(self, observation_id: str) -> Observation:
-        """Redact an observation: its content becomes ``[redacted]`` and leaves the index."""
+        """Redact an observation: its content becomes ``[redacted]``, its provenance ``{}``,
+        and its text leaves the index and the database files (WAL included) once the
+        transaction commits. Text copied into a summary is not touched."""
         obs = self.get_observation(require_id(observation_id, "observation_id"))
-        if not obs.redacted:
-            self.store.redact_observation(obs.id)
+        self.store.redact_observation(obs.id)
         return self.get_observation(obs.id)
 
     # ------------------------------------------------------------------ reads
