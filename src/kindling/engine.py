@@ -19,6 +19,7 @@ from typing import Any
 
 from kindling.capture.sanitize import (
     cap_content,
+    clean_text,
     require_confidence,
     require_id,
     require_provenance,
@@ -79,10 +80,15 @@ def _scope(value: object) -> Scope:
     if value is None:
         return Scope()
     if isinstance(value, Scope):
-        return value
-    if isinstance(value, Mapping):
-        return Scope.from_dict(value)
-    raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+        scope = value
+    elif isinstance(value, Mapping):
+        scope = Scope.from_dict(value)
+    else:
+        raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+    for name, text in scope.items():
+        if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
+            raise InvalidInputError(f"scope {name} must be valid Unicode text")
+    return scope
 
 
 class Kindling:
@@ -157,7 +163,7 @@ class Kindling:
     ) -> Capsule:
         """Open a capsule. A session may have only one open session capsule at a time."""
         ctype: CapsuleType = _choice(type, CAPSULE_TYPES, "capsule type")
-        text = require_text(intent, "intent")
+        text, _ = cap_content(require_text(intent, "intent"))
         where = _scope(scope)
         capsule = Capsule(
             id=require_id(id) if id is not None else new_id(),
@@ -235,7 +241,7 @@ class Kindling:
     ) -> Summary:
         """Set the summary of a capsule (one per capsule: a second call replaces the first)."""
         capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
-        text = require_text(content, "summary content")
+        text, _ = cap_content(require_text(content, "summary content"))
         conf = require_confidence(confidence)
         refs = self._evidence(evidence_refs)
         summary = Summary(
@@ -312,7 +318,7 @@ class Kindling:
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
-            reason = require_text(reason, "reason")
+            reason, _ = cap_content(require_text(reason, "reason"))
         pin = Pin(
             id=new_id(),
             target_type=ttype,
