@@ -31,13 +31,14 @@ from kindling.model import (
 class BaseRank:
     """Inputs of the in-database part of the score: ``w_fts*rel + w_recency*rec``.
 
-    ``rel = s / (s + relevance_k)`` with ``s = -bm25``; ``rec = half_life / (half_life + age)``
-    with ``age = max(0, reference_ms - ts)``.
+    ``rel = s / (s + relevance_k)`` with ``s = max(-bm25, match_floor)``;
+    ``rec = half_life / (half_life + age)`` with ``age = max(0, reference_ms - ts)``.
     """
 
     w_fts: float
     w_recency: float
     relevance_k: float
+    match_floor: float
     half_life_ms: float
     reference_ms: int
 

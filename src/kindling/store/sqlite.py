@@ -563,11 +563,11 @@ class SqliteStore:
                 "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(observations_fts) AS b"
                 " FROM observations_fts WHERE observations_fts MATCH ?)"
                 f" SELECT {_OBS_COLUMNS}, m.b, o.rowid,"
-                f" ? * (-m.b) / ((-m.b) + ?) + {recency} AS base"
+                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
                 " FROM m CROSS JOIN observations o ON o.rowid = m.rid"
                 f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
             )
-            args = [match, rank.w_fts, rank.relevance_k, *rank_params, *params, limit]
+            args = [match, *_text_params(rank), *rank_params, *params, limit]
         return [
             ObservationMatch(observation=_observation(r), bm25=float(r[10]), rowid=int(r[11]))
             for r in self._read(sql, args)
@@ -602,12 +602,13 @@ class SqliteStore:
             sql = (
                 "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(summaries_fts) AS b"
                 " FROM summaries_fts WHERE summaries_fts MATCH ?)"
-                f" SELECT {columns}, m.b, s.rowid, ? * (-m.b) / ((-m.b) + ?) + {recency} AS base"
+                f" SELECT {columns}, m.b, s.rowid,"
+                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
                 " FROM m CROSS JOIN summaries s ON s.rowid = m.rid"
                 f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
                 " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
             )
-            args = [match, rank.w_fts, rank.relevance_k, *rank_params, *params, limit]
+            args = [match, *_text_params(rank), *rank_params, *params, limit]
         return [
             SummaryMatch(
                 summary=_summary(r),
@@ -644,6 +645,10 @@ class SqliteStore:
         summaries = self._read("SELECT COUNT(*) FROM summaries")[0][0]
         pins = self._read("SELECT COUNT(*) FROM pins")[0][0]
         return StoreStats(by_kind, redacted, by_status, summaries, pins, self.schema_version())
+
+
+def _text_params(rank: BaseRank) -> list[float]:
+    return [rank.w_fts, rank.match_floor, rank.match_floor, rank.relevance_k]
 
 
 def _split_sql(script: str) -> list[str]:
