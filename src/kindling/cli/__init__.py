@@ -1,0 +1,22 @@
+"""The ``kindling`` command. A thin adapter: parse, make one library call, render.
+
+``kindling hook ...`` takes a fast path that never imports click or the other commands: hooks
+run on every tool call of an agent, and start-up time is their whole cost.
+
+Must not be imported by the core (model, store, retrieval, capture).
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        from kindling.hooks import run_hook_cli
+
+        sys.exit(run_hook_cli(args[1:]))
+    from kindling.cli.app import cli
+
+    cli.main(args=args, prog_name="kindling")

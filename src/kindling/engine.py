@@ -1,0 +1,454 @@
+"""The front door: ``Kindling`` wires a store, a provider and a tokenizer behind domain verbs.
+
+Capture verbs validate and sanitise every value before anything is written, so no entry point
+(library, CLI, bridge, hooks, MCP) can skip the checks; each verb is one transaction, and
+``batch()`` makes many verbs one. ``retrieve()`` runs the three-tier orchestration.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from kindling.capture.sanitize import (
+    cap_content,
+    require_confidence,
+    require_id,
+    require_provenance,
+    require_text,
+    require_ts,
+)
+from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.model import (
+    CAPSULE_STATUSES,
+    CAPSULE_TYPES,
+    OBSERVATION_KINDS,
+    TARGET_TYPES,
+    Capsule,
+    CapsuleStatus,
+    CapsuleType,
+    Entity,
+    Observation,
+    ObservationKind,
+    Pin,
+    RetrieveResult,
+    Scope,
+    Summary,
+    TargetType,
+)
+from kindling.retrieval.budget import CharTokenizer, Tokenizer
+from kindling.retrieval.orchestrator import RetrieveRequest
+from kindling.retrieval.orchestrator import retrieve as run_retrieval
+from kindling.retrieval.provider import LocalFtsProvider, RetrievalProvider
+from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
+from kindling.store.base import Store, StoreStats
+from kindling.store.sqlite import SqliteStore
+
+MAX_LIMIT = 10_000
+Clock = Callable[[], int]
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
+    if value not in allowed:
+        raise InvalidInputError(f"invalid {name} {value!r}; use one of: {', '.join(allowed)}")
+    return value
+
+
+def _limit(value: object, name: str = "limit") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_LIMIT:
+        raise InvalidInputError(f"{name} must be an integer from 1 to {MAX_LIMIT}")
+    return value
+
+
+def _scope(value: object) -> Scope:
+    if value is None:
+        return Scope()
+    if isinstance(value, Scope):
+        return value
+    if isinstance(value, Mapping):
+        return Scope.from_dict(value)
+    raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+
+
+class Kindling:
+    """Local memory: capture observations into capsules, pin what matters, retrieve.
+
+    >>> with Kindling.open(":memory:") as kd:
+    ...     obs = kd.append_observation(kind="error", content="jwt.verify is not a function")
+    ...     [c.entity.id for c in kd.retrieve(query="jwt").candidates] == [obs.id]
+    True
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        provider: RetrievalProvider | None = None,
+        tokenizer: Tokenizer | None = None,
+        clock: Clock = wall_clock_ms,
+        weights: ScoringWeights = DEFAULT_WEIGHTS,
+    ) -> None:
+        self.store = store
+        self.provider = provider or LocalFtsProvider(store, weights)
+        self.tokenizer = tokenizer or CharTokenizer()
+        self.clock = clock
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path = ":memory:",
+        *,
+        provider: RetrievalProvider | None = None,
+        tokenizer: Tokenizer | None = None,
+        clock: Clock = wall_clock_ms,
+        weights: ScoringWeights = DEFAULT_WEIGHTS,
+    ) -> Kindling:
+        """Open (creating and migrating as needed) the SQLite database at ``path``."""
+        if not isinstance(path, str | Path) or not str(path).strip():
+            raise InvalidInputError("path must be a file path or ':memory:'")
+        store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
+        return cls(store, provider=provider, tokenizer=tokenizer, clock=clock, weights=weights)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Kindling:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Make every write inside the block one transaction (all or nothing)."""
+        with self.store.transaction():
+            yield
+
+    # ------------------------------------------------------------------ capture
+
+    def open_capsule(
+        self,
+        *,
+        intent: str,
+        scope: Scope | None = None,
+        type: CapsuleType = "session",
+        id: str | None = None,
+        opened_at: int | None = None,
+    ) -> Capsule:
+        """Open a capsule. A session may have only one open session capsule at a time."""
+        ctype: CapsuleType = _choice(type, CAPSULE_TYPES, "capsule type")
+        text = require_text(intent, "intent")
+        where = _scope(scope)
+        capsule = Capsule(
+            id=require_id(id) if id is not None else new_id(),
+            type=ctype,
+            intent=text,
+            status="open",
+            opened_at=require_ts(opened_at, "opened_at") if opened_at is not None else self.clock(),
+            closed_at=None,
+            scope=where,
+        )
+        with self.store.transaction():
+            if ctype == "session" and where.session_id is not None:
+                existing = self.store.find_open_capsule(Scope(), session_id=where.session_id)
+                if existing is not None:
+                    raise ConflictError(
+                        f"session {where.session_id!r} already has open capsule {existing.id}; "
+                        "close it first or append to it"
+                    )
+            self.store.insert_capsule(capsule)
+        return capsule
+
+    def append_observation(
+        self,
+        *,
+        kind: ObservationKind,
+        content: str,
+        scope: Scope | None = None,
+        provenance: Mapping[str, Any] | None = None,
+        ts: int | None = None,
+        capsule_id: str | None = None,
+        id: str | None = None,
+    ) -> Observation:
+        """Record an observation. Without ``scope`` it takes its capsule's scope; without
+        ``capsule_id`` it joins the open session capsule of its session, if there is one."""
+        okind: ObservationKind = _choice(kind, OBSERVATION_KINDS, "observation kind")
+        text = require_text(content, "content")
+        prov = require_provenance(provenance)
+        text, original_bytes = cap_content(text)
+        if original_bytes is not None:
+            prov["contentTruncatedFromBytes"] = original_bytes
+        with self.store.transaction():
+            capsule = self._attach_target(capsule_id, scope)
+            where = _scope(scope) if scope is not None else (capsule.scope if capsule else Scope())
+            obs = Observation(
+                id=require_id(id) if id is not None else new_id(),
+                kind=okind,
+                content=text,
+                provenance=prov,
+                ts=require_ts(ts) if ts is not None else self.clock(),
+                scope=where,
+                redacted=False,
+            )
+            self.store.insert_observation(obs, capsule.id if capsule else None)
+        return obs
+
+    def _attach_target(self, capsule_id: str | None, scope: Scope | None) -> Capsule | None:
+        if capsule_id is not None:
+            capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
+            if capsule.status != "open":
+                raise ConflictError(f"capsule {capsule_id} is closed; open a new capsule")
+            return capsule
+        session = _scope(scope).session_id
+        if session is None:
+            return None
+        return self.store.find_open_capsule(Scope(), session_id=session)
+
+    def add_summary(
+        self,
+        capsule_id: str,
+        *,
+        content: str,
+        confidence: float = 0.5,
+        evidence_refs: Sequence[str] | None = None,
+        created_at: int | None = None,
+    ) -> Summary:
+        """Set the summary of a capsule (one per capsule: a second call replaces the first)."""
+        capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
+        text = require_text(content, "summary content")
+        conf = require_confidence(confidence)
+        refs = self._evidence(evidence_refs)
+        summary = Summary(
+            id=new_id(),
+            capsule_id=capsule.id,
+            content=text,
+            confidence=conf,
+            created_at=require_ts(created_at, "created_at")
+            if created_at is not None
+            else self.clock(),
+            evidence_refs=refs,
+        )
+        return self.store.upsert_summary(summary)
+
+    def _evidence(self, refs: Sequence[str] | None) -> tuple[str, ...]:
+        if refs is None:
+            return ()
+        if isinstance(refs, str) or not isinstance(refs, Sequence):
+            raise InvalidInputError("evidence_refs must be a list of observation ids")
+        ids = tuple(dict.fromkeys(require_id(r, "evidence ref") for r in refs))
+        missing = sorted(set(ids) - set(self.store.get_observations(ids)))
+        if missing:
+            raise NotFoundError(f"evidence refs name unknown observations: {', '.join(missing)}")
+        return ids
+
+    def close_capsule(
+        self,
+        capsule_id: str,
+        *,
+        summary: str | None = None,
+        confidence: float | None = None,
+        evidence_refs: Sequence[str] | None = None,
+        closed_at: int | None = None,
+    ) -> Capsule:
+        """Close an open capsule, optionally setting its summary in the same transaction."""
+        capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
+        if capsule.status == "closed":
+            raise ConflictError(f"capsule {capsule_id} is already closed")
+        if summary is None and (confidence is not None or evidence_refs is not None):
+            raise InvalidInputError("confidence and evidence_refs need a summary text")
+        when = require_ts(closed_at, "closed_at") if closed_at is not None else self.clock()
+        with self.store.transaction():
+            if summary is not None:
+                self.add_summary(
+                    capsule.id,
+                    content=summary,
+                    confidence=0.5 if confidence is None else confidence,
+                    evidence_refs=evidence_refs,
+                    created_at=when,
+                )
+            self.store.set_capsule_closed(capsule.id, when)
+        return self.get_capsule(capsule.id)
+
+    def pin(
+        self,
+        target_type: TargetType,
+        target_id: str,
+        *,
+        reason: str | None = None,
+        expires_at: int | None = None,
+        ttl_ms: int | None = None,
+        scope: Scope | None = None,
+    ) -> Pin:
+        """Pin an observation or summary. Its scope defaults to the target's scope."""
+        ttype: TargetType = _choice(target_type, TARGET_TYPES, "pin target type")
+        target = self.get(require_id(target_id, "target_id"), ttype)
+        if expires_at is not None and ttl_ms is not None:
+            raise InvalidInputError("give expires_at or ttl_ms, not both")
+        now = self.clock()
+        if ttl_ms is not None:
+            if isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int) or ttl_ms <= 0:
+                raise InvalidInputError("ttl_ms must be a positive number of milliseconds")
+            expires_at = now + ttl_ms
+        elif expires_at is not None:
+            require_ts(expires_at, "expires_at")
+        if reason is not None:
+            reason = require_text(reason, "reason")
+        pin = Pin(
+            id=new_id(),
+            target_type=ttype,
+            target_id=target.id,
+            reason=reason,
+            created_at=now,
+            expires_at=expires_at,
+            scope=_scope(scope) if scope is not None else self._scope_of(target),
+        )
+        self.store.insert_pin(pin)
+        return pin
+
+    def _scope_of(self, target: Entity) -> Scope:
+        if isinstance(target, Observation):
+            return target.scope
+        return self.get_capsule(target.capsule_id).scope
+
+    def unpin(self, pin_id: str) -> None:
+        if not self.store.delete_pin(require_id(pin_id, "pin_id")):
+            raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
+
+    def forget(self, observation_id: str) -> Observation:
+        """Redact an observation: its content becomes ``[redacted]`` and leaves the index."""
+        obs = self.get_observation(require_id(observation_id, "observation_id"))
+        if not obs.redacted:
+            self.store.redact_observation(obs.id)
+        return self.get_observation(obs.id)
+
+    # ------------------------------------------------------------------ reads
+
+    def get_observation(self, observation_id: str) -> Observation:
+        found = self.store.get_observations([observation_id]).get(observation_id)
+        if found is None:
+            raise NotFoundError(f"no observation with id {observation_id!r}")
+        return found
+
+    def get_capsule(self, capsule_id: str) -> Capsule:
+        found = self.store.get_capsule(capsule_id)
+        if found is None:
+            raise NotFoundError(f"no capsule with id {capsule_id!r}")
+        return found
+
+    def get_summary(self, summary_id: str) -> Summary:
+        found = self.store.get_summary(summary_id)
+        if found is None:
+            raise NotFoundError(f"no summary with id {summary_id!r}")
+        return found
+
+    def get_pin(self, pin_id: str) -> Pin:
+        found = self.store.get_pin(pin_id)
+        if found is None:
+            raise NotFoundError(f"no pin with id {pin_id!r}")
+        return found
+
+    def get(self, entity_id: str, target_type: TargetType) -> Entity:
+        if target_type == "observation":
+            return self.get_observation(entity_id)
+        return self.get_summary(entity_id)
+
+    def list_observations(
+        self,
+        *,
+        kind: ObservationKind | None = None,
+        scope: Scope | None = None,
+        capsule_id: str | None = None,
+        limit: int = 50,
+    ) -> list[Observation]:
+        """Newest first (or in capsule order when ``capsule_id`` is given)."""
+        if kind is not None:
+            _choice(kind, OBSERVATION_KINDS, "observation kind")
+        return self.store.list_observations(
+            kind=kind, scope=_scope(scope), capsule_id=capsule_id, limit=_limit(limit)
+        )
+
+    def list_capsules(
+        self,
+        *,
+        status: CapsuleStatus | None = None,
+        scope: Scope | None = None,
+        limit: int = 50,
+    ) -> list[Capsule]:
+        if status is not None:
+            _choice(status, CAPSULE_STATUSES, "capsule status")
+        return self.store.list_capsules(status=status, scope=_scope(scope), limit=_limit(limit))
+
+    def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
+        return self.store.list_summaries(scope=_scope(scope), limit=_limit(limit))
+
+    def list_pins(
+        self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
+    ) -> list[Pin]:
+        """Newest first; with ``active_at`` only pins not yet expired at that time."""
+        if active_at is not None:
+            require_ts(active_at, "active_at")
+        return self.store.list_pins(scope=_scope(scope), active_at=active_at, limit=_limit(limit))
+
+    def stats(self) -> StoreStats:
+        return self.store.stats()
+
+    # ------------------------------------------------------------------ retrieval
+
+    def retrieve(
+        self,
+        query: str = "",
+        *,
+        scope: Scope | None = None,
+        token_budget: int | None = None,
+        max_candidates: int = 50,
+        include_redacted: bool = False,
+        intent: str | None = None,
+        now: int | None = None,
+    ) -> RetrieveResult:
+        """What matters now: active pins, the current summary, then ranked candidates.
+
+        Any text is a valid query (see ``store.fts``); the empty query ranks by recency. The
+        same store state, query, scope and ``now`` give the same result, byte for byte.
+        """
+        if query is None:
+            query = ""
+        if not isinstance(query, str):
+            raise InvalidInputError("query must be a string")
+        if token_budget is not None and (
+            isinstance(token_budget, bool) or not isinstance(token_budget, int) or token_budget < 0
+        ):
+            raise InvalidInputError("token_budget must be a non-negative integer or None")
+        if intent is not None and not isinstance(intent, str):
+            raise InvalidInputError("intent must be a string or None")
+        request = RetrieveRequest(
+            query=query,
+            scope=_scope(scope),
+            token_budget=token_budget,
+            max_candidates=_limit(max_candidates, "max_candidates"),
+            include_redacted=bool(include_redacted),
+            intent=intent,
+            now=require_ts(now, "now") if now is not None else None,
+        )
+        return run_retrieval(
+            self.store, self.provider, self.tokenizer, request, wall_clock_ms=self.clock()
+        )

@@ -1,0 +1,283 @@
+"""Retrieval providers: the contract (seeds 001, 004) and the local FTS provider.
+
+``LocalFtsProvider`` ranks exactly over every in-scope match. The store evaluates the additive
+part of the score (relevance + recency) in SQL and returns a pool in that order; the provider
+applies the multipliers (scope, intent, confidence), which can only lower a score. A hit left
+outside the pool therefore scores at most the pool's last additive value, and when the
+``limit``-th best full score is above that bound the ranking is exact; otherwise the pool grows
+(four times) and the step repeats, until it is exact or every match has been read.
+
+Must not import anything from Kindling except ``model``, ``errors``, ``store`` and
+``retrieval``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kindling.model import Entity, Explanation, Observation, Scope, Summary, TargetType
+from kindling.retrieval.scoring import (
+    DEFAULT_WEIGHTS,
+    ScoreInputs,
+    ScoringWeights,
+    base_score,
+    calculate_score,
+    describe,
+    intent_factor,
+    scope_factor,
+    stable_sort_key,
+)
+from kindling.retrieval.snippets import make_snippet, matched_terms
+from kindling.store.base import BaseRank, ObservationMatch, Store, SummaryMatch
+from kindling.store.fts import QueryPlan, build_query
+
+DEFAULT_LIMIT = 50
+MIN_POOL = 64
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderRequest:
+    query: str | None
+    scope: Scope
+    limit: int = DEFAULT_LIMIT
+    intent: str | None = None
+    exclude_ids: tuple[str, ...] = ()
+    include_redacted: bool = False
+    now: int | None = None  # reference time for recency; None = newest observation
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderHit:
+    target_type: TargetType
+    target_id: str
+    score: float
+    why: str
+    evidence_refs: tuple[str, ...]
+    ts_ms: int
+    entity: Entity = field(repr=False)
+    explanation: Explanation = field(repr=False)
+    match_context: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderResult:
+    hits: tuple[ProviderHit, ...]
+    plan: QueryPlan
+
+
+class RetrievalProvider(Protocol):
+    name: str
+
+    def search(self, request: ProviderRequest) -> ProviderResult: ...
+
+
+@dataclass(slots=True)
+class _Scored:
+    target_type: TargetType
+    entity: Entity
+    ts: int
+    rowid: int
+    bm25: float | None
+    scope: float
+    intent: float
+    confidence: float
+    key: tuple[float, int, str, str] = (0.0, 0, "", "")
+    score: float = 0.0
+
+
+class LocalFtsProvider:
+    """BM25 over ``observations_fts`` and ``summaries_fts``, plus recency, scope, intent and
+    confidence; deterministic for a given store state, request and reference time."""
+
+    name = "local-fts"
+
+    def __init__(self, store: Store, weights: ScoringWeights = DEFAULT_WEIGHTS) -> None:
+        self.store = store
+        self.weights = weights
+
+    def search(self, request: ProviderRequest) -> ProviderResult:
+        plan = build_query(request.query or "")
+        reference = request.now if request.now is not None else (self.store.newest_ts() or 0)
+        rank = BaseRank(
+            w_fts=self.weights.fts,
+            w_recency=self.weights.recency,
+            relevance_k=self.weights.relevance_k * plan.clauses,
+            match_floor=self.weights.match_floor,
+            half_life_ms=self.weights.half_life_ms,
+            reference_ms=reference,
+        )
+        if request.limit <= 0:
+            return ProviderResult((), plan)
+        observations = self._exact_pool(request, plan, rank, "observation")
+        summaries = self._exact_pool(request, plan, rank, "summary")
+        ranked = sorted(observations + summaries, key=lambda s: s.key)[: request.limit]
+        return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
+
+    # -- exact top-k ---------------------------------------------------------------------
+
+    def _exact_pool(
+        self, request: ProviderRequest, plan: QueryPlan, rank: BaseRank, target: TargetType
+    ) -> list[_Scored]:
+        pool = max(MIN_POOL, request.limit * 2)
+        while True:
+            scored, last_base, exhausted = self._fetch(request, plan, rank, target, pool)
+            if exhausted:
+                return scored
+            kth = sorted(s.score for s in scored)[-request.limit]
+            # 1e-6: scores are rounded to 6 places; an outsider must not even tie.
+            if kth > last_base + 1e-6:
+                return scored
+            pool *= 4
+
+    def _fetch(
+        self,
+        request: ProviderRequest,
+        plan: QueryPlan,
+        rank: BaseRank,
+        target: TargetType,
+        pool: int,
+    ) -> tuple[list[_Scored], float, bool]:
+        scored: list[_Scored]
+        if target == "observation":
+            obs_rows = self.store.search_observations(
+                plan.match,
+                request.scope,
+                rank=rank,
+                exclude_ids=request.exclude_ids,
+                include_redacted=request.include_redacted,
+                limit=pool,
+            )
+            scored = self._score_observations(obs_rows, request, plan)
+            rows_ts = [(m.bm25, m.observation.ts) for m in obs_rows]
+        else:
+            sum_rows = self.store.search_summaries(
+                plan.match, request.scope, rank=rank, exclude_ids=request.exclude_ids, limit=pool
+            )
+            scored = self._score_summaries(sum_rows, request, plan)
+            rows_ts = [(m.bm25, m.summary.created_at) for m in sum_rows]
+        for item in scored:
+            result = calculate_score(
+                ScoreInputs(
+                    item.bm25,
+                    plan.clauses,
+                    item.ts,
+                    rank.reference_ms,
+                    item.scope,
+                    item.intent,
+                    item.confidence,
+                ),
+                self.weights,
+            )
+            item.score = result.score
+            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
+        exhausted = len(rows_ts) < pool
+        last_base = 0.0
+        if rows_ts:
+            bm25, ts = rows_ts[-1]
+            last_base = base_score(
+                bm25 if plan.match else None, plan.clauses, ts, rank.reference_ms, self.weights
+            )
+        return scored, last_base, exhausted
+
+    def _score_observations(
+        self, rows: Sequence[ObservationMatch], request: ProviderRequest, plan: QueryPlan
+    ) -> list[_Scored]:
+        text_query = plan.match is not None
+        intents: dict[str, str] = {}
+        if request.intent is not None and rows:
+            intents = self.store.capsule_intents_of([m.observation.id for m in rows])
+        return [
+            _Scored(
+                target_type="observation",
+                entity=m.observation,
+                ts=m.observation.ts,
+                rowid=m.rowid,
+                bm25=m.bm25 if text_query else None,
+                scope=scope_factor(request.scope, m.observation.scope),
+                intent=intent_factor(request.intent, intents.get(m.observation.id)),
+                confidence=1.0,
+            )
+            for m in rows
+        ]
+
+    def _score_summaries(
+        self, rows: Sequence[SummaryMatch], request: ProviderRequest, plan: QueryPlan
+    ) -> list[_Scored]:
+        text_query = plan.match is not None
+        return [
+            _Scored(
+                target_type="summary",
+                entity=m.summary,
+                ts=m.summary.created_at,
+                rowid=m.rowid,
+                bm25=m.bm25 if text_query else None,
+                scope=scope_factor(request.scope, m.scope),
+                intent=intent_factor(request.intent, m.intent),
+                confidence=m.summary.confidence,
+            )
+            for m in rows
+        ]
+
+    # -- explanation and evidence ----------------------------------------------------------
+
+    def _finish(
+        self, ranked: Sequence[_Scored], plan: QueryPlan, reference: int
+    ) -> list[ProviderHit]:
+        highlights: dict[tuple[TargetType, int], str] = {}
+        if plan.match is not None:
+            for target in ("observation", "summary"):
+                rowids = [s.rowid for s in ranked if s.target_type == target]
+                for rowid, text in self.store.highlight(target, plan.match, rowids).items():
+                    highlights[(target, rowid)] = text
+        hits = []
+        for item in ranked:
+            highlighted = highlights.get((item.target_type, item.rowid))
+            entity = item.entity
+            redacted = isinstance(entity, Observation) and entity.redacted
+            kind = entity.kind if isinstance(entity, Observation) else None
+            terms = () if redacted else matched_terms(highlighted)
+            result = calculate_score(
+                ScoreInputs(
+                    item.bm25,
+                    plan.clauses,
+                    item.ts,
+                    reference,
+                    item.scope,
+                    item.intent,
+                    item.confidence,
+                ),
+                self.weights,
+            )
+            why = describe(terms, result.age_ms, text_query=plan.match is not None)
+            explanation = Explanation(
+                relevance=result.relevance,
+                bm25=round(item.bm25, 6) if item.bm25 is not None else None,
+                recency=result.recency,
+                age_ms=result.age_ms,
+                scope=item.scope,
+                intent=item.intent,
+                confidence=item.confidence,
+                score=result.score,
+                matched_terms=terms,
+                why=why,
+            )
+            hits.append(
+                ProviderHit(
+                    target_type=item.target_type,
+                    target_id=entity.id,
+                    score=result.score,
+                    why=why,
+                    evidence_refs=(
+                        entity.evidence_refs if isinstance(entity, Summary) else (entity.id,)
+                    ),
+                    ts_ms=item.ts,
+                    entity=entity,
+                    match_context=make_snippet(
+                        entity.content, highlighted, kind=kind, redacted=redacted
+                    ),
+                    explanation=explanation,
+                )
+            )
+        return hits

@@ -1,0 +1,333 @@
+"""Turn any user text into a safe FTS5 MATCH expression (pure functions, no SQLite).
+
+The rules, chosen so that no string can make SQLite raise and a term that matches is never lost:
+
+- Every word is emitted as a double-quoted FTS5 string, so punctuation inside it
+  (``multi-agent``, ``src/auth/tokens.ts``, ``user:name``, ``C++``) is tokenized by FTS5 itself
+  into a phrase of adjacent tokens and never read as syntax.
+- Words are joined with OR: a match needs any term, not all of them; BM25 ranks documents that
+  match more and rarer terms higher.
+- Explicit syntax is honoured when it is well formed: ``"quoted phrases"``, ``AND``/``OR``/``NOT``
+  (upper case, as in FTS5), ``prefix*`` and balanced parentheses. Anything malformed (a lone
+  operator, unbalanced quotes or brackets) falls back to reading every word as a plain term.
+- Stop words (``the``, ``what``, ``did`` ...) are dropped from OR lists when a content word
+  remains; they add no ranking signal and make every document a candidate.
+- A word of four or more letters matches as a stem prefix, so ``authentication`` finds the
+  identifier ``AuthenticationError``; a camelCase word also matches its split form
+  (``validateToken`` finds ``validate_token``).
+
+Must not import anything from Kindling except ``model``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from kindling.model import QueryMode
+
+# Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
+# human question needs more. The cut is reported in the plan's ``dropped`` list.
+MAX_CLAUSES = 32
+# Shorter words are not expanded as prefixes: "ts"* or "id"* would match half the vocabulary.
+MIN_PREFIX_CHARS = 4
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing done down during each few
+    for from further had has have having he her here hers herself him himself his how i if
+    in into is it its itself just me more most my myself no nor not now of off on once only
+    or other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until
+    up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves get got let lets please thing things something anything us
+    also may might must shall ever again last latest recent recently still yet
+    """.split()  # noqa: SIM905 - a word list reads better as prose
+)
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    """A term or phrase; ``text`` is what the user wrote, ``prefix`` a trailing ``*``."""
+
+    text: str
+    phrase: bool = False
+    prefix: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    op: Literal["OR", "AND", "NOT"]
+    children: tuple[Node, ...]
+
+
+Node: TypeAlias = Leaf | Op
+
+
+@dataclass(frozen=True, slots=True)
+class QueryPlan:
+    """How a query string was read: the mode, the MATCH expression, and what was dropped."""
+
+    mode: QueryMode
+    match: str | None
+    terms: tuple[str, ...]
+    dropped: tuple[str, ...]
+    clauses: int
+
+
+def _usable(text: str) -> bool:
+    """True when FTS5's unicode61 tokenizer would find at least one token in ``text``."""
+    return any(ch.isalnum() for ch in text)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+# ---------------------------------------------------------------------------------------------
+# Lexing and parsing
+
+
+def _lex(query: str, *, syntax: bool) -> list[str]:
+    """Split into tokens. With ``syntax``, quotes make phrases and parentheses are tokens."""
+    tokens: list[str] = []
+    i, n = 0, len(query)
+    while i < n:
+        ch = query[i]
+        if ch.isspace() or ch in "\x00":
+            i += 1
+        elif syntax and ch == '"':
+            end = query.find('"', i + 1)
+            tokens.append(query[i : end + 1])
+            i = end + 1
+        elif syntax and ch in "()":
+            tokens.append(ch)
+            i += 1
+        else:
+            j = i
+            stops = '"()' if syntax else ""
+            while j < n and not query[j].isspace() and query[j] not in stops:
+                j += 1
+            tokens.append(query[i:j])
+            i = j
+    return tokens
+
+
+class _ParseError(Exception):
+    pass
+
+
+class _Parser:
+    """Recursive descent over: or := and (["OR"] and)* ; and := not ("AND" not)* ;
+    not := primary ("NOT" primary)* ; primary := word | "phrase" | "(" or ")"."""
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> str:
+        tok = self.tokens[self.pos]
+        self.pos += 1
+        return tok
+
+    def parse(self) -> Node:
+        node = self.parse_or()
+        if self.peek() is not None:
+            raise _ParseError("trailing tokens")
+        return node
+
+    def parse_or(self) -> Node:
+        children = [self.parse_and()]
+        while (tok := self.peek()) is not None and tok != ")":
+            if tok == "OR":
+                self.take()
+            children.append(self.parse_and())
+        return children[0] if len(children) == 1 else Op("OR", tuple(children))
+
+    def parse_and(self) -> Node:
+        children = [self.parse_not()]
+        while self.peek() == "AND":
+            self.take()
+            children.append(self.parse_not())
+        return children[0] if len(children) == 1 else Op("AND", tuple(children))
+
+    def parse_not(self) -> Node:
+        node = self.parse_primary()
+        while self.peek() == "NOT":
+            self.take()
+            node = Op("NOT", (node, self.parse_primary()))
+        return node
+
+    def parse_primary(self) -> Node:
+        tok = self.peek()
+        if tok is None or tok in {"AND", "OR", "NOT", ")"}:
+            raise _ParseError(f"expected a term, got {tok!r}")
+        self.take()
+        if tok == "(":
+            node = self.parse_or()
+            if self.peek() != ")":
+                raise _ParseError("unclosed parenthesis")
+            self.take()
+            return node
+        if tok.startswith('"'):
+            return Leaf(tok[1:-1], phrase=True)
+        if tok.endswith("*") and _usable(tok):
+            return Leaf(tok.rstrip("*"), prefix=True)
+        return Leaf(tok)
+
+
+def _has_syntax(tokens: list[str]) -> bool:
+    return any(
+        t in {"AND", "OR", "NOT"} or t.startswith('"') or (t.endswith("*") and _usable(t))
+        for t in tokens
+    )
+
+
+def _balanced(query: str) -> bool:
+    if query.count('"') % 2:
+        return False
+    depth = 0
+    in_quote = False
+    for ch in query:
+        if ch == '"':
+            in_quote = not in_quote
+        elif not in_quote and ch == "(":
+            depth += 1
+        elif not in_quote and ch == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Simplifying and rendering
+
+
+def _prune(node: Node, dropped: list[str]) -> Node | None:
+    """Remove unusable leaves, then stop words from OR lists that keep a content word."""
+    if isinstance(node, Leaf):
+        if not _usable(node.text):
+            if node.text:
+                dropped.append(node.text)
+            return None
+        return node
+    if node.op == "NOT":
+        keep, minus = (_prune(c, dropped) for c in node.children)
+        if keep is None or minus is None:
+            return keep
+        return Op("NOT", (keep, minus))
+    kids = [k for c in node.children if (k := _prune(c, dropped)) is not None]
+    if node.op == "OR":
+        content = [k for k in kids if not _is_stopword(k)]
+        if content and len(content) < len(kids):
+            dropped.extend(k.text for k in kids if isinstance(k, Leaf) and _is_stopword(k))
+            kids = content
+        kids = _dedupe(kids)
+    if not kids:
+        return None
+    return kids[0] if len(kids) == 1 else Op(node.op, tuple(kids))
+
+
+def _is_stopword(node: Node) -> bool:
+    return (
+        isinstance(node, Leaf)
+        and not node.phrase
+        and not node.prefix
+        and node.text.lower().strip("'.,;:!?") in STOPWORDS
+    )
+
+
+def _dedupe(nodes: list[Node]) -> list[Node]:
+    seen: set[str] = set()
+    out: list[Node] = []
+    for node in nodes:
+        key = _render(node).lower()
+        if key not in seen:
+            seen.add(key)
+            out.append(node)
+    return out
+
+
+def _render_leaf(leaf: Leaf) -> str:
+    text = _quote(leaf.text) + ("*" if leaf.prefix else "")
+    if leaf.phrase or leaf.prefix:
+        return text
+    word = leaf.text.strip("\"'.,;:!?()[]{}<>")
+    if not word.isalnum():
+        return text
+    if len(word) >= MIN_PREFIX_CHARS and not word.isdigit():
+        # Identifiers in content are single tokens ("AuthenticationError"): matching the
+        # word's stem as a prefix finds them, and still finds the word's own inflections.
+        text = _quote(word) + "*"
+    parts = _CAMEL.split(word)
+    if len(parts) > 1:
+        return f"({text} OR {_quote(' '.join(parts))})"
+    return text
+
+
+def _render(node: Node) -> str:
+    if isinstance(node, Leaf):
+        return _render_leaf(node)
+    inner = f" {node.op} ".join(_render(c) for c in node.children)
+    return f"({inner})"
+
+
+def _leaves(node: Node, *, positive: bool = True) -> list[Leaf]:
+    """The leaves that can make a document match (not those on the right of NOT)."""
+    if isinstance(node, Leaf):
+        return [node]
+    if node.op == "NOT":
+        return _leaves(node.children[0]) if positive else []
+    return [leaf for c in node.children for leaf in _leaves(c)]
+
+
+def _cut(node: Node, limit: int, dropped: list[str]) -> Node:
+    """Keep at most ``limit`` clauses of a top-level OR (the first ones the user typed)."""
+    if isinstance(node, Op) and node.op == "OR" and len(node.children) > limit:
+        dropped.extend(_render(c) for c in node.children[limit:])
+        return Op("OR", node.children[:limit])
+    return node
+
+
+def build_query(query: str) -> QueryPlan:
+    """Read ``query`` and return its plan. Never raises; an empty plan means "by recency"."""
+    text = query if isinstance(query, str) else ""
+    text = "".join(ch if ch.isprintable() or ch.isspace() else " " for ch in text)
+    tree: Node | None = None
+    mode: QueryMode = "terms"
+    dropped: list[str] = []
+    if _balanced(text):
+        tokens = _lex(text, syntax=True)
+        if _has_syntax(tokens):
+            try:
+                tree = _Parser(tokens).parse()
+                mode = "fts5"
+            except _ParseError:
+                tree = None
+    if tree is None:
+        words = _lex(text, syntax=False)
+        tree = Op("OR", tuple(Leaf(w.replace('"', " ")) for w in words)) if words else None
+        mode = "terms"
+    pruned = _prune(tree, dropped) if tree is not None else None
+    if pruned is None:
+        return QueryPlan("recency", None, (), tuple(dropped), 0)
+    pruned = _cut(pruned, MAX_CLAUSES, dropped)
+    leaves = _leaves(pruned)
+    rendered = _render(pruned)
+    if rendered.startswith("(") and isinstance(pruned, Op) and pruned.op == "OR":
+        rendered = rendered[1:-1]
+    return QueryPlan(
+        mode=mode,
+        match=rendered,
+        terms=tuple(leaf.text for leaf in leaves),
+        dropped=tuple(dropped),
+        clauses=max(1, len(leaves)),
+    )

@@ -1,0 +1,210 @@
+"""Ordered, named, additive schema migrations.
+
+Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema contract v5), so
+a database written by that tool opens here and is upgraded in place; later versions only add.
+``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
+
+Must not import anything from Kindling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+_SCOPE_COLUMNS = """
+  session_id  TEXT,
+  repo_id     TEXT,
+  agent_id    TEXT,
+  user_id     TEXT"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "001_init",
+        """
+CREATE TABLE IF NOT EXISTS observations (
+  id          TEXT    PRIMARY KEY,
+  kind        TEXT    NOT NULL CHECK(kind IN ('tool_call', 'command', 'file_diff', 'error',
+                'message', 'node_start', 'node_end', 'node_output', 'node_error')),
+  content     TEXT    NOT NULL,
+  provenance  TEXT    NOT NULL DEFAULT '{}',
+  ts          INTEGER NOT NULL,
+  scope_ids   TEXT    NOT NULL DEFAULT '{}',
+  redacted    INTEGER NOT NULL DEFAULT 0 CHECK(redacted IN (0, 1))
+);
+CREATE TABLE IF NOT EXISTS capsules (
+  id          TEXT    PRIMARY KEY,
+  type        TEXT    NOT NULL CHECK(type IN ('session', 'pocketflow_node')),
+  intent      TEXT    NOT NULL,
+  status      TEXT    NOT NULL CHECK(status IN ('open', 'closed')) DEFAULT 'open',
+  opened_at   INTEGER NOT NULL,
+  closed_at   INTEGER,
+  scope_ids   TEXT    NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS capsule_observations (
+  capsule_id     TEXT    NOT NULL,
+  observation_id TEXT    NOT NULL,
+  seq            INTEGER NOT NULL,
+  PRIMARY KEY (capsule_id, observation_id),
+  FOREIGN KEY (capsule_id)     REFERENCES capsules(id)     ON DELETE CASCADE,
+  FOREIGN KEY (observation_id) REFERENCES observations(id) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS summaries (
+  id             TEXT    PRIMARY KEY,
+  capsule_id     TEXT    NOT NULL UNIQUE,
+  content        TEXT    NOT NULL,
+  confidence     REAL    NOT NULL CHECK(confidence >= 0.0 AND confidence <= 1.0),
+  created_at     INTEGER NOT NULL,
+  evidence_refs  TEXT    NOT NULL DEFAULT '[]',
+  FOREIGN KEY (capsule_id) REFERENCES capsules(id) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS pins (
+  id          TEXT    PRIMARY KEY,
+  target_type TEXT    NOT NULL CHECK(target_type IN ('observation', 'summary')),
+  target_id   TEXT    NOT NULL,
+  reason      TEXT,
+  created_at  INTEGER NOT NULL,
+  expires_at  INTEGER,
+  scope_ids   TEXT    NOT NULL DEFAULT '{}'
+);
+""",
+    ),
+    Migration(
+        2,
+        "002_fts",
+        """
+CREATE VIRTUAL TABLE IF NOT EXISTS observations_fts USING fts5(
+  content, content='observations', content_rowid='rowid', tokenize='porter unicode61'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS summaries_fts USING fts5(
+  content, content='summaries', content_rowid='rowid', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS observations_fts_insert AFTER INSERT ON observations
+WHEN NEW.redacted = 0 BEGIN
+  INSERT INTO observations_fts(rowid, content) VALUES (NEW.rowid, NEW.content);
+END;
+CREATE TRIGGER IF NOT EXISTS observations_fts_update AFTER UPDATE ON observations BEGIN
+  INSERT INTO observations_fts(observations_fts, rowid, content)
+    VALUES('delete', OLD.rowid, OLD.content);
+  INSERT INTO observations_fts(rowid, content) SELECT NEW.rowid, NEW.content
+    WHERE NEW.redacted = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS observations_fts_delete AFTER DELETE ON observations BEGIN
+  INSERT INTO observations_fts(observations_fts, rowid, content)
+    VALUES('delete', OLD.rowid, OLD.content);
+END;
+CREATE TRIGGER IF NOT EXISTS summaries_fts_insert AFTER INSERT ON summaries BEGIN
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, NEW.content);
+END;
+CREATE TRIGGER IF NOT EXISTS summaries_fts_update AFTER UPDATE ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, OLD.content);
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, NEW.content);
+END;
+CREATE TRIGGER IF NOT EXISTS summaries_fts_delete AFTER DELETE ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, OLD.content);
+END;
+""",
+    ),
+    Migration(
+        3,
+        "003_indexes",
+        """
+CREATE INDEX IF NOT EXISTS idx_observations_ts ON observations(ts DESC);
+CREATE INDEX IF NOT EXISTS idx_observations_kind ON observations(kind);
+CREATE INDEX IF NOT EXISTS idx_capsules_opened_at ON capsules(opened_at DESC);
+CREATE INDEX IF NOT EXISTS idx_capsule_observations_capsule
+  ON capsule_observations(capsule_id, seq);
+CREATE INDEX IF NOT EXISTS idx_capsule_observations_observation
+  ON capsule_observations(observation_id);
+CREATE INDEX IF NOT EXISTS idx_summaries_capsule ON summaries(capsule_id);
+CREATE INDEX IF NOT EXISTS idx_summaries_created_at ON summaries(created_at DESC);
+CREATE INDEX IF NOT EXISTS idx_pins_expires_at ON pins(expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_pins_target ON pins(target_type, target_id);
+""",
+    ),
+    Migration(
+        4,
+        "004_denormalize_scopes",
+        "".join(
+            f"ALTER TABLE {table} ADD COLUMN {column} TEXT;\n"
+            for table in ("observations", "capsules", "pins")
+            for column in ("session_id", "repo_id", "agent_id", "user_id")
+        )
+        + """
+UPDATE observations SET
+  session_id = json_extract(scope_ids, '$.sessionId'),
+  repo_id = json_extract(scope_ids, '$.repoId'),
+  agent_id = json_extract(scope_ids, '$.agentId'), user_id = json_extract(scope_ids, '$.userId');
+UPDATE capsules SET
+  session_id = json_extract(scope_ids, '$.sessionId'),
+  repo_id = json_extract(scope_ids, '$.repoId'),
+  agent_id = json_extract(scope_ids, '$.agentId'), user_id = json_extract(scope_ids, '$.userId');
+UPDATE pins SET
+  session_id = json_extract(scope_ids, '$.sessionId'),
+  repo_id = json_extract(scope_ids, '$.repoId'),
+  agent_id = json_extract(scope_ids, '$.agentId'), user_id = json_extract(scope_ids, '$.userId');
+CREATE INDEX IF NOT EXISTS idx_obs_session_ts ON observations(session_id, ts DESC)
+  WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_obs_repo_ts ON observations(repo_id, ts DESC)
+  WHERE repo_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_caps_status_session ON capsules(status, session_id)
+  WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_caps_repo ON capsules(repo_id) WHERE repo_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_pins_session_id ON pins(session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_pins_repo_id ON pins(repo_id) WHERE repo_id IS NOT NULL;
+""",
+    ),
+    Migration(5, "005_pragma_user_version", ""),
+    # --- Kindling for Python: additive steps from here on -------------------------------------
+    Migration(
+        6,
+        "006_redaction_safe_fts_triggers",
+        # The v5 update trigger sends an FTS5 'delete' for rows that were never indexed
+        # (redacted ones), which corrupts an external-content index; and it re-indexes on
+        # every update, even when the content did not change.
+        """
+DROP TRIGGER IF EXISTS observations_fts_update;
+CREATE TRIGGER observations_fts_update AFTER UPDATE OF content, redacted ON observations BEGIN
+  INSERT INTO observations_fts(observations_fts, rowid, content)
+    SELECT 'delete', OLD.rowid, OLD.content WHERE OLD.redacted = 0;
+  INSERT INTO observations_fts(rowid, content) SELECT NEW.rowid, NEW.content
+    WHERE NEW.redacted = 0;
+END;
+DROP TRIGGER IF EXISTS observations_fts_delete;
+CREATE TRIGGER observations_fts_delete AFTER DELETE ON observations WHEN OLD.redacted = 0 BEGIN
+  INSERT INTO observations_fts(observations_fts, rowid, content)
+    VALUES('delete', OLD.rowid, OLD.content);
+END;
+DROP TRIGGER IF EXISTS summaries_fts_update;
+CREATE TRIGGER summaries_fts_update AFTER UPDATE OF content ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, OLD.content);
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, NEW.content);
+END;
+""",
+    ),
+    Migration(
+        7,
+        "007_agent_user_scope_indexes",
+        # Agent- and user-scoped reads were full scans in v5.
+        """
+CREATE INDEX IF NOT EXISTS idx_obs_agent_ts ON observations(agent_id, ts DESC)
+  WHERE agent_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_obs_user_ts ON observations(user_id, ts DESC)
+  WHERE user_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS idx_caps_status_opened ON capsules(status, opened_at DESC);
+""",
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version

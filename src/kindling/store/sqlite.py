@@ -1,0 +1,680 @@
+"""SQLite store: owns the connection, transactions, migrations and all SQL.
+
+Design: one connection per store in autocommit mode; writes run in ``BEGIN IMMEDIATE``
+transactions so that concurrent writers queue on the busy timeout instead of failing on a
+lock upgrade. WAL lets readers run while a writer writes. The schema is the TypeScript
+Kindling's v5 layout plus additive migrations (``store.migrations``); opening a store migrates
+it. Full-text search drives every query from the FTS5 index (``CROSS JOIN`` keeps SQLite from
+scanning the scope index and probing FTS row by row, the plan that made repo-scoped searches
+take seconds in the TypeScript tool).
+
+Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from kindling.errors import (
+    ConflictError,
+    DatabaseLockedError,
+    KindlingError,
+    SchemaError,
+    StoreError,
+)
+from kindling.model import (
+    SCOPE_FIELDS,
+    Capsule,
+    CapsuleStatus,
+    Observation,
+    ObservationKind,
+    Pin,
+    Scope,
+    Summary,
+    TargetType,
+)
+from kindling.store.base import (
+    BaseRank,
+    ObservationMatch,
+    StoreStats,
+    SummaryMatch,
+    iter_chunks,
+)
+from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+
+BUSY_TIMEOUT_S = 5.0
+HIGHLIGHT_OPEN = "\x02"
+HIGHLIGHT_CLOSE = "\x03"
+
+_OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
+    f"o.{c}" for c, _ in SCOPE_FIELDS
+)
+_CAPSULE_COLUMNS = "c.id, c.type, c.intent, c.status, c.opened_at, c.closed_at, " + ", ".join(
+    f"c.{col}" for col, _ in SCOPE_FIELDS
+)
+_PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expires_at, " + (
+    ", ".join(f"p.{col}" for col, _ in SCOPE_FIELDS)
+)
+_SUMMARY_COLUMNS = "s.id, s.capsule_id, s.content, s.confidence, s.created_at, s.evidence_refs"
+
+
+def _scope_json(scope: Scope) -> str:
+    return json.dumps(scope.to_dict(), separators=(",", ":"), sort_keys=True)
+
+
+def _scope_values(scope: Scope) -> tuple[str | None, ...]:
+    return tuple(getattr(scope, name) for name, _ in SCOPE_FIELDS)
+
+
+def _scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
+    """AND over the given dimensions, exact match, as SQL on the denormalised columns."""
+    items = scope.items()
+    sql = " AND ".join(f"{alias}.{name} = ?" for name, _ in items)
+    return sql or "1", [value for _, value in items]
+
+
+def _row_scope(row: Sequence[Any], start: int) -> Scope:
+    values = row[start : start + 4]
+    return Scope(*(v if v else None for v in values))
+
+
+def _json_obj(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {"raw": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def _json_list(text: str | None) -> tuple[str, ...]:
+    try:
+        value = json.loads(text or "[]")
+    except ValueError:
+        return ()
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _observation(row: Sequence[Any]) -> Observation:
+    return Observation(
+        id=row[0],
+        kind=row[1],
+        content=row[2],
+        provenance=_json_obj(row[3]),
+        ts=row[4],
+        redacted=bool(row[5]),
+        scope=_row_scope(row, 6),
+    )
+
+
+def _summary(row: Sequence[Any]) -> Summary:
+    return Summary(
+        id=row[0],
+        capsule_id=row[1],
+        content=row[2],
+        confidence=float(row[3]),
+        created_at=row[4],
+        evidence_refs=_json_list(row[5]),
+    )
+
+
+def _pin(row: Sequence[Any]) -> Pin:
+    return Pin(
+        id=row[0],
+        target_type=row[1],
+        target_id=row[2],
+        reason=row[3],
+        created_at=row[4],
+        expires_at=row[5],
+        scope=_row_scope(row, 6),
+    )
+
+
+class SqliteStore:
+    """The embedded SQLite backend of the ``Store`` protocol."""
+
+    def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(
+                self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+            )
+            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute("PRAGMA secure_delete = ON")
+            self._depth = 0
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(exc, self.path) from exc
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The raw connection, for maintenance tools and tests; not for domain code."""
+        return self._conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction; nested calls join the outer one."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _store_error(exc, self.path) from exc
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            self._conn.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            self._conn.execute("ROLLBACK")
+            raise _store_error(exc, self.path) from exc
+
+    def _migrate(self) -> None:
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > LATEST_VERSION:
+            raise SchemaError(
+                f"{self.path} has schema version {version}, newer than this Kindling "
+                f"understands ({LATEST_VERSION}); upgrade kindling-memory to open it"
+            )
+        if version == LATEST_VERSION:
+            return
+        with self.transaction():
+            # Re-read inside the write lock: another process may have migrated meanwhile.
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and self._has_table("observations"):
+                raise SchemaError(
+                    f"{self.path} has Kindling tables but no schema version; it was not "
+                    "written by a supported Kindling (v5 or later)"
+                )
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
+                " name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+            )
+            now = int(time.time() * 1000)
+            for step in MIGRATIONS:
+                if step.version <= version:
+                    continue
+                for statement in _split_sql(step.sql):
+                    self._conn.execute(statement)
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
+                    (step.version, step.name, now),
+                )
+            self._conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
+
+    def _has_table(self, name: str) -> bool:
+        row = self._conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        return row is not None
+
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        try:
+            with self.transaction():
+                return self._conn.execute(sql, params)
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(exc, self.path) from exc
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(exc, self.path) from exc
+
+    # ------------------------------------------------------------------ observations
+
+    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
+        try:
+            with self.transaction():
+                self._conn.execute(
+                    "INSERT INTO observations (id, kind, content, provenance, ts, scope_ids,"
+                    " redacted, session_id, repo_id, agent_id, user_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        obs.id,
+                        obs.kind,
+                        obs.content,
+                        json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
+                        obs.ts,
+                        _scope_json(obs.scope),
+                        int(obs.redacted),
+                        *_scope_values(obs.scope),
+                    ),
+                )
+                if capsule_id is not None:
+                    self._conn.execute(
+                        "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
+                        " SELECT ?, ?, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
+                        " WHERE capsule_id = ?",
+                        (capsule_id, obs.id, capsule_id),
+                    )
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(exc, self.path) from exc
+
+    def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
+        found: dict[str, Observation] = {}
+        for chunk in iter_chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(
+                f"SELECT {_OBS_COLUMNS} FROM observations o WHERE o.id IN ({marks})", chunk
+            ):
+                found[row[0]] = _observation(row)
+        return found
+
+    def list_observations(
+        self,
+        *,
+        kind: ObservationKind | None,
+        scope: Scope,
+        capsule_id: str | None,
+        limit: int,
+    ) -> list[Observation]:
+        where, params = _scope_where(scope, "o")
+        if kind is not None:
+            where += " AND o.kind = ?"
+            params.append(kind)
+        if capsule_id is not None:
+            rows = self._read(
+                f"SELECT {_OBS_COLUMNS} FROM capsule_observations co"
+                " JOIN observations o ON o.id = co.observation_id"
+                f" WHERE co.capsule_id = ? AND {where} ORDER BY co.seq LIMIT ?",
+                [capsule_id, *params, limit],
+            )
+        else:
+            rows = self._read(
+                f"SELECT {_OBS_COLUMNS} FROM observations o WHERE {where}"
+                " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
+                [*params, limit],
+            )
+        return [_observation(r) for r in rows]
+
+    def redact_observation(self, obs_id: str) -> bool:
+        cur = self._write(
+            "UPDATE observations SET content = '[redacted]', redacted = 1"
+            " WHERE id = ? AND redacted = 0",
+            (obs_id,),
+        )
+        return cur.rowcount > 0
+
+    def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]:
+        """observation id -> intent of the capsule it belongs to (the first, by id)."""
+        found: dict[str, str] = {}
+        for chunk in iter_chunks(list(obs_ids)):
+            marks = ",".join("?" * len(chunk))
+            for obs_id, intent in self._read(
+                "SELECT co.observation_id, c.intent FROM capsule_observations co"
+                " JOIN capsules c ON c.id = co.capsule_id"
+                f" WHERE co.observation_id IN ({marks}) ORDER BY c.id DESC",
+                chunk,
+            ):
+                found[obs_id] = intent
+        return found
+
+    # ------------------------------------------------------------------ capsules
+
+    def insert_capsule(self, capsule: Capsule) -> None:
+        self._write(
+            "INSERT INTO capsules (id, type, intent, status, opened_at, closed_at, scope_ids,"
+            " session_id, repo_id, agent_id, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                capsule.id,
+                capsule.type,
+                capsule.intent,
+                capsule.status,
+                capsule.opened_at,
+                capsule.closed_at,
+                _scope_json(capsule.scope),
+                *_scope_values(capsule.scope),
+            ),
+        )
+
+    def _capsules(self, where: str, params: Sequence[Any], tail: str = "") -> list[Capsule]:
+        rows = self._read(
+            f"SELECT {_CAPSULE_COLUMNS}, (SELECT s.id FROM summaries s"
+            f" WHERE s.capsule_id = c.id) FROM capsules c WHERE {where} {tail}",
+            params,
+        )
+        capsules = []
+        for row in rows:
+            obs_ids = tuple(
+                r[0]
+                for r in self._read(
+                    "SELECT observation_id FROM capsule_observations WHERE capsule_id = ?"
+                    " ORDER BY seq",
+                    (row[0],),
+                )
+            )
+            capsules.append(
+                Capsule(
+                    id=row[0],
+                    type=row[1],
+                    intent=row[2],
+                    status=row[3],
+                    opened_at=row[4],
+                    closed_at=row[5],
+                    scope=_row_scope(row, 6),
+                    observation_ids=obs_ids,
+                    summary_id=row[10],
+                )
+            )
+        return capsules
+
+    def get_capsule(self, capsule_id: str) -> Capsule | None:
+        found = self._capsules("c.id = ?", (capsule_id,))
+        return found[0] if found else None
+
+    def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> Capsule | None:
+        where, params = _scope_where(scope, "c")
+        if session_id is not None:
+            where += " AND c.session_id = ? AND c.type = 'session'"
+            params.append(session_id)
+        found = self._capsules(
+            f"c.status = 'open' AND {where}", params, "ORDER BY c.opened_at DESC, c.id LIMIT 1"
+        )
+        return found[0] if found else None
+
+    def set_capsule_closed(self, capsule_id: str, closed_at: int) -> None:
+        self._write(
+            "UPDATE capsules SET status = 'closed', closed_at = ? WHERE id = ?",
+            (closed_at, capsule_id),
+        )
+
+    def list_capsules(
+        self, *, status: CapsuleStatus | None, scope: Scope, limit: int
+    ) -> list[Capsule]:
+        where, params = _scope_where(scope, "c")
+        if status is not None:
+            where += " AND c.status = ?"
+            params.append(status)
+        return self._capsules(where, [*params, limit], "ORDER BY c.opened_at DESC, c.id LIMIT ?")
+
+    # ------------------------------------------------------------------ summaries
+
+    def upsert_summary(self, summary: Summary) -> Summary:
+        try:
+            with self.transaction():
+                existing = self.summary_for_capsule(summary.capsule_id)
+                if existing is None:
+                    self._conn.execute(
+                        "INSERT INTO summaries (id, capsule_id, content, confidence, created_at,"
+                        " evidence_refs) VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            summary.id,
+                            summary.capsule_id,
+                            summary.content,
+                            summary.confidence,
+                            summary.created_at,
+                            json.dumps(list(summary.evidence_refs)),
+                        ),
+                    )
+                    return summary
+                self._conn.execute(
+                    "UPDATE summaries SET content = ?, confidence = ?, created_at = ?,"
+                    " evidence_refs = ? WHERE id = ?",
+                    (
+                        summary.content,
+                        summary.confidence,
+                        summary.created_at,
+                        json.dumps(list(summary.evidence_refs)),
+                        existing.id,
+                    ),
+                )
+                return Summary(
+                    id=existing.id,
+                    capsule_id=summary.capsule_id,
+                    content=summary.content,
+                    confidence=summary.confidence,
+                    created_at=summary.created_at,
+                    evidence_refs=summary.evidence_refs,
+                )
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(exc, self.path) from exc
+
+    def get_summary(self, summary_id: str) -> Summary | None:
+        return self.get_summaries([summary_id]).get(summary_id)
+
+    def get_summaries(self, ids: Sequence[str]) -> dict[str, Summary]:
+        found: dict[str, Summary] = {}
+        for chunk in iter_chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(
+                f"SELECT {_SUMMARY_COLUMNS} FROM summaries s WHERE s.id IN ({marks})", chunk
+            ):
+                found[row[0]] = _summary(row)
+        return found
+
+    def summary_for_capsule(self, capsule_id: str) -> Summary | None:
+        rows = self._read(
+            f"SELECT {_SUMMARY_COLUMNS} FROM summaries s WHERE s.capsule_id = ?", (capsule_id,)
+        )
+        return _summary(rows[0]) if rows else None
+
+    def list_summaries(self, *, scope: Scope, limit: int) -> list[Summary]:
+        where, params = _scope_where(scope, "c")
+        rows = self._read(
+            f"SELECT {_SUMMARY_COLUMNS} FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+            f" WHERE {where} ORDER BY s.created_at DESC, s.id LIMIT ?",
+            [*params, limit],
+        )
+        return [_summary(r) for r in rows]
+
+    # ------------------------------------------------------------------ pins
+
+    def insert_pin(self, pin: Pin) -> None:
+        self._write(
+            "INSERT INTO pins (id, target_type, target_id, reason, created_at, expires_at,"
+            " scope_ids, session_id, repo_id, agent_id, user_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                pin.id,
+                pin.target_type,
+                pin.target_id,
+                pin.reason,
+                pin.created_at,
+                pin.expires_at,
+                _scope_json(pin.scope),
+                *_scope_values(pin.scope),
+            ),
+        )
+
+    def get_pin(self, pin_id: str) -> Pin | None:
+        rows = self._read(f"SELECT {_PIN_COLUMNS} FROM pins p WHERE p.id = ?", (pin_id,))
+        return _pin(rows[0]) if rows else None
+
+    def delete_pin(self, pin_id: str) -> bool:
+        return self._write("DELETE FROM pins WHERE id = ?", (pin_id,)).rowcount > 0
+
+    def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]:
+        where, params = _scope_where(scope, "p")
+        if active_at is not None:
+            where += " AND (p.expires_at IS NULL OR p.expires_at > ?)"
+            params.append(active_at)
+        rows = self._read(
+            f"SELECT {_PIN_COLUMNS} FROM pins p WHERE {where}"
+            " ORDER BY p.created_at DESC, p.id ASC LIMIT ?",
+            [*params, limit],
+        )
+        return [_pin(r) for r in rows]
+
+    def pins_for_target(self, target_type: TargetType, target_id: str) -> list[Pin]:
+        rows = self._read(
+            f"SELECT {_PIN_COLUMNS} FROM pins p WHERE p.target_type = ? AND p.target_id = ?"
+            " ORDER BY p.created_at DESC, p.id",
+            (target_type, target_id),
+        )
+        return [_pin(r) for r in rows]
+
+    # ------------------------------------------------------------------ search
+
+    def search_observations(
+        self,
+        match: str | None,
+        scope: Scope,
+        *,
+        rank: BaseRank,
+        exclude_ids: Sequence[str],
+        include_redacted: bool,
+        limit: int,
+    ) -> list[ObservationMatch]:
+        where, params = _scope_where(scope, "o")
+        if exclude_ids:
+            where += f" AND o.id NOT IN ({','.join('?' * len(exclude_ids))})"
+            params.extend(exclude_ids)
+        if not include_redacted:
+            where += " AND o.redacted = 0"
+        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
+        recency = "? * ? / (? + max(0, ? - o.ts))"
+        if match is None:
+            sql = (
+                f"SELECT {_OBS_COLUMNS}, 0.0, o.rowid, {recency} AS base FROM observations o"
+                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
+            )
+            args = [*rank_params, *params, limit]
+        else:
+            sql = (
+                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(observations_fts) AS b"
+                " FROM observations_fts WHERE observations_fts MATCH ?)"
+                f" SELECT {_OBS_COLUMNS}, m.b, o.rowid,"
+                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
+                " FROM m CROSS JOIN observations o ON o.rowid = m.rid"
+                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
+            )
+            args = [match, *_text_params(rank), *rank_params, *params, limit]
+        return [
+            ObservationMatch(observation=_observation(r), bm25=float(r[10]), rowid=int(r[11]))
+            for r in self._read(sql, args)
+        ]
+
+    def search_summaries(
+        self,
+        match: str | None,
+        scope: Scope,
+        *,
+        rank: BaseRank,
+        exclude_ids: Sequence[str],
+        limit: int,
+    ) -> list[SummaryMatch]:
+        where, params = _scope_where(scope, "c")
+        if exclude_ids:
+            where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
+            params.extend(exclude_ids)
+        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
+        recency = "? * ? / (? + max(0, ? - s.created_at))"
+        columns = f"{_SUMMARY_COLUMNS}, c.intent, " + ", ".join(
+            f"c.{col}" for col, _ in SCOPE_FIELDS
+        )
+        if match is None:
+            sql = (
+                f"SELECT {columns}, 0.0, s.rowid, {recency} AS base FROM summaries s"
+                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
+                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
+            )
+            args = [*rank_params, *params, limit]
+        else:
+            sql = (
+                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(summaries_fts) AS b"
+                " FROM summaries_fts WHERE summaries_fts MATCH ?)"
+                f" SELECT {columns}, m.b, s.rowid,"
+                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
+                " FROM m CROSS JOIN summaries s ON s.rowid = m.rid"
+                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
+                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
+            )
+            args = [match, *_text_params(rank), *rank_params, *params, limit]
+        return [
+            SummaryMatch(
+                summary=_summary(r),
+                intent=r[6],
+                scope=_row_scope(r, 7),
+                bm25=float(r[11]),
+                rowid=int(r[12]),
+            )
+            for r in self._read(sql, args)
+        ]
+
+    def highlight(
+        self, target_type: TargetType, match: str, rowids: Sequence[int]
+    ) -> dict[int, str]:
+        if not rowids:
+            return {}
+        table = "observations_fts" if target_type == "observation" else "summaries_fts"
+        marks = ",".join("?" * len(rowids))
+        rows = self._read(
+            f"SELECT rowid, highlight({table}, 0, ?, ?) FROM {table}"
+            f" WHERE {table} MATCH ? AND rowid IN ({marks})",
+            [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, match, *rowids],
+        )
+        return {int(r[0]): r[1] for r in rows if r[1] is not None}
+
+    def newest_ts(self) -> int | None:
+        row = self._read("SELECT MAX(ts) FROM observations")[0]
+        return None if row[0] is None else int(row[0])
+
+    def stats(self) -> StoreStats:
+        by_kind = dict(self._read("SELECT kind, COUNT(*) FROM observations GROUP BY kind"))
+        redacted = self._read("SELECT COUNT(*) FROM observations WHERE redacted = 1")[0][0]
+        by_status = dict(self._read("SELECT status, COUNT(*) FROM capsules GROUP BY status"))
+        summaries = self._read("SELECT COUNT(*) FROM summaries")[0][0]
+        pins = self._read("SELECT COUNT(*) FROM pins")[0][0]
+        return StoreStats(by_kind, redacted, by_status, summaries, pins, self.schema_version())
+
+
+def _text_params(rank: BaseRank) -> list[float]:
+    return [rank.w_fts, rank.match_floor, rank.match_floor, rank.relevance_k]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration script into statements, keeping trigger bodies whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
+
+
+def _store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
+    message = str(exc)
+    if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
+        return ConflictError(f"an entity with that id already exists ({message})")
+    if "locked" in message or "busy" in message:
+        return DatabaseLockedError(
+            f"{path} stayed locked by another process for longer than the busy timeout; "
+            "retry, or find the process holding a long write transaction"
+        )
+    if "not a database" in message or "malformed" in message:
+        return StoreError(f"{path} is not a usable SQLite database ({message})")
+    return StoreError(f"database error on {path}: {message}")
