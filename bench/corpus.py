@@ -82,6 +82,17 @@ class CloseRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SummaryRecord:
+    """A summary set on a capsule that stays open (a closing summary rides on CloseRecord)."""
+
+    capsule_key: str
+    ts: int
+    content: str
+    confidence: float
+    evidence_refs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class PinRecord:
     target_id: str
     reason: str
@@ -89,7 +100,7 @@ class PinRecord:
     expires_at: int | None
 
 
-Record: TypeAlias = CapsuleRecord | ObservationRecord | CloseRecord | PinRecord
+Record: TypeAlias = CapsuleRecord | ObservationRecord | CloseRecord | SummaryRecord | PinRecord
 
 QueryClass: TypeAlias = Literal["word", "identifier", "path", "error", "question"]
 
