@@ -18,6 +18,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from kindling.model import (
 )
 from kindling.store.base import (
     BaseRank,
+    Dataset,
     ObservationMatch,
     StoreStats,
     SummaryMatch,
@@ -265,6 +267,26 @@ class SqliteStore:
             ):
                 found[obs_id] = intent
         return found
+
+    def capsules_of(self, obs_id: str) -> list[str]:
+        """Ids of the capsules an observation belongs to, oldest capsule first."""
+        rows = self._read(
+            "SELECT co.capsule_id FROM capsule_observations co"
+            " JOIN capsules c ON c.id = co.capsule_id"
+            " WHERE co.observation_id = ? ORDER BY c.opened_at, c.id",
+            (obs_id,),
+        )
+        return [r[0] for r in rows]
+
+    def link_observation(self, capsule_id: str, obs_id: str) -> bool:
+        """Append an existing observation to a capsule; False if it was already there."""
+        cur = self._write(
+            "INSERT OR IGNORE INTO capsule_observations (capsule_id, observation_id, seq)"
+            " SELECT ?, ?, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
+            " WHERE capsule_id = ?",
+            (capsule_id, obs_id, capsule_id),
+        )
+        return cur.rowcount > 0
 
     # ------------------------------------------------------------------ capsules
 
@@ -573,3 +595,51 @@ class SqliteStore:
         summaries = self._read("SELECT COUNT(*) FROM summaries")[0][0]
         pins = self._read("SELECT COUNT(*) FROM pins")[0][0]
         return StoreStats(by_kind, redacted, by_status, summaries, pins, self.schema_version())
+
+    def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset:
+        """Everything in scope, oldest first (ties by id), as the bundle format orders it.
+
+        Summaries follow their capsule's scope. Capsules list only observations that are in
+        the dataset, so a dataset never points outside itself.
+        """
+        where, params = scope_where(scope, "o")
+        if not include_redacted:
+            where += " AND o.redacted = 0"
+        observations = [
+            observation_row(r)
+            for r in self._read(
+                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
+                " ORDER BY o.ts ASC, o.id ASC",
+                params,
+            )
+        ]
+        kept = {o.id for o in observations}
+        cwhere, cparams = scope_where(scope, "c")
+        capsules = [
+            replace(c, observation_ids=tuple(i for i in c.observation_ids if i in kept))
+            for c in self._capsules(cwhere, cparams, "ORDER BY c.opened_at ASC, c.id ASC")
+        ]
+        summaries = [
+            summary_row(r)
+            for r in self._read(
+                f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c"
+                f" ON c.id = s.capsule_id WHERE {cwhere} ORDER BY s.created_at ASC, s.id ASC",
+                cparams,
+            )
+        ]
+        pwhere, pparams = scope_where(scope, "p")
+        if not include_redacted:
+            # A pin on a left-out (redacted) observation would point outside the dataset.
+            pwhere += (
+                " AND NOT (p.target_type = 'observation' AND p.target_id IN"
+                " (SELECT id FROM observations WHERE redacted = 1))"
+            )
+        pins = [
+            pin_row(r)
+            for r in self._read(
+                f"SELECT {PIN_COLUMNS} FROM pins p WHERE {pwhere}"
+                " ORDER BY p.created_at ASC, p.id ASC",
+                pparams,
+            )
+        ]
+        return Dataset(observations, capsules, summaries, pins)
