@@ -18,7 +18,6 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +56,8 @@ from kindling.store.rows import (
     split_sql,
     store_error,
     summary_row,
-    text_params,
 )
+from kindling.store.search_sql import ranked_search
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
@@ -500,26 +499,21 @@ class SqliteStore:
             params.extend(exclude_ids)
         if not include_redacted:
             where += " AND o.redacted = 0"
-        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-        recency = "? * ? / (? + max(0, ? - o.ts))"
-        if match is None:
-            sql = (
-                f"SELECT {OBS_COLUMNS}, 0.0, o.rowid, {recency} AS base FROM observations o"
-                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
-            )
-            args = [*rank_params, *params, limit]
-        else:
-            sql = (
-                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(observations_fts) AS b"
-                " FROM observations_fts WHERE observations_fts MATCH ?)"
-                f" SELECT {OBS_COLUMNS}, m.b, o.rowid,"
-                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-                " FROM m CROSS JOIN observations o ON o.rowid = m.rid"
-                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
-            )
-            args = [match, *text_params(rank), *rank_params, *params, limit]
+        sql, args = ranked_search(
+            fts="observations_fts",
+            table="observations o",
+            joins="",
+            columns=f"{OBS_COLUMNS}, o.rowid",
+            ts="o.ts",
+            id_col="o.id",
+            where=where,
+            params=params,
+            match=match,
+            rank=rank,
+            limit=limit,
+        )
         return [
-            ObservationMatch(observation=observation_row(r), bm25=float(r[10]), rowid=int(r[11]))
+            ObservationMatch(observation=observation_row(r), rowid=int(r[10]), bm25=float(r[11]))
             for r in self._read(sql, args)
         ]
 
@@ -536,36 +530,28 @@ class SqliteStore:
         if exclude_ids:
             where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
             params.extend(exclude_ids)
-        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-        recency = "? * ? / (? + max(0, ? - s.created_at))"
-        columns = f"{SUMMARY_COLUMNS}, c.intent, " + ", ".join(
-            f"c.{col}" for col, _ in SCOPE_FIELDS
+        sql, args = ranked_search(
+            fts="summaries_fts",
+            table="summaries s",
+            joins="JOIN capsules c ON c.id = s.capsule_id",
+            columns=f"{SUMMARY_COLUMNS}, c.intent, "
+            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
+            + ", s.rowid",
+            ts="s.created_at",
+            id_col="s.id",
+            where=where,
+            params=params,
+            match=match,
+            rank=rank,
+            limit=limit,
         )
-        if match is None:
-            sql = (
-                f"SELECT {columns}, 0.0, s.rowid, {recency} AS base FROM summaries s"
-                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
-                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [*rank_params, *params, limit]
-        else:
-            sql = (
-                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(summaries_fts) AS b"
-                " FROM summaries_fts WHERE summaries_fts MATCH ?)"
-                f" SELECT {columns}, m.b, s.rowid,"
-                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-                " FROM m CROSS JOIN summaries s ON s.rowid = m.rid"
-                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
-                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [match, *text_params(rank), *rank_params, *params, limit]
         return [
             SummaryMatch(
                 summary=summary_row(r),
                 intent=r[6],
                 scope=row_scope(r, 7),
-                bm25=float(r[11]),
-                rowid=int(r[12]),
+                rowid=int(r[11]),
+                bm25=float(r[12]),
             )
             for r in self._read(sql, args)
         ]
@@ -597,49 +583,7 @@ class SqliteStore:
         return StoreStats(by_kind, redacted, by_status, summaries, pins, self.schema_version())
 
     def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset:
-        """Everything in scope, oldest first (ties by id), as the bundle format orders it.
+        """Everything in scope, oldest first (ties by id), as the bundle format orders it."""
+        from kindling.store.sqlite_export import export_dataset
 
-        Summaries follow their capsule's scope. Capsules list only observations that are in
-        the dataset, so a dataset never points outside itself.
-        """
-        where, params = scope_where(scope, "o")
-        if not include_redacted:
-            where += " AND o.redacted = 0"
-        observations = [
-            observation_row(r)
-            for r in self._read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
-                " ORDER BY o.ts ASC, o.id ASC",
-                params,
-            )
-        ]
-        kept = {o.id for o in observations}
-        cwhere, cparams = scope_where(scope, "c")
-        capsules = [
-            replace(c, observation_ids=tuple(i for i in c.observation_ids if i in kept))
-            for c in self._capsules(cwhere, cparams, "ORDER BY c.opened_at ASC, c.id ASC")
-        ]
-        summaries = [
-            summary_row(r)
-            for r in self._read(
-                f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c"
-                f" ON c.id = s.capsule_id WHERE {cwhere} ORDER BY s.created_at ASC, s.id ASC",
-                cparams,
-            )
-        ]
-        pwhere, pparams = scope_where(scope, "p")
-        if not include_redacted:
-            # A pin on a left-out (redacted) observation would point outside the dataset.
-            pwhere += (
-                " AND NOT (p.target_type = 'observation' AND p.target_id IN"
-                " (SELECT id FROM observations WHERE redacted = 1))"
-            )
-        pins = [
-            pin_row(r)
-            for r in self._read(
-                f"SELECT {PIN_COLUMNS} FROM pins p WHERE {pwhere}"
-                " ORDER BY p.created_at ASC, p.id ASC",
-                pparams,
-            )
-        ]
-        return Dataset(observations, capsules, summaries, pins)
+        return export_dataset(self, scope, include_redacted=include_redacted)
