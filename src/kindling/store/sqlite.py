@@ -47,6 +47,7 @@ from kindling.store.base import (
     iter_chunks,
 )
 from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.sqlite_details import SummaryDetailsMixin
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
@@ -135,7 +136,7 @@ def _pin(row: Sequence[Any]) -> Pin:
     )
 
 
-class SqliteStore:
+class SqliteStore(SummaryDetailsMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
