@@ -353,6 +353,24 @@ class SummaryDetails:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryFields:
+    """What a caller gives for a structured memory; the store adds ids and times."""
+
+    topic: str
+    status: SummaryStatus = "Active"
+    context: str | None = None
+    topic_id: str | None = None
+    plan_id: str | None = None
+    session_id: str | None = None
+    source_created_at: int | None = None
+    decisions: tuple[str, ...] = ()
+    rationale: tuple[str, ...] = ()
+    open_questions: tuple[str, ...] = ()
+    next_steps: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Memory:
     """A workspace memory: its summary, its structured details (None for a legacy memory),
     and, when it was just written, the ids of the memories that write superseded."""
@@ -361,3 +379,12 @@ class Memory:
     summary: Summary
     details: SummaryDetails | None
     superseded_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryMatch:
+    """A memory whose text matches a query, and its text relevance in [0, 1] (the same value
+    as the provider's ``explanation.relevance``; independent of the other matches)."""
+
+    memory: Memory
+    relevance: float
