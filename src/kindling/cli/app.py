@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import pkgutil
 import sys
 from collections.abc import Callable
@@ -26,19 +25,9 @@ import click
 
 from kindling import Kindling, KindlingError, __version__
 from kindling.cli import commands as _commands
+from kindling.config import DEFAULT_DB, default_db_path
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-DEFAULT_DB = "~/.kindling/kindling.db"
-
-
-def default_db_path() -> Path:
-    """``$KINDLING_DB``, else ``$KINDLING_HOME/kindling.db``, else ``~/.kindling/kindling.db``."""
-    if env := os.environ.get("KINDLING_DB"):
-        return Path(env).expanduser()
-    if home := os.environ.get("KINDLING_HOME"):
-        return Path(home).expanduser() / "kindling.db"
-    return Path(DEFAULT_DB).expanduser()
 
 
 @dataclass

@@ -205,6 +205,35 @@ CREATE INDEX IF NOT EXISTS idx_obs_user_ts ON observations(user_id, ts DESC)
 CREATE INDEX IF NOT EXISTS idx_caps_status_opened ON capsules(status, opened_at DESC);
 """,
     ),
+    Migration(
+        8,
+        "008_structured_summaries",
+        # Chat memories (seed 002): structured fields beside a summary, one row per summary.
+        # Lists are JSON arrays of strings; times are epoch ms. The topic index serves
+        # supersession ("the Active memories of this topic in this workspace").
+        """
+CREATE TABLE IF NOT EXISTS summary_details (
+  summary_id        TEXT    PRIMARY KEY,
+  topic             TEXT    NOT NULL,
+  status            TEXT    NOT NULL CHECK(status IN ('Active', 'Superseded', 'DecisionRecord')),
+  context           TEXT,
+  topic_id          TEXT,
+  plan_id           TEXT,
+  session_id        TEXT,
+  source_created_at INTEGER,
+  created_at        INTEGER NOT NULL,
+  updated_at        INTEGER NOT NULL,
+  decisions         TEXT    NOT NULL DEFAULT '[]',
+  rationale         TEXT    NOT NULL DEFAULT '[]',
+  open_questions    TEXT    NOT NULL DEFAULT '[]',
+  next_steps        TEXT    NOT NULL DEFAULT '[]',
+  refs              TEXT    NOT NULL DEFAULT '[]',
+  FOREIGN KEY (summary_id) REFERENCES summaries(id) ON DELETE CASCADE
+);
+CREATE INDEX IF NOT EXISTS idx_summary_details_topic ON summary_details(topic_id, status)
+  WHERE topic_id IS NOT NULL;
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

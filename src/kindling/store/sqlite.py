@@ -58,13 +58,14 @@ from kindling.store.rows import (
     summary_row,
 )
 from kindling.store.search_sql import ranked_search
+from kindling.store.sqlite_details import SummaryDetailsMixin
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
 HIGHLIGHT_CLOSE = "\x03"
 
 
-class SqliteStore:
+class SqliteStore(SummaryDetailsMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
