@@ -96,3 +96,8 @@ def score(value: float) -> str:
 
 def echo(text: str = "") -> None:
     click.echo(text)
+
+
+def counted(n: int, plural: str) -> str:
+    """``1 observation``, ``2 observations`` (the names here all take a plain -s)."""
+    return f"{n} {plural[:-1] if n == 1 else plural}"

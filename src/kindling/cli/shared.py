@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -147,3 +148,21 @@ def read_text(text: str) -> str:
     if text != "-":
         return text
     return sys.stdin.read()
+
+
+# ---------------------------------------------------------------------------- progress
+
+PROGRESS_THRESHOLD = 2_000  # below this an export or import is over before a bar helps
+
+
+@contextmanager
+def progress_for(total: int, label: str, *, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A step function that drives a progress bar on stderr, for big jobs on a terminal only.
+
+    Never with ``--json`` (``quiet``) and never when stderr is not a terminal.
+    """
+    if quiet or total < PROGRESS_THRESHOLD or not sys.stderr.isatty():
+        yield lambda _n: None
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        yield bar.update
