@@ -43,7 +43,7 @@ def render_result(
             head = f"  {_label(p.target):<9} {render.relative(_ts(p.target), now):<11}"
             if show_ids:
                 head += " " + render.dim(p.target.id)
-            lines.append(head)
+            lines.append(head.rstrip())
             lines.append(INDENT + render.one_line(p.target.content, text_width))
             reason = f"reason: {p.pin.reason}" if p.pin.reason else "no reason given"
             expiry = (
@@ -73,7 +73,7 @@ def render_result(
             f"{rank:>3}  {render.score(c.score)}  {_label(c.entity):<9} "
             f"{render.relative(_ts(c.entity), now):<11}"
         )
-        lines.append(head + (" " + render.dim(c.entity.id) if show_ids else ""))
+        lines.append((head + (" " + render.dim(c.entity.id) if show_ids else "")).rstrip())
         lines.append(INDENT + render.one_line(c.match_context or c.entity.content, text_width))
         lines.append(INDENT + render.dim(f"why: {c.explanation.why}"))
         if explain:
