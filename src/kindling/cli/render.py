@@ -98,6 +98,11 @@ def echo(text: str = "") -> None:
     click.echo(text)
 
 
+_SINGULAR = {"summaries": "summary"}
+
+
 def counted(n: int, plural: str) -> str:
-    """``1 observation``, ``2 observations`` (the names here all take a plain -s)."""
-    return f"{n} {plural[:-1] if n == 1 else plural}"
+    """``1 observation``, ``2 observations``, ``1 summary``."""
+    if n != 1:
+        return f"{n} {plural}"
+    return f"{n} {_SINGULAR.get(plural, plural.removesuffix('s'))}"
