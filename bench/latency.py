@@ -9,6 +9,8 @@ For each size it measures, in one process:
   (``provenance.fts_query``) with the same scope filter, bm25 order, top 50, on observations and
   summaries, through a second read-only connection, interleaved with the retrievals (the order
   alternates every repeat so neither side always gets the warmer cache); and the ratio;
+- the same bare query with the engine's stem-prefix stars removed (``"fail"*`` -> ``"fail"``),
+  which tells how much of the FTS cost the prefix expansion adds;
 - capture throughput on a fresh store, batched and one transaction per observation;
 - database bytes per observation;
 - the wall time of a cold ``kindling search`` process, when the CLI has that command.
@@ -180,6 +182,11 @@ class BareFts:
         return len(a) + len(b)
 
 
+def without_prefix(match: str | None) -> str | None:
+    """The MATCH expression with every ``"term"*`` read as the exact ``"term"``."""
+    return None if match is None else match.replace('"*', '"')
+
+
 def _where(scope: Scope, alias: str) -> tuple[str, list[str]]:
     items = scope.items()
     return "".join(f" AND {alias}.{name} = ?" for name, _ in items), [v for _, v in items]
@@ -214,6 +221,7 @@ def measure_config(
     chosen = [q for q in qs if q.cls in config.classes]
     engine: list[float] = []
     base: list[float] = []
+    exact: list[float] = []
     candidates: list[int] = []
     # Warm-up: one untimed retrieval per query, which also tells the engine's MATCH expression.
     matches = [
@@ -226,17 +234,22 @@ def measure_config(
         for q, match in zip(chosen, matches, strict=True):
             text = "" if config.empty else q.text
             scope = config.scope(q)
-            for side in ("engine", "bare") if rep % 2 == 0 else ("bare", "engine"):
+            sides = ("engine", "bare", "exact") if rep % 2 == 0 else ("exact", "bare", "engine")
+            for side in sides:
                 t = time.perf_counter()
                 if side == "engine":
                     res = kd.retrieve(query=text, scope=scope, now=now, max_candidates=TOP_K)
                     engine.append(time.perf_counter() - t)
                     candidates.append(len(res.candidates))
-                else:
+                elif side == "bare":
                     bare.run(match, scope)
                     base.append(time.perf_counter() - t)
+                else:
+                    bare.run(without_prefix(match), scope)
+                    exact.append(time.perf_counter() - t)
     e, b = percentiles(engine), percentiles(base)
     return {
+        "bareFtsNoPrefix": percentiles(exact),
         "queries": len(chosen),
         "repeats": repeats,
         "retrieve": e,
@@ -340,8 +353,8 @@ def markdown(report: dict[str, Any]) -> str:
         "bm25 order, top 50).",
         "",
         "| size | setting | n | retrieve p50 | p95 | p99 | bare FTS p50 | p95 | p99 "
-        "| ratio p50 | candidates |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| ratio p50 | bare FTS without prefix* p50 | candidates |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for size in report["sizes"]:
         for name, m in size["retrieval"].items():
@@ -349,7 +362,7 @@ def markdown(report: dict[str, Any]) -> str:
             lines.append(
                 f"| {size['size']} | {name} | {e['n']} | {e['p50']} | {e['p95']} | {e['p99']} "
                 f"| {b['p50']} | {b['p95']} | {b['p99']} | {m['ratioP50']} "
-                f"| {m['meanCandidates']} |"
+                f"| {m['bareFtsNoPrefix']['p50']} | {m['meanCandidates']} |"
             )
     lines += [
         "",

@@ -11,7 +11,7 @@ Must import Kindling's public API only.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from ir_measures import RR, R, nDCG
 from bench.loader import SettableClock, load
 from bench.quality.dataset import JudgedQuery, all_records, read_histories, read_queries
 from kindling import Kindling, Scope
+from kindling.model import RetrieveResult
 
 MEASURES = {"R@5": R @ 5, "R@10": R @ 10, "nDCG@10": nDCG @ 10, "MRR": RR}
 MAX_CANDIDATES = 50
@@ -87,26 +88,36 @@ def build_store(path: str | Path, **open_kwargs: Any) -> tuple[Kindling, dict[st
     return kd, names
 
 
-def ranked_ids(kd: Kindling, query: JudgedQuery, names: dict[str, str]) -> tuple[list[str], Any]:
+def default_retrieve(kd: Kindling, query: JudgedQuery) -> RetrieveResult:
     scope = Scope(repo_id=query.repo_id, session_id=query.session_id)
-    result = kd.retrieve(
-        query=query.text, scope=scope, now=query.now, max_candidates=MAX_CANDIDATES
-    )
+    return kd.retrieve(query=query.text, scope=scope, now=query.now, max_candidates=MAX_CANDIDATES)
+
+
+def ranked_ids(result: RetrieveResult, names: dict[str, str]) -> list[str]:
+    """The delivered list in tier order, as judged ids."""
     ids = [p.target.id for p in result.pins]
     if result.current_summary is not None:
         ids.append(result.current_summary.id)
     ids.extend(c.entity.id for c in result.candidates)
-    judged = [names.get(i, i) for i in dict.fromkeys(ids)]
-    return judged, result.provenance.fts_query
+    return [names.get(i, i) for i in dict.fromkeys(ids)]
 
 
-def evaluate(kd: Kindling, names: dict[str, str], queries: Sequence[JudgedQuery]) -> Report:
+def evaluate(
+    kd: Kindling,
+    names: dict[str, str],
+    queries: Sequence[JudgedQuery],
+    *,
+    retriever: Callable[[JudgedQuery], RetrieveResult] | None = None,
+) -> Report:
+    """Run every query (through ``retriever``, default ``kd.retrieve``) and score it."""
+    run_one = retriever or (lambda q: default_retrieve(kd, q))
     qrels = [ir_measures.Qrel(q.id, doc, grade) for q in queries for doc, grade in q.qrels.items()]
     run = []
     ranked: dict[str, tuple[list[str], str | None]] = {}
     for q in queries:
-        ids, fts = ranked_ids(kd, q, names)
-        ranked[q.id] = (ids, fts)
+        result = run_one(q)
+        ids = ranked_ids(result, names)
+        ranked[q.id] = (ids, result.provenance.fts_query)
         # Scores that only encode rank: pytrec_eval sorts by score and must keep our order.
         run.extend(
             ir_measures.ScoredDoc(q.id, doc, float(len(ids) - i)) for i, doc in enumerate(ids)
