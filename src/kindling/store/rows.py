@@ -96,21 +96,6 @@ def pin_row(row: Sequence[Any]) -> Pin:
     )
 
 
-def split_sql(script: str) -> list[str]:
-    """Split a migration script into statements, keeping trigger bodies whole."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements
-
-
 def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
     message = str(exc)
     if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:

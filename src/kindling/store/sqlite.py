@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from kindling.errors import SchemaError
 from kindling.model import (
     SCOPE_FIELDS,
     Capsule,
@@ -41,7 +40,8 @@ from kindling.store.base import (
     SummaryMatch,
     iter_chunks,
 )
-from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.migrations import LATEST_VERSION, apply_migrations, current_version
+from kindling.store.retry import retry_busy
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
     OBS_COLUMNS,
@@ -53,12 +53,13 @@ from kindling.store.rows import (
     scope_json,
     scope_values,
     scope_where,
-    split_sql,
     store_error,
     summary_row,
 )
 from kindling.store.search_sql import ranked_search
 from kindling.store.sqlite_details import SummaryDetailsMixin
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
@@ -76,13 +77,19 @@ class SqliteStore(SummaryDetailsMixin):
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
-            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.execute("PRAGMA secure_delete = ON")
+            self._busy_timeout_s = busy_timeout_s
             self._depth = 0
-            self._migrate()
+            for pragma in (
+                f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
+                # Many processes opening a new file at once: this one can return BUSY at once.
+                "PRAGMA journal_mode = WAL",
+                # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
+            ):
+                self._retry(partial(self._pragma, pragma))
+            self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
 
@@ -107,7 +114,7 @@ class SqliteStore(SummaryDetailsMixin):
                 self._depth -= 1
             return
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
             raise store_error(exc, self.path) from exc
         self._depth = 1
@@ -115,53 +122,32 @@ class SqliteStore(SummaryDetailsMixin):
             yield
         except BaseException:
             self._depth = 0
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise
         self._depth = 0
         try:
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise store_error(exc, self.path) from exc
 
+    def _rollback(self) -> None:
+        # Some errors (I/O, disk full) already ended the transaction; keep the first error.
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def _pragma(self, sql: str) -> list[Any]:
+        return self._conn.execute(sql).fetchall()
+
+    def _retry(self, call: Callable[[], T]) -> T:
+        return retry_busy(call, timeout_s=self._busy_timeout_s)
+
     def _migrate(self) -> None:
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > LATEST_VERSION:
-            raise SchemaError(
-                f"{self.path} has schema version {version}, newer than this Kindling "
-                f"understands ({LATEST_VERSION}); upgrade kindling-memory to open it"
-            )
-        if version == LATEST_VERSION:
+        if current_version(self._conn, self.path) == LATEST_VERSION:
             return
         with self.transaction():
-            # Re-read inside the write lock: another process may have migrated meanwhile.
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0 and self._has_table("observations"):
-                raise SchemaError(
-                    f"{self.path} has Kindling tables but no schema version; it was not "
-                    "written by a supported Kindling (v5 or later)"
-                )
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
-                " name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
-            )
-            now = int(time.time() * 1000)
-            for step in MIGRATIONS:
-                if step.version <= version:
-                    continue
-                for statement in split_sql(step.sql):
-                    self._conn.execute(statement)
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
-                    (step.version, step.name, now),
-                )
-            self._conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
-
-    def _has_table(self, name: str) -> bool:
-        row = self._conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-        ).fetchone()
-        return row is not None
+            # Inside the write lock: another process may have migrated meanwhile.
+            apply_migrations(self._conn, self.path)
 
     def schema_version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
@@ -175,7 +161,9 @@ class SqliteStore(SummaryDetailsMixin):
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
-            return self._conn.execute(sql, params).fetchall()
+            if self._depth:  # inside a write transaction: we hold the lock, never busy
+                return self._conn.execute(sql, params).fetchall()
+            return self._retry(lambda: self._conn.execute(sql, params).fetchall())
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
 
