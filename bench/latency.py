@@ -314,6 +314,7 @@ def run_size(
     qs = queries(size, seed, per_class=per_class)
     now = end_ms(size, seed)
     result: dict[str, Any] = {"size": size, "seed": seed, "store": meta}
+    result["loadAverageBefore"] = round(os.getloadavg()[0], 2)
     result["bytesPerObservation"] = round(path.stat().st_size / max(1, meta["observations"]), 1)
     clock = SettableClock(now)
     kd = Kindling.open(path, clock=clock)
@@ -326,6 +327,7 @@ def run_size(
     finally:
         bare.close()
         kd.close()
+    result["loadAverageAfter"] = round(os.getloadavg()[0], 2)
     result["capture"] = measure_capture(size, seed, capture_n)
     result["cli"] = measure_cli(path, qs) if cli else {"skipped": "disabled (--no-cli)"}
     return result
@@ -333,6 +335,8 @@ def run_size(
 
 def environment() -> dict[str, Any]:
     return {
+        # The machine may be shared: a high load average means noisy latencies.
+        "loadAverage1m": round(os.getloadavg()[0], 2),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
         "platform": platform.platform(),
@@ -347,7 +351,13 @@ def environment() -> dict[str, Any]:
 def markdown(report: dict[str, Any]) -> str:
     lines = [
         f"Kindling benchmark (seed {report['seed']}; Python {report['environment']['python']}, "
-        f"SQLite {report['environment']['sqlite']}, {report['environment']['cpus']} CPUs)",
+        f"SQLite {report['environment']['sqlite']}, {report['environment']['cpus']} CPUs; "
+        "1-min load average before/after each size's queries: "
+        + ", ".join(
+            f"{s['size']}: {s['loadAverageBefore']}/{s['loadAverageAfter']}"
+            for s in report["sizes"]
+        )
+        + ")",
         "",
         "Latency in ms: retrieve() vs the bare FTS5 query it must run (same MATCH and scope, "
         "bm25 order, top 50).",
