@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import FakeClock
 
 from kindling import InvalidInputError, Kindling, Scope
 from kindling.bundle import dumps, export_bundle, import_bundle, loads, parse_bundle
-from tests.conftest import FakeClock
 
 
 def _fill(kd: Kindling, clock: FakeClock) -> dict[str, str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conftest import FakeClock
 from kindling import (
     ConflictError,
     InvalidInputError,
@@ -18,8 +19,6 @@ from kindling import (
     Scope,
 )
 from kindling.capture.sanitize import MAX_CONTENT_BYTES
-
-from .conftest import FakeClock
 
 S = Scope(session_id="s1", repo_id="/repo")
 

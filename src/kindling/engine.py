@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.sanitize import (
     cap_content,
     require_confidence,
@@ -35,12 +36,16 @@ from kindling.model import (
     CapsuleStatus,
     CapsuleType,
     Entity,
+    Memory,
+    MemoryFields,
+    MemoryMatch,
     Observation,
     ObservationKind,
     Pin,
     RetrieveResult,
     Scope,
     Summary,
+    SummaryDetails,
     TargetType,
 )
 from kindling.store.base import Store, StoreStats
@@ -478,3 +483,86 @@ class Kindling:
         return run_retrieval(
             self.store, self.provider, self.tokenizer, request, wall_clock_ms=self.clock()
         )
+
+    # ------------------------------------------------------------------ chat memories
+
+    def add_memory(
+        self, workspace: str, content: str, fields: MemoryFields | None = None
+    ) -> Memory:
+        """Store a memory of ``workspace`` (any stable name, e.g. a canonical directory path):
+        a summary of its own closed capsule scoped to ``repo_id=workspace``, with structured
+        ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
+        marks the other Active memories of that topic in the workspace Superseded: the newest
+        write wins. One transaction."""
+        where = require_text(workspace, "workspace")
+        text, _ = cap_content(require_text(content, "memory content"))
+        checked = check_memory_fields(fields) if fields is not None else None
+        now = self.clock()
+        session = checked.session_id if checked is not None else None
+        capsule = Capsule(
+            id=new_id(),
+            type="session",
+            intent=memory_intent(checked.topic if checked else None, text),
+            status="closed",
+            opened_at=now,
+            closed_at=now,
+            scope=Scope(repo_id=where, session_id=session),
+        )
+        summary = Summary(
+            id=new_id(), capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
+        )
+        details: SummaryDetails | None = None
+        superseded: tuple[str, ...] = ()
+        with self.store.transaction():
+            self.store.insert_capsule(capsule)
+            self.store.upsert_summary(summary)
+            if checked is not None:
+                details = SummaryDetails(
+                    summary_id=summary.id,
+                    topic=checked.topic,
+                    status=checked.status,
+                    created_at=now,
+                    updated_at=now,
+                    context=checked.context,
+                    topic_id=checked.topic_id,
+                    plan_id=checked.plan_id,
+                    session_id=checked.session_id,
+                    source_created_at=checked.source_created_at,
+                    decisions=checked.decisions,
+                    rationale=checked.rationale,
+                    open_questions=checked.open_questions,
+                    next_steps=checked.next_steps,
+                    references=checked.references,
+                )
+                self.store.insert_summary_details(details)
+                if details.status == "Active" and details.topic_id is not None:
+                    superseded = tuple(
+                        self.store.supersede_active(
+                            where, details.topic_id, keep_id=summary.id, updated_at=now
+                        )
+                    )
+        return Memory(where, summary, details, superseded)
+
+    def search_memories(
+        self, workspace: str, query: str, *, limit: int = MAX_LIMIT
+    ) -> list[MemoryMatch]:
+        """The memories of ``workspace`` (every summary scoped to it; those without details are
+        legacy) whose text matches ``query``, by text relevance alone, best first."""
+        where = require_text(workspace, "workspace")
+        if not isinstance(query, str):
+            raise InvalidInputError("query must be a string")
+        from kindling.retrieval.relevance import summaries_by_relevance
+        from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+
+        found = summaries_by_relevance(
+            self.store,
+            query,
+            Scope(repo_id=where),
+            limit=_limit(limit),
+            weights=self._weights or DEFAULT_WEIGHTS,
+        )
+        details = self.store.get_summary_details([f.summary.id for f in found])
+        return [
+            MemoryMatch(Memory(where, f.summary, details.get(f.summary.id)), f.relevance)
+            for f in found
+        ]

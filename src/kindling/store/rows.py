@@ -12,7 +12,6 @@ from typing import Any
 
 from kindling.errors import ConflictError, DatabaseLockedError, KindlingError, StoreError
 from kindling.model import SCOPE_FIELDS, Observation, Pin, Scope, Summary
-from kindling.store.base import BaseRank
 
 OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
     f"o.{c}" for c, _ in SCOPE_FIELDS
@@ -95,25 +94,6 @@ def pin_row(row: Sequence[Any]) -> Pin:
         expires_at=row[5],
         scope=row_scope(row, 6),
     )
-
-
-def text_params(rank: BaseRank) -> list[float]:
-    return [rank.w_fts, rank.match_floor, rank.match_floor, rank.relevance_k]
-
-
-def split_sql(script: str) -> list[str]:
-    """Split a migration script into statements, keeping trigger bodies whole."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements
 
 
 def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:

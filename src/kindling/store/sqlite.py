@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from kindling.errors import SchemaError
 from kindling.model import (
     SCOPE_FIELDS,
     Capsule,
@@ -42,7 +40,8 @@ from kindling.store.base import (
     SummaryMatch,
     iter_chunks,
 )
-from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.migrations import LATEST_VERSION, apply_migrations, current_version
+from kindling.store.retry import retry_busy
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
     OBS_COLUMNS,
@@ -54,18 +53,20 @@ from kindling.store.rows import (
     scope_json,
     scope_values,
     scope_where,
-    split_sql,
     store_error,
     summary_row,
-    text_params,
 )
+from kindling.store.search_sql import ranked_search
+from kindling.store.sqlite_details import SummaryDetailsMixin
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
 HIGHLIGHT_CLOSE = "\x03"
 
 
-class SqliteStore:
+class SqliteStore(SummaryDetailsMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
@@ -76,13 +77,19 @@ class SqliteStore:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
-            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.execute("PRAGMA secure_delete = ON")
+            self._busy_timeout_s = busy_timeout_s
             self._depth = 0
-            self._migrate()
+            for pragma in (
+                f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
+                # Many processes opening a new file at once: this one can return BUSY at once.
+                "PRAGMA journal_mode = WAL",
+                # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
+            ):
+                self._retry(partial(self._pragma, pragma))
+            self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
 
@@ -107,7 +114,7 @@ class SqliteStore:
                 self._depth -= 1
             return
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
             raise store_error(exc, self.path) from exc
         self._depth = 1
@@ -115,53 +122,32 @@ class SqliteStore:
             yield
         except BaseException:
             self._depth = 0
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise
         self._depth = 0
         try:
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise store_error(exc, self.path) from exc
 
+    def _rollback(self) -> None:
+        # Some errors (I/O, disk full) already ended the transaction; keep the first error.
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def _pragma(self, sql: str) -> list[Any]:
+        return self._conn.execute(sql).fetchall()
+
+    def _retry(self, call: Callable[[], T]) -> T:
+        return retry_busy(call, timeout_s=self._busy_timeout_s)
+
     def _migrate(self) -> None:
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > LATEST_VERSION:
-            raise SchemaError(
-                f"{self.path} has schema version {version}, newer than this Kindling "
-                f"understands ({LATEST_VERSION}); upgrade kindling-memory to open it"
-            )
-        if version == LATEST_VERSION:
+        if current_version(self._conn, self.path) == LATEST_VERSION:
             return
         with self.transaction():
-            # Re-read inside the write lock: another process may have migrated meanwhile.
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0 and self._has_table("observations"):
-                raise SchemaError(
-                    f"{self.path} has Kindling tables but no schema version; it was not "
-                    "written by a supported Kindling (v5 or later)"
-                )
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
-                " name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
-            )
-            now = int(time.time() * 1000)
-            for step in MIGRATIONS:
-                if step.version <= version:
-                    continue
-                for statement in split_sql(step.sql):
-                    self._conn.execute(statement)
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
-                    (step.version, step.name, now),
-                )
-            self._conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
-
-    def _has_table(self, name: str) -> bool:
-        row = self._conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-        ).fetchone()
-        return row is not None
+            # Inside the write lock: another process may have migrated meanwhile.
+            apply_migrations(self._conn, self.path)
 
     def schema_version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
@@ -175,7 +161,9 @@ class SqliteStore:
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
-            return self._conn.execute(sql, params).fetchall()
+            if self._depth:  # inside a write transaction: we hold the lock, never busy
+                return self._conn.execute(sql, params).fetchall()
+            return self._retry(lambda: self._conn.execute(sql, params).fetchall())
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
 
@@ -500,26 +488,21 @@ class SqliteStore:
             params.extend(exclude_ids)
         if not include_redacted:
             where += " AND o.redacted = 0"
-        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-        recency = "? * ? / (? + max(0, ? - o.ts))"
-        if match is None:
-            sql = (
-                f"SELECT {OBS_COLUMNS}, 0.0, o.rowid, {recency} AS base FROM observations o"
-                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
-            )
-            args = [*rank_params, *params, limit]
-        else:
-            sql = (
-                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(observations_fts) AS b"
-                " FROM observations_fts WHERE observations_fts MATCH ?)"
-                f" SELECT {OBS_COLUMNS}, m.b, o.rowid,"
-                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-                " FROM m CROSS JOIN observations o ON o.rowid = m.rid"
-                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
-            )
-            args = [match, *text_params(rank), *rank_params, *params, limit]
+        sql, args = ranked_search(
+            fts="observations_fts",
+            table="observations o",
+            joins="",
+            columns=f"{OBS_COLUMNS}, o.rowid",
+            ts="o.ts",
+            id_col="o.id",
+            where=where,
+            params=params,
+            match=match,
+            rank=rank,
+            limit=limit,
+        )
         return [
-            ObservationMatch(observation=observation_row(r), bm25=float(r[10]), rowid=int(r[11]))
+            ObservationMatch(observation=observation_row(r), rowid=int(r[10]), bm25=float(r[11]))
             for r in self._read(sql, args)
         ]
 
@@ -536,36 +519,28 @@ class SqliteStore:
         if exclude_ids:
             where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
             params.extend(exclude_ids)
-        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-        recency = "? * ? / (? + max(0, ? - s.created_at))"
-        columns = f"{SUMMARY_COLUMNS}, c.intent, " + ", ".join(
-            f"c.{col}" for col, _ in SCOPE_FIELDS
+        sql, args = ranked_search(
+            fts="summaries_fts",
+            table="summaries s",
+            joins="JOIN capsules c ON c.id = s.capsule_id",
+            columns=f"{SUMMARY_COLUMNS}, c.intent, "
+            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
+            + ", s.rowid",
+            ts="s.created_at",
+            id_col="s.id",
+            where=where,
+            params=params,
+            match=match,
+            rank=rank,
+            limit=limit,
         )
-        if match is None:
-            sql = (
-                f"SELECT {columns}, 0.0, s.rowid, {recency} AS base FROM summaries s"
-                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
-                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [*rank_params, *params, limit]
-        else:
-            sql = (
-                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(summaries_fts) AS b"
-                " FROM summaries_fts WHERE summaries_fts MATCH ?)"
-                f" SELECT {columns}, m.b, s.rowid,"
-                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-                " FROM m CROSS JOIN summaries s ON s.rowid = m.rid"
-                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
-                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [match, *text_params(rank), *rank_params, *params, limit]
         return [
             SummaryMatch(
                 summary=summary_row(r),
                 intent=r[6],
                 scope=row_scope(r, 7),
-                bm25=float(r[11]),
-                rowid=int(r[12]),
+                rowid=int(r[11]),
+                bm25=float(r[12]),
             )
             for r in self._read(sql, args)
         ]
@@ -597,49 +572,7 @@ class SqliteStore:
         return StoreStats(by_kind, redacted, by_status, summaries, pins, self.schema_version())
 
     def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset:
-        """Everything in scope, oldest first (ties by id), as the bundle format orders it.
+        """Everything in scope, oldest first (ties by id), as the bundle format orders it."""
+        from kindling.store.sqlite_export import export_dataset
 
-        Summaries follow their capsule's scope. Capsules list only observations that are in
-        the dataset, so a dataset never points outside itself.
-        """
-        where, params = scope_where(scope, "o")
-        if not include_redacted:
-            where += " AND o.redacted = 0"
-        observations = [
-            observation_row(r)
-            for r in self._read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
-                " ORDER BY o.ts ASC, o.id ASC",
-                params,
-            )
-        ]
-        kept = {o.id for o in observations}
-        cwhere, cparams = scope_where(scope, "c")
-        capsules = [
-            replace(c, observation_ids=tuple(i for i in c.observation_ids if i in kept))
-            for c in self._capsules(cwhere, cparams, "ORDER BY c.opened_at ASC, c.id ASC")
-        ]
-        summaries = [
-            summary_row(r)
-            for r in self._read(
-                f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c"
-                f" ON c.id = s.capsule_id WHERE {cwhere} ORDER BY s.created_at ASC, s.id ASC",
-                cparams,
-            )
-        ]
-        pwhere, pparams = scope_where(scope, "p")
-        if not include_redacted:
-            # A pin on a left-out (redacted) observation would point outside the dataset.
-            pwhere += (
-                " AND NOT (p.target_type = 'observation' AND p.target_id IN"
-                " (SELECT id FROM observations WHERE redacted = 1))"
-            )
-        pins = [
-            pin_row(r)
-            for r in self._read(
-                f"SELECT {PIN_COLUMNS} FROM pins p WHERE {pwhere}"
-                " ORDER BY p.created_at ASC, p.id ASC",
-                pparams,
-            )
-        ]
-        return Dataset(observations, capsules, summaries, pins)
+        return export_dataset(self, scope, include_redacted=include_redacted)
