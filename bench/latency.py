@@ -274,7 +274,7 @@ def measure_capture(size: int, seed: int, n: int) -> dict[str, Any]:
     return out
 
 
-def measure_cli(path: Path, qs: Sequence[Query], runs: int = 5) -> dict[str, Any]:
+def measure_cli(path: Path, qs: Sequence[Query], now: int, runs: int = 5) -> dict[str, Any]:
     """Wall time of a cold ``kindling search`` process, if the CLI has the command."""
     exe = shutil.which("kindling", path=str(Path(sys.executable).parent)) or shutil.which(
         "kindling"
@@ -292,7 +292,11 @@ def measure_cli(path: Path, qs: Sequence[Query], runs: int = 5) -> dict[str, Any
     for _ in range(runs):
         t = time.perf_counter()
         done = subprocess.run(
-            [exe, "search", text], capture_output=True, text=True, env=env, check=False
+            [exe, "search", text, "--now", str(now)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
         )
         times.append(time.perf_counter() - t)
         if done.returncode != 0:
@@ -329,7 +333,7 @@ def run_size(
         kd.close()
     result["loadAverageAfter"] = round(os.getloadavg()[0], 2)
     result["capture"] = measure_capture(size, seed, capture_n)
-    result["cli"] = measure_cli(path, qs) if cli else {"skipped": "disabled (--no-cli)"}
+    result["cli"] = measure_cli(path, qs, now) if cli else {"skipped": "disabled (--no-cli)"}
     return result
 
 
