@@ -1,0 +1,68 @@
+"""Every command has help with an example and a section in docs/cli.md (docs cannot drift)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from clitools import run
+from kindling.cli.app import cli
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+
+
+def _commands() -> list[tuple[str, ...]]:
+    """Every command path: top-level commands and the subcommands of groups."""
+    ctx = click.Context(cli)
+    paths: list[tuple[str, ...]] = []
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None, name
+        paths.append((name,))
+        if isinstance(command, click.Group):
+            paths += [(name, sub) for sub in command.list_commands(ctx)]
+    return paths
+
+
+def _top_level() -> list[str]:
+    return sorted({p[0] for p in _commands()})
+
+
+def test_commands_are_discovered() -> None:
+    found = _top_level()
+    for name in ("log", "capsule", "search", "list", "show", "pin", "unpin", "forget"):
+        assert name in found
+    for name in ("status", "export", "import", "demo"):
+        assert name in found
+
+
+@pytest.mark.parametrize("path", _commands(), ids=" ".join)
+def test_every_command_has_help_with_an_example(path: tuple[str, ...]) -> None:
+    out = run(*path, "--help")
+    assert out.code == 0, out.stderr
+    assert out.stdout.startswith(f"Usage: kindling {' '.join(path)}")
+    assert "Example" in out.stdout, f"`kindling {' '.join(path)} --help` shows no example"
+    assert f"kindling {path[0]}" in out.stdout.split("Example", 1)[1]
+
+
+@pytest.mark.parametrize("name", _top_level())
+def test_every_command_is_documented(name: str) -> None:
+    headings = re.findall(r"^## kindling (\S+)", DOCS.read_text(encoding="utf-8"), re.M)
+    assert name in headings, f"docs/cli.md has no '## kindling {name}' section"
+
+
+def test_every_command_takes_json() -> None:
+    ctx = click.Context(cli)
+    for path in _commands():
+        command: click.Command | None = cli
+        for part in path:
+            assert isinstance(command, click.Group)
+            command = command.get_command(ctx, part)
+        assert command is not None
+        if isinstance(command, click.Group):
+            continue
+        names = {opt for p in command.params for opt in getattr(p, "opts", [])}
+        assert "--json" in names, f"kindling {' '.join(path)} has no --json"
