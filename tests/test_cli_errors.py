@@ -95,3 +95,25 @@ def test_a_locked_database_fails_after_the_busy_timeout(tmp_path: Path) -> None:
     assert out.code == 1
     assert out.json()["error"]["code"] == "database_locked"
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_database_path_that_cannot_be_created(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = run_process("--db", str(blocker / "sub" / "k.db"), "status", "--json")
+    assert out.code == 1
+    assert out.json()["error"]["code"] == "store"
+    assert "Traceback" not in out.stderr
+
+
+def test_a_bad_kindling_now_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KINDLING_NOW", "yesterday")
+    out = run_process("status")
+    assert out.code == 2
+    assert "KINDLING_NOW" in out.stderr
+
+
+def test_a_directory_as_database_is_a_usage_error(tmp_path: Path) -> None:
+    out = run_process("--db", str(tmp_path), "status")
+    assert out.code == 2
+    assert "is a directory" in out.stderr
