@@ -117,3 +117,11 @@ def test_a_directory_as_database_is_a_usage_error(tmp_path: Path) -> None:
     out = run_process("--db", str(tmp_path), "status")
     assert out.code == 2
     assert "is a directory" in out.stderr
+
+
+@pytest.mark.parametrize("args", [(), ("capsule",)], ids=["kindling", "capsule"])
+def test_a_bare_group_prints_its_help(args: tuple[str, ...]) -> None:
+    out = run_process(*args)
+    assert out.code == 0
+    assert out.stdout.startswith("Usage: kindling")
+    assert "Commands:" in out.stdout

@@ -117,6 +117,9 @@ class LazyGroup(click.Group):
         try:
             code = super().main(*args, **kwargs)
         except click.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # click >= 8.2: bare `kindling`
+                click.echo(exc.format_message())
+                sys.exit(0)
             _report_click_error(exc, as_json="--json" in list(argv))
             sys.exit(exc.exit_code)
         except click.Abort:
