@@ -26,6 +26,8 @@ USAGE = [
     ("list", "capsules", "--kind", "error"),
     ("list", "observations", "--status", "open"),
     ("no-such-command",),
+    ("log", "x", "--session", " "),
+    ("search", "x", "--repo", ""),
 ]
 
 
@@ -55,7 +57,6 @@ RUNTIME = [
     (("capsule", "close", "missing-id"), "not_found"),
     (("log", "   "), "invalid_input"),
     (("log", "x", "--capsule", "missing-id"), "not_found"),
-    (("log", "x", "--session", " "), "invalid_input"),
 ]
 
 
