@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conftest import FakeClock
 
-from conftest import FakeClock
 from kindling import InvalidInputError, Kindling, Scope
 from kindling.bundle import dumps, export_bundle, import_bundle, loads, parse_bundle
 

@@ -31,20 +31,10 @@ import click
 from kindling import Kindling, KindlingError, StoreError, __version__
 from kindling.capture.sanitize import MAX_TS
 from kindling.cli import commands as _commands
+from kindling.config import DEFAULT_DB, default_db_path
 from kindling.engine import wall_clock_ms
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-DEFAULT_DB = "~/.kindling/kindling.db"
-
-
-def default_db_path() -> Path:
-    """``$KINDLING_DB``, else ``$KINDLING_HOME/kindling.db``, else ``~/.kindling/kindling.db``."""
-    if env := os.environ.get("KINDLING_DB"):
-        return Path(env).expanduser()
-    if home := os.environ.get("KINDLING_HOME"):
-        return Path(home).expanduser() / "kindling.db"
-    return Path(DEFAULT_DB).expanduser()
 
 
 @dataclass

@@ -24,8 +24,9 @@ def _ts(entity: Entity) -> int:
 
 def _factors(c: CandidateResult) -> str:
     e = c.explanation
+    text = "no text query" if e.bm25 is None else f"bm25 {e.bm25:.2f}"
     return (
-        f"relevance {e.relevance:.3f} (bm25 {e.bm25:.2f}) · recency {e.recency:.3f} · "
+        f"relevance {e.relevance:.3f} ({text}) · recency {e.recency:.3f} · "
         f"scope {e.scope:.2f} · intent {e.intent:.2f} · confidence {e.confidence:.2f}"
     )
 

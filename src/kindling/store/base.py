@@ -23,6 +23,7 @@ from kindling.model import (
     Pin,
     Scope,
     Summary,
+    SummaryDetails,
     TargetType,
 )
 
@@ -31,13 +32,14 @@ from kindling.model import (
 class BaseRank:
     """Inputs of the in-database part of the score: ``w_fts*rel + w_recency*rec``.
 
-    ``rel = s / (s + relevance_k)`` with ``s = -bm25``; ``rec = half_life / (half_life + age)``
-    with ``age = max(0, reference_ms - ts)``.
+    ``rel = s / (s + relevance_k)`` with ``s = max(-bm25, match_floor)``;
+    ``rec = half_life / (half_life + age)`` with ``age = max(0, reference_ms - ts)``.
     """
 
     w_fts: float
     w_recency: float
     relevance_k: float
+    match_floor: float
     half_life_ms: float
     reference_ms: int
 
@@ -116,6 +118,13 @@ class Store(Protocol):
     def get_summaries(self, ids: Sequence[str]) -> dict[str, Summary]: ...
     def summary_for_capsule(self, capsule_id: str) -> Summary | None: ...
     def list_summaries(self, *, scope: Scope, limit: int) -> list[Summary]: ...
+
+    # structured summaries (chat memories)
+    def insert_summary_details(self, details: SummaryDetails) -> None: ...
+    def get_summary_details(self, summary_ids: Sequence[str]) -> dict[str, SummaryDetails]: ...
+    def supersede_active(
+        self, repo_id: str, topic_id: str, *, keep_id: str, updated_at: int
+    ) -> list[str]: ...
 
     # pins
     def insert_pin(self, pin: Pin) -> None: ...
