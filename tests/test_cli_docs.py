@@ -79,3 +79,28 @@ def test_every_command_takes_json() -> None:
             continue
         names = {opt for p in command.params for opt in getattr(p, "opts", [])}
         assert "--json" in names, f"kindling {' '.join(path)} has no --json"
+
+
+def _fence_after(command: str) -> str:
+    """The console output documented right after ``$ <command>`` in docs/cli.md."""
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(f"$ {command}\n") + len(command) + 3
+    return text[start : text.index("```", start)]
+
+
+def test_documented_demo_output_is_the_real_output(tmp_path: Path) -> None:
+    out = run("demo", env={"COLUMNS": "100"})
+    assert out.code == 0
+    real = re.sub(r"/\S*kindling-demo-[^/\s]+/", "/tmp/kindling-demo-x1y2z3/", out.stdout)
+    assert _fence_after("kindling demo") == real, "re-run `kindling demo` into docs/cli.md"
+
+
+def test_documented_search_output_is_the_real_output(tmp_path: Path) -> None:
+    db = str(tmp_path / "demo.db")
+    assert run("demo", "--db", db).code == 0
+    command = 'kindling search "flaky logout" --repo /home/dev/webapp --limit 2 --explain'
+    args = command.split(" ", 1)[1].replace('"flaky logout"', "flaky\x00logout").split(" ")
+    args = [a.replace("\x00", " ") for a in args]
+    out = run("--db", db, *args, env={"COLUMNS": "100", "KINDLING_NOW": "1773327600000"})
+    assert out.code == 0
+    assert _fence_after(command) == out.stdout
