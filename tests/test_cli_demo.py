@@ -43,7 +43,8 @@ def test_demo_into_a_given_database_is_idempotent(tmp_path: Path) -> None:
     assert failure["candidates"][0]["entity"]["kind"] == "error"
     assert failure["candidates"][0]["explanation"]["matchedTerms"]
     decision = doc["retrievals"][1]
-    assert "httpOnly" in decision["pins"][0]["target"]["content"]
+    assert "httpOnly" in decision["candidates"][0]["entity"]["content"]
+    assert decision["pins"][0]["pin"]["reason"] == "the repro of the flaky logout test"
     resume = doc["retrievals"][0]
     assert resume["currentSummary"]["capsuleId"] == "demo-c2"
     again = run("--db", str(db), "demo", "--json").json()
