@@ -58,7 +58,7 @@ def _rows(items: Sequence[Any], now: int) -> tuple[list[str], list[list[str]]]:
     help="Capsules: open or closed. Pins: active (not expired).",
 )
 @scope_options
-@click.option("--limit", type=LIMIT, default=50, show_default=True, help="Most rows.")
+@click.option("--limit", type=LIMIT, default=50, show_default=True, metavar="N", help="Most rows.")
 @json_option
 @pass_state
 @library_errors
