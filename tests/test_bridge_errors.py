@@ -61,13 +61,19 @@ def test_retrieve_usage_errors(ws: Path, env: dict[str, str], db: Path) -> None:
 def test_retrieve_bad_workspace(tmp_path: Path, env: dict[str, str], db: Path) -> None:
     afile = tmp_path / "file.txt"
     afile.write_text("x")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
     cases = {
         str(tmp_path / "missing"): "does not exist",
         str(afile): "is not a directory",
         "": "must be the path of an existing directory",
+        str(loop): "cannot be resolved",
+        "a" * 5000: "cannot be resolved (File name too long)",
     }
     for workspace, message in cases.items():
-        assert_error(retrieve(workspace, "q", env=env), code=1, contains=message)
+        run = retrieve(workspace, "q", env=env)
+        assert_error(run, code=1, contains=message)
+        assert len(run.out["error"]) < 300
     assert not db.exists()
 
 
