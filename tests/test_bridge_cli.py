@@ -388,3 +388,23 @@ def test_same_request_same_bytes(ws: Path, env: dict[str, str], db: Path) -> Non
         ingest_ok(ws, {"topic": f"determinism {i}", "decisions": ["same"]}, env=env)
     first = retrieve(str(ws), "determinism", "10", env=env).stdout
     assert retrieve(str(ws), "determinism", "10", env=env).stdout == first
+
+
+def test_default_token_budget_is_2000(ws: Path, env: dict[str, str], db: Path) -> None:
+    seed_filler(db, ws)
+    for i in range(3):
+        ingest_ok(ws, {"text": f"bulky {i} " + "w" * 3600}, env=env)  # 902 tokens each
+    out = retrieve(str(ws), "bulky", "10", env=env).out
+    assert [r["tokens"] for r in out["results"]] == [902, 902]
+    assert out["total_tokens"] == 1804
+    assert out["total_results"] == 3
+
+
+def test_age_falls_back_to_created_at(ws: Path, tmp_path: Path, db: Path) -> None:
+    seed_filler(db, ws)
+    then = make_env(db, NOW - 2 * DAY)
+    ingest_ok(ws, {"topic": "created two days ago"}, env=then)
+    [result] = retrieve(str(ws), "created", env=make_env(db, NOW)).out["results"]
+    assert result["source_created_at"] is None
+    assert result["created_at"] == "2025-12-30T00:00:00Z"
+    assert result["recency_multiplier"] == pytest.approx(math.exp(-math.log(2) / 7 * 2), abs=1e-6)
