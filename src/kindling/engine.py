@@ -9,13 +9,13 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import os
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.sanitize import (
@@ -48,14 +48,13 @@ from kindling.model import (
     SummaryDetails,
     TargetType,
 )
-from kindling.retrieval.budget import CharTokenizer, Tokenizer
-from kindling.retrieval.orchestrator import RetrieveRequest
-from kindling.retrieval.orchestrator import retrieve as run_retrieval
-from kindling.retrieval.provider import LocalFtsProvider, RetrievalProvider
-from kindling.retrieval.relevance import summaries_by_relevance
-from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
 from kindling.store.base import Store, StoreStats
 from kindling.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
+    from kindling.retrieval.budget import Tokenizer
+    from kindling.retrieval.provider import RetrievalProvider
+    from kindling.retrieval.scoring import ScoringWeights
 
 MAX_LIMIT = 10_000
 Clock = Callable[[], int]
@@ -66,7 +65,12 @@ def wall_clock_ms() -> int:
 
 
 def new_id() -> str:
-    return str(uuid.uuid4())
+    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
@@ -107,13 +111,30 @@ class Kindling:
         provider: RetrievalProvider | None = None,
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
-        weights: ScoringWeights = DEFAULT_WEIGHTS,
+        weights: ScoringWeights | None = None,
     ) -> None:
         self.store = store
-        self.provider = provider or LocalFtsProvider(store, weights)
-        self.tokenizer = tokenizer or CharTokenizer()
         self.clock = clock
-        self.weights = weights
+        self._provider = provider
+        self._tokenizer = tokenizer
+        self._weights = weights
+
+    @property
+    def provider(self) -> RetrievalProvider:
+        if self._provider is None:
+            from kindling.retrieval.provider import LocalFtsProvider
+            from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+
+            self._provider = LocalFtsProvider(self.store, self._weights or DEFAULT_WEIGHTS)
+        return self._provider
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            from kindling.retrieval.budget import CharTokenizer
+
+            self._tokenizer = CharTokenizer()
+        return self._tokenizer
 
     @classmethod
     def open(
@@ -123,7 +144,7 @@ class Kindling:
         provider: RetrievalProvider | None = None,
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
-        weights: ScoringWeights = DEFAULT_WEIGHTS,
+        weights: ScoringWeights | None = None,
     ) -> Kindling:
         """Open (creating and migrating as needed) the SQLite database at ``path``."""
         if not isinstance(path, str | Path) or not str(path).strip():
@@ -447,6 +468,9 @@ class Kindling:
             raise InvalidInputError("token_budget must be a non-negative integer or None")
         if intent is not None and not isinstance(intent, str):
             raise InvalidInputError("intent must be a string or None")
+        from kindling.retrieval.orchestrator import RetrieveRequest
+        from kindling.retrieval.orchestrator import retrieve as run_retrieval
+
         request = RetrieveRequest(
             query=query,
             scope=_scope(scope),
@@ -527,8 +551,15 @@ class Kindling:
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
+        from kindling.retrieval.relevance import summaries_by_relevance
+        from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+
         found = summaries_by_relevance(
-            self.store, query, Scope(repo_id=where), limit=_limit(limit), weights=self.weights
+            self.store,
+            query,
+            Scope(repo_id=where),
+            limit=_limit(limit),
+            weights=self._weights or DEFAULT_WEIGHTS,
         )
         details = self.store.get_summary_details([f.summary.id for f in found])
         return [

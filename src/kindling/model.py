@@ -214,7 +214,7 @@ class Explanation:
     """
 
     relevance: float
-    bm25: float
+    bm25: float | None
     recency: float
     age_ms: int
     scope: float

@@ -79,7 +79,7 @@ class _Scored:
     entity: Entity
     ts: int
     rowid: int
-    bm25: float
+    bm25: float | None
     scope: float
     intent: float
     confidence: float
@@ -104,6 +104,7 @@ class LocalFtsProvider:
             w_fts=self.weights.fts,
             w_recency=self.weights.recency,
             relevance_k=self.weights.relevance_k * plan.clauses,
+            match_floor=self.weights.match_floor,
             half_life_ms=self.weights.half_life_ms,
             reference_ms=reference,
         )
@@ -148,13 +149,13 @@ class LocalFtsProvider:
                 include_redacted=request.include_redacted,
                 limit=pool,
             )
-            scored = self._score_observations(obs_rows, request)
+            scored = self._score_observations(obs_rows, request, plan)
             rows_ts = [(m.bm25, m.observation.ts) for m in obs_rows]
         else:
             sum_rows = self.store.search_summaries(
                 plan.match, request.scope, rank=rank, exclude_ids=request.exclude_ids, limit=pool
             )
-            scored = self._score_summaries(sum_rows, request)
+            scored = self._score_summaries(sum_rows, request, plan)
             rows_ts = [(m.bm25, m.summary.created_at) for m in sum_rows]
         for item in scored:
             result = calculate_score(
@@ -175,12 +176,15 @@ class LocalFtsProvider:
         last_base = 0.0
         if rows_ts:
             bm25, ts = rows_ts[-1]
-            last_base = base_score(bm25, plan.clauses, ts, rank.reference_ms, self.weights)
+            last_base = base_score(
+                bm25 if plan.match else None, plan.clauses, ts, rank.reference_ms, self.weights
+            )
         return scored, last_base, exhausted
 
     def _score_observations(
-        self, rows: Sequence[ObservationMatch], request: ProviderRequest
+        self, rows: Sequence[ObservationMatch], request: ProviderRequest, plan: QueryPlan
     ) -> list[_Scored]:
+        text_query = plan.match is not None
         intents: dict[str, str] = {}
         if request.intent is not None and rows:
             intents = self.store.capsule_intents_of([m.observation.id for m in rows])
@@ -190,7 +194,7 @@ class LocalFtsProvider:
                 entity=m.observation,
                 ts=m.observation.ts,
                 rowid=m.rowid,
-                bm25=m.bm25,
+                bm25=m.bm25 if text_query else None,
                 scope=scope_factor(request.scope, m.observation.scope),
                 intent=intent_factor(request.intent, intents.get(m.observation.id)),
                 confidence=1.0,
@@ -199,15 +203,16 @@ class LocalFtsProvider:
         ]
 
     def _score_summaries(
-        self, rows: Sequence[SummaryMatch], request: ProviderRequest
+        self, rows: Sequence[SummaryMatch], request: ProviderRequest, plan: QueryPlan
     ) -> list[_Scored]:
+        text_query = plan.match is not None
         return [
             _Scored(
                 target_type="summary",
                 entity=m.summary,
                 ts=m.summary.created_at,
                 rowid=m.rowid,
-                bm25=m.bm25,
+                bm25=m.bm25 if text_query else None,
                 scope=scope_factor(request.scope, m.scope),
                 intent=intent_factor(request.intent, m.intent),
                 confidence=m.summary.confidence,
@@ -248,7 +253,7 @@ class LocalFtsProvider:
             why = describe(terms, result.age_ms, text_query=plan.match is not None)
             explanation = Explanation(
                 relevance=result.relevance,
-                bm25=round(item.bm25, 6),
+                bm25=round(item.bm25, 6) if item.bm25 is not None else None,
                 recency=result.recency,
                 age_ms=result.age_ms,
                 scope=item.scope,

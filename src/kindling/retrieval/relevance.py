@@ -42,11 +42,15 @@ def summaries_by_relevance(
         w_fts=1.0,
         w_recency=0.0,
         relevance_k=weights.relevance_k * plan.clauses,
+        match_floor=weights.match_floor,
         half_life_ms=weights.half_life_ms,
         reference_ms=0,
     )
     rows = store.search_summaries(plan.match, scope, rank=rank, exclude_ids=(), limit=limit)
     return [
-        SummaryRelevance(m.summary, round(relevance(m.bm25, plan.clauses, weights.relevance_k), 6))
+        SummaryRelevance(
+            m.summary,
+            round(relevance(m.bm25, plan.clauses, weights.relevance_k, weights.match_floor), 6),
+        )
         for m in rows
     ]

@@ -40,6 +40,10 @@ class ScoringWeights:
     # a term found in one document in twenty, at average length. Fixed, so a hit's relevance
     # does not depend on which other hits matched and thresholds mean the same for every query.
     relevance_k: float = 3.0
+    # A match always counts for something: FTS5 gives a term found in half the documents or
+    # more an IDF of ~0, so in a small store (a handful of summaries) every match would
+    # otherwise score zero. 0.5 is a sixth of relevance_k: a floor, not a signal.
+    match_floor: float = 0.5
     # Recency halves at this age and decays hyperbolically after it (a quarter at three
     # half-lives): a week of work stays fresh, and old decisions fade but never vanish.
     half_life_days: float = 7.0
@@ -51,8 +55,10 @@ class ScoringWeights:
                 raise InvalidInputError(f"weight {name} must be in [0, 1], got {value}")
         if abs(self.fts + self.recency - 1.0) > 1e-9:
             raise InvalidInputError("weights fts and recency must add up to 1")
-        if self.relevance_k <= 0 or self.half_life_days <= 0:
-            raise InvalidInputError("relevance_k and half_life_days must be positive")
+        if self.relevance_k <= 0 or self.half_life_days <= 0 or self.match_floor < 0:
+            raise InvalidInputError(
+                "relevance_k and half_life_days must be positive, match_floor not negative"
+            )
 
     @property
     def half_life_ms(self) -> float:
@@ -76,7 +82,7 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(frozen=True, slots=True)
 class ScoreInputs:
-    bm25: float  # FTS5 bm25(): <= 0, lower is better; 0 when there was no text query
+    bm25: float | None  # FTS5 bm25(): <= 0, lower is better; None without a text query
     clauses: int  # positive clauses of the query (>= 1 when there is a text query)
     ts: int
     reference_ms: int
@@ -93,10 +99,11 @@ class Score:
     score: float
 
 
-def relevance(bm25: float, clauses: int, k: float) -> float:
-    strength = max(0.0, -bm25)
-    if strength == 0.0:
+def relevance(bm25: float | None, clauses: int, k: float, floor: float) -> float:
+    """``s / (s + k * clauses)`` with ``s = max(-bm25, floor)``; 0 without a text match."""
+    if bm25 is None:
         return 0.0
+    strength = max(-bm25, floor)
     return strength / (strength + k * max(1, clauses))
 
 
@@ -104,9 +111,11 @@ def recency(ts: int, reference_ms: int, half_life_ms: float) -> float:
     return half_life_ms / (half_life_ms + max(0, reference_ms - ts))
 
 
-def base_score(bm25: float, clauses: int, ts: int, reference_ms: int, w: ScoringWeights) -> float:
+def base_score(
+    bm25: float | None, clauses: int, ts: int, reference_ms: int, w: ScoringWeights
+) -> float:
     """The additive part the store evaluates in SQL (same arithmetic)."""
-    return w.fts * relevance(bm25, clauses, w.relevance_k) + w.recency * recency(
+    return w.fts * relevance(bm25, clauses, w.relevance_k, w.match_floor) + w.recency * recency(
         ts, reference_ms, w.half_life_ms
     )
 
@@ -117,7 +126,7 @@ def _mult(weight: float, factor: float) -> float:
 
 def calculate_score(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS) -> Score:
     """The full score of one hit; rounded to 6 places so equal-looking scores tie exactly."""
-    rel = relevance(inputs.bm25, inputs.clauses, weights.relevance_k)
+    rel = relevance(inputs.bm25, inputs.clauses, weights.relevance_k, weights.match_floor)
     rec = recency(inputs.ts, inputs.reference_ms, weights.half_life_ms)
     value = (weights.fts * rel + weights.recency * rec) * (
         _mult(weights.scope, inputs.scope)

@@ -32,13 +32,14 @@ from kindling.model import (
 class BaseRank:
     """Inputs of the in-database part of the score: ``w_fts*rel + w_recency*rec``.
 
-    ``rel = s / (s + relevance_k)`` with ``s = -bm25``; ``rec = half_life / (half_life + age)``
-    with ``age = max(0, reference_ms - ts)``.
+    ``rel = s / (s + relevance_k)`` with ``s = max(-bm25, match_floor)``;
+    ``rec = half_life / (half_life + age)`` with ``age = max(0, reference_ms - ts)``.
     """
 
     w_fts: float
     w_recency: float
     relevance_k: float
+    match_floor: float
     half_life_ms: float
     reference_ms: int
 
@@ -57,6 +58,16 @@ class SummaryMatch:
     rowid: int
     scope: Scope  # the summary's capsule's scope
     intent: str  # the summary's capsule's intent
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """Every entity in a scope, in export order: oldest first, ties by id."""
+
+    observations: list[Observation]
+    capsules: list[Capsule]
+    summaries: list[Summary]
+    pins: list[Pin]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +100,8 @@ class Store(Protocol):
     ) -> list[Observation]: ...
     def redact_observation(self, obs_id: str) -> bool: ...
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]: ...
+    def capsules_of(self, obs_id: str) -> list[str]: ...
+    def link_observation(self, capsule_id: str, obs_id: str) -> bool: ...
 
     # capsules
     def insert_capsule(self, capsule: Capsule) -> None: ...
@@ -146,6 +159,7 @@ class Store(Protocol):
     def newest_ts(self) -> int | None: ...
 
     def stats(self) -> StoreStats: ...
+    def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset: ...
 
 
 def iter_chunks(items: Sequence[str], size: int = 500) -> Iterator[Sequence[str]]:

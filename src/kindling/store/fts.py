@@ -12,7 +12,9 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   operator, unbalanced quotes or brackets) falls back to reading every word as a plain term.
 - Stop words (``the``, ``what``, ``did`` ...) are dropped from OR lists when a content word
   remains; they add no ranking signal and make every document a candidate.
-- A camelCase word also matches its split form (``validateToken`` finds ``validate_token``).
+- A word of four or more letters matches as a stem prefix, so ``authentication`` finds the
+  identifier ``AuthenticationError``; a camelCase word also matches its split form
+  (``validateToken`` finds ``validate_token``).
 
 Must not import anything from Kindling except ``model``.
 """
@@ -28,6 +30,8 @@ from kindling.model import QueryMode
 # Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
 # human question needs more. The cut is reported in the plan's ``dropped`` list.
 MAX_CLAUSES = 32
+# Shorter words are not expanded as prefixes: "ts"* or "id"* would match half the vocabulary.
+MIN_PREFIX_CHARS = 4
 
 STOPWORDS: frozenset[str] = frozenset(
     """
@@ -254,11 +258,18 @@ def _dedupe(nodes: list[Node]) -> list[Node]:
 
 def _render_leaf(leaf: Leaf) -> str:
     text = _quote(leaf.text) + ("*" if leaf.prefix else "")
-    if not leaf.phrase and not leaf.prefix:
-        word = leaf.text.strip("\"'.,;:!?()[]{}<>")
-        parts = _CAMEL.split(word)
-        if len(parts) > 1 and word.isalnum():
-            return f"({text} OR {_quote(' '.join(parts))})"
+    if leaf.phrase or leaf.prefix:
+        return text
+    word = leaf.text.strip("\"'.,;:!?()[]{}<>")
+    if not word.isalnum():
+        return text
+    if len(word) >= MIN_PREFIX_CHARS and not word.isdigit():
+        # Identifiers in content are single tokens ("AuthenticationError"): matching the
+        # word's stem as a prefix finds them, and still finds the word's own inflections.
+        text = _quote(word) + "*"
+    parts = _CAMEL.split(word)
+    if len(parts) > 1:
+        return f"({text} OR {_quote(' '.join(parts))})"
     return text
 
 
