@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-import traceback
 from pathlib import Path
 
 from kindling.hooks.payload import EVENTS
@@ -115,6 +114,8 @@ def run_hook_cli(args: list[str], *, db: Path | None = None) -> int:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
     except BaseException as exc:  # the contract is: never block the agent, whatever happened
+        import traceback
+
         where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
         at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
         log_problem(label, f"{type(exc).__name__}: {exc}{at}")

@@ -12,7 +12,6 @@ Must not import click, the CLI or the MCP server, nor open a database.
 
 from __future__ import annotations
 
-import difflib
 import json
 import shlex
 from dataclasses import dataclass
@@ -187,6 +186,8 @@ def _patch_text(patch: Any) -> str | None:
 
 
 def _unified(old: str, new: str, name: str) -> str:
+    import difflib  # only edits need it; every other event skips the import
+
     diff = difflib.unified_diff(
         old.splitlines(), new.splitlines(), f"a/{name}", f"b/{name}", lineterm="", n=2
     )
