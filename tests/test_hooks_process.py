@@ -306,3 +306,21 @@ def test_hook_help() -> None:
     proc = run_hook("--help", b"")
     assert proc.returncode == 0
     assert "Usage: kindling hook EVENT" in proc.stdout
+
+
+def test_hook_through_click_with_global_db(git_repo: Path, tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.hookutil import KINDLING
+
+    other = tmp_path / "other.db"
+    proc = subprocess.run(
+        [KINDLING, "--db", str(other), "hook", "PostToolUse"],
+        input=json.dumps(payload("post_tool_use_bash", git_repo)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    with Kindling.open(other) as kd:
+        assert [o.kind for o in kd.list_observations()] == ["command"]

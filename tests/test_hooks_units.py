@@ -243,3 +243,16 @@ def test_the_core_never_imports_the_adapters(module: Path) -> None:
         if any(name == a or name.startswith(a + ".") for a in adapters)
     }
     assert not bad
+
+
+def test_bash_failure_keeps_the_exit_code() -> None:
+    data = {
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "npm test"},
+        "error": "Command failed with exit code 2: 3 tests failed",
+    }
+    out = draft(data)
+    assert out is not None
+    assert out.provenance["exitCode"] == 2
+    assert out.content == "Bash failed: npm test\nCommand failed with exit code 2: 3 tests failed"

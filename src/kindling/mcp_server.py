@@ -31,6 +31,7 @@ from kindling.model import Observation, RetrieveResult
 
 ALL_REPOS = "*"
 SNIPPET_CHARS = 400
+STRUCTURED_CONTENT_CHARS = 4000
 
 INSTRUCTIONS = """Kindling is this project's local memory: what earlier sessions ran, changed,
 learned and decided. Call `retrieve` with a question before re-investigating something that
@@ -112,7 +113,7 @@ class KindlingTools:
                 )
             except KindlingError as exc:
                 raise ToolError(f"{exc.code}: {exc.message}") from None
-        return _result(render_retrieve(result), result.to_dict())
+        return _result(render_retrieve(result), _trimmed(result.to_dict()))
 
     def remember(
         self,
@@ -221,6 +222,25 @@ class KindlingTools:
             f"{sum(stats.capsules_by_status.values())} capsules"
         )
         return _result(text, data)
+
+
+def _trim_content(entity: dict[str, Any]) -> None:
+    content = entity.get("content")
+    if isinstance(content, str) and len(content) > STRUCTURED_CONTENT_CHARS:
+        entity["content"] = _line(content, STRUCTURED_CONTENT_CHARS)
+        entity["contentTruncatedFromChars"] = len(content)
+
+
+def _trimmed(data: dict[str, Any]) -> dict[str, Any]:
+    """Bound every entity's content: one pinned 1 MiB log must not flood the agent's context
+    (the full text stays one ``recent`` or CLI call away, by id)."""
+    for pin in data["pins"]:
+        _trim_content(pin["target"])
+    if data["currentSummary"] is not None:
+        _trim_content(data["currentSummary"])
+    for candidate in data["candidates"]:
+        _trim_content(candidate["entity"])
+    return data
 
 
 def _obs_line(o: Observation) -> str:

@@ -13,6 +13,7 @@ Must not import click, the CLI or the MCP server, nor open a database.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -25,6 +26,7 @@ from kindling.hooks.payload import HookPayload
 SOURCE = "claude-code"
 WITHHELD = "[withheld: excluded path]"
 PATH_KEYS = ("file_path", "notebook_path", "path")
+_EXIT_CODE = re.compile(r"exit (?:code|status) (\d{1,3})\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +350,8 @@ def _failure(p: HookPayload, cfg: HookConfig, prov: dict[str, Any]) -> Draft | N
         subject = path or _input_summary(p.tool_input, 500)
         withheld = path is not None and is_excluded(path, cfg.excluded_paths)
     error = WITHHELD if withheld else (p.error or ("interrupted" if p.is_interrupt else "failed"))
+    if tool == "Bash" and (code := _EXIT_CODE.search(p.error or "")):
+        prov["exitCode"] = int(code.group(1))
     kept, original = bound(error.strip(), cfg.max_output_chars)
     if original is not None:
         prov["errorTruncatedFromChars"] = original
