@@ -106,3 +106,22 @@ def test_remember_then_retrieve_then_errors(git_repo: Path, tmp_path: Path) -> N
     with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
         assert kd.get_observation(obs["id"]).redacted
         assert kd.list_observations(scope=Scope(repo_id=str(git_repo)))[0].content == "[redacted]"
+
+
+def test_huge_pinned_memories_are_bounded_in_structured_content(git_repo: Path) -> None:
+    calls: dict[str, CallToolResult] = {}
+    big = "stack frame\n" * 5000
+
+    async def body(session: ClientSession) -> None:
+        await session.call_tool("remember", {"content": big, "kind": "error", "pin": True})
+        calls["retrieve"] = await session.call_tool("retrieve", {"query": "stack frame"})
+        calls["everywhere"] = await session.call_tool("recent", {"repo": "*"})
+
+    run_client(git_repo, body)
+    data = calls["retrieve"].structured_content
+    assert data is not None
+    target = data["pins"][0]["target"]
+    assert target["contentTruncatedFromChars"] == len(big)
+    assert len(target["content"]) <= 4000
+    assert len(text(calls["retrieve"])) < 2000
+    assert "1 recent observation(s)" in text(calls["everywhere"])
