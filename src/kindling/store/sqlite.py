@@ -41,6 +41,7 @@ from kindling.store.base import (
     iter_chunks,
 )
 from kindling.store.migrations import LATEST_VERSION, apply_migrations, current_version
+from kindling.store.purge import merge_fts_segments, truncate_wal
 from kindling.store.retry import retry_busy
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
@@ -79,6 +80,8 @@ class SqliteStore(SummaryDetailsMixin):
             )
             self._busy_timeout_s = busy_timeout_s
             self._depth = 0
+            self._purge_pending = False  # a forget happened in this transaction
+            self.wal_purged = True  # the last forget's old pages left the WAL file
             for pragma in (
                 f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
                 # Many processes opening a new file at once: this one can return BUSY at once.
@@ -122,14 +125,20 @@ class SqliteStore(SummaryDetailsMixin):
             yield
         except BaseException:
             self._depth = 0
+            self._purge_pending = False
             self._rollback()
             raise
         self._depth = 0
+        purge, self._purge_pending = self._purge_pending, False
         try:
+            if purge:
+                merge_fts_segments(self._conn)
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             self._rollback()
             raise store_error(exc, self.path) from exc
+        if purge and self.path != ":memory:":
+            self.wal_purged = self._retry(partial(truncate_wal, self._conn))
 
     def _rollback(self) -> None:
         # Some errors (I/O, disk full) already ended the transaction; keep the first error.
@@ -235,11 +244,20 @@ class SqliteStore(SummaryDetailsMixin):
         return [observation_row(r) for r in rows]
 
     def redact_observation(self, obs_id: str) -> bool:
-        cur = self._write(
-            "UPDATE observations SET content = '[redacted]', redacted = 1"
-            " WHERE id = ? AND redacted = 0",
-            (obs_id,),
-        )
+        """Forget an observation's text everywhere, including on disk (see ``store.purge``).
+
+        Runs again on an already redacted row, so that text left in the index or the WAL by
+        an older tool is purged too."""
+        try:
+            with self.transaction():
+                cur = self._conn.execute(
+                    "UPDATE observations SET content = '[redacted]', provenance = '{}',"
+                    " redacted = 1 WHERE id = ?",
+                    (obs_id,),
+                )
+                self._purge_pending = True
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, self.path) from exc
         return cur.rowcount > 0
 
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]:
