@@ -274,7 +274,7 @@ def measure_capture(size: int, seed: int, n: int) -> dict[str, Any]:
     return out
 
 
-def measure_cli(path: Path, qs: Sequence[Query], runs: int = 5) -> dict[str, Any]:
+def measure_cli(path: Path, qs: Sequence[Query], now: int, runs: int = 5) -> dict[str, Any]:
     """Wall time of a cold ``kindling search`` process, if the CLI has the command."""
     exe = shutil.which("kindling", path=str(Path(sys.executable).parent)) or shutil.which(
         "kindling"
@@ -292,7 +292,11 @@ def measure_cli(path: Path, qs: Sequence[Query], runs: int = 5) -> dict[str, Any
     for _ in range(runs):
         t = time.perf_counter()
         done = subprocess.run(
-            [exe, "search", text], capture_output=True, text=True, env=env, check=False
+            [exe, "search", text, "--now", str(now)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
         )
         times.append(time.perf_counter() - t)
         if done.returncode != 0:
@@ -314,6 +318,7 @@ def run_size(
     qs = queries(size, seed, per_class=per_class)
     now = end_ms(size, seed)
     result: dict[str, Any] = {"size": size, "seed": seed, "store": meta}
+    result["loadAverageBefore"] = round(os.getloadavg()[0], 2)
     result["bytesPerObservation"] = round(path.stat().st_size / max(1, meta["observations"]), 1)
     clock = SettableClock(now)
     kd = Kindling.open(path, clock=clock)
@@ -326,13 +331,16 @@ def run_size(
     finally:
         bare.close()
         kd.close()
+    result["loadAverageAfter"] = round(os.getloadavg()[0], 2)
     result["capture"] = measure_capture(size, seed, capture_n)
-    result["cli"] = measure_cli(path, qs) if cli else {"skipped": "disabled (--no-cli)"}
+    result["cli"] = measure_cli(path, qs, now) if cli else {"skipped": "disabled (--no-cli)"}
     return result
 
 
 def environment() -> dict[str, Any]:
     return {
+        # The machine may be shared: a high load average means noisy latencies.
+        "loadAverage1m": round(os.getloadavg()[0], 2),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
         "platform": platform.platform(),
@@ -347,7 +355,13 @@ def environment() -> dict[str, Any]:
 def markdown(report: dict[str, Any]) -> str:
     lines = [
         f"Kindling benchmark (seed {report['seed']}; Python {report['environment']['python']}, "
-        f"SQLite {report['environment']['sqlite']}, {report['environment']['cpus']} CPUs)",
+        f"SQLite {report['environment']['sqlite']}, {report['environment']['cpus']} CPUs; "
+        "1-min load average before/after each size's queries: "
+        + ", ".join(
+            f"{s['size']}: {s['loadAverageBefore']}/{s['loadAverageAfter']}"
+            for s in report["sizes"]
+        )
+        + ")",
         "",
         "Latency in ms: retrieve() vs the bare FTS5 query it must run (same MATCH and scope, "
         "bm25 order, top 50).",

@@ -67,3 +67,14 @@ def fixture_db(tmp_path: Path) -> Path:
     target = tmp_path / "v5.db"
     shutil.copyfile(FIXTURE_DB, target)
     return target
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Path:
+    """A fresh ``git init`` repository (its canonical path)."""
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo.resolve()

@@ -26,7 +26,7 @@ from typing import Any
 from bench.quality import evaluate as ev
 from bench.quality.dataset import JudgedQuery, read_queries
 from kindling import Kindling, Scope
-from kindling.model import CandidateResult, RetrieveResult, Summary
+from kindling.model import CandidateResult, Observation, RetrieveResult, Summary
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS
 from kindling.store.fts import STOPWORDS
 
@@ -72,6 +72,18 @@ def _resorted(res: RetrieveResult, factor: Callable[[CandidateResult], float]) -
 
 def summary_boost(boost: float) -> Callable[[CandidateResult], float]:
     return lambda c: boost if isinstance(c.entity, Summary) else 1.0
+
+
+def assistant_boost(boost: float) -> Callable[[CandidateResult], float]:
+    """Prefer the agent's own explanations (message, role assistant) over tool echoes."""
+
+    def factor(c: CandidateResult) -> float:
+        e = c.entity
+        if isinstance(e, Observation) and e.kind == "message":
+            return boost if e.provenance.get("role") == "assistant" else 1.0
+        return 1.0
+
+    return factor
 
 
 def meta_as_recency(inner: Retriever) -> Retriever:
@@ -139,6 +151,7 @@ def variants() -> list[tuple[str, dict[str, Any], Retriever]]:
         ("knob: half-life 30 d", {"half_life_days": 30.0}, plain),
         ("sim: summaries x1.25", {}, reranked(summary_boost(1.25))),
         ("sim: summaries x1.5", {}, reranked(summary_boost(1.5))),
+        ("sim: assistant messages x1.2", {}, reranked(assistant_boost(1.2))),
         ("sim: no stem-prefix expansion", {}, quoted_words(lambda w: False)),
         ("sim: stem-prefix only for identifier-like words", {}, quoted_words(identifier_like)),
         ("sim: meta queries by recency", {}, meta_as_recency(plain)),
