@@ -87,7 +87,7 @@ class Scope:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise InvalidInputError("scope must be a JSON object such as {\"repoId\": \"/repo\"}")
+            raise InvalidInputError('scope must be a JSON object such as {"repoId": "/repo"}')
         known = {w: n for n, w in SCOPE_FIELDS} | {n: n for n, _ in SCOPE_FIELDS}
         unknown = sorted(k for k in data if k not in known)
         if unknown:
