@@ -213,20 +213,21 @@ _AUTH = re.compile(
           | (?<![a-z0-9_]bearer.)(?<=bearer[ \t])[ \t]*+(?P<bearer>)
         )
     )
-    (?P<value>[A-Za-z0-9._~+/-]++=*+)
+    (?P<value>[^\s"'`]++)
     """,
     re.ASCII | re.IGNORECASE | re.VERBOSE,
 )
 
 
 def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
-    value = m["value"]
+    value = m["value"].rstrip(",;)}")
+    tail = m["value"][len(value) :]
     # A named scheme is strong context; without one the value must look like a credential
     # ("Authorization: required" and "Bearer tokens" are prose).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
-    if len(value) < min_len or _PROSE_WORD.fullmatch(value):
+    if len(value) < min_len or _PROSE_WORD.fullmatch(value) or _LEAVE_VALUE.fullmatch(value):
         return None
-    return "authorization", f"{m['prefix']}{_mask('authorization')}"
+    return "authorization", f"{m['prefix']}{_mask('authorization')}{tail}"
 
 
 # Starts at ``://``: the scheme and user are kept anyway, and the literal makes the scan fast.
@@ -282,7 +283,8 @@ def _key_end(after: str) -> str:
     return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
 
 
-def _key_kind(text: str, key_end: int) -> str:
+def _key_kind(text: str, key_end: int) -> str | None:
+    """The kind named by the key word ending at ``key_end``, or None if no key word ends there."""
     key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
     if key.endswith("secretaccesskey"):
         return "aws_secret_access_key"
@@ -294,7 +296,11 @@ def _key_kind(text: str, key_end: int) -> str:
         return "token"
     if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
         return "api_key"
-    return "secret"
+    if key.endswith(("secret", "secretkey", "credential", "credentials", "signingkey")):
+        return "secret"
+    if key.endswith(("encryptionkey", "masterkey")):
+        return "secret"
+    return None
 
 
 _OPERATOR = r"(?::=|=>|=(?![=~])|:(?!:))"
@@ -338,22 +344,24 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if not quoted or _LEAVE_VALUE.fullmatch(quoted):
             return None
         quote = text[m.end() - 1]
-        kind = _key_kind(text, m.start("sep"))
+        kind = _key_kind(text, m.start("sep")) or "secret"
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{_mask(kind)}{quote}"
     bare = m["bare"]
     value = bare.rstrip(",;)}")
     tail = bare[len(value) :]
     if _leave_bare(value, tail, sep, text, m.end()):
         return None
-    kind = _key_kind(text, m.start("sep"))
+    kind = _key_kind(text, m.start("sep")) or "secret"
     return kind, f"{text[m.start() : m.end('sep')]}{_mask(kind)}{tail}"
 
 
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if not value or _LEAVE_VALUE.fullmatch(value) or _CODE_VALUE.fullmatch(value):
         return True
-    if tail and _IDENTIFIER.fullmatch(value):
-        return True  # a variable passed on: f(password=pw, token=tok)
+    if _IDENTIFIER.fullmatch(value) and (
+        tail.startswith((",", ")", "}")) or _key_kind(value, len(value))
+    ):
+        return True  # a variable: f(password=pw, token=tok), self.password = password
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
     if colon and not sep.endswith((" ", "\t")) and "'" not in sep and '"' not in sep:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
