@@ -139,6 +139,8 @@ class RedactingStore:
         self.inner = inner
 
     def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # not set yet (copy, unpickle): no endless recursion
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
