@@ -8,10 +8,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.hookutil import KINDLING
 
 from kindling.hooks.payload import EVENTS
 from kindling.hooks.settings import is_kindling_hook, merge_hooks, remove_hooks
-from tests.hookutil import KINDLING
 
 EXISTING = {
     "model": "opus",

@@ -10,9 +10,9 @@ from typing import Any
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
+from tests.hookutil import KINDLING
 
 from kindling import Kindling, Scope
-from tests.hookutil import KINDLING
 
 Session = Callable[[ClientSession], Awaitable[None]]
 

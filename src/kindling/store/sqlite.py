@@ -551,6 +551,7 @@ class SqliteStore(SummaryDetailsMixin):
             match=match,
             rank=rank,
             limit=limit,
+            confidence="s.confidence",
         )
         return [
             SummaryMatch(
@@ -566,14 +567,27 @@ class SqliteStore(SummaryDetailsMixin):
     def highlight(
         self, target_type: TargetType, match: str, rowids: Sequence[int]
     ) -> dict[int, str]:
+        """Matches marked by FTS5 itself (real tokenizer, stemming included). The few winners
+        are copied into a temporary FTS5 table first: ``highlight()`` on the big index would
+        re-run the whole MATCH, which for common or prefix terms costs more than the search."""
         if not rowids:
             return {}
-        table = "observations_fts" if target_type == "observation" else "summaries_fts"
+        source = "observations" if target_type == "observation" else "summaries"
         marks = ",".join("?" * len(rowids))
+        self._read(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.kindling_highlight"
+            " USING fts5(content, tokenize='porter unicode61')"
+        )
+        self._read("DELETE FROM temp.kindling_highlight")
+        self._read(
+            "INSERT INTO temp.kindling_highlight(rowid, content)"
+            f" SELECT rowid, content FROM {source} WHERE rowid IN ({marks})",
+            list(rowids),
+        )
         rows = self._read(
-            f"SELECT rowid, highlight({table}, 0, ?, ?) FROM {table}"
-            f" WHERE {table} MATCH ? AND rowid IN ({marks})",
-            [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, match, *rowids],
+            "SELECT rowid, highlight(kindling_highlight, 0, ?, ?) FROM temp.kindling_highlight"
+            " WHERE kindling_highlight MATCH ?",
+            [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, match],
         )
         return {int(r[0]): r[1] for r in rows if r[1] is not None}
 
