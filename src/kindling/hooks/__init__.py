@@ -32,6 +32,9 @@ HELP = f"""Usage: kindling hook EVENT [--db PATH]
   Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
   Install the hooks with: kindling init --claude-code
 
+Example:
+  echo '{{"session_id": "s1", "cwd": "."}}' | kindling hook SessionStart
+
 Events:
   {", ".join(EVENTS)}
 

@@ -42,7 +42,7 @@ def command(state: State, claude_code: bool, scope: str, uninstall: bool, as_jso
     """Create the database (idempotent) and print where it is.
 
     \b
-    Turn memory on for Claude Code in this repository:
+    Example (turn memory on for Claude Code in this repository):
       kindling init --claude-code
     For every repository of this user:
       kindling init --claude-code --scope user

@@ -22,7 +22,7 @@ def command(state: State) -> None:
     \b
     Tools: retrieve, remember, pin, unpin, forget, recent, status.
     The default scope is the git root of the directory the server starts in.
-    Register it with Claude Code:
+    Example (register it with Claude Code):
       claude mcp add kindling -- kindling mcp
     """
     try:
