@@ -324,3 +324,18 @@ def test_hook_through_click_with_global_db(git_repo: Path, tmp_path: Path) -> No
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     with Kindling.open(other) as kd:
         assert [o.kind for o in kd.list_observations()] == ["command"]
+
+
+def test_a_locked_database_does_not_block_the_agent(git_repo: Path) -> None:
+    import sqlite3
+
+    run_hook("SessionStart", payload("session_start", git_repo))
+    holder = sqlite3.connect(db(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another writer that never lets go
+    try:
+        proc = run_hook("PostToolUse", payload("post_tool_use_bash", git_repo))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert "PostToolUse DatabaseLockedError" in log_text() or "locked" in log_text()
