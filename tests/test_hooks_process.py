@@ -106,12 +106,16 @@ def test_a_whole_session_is_recorded_in_the_repo_scope(git_repo: Path) -> None:
 
 def test_session_start_injects_what_the_last_session_left(git_repo: Path) -> None:
     run_session(git_repo)
+    add_background(git_repo, 30)  # newer than the session, and all routine tool calls
     proc = run_hook("SessionStart", payload("session_start", git_repo, session_id="next"))
     out = json.loads(proc.stdout)
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     context = out["hookSpecificOutput"]["additionalContext"]
     assert "[latest session summary] Fixed the 500 on /login" in context
     assert "auth/session.py" in context
+    assert "[tool_call]" not in context  # routine reads and searches stay out at start-up
+    assert "[error] Bash failed: npm run build" in context
+    assert "[file_diff] Edit auth/session.py" in context
     assert len(context) < 10_000
     lines = context.splitlines()[1:]
     assert len(lines) == len(set(lines))  # deduplicated
