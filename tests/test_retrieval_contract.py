@@ -6,10 +6,9 @@ import json
 
 import pytest
 
+from conftest import FakeClock
 from kindling import Kindling, Scope
 from kindling.model import Observation, Summary
-
-from .conftest import FakeClock
 
 REPO = Scope(repo_id="/repo")
 S1 = Scope(session_id="s1", repo_id="/repo")

@@ -3,6 +3,8 @@
 The curated public API; everything else is internal and may change.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from kindling.engine import Kindling
 from kindling.errors import (
     ConflictError,
@@ -25,14 +27,37 @@ from kindling.model import (
     Scope,
     Summary,
 )
-from kindling.retrieval.budget import CharTokenizer, Tokenizer
-from kindling.retrieval.provider import (
-    LocalFtsProvider,
-    ProviderHit,
-    ProviderRequest,
-    RetrievalProvider,
-)
-from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
+
+if TYPE_CHECKING:
+    from kindling.retrieval.budget import CharTokenizer, Tokenizer
+    from kindling.retrieval.provider import (
+        LocalFtsProvider,
+        ProviderHit,
+        ProviderRequest,
+        RetrievalProvider,
+    )
+    from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
+
+# Retrieval names load on first use, so capture-only callers (hooks) start faster.
+_LAZY = {
+    "CharTokenizer": "kindling.retrieval.budget",
+    "Tokenizer": "kindling.retrieval.budget",
+    "LocalFtsProvider": "kindling.retrieval.provider",
+    "ProviderHit": "kindling.retrieval.provider",
+    "ProviderRequest": "kindling.retrieval.provider",
+    "RetrievalProvider": "kindling.retrieval.provider",
+    "DEFAULT_WEIGHTS": "kindling.retrieval.scoring",
+    "ScoringWeights": "kindling.retrieval.scoring",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'kindling' has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_WEIGHTS",

@@ -9,16 +9,18 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import os
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.sanitize import (
     cap_content,
+    clean_text,
     require_confidence,
     require_id,
     require_provenance,
@@ -35,21 +37,25 @@ from kindling.model import (
     CapsuleStatus,
     CapsuleType,
     Entity,
+    Memory,
+    MemoryFields,
+    MemoryMatch,
     Observation,
     ObservationKind,
     Pin,
     RetrieveResult,
     Scope,
     Summary,
+    SummaryDetails,
     TargetType,
 )
-from kindling.retrieval.budget import CharTokenizer, Tokenizer
-from kindling.retrieval.orchestrator import RetrieveRequest
-from kindling.retrieval.orchestrator import retrieve as run_retrieval
-from kindling.retrieval.provider import LocalFtsProvider, RetrievalProvider
-from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
 from kindling.store.base import Store, StoreStats
 from kindling.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
+    from kindling.retrieval.budget import Tokenizer
+    from kindling.retrieval.provider import RetrievalProvider
+    from kindling.retrieval.scoring import ScoringWeights
 
 MAX_LIMIT = 10_000
 Clock = Callable[[], int]
@@ -60,7 +66,12 @@ def wall_clock_ms() -> int:
 
 
 def new_id() -> str:
-    return str(uuid.uuid4())
+    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
@@ -79,10 +90,15 @@ def _scope(value: object) -> Scope:
     if value is None:
         return Scope()
     if isinstance(value, Scope):
-        return value
-    if isinstance(value, Mapping):
-        return Scope.from_dict(value)
-    raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+        scope = value
+    elif isinstance(value, Mapping):
+        scope = Scope.from_dict(value)
+    else:
+        raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+    for name, text in scope.items():
+        if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
+            raise InvalidInputError(f"scope {name} must be valid Unicode text")
+    return scope
 
 
 class Kindling:
@@ -101,12 +117,30 @@ class Kindling:
         provider: RetrievalProvider | None = None,
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
-        weights: ScoringWeights = DEFAULT_WEIGHTS,
+        weights: ScoringWeights | None = None,
     ) -> None:
         self.store = store
-        self.provider = provider or LocalFtsProvider(store, weights)
-        self.tokenizer = tokenizer or CharTokenizer()
         self.clock = clock
+        self._provider = provider
+        self._tokenizer = tokenizer
+        self._weights = weights
+
+    @property
+    def provider(self) -> RetrievalProvider:
+        if self._provider is None:
+            from kindling.retrieval.provider import LocalFtsProvider
+            from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+
+            self._provider = LocalFtsProvider(self.store, self._weights or DEFAULT_WEIGHTS)
+        return self._provider
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            from kindling.retrieval.budget import CharTokenizer
+
+            self._tokenizer = CharTokenizer()
+        return self._tokenizer
 
     @classmethod
     def open(
@@ -116,7 +150,7 @@ class Kindling:
         provider: RetrievalProvider | None = None,
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
-        weights: ScoringWeights = DEFAULT_WEIGHTS,
+        weights: ScoringWeights | None = None,
     ) -> Kindling:
         """Open (creating and migrating as needed) the SQLite database at ``path``."""
         if not isinstance(path, str | Path) or not str(path).strip():
@@ -157,7 +191,7 @@ class Kindling:
     ) -> Capsule:
         """Open a capsule. A session may have only one open session capsule at a time."""
         ctype: CapsuleType = _choice(type, CAPSULE_TYPES, "capsule type")
-        text = require_text(intent, "intent")
+        text, _ = cap_content(require_text(intent, "intent"))
         where = _scope(scope)
         capsule = Capsule(
             id=require_id(id) if id is not None else new_id(),
@@ -235,7 +269,7 @@ class Kindling:
     ) -> Summary:
         """Set the summary of a capsule (one per capsule: a second call replaces the first)."""
         capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
-        text = require_text(content, "summary content")
+        text, _ = cap_content(require_text(content, "summary content"))
         conf = require_confidence(confidence)
         refs = self._evidence(evidence_refs)
         summary = Summary(
@@ -312,7 +346,7 @@ class Kindling:
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
-            reason = require_text(reason, "reason")
+            reason, _ = cap_content(require_text(reason, "reason"))
         pin = Pin(
             id=new_id(),
             target_type=ttype,
@@ -335,10 +369,11 @@ class Kindling:
             raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
 
     def forget(self, observation_id: str) -> Observation:
-        """Redact an observation: its content becomes ``[redacted]`` and leaves the index."""
+        """Redact an observation: its content becomes ``[redacted]``, its provenance ``{}``,
+        and its text leaves the index and the database files (WAL included) once the
+        transaction commits. Text copied into a summary is not touched."""
         obs = self.get_observation(require_id(observation_id, "observation_id"))
-        if not obs.redacted:
-            self.store.redact_observation(obs.id)
+        self.store.redact_observation(obs.id)
         return self.get_observation(obs.id)
 
     # ------------------------------------------------------------------ reads
@@ -440,6 +475,9 @@ class Kindling:
             raise InvalidInputError("token_budget must be a non-negative integer or None")
         if intent is not None and not isinstance(intent, str):
             raise InvalidInputError("intent must be a string or None")
+        from kindling.retrieval.orchestrator import RetrieveRequest
+        from kindling.retrieval.orchestrator import retrieve as run_retrieval
+
         request = RetrieveRequest(
             query=query,
             scope=_scope(scope),
@@ -452,3 +490,86 @@ class Kindling:
         return run_retrieval(
             self.store, self.provider, self.tokenizer, request, wall_clock_ms=self.clock()
         )
+
+    # ------------------------------------------------------------------ chat memories
+
+    def add_memory(
+        self, workspace: str, content: str, fields: MemoryFields | None = None
+    ) -> Memory:
+        """Store a memory of ``workspace`` (any stable name, e.g. a canonical directory path):
+        a summary of its own closed capsule scoped to ``repo_id=workspace``, with structured
+        ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
+        marks the other Active memories of that topic in the workspace Superseded: the newest
+        write wins. One transaction."""
+        where = require_text(workspace, "workspace")
+        text, _ = cap_content(require_text(content, "memory content"))
+        checked = check_memory_fields(fields) if fields is not None else None
+        now = self.clock()
+        session = checked.session_id if checked is not None else None
+        capsule = Capsule(
+            id=new_id(),
+            type="session",
+            intent=memory_intent(checked.topic if checked else None, text),
+            status="closed",
+            opened_at=now,
+            closed_at=now,
+            scope=Scope(repo_id=where, session_id=session),
+        )
+        summary = Summary(
+            id=new_id(), capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
+        )
+        details: SummaryDetails | None = None
+        superseded: tuple[str, ...] = ()
+        with self.store.transaction():
+            self.store.insert_capsule(capsule)
+            self.store.upsert_summary(summary)
+            if checked is not None:
+                details = SummaryDetails(
+                    summary_id=summary.id,
+                    topic=checked.topic,
+                    status=checked.status,
+                    created_at=now,
+                    updated_at=now,
+                    context=checked.context,
+                    topic_id=checked.topic_id,
+                    plan_id=checked.plan_id,
+                    session_id=checked.session_id,
+                    source_created_at=checked.source_created_at,
+                    decisions=checked.decisions,
+                    rationale=checked.rationale,
+                    open_questions=checked.open_questions,
+                    next_steps=checked.next_steps,
+                    references=checked.references,
+                )
+                self.store.insert_summary_details(details)
+                if details.status == "Active" and details.topic_id is not None:
+                    superseded = tuple(
+                        self.store.supersede_active(
+                            where, details.topic_id, keep_id=summary.id, updated_at=now
+                        )
+                    )
+        return Memory(where, summary, details, superseded)
+
+    def search_memories(
+        self, workspace: str, query: str, *, limit: int = MAX_LIMIT
+    ) -> list[MemoryMatch]:
+        """The memories of ``workspace`` (every summary scoped to it; those without details are
+        legacy) whose text matches ``query``, by text relevance alone, best first."""
+        where = require_text(workspace, "workspace")
+        if not isinstance(query, str):
+            raise InvalidInputError("query must be a string")
+        from kindling.retrieval.relevance import summaries_by_relevance
+        from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+
+        found = summaries_by_relevance(
+            self.store,
+            query,
+            Scope(repo_id=where),
+            limit=_limit(limit),
+            weights=self._weights or DEFAULT_WEIGHTS,
+        )
+        details = self.store.get_summary_details([f.summary.id for f in found])
+        return [
+            MemoryMatch(Memory(where, f.summary, details.get(f.summary.id)), f.relevance)
+            for f in found
+        ]

@@ -1,13 +1,17 @@
 """The click application: global options, lazy command discovery, error rendering.
 
 Each command lives in ``kindling/cli/commands/<name>.py`` and exposes ``command``, a
-``click.Command`` (underscores in the module name become dashes in the command name). The group
-imports a command's module only when it runs, or when help lists it.
+``click.Command`` (underscores in the module name become dashes in the command name; a trailing
+underscore is dropped, so ``import_.py`` is ``kindling import``). The group imports a command's
+module only when it runs, or when help lists it.
 
 Error contract: exit 0 on success, 1 on a runtime error (``KindlingError``), 2 on a usage error
 (click). A one-line message goes to stderr; with ``--json`` a JSON error object
-``{"error": {"code": ..., "message": ...}}`` also goes to stdout. Never a traceback for a user's
-mistake.
+``{"error": {"code": ..., "message": ...}}`` also goes to stdout (code ``usage`` for usage
+errors). Never a traceback for a user's mistake.
+
+``KINDLING_NOW`` (epoch ms), when set, is the clock of every command: written timestamps, pin
+expiry and relative times. Tests and the demo use it to get the same output on every run.
 """
 
 from __future__ import annotations
@@ -24,31 +28,35 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from kindling import Kindling, KindlingError, __version__
+from kindling import Kindling, KindlingError, StoreError, __version__
+from kindling.capture.sanitize import MAX_TS
 from kindling.cli import commands as _commands
+from kindling.config import DEFAULT_DB, default_db_path
+from kindling.engine import wall_clock_ms
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-DEFAULT_DB = "~/.kindling/kindling.db"
-
-
-def default_db_path() -> Path:
-    """``$KINDLING_DB``, else ``$KINDLING_HOME/kindling.db``, else ``~/.kindling/kindling.db``."""
-    if env := os.environ.get("KINDLING_DB"):
-        return Path(env).expanduser()
-    if home := os.environ.get("KINDLING_HOME"):
-        return Path(home).expanduser() / "kindling.db"
-    return Path(DEFAULT_DB).expanduser()
 
 
 @dataclass
 class State:
-    """What every command gets: where the database is, and how to open it."""
+    """What every command gets: where the database is, how to open it, and what time it is."""
 
     db: Path
+    now: int | None = None  # fixed clock (KINDLING_NOW); None = wall clock
 
     def open(self) -> Kindling:
-        return Kindling.open(self.db)
+        fixed = self.now
+        clock = wall_clock_ms if fixed is None else (lambda: fixed)
+        try:
+            return Kindling.open(self.db, clock=clock)
+        except OSError as exc:  # e.g. the database's directory cannot be created
+            raise StoreError(
+                f"cannot open the database {self.db}: {exc.strerror or exc}; "
+                "pick a writable path with --db or KINDLING_DB"
+            ) from None
+
+    def clock(self) -> int:
+        return self.now if self.now is not None else wall_clock_ms()
 
 
 pass_state = click.make_pass_decorator(State)
@@ -73,16 +81,70 @@ def fail(error: KindlingError, *, as_json: bool) -> NoReturn:
 class LazyGroup(click.Group):
     """Finds commands in ``kindling.cli.commands`` and imports them on demand."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    @staticmethod
+    def _modules() -> dict[str, str]:
+        """command name -> module name (``import_`` -> ``import``: keywords need the ``_``)."""
         names = [m.name for m in pkgutil.iter_modules(_commands.__path__)]
-        return sorted(n.replace("_", "-") for n in names if not n.startswith("_"))
+        return {n.rstrip("_").replace("_", "-"): n for n in names if not n.startswith("_")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self._modules())
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.list_commands(ctx):
+        module_name = self._modules().get(cmd_name)
+        if module_name is None:
             return None
-        module = importlib.import_module(f"kindling.cli.commands.{cmd_name.replace('-', '_')}")
+        module = importlib.import_module(f"kindling.cli.commands.{module_name}")
         command: click.Command = module.command
         return command
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """click's main, with usage errors as one line (and JSON under ``--json``), exit 2."""
+        argv = kwargs.get("args")
+        if argv is None:
+            argv = args[0] if args else sys.argv[1:]
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # click >= 8.2: bare `kindling`
+                click.echo(exc.format_message())
+                sys.exit(0)
+            _report_click_error(exc, as_json="--json" in list(argv))
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("kindling: aborted", err=True)
+            sys.exit(1)
+        except BrokenPipeError:
+            # `kindling list | head`: the reader left; that is not an error worth a traceback.
+            sys.stderr.close()
+            sys.exit(0)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _report_click_error(exc: click.ClickException, *, as_json: bool) -> None:
+    message = exc.format_message().replace("\n", " ").strip()
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError):
+        path = ctx.command_path if ctx is not None else "kindling"
+        message = f"{message} (see '{path} --help')"
+    if as_json:
+        code = "usage" if isinstance(exc, click.UsageError) else "invalid_input"
+        emit_json({"error": {"code": code, "message": message}})
+    click.echo(f"kindling: {message}", err=True)
+
+
+def _env_now() -> int | None:
+    raw = os.environ.get("KINDLING_NOW")
+    if raw is None or not raw.strip():
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise click.UsageError(f"KINDLING_NOW must be epoch milliseconds, got {raw!r}") from None
+    if not 0 <= value <= MAX_TS:
+        raise click.UsageError(f"KINDLING_NOW must be between 0 and {MAX_TS}, got {value}")
+    return value
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -105,4 +167,4 @@ def cli(ctx: click.Context, db: Path | None) -> None:
       kindling log "pytest fails: KeyError 'user_id'" --kind error --repo .
       kindling search "why does the login fail" --repo .
     """
-    ctx.obj = State(db=(db.expanduser() if db else default_db_path()))
+    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=_env_now())

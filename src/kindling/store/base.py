@@ -23,6 +23,7 @@ from kindling.model import (
     Pin,
     Scope,
     Summary,
+    SummaryDetails,
     TargetType,
 )
 
@@ -60,6 +61,16 @@ class SummaryMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class Dataset:
+    """Every entity in a scope, in export order: oldest first, ties by id."""
+
+    observations: list[Observation]
+    capsules: list[Capsule]
+    summaries: list[Summary]
+    pins: list[Pin]
+
+
+@dataclass(frozen=True, slots=True)
 class StoreStats:
     observations_by_kind: dict[str, int]
     redacted_observations: int
@@ -89,6 +100,8 @@ class Store(Protocol):
     ) -> list[Observation]: ...
     def redact_observation(self, obs_id: str) -> bool: ...
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]: ...
+    def capsules_of(self, obs_id: str) -> list[str]: ...
+    def link_observation(self, capsule_id: str, obs_id: str) -> bool: ...
 
     # capsules
     def insert_capsule(self, capsule: Capsule) -> None: ...
@@ -105,6 +118,13 @@ class Store(Protocol):
     def get_summaries(self, ids: Sequence[str]) -> dict[str, Summary]: ...
     def summary_for_capsule(self, capsule_id: str) -> Summary | None: ...
     def list_summaries(self, *, scope: Scope, limit: int) -> list[Summary]: ...
+
+    # structured summaries (chat memories)
+    def insert_summary_details(self, details: SummaryDetails) -> None: ...
+    def get_summary_details(self, summary_ids: Sequence[str]) -> dict[str, SummaryDetails]: ...
+    def supersede_active(
+        self, repo_id: str, topic_id: str, *, keep_id: str, updated_at: int
+    ) -> list[str]: ...
 
     # pins
     def insert_pin(self, pin: Pin) -> None: ...
@@ -139,6 +159,7 @@ class Store(Protocol):
     def newest_ts(self) -> int | None: ...
 
     def stats(self) -> StoreStats: ...
+    def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset: ...
 
 
 def iter_chunks(items: Sequence[str], size: int = 500) -> Iterator[Sequence[str]]:

@@ -4,12 +4,16 @@ Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema c
 a database written by that tool opens here and is upgraded in place; later versions only add.
 ``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
 
-Must not import anything from Kindling.
+Must not import anything from Kindling except ``errors``.
 """
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from dataclasses import dataclass
+
+from kindling.errors import SchemaError
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +209,89 @@ CREATE INDEX IF NOT EXISTS idx_obs_user_ts ON observations(user_id, ts DESC)
 CREATE INDEX IF NOT EXISTS idx_caps_status_opened ON capsules(status, opened_at DESC);
 """,
     ),
+    Migration(
+        8,
+        "008_structured_summaries",
+        # Chat memories (seed 002): structured fields beside a summary, one row per summary.
+        # Lists are JSON arrays of strings; times are epoch ms. The topic index serves
+        # supersession ("the Active memories of this topic in this workspace").
+        """
+CREATE TABLE IF NOT EXISTS summary_details (
+  summary_id        TEXT    PRIMARY KEY,
+  topic             TEXT    NOT NULL,
+  status            TEXT    NOT NULL CHECK(status IN ('Active', 'Superseded', 'DecisionRecord')),
+  context           TEXT,
+  topic_id          TEXT,
+  plan_id           TEXT,
+  session_id        TEXT,
+  source_created_at INTEGER,
+  created_at        INTEGER NOT NULL,
+  updated_at        INTEGER NOT NULL,
+  decisions         TEXT    NOT NULL DEFAULT '[]',
+  rationale         TEXT    NOT NULL DEFAULT '[]',
+  open_questions    TEXT    NOT NULL DEFAULT '[]',
+  next_steps        TEXT    NOT NULL DEFAULT '[]',
+  refs              TEXT    NOT NULL DEFAULT '[]',
+  FOREIGN KEY (summary_id) REFERENCES summaries(id) ON DELETE CASCADE
+);
+CREATE INDEX IF NOT EXISTS idx_summary_details_topic ON summary_details(topic_id, status)
+  WHERE topic_id IS NOT NULL;
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(conn: sqlite3.Connection, path: str) -> int:
+    """The applied version; refuses a database newer than this Kindling."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > LATEST_VERSION:
+        raise SchemaError(
+            f"{path} has schema version {version}, newer than this Kindling "
+            f"understands ({LATEST_VERSION}); upgrade kindling-memory to open it"
+        )
+    return version
+
+
+def apply_migrations(conn: sqlite3.Connection, path: str) -> None:
+    """Apply every step above the current version. Call inside a write transaction."""
+    version = current_version(conn, path)
+    has_tables = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'observations'"
+    ).fetchone()
+    if version == 0 and has_tables:
+        raise SchemaError(
+            f"{path} has Kindling tables but no schema version; it was not "
+            "written by a supported Kindling (v5 or later)"
+        )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
+        " name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+    )
+    now = int(time.time() * 1000)
+    for step in MIGRATIONS:
+        if step.version <= version:
+            continue
+        for statement in split_sql(step.sql):
+            conn.execute(statement)
+        conn.execute(
+            "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
+            (step.version, step.name, now),
+        )
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a migration script into statements, keeping trigger bodies whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -15,19 +15,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from kindling.errors import (
-    ConflictError,
-    DatabaseLockedError,
-    KindlingError,
-    SchemaError,
-    StoreError,
-)
 from kindling.model import (
     SCOPE_FIELDS,
     Capsule,
@@ -41,101 +34,40 @@ from kindling.model import (
 )
 from kindling.store.base import (
     BaseRank,
+    Dataset,
     ObservationMatch,
     StoreStats,
     SummaryMatch,
     iter_chunks,
 )
-from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.migrations import LATEST_VERSION, apply_migrations, current_version
+from kindling.store.purge import merge_fts_segments, truncate_wal
+from kindling.store.retry import retry_busy
+from kindling.store.rows import (
+    CAPSULE_COLUMNS,
+    OBS_COLUMNS,
+    PIN_COLUMNS,
+    SUMMARY_COLUMNS,
+    observation_row,
+    pin_row,
+    row_scope,
+    scope_json,
+    scope_values,
+    scope_where,
+    store_error,
+    summary_row,
+)
+from kindling.store.search_sql import ranked_search
+from kindling.store.sqlite_details import SummaryDetailsMixin
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 HIGHLIGHT_OPEN = "\x02"
 HIGHLIGHT_CLOSE = "\x03"
 
-_OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
-    f"o.{c}" for c, _ in SCOPE_FIELDS
-)
-_CAPSULE_COLUMNS = "c.id, c.type, c.intent, c.status, c.opened_at, c.closed_at, " + ", ".join(
-    f"c.{col}" for col, _ in SCOPE_FIELDS
-)
-_PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expires_at, " + (
-    ", ".join(f"p.{col}" for col, _ in SCOPE_FIELDS)
-)
-_SUMMARY_COLUMNS = "s.id, s.capsule_id, s.content, s.confidence, s.created_at, s.evidence_refs"
 
-
-def _scope_json(scope: Scope) -> str:
-    return json.dumps(scope.to_dict(), separators=(",", ":"), sort_keys=True)
-
-
-def _scope_values(scope: Scope) -> tuple[str | None, ...]:
-    return tuple(getattr(scope, name) for name, _ in SCOPE_FIELDS)
-
-
-def _scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
-    """AND over the given dimensions, exact match, as SQL on the denormalised columns."""
-    items = scope.items()
-    sql = " AND ".join(f"{alias}.{name} = ?" for name, _ in items)
-    return sql or "1", [value for _, value in items]
-
-
-def _row_scope(row: Sequence[Any], start: int) -> Scope:
-    values = row[start : start + 4]
-    return Scope(*(v if v else None for v in values))
-
-
-def _json_obj(text: str | None) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {"raw": text}
-    return value if isinstance(value, dict) else {"value": value}
-
-
-def _json_list(text: str | None) -> tuple[str, ...]:
-    try:
-        value = json.loads(text or "[]")
-    except ValueError:
-        return ()
-    return tuple(str(v) for v in value) if isinstance(value, list) else ()
-
-
-def _observation(row: Sequence[Any]) -> Observation:
-    return Observation(
-        id=row[0],
-        kind=row[1],
-        content=row[2],
-        provenance=_json_obj(row[3]),
-        ts=row[4],
-        redacted=bool(row[5]),
-        scope=_row_scope(row, 6),
-    )
-
-
-def _summary(row: Sequence[Any]) -> Summary:
-    return Summary(
-        id=row[0],
-        capsule_id=row[1],
-        content=row[2],
-        confidence=float(row[3]),
-        created_at=row[4],
-        evidence_refs=_json_list(row[5]),
-    )
-
-
-def _pin(row: Sequence[Any]) -> Pin:
-    return Pin(
-        id=row[0],
-        target_type=row[1],
-        target_id=row[2],
-        reason=row[3],
-        created_at=row[4],
-        expires_at=row[5],
-        scope=_row_scope(row, 6),
-    )
-
-
-class SqliteStore:
+class SqliteStore(SummaryDetailsMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
@@ -146,15 +78,23 @@ class SqliteStore:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
-            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.execute("PRAGMA secure_delete = ON")
+            self._busy_timeout_s = busy_timeout_s
             self._depth = 0
-            self._migrate()
+            self._purge_pending = False  # a forget happened in this transaction
+            self.wal_purged = True  # the last forget's old pages left the WAL file
+            for pragma in (
+                f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
+                # Many processes opening a new file at once: this one can return BUSY at once.
+                "PRAGMA journal_mode = WAL",
+                # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
+            ):
+                self._retry(partial(self._pragma, pragma))
+            self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
-            raise _store_error(exc, self.path) from exc
+            raise store_error(exc, self.path) from exc
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -177,61 +117,46 @@ class SqliteStore:
                 self._depth -= 1
             return
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
-            raise _store_error(exc, self.path) from exc
+            raise store_error(exc, self.path) from exc
         self._depth = 1
         try:
             yield
         except BaseException:
             self._depth = 0
-            self._conn.execute("ROLLBACK")
+            self._purge_pending = False
+            self._rollback()
             raise
         self._depth = 0
+        purge, self._purge_pending = self._purge_pending, False
         try:
+            if purge:
+                merge_fts_segments(self._conn)
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
+            self._rollback()
+            raise store_error(exc, self.path) from exc
+        if purge and self.path != ":memory:":
+            self.wal_purged = self._retry(partial(truncate_wal, self._conn))
+
+    def _rollback(self) -> None:
+        # Some errors (I/O, disk full) already ended the transaction; keep the first error.
+        if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
-            raise _store_error(exc, self.path) from exc
+
+    def _pragma(self, sql: str) -> list[Any]:
+        return self._conn.execute(sql).fetchall()
+
+    def _retry(self, call: Callable[[], T]) -> T:
+        return retry_busy(call, timeout_s=self._busy_timeout_s)
 
     def _migrate(self) -> None:
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > LATEST_VERSION:
-            raise SchemaError(
-                f"{self.path} has schema version {version}, newer than this Kindling "
-                f"understands ({LATEST_VERSION}); upgrade kindling-memory to open it"
-            )
-        if version == LATEST_VERSION:
+        if current_version(self._conn, self.path) == LATEST_VERSION:
             return
         with self.transaction():
-            # Re-read inside the write lock: another process may have migrated meanwhile.
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0 and self._has_table("observations"):
-                raise SchemaError(
-                    f"{self.path} has Kindling tables but no schema version; it was not "
-                    "written by a supported Kindling (v5 or later)"
-                )
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
-                " name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
-            )
-            now = int(time.time() * 1000)
-            for step in MIGRATIONS:
-                if step.version <= version:
-                    continue
-                for statement in _split_sql(step.sql):
-                    self._conn.execute(statement)
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
-                    (step.version, step.name, now),
-                )
-            self._conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
-
-    def _has_table(self, name: str) -> bool:
-        row = self._conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-        ).fetchone()
-        return row is not None
+            # Inside the write lock: another process may have migrated meanwhile.
+            apply_migrations(self._conn, self.path)
 
     def schema_version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
@@ -241,13 +166,15 @@ class SqliteStore:
             with self.transaction():
                 return self._conn.execute(sql, params)
         except sqlite3.DatabaseError as exc:
-            raise _store_error(exc, self.path) from exc
+            raise store_error(exc, self.path) from exc
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
-            return self._conn.execute(sql, params).fetchall()
+            if self._depth:  # inside a write transaction: we hold the lock, never busy
+                return self._conn.execute(sql, params).fetchall()
+            return self._retry(lambda: self._conn.execute(sql, params).fetchall())
         except sqlite3.DatabaseError as exc:
-            raise _store_error(exc, self.path) from exc
+            raise store_error(exc, self.path) from exc
 
     # ------------------------------------------------------------------ observations
 
@@ -264,9 +191,9 @@ class SqliteStore:
                         obs.content,
                         json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
                         obs.ts,
-                        _scope_json(obs.scope),
+                        scope_json(obs.scope),
                         int(obs.redacted),
-                        *_scope_values(obs.scope),
+                        *scope_values(obs.scope),
                     ),
                 )
                 if capsule_id is not None:
@@ -277,16 +204,16 @@ class SqliteStore:
                         (capsule_id, obs.id, capsule_id),
                     )
         except sqlite3.DatabaseError as exc:
-            raise _store_error(exc, self.path) from exc
+            raise store_error(exc, self.path) from exc
 
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
         found: dict[str, Observation] = {}
         for chunk in iter_chunks(list(ids)):
             marks = ",".join("?" * len(chunk))
             for row in self._read(
-                f"SELECT {_OBS_COLUMNS} FROM observations o WHERE o.id IN ({marks})", chunk
+                f"SELECT {OBS_COLUMNS} FROM observations o WHERE o.id IN ({marks})", chunk
             ):
-                found[row[0]] = _observation(row)
+                found[row[0]] = observation_row(row)
         return found
 
     def list_observations(
@@ -297,31 +224,40 @@ class SqliteStore:
         capsule_id: str | None,
         limit: int,
     ) -> list[Observation]:
-        where, params = _scope_where(scope, "o")
+        where, params = scope_where(scope, "o")
         if kind is not None:
             where += " AND o.kind = ?"
             params.append(kind)
         if capsule_id is not None:
             rows = self._read(
-                f"SELECT {_OBS_COLUMNS} FROM capsule_observations co"
+                f"SELECT {OBS_COLUMNS} FROM capsule_observations co"
                 " JOIN observations o ON o.id = co.observation_id"
                 f" WHERE co.capsule_id = ? AND {where} ORDER BY co.seq LIMIT ?",
                 [capsule_id, *params, limit],
             )
         else:
             rows = self._read(
-                f"SELECT {_OBS_COLUMNS} FROM observations o WHERE {where}"
+                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
                 " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
                 [*params, limit],
             )
-        return [_observation(r) for r in rows]
+        return [observation_row(r) for r in rows]
 
     def redact_observation(self, obs_id: str) -> bool:
-        cur = self._write(
-            "UPDATE observations SET content = '[redacted]', redacted = 1"
-            " WHERE id = ? AND redacted = 0",
-            (obs_id,),
-        )
+        """Forget an observation's text everywhere, including on disk (see ``store.purge``).
+
+        Runs again on an already redacted row, so that text left in the index or the WAL by
+        an older tool is purged too."""
+        try:
+            with self.transaction():
+                cur = self._conn.execute(
+                    "UPDATE observations SET content = '[redacted]', provenance = '{}',"
+                    " redacted = 1 WHERE id = ?",
+                    (obs_id,),
+                )
+                self._purge_pending = True
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, self.path) from exc
         return cur.rowcount > 0
 
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]:
@@ -338,6 +274,26 @@ class SqliteStore:
                 found[obs_id] = intent
         return found
 
+    def capsules_of(self, obs_id: str) -> list[str]:
+        """Ids of the capsules an observation belongs to, oldest capsule first."""
+        rows = self._read(
+            "SELECT co.capsule_id FROM capsule_observations co"
+            " JOIN capsules c ON c.id = co.capsule_id"
+            " WHERE co.observation_id = ? ORDER BY c.opened_at, c.id",
+            (obs_id,),
+        )
+        return [r[0] for r in rows]
+
+    def link_observation(self, capsule_id: str, obs_id: str) -> bool:
+        """Append an existing observation to a capsule; False if it was already there."""
+        cur = self._write(
+            "INSERT OR IGNORE INTO capsule_observations (capsule_id, observation_id, seq)"
+            " SELECT ?, ?, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
+            " WHERE capsule_id = ?",
+            (capsule_id, obs_id, capsule_id),
+        )
+        return cur.rowcount > 0
+
     # ------------------------------------------------------------------ capsules
 
     def insert_capsule(self, capsule: Capsule) -> None:
@@ -351,14 +307,14 @@ class SqliteStore:
                 capsule.status,
                 capsule.opened_at,
                 capsule.closed_at,
-                _scope_json(capsule.scope),
-                *_scope_values(capsule.scope),
+                scope_json(capsule.scope),
+                *scope_values(capsule.scope),
             ),
         )
 
     def _capsules(self, where: str, params: Sequence[Any], tail: str = "") -> list[Capsule]:
         rows = self._read(
-            f"SELECT {_CAPSULE_COLUMNS}, (SELECT s.id FROM summaries s"
+            f"SELECT {CAPSULE_COLUMNS}, (SELECT s.id FROM summaries s"
             f" WHERE s.capsule_id = c.id) FROM capsules c WHERE {where} {tail}",
             params,
         )
@@ -380,7 +336,7 @@ class SqliteStore:
                     status=row[3],
                     opened_at=row[4],
                     closed_at=row[5],
-                    scope=_row_scope(row, 6),
+                    scope=row_scope(row, 6),
                     observation_ids=obs_ids,
                     summary_id=row[10],
                 )
@@ -392,7 +348,7 @@ class SqliteStore:
         return found[0] if found else None
 
     def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> Capsule | None:
-        where, params = _scope_where(scope, "c")
+        where, params = scope_where(scope, "c")
         if session_id is not None:
             where += " AND c.session_id = ? AND c.type = 'session'"
             params.append(session_id)
@@ -410,7 +366,7 @@ class SqliteStore:
     def list_capsules(
         self, *, status: CapsuleStatus | None, scope: Scope, limit: int
     ) -> list[Capsule]:
-        where, params = _scope_where(scope, "c")
+        where, params = scope_where(scope, "c")
         if status is not None:
             where += " AND c.status = ?"
             params.append(status)
@@ -456,7 +412,7 @@ class SqliteStore:
                     evidence_refs=summary.evidence_refs,
                 )
         except sqlite3.DatabaseError as exc:
-            raise _store_error(exc, self.path) from exc
+            raise store_error(exc, self.path) from exc
 
     def get_summary(self, summary_id: str) -> Summary | None:
         return self.get_summaries([summary_id]).get(summary_id)
@@ -466,25 +422,25 @@ class SqliteStore:
         for chunk in iter_chunks(list(ids)):
             marks = ",".join("?" * len(chunk))
             for row in self._read(
-                f"SELECT {_SUMMARY_COLUMNS} FROM summaries s WHERE s.id IN ({marks})", chunk
+                f"SELECT {SUMMARY_COLUMNS} FROM summaries s WHERE s.id IN ({marks})", chunk
             ):
-                found[row[0]] = _summary(row)
+                found[row[0]] = summary_row(row)
         return found
 
     def summary_for_capsule(self, capsule_id: str) -> Summary | None:
         rows = self._read(
-            f"SELECT {_SUMMARY_COLUMNS} FROM summaries s WHERE s.capsule_id = ?", (capsule_id,)
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries s WHERE s.capsule_id = ?", (capsule_id,)
         )
-        return _summary(rows[0]) if rows else None
+        return summary_row(rows[0]) if rows else None
 
     def list_summaries(self, *, scope: Scope, limit: int) -> list[Summary]:
-        where, params = _scope_where(scope, "c")
+        where, params = scope_where(scope, "c")
         rows = self._read(
-            f"SELECT {_SUMMARY_COLUMNS} FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
             f" WHERE {where} ORDER BY s.created_at DESC, s.id LIMIT ?",
             [*params, limit],
         )
-        return [_summary(r) for r in rows]
+        return [summary_row(r) for r in rows]
 
     # ------------------------------------------------------------------ pins
 
@@ -500,37 +456,37 @@ class SqliteStore:
                 pin.reason,
                 pin.created_at,
                 pin.expires_at,
-                _scope_json(pin.scope),
-                *_scope_values(pin.scope),
+                scope_json(pin.scope),
+                *scope_values(pin.scope),
             ),
         )
 
     def get_pin(self, pin_id: str) -> Pin | None:
-        rows = self._read(f"SELECT {_PIN_COLUMNS} FROM pins p WHERE p.id = ?", (pin_id,))
-        return _pin(rows[0]) if rows else None
+        rows = self._read(f"SELECT {PIN_COLUMNS} FROM pins p WHERE p.id = ?", (pin_id,))
+        return pin_row(rows[0]) if rows else None
 
     def delete_pin(self, pin_id: str) -> bool:
         return self._write("DELETE FROM pins WHERE id = ?", (pin_id,)).rowcount > 0
 
     def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]:
-        where, params = _scope_where(scope, "p")
+        where, params = scope_where(scope, "p")
         if active_at is not None:
             where += " AND (p.expires_at IS NULL OR p.expires_at > ?)"
             params.append(active_at)
         rows = self._read(
-            f"SELECT {_PIN_COLUMNS} FROM pins p WHERE {where}"
+            f"SELECT {PIN_COLUMNS} FROM pins p WHERE {where}"
             " ORDER BY p.created_at DESC, p.id ASC LIMIT ?",
             [*params, limit],
         )
-        return [_pin(r) for r in rows]
+        return [pin_row(r) for r in rows]
 
     def pins_for_target(self, target_type: TargetType, target_id: str) -> list[Pin]:
         rows = self._read(
-            f"SELECT {_PIN_COLUMNS} FROM pins p WHERE p.target_type = ? AND p.target_id = ?"
+            f"SELECT {PIN_COLUMNS} FROM pins p WHERE p.target_type = ? AND p.target_id = ?"
             " ORDER BY p.created_at DESC, p.id",
             (target_type, target_id),
         )
-        return [_pin(r) for r in rows]
+        return [pin_row(r) for r in rows]
 
     # ------------------------------------------------------------------ search
 
@@ -544,32 +500,27 @@ class SqliteStore:
         include_redacted: bool,
         limit: int,
     ) -> list[ObservationMatch]:
-        where, params = _scope_where(scope, "o")
+        where, params = scope_where(scope, "o")
         if exclude_ids:
             where += f" AND o.id NOT IN ({','.join('?' * len(exclude_ids))})"
             params.extend(exclude_ids)
         if not include_redacted:
             where += " AND o.redacted = 0"
-        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-        recency = "? * ? / (? + max(0, ? - o.ts))"
-        if match is None:
-            sql = (
-                f"SELECT {_OBS_COLUMNS}, 0.0, o.rowid, {recency} AS base FROM observations o"
-                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
-            )
-            args = [*rank_params, *params, limit]
-        else:
-            sql = (
-                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(observations_fts) AS b"
-                " FROM observations_fts WHERE observations_fts MATCH ?)"
-                f" SELECT {_OBS_COLUMNS}, m.b, o.rowid,"
-                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-                " FROM m CROSS JOIN observations o ON o.rowid = m.rid"
-                f" WHERE {where} ORDER BY base DESC, o.ts DESC, o.id ASC LIMIT ?"
-            )
-            args = [match, *_text_params(rank), *rank_params, *params, limit]
+        sql, args = ranked_search(
+            fts="observations_fts",
+            table="observations o",
+            joins="",
+            columns=f"{OBS_COLUMNS}, o.rowid",
+            ts="o.ts",
+            id_col="o.id",
+            where=where,
+            params=params,
+            match=match,
+            rank=rank,
+            limit=limit,
+        )
         return [
-            ObservationMatch(observation=_observation(r), bm25=float(r[10]), rowid=int(r[11]))
+            ObservationMatch(observation=observation_row(r), rowid=int(r[10]), bm25=float(r[11]))
             for r in self._read(sql, args)
         ]
 
@@ -582,40 +533,32 @@ class SqliteStore:
         exclude_ids: Sequence[str],
         limit: int,
     ) -> list[SummaryMatch]:
-        where, params = _scope_where(scope, "c")
+        where, params = scope_where(scope, "c")
         if exclude_ids:
             where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
             params.extend(exclude_ids)
-        rank_params = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-        recency = "? * ? / (? + max(0, ? - s.created_at))"
-        columns = f"{_SUMMARY_COLUMNS}, c.intent, " + ", ".join(
-            f"c.{col}" for col, _ in SCOPE_FIELDS
+        sql, args = ranked_search(
+            fts="summaries_fts",
+            table="summaries s",
+            joins="JOIN capsules c ON c.id = s.capsule_id",
+            columns=f"{SUMMARY_COLUMNS}, c.intent, "
+            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
+            + ", s.rowid",
+            ts="s.created_at",
+            id_col="s.id",
+            where=where,
+            params=params,
+            match=match,
+            rank=rank,
+            limit=limit,
         )
-        if match is None:
-            sql = (
-                f"SELECT {columns}, 0.0, s.rowid, {recency} AS base FROM summaries s"
-                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
-                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [*rank_params, *params, limit]
-        else:
-            sql = (
-                "WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25(summaries_fts) AS b"
-                " FROM summaries_fts WHERE summaries_fts MATCH ?)"
-                f" SELECT {columns}, m.b, s.rowid,"
-                f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-                " FROM m CROSS JOIN summaries s ON s.rowid = m.rid"
-                f" JOIN capsules c ON c.id = s.capsule_id WHERE {where}"
-                " ORDER BY base DESC, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [match, *_text_params(rank), *rank_params, *params, limit]
         return [
             SummaryMatch(
-                summary=_summary(r),
+                summary=summary_row(r),
                 intent=r[6],
-                scope=_row_scope(r, 7),
-                bm25=float(r[11]),
-                rowid=int(r[12]),
+                scope=row_scope(r, 7),
+                rowid=int(r[11]),
+                bm25=float(r[12]),
             )
             for r in self._read(sql, args)
         ]
@@ -646,35 +589,8 @@ class SqliteStore:
         pins = self._read("SELECT COUNT(*) FROM pins")[0][0]
         return StoreStats(by_kind, redacted, by_status, summaries, pins, self.schema_version())
 
+    def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset:
+        """Everything in scope, oldest first (ties by id), as the bundle format orders it."""
+        from kindling.store.sqlite_export import export_dataset
 
-def _text_params(rank: BaseRank) -> list[float]:
-    return [rank.w_fts, rank.match_floor, rank.match_floor, rank.relevance_k]
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split a migration script into statements, keeping trigger bodies whole."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements
-
-
-def _store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
-    message = str(exc)
-    if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
-        return ConflictError(f"an entity with that id already exists ({message})")
-    if "locked" in message or "busy" in message:
-        return DatabaseLockedError(
-            f"{path} stayed locked by another process for longer than the busy timeout; "
-            "retry, or find the process holding a long write transaction"
-        )
-    if "not a database" in message or "malformed" in message:
-        return StoreError(f"{path} is not a usable SQLite database ({message})")
-    return StoreError(f"database error on {path}: {message}")
+        return export_dataset(self, scope, include_redacted=include_redacted)

@@ -1,0 +1,154 @@
+"""The bridge's commands: validate everything, then make one ``Kindling`` call.
+
+``run_ingest`` and ``run_retrieve`` turn a command line (and stdin) into an ``Outcome``: one
+JSON object and an exit status (0 ok, 1 error, 2 usage error). Every input is checked before
+the database is opened, so a bad request writes nothing; retrieve never creates a database.
+``emit`` prints the outcome: the object on stdout (one line of UTF-8 JSON), a one-line message
+on stderr for errors. Both invocation forms (``kindling bridge ...`` and
+``python -m kindling.bridge.retrieve``) go through here, so they print the same bytes.
+
+Workspaces: one shared database (``--db``, ``$KINDLING_DB``, else the default, as for every
+Kindling command); a workspace is scoped by its canonical absolute path (the ``repo_id`` of
+its memories' capsules).
+
+Must not import ``kindling.cli`` or other adapters.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
+
+from kindling.bridge.contract import (
+    INGEST_USAGE,
+    MAX_INGEST_BYTES,
+    RETRIEVE_USAGE,
+    ArgumentError,
+    canonical_workspace,
+    parse_ingest_args,
+    parse_ingest_json,
+    parse_retrieve_args,
+    resolve_now,
+    split_command_line,
+)
+from kindling.bridge.ranking import rank_matches, take_within_budget
+from kindling.bridge.render import (
+    error_response,
+    ingest_response,
+    retrieve_response,
+    summary_text,
+)
+from kindling.engine import MAX_LIMIT, Kindling
+from kindling.errors import KindlingError, StoreError
+from kindling.model import MemoryMatch
+
+# Every hit is considered up to this many per query (the store's largest page).
+MAX_HITS = MAX_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    body: dict[str, Any] | str  # a JSON object, or help text
+    exit_code: int
+
+
+def _open(db: Path, now: int) -> Kindling:
+    try:
+        return Kindling.open(db, clock=lambda: now)
+    except OSError as exc:  # e.g. the database's directory cannot be created
+        raise StoreError(
+            f"cannot open database {db} ({exc.strerror or exc}); pass --db or set KINDLING_DB"
+            " to a writable file"
+        ) from None
+
+
+def _ingest(
+    argv: Sequence[str], default_db: Path, stdin: BinaryIO, env: Mapping[str, str]
+) -> Outcome:
+    line = split_command_line(argv)
+    if line.help:
+        return Outcome(INGEST_USAGE, 0)
+    workspace = canonical_workspace(parse_ingest_args(line.positional))
+    request = parse_ingest_json(stdin.read(MAX_INGEST_BYTES + 1))
+    now = resolve_now(env)
+    if request.fields is not None:
+        content = summary_text(request.fields)
+    else:
+        assert request.text is not None
+        content = request.text
+    with _open(line.db or default_db, now) as kd:
+        memory = kd.add_memory(workspace, content, request.fields)
+    return Outcome(ingest_response(memory), 0)
+
+
+def _retrieve(argv: Sequence[str], default_db: Path, env: Mapping[str, str]) -> Outcome:
+    line = split_command_line(argv)
+    if line.help:
+        return Outcome(RETRIEVE_USAGE, 0)
+    args = parse_retrieve_args(line.positional)
+    workspace = canonical_workspace(args.workspace)
+    now = resolve_now(env)
+    db = line.db or default_db
+    matches: list[MemoryMatch] = []
+    if db.exists():  # no database yet: no memories, and reading must not create one
+        with _open(db, now) as kd:
+            matches = kd.search_memories(workspace, args.query, limit=MAX_HITS)
+    ranked = rank_matches(
+        matches,
+        now_ms=now,
+        half_life_days=args.half_life_days,
+        include_superseded=args.include_superseded,
+    )
+    kept = take_within_budget([h.tokens for h in ranked], args.max_results, args.max_tokens)
+    body = retrieve_response(
+        ranked[:kept],
+        total_results=len(ranked),
+        half_life_days=args.half_life_days,
+        include_superseded=args.include_superseded,
+    )
+    return Outcome(body, 0)
+
+
+def _guard(step: Callable[[], Outcome]) -> Outcome:
+    try:
+        return step()
+    except ArgumentError as exc:
+        return Outcome(error_response(exc), 2)
+    except KindlingError as exc:
+        return Outcome(error_response(exc), 1)
+    except Exception as exc:  # a bug: still one JSON object on stdout, the trace on stderr
+        traceback.print_exc(file=sys.stderr)
+        error = KindlingError(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        return Outcome(error_response(error), 1)
+
+
+def run_ingest(
+    argv: Sequence[str],
+    *,
+    default_db: Path,
+    stdin: BinaryIO,
+    env: Mapping[str, str],
+) -> Outcome:
+    return _guard(lambda: _ingest(argv, default_db, stdin, env))
+
+
+def run_retrieve(argv: Sequence[str], *, default_db: Path, env: Mapping[str, str]) -> Outcome:
+    return _guard(lambda: _retrieve(argv, default_db, env))
+
+
+def emit(outcome: Outcome, stdout: BinaryIO, stderr: TextIO) -> int:
+    """Print the outcome and return its exit status."""
+    if isinstance(outcome.body, str):
+        stdout.write((outcome.body + "\n").encode("utf-8"))
+    else:
+        text = json.dumps(outcome.body, ensure_ascii=False, allow_nan=False)
+        stdout.write((text + "\n").encode("utf-8"))
+        if not outcome.body.get("success"):
+            print(f"kindling bridge: {outcome.body.get('error')}", file=stderr)
+    stdout.flush()
+    return outcome.exit_code

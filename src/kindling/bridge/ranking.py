@@ -1,0 +1,132 @@
+"""The bridge's own arithmetic (seed 002), pure functions:
+
+    score = semantic_score * recency_multiplier * status_multiplier
+    recency_multiplier = exp(-ln 2 / half_life_days * age_days)
+
+``semantic_score`` is Kindling's text relevance in [0, 1]; the age is counted from
+``source_created_at``, else ``created_at``, and a memory with neither (legacy) gets 1.0. Order:
+score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. Results are added
+in that order, up to ``max_results``, while they fit in the token budget.
+
+Must not import anything from Kindling except ``model``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kindling.model import MemoryMatch, SummaryStatus
+
+DAY_MS = 86_400_000
+# Seed 002: an authoritative DecisionRecord is boosted, a Superseded memory kept but pushed down
+# (0.4: it still beats a weak match of an Active one only when clearly more relevant).
+STATUS_MULTIPLIERS: dict[SummaryStatus | None, float] = {
+    "DecisionRecord": 1.1,
+    "Active": 1.0,
+    "Superseded": 0.4,
+    None: 1.0,
+}
+# Tie-break between equal scores; legacy memories (no status) rank like Active ones.
+STATUS_RANK: dict[SummaryStatus | None, int] = {
+    "DecisionRecord": 0,
+    "Active": 1,
+    None: 1,
+    "Superseded": 2,
+}
+PLACES = 6  # scores are rounded so that equal-looking values tie exactly
+
+
+def recency_multiplier(reference_ms: int | None, now_ms: int, half_life_days: float) -> float:
+    """Halves every ``half_life_days``; 1.0 without a time or for a time in the future."""
+    if reference_ms is None:
+        return 1.0
+    age_days = max(0, now_ms - reference_ms) / DAY_MS
+    return round(math.exp(-math.log(2) / half_life_days * age_days), PLACES)
+
+
+def status_multiplier(status: SummaryStatus | None) -> float:
+    return STATUS_MULTIPLIERS[status]
+
+
+def final_score(semantic: float, recency: float, status: float) -> float:
+    return round(semantic * recency * status, PLACES)
+
+
+def order_key(score: float, status: SummaryStatus | None, memory_id: str) -> tuple[float, int, str]:
+    return (-score, STATUS_RANK[status], memory_id)
+
+
+def estimate_tokens(text: str) -> int:
+    """The contract's estimate (as in the core): one token per four characters, rounded up."""
+    return math.ceil(len(text) / 4)
+
+
+def take_within_budget(tokens: Sequence[int], max_results: int, max_tokens: int) -> int:
+    """How many of the ranked results (a prefix) to return: stop at ``max_results`` or at the
+    first one that does not fit (rank order is the contract: no smaller one jumps ahead)."""
+    used = 0
+    kept = 0
+    for count in tokens[:max_results]:
+        if used + count > max_tokens:
+            break
+        used += count
+        kept += 1
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One hit with every factor of its score."""
+
+    match: MemoryMatch
+    semantic: float
+    recency: float
+    status: float
+    score: float
+    tokens: int
+
+
+def rank_matches(
+    matches: Sequence[MemoryMatch],
+    *,
+    now_ms: int,
+    half_life_days: float,
+    include_superseded: bool,
+) -> list[Scored]:
+    """Every hit considered, scored and in final order; Superseded ones dropped unless asked."""
+    scored = []
+    for match in matches:
+        details = match.memory.details
+        status = details.status if details is not None else None
+        if status == "Superseded" and not include_superseded:
+            continue
+        reference = None
+        if details is not None:
+            reference = (
+                details.source_created_at
+                if details.source_created_at is not None
+                else details.created_at
+            )
+        semantic = round(match.relevance, PLACES)
+        recency = recency_multiplier(reference, now_ms, half_life_days)
+        multiplier = status_multiplier(status)
+        scored.append(
+            Scored(
+                match=match,
+                semantic=semantic,
+                recency=recency,
+                status=multiplier,
+                score=final_score(semantic, recency, multiplier),
+                tokens=estimate_tokens(match.memory.summary.content),
+            )
+        )
+    scored.sort(
+        key=lambda s: order_key(
+            s.score,
+            s.match.memory.details.status if s.match.memory.details else None,
+            s.match.memory.summary.id,
+        )
+    )
+    return scored

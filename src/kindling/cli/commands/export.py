@@ -1,0 +1,88 @@
+"""``kindling export``: write a bundle of the database (or of one scope) to a file.
+
+Must not be imported by the core (model, store, retrieval, capture).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kindling.bundle import ENTITY_TYPES, dumps, export_bundle
+from kindling.cli import render
+from kindling.cli.app import State, emit_json, json_option, pass_state
+from kindling.cli.shared import library_errors, progress_for, scope_of, scope_options
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write via a temp file and rename, so a failed export never leaves half a bundle."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as exc:
+        raise click.FileError(str(path), hint=exc.strerror or str(exc)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise click.FileError(str(path), hint=exc.strerror or str(exc)) from None
+
+
+@click.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@scope_options
+@click.option("--include-redacted", is_flag=True, help="Also export redacted observations.")
+@json_option
+@pass_state
+@library_errors
+def command(state: State, /, file: Path, include_redacted: bool, as_json: bool, **kw: Any) -> None:
+    """Write a JSON bundle (the TypeScript Kindling's format, bundleVersion 1.0) to FILE.
+
+    Entities come oldest first with ties broken by id, so the same database always gives the
+    same bundle apart from its export time. Redacted observations, and the pins and capsule
+    links pointing at them, are left out unless --include-redacted. FILE '-' is stdout.
+
+    \b
+    Example:
+      kindling export backup.json
+      kindling export webapp.json --repo ~/src/webapp
+    """
+    scope = scope_of(kw)
+    with state.open() as kd:
+        stats = kd.stats()
+        total = sum(stats.observations_by_kind.values()) + sum(stats.capsules_by_status.values())
+        total += stats.summaries + stats.pins
+        with progress_for(total, "exporting", quiet=as_json) as step:
+            bundle = export_bundle(
+                kd,
+                scope=scope,
+                include_redacted=include_redacted,
+                exported_at=state.now,
+                progress=step,
+            )
+    text = dumps(bundle)
+    if str(file) == "-":
+        sys.stdout.write(text)
+        return
+    write_atomically(file, text)
+    counts = {name: len(bundle["dataset"][name]) for name in ENTITY_TYPES}
+    if as_json:
+        emit_json(
+            {
+                "file": str(file),
+                "bundleVersion": bundle["bundleVersion"],
+                "exportedAt": bundle["exportedAt"],
+                "scope": bundle["dataset"]["scope"],
+                "counts": counts,
+            }
+        )
+    else:
+        listed = ", ".join(render.counted(n, name) for name, n in counts.items())
+        click.echo(f"exported {listed} to {file}")

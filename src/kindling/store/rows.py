@@ -1,0 +1,110 @@
+"""Row mapping and small SQL helpers shared by the SQLite store (no connection here).
+
+Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from kindling.errors import ConflictError, DatabaseLockedError, KindlingError, StoreError
+from kindling.model import SCOPE_FIELDS, Observation, Pin, Scope, Summary
+
+OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
+    f"o.{c}" for c, _ in SCOPE_FIELDS
+)
+CAPSULE_COLUMNS = "c.id, c.type, c.intent, c.status, c.opened_at, c.closed_at, " + ", ".join(
+    f"c.{col}" for col, _ in SCOPE_FIELDS
+)
+PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expires_at, " + (
+    ", ".join(f"p.{col}" for col, _ in SCOPE_FIELDS)
+)
+SUMMARY_COLUMNS = "s.id, s.capsule_id, s.content, s.confidence, s.created_at, s.evidence_refs"
+
+
+def scope_json(scope: Scope) -> str:
+    return json.dumps(scope.to_dict(), separators=(",", ":"), sort_keys=True)
+
+
+def scope_values(scope: Scope) -> tuple[str | None, ...]:
+    return tuple(getattr(scope, name) for name, _ in SCOPE_FIELDS)
+
+
+def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
+    """AND over the given dimensions, exact match, as SQL on the denormalised columns."""
+    items = scope.items()
+    sql = " AND ".join(f"{alias}.{name} = ?" for name, _ in items)
+    return sql or "1", [value for _, value in items]
+
+
+def row_scope(row: Sequence[Any], start: int) -> Scope:
+    values = row[start : start + 4]
+    return Scope(*(v if v else None for v in values))
+
+
+def _json_obj(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {"raw": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def _json_list(text: str | None) -> tuple[str, ...]:
+    try:
+        value = json.loads(text or "[]")
+    except ValueError:
+        return ()
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def observation_row(row: Sequence[Any]) -> Observation:
+    return Observation(
+        id=row[0],
+        kind=row[1],
+        content=row[2],
+        provenance=_json_obj(row[3]),
+        ts=row[4],
+        redacted=bool(row[5]),
+        scope=row_scope(row, 6),
+    )
+
+
+def summary_row(row: Sequence[Any]) -> Summary:
+    return Summary(
+        id=row[0],
+        capsule_id=row[1],
+        content=row[2],
+        confidence=float(row[3]),
+        created_at=row[4],
+        evidence_refs=_json_list(row[5]),
+    )
+
+
+def pin_row(row: Sequence[Any]) -> Pin:
+    return Pin(
+        id=row[0],
+        target_type=row[1],
+        target_id=row[2],
+        reason=row[3],
+        created_at=row[4],
+        expires_at=row[5],
+        scope=row_scope(row, 6),
+    )
+
+
+def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
+    message = str(exc)
+    if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
+        return ConflictError(f"an entity with that id already exists ({message})")
+    if "locked" in message or "busy" in message:
+        return DatabaseLockedError(
+            f"{path} stayed locked by another process for longer than the busy timeout; "
+            "retry, or find the process holding a long write transaction"
+        )
+    if "not a database" in message or "malformed" in message:
+        return StoreError(f"{path} is not a usable SQLite database ({message})")
+    return StoreError(f"database error on {path}: {message}")

@@ -1,0 +1,61 @@
+"""The labelled quality set is well-formed, and ranking stays above its measured floor.
+
+The floors are the first honest measurement (docs/ranking.md, "Quality measurements"),
+rounded down to two decimals. Ranking is deterministic, so there is no noise to absorb: a drop
+below a floor is a ranking regression. Raise the floors when ranking improves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bench.quality.dataset import read_histories, read_queries
+from bench.quality.evaluate import MEASURES, Report, run_quality
+
+FLOORS = {"R@5": 0.55, "R@10": 0.70, "nDCG@10": 0.59, "MRR": 0.64}
+CLASSES = {"resume", "decision", "failure", "file_change", "identifier", "vague"}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    return run_quality(Path(tmp_path_factory.mktemp("quality")) / "quality.db")
+
+
+def test_quality_set_is_well_formed() -> None:
+    histories = read_histories()
+    queries = read_queries()
+    assert len(histories) >= 4
+    assert len(queries) >= 60
+    assert {q.cls for q in queries} == CLASSES
+    assert len({q.id for q in queries}) == len(queries)
+    scopes = {k: v for h in histories for k, v in h.entity_scopes.items()}
+    for q in queries:
+        assert any(g == 2 for g in q.qrels.values()), f"{q.id} has no answer judged 2"
+        for judged, grade in q.qrels.items():
+            assert grade in (1, 2), (q.id, judged)
+            assert judged in scopes, f"{q.id} judges unknown id {judged}"
+            repo, session = scopes[judged]
+            assert q.repo_id in (None, repo), f"{q.id}: {judged} is outside the query's repo"
+            assert q.session_id in (None, session), f"{q.id}: {judged} is outside its session"
+
+
+def test_every_query_class_is_measured(report: Report) -> None:
+    assert set(report.by_class) == CLASSES
+    assert report.counts["all"] == len(read_queries())
+    for values in [report.overall, *report.by_class.values()]:
+        assert set(values) == set(MEASURES)
+        assert all(0.0 <= v <= 1.0 for v in values.values())
+
+
+@pytest.mark.parametrize("measure", sorted(FLOORS))
+def test_quality_is_above_its_floor(report: Report, measure: str) -> None:
+    assert report.overall[measure] >= FLOORS[measure], (
+        f"{measure} fell to {report.overall[measure]:.3f} (floor {FLOORS[measure]}); "
+        "run `python -m bench.quality` to see which queries lost their answer"
+    )
+
+
+def test_quality_run_is_deterministic(report: Report, tmp_path: Path) -> None:
+    again = run_quality(tmp_path / "again.db")
+    assert [o.ranked for o in again.outcomes] == [o.ranked for o in report.outcomes]

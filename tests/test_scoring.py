@@ -1,0 +1,139 @@
+"""Seed 004: the scoring model and stable sort; and the exactness of the pooled ranking."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kindling import InvalidInputError, Kindling, Scope, ScoringWeights
+from kindling.retrieval.scoring import (
+    DEFAULT_WEIGHTS,
+    ScoreInputs,
+    calculate_score,
+    intent_factor,
+    scope_factor,
+    stable_sort_key,
+)
+
+DAY = 86_400_000
+BASE = ScoreInputs(
+    bm25=-4.0, clauses=1, ts=0, reference_ms=DAY, scope=1.0, intent=1.0, confidence=1.0
+)
+
+
+def score(**changes: object) -> float:
+    return calculate_score(replace(BASE, **changes)).score  # type: ignore[arg-type]
+
+
+def test_fts_match_increases_score() -> None:
+    assert score(bm25=-8.0) > score(bm25=-4.0) > score(bm25=None)
+
+
+def test_recency_increases_score() -> None:
+    assert score(ts=DAY) > score(ts=0) > score(ts=-30 * DAY)
+
+
+def test_scope_match_increases_score() -> None:
+    assert score(scope=1.0) > score(scope=0.5)
+
+
+def test_intent_match_increases_score() -> None:
+    assert score(intent=1.0) > score(intent=0.0)
+
+
+def test_confidence_increases_score() -> None:
+    assert score(confidence=0.9) > score(confidence=0.3)
+
+
+@given(
+    st.one_of(st.none(), st.floats(-1e6, 0)),
+    st.integers(1, 40),
+    st.integers(0, 10**13),
+    st.integers(0, 10**13),
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.floats(0, 1),
+)
+def test_score_is_normalised(
+    bm25: float | None, clauses: int, ts: int, ref: int, sc: float, it: float, conf: float
+) -> None:
+    result = calculate_score(ScoreInputs(bm25, clauses, ts, ref, sc, it, conf))
+    assert 0.0 <= result.score <= 1.0
+    assert 0.0 <= result.relevance < 1.0
+    assert 0.0 < result.recency <= 1.0
+
+
+def test_relevance_is_independent_of_other_hits() -> None:
+    """A hit's relevance is a function of its own BM25 and the query: thresholds mean something."""
+    alone = calculate_score(BASE).relevance
+    assert alone == calculate_score(BASE).relevance
+    assert alone == pytest.approx(4.0 / (4.0 + DEFAULT_WEIGHTS.relevance_k))
+
+
+def test_stable_sort_score_then_newer_then_id() -> None:
+    hits = [(0.5, 10, "b"), (0.5, 10, "a"), (0.5, 20, "z"), (0.9, 0, "y")]
+    ordered = sorted(hits, key=lambda h: stable_sort_key(h[0], h[1], "observation", h[2]))
+    assert [h[2] for h in ordered] == ["y", "z", "a", "b"]
+    random.Random(7).shuffle(hits)
+    again = sorted(hits, key=lambda h: stable_sort_key(h[0], h[1], "observation", h[2]))
+    assert again == ordered
+
+
+def test_scope_and_intent_factors() -> None:
+    req = Scope(session_id="s", repo_id="/r")
+    assert scope_factor(req, Scope(session_id="s", repo_id="/r")) == 1.0
+    assert scope_factor(Scope(repo_id="/r"), Scope(session_id="x", repo_id="/r")) == 0.75
+    assert scope_factor(Scope(), Scope(repo_id="/r")) == 0.5
+    assert intent_factor(None, "anything") == 1.0
+    assert intent_factor("debug auth", "Debug the auth flow") == 1.0
+    assert intent_factor("debug auth", "write docs") == 0.0
+    assert intent_factor("debug auth", None) == 0.0
+
+
+def test_weights_are_validated() -> None:
+    with pytest.raises(InvalidInputError):
+        ScoringWeights(fts=0.9, recency=0.3)
+    with pytest.raises(InvalidInputError):
+        ScoringWeights(scope=1.5)
+
+
+def _brute_force(kd: Kindling, query: str, scope: Scope, limit: int) -> list[str]:
+    big = kd.retrieve(query, scope=scope, max_candidates=10_000, now=50 * DAY)
+    return [c.entity.id for c in big.candidates][:limit]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["alpha", "beta gamma", "delta alpha", ""]))
+def test_pooled_ranking_equals_full_ranking(seed: int, query: str) -> None:
+    """The provider reads a pool first; its top-k must equal the top-k over every match."""
+    rng = random.Random(seed)
+    words = ["alpha", "beta", "gamma", "delta", "noise", "filler", "other"]
+    with Kindling.open(":memory:") as kd:
+        caps = [kd.open_capsule(intent=rng.choice(words), scope=Scope(repo_id="/r"))]
+        with kd.batch():
+            for i in range(300):
+                kd.append_observation(
+                    kind="message",
+                    content=" ".join(rng.choices(words, k=rng.randint(1, 12))),
+                    scope=Scope(repo_id=rng.choice(["/r", "/s"])),
+                    ts=rng.randint(0, 50 * DAY),
+                    capsule_id=caps[0].id if i % 3 == 0 else None,
+                )
+        for limit in (1, 5, 20):
+            got = kd.retrieve(query, scope=Scope(repo_id="/r"), max_candidates=limit, now=50 * DAY)
+            assert [c.entity.id for c in got.candidates] == _brute_force(
+                kd, query, Scope(repo_id="/r"), limit
+            )
+            with_intent = kd.retrieve(
+                query, scope=Scope(repo_id="/r"), max_candidates=limit, intent="alpha"
+            )
+            full = kd.retrieve(
+                query, scope=Scope(repo_id="/r"), max_candidates=10_000, intent="alpha"
+            )
+            assert [c.entity.id for c in with_intent.candidates] == [
+                c.entity.id for c in full.candidates
+            ][:limit]
