@@ -35,6 +35,9 @@ HELP = f"""Usage: kindling hook EVENT [--db PATH]
 Events:
   {", ".join(EVENTS)}
 
+Example:
+  echo '{{"session_id": "s1", "cwd": "'$PWD'", "source": "startup"}}' | kindling hook SessionStart
+
 Options:
   --db PATH   Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
   -h, --help  Show this message and exit.
