@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kindling import InvalidInputError, Kindling, KindlingError, Scope
+from kindling import InvalidInputError, Kindling, KindlingError, Scope, StoreError
 from kindling.capture.sanitize import MAX_CONTENT_BYTES, clean_text
 from kindling.store.fts import build_query
 
@@ -212,3 +213,14 @@ def test_failed_writes_leave_nothing_behind(kd: Kindling) -> None:
             fail()
         assert _counts(kd) == before
     assert kd.get_capsule(capsule.id).status == "open"
+
+
+def test_unusable_database_paths_are_clear_errors(tmp_path: Path) -> None:
+    text_file = tmp_path / "notes.db"
+    text_file.write_text("not a database, just some text that is long enough to look like one")
+    (tmp_path / "folder.db").mkdir()
+    bad = [text_file, tmp_path / "folder.db", tmp_path / "nul\x00.db", text_file / "sub.db"]
+    for path in bad:
+        with pytest.raises(StoreError):
+            Kindling.open(path)
+    assert text_file.read_text().startswith("not a database")  # left as it was

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kindling.errors import StoreError
 from kindling.model import (
     Capsule,
     CapsuleStatus,
@@ -67,7 +68,12 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                if "\x00" in self.path:
+                    raise ValueError("it contains a NUL character")
+                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
+                raise StoreError(f"cannot use {self.path!r} as a database path: {exc}") from exc
         try:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
@@ -85,7 +91,7 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
                 "PRAGMA foreign_keys = ON",
                 "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
             ):
-                self._retry(partial(self._pragma, pragma))
+                self._retry(partial(self._conn.execute, pragma))
             self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
@@ -138,9 +144,6 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
         # Some errors (I/O, disk full) already ended the transaction; keep the first error.
         if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
-
-    def _pragma(self, sql: str) -> list[Any]:
-        return self._conn.execute(sql).fetchall()
 
     def _retry(self, call: Callable[[], T]) -> T:
         return retry_busy(call, timeout_s=self._busy_timeout_s)
