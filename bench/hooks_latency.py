@@ -63,6 +63,15 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+def baseline(argv: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, *argv], check=True)
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 1)
+
+
 def compile_bytecode() -> None:
     """An installed package ships compiled bytecode; an editable checkout (or an environment
     with PYTHONDONTWRITEBYTECODE) may not, and would recompile every module on every run."""
@@ -100,14 +109,12 @@ def main() -> None:
                 "p95_ms": round(p95(times), 1),
                 "runs": len(times),
             }
-    baseline: list[float] = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        baseline.append((time.perf_counter() - start) * 1000)
-    info = {
-        "python_startup_median_ms": round(statistics.median(baseline), 1),
+    info: dict[str, object] = {
+        # The floor under every hook: the interpreter, then the engine's own imports.
+        "python_startup_median_ms": baseline(["-c", "pass"], args.runs),
+        "import_kindling_median_ms": baseline(["-c", "import kindling"], args.runs),
         "cpus": os.cpu_count(),
+        "loadavg_1min": round(os.getloadavg()[0], 2),
         "history": args.history,
     }
     if args.json:
@@ -117,7 +124,9 @@ def main() -> None:
     for key, row in results.items():
         print(f"{key:45} {row['median_ms']:>10} {row['p95_ms']:>8}")
     print(
-        f"(bare python start-up: median {info['python_startup_median_ms']} ms; cpus={info['cpus']})"
+        f"(python -c pass: {info['python_startup_median_ms']} ms; python -c 'import kindling':"
+        f" {info['import_kindling_median_ms']} ms; cpus={info['cpus']};"
+        f" load average {info['loadavg_1min']})"
     )
 
 

@@ -93,7 +93,7 @@ def test_database_that_cannot_be_opened(ws: Path, tmp_path: Path, env: dict[str,
         assert_error(run, code=1, contains=str(bad))
     assert garbage.read_bytes().startswith(b"this is not a database")
     run = ingest(ws, {"text": "x"}, env=make_env(blocked))
-    assert_error(run, code=1, contains="cannot open database")
+    assert_error(run, code=1, contains="as a database path")
     run = retrieve("--db", str(garbage), str(ws), "q", env=env)
     assert_error(run, code=1, contains="not a usable SQLite database")
 

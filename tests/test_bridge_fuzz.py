@@ -74,3 +74,16 @@ def test_any_retrieve_arguments_give_a_contract_answer(words: list[str]) -> None
             assert outcome.exit_code == 0
             return
         _check(outcome.body, outcome.exit_code, RETRIEVE)
+
+
+class _Terminal(io.BytesIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ingest_from_a_terminal_is_a_usage_error(tmp_path: Path) -> None:
+    outcome = run_ingest([str(tmp_path)], default_db=tmp_path / "k.db", stdin=_Terminal(), env={})
+    _check(outcome.body, outcome.exit_code, INGEST)
+    assert outcome.exit_code == 2
+    assert "pipe the memory JSON" in outcome.body["error"]  # type: ignore[index]
+    assert not (tmp_path / "k.db").exists()

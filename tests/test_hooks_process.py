@@ -106,12 +106,16 @@ def test_a_whole_session_is_recorded_in_the_repo_scope(git_repo: Path) -> None:
 
 def test_session_start_injects_what_the_last_session_left(git_repo: Path) -> None:
     run_session(git_repo)
+    add_background(git_repo, 30)  # newer than the session, and all routine tool calls
     proc = run_hook("SessionStart", payload("session_start", git_repo, session_id="next"))
     out = json.loads(proc.stdout)
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     context = out["hookSpecificOutput"]["additionalContext"]
     assert "[latest session summary] Fixed the 500 on /login" in context
     assert "auth/session.py" in context
+    assert "[tool_call]" not in context  # routine reads and searches stay out at start-up
+    assert "[error] Bash failed: npm run build" in context
+    assert "[file_diff] Edit auth/session.py" in context
     assert len(context) < 10_000
     lines = context.splitlines()[1:]
     assert len(lines) == len(set(lines))  # deduplicated
@@ -324,3 +328,18 @@ def test_hook_through_click_with_global_db(git_repo: Path, tmp_path: Path) -> No
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     with Kindling.open(other) as kd:
         assert [o.kind for o in kd.list_observations()] == ["command"]
+
+
+def test_a_locked_database_does_not_block_the_agent(git_repo: Path) -> None:
+    import sqlite3
+
+    run_hook("SessionStart", payload("session_start", git_repo))
+    holder = sqlite3.connect(db(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another writer that never lets go
+    try:
+        proc = run_hook("PostToolUse", payload("post_tool_use_bash", git_repo))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert "PostToolUse DatabaseLockedError" in log_text()

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
 from kindling.hooks.config import HookConfig, load_hook_config, parse_hook_config
@@ -256,3 +258,45 @@ def test_bash_failure_keeps_the_exit_code() -> None:
     assert out is not None
     assert out.provenance["exitCode"] == 2
     assert out.content == "Bash failed: npm test\nCommand failed with exit code 2: 3 tests failed"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "session_id": JSON,
+        "cwd": JSON,
+        "prompt": JSON,
+        "tool_name": st.sampled_from(["Bash", "Edit", "MultiEdit", "Write", "Read", "Grep", "X"]),
+        "tool_input": JSON
+        | st.dictionaries(
+            st.sampled_from(
+                ["command", "file_path", "old_string", "new_string", "edits", "content"]
+            ),
+            JSON,
+        ),
+        "tool_response": JSON,
+        "error": JSON,
+        "last_assistant_message": JSON,
+    },
+)
+
+
+@given(
+    event=st.sampled_from(
+        ["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SubagentStop"]
+    ),
+    data=FIELDS,
+)
+@settings(max_examples=300, deadline=None)
+def test_any_payload_maps_without_raising(event: str, data: dict[str, object]) -> None:
+    payload = parse_payload(json.dumps(data).encode(), event)
+    out = to_draft(payload, CFG, "/repo")
+    if out is not None:
+        assert out.kind in ("message", "command", "file_diff", "tool_call", "error")
+        assert isinstance(out.content, str)
+        json.dumps(out.provenance)

@@ -167,4 +167,6 @@ def cli(ctx: click.Context, db: Path | None) -> None:
       kindling log "pytest fails: KeyError 'user_id'" --kind error --repo .
       kindling search "why does the login fail" --repo .
     """
-    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=_env_now())
+    # The bridge answers every mistake, a bad KINDLING_NOW too, with its JSON error object.
+    now = None if ctx.invoked_subcommand == "bridge" else _env_now()
+    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=now)

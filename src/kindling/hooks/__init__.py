@@ -35,6 +35,9 @@ HELP = f"""Usage: kindling hook EVENT [--db PATH]
 Events:
   {", ".join(EVENTS)}
 
+Example:
+  echo '{{"session_id": "s1", "cwd": "'$PWD'", "source": "startup"}}' | kindling hook SessionStart
+
 Options:
   --db PATH   Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
   -h, --help  Show this message and exit.
@@ -99,8 +102,25 @@ def _read_stdin() -> bytes:
     return stream.buffer.read(MAX_STDIN_BYTES + 1)
 
 
-def run_hook_cli(args: list[str], *, db: Path | None = None) -> int:
-    """Entry point of ``kindling hook``. Returns the exit status: always 0."""
+def _is_process_entry() -> bool:
+    """True when this process is ``kindling hook ...`` itself (the CLI's fast path)."""
+    argv = sys.argv
+    return len(argv) > 1 and argv[1] == "hook" and Path(argv[0]).stem == "kindling"
+
+
+def run_hook_cli(
+    args: list[str], *, db: Path | None = None, exit_process: bool | None = None
+) -> int:
+    """Entry point of ``kindling hook``. Returns the exit status: always 0.
+
+    As its own process (``exit_process``; by default when argv is ``kindling hook ...``) it
+    ends with ``os._exit(0)`` once its output is flushed, leaving the database connection
+    open: closing the last connection checkpoints and deletes the WAL, and the next hook
+    would recreate it, two synced writes that cost more than everything else the hook does.
+    Committed data is safe either way (it is in the WAL; SQLite recovers it on next open).
+    """
+    if exit_process is None:
+        exit_process = _is_process_entry()
     event, arg_db, want_help = _parse_args(args)
     if want_help:
         sys.stdout.write(HELP)
@@ -109,7 +129,7 @@ def run_hook_cli(args: list[str], *, db: Path | None = None) -> int:
     try:
         _arm_watchdog(label)
         raw = _read_stdin()
-        output = _run(event, raw, arg_db or db)
+        output = _run(event, raw, arg_db or db, keep_open=exit_process)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
@@ -119,10 +139,16 @@ def run_hook_cli(args: list[str], *, db: Path | None = None) -> int:
         where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
         at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
         log_problem(label, f"{type(exc).__name__}: {exc}{at}")
+    if exit_process:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(0)
     return 0
 
 
-def _run(event: str | None, raw: bytes, db: Path | None) -> str | None:
+def _run(event: str | None, raw: bytes, db: Path | None, *, keep_open: bool) -> str | None:
     from kindling.hooks.config import default_db_path, load_hook_config
     from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
@@ -140,5 +166,6 @@ def _run(event: str | None, raw: bytes, db: Path | None) -> str | None:
     try:
         output = handle(kd, payload, cfg)
     finally:
-        kd.close()
+        if not keep_open:
+            kd.close()
     return dumps(output) if output else None

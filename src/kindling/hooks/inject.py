@@ -21,6 +21,10 @@ from kindling.model import Entity, Observation, Scope, Summary
 # Claude Code caps additionalContext at 10,000 characters; stay clearly below it.
 HARD_CHAR_LIMIT = 9_000
 ITEM_CHARS = 600  # one pin or summary never takes more than this
+# "Recent work" at session start leaves out routine tool calls (reads, searches, fetches):
+# they are most of a session's events and its noise; what they led to shows up as edits,
+# commands, errors and prompts. A prompt-driven injection keeps them when they are relevant.
+SESSION_START_SKIP = frozenset({"tool_call"})
 HEADER = (
     "Kindling memory for this repository"
     " (recorded by earlier sessions; verify before relying on it):"
@@ -79,7 +83,9 @@ def build_context(
 ) -> Injection | None:
     """Context for ``repo``. ``query`` empty = session start (recent work, no threshold)."""
     scope = Scope(repo_id=repo)
-    result = kd.retrieve(query, scope=scope, max_candidates=cfg.max_candidates)
+    # At session start, look further down the recency list: routine tool calls are skipped.
+    wanted = cfg.max_candidates if query else cfg.max_candidates * 8
+    result = kd.retrieve(query, scope=scope, max_candidates=wanted)
     b = _Builder(kd, cfg.budget_tokens)
     if query:
         b.texts.add(_key(query))  # the same question asked before is not an answer to it
@@ -102,12 +108,17 @@ def build_context(
     for cand in result.candidates:
         if query and cand.explanation.relevance < cfg.min_relevance:
             continue
+        if not query and _label(cand.entity) in SESSION_START_SKIP:
+            continue
+        if found >= cfg.max_candidates:
+            break
         snippet = cand.match_context or cand.entity.content
         where = ""
         path = cand.entity.provenance.get("path") if isinstance(cand.entity, Observation) else None
         if isinstance(path, str) and path:
             prefix = repo.rstrip("/") + "/"
-            where = f" {path[len(prefix) :] if path.startswith(prefix) else path}:"
+            rel = path[len(prefix) :] if path.startswith(prefix) else path
+            where = "" if rel in snippet[:200] else f" {rel}:"
         line = f"- [{_label(cand.entity)}]{where} {_one_line(snippet, 300)}"
         if not b.add(cand.entity.id, line, cand.entity.content):
             break

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 from kindling.errors import StoreError
 from kindling.model import (
-    SCOPE_FIELDS,
     Capsule,
     CapsuleStatus,
     Observation,
@@ -34,11 +33,8 @@ from kindling.model import (
     TargetType,
 )
 from kindling.store.base import (
-    BaseRank,
     Dataset,
-    ObservationMatch,
     StoreStats,
-    SummaryMatch,
     iter_chunks,
 )
 from kindling.store.migrations import LATEST_VERSION, apply_migrations, current_version
@@ -58,17 +54,15 @@ from kindling.store.rows import (
     store_error,
     summary_row,
 )
-from kindling.store.search_sql import ranked_search
 from kindling.store.sqlite_details import SummaryDetailsMixin
+from kindling.store.sqlite_search import SearchMixin
 
 T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
-HIGHLIGHT_OPEN = "\x02"
-HIGHLIGHT_CLOSE = "\x03"
 
 
-class SqliteStore(SummaryDetailsMixin):
+class SqliteStore(SearchMixin, SummaryDetailsMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
@@ -492,93 +486,6 @@ class SqliteStore(SummaryDetailsMixin):
         return [pin_row(r) for r in rows]
 
     # ------------------------------------------------------------------ search
-
-    def search_observations(
-        self,
-        match: str | None,
-        scope: Scope,
-        *,
-        rank: BaseRank,
-        exclude_ids: Sequence[str],
-        include_redacted: bool,
-        limit: int,
-    ) -> list[ObservationMatch]:
-        where, params = scope_where(scope, "o")
-        if exclude_ids:
-            where += f" AND o.id NOT IN ({','.join('?' * len(exclude_ids))})"
-            params.extend(exclude_ids)
-        if not include_redacted:
-            where += " AND o.redacted = 0"
-        sql, args = ranked_search(
-            fts="observations_fts",
-            table="observations o",
-            joins="",
-            columns=f"{OBS_COLUMNS}, o.rowid",
-            ts="o.ts",
-            id_col="o.id",
-            where=where,
-            params=params,
-            match=match,
-            rank=rank,
-            limit=limit,
-        )
-        return [
-            ObservationMatch(observation=observation_row(r), rowid=int(r[10]), bm25=float(r[11]))
-            for r in self._read(sql, args)
-        ]
-
-    def search_summaries(
-        self,
-        match: str | None,
-        scope: Scope,
-        *,
-        rank: BaseRank,
-        exclude_ids: Sequence[str],
-        limit: int,
-    ) -> list[SummaryMatch]:
-        where, params = scope_where(scope, "c")
-        if exclude_ids:
-            where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
-            params.extend(exclude_ids)
-        sql, args = ranked_search(
-            fts="summaries_fts",
-            table="summaries s",
-            joins="JOIN capsules c ON c.id = s.capsule_id",
-            columns=f"{SUMMARY_COLUMNS}, c.intent, "
-            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
-            + ", s.rowid",
-            ts="s.created_at",
-            id_col="s.id",
-            where=where,
-            params=params,
-            match=match,
-            rank=rank,
-            limit=limit,
-        )
-        return [
-            SummaryMatch(
-                summary=summary_row(r),
-                intent=r[6],
-                scope=row_scope(r, 7),
-                rowid=int(r[11]),
-                bm25=float(r[12]),
-            )
-            for r in self._read(sql, args)
-        ]
-
-    def highlight(
-        self, target_type: TargetType, match: str, rowids: Sequence[int]
-    ) -> dict[int, str]:
-        if not rowids:
-            return {}
-        table = "observations_fts" if target_type == "observation" else "summaries_fts"
-        marks = ",".join("?" * len(rowids))
-        rows = self._read(
-            f"SELECT rowid, highlight({table}, 0, ?, ?) FROM {table}"
-            f" WHERE {table} MATCH ? AND rowid IN ({marks})",
-            [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, match, *rowids],
-        )
-        return {int(r[0]): r[1] for r in rows if r[1] is not None}
 
     def newest_ts(self) -> int | None:
         row = self._read("SELECT MAX(ts) FROM observations")[0]

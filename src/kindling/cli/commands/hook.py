@@ -28,4 +28,4 @@ def command(state: State, args: tuple[str, ...]) -> None:
     """Run one Claude Code hook; see ``kindling hook --help``."""
     from kindling.hooks import run_hook_cli
 
-    sys.exit(run_hook_cli(list(args), db=state.db))
+    sys.exit(run_hook_cli(list(args), db=state.db, exit_process=True))

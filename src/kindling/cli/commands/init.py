@@ -42,12 +42,11 @@ def command(state: State, claude_code: bool, scope: str, uninstall: bool, as_jso
     """Create the database (idempotent) and print where it is.
 
     \b
-    Turn memory on for Claude Code in this repository:
-      kindling init --claude-code
-    For every repository of this user:
-      kindling init --claude-code --scope user
-    Undo:
-      kindling init --claude-code --uninstall
+    Example:
+      kindling init                              # just the database
+      kindling init --claude-code                # memory on for Claude Code, this repository
+      kindling init --claude-code --scope user   # ... for every repository of this user
+      kindling init --claude-code --uninstall    # take Kindling's hooks out again
 
     The settings file keeps every other key; the old file is backed up next to it
     (settings.json.kindling-backup-<time>) before any change, and a file that is not valid

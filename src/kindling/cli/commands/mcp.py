@@ -19,10 +19,11 @@ from kindling.cli.app import State, fail, pass_state
 def command(state: State) -> None:
     """Serve Kindling over MCP on stdin/stdout (for Claude Code, Cursor, ...).
 
+    Tools: retrieve, remember, pin, unpin, forget, recent, status. The default scope is the
+    git root of the directory the server starts in.
+
     \b
-    Tools: retrieve, remember, pin, unpin, forget, recent, status.
-    The default scope is the git root of the directory the server starts in.
-    Register it with Claude Code:
+    Example (register it with Claude Code):
       claude mcp add kindling -- kindling mcp
     """
     try:
