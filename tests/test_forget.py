@@ -123,3 +123,22 @@ def test_fts_stays_consistent_after_many_forgets(db_path: Path) -> None:
         assert found == set(ids) - set(ids[::3])
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_reader_holding_the_wal_only_delays_the_purge(db_path: Path) -> None:
+    from kindling.store.sqlite import SqliteStore
+
+    with Kindling(SqliteStore(db_path, busy_timeout_s=0.2)) as kd, Kindling.open(db_path) as other:
+        _fill(kd, 100)
+        obs = kd.append_observation(kind="command", content=f"echo {WORD}")
+        reader = other.store.connection  # type: ignore[attr-defined]
+        reader.execute("BEGIN")
+        reader.execute("SELECT COUNT(*) FROM observations").fetchone()  # holds a snapshot
+        kd.forget(obs.id)
+        assert not kd.store.wal_purged  # type: ignore[attr-defined]
+        assert _hits(db_path)["kindling.db-wal"] > 0  # old pages still there, for now
+        assert not kd.retrieve(query=WORD).candidates  # gone from the index already
+        reader.execute("COMMIT")
+        kd.append_observation(kind="command", content="the next write retries the purge")
+        assert kd.store.wal_purged  # type: ignore[attr-defined]
+        assert sum(_hits(db_path).values()) == 0

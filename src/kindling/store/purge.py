@@ -12,7 +12,8 @@ FTS trigger removes it from the index. That alone is not enough on disk:
 - ``secure_delete = ON`` (set on every connection) zeroes the freed bytes of rewritten pages.
 - In WAL mode the old page images stay in the ``-wal`` file until a checkpoint copies the new
   pages back and ``TRUNCATE`` empties it. A reader holding an old snapshot can delay that up to
-  the busy timeout; the copy then goes at the next checkpoint that completes.
+  the busy timeout; then every later commit on this connection tries again, without waiting,
+  until one succeeds (and closing the last connection checkpoints and deletes the WAL).
 
 The ``-shm`` file holds only the WAL index (page numbers and hashes), never row data.
 
@@ -32,7 +33,20 @@ def merge_fts_segments(conn: sqlite3.Connection) -> None:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
 
 
-def truncate_wal(conn: sqlite3.Connection) -> bool:
-    """Checkpoint everything and empty the WAL file; False if a reader kept it from finishing."""
+def truncate_wal(conn: sqlite3.Connection, *, wait_ms: int | None = None) -> bool:
+    """Checkpoint everything and empty the WAL file; False if a reader kept it from finishing.
+
+    ``wait_ms`` replaces the connection's busy timeout for this call (0: do not wait)."""
+    if wait_ms is None:
+        return _truncate(conn)
+    previous = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+    try:
+        return _truncate(conn)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(previous)}")
+
+
+def _truncate(conn: sqlite3.Connection) -> bool:
     busy, _frames, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     return not busy

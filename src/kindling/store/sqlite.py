@@ -141,6 +141,8 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
             raise store_error(exc, self.path) from exc
         if purge and self.path != ":memory:":
             self.wal_purged = self._retry(partial(truncate_wal, self._conn))
+        elif not self.wal_purged:  # a reader held the WAL last time: try again, never wait
+            self.wal_purged = self._retry(partial(truncate_wal, self._conn, wait_ms=0))
 
     def _rollback(self) -> None:
         # Some errors (I/O, disk full) already ended the transaction; keep the first error.
