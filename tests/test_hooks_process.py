@@ -287,7 +287,6 @@ def test_excluded_paths_never_store_contents(git_repo: Path) -> None:
     assert any(".env" in o.content and "withheld" in o.content for o in obs)
 
 
-@pytest.mark.xfail(strict=False, reason="needs library redaction")
 def test_secrets_in_tool_output_never_reach_the_database(git_repo: Path) -> None:
     github = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     aws = "AKIA" + "Q2W3E4R5T6Y7U8I9"

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from kindling.capture.memory import check_memory_fields, memory_intent
+from kindling.capture.privacy import guard_store, scrub_content, scrub_details, scrub_text
 from kindling.capture.sanitize import (
     cap_content,
     clean_text,
@@ -118,8 +119,10 @@ class Kindling:
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
+        redact_secrets: bool = True,
     ) -> None:
-        self.store = store
+        self.store = guard_store(store, redact_secrets)  # every write, not just these verbs
+        self.redacts_secrets = redact_secrets
         self.clock = clock
         self._provider = provider
         self._tokenizer = tokenizer
@@ -151,12 +154,26 @@ class Kindling:
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
+        redact_secrets: bool = True,
     ) -> Kindling:
-        """Open (creating and migrating as needed) the SQLite database at ``path``."""
+        """Open (creating and migrating as needed) the SQLite database at ``path``.
+
+        Secrets are masked before anything is written (``capture.redaction``); only an
+        explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
-        return cls(store, provider=provider, tokenizer=tokenizer, clock=clock, weights=weights)
+        return cls(
+            store,
+            provider=provider,
+            tokenizer=tokenizer,
+            clock=clock,
+            weights=weights,
+            redact_secrets=redact_secrets,
+        )
+
+    def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
+        return scrub_text(text) if self.redacts_secrets else text
 
     def close(self) -> None:
         self.store.close()
@@ -191,7 +208,7 @@ class Kindling:
     ) -> Capsule:
         """Open a capsule. A session may have only one open session capsule at a time."""
         ctype: CapsuleType = _choice(type, CAPSULE_TYPES, "capsule type")
-        text, _ = cap_content(require_text(intent, "intent"))
+        text, _ = cap_content(self._clean(require_text(intent, "intent")))
         where = _scope(scope)
         capsule = Capsule(
             id=require_id(id) if id is not None else new_id(),
@@ -229,6 +246,8 @@ class Kindling:
         okind: ObservationKind = _choice(kind, OBSERVATION_KINDS, "observation kind")
         text = require_text(content, "content")
         prov = require_provenance(provenance)
+        if self.redacts_secrets:
+            text, prov = scrub_content(text, prov)
         text, original_bytes = cap_content(text)
         if original_bytes is not None:
             prov["contentTruncatedFromBytes"] = original_bytes
@@ -269,7 +288,7 @@ class Kindling:
     ) -> Summary:
         """Set the summary of a capsule (one per capsule: a second call replaces the first)."""
         capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
-        text, _ = cap_content(require_text(content, "summary content"))
+        text, _ = cap_content(self._clean(require_text(content, "summary content")))
         conf = require_confidence(confidence)
         refs = self._evidence(evidence_refs)
         summary = Summary(
@@ -346,7 +365,7 @@ class Kindling:
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
-            reason, _ = cap_content(require_text(reason, "reason"))
+            reason, _ = cap_content(self._clean(require_text(reason, "reason")))
         pin = Pin(
             id=new_id(),
             target_type=ttype,
@@ -502,7 +521,7 @@ class Kindling:
         marks the other Active memories of that topic in the workspace Superseded: the newest
         write wins. One transaction."""
         where = require_text(workspace, "workspace")
-        text, _ = cap_content(require_text(content, "memory content"))
+        text, _ = cap_content(self._clean(require_text(content, "memory content")))
         checked = check_memory_fields(fields) if fields is not None else None
         now = self.clock()
         session = checked.session_id if checked is not None else None
@@ -541,6 +560,8 @@ class Kindling:
                     next_steps=checked.next_steps,
                     references=checked.references,
                 )
+                if self.redacts_secrets:
+                    details = scrub_details(details)
                 self.store.insert_summary_details(details)
                 if details.status == "Active" and details.topic_id is not None:
                     superseded = tuple(

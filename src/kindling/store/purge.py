@@ -6,8 +6,8 @@ FTS trigger removes it from the index. That alone is not enough on disk:
 - FTS5 (external content, SQLite < 3.42 has no ``secure-delete`` option) records a delete as a
   tombstone in a new segment; the old segment still holds the (stemmed) terms until segments are
   merged. ``optimize`` merges every segment into one, dropping the terms for good. Its cost grows
-  with the index and it holds the write lock meanwhile: a whole ``forget`` measured about 0.2 s
-  at 10k observations and 1.3 s at 100k (8 MB and 65 MB files, 2-core VM;
+  with the index and it holds the write lock meanwhile: a whole ``forget`` measured 0.06-0.2 s
+  at 10k observations and 0.7-1.3 s at 100k (8 MB and 65 MB files, 2-core VM, idle to loaded;
   ``bench/forget_cost.py``). ``forget`` calls inside one ``batch()`` share a single optimize.
 - ``secure_delete = ON`` (set on every connection) zeroes the freed bytes of rewritten pages.
 - In WAL mode the old page images stay in the ``-wal`` file until a checkpoint copies the new

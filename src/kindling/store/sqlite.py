@@ -73,7 +73,9 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
                     raise ValueError("it contains a NUL character")
                 Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
-                raise StoreError(f"cannot use {self.path!r} as a database path: {exc}") from exc
+                raise StoreError(
+                    f"cannot open database: {self.path!r} is unusable as a database path ({exc})"
+                ) from exc
         try:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False

@@ -1,0 +1,169 @@
+"""Secret redaction on the write path, so that no entry point can skip it.
+
+``RedactingStore`` wraps a ``Store`` and scrubs every value it is asked to write (observation
+content and provenance strings, capsule intents, summary content and structured fields, pin
+reasons) with ``capture.redaction.redact_secrets`` before the wrapped store sees it. ``Kindling``
+wraps its store in one unless opened with ``redact_secrets=False``, so engine verbs, bundle
+imports and anything else that writes through ``Kindling.store`` (CLI, bridge, hooks, MCP) are
+covered. Engine verbs also scrub before building the value they return (and before capping
+content, so that a cut cannot leave half a secret); the scrubber is idempotent, so the second
+pass here changes nothing for them.
+
+An observation records the kinds masked in its provenance (``"redactedKinds": [...]``), never
+the values. Dictionary keys are kept as they are; only string values are scrubbed.
+
+Must not import anything from Kindling except ``model``, ``errors``, ``store.base`` and
+``capture``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from kindling.capture.redaction import redact_secrets
+from kindling.errors import InvalidInputError
+from kindling.model import Capsule, Observation, Pin, Summary, SummaryDetails
+from kindling.store.base import Store
+
+REDACTED_KINDS_KEY = "redactedKinds"
+
+
+class _Recent:
+    """Texts the scrubber returned lately. Scrubbing is idempotent, so one of them passes
+    unchanged: engine verbs scrub first and the store wrapper does not pay for a second scan.
+    Bounded in entries and characters; lookups of the same string object are O(1)."""
+
+    def __init__(self, max_entries: int = 256, max_chars: int = 4 << 20) -> None:
+        self._texts: dict[str, int] = {}
+        self._chars = 0
+        self._max_entries = max_entries
+        self._max_chars = max_chars
+        self._lock = threading.Lock()
+
+    def __contains__(self, text: str) -> bool:
+        with self._lock:
+            return text in self._texts
+
+    def add(self, text: str) -> None:
+        if len(text) > self._max_chars // 4:
+            return
+        with self._lock:
+            if text in self._texts:
+                return
+            self._texts[text] = len(text)
+            self._chars += len(text)
+            while len(self._texts) > self._max_entries or self._chars > self._max_chars:
+                oldest = next(iter(self._texts))
+                self._chars -= self._texts.pop(oldest)
+
+
+_RECENT = _Recent()
+
+
+class Scrub:
+    """Collects the kinds masked while scrubbing the values of one entity."""
+
+    def __init__(self) -> None:
+        self.kinds: set[str] = set()
+
+    def text(self, value: str) -> str:
+        if value in _RECENT:
+            return value
+        found = redact_secrets(value)
+        self.kinds.update(found.kinds)
+        _RECENT.add(found.text)
+        return found.text
+
+    def maybe(self, value: str | None) -> str | None:
+        return None if value is None else self.text(value)
+
+    def texts(self, values: Iterable[str]) -> tuple[str, ...]:
+        return tuple(self.text(v) for v in values)
+
+    def json(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {k: self.json(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.json(v) for v in value]
+        return value
+
+
+def scrub_content(content: str, provenance: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Observation content and provenance, scrubbed; the kinds masked join ``redactedKinds``."""
+    scrub = Scrub()
+    text = scrub.text(content)
+    prov = scrub.json(provenance)
+    if scrub.kinds:
+        earlier = prov.get(REDACTED_KINDS_KEY)
+        known = {k for k in earlier if isinstance(k, str)} if isinstance(earlier, list) else set()
+        prov[REDACTED_KINDS_KEY] = sorted(known | scrub.kinds)
+    return text, prov
+
+
+def scrub_observation(obs: Observation) -> Observation:
+    content, provenance = scrub_content(obs.content, obs.provenance)
+    if content == obs.content and provenance == obs.provenance:
+        return obs
+    return replace(obs, content=content, provenance=provenance)
+
+
+def scrub_text(text: str) -> str:
+    return Scrub().text(text)
+
+
+def scrub_details(details: SummaryDetails) -> SummaryDetails:
+    s = Scrub()
+    return replace(
+        details,
+        topic=s.text(details.topic),
+        context=s.maybe(details.context),
+        decisions=s.texts(details.decisions),
+        rationale=s.texts(details.rationale),
+        open_questions=s.texts(details.open_questions),
+        next_steps=s.texts(details.next_steps),
+        references=s.texts(details.references),
+    )
+
+
+class RedactingStore:
+    """A ``Store`` whose writes are scrubbed of secrets; every other call goes straight through."""
+
+    redacts_secrets = True
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # not set yet (copy, unpickle): no endless recursion
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
+        self.inner.insert_observation(scrub_observation(obs), capsule_id)
+
+    def insert_capsule(self, capsule: Capsule) -> None:
+        self.inner.insert_capsule(replace(capsule, intent=scrub_text(capsule.intent)))
+
+    def upsert_summary(self, summary: Summary) -> Summary:
+        return self.inner.upsert_summary(replace(summary, content=scrub_text(summary.content)))
+
+    def insert_summary_details(self, details: SummaryDetails) -> None:
+        self.inner.insert_summary_details(scrub_details(details))
+
+    def insert_pin(self, pin: Pin) -> None:
+        reason = None if pin.reason is None else scrub_text(pin.reason)
+        self.inner.insert_pin(replace(pin, reason=reason))
+
+
+def guard_store(store: Store, redact_secrets: bool) -> Store:
+    """``store`` wrapped in a ``RedactingStore`` unless redaction is explicitly turned off."""
+    if not isinstance(redact_secrets, bool):  # a truthy string must not turn it off by accident
+        raise InvalidInputError("redact_secrets must be True or False")
+    if redact_secrets and not isinstance(store, RedactingStore):
+        return RedactingStore(store)
+    return store
