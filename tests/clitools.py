@@ -33,7 +33,13 @@ def run(
     """Invoke the click application in-process (same code path as the installed script)."""
     runner = CliRunner()
     result = runner.invoke(
-        cli, list(args), input=stdin, color=color, env=env, catch_exceptions=False
+        cli,
+        list(args),
+        input=stdin,
+        color=color,
+        env=env,
+        catch_exceptions=False,
+        prog_name="kindling",
     )
     return Run(result.exit_code, result.stdout, result.stderr)
 

@@ -11,10 +11,9 @@ import pytest
 
 from kindling import Kindling
 
-FIXTURE_DB = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "kindling-v5-sample.db"
-if not FIXTURE_DB.exists():  # CI clones main next to shared/
-    FIXTURE_DB = Path(__file__).resolve().parents[1] / ".." / "shared" / "fixtures"
-    FIXTURE_DB = FIXTURE_DB / "kindling-v5-sample.db"
+# A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in
+# the repository so the upgrade tests never depend on what sits next to the checkout.
+FIXTURE_DB = Path(__file__).parent / "fixtures" / "kindling-v5-sample.db"
 
 
 def pytest_report_header() -> str:
@@ -65,8 +64,17 @@ def kd(db_path: Path, clock: FakeClock) -> Iterator[Kindling]:
 @pytest.fixture
 def fixture_db(tmp_path: Path) -> Path:
     """A private copy of the TypeScript tool's v5 database (never write to the original)."""
-    if not FIXTURE_DB.exists():
-        pytest.skip("shared/fixtures/kindling-v5-sample.db is not next to this checkout")
     target = tmp_path / "v5.db"
     shutil.copyfile(FIXTURE_DB, target)
     return target
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Path:
+    """A fresh ``git init`` repository (its canonical path)."""
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo.resolve()

@@ -63,7 +63,25 @@ def crash(path: str, seed: str) -> int:
     return 0
 
 
-COMMANDS = {"append": append, "race": race, "crash": crash}
+def read(path: str, count: str) -> int:
+    """Retrieve ``count`` times while others write; print how many results each time."""
+    with Kindling.open(path) as kd:
+        for i in range(int(count)):
+            print(len(kd.retrieve(f"item {i}").candidates), flush=True)
+    return 0
+
+
+def forget(path: str, count: str, tag: str) -> int:
+    """Append and forget ``count`` times (each forget merges the index and truncates the WAL)."""
+    with Kindling.open(path) as kd:
+        for i in range(int(count)):
+            obs = kd.append_observation(kind="command", content=f"{tag} secret {i}")
+            kd.forget(obs.id)
+            print(obs.id, flush=True)
+    return 0
+
+
+COMMANDS = {"append": append, "race": race, "crash": crash, "read": read, "forget": forget}
 
 if __name__ == "__main__":
     try:

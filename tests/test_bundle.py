@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.conftest import FakeClock
 
 from kindling import InvalidInputError, Kindling, Scope
@@ -161,3 +163,49 @@ def test_typescript_shapes_without_nulls_import(tmp_path: Path) -> None:
         assert kd.get_pin("p1").reason is None
         hits = kd.retrieve("secret", include_redacted=True).candidates
         assert hits == ()
+
+
+_texts = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\x02\x03"),
+    min_size=1,
+    max_size=40,
+).filter(str.strip)
+_events = st.lists(
+    st.tuples(
+        st.sampled_from(["error", "command", "message", "file_diff"]),
+        _texts,
+        st.integers(min_value=0, max_value=5),  # which session
+        st.integers(min_value=0, max_value=10**6),  # clock step
+        st.sampled_from(["none", "pin", "forget", "close"]),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events=_events)
+def test_any_store_round_trips_through_a_bundle(events: list[Any]) -> None:
+    """Property: export, import into an empty store, export again gives the same bundle."""
+    clock = FakeClock()
+    with Kindling.open(":memory:", clock=clock) as kd:
+        for kind, text, session, step, action in events:
+            clock.advance(step)
+            where = Scope(session_id=f"s{session}", repo_id="/r")
+            if kd.store.find_open_capsule(Scope(), session_id=where.session_id) is None:
+                kd.open_capsule(intent=f"work {session}", scope=where)
+            obs = kd.append_observation(kind=kind, content=text, scope=where)
+            if action == "pin":
+                kd.pin("observation", obs.id, reason=text)
+            elif action == "forget":
+                kd.forget(obs.id)
+            elif action == "close":
+                cap = kd.store.find_open_capsule(Scope(), session_id=where.session_id)
+                assert cap is not None
+                kd.close_capsule(cap.id, summary=text, evidence_refs=[obs.id])
+        for redacted in (True, False):
+            first = export_bundle(kd, include_redacted=redacted, exported_at=1)
+            with Kindling.open(":memory:") as other:
+                import_bundle(other, loads(dumps(first)))
+                again = export_bundle(other, include_redacted=redacted, exported_at=1)
+                assert dumps(again) == dumps(first)
+                assert sum(import_bundle(other, loads(dumps(first))).added.values()) == 0

@@ -119,3 +119,16 @@ def test_export_into_a_missing_directory_fails_without_a_file(tmp_path: Path) ->
     assert out.code == 1
     assert not target.exists()
     assert "Traceback" not in out.stderr
+
+
+def test_import_reads_stdin_for_dash(source: None, tmp_path: Path) -> None:
+    text = run("export", "-").stdout
+    out = run("--db", str(tmp_path / "copy.db"), "import", "-", "--json", stdin=text)
+    assert out.code == 0
+    assert out.json()["added"]["observations"] == 3
+
+
+def test_exported_file_is_private(source: None, tmp_path: Path) -> None:
+    target = tmp_path / "b.json"
+    run("export", str(target))
+    assert target.stat().st_mode & 0o077 == 0

@@ -59,6 +59,25 @@ def test_eight_processes_append_250_each_without_error_or_loss(db_path: Path) ->
     assert stored == set(acknowledged)
 
 
+def test_writers_readers_and_forgets_at_once_raise_nothing(db_path: Path) -> None:
+    Kindling.open(db_path).close()
+    outputs = _run_all(
+        [["append", str(db_path), "100", f"w{p}"] for p in range(4)]
+        + [["read", str(db_path), "50"] for _ in range(2)]
+        + [["forget", str(db_path), "10", f"f{p}"] for p in range(2)]
+    )
+    assert not [ln for out in outputs for ln in out.splitlines() if ln.startswith("ERR")]
+    appended = {ln for out in outputs[:4] for ln in out.splitlines()}
+    forgotten = {ln for out in outputs[6:] for ln in out.splitlines()}
+    assert (len(appended), len(forgotten)) == (400, 20)
+    with Kindling.open(db_path) as kd:
+        assert set(kd.store.get_observations([*appended, *forgotten])) == appended | forgotten
+        assert all(o.redacted for o in kd.store.get_observations(list(forgotten)).values())
+        conn = kd.store.connection  # type: ignore[attr-defined]
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES('integrity-check')")
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
 def test_eight_processes_create_the_same_new_database_at_once(tmp_path: Path) -> None:
     rounds = 12
     _run_all([["race", str(tmp_path), str(rounds), str(w), "8"] for w in range(8)])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kindling import InvalidInputError, Kindling, Scope
@@ -99,3 +101,11 @@ def test_relevance_matches_the_provider(kd: Kindling) -> None:
     assert matches[0].relevance == hit.explanation.relevance
     assert 0.0 < matches[0].relevance <= 1.0
     assert kd.search_memories("/w", "???") == []
+
+
+def test_v5_summaries_are_legacy_memories_of_their_repo(fixture_db: Path) -> None:
+    with Kindling.open(fixture_db) as kd:
+        [match] = kd.search_memories("/work/webapp", "login")
+        assert match.memory.summary.id == "sum-auth"
+        assert match.memory.details is None
+        assert kd.search_memories("/work/etl", "login") == []

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, Scope, ScoringWeights
+from kindling.retrieval.provider import LocalFtsProvider, ProviderRequest
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     ScoreInputs,
@@ -18,6 +19,8 @@ from kindling.retrieval.scoring import (
     scope_factor,
     stable_sort_key,
 )
+from kindling.store.base import BaseRank
+from kindling.store.fts import build_query
 
 DAY = 86_400_000
 BASE = ScoreInputs(
@@ -101,9 +104,39 @@ def test_weights_are_validated() -> None:
         ScoringWeights(scope=1.5)
 
 
-def _brute_force(kd: Kindling, query: str, scope: Scope, limit: int) -> list[str]:
-    big = kd.retrieve(query, scope=scope, max_candidates=10_000, now=50 * DAY)
-    return [c.entity.id for c in big.candidates][:limit]
+def _brute_force(
+    kd: Kindling, query: str, scope: Scope, limit: int, intent: str | None
+) -> list[str]:
+    """Score every match in Python (no pool, no SQL ordering) and sort: the oracle."""
+    provider = kd.provider
+    assert isinstance(provider, LocalFtsProvider)
+    plan = build_query(query)
+    request = ProviderRequest(query=query, scope=scope, limit=limit, intent=intent, now=50 * DAY)
+    reference = 50 * DAY
+    rank = BaseRank(
+        w_fts=0.7, w_recency=0.3, relevance_k=3.0 * plan.clauses, match_floor=0.5,
+        half_life_ms=DEFAULT_WEIGHTS.half_life_ms, reference_ms=reference,
+    )  # fmt: skip
+    rows = kd.store.search_observations(
+        plan.match, scope, rank=rank, exclude_ids=(), include_redacted=False, limit=10**6
+    )
+    intents = kd.store.capsule_intents_of([r.observation.id for r in rows])
+    keyed = []
+    for r in rows:
+        obs = r.observation
+        raw = calculate_score(
+            ScoreInputs(
+                r.bm25 if plan.match else None,
+                plan.clauses,
+                obs.ts,
+                reference,
+                scope_factor(request.scope, obs.scope),
+                intent_factor(intent, intents.get(obs.id)),
+                1.0,
+            )
+        ).raw
+        keyed.append((stable_sort_key(raw, obs.ts, "observation", obs.id), obs.id))
+    return [i for _, i in sorted(keyed)][:limit]
 
 
 @settings(max_examples=25, deadline=None)
@@ -124,16 +157,11 @@ def test_pooled_ranking_equals_full_ranking(seed: int, query: str) -> None:
                     capsule_id=caps[0].id if i % 3 == 0 else None,
                 )
         for limit in (1, 5, 20):
-            got = kd.retrieve(query, scope=Scope(repo_id="/r"), max_candidates=limit, now=50 * DAY)
-            assert [c.entity.id for c in got.candidates] == _brute_force(
-                kd, query, Scope(repo_id="/r"), limit
-            )
-            with_intent = kd.retrieve(
-                query, scope=Scope(repo_id="/r"), max_candidates=limit, intent="alpha"
-            )
-            full = kd.retrieve(
-                query, scope=Scope(repo_id="/r"), max_candidates=10_000, intent="alpha"
-            )
-            assert [c.entity.id for c in with_intent.candidates] == [
-                c.entity.id for c in full.candidates
-            ][:limit]
+            for intent in (None, "alpha"):
+                got = kd.retrieve(
+                    query, scope=Scope(repo_id="/r"), max_candidates=limit, now=50 * DAY,
+                    intent=intent,
+                )  # fmt: skip
+                assert [c.entity.id for c in got.candidates] == _brute_force(
+                    kd, query, Scope(repo_id="/r"), limit, intent
+                )

@@ -19,6 +19,9 @@ from kindling.model import (
     CandidateResult,
     Capsule,
     Explanation,
+    Memory,
+    MemoryFields,
+    MemoryMatch,
     Observation,
     Pin,
     PinResult,
@@ -26,6 +29,7 @@ from kindling.model import (
     RetrieveResult,
     Scope,
     Summary,
+    SummaryDetails,
 )
 
 if TYPE_CHECKING:
@@ -71,6 +75,9 @@ __all__ = [
     "Kindling",
     "KindlingError",
     "LocalFtsProvider",
+    "Memory",
+    "MemoryFields",
+    "MemoryMatch",
     "NotFoundError",
     "Observation",
     "Pin",
@@ -85,6 +92,7 @@ __all__ = [
     "ScoringWeights",
     "StoreError",
     "Summary",
+    "SummaryDetails",
     "Tokenizer",
 ]
 __version__ = "0.1.0"

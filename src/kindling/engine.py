@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.sanitize import (
     cap_content,
+    clean_text,
     require_confidence,
     require_id,
     require_provenance,
@@ -89,10 +90,15 @@ def _scope(value: object) -> Scope:
     if value is None:
         return Scope()
     if isinstance(value, Scope):
-        return value
-    if isinstance(value, Mapping):
-        return Scope.from_dict(value)
-    raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+        scope = value
+    elif isinstance(value, Mapping):
+        scope = Scope.from_dict(value)
+    else:
+        raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+    for name, text in scope.items():
+        if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
+            raise InvalidInputError(f"scope {name} must be valid Unicode text")
+    return scope
 
 
 class Kindling:
@@ -185,7 +191,7 @@ class Kindling:
     ) -> Capsule:
         """Open a capsule. A session may have only one open session capsule at a time."""
         ctype: CapsuleType = _choice(type, CAPSULE_TYPES, "capsule type")
-        text = require_text(intent, "intent")
+        text, _ = cap_content(require_text(intent, "intent"))
         where = _scope(scope)
         capsule = Capsule(
             id=require_id(id) if id is not None else new_id(),
@@ -263,7 +269,7 @@ class Kindling:
     ) -> Summary:
         """Set the summary of a capsule (one per capsule: a second call replaces the first)."""
         capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
-        text = require_text(content, "summary content")
+        text, _ = cap_content(require_text(content, "summary content"))
         conf = require_confidence(confidence)
         refs = self._evidence(evidence_refs)
         summary = Summary(
@@ -340,7 +346,7 @@ class Kindling:
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
-            reason = require_text(reason, "reason")
+            reason, _ = cap_content(require_text(reason, "reason"))
         pin = Pin(
             id=new_id(),
             target_type=ttype,
@@ -363,10 +369,11 @@ class Kindling:
             raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
 
     def forget(self, observation_id: str) -> Observation:
-        """Redact an observation: its content becomes ``[redacted]`` and leaves the index."""
+        """Redact an observation: its content becomes ``[redacted]``, its provenance ``{}``,
+        and its text leaves the index and the database files (WAL included) once the
+        transaction commits. Text copied into a summary is not touched."""
         obs = self.get_observation(require_id(observation_id, "observation_id"))
-        if not obs.redacted:
-            self.store.redact_observation(obs.id)
+        self.store.redact_observation(obs.id)
         return self.get_observation(obs.id)
 
     # ------------------------------------------------------------------ reads

@@ -78,6 +78,11 @@ class IngestRequest:
     fields: MemoryFields | None
 
 
+def shorten(value: str, limit: int = 120) -> str:
+    """A value quoted for an error message, cut so one bad argument cannot flood the output."""
+    return repr(value if len(value) <= limit else value[: limit - 1] + "…")
+
+
 def split_command_line(argv: Sequence[str]) -> CommandLine:
     """Pick out ``--db PATH``/``--db=PATH`` and ``-h``/``--help`` (before a ``--``); every
     other word, even one starting with a dash (``-5``), is positional."""
@@ -109,7 +114,7 @@ def _whole_number(text: str, name: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise ArgumentError(f"{name} must be a whole number, got {text!r}") from None
+        raise ArgumentError(f"{name} must be a whole number, got {shorten(text)}") from None
 
 
 def _number(text: str, name: str) -> float:
@@ -118,7 +123,9 @@ def _number(text: str, name: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise ArgumentError(f"{name} must be a number of days such as 7 or 0.5, got {text!r}")
+        raise ArgumentError(
+            f"{name} must be a number of days such as 7 or 0.5, got {shorten(text)}"
+        )
     return value
 
 
@@ -165,11 +172,18 @@ def canonical_workspace(path: str) -> str:
     """The workspace's canonical absolute path: symlinks resolved, relative to the cwd."""
     if not path.strip() or "\x00" in path:
         raise InvalidInputError("WORKSPACE must be the path of an existing directory")
-    resolved = Path(path).expanduser().resolve()
-    if not resolved.is_dir():
-        what = "is not a directory" if resolved.exists() else "does not exist"
+    try:
+        resolved = Path(path).expanduser().resolve()
+        is_dir, exists = resolved.is_dir(), resolved.exists()
+    except (OSError, RuntimeError) as exc:  # name too long, symlink loop, ...
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "symlink loop"
         raise InvalidInputError(
-            f"workspace {path!r} {what}; pass the path of an existing directory"
+            f"workspace {shorten(path)} cannot be resolved ({reason}); pass an existing directory"
+        ) from None
+    if not is_dir:
+        what = "is not a directory" if exists else "does not exist"
+        raise InvalidInputError(
+            f"workspace {shorten(path)} {what}; pass the path of an existing directory"
         )
     return str(resolved)
 
@@ -185,7 +199,7 @@ def resolve_now(env: Mapping[str, str] | None = None) -> int:
         now = -1
     if not 0 <= now <= MAX_TS:
         raise InvalidInputError(
-            f"KINDLING_NOW must be epoch milliseconds (a whole number), got {value!r}"
+            f"KINDLING_NOW must be epoch milliseconds (a whole number), got {shorten(value)}"
         )
     return now
 
@@ -196,13 +210,13 @@ def parse_iso8601(text: str, name: str) -> int:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         raise InvalidInputError(
-            f"{name} must be an ISO 8601 time such as 2025-11-17T16:30:00Z, got {text!r}"
+            f"{name} must be an ISO 8601 time such as 2025-11-17T16:30:00Z, got {shorten(text)}"
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     ms = (moment - _EPOCH) // timedelta(milliseconds=1)
     if not 0 <= ms <= MAX_TS:
-        raise InvalidInputError(f"{name} must be between 1970 and 9999, got {text!r}")
+        raise InvalidInputError(f"{name} must be between 1970 and 9999, got {shorten(text)}")
     return ms
 
 
@@ -273,7 +287,7 @@ def parse_ingest_json(payload: bytes) -> IngestRequest:
         status = "Active"
     if status not in SUMMARY_STATUSES:
         raise InvalidInputError(
-            f"invalid status {status!r}; use one of: {', '.join(SUMMARY_STATUSES)}"
+            f"invalid status {shorten(str(status))}; use one of: {', '.join(SUMMARY_STATUSES)}"
         )
     source = _optional_string(data, "source_created_at")
     fields = MemoryFields(

@@ -74,6 +74,8 @@ def _ingest(
     if line.help:
         return Outcome(INGEST_USAGE, 0)
     workspace = canonical_workspace(parse_ingest_args(line.positional))
+    if stdin.isatty():  # waiting for a human to type JSON would look like a hang
+        raise ArgumentError(f"pipe the memory JSON into stdin; {INGEST_USAGE}")
     request = parse_ingest_json(stdin.read(MAX_INGEST_BYTES + 1))
     now = resolve_now(env)
     if request.fields is not None:

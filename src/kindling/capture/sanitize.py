@@ -29,8 +29,9 @@ def clean_text(text: str) -> str:
     try:
         cleaned.encode("utf-8")
     except UnicodeEncodeError:
-        cleaned = cleaned.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-        cleaned = "".join(REPLACEMENT if 0xD800 <= ord(c) <= 0xDFFF else c for c in cleaned)
+        # Through UTF-16: a split surrogate pair becomes its character again, and each lone
+        # surrogate becomes exactly one U+FFFD.
+        cleaned = cleaned.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return cleaned
 
 

@@ -28,7 +28,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from kindling import Kindling, KindlingError, __version__
+from kindling import Kindling, KindlingError, StoreError, __version__
 from kindling.capture.sanitize import MAX_TS
 from kindling.cli import commands as _commands
 from kindling.config import DEFAULT_DB, default_db_path
@@ -45,10 +45,15 @@ class State:
     now: int | None = None  # fixed clock (KINDLING_NOW); None = wall clock
 
     def open(self) -> Kindling:
-        if self.now is None:
-            return Kindling.open(self.db)
         fixed = self.now
-        return Kindling.open(self.db, clock=lambda: fixed)
+        clock = wall_clock_ms if fixed is None else (lambda: fixed)
+        try:
+            return Kindling.open(self.db, clock=clock)
+        except OSError as exc:  # e.g. the database's directory cannot be created
+            raise StoreError(
+                f"cannot open the database {self.db}: {exc.strerror or exc}; "
+                "pick a writable path with --db or KINDLING_DB"
+            ) from None
 
     def clock(self) -> int:
         return self.now if self.now is not None else wall_clock_ms()
@@ -102,6 +107,9 @@ class LazyGroup(click.Group):
         try:
             code = super().main(*args, **kwargs)
         except click.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # click >= 8.2: bare `kindling`
+                click.echo(exc.format_message())
+                sys.exit(0)
             _report_click_error(exc, as_json="--json" in list(argv))
             sys.exit(exc.exit_code)
         except click.Abort:
@@ -159,4 +167,6 @@ def cli(ctx: click.Context, db: Path | None) -> None:
       kindling log "pytest fails: KeyError 'user_id'" --kind error --repo .
       kindling search "why does the login fail" --repo .
     """
-    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=_env_now())
+    # The bridge answers every mistake, a bad KINDLING_NOW too, with its JSON error object.
+    now = None if ctx.invoked_subcommand == "bridge" else _env_now()
+    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=now)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from kindling.cli import render
 from kindling.model import CandidateResult, Entity, Observation, RetrieveResult
+from kindling.retrieval.scoring import DEFAULT_WEIGHTS
 
 INDENT = "    "
 
@@ -24,7 +25,13 @@ def _ts(entity: Entity) -> int:
 
 def _factors(c: CandidateResult) -> str:
     e = c.explanation
-    text = "no text query" if e.bm25 is None else f"bm25 {e.bm25:.2f}"
+    if e.bm25 is None:
+        text = "no text query"
+    elif -e.bm25 < DEFAULT_WEIGHTS.match_floor:
+        # A common word scores ~0 in BM25; the model counts any match at a floor (ranking.md).
+        text = f"bm25 {e.bm25:.2f}, match floor"
+    else:
+        text = f"bm25 {e.bm25:.2f}"
     return (
         f"relevance {e.relevance:.3f} ({text}) · recency {e.recency:.3f} · "
         f"scope {e.scope:.2f} · intent {e.intent:.2f} · confidence {e.confidence:.2f}"

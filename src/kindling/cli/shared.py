@@ -110,14 +110,23 @@ def canonical_repo(value: str) -> str:
     return str(git_root(Path(value).expanduser().resolve()))
 
 
+def _id_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be blank; leave the flag out to mean any")
+    return value
+
+
 def _repo_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return None if value is None else canonical_repo(value)
+    checked = _id_callback(ctx, param, value)
+    return None if checked is None else canonical_repo(checked)
 
 
 def scope_options(f: F) -> F:
     """``--session --repo --agent --user``: the scope, AND over the given dimensions."""
     options = [
-        click.option("--session", "session", metavar="ID", help="Session id."),
+        click.option(
+            "--session", "session", metavar="ID", callback=_id_callback, help="Session id."
+        ),
         click.option(
             "--repo",
             "repo",
@@ -125,8 +134,8 @@ def scope_options(f: F) -> F:
             callback=_repo_callback,
             help="Repository: a path ('.' = the git root here) or an opaque id.",
         ),
-        click.option("--agent", "agent", metavar="ID", help="Agent id."),
-        click.option("--user", "user", metavar="ID", help="User id."),
+        click.option("--agent", "agent", metavar="ID", callback=_id_callback, help="Agent id."),
+        click.option("--user", "user", metavar="ID", callback=_id_callback, help="User id."),
     ]
     for option in reversed(options):
         f = option(f)

@@ -1,9 +1,10 @@
 """The demo's shipped coding session and the three questions ``kindling demo`` asks of it.
 
 ``session.json`` is a bundle (see ``kindling.bundle``) of two sessions in one repository: a
-closed one that added refresh tokens (a failure, its fix, a design decision, which is pinned)
-and an open one chasing a flaky logout test. Its ids and times are fixed and the questions are
-asked at a fixed ``NOW``, so the demo prints the same thing on every machine.
+closed one that added refresh tokens (a failure, its fix, a design decision) and an open one
+chasing a flaky logout test, whose failing assertion is pinned as the repro for a week. Its ids
+and times are fixed and the questions are asked at a fixed ``NOW``, so the demo prints the same
+thing on every machine.
 
 Must not import the CLI, servers or adapters.
 """

@@ -14,7 +14,7 @@ Must not import anything from Kindling except ``model``, ``errors``, ``store`` a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kindling.model import Entity, Explanation, Observation, Scope, Summary, TargetType
@@ -22,10 +22,10 @@ from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     ScoreInputs,
     ScoringWeights,
-    base_score,
     calculate_score,
     describe,
     intent_factor,
+    multiplier,
     scope_factor,
     stable_sort_key,
 )
@@ -85,6 +85,7 @@ class _Scored:
     confidence: float
     key: tuple[float, int, str, str] = (0.0, 0, "", "")
     score: float = 0.0
+    raw: float = 0.0
 
 
 class LocalFtsProvider:
@@ -107,6 +108,10 @@ class LocalFtsProvider:
             match_floor=self.weights.match_floor,
             half_life_ms=self.weights.half_life_ms,
             reference_ms=reference,
+            # Under the AND filter every hit matches the requested dimensions: one factor.
+            scope_mult=multiplier(self.weights.scope, scope_factor(request.scope, request.scope)),
+            intent_mult=multiplier(self.weights.intent, 1.0),
+            w_confidence=self.weights.confidence,
         )
         if request.limit <= 0:
             return ProviderResult((), plan)
@@ -120,14 +125,17 @@ class LocalFtsProvider:
     def _exact_pool(
         self, request: ProviderRequest, plan: QueryPlan, rank: BaseRank, target: TargetType
     ) -> list[_Scored]:
+        """The exact top ``limit`` of ``target``. The store sorts by the full score except the
+        per-hit intent factor (at most 1); without an intent its order is final, otherwise
+        a match outside the pool scores at most the pool's last store score, so the pool
+        grows until the limit-th best full score beats that bound."""
         pool = max(MIN_POOL, request.limit * 2)
         while True:
-            scored, last_base, exhausted = self._fetch(request, plan, rank, target, pool)
-            if exhausted:
+            scored, last_bound, exhausted = self._fetch(request, plan, rank, target, pool)
+            if exhausted or request.intent is None:
                 return scored
-            kth = sorted(s.score for s in scored)[-request.limit]
-            # 1e-6: scores are rounded to 6 places; an outsider must not even tie.
-            if kth > last_base + 1e-6:
+            kth = sorted(s.raw for s in scored)[-request.limit]
+            if kth > last_bound:
                 return scored
             pool *= 4
 
@@ -150,36 +158,28 @@ class LocalFtsProvider:
                 limit=pool,
             )
             scored = self._score_observations(obs_rows, request, plan)
-            rows_ts = [(m.bm25, m.observation.ts) for m in obs_rows]
         else:
             sum_rows = self.store.search_summaries(
                 plan.match, request.scope, rank=rank, exclude_ids=request.exclude_ids, limit=pool
             )
             scored = self._score_summaries(sum_rows, request, plan)
-            rows_ts = [(m.bm25, m.summary.created_at) for m in sum_rows]
+        last_bound = 0.0
         for item in scored:
-            result = calculate_score(
-                ScoreInputs(
-                    item.bm25,
-                    plan.clauses,
-                    item.ts,
-                    rank.reference_ms,
-                    item.scope,
-                    item.intent,
-                    item.confidence,
-                ),
-                self.weights,
+            inputs = ScoreInputs(
+                item.bm25,
+                plan.clauses,
+                item.ts,
+                rank.reference_ms,
+                item.scope,
+                item.intent,
+                item.confidence,
             )
+            result = calculate_score(inputs, self.weights)
             item.score = result.score
-            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
-        exhausted = len(rows_ts) < pool
-        last_base = 0.0
-        if rows_ts:
-            bm25, ts = rows_ts[-1]
-            last_base = base_score(
-                bm25 if plan.match else None, plan.clauses, ts, rank.reference_ms, self.weights
-            )
-        return scored, last_base, exhausted
+            item.raw = result.raw
+            item.key = stable_sort_key(result.raw, item.ts, item.target_type, item.entity.id)
+            last_bound = calculate_score(replace(inputs, intent=1.0), self.weights).raw
+        return scored, last_bound, len(scored) < pool
 
     def _score_observations(
         self, rows: Sequence[ObservationMatch], request: ProviderRequest, plan: QueryPlan

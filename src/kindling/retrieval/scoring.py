@@ -96,48 +96,43 @@ class Score:
     relevance: float
     recency: float
     age_ms: int
-    score: float
+    score: float  # rounded to 6 places, for display
+    raw: float  # unrounded: what ranking sorts by (the store computes the same bits in SQL)
 
 
 def relevance(bm25: float | None, clauses: int, k: float, floor: float) -> float:
-    """``s / (s + k * clauses)`` with ``s = max(-bm25, floor)``; 0 without a text match."""
+    """``s / (s + K)`` with ``s = max(-bm25, floor)`` and ``K = k * clauses``, written as
+    ``1 - K / (K + s)`` so the store's SQL evaluates bm25 once; 0 without a text match."""
     if bm25 is None:
         return 0.0
-    strength = max(-bm25, floor)
-    return strength / (strength + k * max(1, clauses))
+    scale = k * max(1, clauses)
+    return 1.0 - scale / (scale - min(bm25, -floor))
 
 
 def recency(ts: int, reference_ms: int, half_life_ms: float) -> float:
     return half_life_ms / (half_life_ms + max(0, reference_ms - ts))
 
 
-def base_score(
-    bm25: float | None, clauses: int, ts: int, reference_ms: int, w: ScoringWeights
-) -> float:
-    """The additive part the store evaluates in SQL (same arithmetic)."""
-    return w.fts * relevance(bm25, clauses, w.relevance_k, w.match_floor) + w.recency * recency(
-        ts, reference_ms, w.half_life_ms
-    )
-
-
-def _mult(weight: float, factor: float) -> float:
+def multiplier(weight: float, factor: float) -> float:
     return 1.0 - weight + weight * factor
 
 
 def calculate_score(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS) -> Score:
-    """The full score of one hit; rounded to 6 places so equal-looking scores tie exactly."""
+    """The full score of one hit. The store evaluates the same expression, with the same
+    association, in SQL (``store.search_sql``): keep the two in step."""
     rel = relevance(inputs.bm25, inputs.clauses, weights.relevance_k, weights.match_floor)
     rec = recency(inputs.ts, inputs.reference_ms, weights.half_life_ms)
     value = (weights.fts * rel + weights.recency * rec) * (
-        _mult(weights.scope, inputs.scope)
-        * _mult(weights.intent, inputs.intent)
-        * _mult(weights.confidence, inputs.confidence)
+        multiplier(weights.scope, inputs.scope)
+        * multiplier(weights.intent, inputs.intent)
+        * multiplier(weights.confidence, inputs.confidence)
     )
     return Score(
         relevance=round(rel, 6),
         recency=round(rec, 6),
         age_ms=max(0, inputs.reference_ms - inputs.ts),
         score=round(min(1.0, max(0.0, value)), 6),
+        raw=value,
     )
 
 

@@ -30,10 +30,13 @@ from kindling.model import (
 
 @dataclass(frozen=True, slots=True)
 class BaseRank:
-    """Inputs of the in-database part of the score: ``w_fts*rel + w_recency*rec``.
+    """Inputs of the score as the store evaluates it in SQL (``retrieval.scoring``):
 
-    ``rel = s / (s + relevance_k)`` with ``s = max(-bm25, match_floor)``;
-    ``rec = half_life / (half_life + age)`` with ``age = max(0, reference_ms - ts)``.
+    ``(w_fts*rel + w_recency*rec) * ((scope_mult * intent_mult) * conf_mult)`` with
+    ``rel = s / (s + relevance_k)``, ``s = max(-bm25, match_floor)``,
+    ``rec = half_life / (half_life + age)``, ``age = max(0, reference_ms - ts)`` and
+    ``conf_mult = 1 - w_confidence + w_confidence * confidence`` (1 for observations).
+    ``intent_mult`` is the best any hit can get: per-hit intents are applied by the caller.
     """
 
     w_fts: float
@@ -42,6 +45,9 @@ class BaseRank:
     match_floor: float
     half_life_ms: float
     reference_ms: int
+    scope_mult: float = 1.0
+    intent_mult: float = 1.0
+    w_confidence: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

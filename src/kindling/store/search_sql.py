@@ -2,9 +2,9 @@
 
 One statement shape for both tables: FTS5 matches are materialised first and then joined to
 the content table (``CROSS JOIN`` fixes that order, so SQLite never scans a scope index and
-probes FTS row by row), filtered by scope, and ordered by the additive part of the score
-(see ``store.base.BaseRank``), newest first, then id. Without a text query the same shape
-ranks by recency alone.
+probes FTS row by row), filtered by scope, and ordered by the score without its per-hit
+intent factor (see ``store.base.BaseRank``), then newest first, then id. Without a text query
+the same shape ranks by recency alone.
 
 Must not import anything from Kindling except ``store``.
 """
@@ -15,6 +15,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from kindling.store.base import BaseRank
+
+
+def _score(bm25: str | None, ts: str, confidence: str, rank: BaseRank) -> tuple[str, list[Any]]:
+    """The score as SQL, with the association of ``retrieval.scoring.calculate_score``."""
+    recency = f"(? / (? + max(0, ? - {ts})))"
+    recency_args = [rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
+    mult = f"((? * ?) * (1.0 - ? + ? * {confidence}))"
+    mult_args = [rank.scope_mult, rank.intent_mult, rank.w_confidence, rank.w_confidence]
+    if bm25 is None:
+        return f"(0.0 + ? * {recency}) * {mult}", [rank.w_recency, *recency_args, *mult_args]
+    relevance = f"(1.0 - ? / (? - min({bm25}, ?)))"
+    relevance_args = [rank.relevance_k, rank.relevance_k, -rank.match_floor]
+    return (
+        f"(? * {relevance} + ? * {recency}) * {mult}",
+        [rank.w_fts, *relevance_args, rank.w_recency, *recency_args, *mult_args],
+    )
 
 
 def ranked_search(
@@ -30,25 +46,33 @@ def ranked_search(
     match: str | None,
     rank: BaseRank,
     limit: int,
+    confidence: str = "1.0",
 ) -> tuple[str, list[Any]]:
     """Build ``(sql, args)``; rows are ``columns``, then bm25 (0.0 without a text query).
 
     ``table`` is the content table with its alias (``observations o``), ``joins`` any further
-    JOINs the scope filter needs.
+    JOINs the scope filter needs, ``confidence`` the SQL of the confidence factor.
     """
     alias = table.split()[-1]
-    recency = f"? * ? / (? + max(0, ? - {ts}))"
-    recency_args = [rank.w_recency, rank.half_life_ms, rank.half_life_ms, rank.reference_ms]
-    order = f"ORDER BY base DESC, {ts} DESC, {id_col} ASC LIMIT ?"
+    order_args: list[Any]
     if match is None:
-        sql = f"SELECT {columns}, 0.0, {recency} AS base FROM {table} {joins} WHERE {where} {order}"
-        return sql, [*recency_args, *params, limit]
+        if confidence == "1.0":
+            # Recency alone, with constant multipliers, is monotone in time: the same order
+            # as the score, and an index can give it.
+            order, order_args = f"{ts} DESC, {id_col} ASC", []
+        else:
+            score, order_args = _score(None, ts, confidence, rank)
+            order = f"{score} DESC, {ts} DESC, {id_col} ASC"
+        sql = f"SELECT {columns}, 0.0 FROM {table} {joins} WHERE {where} ORDER BY {order} LIMIT ?"
+        return sql, [*params, *order_args, limit]
+    # Two phases: rank small (rowid, bm25, ts, id) records, then read the winners' columns.
+    inner, inner_args = _score("b", "t", confidence, rank)
+    outer, outer_args = _score("top.b", "top.t", confidence, rank)
     sql = (
-        f"WITH m AS MATERIALIZED (SELECT rowid AS rid, bm25({fts}) AS b FROM {fts}"
-        f" WHERE {fts} MATCH ?) SELECT {columns}, m.b,"
-        f" ? * max(-m.b, ?) / (max(-m.b, ?) + ?) + {recency} AS base"
-        f" FROM m CROSS JOIN {table} ON {alias}.rowid = m.rid {joins}"
-        f" WHERE {where} {order}"
+        f"WITH top AS (SELECT {alias}.rowid AS r, bm25({fts}) AS b, {ts} AS t, {id_col} AS i"
+        f" FROM {fts} CROSS JOIN {table} ON {alias}.rowid = {fts}.rowid {joins}"
+        f" WHERE {fts} MATCH ? AND {where} ORDER BY {inner} DESC, t DESC, i ASC LIMIT ?)"
+        f" SELECT {columns}, top.b FROM top CROSS JOIN {table} ON {alias}.rowid = top.r {joins}"
+        f" ORDER BY {outer} DESC, top.t DESC, top.i ASC"
     )
-    text_args = [rank.w_fts, rank.match_floor, rank.match_floor, rank.relevance_k]
-    return sql, [match, *text_args, *recency_args, *params, limit]
+    return sql, [match, *params, *inner_args, limit, *outer_args]

@@ -21,8 +21,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kindling.errors import StoreError
 from kindling.model import (
-    SCOPE_FIELDS,
     Capsule,
     CapsuleStatus,
     Observation,
@@ -33,14 +33,12 @@ from kindling.model import (
     TargetType,
 )
 from kindling.store.base import (
-    BaseRank,
     Dataset,
-    ObservationMatch,
     StoreStats,
-    SummaryMatch,
     iter_chunks,
 )
 from kindling.store.migrations import LATEST_VERSION, apply_migrations, current_version
+from kindling.store.purge import merge_fts_segments, truncate_wal
 from kindling.store.retry import retry_busy
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
@@ -56,29 +54,34 @@ from kindling.store.rows import (
     store_error,
     summary_row,
 )
-from kindling.store.search_sql import ranked_search
 from kindling.store.sqlite_details import SummaryDetailsMixin
+from kindling.store.sqlite_search import SearchMixin
 
 T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
-HIGHLIGHT_OPEN = "\x02"
-HIGHLIGHT_CLOSE = "\x03"
 
 
-class SqliteStore(SummaryDetailsMixin):
+class SqliteStore(SearchMixin, SummaryDetailsMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                if "\x00" in self.path:
+                    raise ValueError("it contains a NUL character")
+                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
+                raise StoreError(f"cannot use {self.path!r} as a database path: {exc}") from exc
         try:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
             self._busy_timeout_s = busy_timeout_s
             self._depth = 0
+            self._purge_pending = False  # a forget happened in this transaction
+            self.wal_purged = True  # the last forget's old pages left the WAL file
             for pragma in (
                 f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
                 # Many processes opening a new file at once: this one can return BUSY at once.
@@ -88,7 +91,7 @@ class SqliteStore(SummaryDetailsMixin):
                 "PRAGMA foreign_keys = ON",
                 "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
             ):
-                self._retry(partial(self._pragma, pragma))
+                self._retry(partial(self._conn.execute, pragma))
             self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
@@ -122,22 +125,25 @@ class SqliteStore(SummaryDetailsMixin):
             yield
         except BaseException:
             self._depth = 0
+            self._purge_pending = False
             self._rollback()
             raise
         self._depth = 0
+        purge, self._purge_pending = self._purge_pending, False
         try:
+            if purge:
+                merge_fts_segments(self._conn)
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             self._rollback()
             raise store_error(exc, self.path) from exc
+        if purge and self.path != ":memory:":
+            self.wal_purged = self._retry(partial(truncate_wal, self._conn))
 
     def _rollback(self) -> None:
         # Some errors (I/O, disk full) already ended the transaction; keep the first error.
         if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
-
-    def _pragma(self, sql: str) -> list[Any]:
-        return self._conn.execute(sql).fetchall()
 
     def _retry(self, call: Callable[[], T]) -> T:
         return retry_busy(call, timeout_s=self._busy_timeout_s)
@@ -235,11 +241,20 @@ class SqliteStore(SummaryDetailsMixin):
         return [observation_row(r) for r in rows]
 
     def redact_observation(self, obs_id: str) -> bool:
-        cur = self._write(
-            "UPDATE observations SET content = '[redacted]', redacted = 1"
-            " WHERE id = ? AND redacted = 0",
-            (obs_id,),
-        )
+        """Forget an observation's text everywhere, including on disk (see ``store.purge``).
+
+        Runs again on an already redacted row, so that text left in the index or the WAL by
+        an older tool is purged too."""
+        try:
+            with self.transaction():
+                cur = self._conn.execute(
+                    "UPDATE observations SET content = '[redacted]', provenance = '{}',"
+                    " redacted = 1 WHERE id = ?",
+                    (obs_id,),
+                )
+                self._purge_pending = True
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, self.path) from exc
         return cur.rowcount > 0
 
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]:
@@ -471,93 +486,6 @@ class SqliteStore(SummaryDetailsMixin):
         return [pin_row(r) for r in rows]
 
     # ------------------------------------------------------------------ search
-
-    def search_observations(
-        self,
-        match: str | None,
-        scope: Scope,
-        *,
-        rank: BaseRank,
-        exclude_ids: Sequence[str],
-        include_redacted: bool,
-        limit: int,
-    ) -> list[ObservationMatch]:
-        where, params = scope_where(scope, "o")
-        if exclude_ids:
-            where += f" AND o.id NOT IN ({','.join('?' * len(exclude_ids))})"
-            params.extend(exclude_ids)
-        if not include_redacted:
-            where += " AND o.redacted = 0"
-        sql, args = ranked_search(
-            fts="observations_fts",
-            table="observations o",
-            joins="",
-            columns=f"{OBS_COLUMNS}, o.rowid",
-            ts="o.ts",
-            id_col="o.id",
-            where=where,
-            params=params,
-            match=match,
-            rank=rank,
-            limit=limit,
-        )
-        return [
-            ObservationMatch(observation=observation_row(r), rowid=int(r[10]), bm25=float(r[11]))
-            for r in self._read(sql, args)
-        ]
-
-    def search_summaries(
-        self,
-        match: str | None,
-        scope: Scope,
-        *,
-        rank: BaseRank,
-        exclude_ids: Sequence[str],
-        limit: int,
-    ) -> list[SummaryMatch]:
-        where, params = scope_where(scope, "c")
-        if exclude_ids:
-            where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
-            params.extend(exclude_ids)
-        sql, args = ranked_search(
-            fts="summaries_fts",
-            table="summaries s",
-            joins="JOIN capsules c ON c.id = s.capsule_id",
-            columns=f"{SUMMARY_COLUMNS}, c.intent, "
-            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
-            + ", s.rowid",
-            ts="s.created_at",
-            id_col="s.id",
-            where=where,
-            params=params,
-            match=match,
-            rank=rank,
-            limit=limit,
-        )
-        return [
-            SummaryMatch(
-                summary=summary_row(r),
-                intent=r[6],
-                scope=row_scope(r, 7),
-                rowid=int(r[11]),
-                bm25=float(r[12]),
-            )
-            for r in self._read(sql, args)
-        ]
-
-    def highlight(
-        self, target_type: TargetType, match: str, rowids: Sequence[int]
-    ) -> dict[int, str]:
-        if not rowids:
-            return {}
-        table = "observations_fts" if target_type == "observation" else "summaries_fts"
-        marks = ",".join("?" * len(rowids))
-        rows = self._read(
-            f"SELECT rowid, highlight({table}, 0, ?, ?) FROM {table}"
-            f" WHERE {table} MATCH ? AND rowid IN ({marks})",
-            [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, match, *rowids],
-        )
-        return {int(r[0]): r[1] for r in rows if r[1] is not None}
 
     def newest_ts(self) -> int | None:
         row = self._read("SELECT MAX(ts) FROM observations")[0]

@@ -25,25 +25,25 @@ def _rows(items: Sequence[Any], now: int) -> tuple[list[str], list[list[str]]]:
     first = items[0]
     if isinstance(first, Observation):
         return ["ID", "KIND", "WHEN", "CONTENT"], [
-            [o.id, o.kind + (" (redacted)" if o.redacted else ""), render.relative(o.ts, now),
+            [o.id, o.kind + (" (redacted)" if o.redacted else ""), render.when(o.ts, now),
              o.content]
             for o in items
         ]  # fmt: skip
     if isinstance(first, Capsule):
         return ["ID", "STATUS", "TYPE", "OPENED", "OBS", "INTENT"], [
-            [c.id, c.status, c.type, render.relative(c.opened_at, now),
+            [c.id, c.status, c.type, render.when(c.opened_at, now),
              str(len(c.observation_ids)), c.intent]
             for c in items
         ]  # fmt: skip
     if isinstance(first, Summary):
         return ["ID", "CAPSULE", "CONF", "WHEN", "CONTENT"], [
-            [s.id, s.capsule_id, f"{s.confidence:.2f}", render.relative(s.created_at, now),
+            [s.id, s.capsule_id, f"{s.confidence:.2f}", render.when(s.created_at, now),
              s.content]
             for s in items
         ]  # fmt: skip
     pins: Sequence[Pin] = items
     return ["ID", "TARGET", "CREATED", "EXPIRES", "REASON"], [
-        [p.id, f"{p.target_type} {p.target_id}", render.relative(p.created_at, now),
+        [p.id, f"{p.target_type} {p.target_id}", render.when(p.created_at, now),
          "never" if p.expires_at is None else render.relative(p.expires_at, now), p.reason or ""]
         for p in pins
     ]  # fmt: skip
@@ -58,7 +58,7 @@ def _rows(items: Sequence[Any], now: int) -> tuple[list[str], list[list[str]]]:
     help="Capsules: open or closed. Pins: active (not expired).",
 )
 @scope_options
-@click.option("--limit", type=LIMIT, default=50, show_default=True, help="Most rows.")
+@click.option("--limit", type=LIMIT, default=50, show_default=True, metavar="N", help="Most rows.")
 @json_option
 @pass_state
 @library_errors

@@ -17,7 +17,9 @@ from kindling.cli.shared import EPOCH_MS, LIMIT, library_errors, scope_of, scope
 @click.command("search")
 @click.argument("query", default="", required=False)
 @scope_options
-@click.option("--limit", type=LIMIT, default=10, show_default=True, help="Most candidates.")
+@click.option(
+    "--limit", type=LIMIT, default=10, show_default=True, metavar="N", help="Most candidates."
+)
 @click.option("--budget", type=click.IntRange(0), metavar="TOKENS", help="Token budget.")
 @click.option("--include-redacted", is_flag=True, help="Also show redacted observations.")
 @click.option("--intent", metavar="TEXT", help="Favour work whose capsule intent matches.")

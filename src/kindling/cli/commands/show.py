@@ -45,9 +45,9 @@ def _human(d: Described, now: int) -> str:
             "",
             render.heading(f"Observations ({len(d.observations)})"),
         ]
-        width = render.terminal_width() - 60
+        total = render.terminal_width()
         lines += [
-            f"  {o.id}  {o.kind:<10} {render.one_line(o.content, max(20, width))}"
+            f"  {o.id}  {o.kind:<10} " + render.one_line(o.content, max(20, total - len(o.id) - 15))
             for o in d.observations
         ]
     elif isinstance(e, Summary):

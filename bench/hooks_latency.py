@@ -1,0 +1,134 @@
+"""Hook latency: process wall time of ``kindling hook EVENT`` per event, median and p95.
+
+Each run spawns the installed ``kindling`` script with a recorded Claude Code payload on stdin
+(``tests/data/claude_code``), exactly as Claude Code does, against a throw-away database in a
+temporary git repository that already holds some history (so SessionStart has something to
+inject). Wall time includes interpreter start-up, imports, opening the database and the work.
+
+    .venv/bin/python bench/hooks_latency.py            # 30 runs per event
+    .venv/bin/python bench/hooks_latency.py --runs 50 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "claude_code"
+KINDLING = str(Path(sys.executable).parent / "kindling")
+CASES = [
+    ("SessionStart", "session_start"),
+    ("UserPromptSubmit", "user_prompt_submit"),
+    ("PostToolUse", "post_tool_use_bash"),
+    ("PostToolUse", "post_tool_use_edit"),
+    ("PostToolUse", "post_tool_use_read"),
+    ("PostToolUseFailure", "post_tool_use_failure"),
+    ("PreCompact", "pre_compact"),
+    ("SubagentStop", "subagent_stop"),
+    ("Stop", "stop"),
+    ("SessionEnd", "session_end"),
+]
+
+
+def payload(name: str, repo: Path, session: str) -> bytes:
+    text = (DATA / f"{name}.json").read_text(encoding="utf-8")
+    text = text.replace("@CWD@", str(repo)).replace("@ROOT@", str(repo))
+    text = text.replace("@TRANSCRIPT@", str(DATA / "transcript.jsonl"))
+    data = json.loads(text)
+    data["session_id"] = session
+    return json.dumps(data).encode()
+
+
+def run(event: str, stdin: bytes, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [KINDLING, "hook", event], input=stdin, capture_output=True, env=env, check=False
+    )
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0 or proc.stderr:
+        raise SystemExit(f"{event} failed: rc={proc.returncode} {proc.stderr.decode()[:200]}")
+    return elapsed * 1000
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def baseline(argv: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, *argv], check=True)
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 1)
+
+
+def compile_bytecode() -> None:
+    """An installed package ships compiled bytecode; an editable checkout (or an environment
+    with PYTHONDONTWRITEBYTECODE) may not, and would recompile every module on every run."""
+    import compileall
+
+    import kindling
+
+    compileall.compile_dir(str(Path(kindling.__file__).parent), quiet=1)
+
+
+def main() -> None:
+    compile_bytecode()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--history", type=int, default=500, help="observations already stored")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / "repo"
+        repo.mkdir()
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        repo = repo.resolve()
+        env = dict(os.environ, KINDLING_HOME=str(Path(tmp) / "home"))
+        env["KINDLING_DB"] = str(Path(tmp) / "home" / "kindling.db")
+        env.pop("KINDLING_NOW", None)
+        for i in range(args.history):  # earlier sessions' work
+            name = CASES[2 + i % 3][1]
+            run("PostToolUse", payload(name, repo, f"history-{i // 50}"), env)
+        run("Stop", payload("stop", repo, "history-0"), env)
+        results: dict[str, dict[str, float]] = {}
+        for event, name in CASES:
+            times = [run(event, payload(name, repo, "bench"), env) for _ in range(args.runs)]
+            results[f"{event}:{name}"] = {
+                "median_ms": round(statistics.median(times), 1),
+                "p95_ms": round(p95(times), 1),
+                "runs": len(times),
+            }
+    info: dict[str, object] = {
+        # The floor under every hook: the interpreter, then the engine's own imports.
+        "python_startup_median_ms": baseline(["-c", "pass"], args.runs),
+        "import_kindling_median_ms": baseline(["-c", "import kindling"], args.runs),
+        "cpus": os.cpu_count(),
+        "loadavg_1min": round(os.getloadavg()[0], 2),
+        "history": args.history,
+    }
+    if args.json:
+        print(json.dumps({"info": info, "events": results}, indent=2))
+        return
+    print(f"{'event':45} {'median ms':>10} {'p95 ms':>8}")
+    for key, row in results.items():
+        print(f"{key:45} {row['median_ms']:>10} {row['p95_ms']:>8}")
+    print(
+        f"(python -c pass: {info['python_startup_median_ms']} ms; python -c 'import kindling':"
+        f" {info['import_kindling_median_ms']} ms; cpus={info['cpus']};"
+        f" load average {info['loadavg_1min']})"
+    )
+
+
+if __name__ == "__main__":
+    main()

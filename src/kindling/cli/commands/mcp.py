@@ -1,0 +1,39 @@
+"""``kindling mcp``: serve Kindling's memory over the Model Context Protocol (stdio).
+
+A thin adapter: the server lives in ``kindling.mcp_server``; the SDK is an optional extra, so
+it is imported only here, when the command runs.
+
+Must not be imported by the core.
+"""
+
+from __future__ import annotations
+
+import click
+
+from kindling import InvalidInputError
+from kindling.cli.app import State, fail, pass_state
+
+
+@click.command("mcp")
+@pass_state
+def command(state: State) -> None:
+    """Serve Kindling over MCP on stdin/stdout (for Claude Code, Cursor, ...).
+
+    Tools: retrieve, remember, pin, unpin, forget, recent, status. The default scope is the
+    git root of the directory the server starts in.
+
+    \b
+    Example (register it with Claude Code):
+      claude mcp add kindling -- kindling mcp
+    """
+    try:
+        from kindling.mcp_server import serve
+    except ImportError as exc:
+        fail(
+            InvalidInputError(
+                f"the MCP SDK is not installed ({exc.name}); "
+                "install it with: pip install 'kindling-memory[mcp]'"
+            ),
+            as_json=False,
+        )
+    serve(state.db)

@@ -1,0 +1,204 @@
+"""Install Kindling's hooks into a Claude Code settings file, and take them out again.
+
+The merge is idempotent and keeps every other key: for each event Kindling adds one hook group
+``{"matcher": ..., "hooks": [{"type": "command", "command": "kindling hook EVENT", "timeout":
+10}]}`` unless a Kindling hook for that event is already there (then it only refreshes the
+command and timeout). Kindling's hooks are recognised by their command: an executable named
+``kindling`` followed by ``hook EVENT``; uninstalling removes exactly those, and the groups and
+event lists they leave empty. A file that is not valid JSON is refused, never overwritten; the
+previous file is copied to a timestamped backup before any change.
+
+Must not import click, the CLI or the MCP server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from kindling.errors import InvalidInputError
+from kindling.hooks.payload import EVENTS, repo_root
+
+HOOK_TIMEOUT_S = 10  # the hook itself gives up after 8 s (see kindling.hooks.DEADLINE_S)
+TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
+Scope = Literal["project", "user"]
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChange:
+    path: Path
+    changed: bool
+    backup: Path | None
+    events: tuple[str, ...]  # events whose Kindling hook was added, refreshed or removed
+
+
+def settings_path(scope: Scope, cwd: str | None = None) -> Path:
+    if scope == "user":
+        return Path.home() / ".claude" / "settings.json"
+    return Path(repo_root(cwd)) / ".claude" / "settings.json"
+
+
+def hook_executable() -> str:
+    """How settings should call Kindling: ``kindling`` when that is the one on PATH, else the
+    absolute path of this installation's script (so hooks work outside the virtualenv)."""
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    candidates = [argv0] if argv0 is not None and argv0.name == "kindling" else []
+    candidates.append(Path(sys.executable).parent / "kindling")
+    on_path = shutil.which("kindling")
+    for candidate in candidates:
+        if candidate.is_file():
+            real = os.path.realpath(candidate)
+            if on_path and os.path.realpath(on_path) == real:
+                return "kindling"
+            return shlex.quote(str(candidate.absolute()))
+    return "kindling"
+
+
+def is_kindling_hook(entry: Any, event: str) -> bool:
+    if not isinstance(entry, dict) or entry.get("type") != "command":
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return len(words) == 3 and Path(words[0]).name == "kindling" and words[1:] == ["hook", event]
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInputError(
+            f"{path} is not valid JSON ({exc}); fix or move it, then run this again "
+            "(it was left untouched)"
+        ) from None
+    if not isinstance(data, dict):
+        raise InvalidInputError(f"{path} must hold a JSON object; it was left untouched")
+    hooks = data.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise InvalidInputError(f'"hooks" in {path} must be an object; it was left untouched')
+    for event, groups in (hooks or {}).items():
+        if not isinstance(groups, list):
+            raise InvalidInputError(
+                f'"hooks.{event}" in {path} must be a list; it was left untouched'
+            )
+    return data
+
+
+def _ours(event: str, exe: str) -> dict[str, Any]:
+    return {"type": "command", "command": f"{exe} hook {event}", "timeout": HOOK_TIMEOUT_S}
+
+
+def merge_hooks(data: dict[str, Any], exe: str) -> tuple[dict[str, Any], list[str]]:
+    """Return settings with Kindling's hooks in place, and the events that changed. Pure."""
+    result = json.loads(json.dumps(data))
+    hooks: dict[str, Any] = result.setdefault("hooks", {})
+    touched = []
+    for event in EVENTS:
+        want = _ours(event, exe)
+        groups: list[Any] = hooks.setdefault(event, [])
+        found = False
+        for group in groups:
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for i, entry in enumerate(entries if isinstance(entries, list) else []):
+                if is_kindling_hook(entry, event):
+                    found = True
+                    if entry != want:
+                        entries[i] = {**entry, **want}  # type: ignore[index]
+                        touched.append(event)
+        if not found:
+            group = {"matcher": "*", "hooks": [want]} if event in TOOL_EVENTS else {"hooks": [want]}
+            groups.append(group)
+            touched.append(event)
+    return result, touched
+
+
+def remove_hooks(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Return settings without Kindling's hooks (and the empty groups they leave). Pure."""
+    result = json.loads(json.dumps(data))
+    hooks = result.get("hooks")
+    if not isinstance(hooks, dict):
+        return result, []
+    touched = []
+    for event in list(hooks):
+        groups = hooks[event]
+        kept_groups = []
+        for group in groups:
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(entries, list):
+                kept_groups.append(group)
+                continue
+            kept = [e for e in entries if not is_kindling_hook(e, event)]
+            if len(kept) != len(entries):
+                touched.append(event)
+                if not kept:
+                    continue
+                group["hooks"] = kept
+            kept_groups.append(group)
+        if event in touched and not kept_groups:
+            del hooks[event]
+        else:
+            hooks[event] = kept_groups
+    if touched and not hooks:
+        del result["hooks"]
+    return result, sorted(set(touched), key=touched.index)
+
+
+def _backup(path: Path) -> Path | None:
+    if not path.exists():
+        return None
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{path.name}.kindling-backup-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.kindling-backup-{stamp}-{n}")
+    shutil.copy2(path, target)
+    return target
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.kindling-tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def install(path: Path, exe: str | None = None) -> SettingsChange:
+    data = _load(path)
+    merged, touched = merge_hooks(data, exe or hook_executable())
+    if not touched:
+        return SettingsChange(path, False, None, ())
+    backup = _backup(path)
+    _write(path, merged)
+    return SettingsChange(path, True, backup, tuple(touched))
+
+
+def uninstall(path: Path) -> SettingsChange:
+    if not path.exists():
+        return SettingsChange(path, False, None, ())
+    data = _load(path)
+    cleaned, touched = remove_hooks(data)
+    if not touched:
+        return SettingsChange(path, False, None, ())
+    backup = _backup(path)
+    _write(path, cleaned)
+    return SettingsChange(path, True, backup, tuple(touched))

@@ -1,0 +1,63 @@
+"""Helpers for driving ``kindling hook`` as a real process with recorded payloads."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent / "data" / "claude_code"
+KINDLING = str(Path(sys.executable).parent / "kindling")
+
+
+def payload(name: str, cwd: Path, root: Path | None = None, **overrides: Any) -> dict[str, Any]:
+    """A recorded payload run in ``cwd``, its file paths under ``root`` (default: ``cwd``)."""
+    text = (DATA / f"{name}.json").read_text(encoding="utf-8")
+    text = (
+        text.replace("@CWD@", str(cwd))
+        .replace("@ROOT@", str(root or cwd))
+        .replace("@TRANSCRIPT@", str(DATA / "transcript.jsonl"))
+    )
+    data: dict[str, Any] = json.loads(text)
+    data.update(overrides)
+    return data
+
+
+def run_hook(
+    event: str, data: dict[str, Any] | bytes | str, *args: str
+) -> subprocess.CompletedProcess[str]:
+    if isinstance(data, dict):
+        stdin = json.dumps(data).encode()
+    elif isinstance(data, str):
+        stdin = data.encode()
+    else:
+        stdin = data
+    proc = subprocess.run(
+        [KINDLING, "hook", event, *args],
+        input=stdin,
+        capture_output=True,
+        env=dict(os.environ),
+        timeout=60,
+        check=False,
+    )
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+    )
+
+
+def injected(proc: subprocess.CompletedProcess[str]) -> str | None:
+    """The additionalContext a hook printed, or None when it printed nothing."""
+    if not proc.stdout.strip():
+        return None
+    out = json.loads(proc.stdout)
+    context: str = out["hookSpecificOutput"]["additionalContext"]
+    return context
+
+
+def git_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path.resolve()

@@ -1,0 +1,125 @@
+"""Forget means gone: absent from the table, the FTS index and every database file on disk."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kindling import Kindling, Scope
+
+# Porter stems "quuxwidgets" to "quuxwidget": search the raw files for the stem's prefix, which
+# the word, its stem and any prefix-compressed index term all contain.
+WORD = "zanzibarquuxwidgets"
+NEEDLE = WORD[:14].encode()
+
+
+def _files(db_path: Path) -> list[Path]:
+    return sorted(db_path.parent.glob(db_path.name + "*"))
+
+
+def _hits(db_path: Path, needle: bytes = NEEDLE) -> dict[str, int]:
+    return {f.name: f.read_bytes().count(needle) for f in _files(db_path)}
+
+
+def _fill(kd: Kindling, n: int) -> None:
+    with kd.batch():
+        for i in range(n):
+            kd.append_observation(kind="command", content=f"npm run build step {i} passed")
+
+
+def test_forgotten_word_is_absent_from_every_database_file(db_path: Path) -> None:
+    with Kindling.open(db_path) as kd:
+        _fill(kd, 500)
+        secret = kd.append_observation(
+            kind="command",
+            content=f"echo {WORD} > notes.txt",
+            provenance={"cmd": f"echo {WORD}", "nested": {"args": [WORD]}},
+            scope=Scope(repo_id="/r"),
+        )
+        _fill(kd, 500)  # later segments and pages on top of the one holding the word
+        assert sum(_hits(db_path).values()) > 0  # the byte search does see it before
+        assert kd.retrieve(query=WORD).candidates
+
+        forgotten = kd.forget(secret.id)
+
+        assert forgotten.redacted
+        assert forgotten.content == "[redacted]"
+        assert forgotten.provenance == {}
+        assert not kd.retrieve(query=WORD).candidates
+        assert not kd.retrieve(query=WORD, include_redacted=True).candidates
+        assert kd.store.wal_purged  # type: ignore[attr-defined]
+        files = _hits(db_path)
+        assert {"kindling.db", "kindling.db-wal", "kindling.db-shm"} <= set(files)
+        assert files == dict.fromkeys(files, 0), files
+        conn = kd.store.connection  # type: ignore[attr-defined]
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES('integrity-check')")
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert sum(_hits(db_path).values()) == 0  # and after close
+
+
+def test_forgets_in_one_batch_are_all_gone(db_path: Path) -> None:
+    words = [f"{WORD}{n}" for n in ("alpha", "beta", "gamma")]
+    with Kindling.open(db_path) as kd:
+        _fill(kd, 200)
+        ids = [kd.append_observation(kind="error", content=f"failed: {w}").id for w in words]
+        kept = kd.append_observation(kind="error", content="failed: keepthisword")
+        with kd.batch():
+            for obs_id in ids:
+                kd.forget(obs_id)
+        assert all(kd.get_observation(i).redacted for i in ids)
+        assert sum(_hits(db_path).values()) == 0
+        assert [c.entity.id for c in kd.retrieve(query="keepthisword").candidates] == [kept.id]
+
+
+def test_forget_rolled_back_with_its_batch_forgets_nothing(db_path: Path) -> None:
+    with Kindling.open(db_path) as kd:
+        obs = kd.append_observation(kind="command", content=f"echo {WORD}")
+
+        def forget_then_fail() -> None:
+            with kd.batch():
+                kd.forget(obs.id)
+                raise RuntimeError("abort")
+
+        with pytest.raises(RuntimeError):
+            forget_then_fail()
+        assert not kd.get_observation(obs.id).redacted
+        assert kd.retrieve(query=WORD).candidates
+
+
+def test_forget_twice_and_evidence_refs_survive(kd: Kindling) -> None:
+    capsule = kd.open_capsule(intent="fix login")
+    obs = kd.append_observation(kind="error", content=f"{WORD} failed", capsule_id=capsule.id)
+    kd.close_capsule(capsule.id, summary="fixed the login bug", evidence_refs=[obs.id])
+    kd.pin("observation", obs.id, reason="the failure")
+    kd.forget(obs.id)
+    again = kd.forget(obs.id)  # idempotent, and purges again
+    assert again.redacted
+    summary = kd.list_summaries()[0]
+    assert summary.evidence_refs == (obs.id,)  # ids only; copied text is out of scope
+    result = kd.retrieve(query=WORD)
+    assert not result.candidates
+    assert not result.pins
+
+
+def test_forget_in_memory_store(tmp_path: Path) -> None:
+    with Kindling.open(":memory:") as kd:
+        obs = kd.append_observation(kind="command", content=f"echo {WORD}")
+        assert kd.forget(obs.id).redacted
+        assert not kd.retrieve(query=WORD).candidates
+
+
+def test_fts_stays_consistent_after_many_forgets(db_path: Path) -> None:
+    with Kindling.open(db_path) as kd:
+        ids = [
+            kd.append_observation(kind="command", content=f"word{i} common").id for i in range(60)
+        ]
+        for obs_id in ids[::3]:
+            kd.forget(obs_id)
+        conn = kd.store.connection  # type: ignore[attr-defined]
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES('integrity-check')")
+        found = {c.entity.id for c in kd.retrieve(query="common", max_candidates=100).candidates}
+        assert found == set(ids) - set(ids[::3])
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

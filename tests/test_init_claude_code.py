@@ -1,0 +1,168 @@
+"""``kindling init`` and ``kindling init --claude-code`` through a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from tests.hookutil import KINDLING
+
+from kindling.hooks.payload import EVENTS
+from kindling.hooks.settings import is_kindling_hook, merge_hooks, remove_hooks
+
+EXISTING = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]},
+    "hooks": {
+        "PostToolUse": [
+            {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "prettier -w"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],
+    },
+    "env": {"FOO": "1"},
+}
+
+
+def kindling(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [KINDLING, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=60,
+        check=False,
+    )
+
+
+def settings(repo: Path) -> Path:
+    return repo / ".claude" / "settings.json"
+
+
+def backups(repo: Path) -> list[Path]:
+    return sorted((repo / ".claude").glob("settings.json.kindling-backup-*"))
+
+
+def kindling_commands(data: dict[str, object]) -> dict[str, list[str]]:
+    hooks = data.get("hooks")
+    assert isinstance(hooks, dict)
+    found: dict[str, list[str]] = {}
+    for event, groups in hooks.items():
+        for group in groups:
+            for entry in group["hooks"]:
+                if is_kindling_hook(entry, event):
+                    found.setdefault(event, []).append(entry["command"])
+    return found
+
+
+def test_init_creates_the_database_idempotently(tmp_path: Path) -> None:
+    first = kindling("init", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    db = Path(os.environ["KINDLING_DB"])
+    assert first.stdout.strip() == f"Database: {db}"
+    assert db.exists()
+    again = kindling("init", "--json", cwd=tmp_path)
+    assert json.loads(again.stdout) == {"db": str(db)}
+
+
+def test_fresh_install_adds_every_event_once(git_repo: Path) -> None:
+    sub = git_repo / "src"
+    sub.mkdir()
+    proc = kindling("init", "--claude-code", cwd=sub)  # the project is the repository root
+    assert proc.returncode == 0, proc.stderr
+    assert f"Claude Code hooks installed in {settings(git_repo)}" in proc.stdout
+    data = json.loads(settings(git_repo).read_text())
+    commands = kindling_commands(data)
+    assert sorted(commands) == sorted(EVENTS)
+    assert all(len(c) == 1 for c in commands.values())
+    assert data["hooks"]["PostToolUse"][0]["matcher"] == "*"
+    assert "matcher" not in data["hooks"]["SessionStart"][0]
+    assert data["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 10
+    assert backups(git_repo) == []  # nothing to back up
+
+
+def test_existing_settings_keep_every_other_key_and_are_backed_up(git_repo: Path) -> None:
+    path = settings(git_repo)
+    path.parent.mkdir()
+    original = json.dumps(EXISTING, indent=4)
+    path.write_text(original)
+    assert kindling("init", "--claude-code", cwd=git_repo).returncode == 0
+    data = json.loads(path.read_text())
+    assert {k: data[k] for k in ("model", "permissions", "env")} == {
+        k: EXISTING[k] for k in ("model", "permissions", "env")
+    }
+    assert data["hooks"]["PostToolUse"][0] == EXISTING["hooks"]["PostToolUse"][0]  # type: ignore[index]
+    assert data["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0]  # type: ignore[index]
+    [backup] = backups(git_repo)
+    assert backup.read_text() == original
+
+    again = kindling("init", "--claude-code", cwd=git_repo)  # repeated: nothing changes
+    assert "already installed" in again.stdout
+    assert json.loads(path.read_text()) == data
+    assert len(backups(git_repo)) == 1
+
+    removed = kindling("init", "--claude-code", "--uninstall", cwd=git_repo)
+    assert removed.returncode == 0, removed.stderr
+    assert json.loads(path.read_text()) == EXISTING  # exactly what was added is gone
+    assert "not installed" in kindling("init", "--claude-code", "--uninstall", cwd=git_repo).stdout
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["{not json", '["a list"]', '{"hooks": []}', '{"hooks": {"Stop": {"x": 1}}}'],
+)
+def test_invalid_settings_are_refused_and_left_untouched(git_repo: Path, content: str) -> None:
+    path = settings(git_repo)
+    path.parent.mkdir()
+    path.write_text(content)
+    for args in (("--claude-code",), ("--claude-code", "--uninstall")):
+        proc = kindling("init", *args, cwd=git_repo)
+        assert proc.returncode == 1
+        assert proc.stderr.startswith(f"kindling: {path}") or f"in {path}" in proc.stderr
+        assert "untouched" in proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert path.read_text() == content
+    assert backups(git_repo) == []
+    proc = kindling("init", "--claude-code", "--json", cwd=git_repo)
+    assert json.loads(proc.stdout)["error"]["code"] == "invalid_input"
+
+
+def test_user_scope_writes_to_home(tmp_path: Path) -> None:
+    proc = kindling("init", "--claude-code", "--scope", "user", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    path = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    assert sorted(kindling_commands(json.loads(path.read_text()))) == sorted(EVENTS)
+    kindling("init", "--claude-code", "--scope", "user", "--uninstall", cwd=tmp_path)
+    assert json.loads(path.read_text()) == {}
+
+
+def test_uninstall_needs_claude_code(tmp_path: Path) -> None:
+    proc = kindling("init", "--uninstall", cwd=tmp_path)
+    assert proc.returncode == 2
+
+
+def test_installed_command_runs(git_repo: Path) -> None:
+    kindling("init", "--claude-code", cwd=git_repo)
+    data = json.loads(settings(git_repo).read_text())
+    command = data["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    payload = json.dumps({"session_id": "s", "cwd": str(git_repo), "source": "startup"})
+    proc = subprocess.run(
+        command, shell=True, input=payload, capture_output=True, text=True, check=False
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_merge_refreshes_a_moved_executable_and_remove_keeps_foreign_hooks() -> None:
+    old, _ = merge_hooks(EXISTING, "/old/venv/bin/kindling")
+    new, touched = merge_hooks(old, "kindling")
+    assert touched == list(EVENTS)
+    assert kindling_commands(new)["Stop"] == ["kindling hook Stop"]
+    cleaned, removed = remove_hooks(new)
+    assert cleaned == EXISTING
+    assert sorted(removed) == sorted(EVENTS)
+    mine = {"type": "command", "command": "kindling hook Stop --verbose"}
+    assert not is_kindling_hook(mine, "Stop")  # not exactly ours: left alone
+    assert not is_kindling_hook({"type": "command", "command": "kindling hook Stop"}, "SessionEnd")

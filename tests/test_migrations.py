@@ -1,0 +1,69 @@
+"""Migrations are ordered and additive; a fresh schema matches the committed snapshot, and an
+upgraded TypeScript v5 database ends with the same tables, columns, indexes and triggers."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kindling import Kindling
+from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+
+SNAPSHOT = Path(__file__).parent / "fixtures" / "schema.txt"
+
+
+def _shape(path: Path) -> str:
+    """Tables with their columns, plus index and trigger names: what code relies on."""
+    lines = []
+    with sqlite3.connect(path) as conn:
+        objects = conn.execute(
+            "SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            " ORDER BY type, name"
+        ).fetchall()
+        for kind, name, table in objects:
+            if kind == "table":
+                cols = [
+                    f"{r[1]} {r[2]}{' NOT NULL' if r[3] else ''}{' PK' if r[5] else ''}"
+                    for r in conn.execute(f"PRAGMA table_info('{name}')")
+                ]
+                lines.append(f"table {name}: {', '.join(cols)}")
+            else:
+                lines.append(f"{kind} {name} on {table}")
+    return "\n".join(lines) + "\n"
+
+
+def test_versions_are_ordered_and_named() -> None:
+    versions = [m.version for m in MIGRATIONS]
+    assert versions == sorted(set(versions))
+    assert versions[:5] == [1, 2, 3, 4, 5]
+    for m in MIGRATIONS:
+        assert m.name.startswith(f"{m.version:03d}_"), m.name
+    assert versions[-1] == LATEST_VERSION
+
+
+def test_fresh_schema_matches_snapshot(tmp_path: Path) -> None:
+    db = tmp_path / "fresh.db"
+    Kindling.open(db).close()
+    shape = _shape(db)
+    if not SNAPSHOT.exists():
+        SNAPSHOT.write_text(shape)
+        pytest.fail(f"wrote a new snapshot to {SNAPSHOT}; review and commit it")
+    assert shape == SNAPSHOT.read_text(), "schema changed: add a migration, update the snapshot"
+
+
+def test_upgraded_v5_has_the_fresh_shape(tmp_path: Path, fixture_db: Path) -> None:
+    fresh = tmp_path / "fresh.db"
+    Kindling.open(fresh).close()
+    Kindling.open(fixture_db).close()
+    assert _shape(fixture_db) == _shape(fresh)
+
+
+def test_reopening_is_a_no_op(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    Kindling.open(db).close()
+    before = _shape(db)
+    with Kindling.open(db) as kd:
+        assert kd.stats().schema_version == LATEST_VERSION
+    assert _shape(db) == before

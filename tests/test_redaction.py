@@ -1,0 +1,492 @@
+"""The secret scrubber: planted secrets go, ordinary developer text stays byte-identical.
+
+Every value below is fake: AWS's documented example keys, repeated ``FAKE`` patterns, the
+jwt.io sample token. Hypothesis checks the laws: never raises, idempotent, random tokens of
+each shape never survive, and text without any trigger word is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kindling.capture import redaction
+from kindling.capture.redaction import SECRET_KINDS, Redaction, redact_secrets
+from kindling.errors import InvalidInputError
+
+GITHUB = "ghp_" + "FAKE" * 9
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+    ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+PEM_BODY = "MIIEpAIBAAKCAQEAFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE\nFAKE0000FAKE0000=="
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+# (text, the secret that must disappear, the kind that must be reported)
+PLANTED: list[tuple[str, str, str]] = [
+    ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws_access_key_id"),
+    ('"AccessKeyId": "ASIAFAKE0000FAKE0000"', "ASIAFAKE0000FAKE0000", "aws_access_key_id"),
+    (f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET, "aws_secret_access_key"),
+    (f'"SecretAccessKey": "{AWS_SECRET}"', AWS_SECRET, "aws_secret_access_key"),
+    (f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET}", AWS_SECRET, "aws_secret_access_key"),
+    (f"export GITHUB_TOKEN={GITHUB}", GITHUB, "github_token"),
+    ("gho_" + "FAKE" * 9, "gho_" + "FAKE" * 9, "github_token"),
+    ("x ghs_" + "FAKE" * 9 + " y", "ghs_" + "FAKE" * 9, "github_token"),
+    ("ghu_" + "FAKE" * 9, "ghu_" + "FAKE" * 9, "github_token"),
+    ("ghr_" + "FAKE" * 9, "ghr_" + "FAKE" * 9, "github_token"),
+    ("github_pat_11FAKE0000_" + "FAKE" * 15, "FAKE" * 15, "github_token"),
+    (f"https://x-access-token:{GITHUB}@github.com/o/r.git", GITHUB, "github_token"),
+    ("glpat-FAKE0000FAKE0000FAKE", "glpat-FAKE0000FAKE0000FAKE", "gitlab_token"),
+    ("SLACK=xoxb-000000000000-0000000000000-FAKEfakeFAKEfake", "FAKEfakeFAKEfake", "slack_token"),
+    ("xoxp-0000-0000-FAKEFAKE00", "xoxp-0000-0000-FAKEFAKE00", "slack_token"),
+    ("xoxa-2-FAKEFAKE00", "xoxa-2-FAKEFAKE00", "slack_token"),
+    ("xoxr-FAKEFAKE00", "xoxr-FAKEFAKE00", "slack_token"),
+    ("xoxs-FAKEFAKE00", "xoxs-FAKEFAKE00", "slack_token"),
+    ("xapp-1-A000-FAKEFAKE", "xapp-1-A000-FAKEFAKE", "slack_token"),
+    (
+        "https://hooks.slack.com/services/T00000000/B00000000/FAKEFAKEFAKEFAKEFAKEFAKE",
+        "FAKEFAKEFAKEFAKEFAKEFAKE",
+        "slack_webhook",
+    ),
+    ("OPENAI_API_KEY=sk-" + "FAKEkey0" * 6, "FAKEkey0" * 6, "openai_api_key"),
+    ("key: sk-proj-" + "FAKE0" * 20, "FAKE0" * 20, "openai_api_key"),
+    ("sk-ant-api03-" + "FAKE" * 23 + "AA", "FAKE" * 23, "anthropic_api_key"),
+    ("google: AIza" + "FAKE" * 8 + "000", "AIza" + "FAKE" * 8 + "000", "google_api_key"),
+    ("stripe sk_live_" + "FAKE" * 6, "sk_live_" + "FAKE" * 6, "stripe_secret_key"),
+    ("rk_live_" + "FAKE" * 6, "rk_live_" + "FAKE" * 6, "stripe_secret_key"),
+    ("sk_test_" + "FAKE" * 6, "sk_test_" + "FAKE" * 6, "stripe_secret_key"),
+    ("//registry.npmjs.org/:_authToken=npm_" + "FAKE" * 9, "FAKE" * 9, "npm_token"),
+    ("password = pypi-AgEIcHlwaS5vcmc" + "FAKE" * 15, "FAKE" * 15, "pypi_token"),
+    ("HF_TOKEN=hf_" + "FAKE" * 8 + "00", "FAKE" * 8, "huggingface_token"),
+    (f"token: {JWT}", JWT, "jwt"),
+    (f'{{"id_token":"{JWT}"}}', JWT.split(".")[2], "jwt"),
+    (
+        f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----",
+        PEM_BODY.splitlines()[0],
+        "private_key",
+    ),
+    (
+        f"-----BEGIN OPENSSH PRIVATE KEY-----\n{PEM_BODY}\n-----END OPENSSH PRIVATE KEY-----",
+        PEM_BODY.splitlines()[1],
+        "private_key",
+    ),
+    (
+        f"-----BEGIN EC PRIVATE KEY-----\r\n{PEM_BODY}\r\n-----END EC PRIVATE KEY-----\r\n",
+        PEM_BODY.splitlines()[0],
+        "private_key",
+    ),
+    (
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00"
+        f"\n\n{PEM_BODY}\n-----END ENCRYPTED PRIVATE KEY-----",
+        PEM_BODY.splitlines()[1],
+        "private_key",
+    ),
+    (  # a service-account JSON: the key is one string with escaped newlines
+        '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvFAKEFAKEFAKE\\n'
+        '-----END PRIVATE KEY-----\\n"}',
+        "MIIEvFAKEFAKEFAKE",
+        "private_key",
+    ),
+    (  # cut off by `head`: no END line
+        f"$ head -3 id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}",
+        PEM_BODY.splitlines()[1],
+        "private_key",
+    ),
+    (
+        "PRIVATE_KEY=0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae",
+        "0xac0974bec",
+        "private_key",
+    ),
+    ("postgres://app:S3cr3t-pw@db:5432/x", "S3cr3t-pw", "url_password"),
+    ("redis://:hunter2xyz@cache:6379/0", "hunter2xyz", "url_password"),
+    # A raw @ in the password: masking must reach the last @, not stop at the first.
+    ("mongodb+srv://u:p@ss-w0rd@cluster0.example.net", "ss-w0rd", "url_password"),
+    (
+        "git clone https://oauth2:FAKEfake0000@gitlab.example.com/x.git",
+        "FAKEfake0000",
+        "url_password",
+    ),
+    ("DB_PASSWORD=hunter2", "hunter2", "password"),
+    ("password: hunter2", "hunter2", "password"),
+    ('"password": "p4ss w0rd"', "p4ss w0rd", "password"),
+    ("{'passwd': 'FAKEpw1'}", "FAKEpw1", "password"),
+    ("MYSQL_PWD=FAKEpw1", "FAKEpw1", "password"),
+    ("db_pass = FAKEpw1", "FAKEpw1", "password"),
+    ("userPassword=FAKEpw1;", "FAKEpw1", "password"),
+    ("$conn = ['password' => 'FAKEpw1'];", "FAKEpw1", "password"),
+    ('password := "FAKEpw1"', "FAKEpw1", "password"),
+    ("mysql -u root --password FAKEpw1 app", "FAKEpw1", "password"),
+    ("--db-password='FAKE pw 1'", "FAKE pw 1", "password"),
+    ("os.environ['DB_PASSWORD'] = 'FAKEpw1'", "FAKEpw1", "password"),
+    ("STRIPE_SECRET=FAKEstripe0", "FAKEstripe0", "secret"),
+    ("client_secret: FAKEclient0", "FAKEclient0", "secret"),
+    ("SECRET_KEY = 'django-insecure-FAKE0000'", "django-insecure-FAKE0000", "secret"),
+    ("credentials=FAKEcreds0", "FAKEcreds0", "secret"),
+    ("--client-secret FAKEclient0", "FAKEclient0", "secret"),
+    ("api_key=FAKEapi0", "FAKEapi0", "api_key"),
+    ("X-API-Key: FAKEapi0", "FAKEapi0", "api_key"),
+    ('{"apiKey": "FAKEapi0"}', "FAKEapi0", "api_key"),
+    ("NPM_TOKEN=FAKEtok0", "FAKEtok0", "token"),
+    ("?access_token=FAKEtok0&expires_in=3600", "FAKEtok0", "token"),
+    ('"auth_token": "FAKEtok0"', "FAKEtok0", "token"),
+    ("X-Auth-Token: FAKEtok0", "FAKEtok0", "token"),
+    ("Authorization: Bearer FAKEbearer0", "FAKEbearer0", "authorization"),
+    ("authorization: basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA==", "authorization"),
+    ("curl -H 'Authorization: token FAKEtok00' https://x", "FAKEtok00", "authorization"),
+    ('{"Authorization": "Bearer FAKEbearer0"}', "FAKEbearer0", "authorization"),
+    ("Proxy-Authorization: Basic FAKEbasic0=", "FAKEbasic0=", "authorization"),
+    ("Authorization: FAKEraw00000", "FAKEraw00000", "authorization"),
+    ("headers = {'x': 'Bearer FAKEbearer0000000000'}", "FAKEbearer0000000000", "authorization"),
+    ("note <private>my home address</private> ok", "my home address", "private_tag"),
+    ("<PRIVATE>\nline one\nline two\n</PRIVATE>", "line one", "private_tag"),
+    ("<private>cut off before the closing tag", "cut off before", "private_tag"),
+]
+
+# (input, exact output): the shapes the module promises.
+EXACT: list[tuple[str, str]] = [
+    (f"export GITHUB_TOKEN={GITHUB}", "export GITHUB_TOKEN=[REDACTED:github_token]"),
+    ("postgres://app:pw1@db:5432/x", "postgres://app:[REDACTED:url_password]@db:5432/x"),
+    ("Authorization: Bearer FAKE0", "Authorization: Bearer [REDACTED:authorization]"),
+    (
+        'curl -H "Authorization: Basic dXNlcjpwYXNz" https://x',
+        'curl -H "Authorization: Basic [REDACTED:authorization]" https://x',
+    ),
+    ("DB_PASSWORD=hunter2\n", "DB_PASSWORD=[REDACTED:password]\n"),
+    ('"password" : "hunter2",', '"password" : "[REDACTED:password]",'),
+    ("  password: hunter2", "  password: [REDACTED:password]"),
+    ("login(password='hunter2')", "login(password='[REDACTED:password]')"),
+    ("mysql --password hunter2 -h db", "mysql --password [REDACTED:password] -h db"),
+    ("a <private>b</private> c", "a <private>[REDACTED:private_tag]</private> c"),
+    ("<private>cut", "<private>[REDACTED:private_tag]"),
+    (
+        f"before\n-----BEGIN PRIVATE KEY-----\n{PEM_BODY}\n-----END PRIVATE KEY-----\nafter",
+        "before\n[REDACTED:private_key]\nafter",
+    ),
+    (
+        f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\nThe output was truncated.",
+        "[REDACTED:private_key]\nThe output was truncated.",
+    ),
+    (f"id={JWT}.", "id=[REDACTED:jwt]."),
+]
+
+# Ordinary developer text that must come back byte-identical.
+UNCHANGED: list[str] = [
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "a1b2c3d Merge branch 'task-list' into main; HEAD is now at 1a2b3c4d5e6f",
+    "id=3f1e2d4c-5b6a-4789-9abc-def012345678",
+    '"integrity": "sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ==",',
+    "  integrity sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ==",
+    '"sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
+    "image@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    'FIXTURE = "SGVsbG8gV29ybGQhIFRoaXMgaXMgYSB0ZXN0IGZpeHR1cmUuIEFLSUE="',
+    'payload = "eyJmb28iOiAiYmFyIiwgImJheiI6IFsxLCAyLCAzXX0="',
+    "blob xAKIAIOSFODNN7EXAMPLEx and AKIAshort",
+    "the password field is validated before the token is issued",
+    "Basic auth is deprecated; tokenize the input; Bearer tokens expire hourly",
+    "the Authorization header is optional",
+    "Authorization: required for every endpoint",
+    "password=",
+    "DB_PASSWORD=\nNEXT=1",
+    '"password": ""',
+    "password=${DB_PASSWORD}",
+    "token: <your-token>",
+    "API_KEY=your_api_key_here",
+    'password: "{{ vault_db_password }}"',
+    "token: ${{ secrets.GITHUB_TOKEN }}",
+    "postgres://user:${PGPASSWORD}@localhost/db",
+    "postgres://user:****@localhost/db",
+    "Authorization: Bearer $TOKEN",
+    "Authorization: Bearer ${TOKEN}",
+    "cursor.execute('SELECT 1 WHERE password = %s', (pw,))",
+    "WHERE password = ? AND token = :token",
+    "/home/dev/.ssh/id_rsa src/auth/token_store.py C:\\Users\\dev\\secrets",
+    "PWD=/home/dev/project\nOLDPWD=/tmp",
+    "GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/creds.json",
+    "DB_PASSWORD_FILE=/run/secrets/db_password",
+    "if validateToken(token) and refresh_token(): pass",
+    "max_tokens=512, tokenizer = AutoTokenizer.from_pretrained('gpt2')",
+    "PASSWORD_MIN_LENGTH = 12",
+    '{"bypass": "all", "compass": "north"}',
+    "task-list desk-lamp risk-free whisk-it sk-learn --disk-cache",
+    "password = os.environ['DB_PASSWORD']",
+    "token = get_token()",
+    "login(username=user, password=password)",
+    "client = Client(api_key=api_key, secret=secret)",
+    "self.password = password",
+    "def connect(password: str, token: Optional[str] = None) -> None:",
+    "    password: str | None = None",
+    "  password: string;",
+    "const token = req.headers.authorization;",
+    "secret: process.env.JWT_SECRET,",
+    "is_secret = False\ntoken: null\npassword: true",
+    "    token: The API token to use.\n    password: the user's password.",
+    "**Password:** at least 12 characters",
+    "image: org/token:latest",
+    "if password == confirm: ok\nif token != '': ok",
+    "std::token::Token",
+    '<input type="password" name="password">',
+    "--token-file ~/.token --password-stdin --no-password",
+    "https://user@github.com/org/repo.git ssh://git@host:22/x git@github.com:o/r.git",
+    "http://localhost:8080/path?x=1#frag",
+    "pk_live_" + "FAKE" * 6,
+    "keys look like sk_test_... and ghp_..., xoxb- and AKIA...",
+    "-----BEGIN CERTIFICATE-----\nMIIBFAKE\n-----END CERTIFICATE-----",
+    "-----BEGIN PUBLIC KEY-----\nMIIBFAKE\n-----END PUBLIC KEY-----",
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQFAKE dev@host",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0",
+    "[REDACTED:github_token] and password=[REDACTED:password]",
+    "",
+]
+
+# Inputs of 1 MiB that would make a backtracking pattern run for hours, as Python expressions
+# for a child process that a timeout can stop.
+ADVERSARIAL_MIB: dict[str, str] = {
+    "letters": "'a' * (1 << 20)",
+    "equals": "'=' * (1 << 20)",
+    "spaces": "' ' * (1 << 20)",
+    "eyJ": "'eyJ' * 350_000",
+    "eyJ parts": "'eyJxxxxxxxx.' * 90_000",
+    "BEGIN": "'-----BEGIN ' * 95_000",
+    "BEGIN header": "'-----BEGIN RSA PRIVATE KEY-----\\n' * 33_000",
+    "scheme": "'x://' * 262_144",
+    "no @": "'x://u:' + 'p' * (1 << 20)",
+    "private": "'<private>' * 116_000",
+    "password=": "'password=' * 116_000",
+    'password="': "'password=\"' + 'a' * (1 << 20)",
+    "dotted value": "'password=' + 'a.' * 500_000",
+    "flag": "'--' + 'a-' * 500_000",
+    "header": "'Authorization: ' * 70_000",
+    "bearer": "'Bearer ' * 150_000",
+    "sk-": "'sk-' * 350_000",
+    "ghp_ body": "'ghp_' + 'A' * (1 << 20)",
+}
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), PLANTED)
+def test_planted_secret_is_masked_and_its_kind_reported(text: str, secret: str, kind: str) -> None:
+    result = redact_secrets(text)
+    assert secret not in result.text
+    assert kind in result.kinds
+    assert f"[REDACTED:{kind}]" in result.text
+    assert result.changed
+
+
+def test_planted_table_covers_every_kind() -> None:
+    assert {kind for _, _, kind in PLANTED} == set(SECRET_KINDS)
+
+
+def test_secret_kinds_are_sorted_and_unique() -> None:
+    assert list(SECRET_KINDS) == sorted(set(SECRET_KINDS))
+
+
+@pytest.mark.parametrize(("text", "expected"), EXACT)
+def test_exact_masking_keeps_the_text_around_the_value(text: str, expected: str) -> None:
+    assert redact_secrets(text).text == expected
+
+
+@pytest.mark.parametrize("text", UNCHANGED)
+def test_ordinary_text_is_byte_identical(text: str) -> None:
+    result = redact_secrets(text)
+    assert result.text == text
+    assert result.kinds == ()
+    assert not result.changed
+
+
+def test_kinds_are_sorted_unique_and_never_values() -> None:
+    text = f"b={GITHUB} a=AKIAIOSFODNN7EXAMPLE c={GITHUB} DB_PASSWORD=hunter2"
+    result = redact_secrets(text)
+    assert result.kinds == ("aws_access_key_id", "github_token", "password")
+    assert not any("hunter2" in kind or "FAKE" in kind for kind in result.kinds)
+
+
+def test_redaction_is_a_frozen_value() -> None:
+    result = redact_secrets("x")
+    assert result == Redaction(text="x", kinds=())
+    with pytest.raises(AttributeError):
+        result.text = "y"  # type: ignore[misc]
+
+
+def test_non_text_input_is_a_clear_kindling_error() -> None:
+    with pytest.raises(InvalidInputError, match="decode bytes first"):
+        redact_secrets(b"password=x")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", list(ADVERSARIAL_MIB))
+def test_adversarial_input_runs_in_linear_time(name: str) -> None:
+    # Linear patterns take well under a second here; a backtracking one would take hours, and
+    # the timeout turns that into a failure instead of a hung test run.
+    code = "from kindling.capture.redaction import redact_secrets\n"
+    code += f"redact_secrets({ADVERSARIAL_MIB[name]})"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=15)
+
+
+def test_module_imports_only_stdlib_and_errors() -> None:
+    tree = ast.parse(Path(redaction.__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    allowed = {"__future__", "re", "collections.abc", "dataclasses", "typing", "kindling.errors"}
+    assert imported <= allowed
+
+
+# --- properties -----------------------------------------------------------------------------
+
+ALNUM = string.ascii_letters + string.digits
+B64URL = ALNUM + "_-"
+
+# Pieces of every rule, so random concatenations reach the interesting corners.
+FRAGMENTS = [
+    *("password", "DB_PASSWORD", "token", "api_key", "secret", "pass", "pwd", "credentials"),
+    *("=", ":", ": ", " = ", "=>", ":=", '"', "'", " ", "\n", "\t", ",", ")", "]", "&", "--"),
+    *("Authorization", "Bearer ", "Basic ", "://", "@", "u:", "<private>", "</private>"),
+    *("-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "\nMIIE", "\\n"),
+    *(GITHUB, "ghp_", "sk-", "sk-ant-", "eyJ", JWT, ".", "AKIA", "AKIAIOSFODNN7EXAMPLE"),
+    *("[REDACTED:token]", "[REDACTED:", "${X}", "$X", "<x>", "None", "self.x", "f(", "/p"),
+    *("hunter2", "FAKE0000FAKE0000FAKE", "\x00", "\ud800", "\udfff", "é", "K"),
+    # Whole contexts, so that masks from different rules meet often.
+    *(f"GITHUB_TOKEN={GITHUB}", '"token": "', "password: ", "Authorization: Bearer "),
+    *("postgres://u:", "--password ", f"x-api-key: {JWT}", "<private>a</private>"),
+]
+any_char = st.one_of(st.characters(), st.characters(categories=["Cs"]))
+fragment_text = st.lists(
+    st.one_of(
+        st.sampled_from(FRAGMENTS),
+        st.sampled_from([text for text, _, _ in PLANTED]),
+        st.text(any_char, max_size=4),
+    ),
+    max_size=30,
+).map("".join)
+
+
+@given(st.one_of(st.text(any_char), fragment_text))
+def test_never_raises_and_always_returns_known_kinds(text: str) -> None:
+    result = redact_secrets(text)
+    assert isinstance(result.text, str)
+    assert set(result.kinds) <= set(SECRET_KINDS)
+    assert result.changed == (result.text != text)
+
+
+@given(fragment_text)
+def test_idempotent(text: str) -> None:
+    once = redact_secrets(text).text
+    assert redact_secrets(once).text == once
+
+
+def _token(prefixes: list[str], alphabet: str, low: int, high: int) -> st.SearchStrategy[str]:
+    body = st.text(st.sampled_from(alphabet), min_size=low, max_size=high)
+    return st.builds(str.__add__, st.sampled_from(prefixes), body)
+
+
+def _jwt_part() -> st.SearchStrategy[str]:
+    return st.text(st.sampled_from(B64URL), min_size=8, max_size=60)
+
+
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+TOKENS: dict[str, st.SearchStrategy[str]] = {
+    "github_token": _token(["ghp_", "gho_", "ghs_", "ghu_", "ghr_"], ALNUM, 36, 60),
+    "openai_api_key": st.builds(
+        lambda token, digit: token + digit,
+        _token(["sk-", "sk-proj-", "sk-svcacct-"], B64URL, 20, 80),
+        st.sampled_from(string.digits),
+    ).filter(lambda t: not t.startswith("sk-ant-")),
+    "anthropic_api_key": _token(["sk-ant-api03-", "sk-ant-admin01-"], B64URL, 20, 100),
+    "slack_token": _token(
+        ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xapp-"], ALNUM + "-", 10, 60
+    ),
+    "stripe_secret_key": _token(["sk_live_", "rk_live_", "sk_test_"], ALNUM, 16, 40),
+    "google_api_key": _token(["AIza"], B64URL, 35, 35),
+    "aws_access_key_id": _token(["AKIA", "ASIA"], UPPER_DIGITS, 16, 16),
+    "npm_token": _token(["npm_"], ALNUM, 36, 36),
+    "huggingface_token": _token(["hf_"], ALNUM, 34, 40),
+    "gitlab_token": _token(["glpat-"], B64URL, 20, 30),
+    "pypi_token": _token(["pypi-AgEIcHlwaS5vcmc"], B64URL, 50, 80),
+    "jwt": st.builds("eyJ{}.{}.{}".format, _jwt_part(), _jwt_part(), _jwt_part()),
+}
+# Context without ASCII letters or digits cannot contain a planted value by accident, and holds
+# no trigger word of its own; it still brings surrogates, NULs and punctuation next to the value.
+context = st.text(
+    st.one_of(
+        st.characters(min_codepoint=0x80),
+        st.characters(categories=["Cs"]),
+        st.sampled_from(" \t\n.,;:!?()[]{}'\"=\x00"),
+    ),
+    max_size=30,
+)
+before = st.sampled_from([" ", "\n", "=", '"', "'", "(", ": ", "\t", "é"])
+after = st.sampled_from([" ", "\n", '"', "'", ")", ",", ".", ";", "é", ""])
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(sorted(TOKENS)).flatmap(lambda k: st.tuples(st.just(k), TOKENS[k])),
+    context,
+    before,
+    after,
+    context,
+)
+def test_random_tokens_never_survive(
+    kind_token: tuple[str, str], head: str, left: str, right: str, tail: str
+) -> None:
+    kind, token = kind_token
+    result = redact_secrets(head + left + token + right + tail)
+    assert token not in result.text
+    assert kind in result.kinds
+
+
+# Values with a symbol and a digit: never a placeholder, literal, path or identifier.
+secret_value = st.builds(
+    lambda word, symbol, digit: word + symbol + digit,
+    st.text(st.sampled_from(ALNUM), min_size=6, max_size=24),
+    st.sampled_from("!@^*+~"),
+    st.sampled_from(string.digits),
+)
+KEYED_TEMPLATES = [
+    ("DB_PASSWORD={}", "password"),
+    ('"password": "{}"', "password"),
+    ("password: {}", "password"),
+    ("mysql --password {} app", "password"),
+    ("export API_TOKEN='{}'", "token"),
+    ("client_secret = {}", "secret"),
+    ("x-api-key: {}", "api_key"),
+    ("postgres://user:{}@db:5432/app", "url_password"),
+    ("Authorization: Bearer {}", "authorization"),
+]
+
+
+@given(st.sampled_from(KEYED_TEMPLATES), secret_value, context, context)
+def test_random_keyed_values_never_survive(
+    template: tuple[str, str], value: str, head: str, tail: str
+) -> None:
+    line, kind = template
+    result = redact_secrets(f"{head}\n{line.format(value)}\n{tail}")
+    assert value not in result.text
+    assert kind in result.kinds
+
+
+# A rule can only fire when one of these occurs (case-insensitively): each rule's literal.
+TRIGGERS = (
+    *("<private>", "-----begin ", "://", "authorization", "bearer", "hooks.slack.com"),
+    *("pass", "pwd", "token", "secret", "credential", "key"),
+    *("sk-", "sk_", "rk_", "gh", "glpat-", "xox", "xapp-", "aiza", "akia", "asia"),
+    *("npm_", "pypi-", "hf_", "eyj"),
+)
+code_like = st.text(
+    st.one_of(st.sampled_from(string.printable), st.characters(), st.sampled_from("=:\"'")),
+    max_size=200,
+)
+
+
+@given(code_like.filter(lambda t: not any(trigger in t.lower() for trigger in TRIGGERS)))
+def test_text_without_any_trigger_is_unchanged(text: str) -> None:
+    assert redact_secrets(text) == Redaction(text=text, kinds=())
