@@ -13,7 +13,7 @@ import pytest
 from bench.quality.dataset import read_histories, read_queries
 from bench.quality.evaluate import MEASURES, Report, run_quality
 
-FLOORS = {"R@5": 0.55, "R@10": 0.70, "nDCG@10": 0.59, "MRR": 0.64}
+FLOORS = {"R@5": 0.60, "R@10": 0.73, "nDCG@10": 0.63, "MRR": 0.70}
 CLASSES = {"resume", "decision", "failure", "file_change", "identifier", "vague"}
 
 

@@ -209,7 +209,8 @@ def entity_type(entity: Entity) -> TargetType:
 class Explanation:
     """Why a candidate ranks where it does: every factor of the scoring model, and the result.
 
-    ``score = (w_fts * relevance + w_recency * recency) * scope_mult * intent_mult * conf_mult``;
+    ``score = (w_fts * relevance + w_recency * recency) * scope_mult * source * intent_mult
+    * conf_mult``;
     see ``docs/ranking.md``.
     """
 
@@ -220,6 +221,7 @@ class Explanation:
     scope: float
     intent: float
     confidence: float
+    source: float  # 1 for summaries, 1 - w_observation for observations
     score: float
     matched_terms: tuple[str, ...]
     why: str
@@ -233,6 +235,7 @@ class Explanation:
             "scope": self.scope,
             "intent": self.intent,
             "confidence": self.confidence,
+            "source": self.source,
             "score": self.score,
             "matchedTerms": list(self.matched_terms),
             "why": self.why,

@@ -34,7 +34,8 @@ def _factors(c: CandidateResult) -> str:
         text = f"bm25 {e.bm25:.2f}"
     return (
         f"relevance {e.relevance:.3f} ({text}) · recency {e.recency:.3f} · "
-        f"scope {e.scope:.2f} · intent {e.intent:.2f} · confidence {e.confidence:.2f}"
+        f"scope {e.scope:.2f} · intent {e.intent:.2f} · confidence {e.confidence:.2f} · "
+        f"source {e.source:.2f}"
     )
 
 

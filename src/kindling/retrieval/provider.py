@@ -115,7 +115,9 @@ class LocalFtsProvider:
         )
         if request.limit <= 0:
             return ProviderResult((), plan)
-        observations = self._exact_pool(request, plan, rank, "observation")
+        # Same association as calculate_score: (scope * source) * intent * confidence.
+        obs_rank = replace(rank, scope_mult=rank.scope_mult * (1.0 - self.weights.observation))
+        observations = self._exact_pool(request, plan, obs_rank, "observation")
         summaries = self._exact_pool(request, plan, rank, "summary")
         ranked = sorted(observations + summaries, key=lambda s: s.key)[: request.limit]
         return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
@@ -173,6 +175,7 @@ class LocalFtsProvider:
                 item.scope,
                 item.intent,
                 item.confidence,
+                item.target_type == "summary",
             )
             result = calculate_score(inputs, self.weights)
             item.score = result.score
@@ -247,6 +250,7 @@ class LocalFtsProvider:
                     item.scope,
                     item.intent,
                     item.confidence,
+                    item.target_type == "summary",
                 ),
                 self.weights,
             )
@@ -259,6 +263,7 @@ class LocalFtsProvider:
                 scope=item.scope,
                 intent=item.intent,
                 confidence=item.confidence,
+                source=1.0 if item.target_type == "summary" else 1.0 - self.weights.observation,
                 score=result.score,
                 matched_terms=terms,
                 why=why,

@@ -36,6 +36,9 @@ class ScoringWeights:
     scope: float = 0.1
     intent: float = 0.2
     confidence: float = 0.5
+    # Raw observations weigh less than summaries, which condense a whole capsule's work (and are
+    # what "what did we decide" and "where was I" questions want). See docs/ranking.md.
+    observation: float = 0.3
     # A hit whose BM25 is this much per query clause gets relevance 0.5: about one occurrence of
     # a term found in one document in twenty, at average length. Fixed, so a hit's relevance
     # does not depend on which other hits matched and thresholds mean the same for every query.
@@ -49,7 +52,7 @@ class ScoringWeights:
     half_life_days: float = 7.0
 
     def __post_init__(self) -> None:
-        for name in ("fts", "recency", "scope", "intent", "confidence"):
+        for name in ("fts", "recency", "scope", "intent", "confidence", "observation"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidInputError(f"weight {name} must be in [0, 1], got {value}")
@@ -89,6 +92,7 @@ class ScoreInputs:
     scope: float
     intent: float
     confidence: float
+    summary: bool = False  # summaries are not discounted by ``ScoringWeights.observation``
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +126,9 @@ def calculate_score(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGH
     association, in SQL (``store.search_sql``): keep the two in step."""
     rel = relevance(inputs.bm25, inputs.clauses, weights.relevance_k, weights.match_floor)
     rec = recency(inputs.ts, inputs.reference_ms, weights.half_life_ms)
+    source = 1.0 if inputs.summary else 1.0 - weights.observation
     value = (weights.fts * rel + weights.recency * rec) * (
-        multiplier(weights.scope, inputs.scope)
+        (multiplier(weights.scope, inputs.scope) * source)
         * multiplier(weights.intent, inputs.intent)
         * multiplier(weights.confidence, inputs.confidence)
     )
