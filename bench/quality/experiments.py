@@ -156,10 +156,11 @@ def variants() -> list[tuple[str, dict[str, Any], Retriever]]:
         ("sim: stem-prefix only for identifier-like words", {}, quoted_words(identifier_like)),
         ("sim: meta queries by recency", {}, meta_as_recency(plain)),
         ("sim: repo name in query -> scope", {}, repo_name_as_scope(plain)),
+        ("combined: meta + repo scope", {}, repo_name_as_scope(meta_as_recency(plain))),
         (
-            "combined: recency 0.1, confidence 0, summaries x1.25, meta, repo scope",
-            {"fts": 0.9, "recency": 0.1, "confidence": 0.0},
-            repo_name_as_scope(meta_as_recency(reranked(summary_boost(1.25)))),
+            "combined: meta + repo scope + assistant x1.2",
+            {},
+            repo_name_as_scope(meta_as_recency(reranked(assistant_boost(1.2)))),
         ),
     ]
 
