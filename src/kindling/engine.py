@@ -50,7 +50,7 @@ from kindling.model import (
     SummaryDetails,
     TargetType,
 )
-from kindling.store.base import Store, StoreStats
+from kindling.store.base import CapsuleRef, Store, StoreStats
 from kindling.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
@@ -266,9 +266,11 @@ class Kindling:
             self.store.insert_observation(obs, capsule.id if capsule else None)
         return obs
 
-    def _attach_target(self, capsule_id: str | None, scope: Scope | None) -> Capsule | None:
+    def _attach_target(self, capsule_id: str | None, scope: Scope | None) -> CapsuleRef | None:
         if capsule_id is not None:
-            capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
+            capsule = self.store.capsule_ref(require_id(capsule_id, "capsule_id"))
+            if capsule is None:
+                raise NotFoundError(f"no capsule with id {capsule_id!r}")
             if capsule.status != "open":
                 raise ConflictError(f"capsule {capsule_id} is closed; open a new capsule")
             return capsule

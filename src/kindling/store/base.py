@@ -51,6 +51,15 @@ class BaseRank:
 
 
 @dataclass(frozen=True, slots=True)
+class CapsuleRef:
+    """What the write path needs of a capsule, without reading its observation list."""
+
+    id: str
+    status: CapsuleStatus
+    scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
 class ObservationMatch:
     observation: Observation
     bm25: float  # FTS5's bm25(): lower is better; 0.0 for recency (empty query) results
@@ -112,7 +121,8 @@ class Store(Protocol):
     # capsules
     def insert_capsule(self, capsule: Capsule) -> None: ...
     def get_capsule(self, capsule_id: str) -> Capsule | None: ...
-    def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> Capsule | None: ...
+    def capsule_ref(self, capsule_id: str) -> CapsuleRef | None: ...
+    def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> CapsuleRef | None: ...
     def set_capsule_closed(self, capsule_id: str, closed_at: int) -> None: ...
     def list_capsules(
         self, *, status: CapsuleStatus | None, scope: Scope, limit: int

@@ -19,6 +19,7 @@ OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", "
 CAPSULE_COLUMNS = "c.id, c.type, c.intent, c.status, c.opened_at, c.closed_at, " + ", ".join(
     f"c.{col}" for col, _ in SCOPE_FIELDS
 )
+CAPSULE_REF_COLUMNS = "c.id, c.status, " + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
 PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expires_at, " + (
     ", ".join(f"p.{col}" for col, _ in SCOPE_FIELDS)
 )

@@ -33,6 +33,7 @@ from kindling.model import (
     TargetType,
 )
 from kindling.store.base import (
+    CapsuleRef,
     Dataset,
     StoreStats,
     iter_chunks,
@@ -42,6 +43,7 @@ from kindling.store.purge import merge_fts_segments, truncate_wal
 from kindling.store.retry import retry_busy
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
+    CAPSULE_REF_COLUMNS,
     OBS_COLUMNS,
     PIN_COLUMNS,
     SUMMARY_COLUMNS,
@@ -348,15 +350,26 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
         found = self._capsules("c.id = ?", (capsule_id,))
         return found[0] if found else None
 
-    def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> Capsule | None:
+    def capsule_ref(self, capsule_id: str) -> CapsuleRef | None:
+        rows = self._read(
+            f"SELECT {CAPSULE_REF_COLUMNS} FROM capsules c WHERE c.id = ?",
+            (capsule_id,),
+        )
+        return CapsuleRef(rows[0][0], rows[0][1], row_scope(rows[0], 2)) if rows else None
+
+    def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> CapsuleRef | None:
+        """The newest open capsule in scope (of ``session_id``'s session capsules, if given);
+        a reference only: appends call this, and must not read the capsule's whole list."""
         where, params = scope_where(scope, "c")
         if session_id is not None:
             where += " AND c.session_id = ? AND c.type = 'session'"
             params.append(session_id)
-        found = self._capsules(
-            f"c.status = 'open' AND {where}", params, "ORDER BY c.opened_at DESC, c.id LIMIT 1"
+        rows = self._read(
+            f"SELECT {CAPSULE_REF_COLUMNS} FROM capsules c WHERE c.status = 'open' AND {where}"
+            " ORDER BY c.opened_at DESC, c.id LIMIT 1",
+            params,
         )
-        return found[0] if found else None
+        return CapsuleRef(rows[0][0], rows[0][1], row_scope(rows[0], 2)) if rows else None
 
     def set_capsule_closed(self, capsule_id: str, closed_at: int) -> None:
         self._write(
