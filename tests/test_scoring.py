@@ -165,3 +165,28 @@ def test_pooled_ranking_equals_full_ranking(seed: int, query: str) -> None:
                 assert [c.entity.id for c in got.candidates] == _brute_force(
                     kd, query, Scope(repo_id="/r"), limit, intent
                 )
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_recency_ranking_of_summaries_with_confidence_is_exact(seed: int) -> None:
+    """Summaries come from the store newest first; their confidence can reorder them, so the
+    provider must widen its pool until the top is certain."""
+    rng = random.Random(seed)
+    with Kindling.open(":memory:") as kd:
+        for i in range(150):
+            cap = kd.open_capsule(
+                intent=f"task {i}", scope=Scope(repo_id="/r"), type="pocketflow_node"
+            )
+            kd.add_summary(
+                cap.id,
+                content=f"summary {i}",
+                confidence=rng.random(),
+                created_at=rng.randint(0, 50 * DAY),
+            )
+        full = kd.retrieve("", scope=Scope(repo_id="/r"), max_candidates=10_000, now=50 * DAY)
+        for limit in (1, 3, 10):
+            got = kd.retrieve("", scope=Scope(repo_id="/r"), max_candidates=limit, now=50 * DAY)
+            assert [c.entity.id for c in got.candidates] == [c.entity.id for c in full.candidates][
+                :limit
+            ]

@@ -128,13 +128,16 @@ class LocalFtsProvider:
         self, request: ProviderRequest, plan: QueryPlan, rank: BaseRank, target: TargetType
     ) -> list[_Scored]:
         """The exact top ``limit`` of ``target``. The store sorts by the full score except the
-        per-hit intent factor (at most 1); without an intent its order is final, otherwise
-        a match outside the pool scores at most the pool's last store score, so the pool
-        grows until the limit-th best full score beats that bound."""
+        per-hit intent factor (at most 1) and, for summaries without a text query, their
+        confidence factor (at most 1; they come newest first). When neither applies its order
+        is final; otherwise a match outside the pool scores at most the bound computed from
+        the pool's last row with those factors at 1, and the pool grows until the limit-th
+        best full score beats it."""
+        sql_is_final = request.intent is None and not (plan.match is None and target == "summary")
         pool = max(MIN_POOL, request.limit * 2)
         while True:
             scored, last_bound, exhausted = self._fetch(request, plan, rank, target, pool)
-            if exhausted or request.intent is None:
+            if exhausted or sql_is_final:
                 return scored
             kth = sorted(s.raw for s in scored)[-request.limit]
             if kth > last_bound:
@@ -181,7 +184,9 @@ class LocalFtsProvider:
             item.score = result.score
             item.raw = result.raw
             item.key = stable_sort_key(result.raw, item.ts, item.target_type, item.entity.id)
-            last_bound = calculate_score(replace(inputs, intent=1.0), self.weights).raw
+            last_bound = calculate_score(
+                replace(inputs, intent=1.0, confidence=1.0), self.weights
+            ).raw
         return scored, last_bound, len(scored) < pool
 
     def _score_observations(

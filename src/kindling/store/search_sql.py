@@ -54,17 +54,14 @@ def ranked_search(
     JOINs the scope filter needs, ``confidence`` the SQL of the confidence factor.
     """
     alias = table.split()[-1]
-    order_args: list[Any]
     if match is None:
-        if confidence == "1.0":
-            # Recency alone, with constant multipliers, is monotone in time: the same order
-            # as the score, and an index can give it.
-            order, order_args = f"{ts} DESC, {id_col} ASC", []
-        else:
-            score, order_args = _score(None, ts, confidence, rank)
-            order = f"{score} DESC, {ts} DESC, {id_col} ASC"
-        sql = f"SELECT {columns}, 0.0 FROM {table} {joins} WHERE {where} ORDER BY {order} LIMIT ?"
-        return sql, [*params, *order_args, limit]
+        # Recency alone is monotone in time: with constant multipliers (observations) this is
+        # the score's order, and an index gives it. For summaries the caller bounds the rest.
+        sql = (
+            f"SELECT {columns}, 0.0 FROM {table} {joins} WHERE {where}"
+            f" ORDER BY {ts} DESC, {id_col} ASC LIMIT ?"
+        )
+        return sql, [*params, limit]
     # Two phases: rank small (rowid, bm25, ts, id) records, then read the winners' columns.
     inner, inner_args = _score("b", "t", confidence, rank)
     outer, outer_args = _score("top.b", "top.t", confidence, rank)
