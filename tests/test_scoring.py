@@ -17,6 +17,7 @@ from kindling.retrieval.scoring import (
     calculate_score,
     intent_factor,
     scope_factor,
+    stable_sort,
     stable_sort_key,
 )
 from kindling.store.base import BaseRank
@@ -190,3 +191,19 @@ def test_recency_ranking_of_summaries_with_confidence_is_exact(seed: int) -> Non
             assert [c.entity.id for c in got.candidates] == [c.entity.id for c in full.candidates][
                 :limit
             ]
+
+
+def test_stable_sort_orders_hits_and_provider_output_is_already_sorted() -> None:
+    with Kindling.open(":memory:") as kd:
+        for i in range(30):
+            kd.append_observation(
+                kind="message", content=f"alpha beta {'alpha ' * (i % 4)}", ts=(i % 5) * DAY
+            )
+        provider = kd.provider
+        assert isinstance(provider, LocalFtsProvider)
+        hits = provider.search(ProviderRequest(query="alpha", scope=Scope(), now=10 * DAY)).hits
+        assert len(hits) == 30
+        assert stable_sort(hits) == list(hits)
+        assert stable_sort(reversed(hits)) == list(hits)
+        keys = [(-h.score, -h.ts_ms, h.target_id) for h in hits]
+        assert keys == sorted(keys)

@@ -183,7 +183,9 @@ class LocalFtsProvider:
             result = calculate_score(inputs, self.weights)
             item.score = result.score
             item.raw = result.raw
-            item.key = stable_sort_key(result.raw, item.ts, item.target_type, item.entity.id)
+            # The visible (rounded) score orders results, as stable_sort does; the pool above is
+            # wide enough that a tie at the cut is settled by time and id, not by the pool.
+            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
             last_bound = calculate_score(
                 replace(inputs, intent=1.0, confidence=1.0), self.weights
             ).raw

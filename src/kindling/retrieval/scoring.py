@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from kindling.errors import InvalidInputError
 from kindling.model import Scope
@@ -166,6 +167,28 @@ def intent_factor(requested: str | None, capsule_intent: str | None) -> float:
     if not capsule_intent:
         return 0.0
     return round(len(wanted & _words(capsule_intent)) / len(wanted), 6)
+
+
+class Rankable(Protocol):
+    """Anything ``stable_sort`` can order (``ProviderHit`` is one)."""
+
+    @property
+    def score(self) -> float: ...
+    @property
+    def ts_ms(self) -> int: ...
+    @property
+    def target_type(self) -> str: ...
+    @property
+    def target_id(self) -> str: ...
+
+
+R = TypeVar("R", bound=Rankable)
+
+
+def stable_sort(hits: Iterable[R]) -> list[R]:
+    """Seed 004's order: score descending, then newer first, then id ascending. Pure; the
+    local provider's results are always already in this order."""
+    return sorted(hits, key=lambda h: stable_sort_key(h.score, h.ts_ms, h.target_type, h.target_id))
 
 
 def stable_sort_key(
