@@ -104,3 +104,12 @@ def test_documented_search_output_is_the_real_output(tmp_path: Path) -> None:
     out = run("--db", db, *args, env={"COLUMNS": "100", "KINDLING_NOW": "1773327600000"})
     assert out.code == 0
     assert _fence_after(command) == out.stdout
+
+
+def test_readme_demo_output_is_the_real_output() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ kindling demo\n") + len("$ kindling demo\n")
+    shown = readme[start : readme.index("```", start)]
+    out = run("demo", env={"COLUMNS": "100"})
+    real = re.sub(r"/\S*kindling-demo-[^/\s]+/", "/tmp/kindling-demo-x1y2z3/", out.stdout)
+    assert shown == real, "re-run `kindling demo` into README.md"
