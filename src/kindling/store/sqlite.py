@@ -344,7 +344,8 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin):
                 )
                 if cur.rowcount <= 0:
                     return False
-                self._index_pending()
+                # An observation appended in this transaction is not indexed yet: it has no
+                # context row, and indexing it at commit will find this link.
                 row = self._conn.execute(
                     "SELECT x.rowid FROM observation_context x JOIN observations o"
                     " ON o.rowid = x.rowid WHERE o.id = ? AND x.intent = ''",
