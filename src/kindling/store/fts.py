@@ -55,7 +55,6 @@ STOPWORDS: frozenset[str] = frozenset(
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class Leaf:
     """A term or phrase; ``text`` is what the user wrote, ``prefix`` a trailing ``*``."""
