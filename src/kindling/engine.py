@@ -9,10 +9,9 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,8 @@ from kindling.capture.sanitize import (
     require_text,
     require_ts,
 )
-from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.capture.spool import drain, new_id, spool_dir
+from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -59,20 +59,12 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.scoring import ScoringWeights
 
 MAX_LIMIT = 10_000
+SPOOL_DRAIN_S = 2.0  # opening must stay quick; what is left waits for the next open
 Clock = Callable[[], int]
 
 
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def new_id() -> str:
-    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
@@ -163,7 +155,7 @@ class Kindling:
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
-        return cls(
+        kd = cls(
             store,
             provider=provider,
             tokenizer=tokenizer,
@@ -171,6 +163,10 @@ class Kindling:
             weights=weights,
             redact_secrets=redact_secrets,
         )
+        if store.path != ":memory:":  # events hooks spooled while the database was busy
+            with suppress(KindlingError):
+                drain(kd, spool_dir(store.path), budget_s=SPOOL_DRAIN_S)
+        return kd
 
     def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
         return scrub_text(text) if self.redacts_secrets else text

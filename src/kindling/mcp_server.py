@@ -26,7 +26,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from kindling import Kindling, KindlingError, Scope, __version__
-from kindling.hooks.payload import repo_root
+from kindling.config import repo_root
 from kindling.model import Observation, RetrieveResult
 
 ALL_REPOS = "*"
