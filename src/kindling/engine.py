@@ -27,7 +27,7 @@ from kindling.capture.sanitize import (
     require_text,
     require_ts,
 )
-from kindling.capture.spool import drain, new_id, spool_dir
+from kindling.capture.spool import DrainReport, drain, new_id, spool_dir
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.model import (
     CAPSULE_STATUSES,
@@ -119,6 +119,7 @@ class Kindling:
         self._provider = provider
         self._tokenizer = tokenizer
         self._weights = weights
+        self.spool: str | None = None  # where hooks spool events for this database
 
     @property
     def provider(self) -> RetrievalProvider:
@@ -147,8 +148,10 @@ class Kindling:
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
         redact_secrets: bool = True,
+        drain_spool: bool = True,
     ) -> Kindling:
-        """Open (creating and migrating as needed) the SQLite database at ``path``.
+        """Open (creating and migrating as needed) the SQLite database at ``path``, and
+        apply what hooks spooled for it (unless ``drain_spool=False``).
 
         Secrets are masked before anything is written (``capture.redaction``); only an
         explicit ``redact_secrets=False`` turns that off for this store."""
@@ -163,10 +166,16 @@ class Kindling:
             weights=weights,
             redact_secrets=redact_secrets,
         )
-        if store.path != ":memory:":  # events hooks spooled while the database was busy
-            with suppress(KindlingError):
-                drain(kd, spool_dir(store.path), budget_s=SPOOL_DRAIN_S)
+        if store.path != ":memory:":  # events hooks spooled (see capture.spool)
+            kd.spool = spool_dir(store.path)
+            if drain_spool:
+                with suppress(KindlingError):
+                    kd.drain_spool()
         return kd
+
+    def drain_spool(self, budget_s: float = SPOOL_DRAIN_S) -> DrainReport:
+        """Apply the events hooks left in this database's spool (see ``capture.spool``)."""
+        return drain(self, self.spool, budget_s=budget_s) if self.spool else DrainReport()
 
     def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
         return scrub_text(text) if self.redacts_secrets else text

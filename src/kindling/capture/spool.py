@@ -116,7 +116,8 @@ def write_record(directory: str, record: dict[str, Any]) -> str:
     """Scrub ``record`` and store it in ``directory``; return the file's path.
 
     ``record`` needs ``op`` (one of ``OPS``) and ``ts`` (ms); observations also ``id``."""
-    data = json.dumps({"v": FORMAT, **scrubbed(record)}, ensure_ascii=False).encode("utf-8")
+    # ASCII: a lone surrogate (JSON allows "\\ud800") survives the trip; the engine cleans it.
+    data = json.dumps({"v": FORMAT, **scrubbed(record)}).encode("ascii")
     _private_dir(directory)
     name = f"{int(record['ts']):013d}-{os.getpid()}-{os.urandom(4).hex()}"
     tmp = os.path.join(directory, "." + name + ".tmp")

@@ -23,9 +23,10 @@ import json
 from contextlib import suppress
 from typing import Any
 
-from kindling.capture.spool import drain, spool_dir
+from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
 from kindling.errors import ConflictError
+from kindling.hooks import log_problem
 from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
@@ -68,13 +69,14 @@ def run_with_engine(
         spool()
     output: dict[str, Any] | None = None
     try:
-        kd = Kindling.open(db)  # drains what earlier hooks spooled
+        kd = Kindling.open(db, drain_spool=False)
         try:
+            _drain(kd, p.event)  # what earlier hooks spooled (and this event, unless a prompt)
             if prompt is not None:
                 injection = build_context(kd, repo=repo, query=prompt, cfg=cfg, with_pins=False)
                 output = _output(p.event, injection.text) if injection else None
                 spool()
-                drain(kd, directory)
+                _drain(kd, p.event)
             if p.event == "SessionStart":
                 _ensure_capsule(kd, p, repo)
                 injection = build_context(kd, repo=repo, query="", cfg=cfg)
@@ -85,6 +87,15 @@ def run_with_engine(
     finally:
         spool()  # whatever failed, the event is kept
     return dumps(output) if output else None
+
+
+def _drain(kd: Kindling, event: str) -> None:
+    report = kd.drain_spool()
+    for problem in report.bad:
+        log_problem(event, f"spool record set aside: {problem}")
+    if report.locked:
+        waiting = len(pending(kd.spool or ""))
+        log_problem(event, f"DatabaseLockedError: {waiting} spooled events wait for the next drain")
 
 
 def dumps(output: dict[str, Any]) -> str:
