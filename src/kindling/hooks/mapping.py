@@ -202,7 +202,7 @@ def _bash(p: HookPayload, cfg: HookConfig, prov: dict[str, Any]) -> Draft | None
                 continue
             kept, original = masked_bound(stream.rstrip("\n"), cfg.max_output_chars, prov)
             lines.append(f"[{label}]\n{kept}" if label == "stderr" or stderr.strip() else kept)
-            if original is not None:
+            if original is not None and persisted is None:  # else the cut copy's length
                 prov[f"{label}TruncatedFromChars"] = original
     return Draft("command", "\n".join(lines), prov)
 
