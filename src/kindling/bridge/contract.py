@@ -40,16 +40,6 @@ RETRIEVE_USAGE = (
     '   or: kindling bridge retrieve [--db PATH] --json \'{"workspace_path": ..., "query": ...}\'\n'
     "   or: python -m kindling.bridge.retrieve [--db PATH] WORKSPACE QUERY ..."
 )
-# The request object of ``retrieve --json`` (Flowbaby 0.5.14+), and the positional slot of each.
-JSON_FIELDS = (
-    "workspace_path",
-    "query",
-    "max_results",
-    "max_tokens",
-    "half_life_days",
-    "include_superseded",
-    "search_top_k",
-)
 INGEST_USAGE = "usage: kindling bridge ingest [--db PATH] WORKSPACE  < memory.json"
 
 STRUCTURED_KEYS = frozenset(
@@ -208,7 +198,7 @@ def _json_number(data: Mapping[str, Any], key: str, whole: bool) -> float | None
 
 
 def parse_retrieve_json(text: str) -> RetrieveArgs:
-    """The request object of ``retrieve --json`` (the fields of ``JSON_FIELDS``, named as in
+    """The request object of ``retrieve --json`` (the fields of ``RetrieveArgs``, named as in
     Flowbaby's client). Other keys, such as its ``__user_session_id`` envelope, are ignored:
     a client that adds a field must not lose every answer."""
     try:
