@@ -229,3 +229,12 @@ def test_merge_refreshes_a_moved_executable_and_remove_keeps_foreign_hooks() -> 
     mine = {"type": "command", "command": "kindling hook Stop --verbose"}
     assert not is_kindling_hook(mine, "Stop")  # not exactly ours: left alone
     assert not is_kindling_hook({"type": "command", "command": "kindling hook Stop"}, "SessionEnd")
+
+
+def test_docs_show_the_real_hook_configuration() -> None:
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = docs.split("<!-- hooks-config -->\n```json\n", 1)[1].split("\n```", 1)[0]
+    shown = json.loads(block)["hooks"]
+    real = merge_hooks({}, "kindling", tool_matcher(DEFAULT_SKIP_TOOLS))[0]["hooks"]
+    assert shown == {event: real[event] for event in shown}
+    assert len(shown) >= 3
