@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         Memory,
         MemoryFields,
         MemoryMatch,
+        NewObservation,
         Observation,
         Pin,
         PinResult,
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 
 _ERRORS = "ConflictError DatabaseLockedError InvalidInputError KindlingError NotFoundError"
 _MODEL = (
-    "CandidateResult Capsule Explanation Memory MemoryFields MemoryMatch Observation Pin"
+    "CandidateResult Capsule Explanation Memory MemoryFields MemoryMatch NewObservation"
+    " Observation Pin"
     " PinResult RetrieveProvenance RetrieveResult Scope Summary SummaryDetails"
 )
 _LAZY = {
@@ -91,6 +93,7 @@ __all__ = [
     "Memory",
     "MemoryFields",
     "MemoryMatch",
+    "NewObservation",
     "NotFoundError",
     "Observation",
     "Pin",

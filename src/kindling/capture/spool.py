@@ -29,6 +29,7 @@ import json
 import os
 import time
 
+from kindling.capture.ids import new_id as new_id  # records carry their observation's id
 from kindling.capture.redaction import redact_secrets
 
 TYPE_CHECKING = False
@@ -44,15 +45,6 @@ FORMAT = 1
 MAX_RECORD_BYTES = 32 << 20  # far above anything a hook writes; a bigger file is not ours
 OPS = ("observation", "summary", "close")
 REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (capture.privacy)
-
-
-def new_id() -> str:
-    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def spool_dir(db_path: str) -> str:

@@ -14,9 +14,9 @@ Must not import click, the CLI, the MCP server or the engine: this runs in every
 from __future__ import annotations
 
 import os
-import time
 
-from kindling.capture.spool import new_id, spool_dir, write_record
+from kindling.capture.ids import new_id, wall_clock_ms
+from kindling.capture.spool import spool_dir, write_record
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import bound, masked, to_draft
 from kindling.hooks.payload import HookPayload, last_assistant_text
@@ -43,7 +43,7 @@ def _summary_text(p: HookPayload) -> str | None:
 
 def records(p: HookPayload, cfg: HookConfig, repo: str) -> list[dict[str, Any]]:
     """The spool records for one event (often none)."""
-    now = time.time_ns() // 1_000_000
+    now = wall_clock_ms()
     base: dict[str, Any] = {"ts": now, "session_id": p.session_id, "repo_id": repo}
     if p.session_id is not None:
         base["intent"] = session_intent(repo)
