@@ -31,7 +31,7 @@ from kindling.capture.sanitize import (
     require_ts,
     wall_clock_ms,
 )
-from kindling.capture.spool import DrainReport, drain, spool_dir
+from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.model import (
     CAPSULE_STATUSES,
@@ -63,7 +63,6 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.provider import RetrievalProvider
     from kindling.retrieval.scoring import ScoringWeights
 
-SPOOL_DRAIN_S = 2.0  # opening must stay quick; what is left waits for the next open
 Clock = Callable[[], int]
 
 
@@ -92,7 +91,6 @@ class Kindling:
         self._provider = provider
         self._tokenizer = tokenizer
         self._weights = weights
-        self.spool: str | None = None  # where hooks spool events for this database
 
     @property
     def provider(self) -> RetrievalProvider:
@@ -139,16 +137,10 @@ class Kindling:
             weights=weights,
             redact_secrets=redact_secrets,
         )
-        if store.path != ":memory:":  # events hooks spooled (see capture.spool)
-            kd.spool = spool_dir(store.path)
-            if drain_spool:
-                with suppress(KindlingError):
-                    kd.drain_spool()
+        if drain_spool and store.path != ":memory:":  # what hooks spooled (capture.spool)
+            with suppress(KindlingError):
+                drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
         return kd
-
-    def drain_spool(self, budget_s: float = SPOOL_DRAIN_S) -> DrainReport:
-        """Apply the events hooks left in this database's spool (see ``capture.spool``)."""
-        return drain(self, self.spool, budget_s=budget_s) if self.spool else DrainReport()
 
     def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
         return scrub_text(text) if self.redacts_secrets else text

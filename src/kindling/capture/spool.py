@@ -44,6 +44,7 @@ BAD_SUFFIX = ".bad"
 FORMAT = 1
 MAX_RECORD_BYTES = 32 << 20  # far above anything a hook writes; a bigger file is not ours
 OPS = ("observation", "summary", "close")
+DRAIN_ON_OPEN_S = 2.0  # opening must stay quick; what is left waits for the next drain
 REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (capture.privacy)
 
 

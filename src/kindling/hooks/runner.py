@@ -23,7 +23,7 @@ import json
 from contextlib import suppress
 from typing import Any
 
-from kindling.capture.spool import pending, spool_dir
+from kindling.capture.spool import drain, pending, spool_dir
 from kindling.engine import Kindling
 from kindling.errors import ConflictError
 from kindling.hooks import log_problem
@@ -71,12 +71,12 @@ def run_with_engine(
     try:
         kd = Kindling.open(db, drain_spool=False)
         try:
-            _drain(kd, p.event)  # what earlier hooks spooled (and this event, unless a prompt)
+            _drain(kd, directory, p.event)  # earlier hooks' events (and this one, but a prompt)
             if prompt is not None:
                 injection = build_context(kd, repo=repo, query=prompt, cfg=cfg, with_pins=False)
                 output = _output(p.event, injection.text) if injection else None
                 spool()
-                _drain(kd, p.event)
+                _drain(kd, directory, p.event)
             if p.event == "SessionStart":
                 _ensure_capsule(kd, p, repo)
                 injection = build_context(kd, repo=repo, query="", cfg=cfg)
@@ -89,12 +89,12 @@ def run_with_engine(
     return dumps(output) if output else None
 
 
-def _drain(kd: Kindling, event: str) -> None:
-    report = kd.drain_spool()
+def _drain(kd: Kindling, directory: str, event: str) -> None:
+    report = drain(kd, directory)
     for problem in report.bad:
         log_problem(event, f"spool record set aside: {problem}")
     if report.locked:
-        waiting = len(pending(kd.spool or ""))
+        waiting = len(pending(directory))
         log_problem(event, f"DatabaseLockedError: {waiting} spooled events wait for the next drain")
 
 
