@@ -15,14 +15,9 @@ from hypothesis import strategies as st
 from kindling import Kindling, Scope
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig, load_hook_config, parse_hook_config
+from kindling.hooks.filters import command_touches_excluded, is_excluded, is_skipped_tool
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
-from kindling.hooks.mapping import (
-    bound,
-    command_touches_excluded,
-    is_excluded,
-    is_skipped_tool,
-    to_draft,
-)
+from kindling.hooks.mapping import bound, to_draft
 from kindling.hooks.payload import last_assistant_text, parse_payload
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"

@@ -38,9 +38,10 @@ LOG_MAX_BYTES = 1 << 20
 
 HELP = f"""Usage: kindling hook EVENT [--db PATH]
 
-  Run one Claude Code hook: read the hook's JSON from stdin, record it in Kindling's
-  database and, for SessionStart (and UserPromptSubmit when inject_on_prompt is on),
-  print context for the agent as hookSpecificOutput.additionalContext.
+  Run one Claude Code hook: read the hook's JSON from stdin and record it (first in the
+  spool beside the database, scrubbed; the database takes it at the next drain). For
+  SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
+  agent as hookSpecificOutput.additionalContext.
 
   Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
   Install the hooks with: kindling init --claude-code

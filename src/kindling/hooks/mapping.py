@@ -22,12 +22,16 @@ or pathlib (see ``kindling.hooks``).
 from __future__ import annotations
 
 import json
-import posixpath
 import re
-from fnmatch import fnmatchcase
 
 from kindling.capture.redaction import redact_secrets
 from kindling.hooks.config import HookConfig
+from kindling.hooks.filters import (
+    command_touches_excluded,
+    drop_excluded_lines,
+    is_excluded,
+    is_skipped_tool,
+)
 from kindling.hooks.payload import HookPayload
 
 TYPE_CHECKING = False
@@ -82,52 +86,6 @@ def masked(text: str, prov: dict[str, Any]) -> str:
 def masked_bound(text: str, limit: int, prov: dict[str, Any]) -> tuple[str, int | None]:
     """Scrub the whole text, then bound it: a secret across the cut is gone, not halved."""
     return bound(masked(text, prov), limit)
-
-
-def is_excluded(path: str, patterns: tuple[str, ...]) -> bool:
-    """Match a path's file name (or, for patterns with a "/", the whole path) to the globs."""
-    if not path:
-        return False
-    posix = path.replace("\\", "/")
-    name = posixpath.basename(posix.rstrip("/"))
-    for pattern in patterns:
-        if "/" in pattern:
-            if fnmatchcase(posix, pattern) or fnmatchcase(posix, "*/" + pattern.lstrip("/")):
-                return True
-        elif fnmatchcase(name, pattern):
-            return True
-    return False
-
-
-def _words(command: str) -> list[str]:
-    import shlex  # only commands need it
-
-    try:
-        return shlex.split(command, posix=True)
-    except ValueError:
-        return command.split()
-
-
-def command_touches_excluded(command: str, patterns: tuple[str, ...]) -> str | None:
-    """The first word of a shell command naming an excluded path (``cat .env``), if any."""
-    for word in _words(command):
-        for part in word.replace("=", " ").replace(";", " ").split():
-            if is_excluded(part.strip("<>|&()'\""), patterns):
-                return part
-    return None
-
-
-def is_skipped_tool(tool: str, tool_input: dict[str, Any], patterns: tuple[str, ...]) -> bool:
-    command = tool_input.get("command")
-    for pattern in patterns:
-        tool_glob, sep, command_glob = pattern.partition(":")
-        if not fnmatchcase(tool, tool_glob):
-            continue
-        if not sep:
-            return True
-        if isinstance(command, str) and fnmatchcase(command.strip(), command_glob):
-            return True
-    return False
 
 
 def _text(value: Any) -> str:
@@ -280,16 +238,6 @@ def _input_summary(tool_input: dict[str, Any], limit: int, prov: dict[str, Any])
     return masked_bound(" ".join(parts), limit, prov)[0]
 
 
-def _drop_excluded_lines(text: str, patterns: tuple[str, ...]) -> str:
-    """Grep output lines look like ``path:line:content``; drop those from excluded files."""
-    kept = [
-        line
-        for line in text.splitlines()
-        if not is_excluded(line.split(":", 1)[0].strip(), patterns)
-    ]
-    return "\n".join(kept)
-
-
 def _blocks_text(blocks: list[Any]) -> str | None:
     texts = [b["text"] for b in blocks if isinstance(b, dict) and isinstance(b.get("text"), str)]
     return "\n".join(texts) if texts else None
@@ -328,7 +276,7 @@ def _tool_call(p: HookPayload, cfg: HookConfig, prov: dict[str, Any], repo: str)
         if is_excluded(path, cfg.excluded_paths):
             return None  # reading a secret file is noise, and its contents must never be kept
     inputs = _input_summary(p.tool_input, 1000, prov)
-    text = _drop_excluded_lines(_result_text(p.tool_response), cfg.excluded_paths).strip()
+    text = drop_excluded_lines(_result_text(p.tool_response), cfg.excluded_paths).strip()
     kept, original = masked_bound(text, cfg.max_result_chars, prov)
     if original is not None:
         prov["resultTruncatedFromChars"] = original

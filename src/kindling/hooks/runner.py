@@ -33,6 +33,10 @@ from kindling.hooks.inject import build_context
 from kindling.hooks.payload import HookPayload
 from kindling.model import Scope
 
+SYNC_EVENTS = ("SessionStart", "UserPromptSubmit")
+SYNC_DRAIN_S = 1.0
+ASYNC_DRAIN_S = 5.0
+
 
 def _output(event: str, context: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
@@ -90,7 +94,10 @@ def run_with_engine(
 
 
 def _drain(kd: Kindling, directory: str, event: str) -> None:
-    report = drain(kd, directory)
+    # The agent waits for SessionStart and UserPromptSubmit: they move what fits in a second
+    # (hundreds of events) and leave the rest to the next Stop, which runs in the background.
+    budget = SYNC_DRAIN_S if event in SYNC_EVENTS else ASYNC_DRAIN_S
+    report = drain(kd, directory, budget_s=budget)
     for problem in report.bad:
         log_problem(event, f"spool record set aside: {problem}")
     if report.locked:
