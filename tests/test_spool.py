@@ -166,3 +166,27 @@ def test_spooled_equals_direct(content: str) -> None:
             )
         assert len(spooled) == 1
         assert (spooled[0].content, spooled[0].provenance) == (direct.content, direct.provenance)
+
+
+def test_a_strange_spool_never_makes_opening_fail(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    Path(spool_dir(str(db))).write_text("not a directory", encoding="utf-8")
+    with Kindling.open(db) as kd:  # a file where the spool should be: nothing to drain
+        assert kd.list_observations() == []
+    Path(spool_dir(str(db))).unlink()
+    odd = Path(spool_dir(str(db)), "0000000000001-1-dir.json")
+    odd.mkdir(parents=True)  # unreadable as a record
+    write_record(spool_dir(str(db)), obs_record(1))
+    with Kindling.open(db) as kd:
+        assert len(kd.list_observations()) == 1
+        report = drain(kd, spool_dir(str(db)))
+    assert report.bad == [f"{odd.name}: cannot read it (Is a directory)"]
+    assert odd.is_dir()  # left where it was
+
+
+def test_a_spool_directory_made_by_someone_else_is_made_private(tmp_path: Path) -> None:
+    spool = tmp_path / "k.db-spool"
+    spool.mkdir(mode=0o755)
+    os.chmod(spool, 0o755)
+    write_record(str(spool), obs_record(1))
+    assert stat.S_IMODE(spool.stat().st_mode) == 0o700

@@ -138,7 +138,7 @@ class Kindling:
             redact_secrets=redact_secrets,
         )
         if drain_spool and store.path != ":memory:":  # what hooks spooled (capture.spool)
-            with suppress(KindlingError):
+            with suppress(KindlingError, OSError):
                 drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
         return kd
 

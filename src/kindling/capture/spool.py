@@ -98,6 +98,9 @@ def _private_dir(path: str) -> None:
     try:
         os.mkdir(path, 0o700)
     except FileExistsError:
+        info = os.stat(path)
+        if info.st_mode & 0o077 and info.st_uid == os.getuid():  # made by another tool
+            os.chmod(path, 0o700)
         return
     except FileNotFoundError:  # the data directory itself is new
         os.makedirs(os.path.dirname(path) or ".", 0o700, exist_ok=True)
@@ -127,11 +130,12 @@ def write_record(directory: str, record: dict[str, Any]) -> str:
 
 
 def pending(directory: str) -> list[str]:
-    """Names of the records waiting in ``directory``, oldest first (empty when there is none)."""
+    """Names of the records waiting in ``directory``, oldest first (empty when there is none,
+    or when this process may not read it: a spool never makes opening a database fail)."""
     try:
         with os.scandir(directory) as it:
             names = [e.name for e in it if e.name.endswith(RECORD_SUFFIX)]
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:
         return []
     return sorted(names)
 
@@ -243,7 +247,7 @@ def _apply(kd: Kindling, rec: dict[str, Any]) -> bool:
 def _quietly(call: Any, *args: str) -> None:
     try:  # noqa: SIM105  (contextlib would cost the hook process an import)
         call(*args)
-    except FileNotFoundError:
+    except OSError:  # gone already (another drainer), or not ours to change
         pass
 
 
@@ -253,8 +257,6 @@ def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport
 
     report = DrainReport()
     names = pending(directory)
-    if not names:
-        return report
     deadline = time.monotonic() + budget_s
     for name in names:
         if time.monotonic() > deadline:
@@ -262,15 +264,13 @@ def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport
         path = os.path.join(directory, name)
         try:
             rec = _load(path)
-            if rec is None:
-                continue
-            if _apply(kd, rec):
-                report.applied += 1
-            else:
-                report.skipped += 1
+            applied = rec is not None and _apply(kd, rec)
         except DatabaseLockedError:
             report.locked = True
             break
+        except OSError as exc:  # not ours to read (another user's spool): leave it there
+            report.bad.append(f"{name}: cannot read it ({exc.strerror or exc})")
+            continue
         except (KindlingError, ValueError, KeyError, TypeError) as exc:
             if isinstance(exc, KindlingError) and exc.code == "store":
                 raise  # a broken database is the caller's problem, not this record's
@@ -278,5 +278,9 @@ def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport
             report.bad.append(f"{name}: {reason}")
             _quietly(os.replace, path, path[: -len(RECORD_SUFFIX)] + BAD_SUFFIX)
             continue
+        if rec is None:  # another drainer took it first
+            continue
+        report.applied += applied
+        report.skipped += not applied
         _quietly(os.unlink, path)  # another drainer may have removed it first
     return report
