@@ -45,6 +45,10 @@ CASES = [
     ("StopFailure", "stop_failure"),
     ("SessionEnd", "session_end"),
 ]
+SCRUB_ONCE = (
+    "from kindling.capture.redaction import redact_secrets;"
+    " redact_secrets('pytest -q tests/test_session.py 1 failed, 1 passed in 0.21s')"
+)
 TARGET_MS = 40.0
 TARGET_RATIO = 3.0
 
@@ -100,6 +104,7 @@ def main() -> None:
     times: dict[str, list[float]] = {f"{e}:{n}": [] for e, n in CASES}
     baseline: list[float] = []
     import_kindling: list[float] = []
+    scrubber: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         repo.mkdir()
@@ -115,6 +120,7 @@ def main() -> None:
         for _ in range(args.runs):
             baseline.append(python_run(["-c", "pass"]))
             import_kindling.append(python_run(["-c", "import kindling.engine"]))
+            scrubber.append(python_run(["-c", SCRUB_ONCE]))
             for event, name in CASES:
                 times[f"{event}:{name}"].append(run(event, payload(name, repo, "bench"), env))
     base = statistics.median(baseline)
@@ -131,6 +137,8 @@ def main() -> None:
     info: dict[str, object] = {
         "python_startup_median_ms": round(base, 1),
         "import_engine_median_ms": round(statistics.median(import_kindling), 1),
+        # What every capture hook pays for the secret scrubber: import, compile, one scrub.
+        "scrub_once_median_ms": round(statistics.median(scrubber), 1),
         "post_tool_use_target_met": post["median_ms"] <= TARGET_MS
         and post["x_python"] <= TARGET_RATIO,
         "cpus": os.cpu_count(),
@@ -145,7 +153,8 @@ def main() -> None:
         print(f"{key:45} {row['median_ms']:>10} {row['p95_ms']:>8} {row['x_python']:>9}")
     print(
         f"(python -c pass: {info['python_startup_median_ms']} ms; python -c 'import"
-        f" kindling.engine': {info['import_engine_median_ms']} ms; cpus={info['cpus']};"
+        f" kindling.engine': {info['import_engine_median_ms']} ms; python + one scrub:"
+        f" {info['scrub_once_median_ms']} ms; cpus={info['cpus']};"
         f" load average {info['loadavg']}; PostToolUse target <= {TARGET_MS} ms and <="
         f" {TARGET_RATIO}x python: {'met' if info['post_tool_use_target_met'] else 'NOT met'})"
     )
