@@ -99,7 +99,8 @@ def _private_dir(path: str) -> None:
         os.mkdir(path, 0o700)
     except FileExistsError:
         info = os.stat(path)
-        if info.st_mode & 0o077 and info.st_uid == os.getuid():  # made by another tool
+        mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()  # no uids on Windows
+        if info.st_mode & 0o077 and mine:  # made by another tool
             os.chmod(path, 0o700)
         return
     except FileNotFoundError:  # the data directory itself is new
