@@ -10,7 +10,7 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,8 @@ from kindling.capture.sanitize import (
     require_ts,
     wall_clock_ms,
 )
-from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
+from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -118,15 +119,17 @@ class Kindling:
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
         redact_secrets: bool = True,
+        drain_spool: bool = True,
     ) -> Kindling:
-        """Open (creating and migrating as needed) the SQLite database at ``path``.
+        """Open (creating and migrating as needed) the SQLite database at ``path``, and
+        apply what hooks spooled for it (unless ``drain_spool=False``).
 
         Secrets are masked before anything is written (``capture.redaction``); only an
         explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
-        return cls(
+        kd = cls(
             store,
             provider=provider,
             tokenizer=tokenizer,
@@ -134,6 +137,10 @@ class Kindling:
             weights=weights,
             redact_secrets=redact_secrets,
         )
+        if drain_spool and store.path != ":memory:":  # what hooks spooled (capture.spool)
+            with suppress(KindlingError, OSError):
+                drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
+        return kd
 
     def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
         return scrub_text(text) if self.redacts_secrets else text

@@ -9,11 +9,11 @@ Must not import anything from Kindling except ``errors`` and ``model``.
 from __future__ import annotations
 
 import json
-import os
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kindling.capture.ids import new_id as new_id  # re-exported: one id rule
+from kindling.capture.ids import wall_clock_ms as wall_clock_ms
 from kindling.errors import InvalidInputError
 from kindling.model import Scope
 
@@ -137,16 +137,3 @@ def require_scope(value: object) -> Scope:
         if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
             raise InvalidInputError(f"scope {name} must be valid Unicode text")
     return scope
-
-
-def wall_clock_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def new_id() -> str:
-    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
