@@ -6,6 +6,7 @@ becomes ``[REDACTED:<kind>]`` and everything around it is kept, so the text stay
     export GITHUB_TOKEN=[REDACTED:github_token]
     postgres://app:[REDACTED:url_password]@db:5432/x
     Authorization: Bearer [REDACTED:authorization]
+    mysql -u root -p[REDACTED:password] app
 
 Rules run in a fixed order, most specific first, so a value is named by what it is (a GitHub
 token under ``TOKEN=`` reports ``github_token``, not ``token``):
@@ -14,70 +15,82 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
    masks to the end of the text, because truncated output must not leak what was marked private.
 2. PEM private key blocks, BEGIN through END, as one mask. A block cut off before END is
    masked through its last base64 or header line. Certificates and public keys are left.
-3. Tokens recognisable by their prefix (``ghp_``, ``sk-``, ``AKIA``, ``eyJ...`` JWTs, ...).
+3. Tokens that name themselves: a vendor prefix or format (``ghp_``, ``glrt-``, ``SG.``,
+   ``hvs.``, ``AKIA``, JWTs, ...; the table is ``capture.secret_shapes``).
 4. ``Authorization:`` headers (scheme kept) and stand-alone ``Bearer <token>``.
 5. Passwords in URLs (``scheme://user:pass@host``): only ``pass`` is masked.
-6. ``key = value`` / ``key: value`` / ``"key": "value"`` / ``--key value`` where the key ends in
-   a secret word (password, token, secret, api_key, ...): the key and separator are kept.
+6. Credentials on command lines: ``curl -u user:pw``, ``mysql -pPW``, ``sshpass -p``,
+   ``docker login -p``, ``redis-cli -a``, ``openssl -pass pass:PW``, ``htpasswd -b``.
+7. Keyed values in markup: ``<password>x</password>``, ``<add key="ClearTextPassword"
+   value="x"/>``; and a whole ``.env`` line, ``PASSWORD=correct horse battery staple``.
+8. ``key = value`` in the syntaxes of many languages (``=``, ``:``, ``:=``, ``::=``, ``?=``,
+   ``=>``, Go's ``var key string =``, ``setProperty("KEY", "x")``, quotes and backticks) and
+   ``--key value``, where the key ends in a secret word (password, token, secret, api_key,
+   ...); the key and separator are kept.
+9. Keys that name a vendor (``datadog_api = ...``) or hold a secret word anywhere
+   (``SECRET_KEY_BASE``), when the value looks random.
 
 Precision choices (deliberate leaks, each to keep ordinary developer text intact): empty values,
 already-masked values and placeholders (``${VAR}``, ``$VAR``, ``<your-token>``, ``{{ x }}``,
 ``%s``, ``?``, ``***``, ``xxx``) are left; an unquoted value is left when it reads as code
 (``os.environ["X"]``, ``get_token()``, ``self.password``, a variable passed as ``password=pw,``),
-a type (``password: str``), a literal (``None``, ``true``), a path (``PWD=/home/me``), or prose
-after a colon (``token: the API token to use``). Keys must end in the secret word, so
-``max_tokens=5`` and ``tokenizer = x`` are not keys. The scrubber is idempotent because every rule
-leaves a value that is already a mask.
+a type (``password: str``), a literal (``None``, ``true``), a path (``PWD=/home/me``), prose
+after a colon (``token: the API token to use``) or a status word (``password: incorrect``).
+A token, key or secret (not a password) shorter than 8 characters is left (``page_token=2``,
+``Unexpected token: punc``). Keys must end in the secret word, so ``max_tokens=5`` and
+``tokenizer = x`` are not keys. The scrubber is idempotent: every rule leaves a mask alone.
 
-Every pattern is compiled once at import and runs in linear time: quantifiers that could
-backtrack are possessive or bounded, and open-ended scans stop at the delimiter that ends them.
+Speed: the module imports in well under a millisecond and compiles its patterns on first use.
+Each rule lists keywords; it runs only when one occurs in the lowercased text (as gitleaks
+does), so a typical event pays for a handful of scans. Every pattern runs in linear time:
+quantifiers that could backtrack are possessive or bounded.
 
-Must not import anything from Kindling except ``kindling.errors``; standard library ``re`` only.
+Must not import anything from Kindling except ``kindling.errors`` and ``capture.secret_shapes``;
+standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TypeAlias
 
 from kindling.errors import InvalidInputError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
+    Rule = Callable[[re.Match[str]], tuple[str, str] | None]
+
 __all__ = ["SECRET_KINDS", "Redaction", "redact_secrets"]
 
-SECRET_KINDS: tuple[str, ...] = (
-    "anthropic_api_key",
-    "api_key",
-    "authorization",
-    "aws_access_key_id",
-    "aws_secret_access_key",
-    "github_token",
-    "gitlab_token",
-    "google_api_key",
-    "huggingface_token",
-    "jwt",
-    "npm_token",
-    "openai_api_key",
-    "password",
-    "private_key",
-    "private_tag",
-    "pypi_token",
-    "secret",
-    "slack_token",
-    "slack_webhook",
-    "stripe_secret_key",
-    "token",
-    "url_password",
-)
 
-
-@dataclass(frozen=True, slots=True)
 class Redaction:
-    """The scrubbed text and which kinds of secret were masked in it (never the values)."""
+    """The scrubbed text and which kinds of secret were masked in it (never the values).
 
+    A frozen value (a plain class: ``dataclasses`` costs the hook path milliseconds)."""
+
+    __slots__ = ("kinds", "text")
     text: str
     kinds: tuple[str, ...]
+
+    def __init__(self, text: str, kinds: tuple[str, ...]) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "kinds", kinds)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Redaction is frozen; cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Redaction):
+            return NotImplemented
+        return self.text == other.text and self.kinds == other.kinds
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.kinds))
+
+    def __repr__(self) -> str:
+        return f"Redaction(text={self.text!r}, kinds={self.kinds!r})"
 
     @property
     def changed(self) -> bool:
@@ -85,20 +98,14 @@ class Redaction:
         return bool(self.kinds)
 
 
-# A rule looks at one match and returns (kind, replacement), or None to leave the match as is.
-_Rule: TypeAlias = Callable[[re.Match[str]], tuple[str, str] | None]
-
-
 def _mask(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-_MARKER = re.compile(r"\[REDACTED:[a-z0-9_]+\]", re.ASCII)
+# --------------------------------------------------------------------------- value checks
+# Pattern sources; ``_compile`` turns them into ``_P`` attributes on first use.
 
-# Values nobody should mask: earlier masks (this is what makes the scrubber idempotent) and
-# placeholders that name where a secret comes from instead of holding one.
-_LEAVE_VALUE = re.compile(
-    r"""
+_LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
     | \$\{.*                       # ${VAR}, ${VAR:-default}, ${{ secrets.X }}
     | \$\(.*                       # $(pass show x)
@@ -107,16 +114,14 @@ _LEAVE_VALUE = re.compile(
     | \{\w*\}                      # {} {0} {token}
     | <[^<>]+>                     # <your-token>
     | %\(?\w*\)?[sd]               # %s %(password)s
+    | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
     | [?] | :[A-Za-z_]\w*          # SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | …
     | (?i:your|insert|enter)[_-].* # your_api_key_here
-    """,
-    re.ASCII | re.VERBOSE,
-)
+    """
 
 # Unquoted values that are code, types or literals rather than secrets.
-_CODE_VALUE = re.compile(
-    r"""
+_CODE_VALUE_SRC = r"""
       [A-Za-z_$][\w$]*+(?:\.[A-Za-z_$][\w$]*+)*+[(\[].*  # call or subscript: os.environ[, f(
     | [A-Za-z_]++(?:\.[A-Za-z_]++)++                      # attribute chain, no digits: self.token
     | [{\[(\#].*                                       # structure opener or comment
@@ -124,76 +129,91 @@ _CODE_VALUE = re.compile(
          |number|bool|boolean|any|unknown|object|secretstr)
     | (?:~|\.{1,2})?/[\w.@+~/-]*                      # POSIX path
     | [A-Za-z]:\\.*                                    # Windows path
-    """,
-    re.ASCII | re.VERBOSE,
+    """
+
+# Words a log or form prints after "password:" that are a status, not the password.
+_STATUS_WORDS = frozenset(
+    """incorrect invalid wrong required missing expired changed reset updated accepted rejected
+    denied mismatch ok empty hidden masked redacted protected optional set unset failed
+    failure success successful correct valid weak strong blank none incorrectly match
+    matches mismatched saved stored rotated revoked generated verified unverified""".split()  # noqa: SIM905
 )
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)
-# A single word of prose ("authentication", "Required.", "token-based") is not a credential.
-_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", re.ASCII)
-_NEXT_WORD = re.compile(r"[ \t]++[A-Za-z]", re.ASCII)
+
+
+class _P:
+    """Compiled patterns, filled by ``_compile`` on the first call."""
+
+    marker: re.Pattern[str]
+    leave: re.Pattern[str]
+    code: re.Pattern[str]
+    identifier: re.Pattern[str]
+    prose_word: re.Pattern[str]
+    next_word: re.Pattern[str]
+    loose_key: re.Pattern[str]
+    loose_words: tuple[str, ...]
+
+
+def _leave_value(value: str) -> bool:
+    return _P.leave.fullmatch(value) is not None
+
+
+def _random_enough(value: str, min_len: int = 12) -> bool:
+    """Looks like a generated credential: long, mixed character classes, not one repeated run."""
+    if len(value) < min_len or len(set(value)) < min(10, len(value) // 2):
+        return False
+    classes = sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+        )
+    )
+    return (classes >= 2 and any(c.isdigit() for c in value)) or classes == 3
+
+
+# --------------------------------------------------------------------------- rules
 
 
 def _private_tag(m: re.Match[str]) -> tuple[str, str] | None:
     body = m["body"]
-    if not body.strip() or _MARKER.fullmatch(body):
+    if not body.strip() or _P.marker.fullmatch(body):
         return None
     return "private_tag", f"{m['open']}{_mask('private_tag')}{m['close']}"
 
 
-_PRIVATE = re.compile(
-    r"(?P<open><private>)(?P<body>(?:[^<]++|<(?!/private>))*+)(?P<close></private>|\Z)",
-    re.ASCII | re.IGNORECASE,
-)
+_PRIVATE_SRC = r"(?P<open><private>)(?P<body>(?:[^<]++|<(?!/private>))*+)(?P<close></private>|\Z)"
 
 _PEM_LABEL = r"(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----"
-_PEM = re.compile(
+_PEM_SRC = (
     rf"-----BEGIN {_PEM_LABEL}"
     # A whole block: a PEM body never contains five dashes, so the scan stops at the next
     # BEGIN or END instead of running to the end of the text for every unterminated header.
     rf"(?:[^-]*+(?:-(?!----)[^-]*+)*+-----END {_PEM_LABEL}"
     # A truncated block (``head id_rsa``): its base64 and ``Proc-Type:`` lines, in raw text or
     # in a JSON string with escaped newlines.
-    r"|(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]++|[A-Za-z-]++:[^\r\n\\]*+)(?=\r?\n|\\n|\Z))*+)",
-    re.ASCII,
-)
-
-# Speed: ``re`` scans fast only when a pattern opens with a literal or a character class, so
-# every pattern below consumes its literal first and checks what precedes it with a look-behind.
-
-# (kind, literal prefix, rest of the token). One pattern per prefix: separate literal scans are
-# several times faster than one alternation over all of them.
-_TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
-    ("anthropic_api_key", "sk-ant-", "[A-Za-z0-9_-]{20,}+"),
-    # Requiring a digit keeps kebab-case words after ``sk-`` out; real keys always have one.
-    ("openai_api_key", "sk-", "(?=[A-Za-z0-9_-]*?[0-9])[A-Za-z0-9_-]{20,}+"),
-    ("github_token", "gh", "[pousr]_[A-Za-z0-9]{36,}+"),
-    ("github_token", "github_pat_", "[A-Za-z0-9_]{22,}+"),
-    ("gitlab_token", "glpat-", "[A-Za-z0-9_-]{20,}+"),
-    ("slack_token", "xox", "[abposre]-[A-Za-z0-9-]{10,}+"),
-    ("slack_token", "xapp-", "[A-Za-z0-9-]{10,}+"),
-    ("stripe_secret_key", "sk_", "(?:live|test)_[A-Za-z0-9]{16,}+"),
-    ("stripe_secret_key", "rk_", "(?:live|test)_[A-Za-z0-9]{16,}+"),
-    ("google_api_key", "AIza", "[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"),
-    ("aws_access_key_id", "AKIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
-    ("aws_access_key_id", "ASIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
-    ("npm_token", "npm_", "[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
-    ("pypi_token", "pypi-AgE", "[A-Za-z0-9_-]{50,}+"),
-    ("huggingface_token", "hf_", "[A-Za-z0-9]{34,}+"),
-    ("jwt", "eyJ", r"[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+"),
+    r"|(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]++|[A-Za-z-]++:[^\r\n\\]*+)(?=\r?\n|\\n|\Z))*+)"
 )
 
 
-def _token_rule(kind: str, literal: str, rest: str) -> tuple[re.Pattern[str], _Rule]:
-    # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and
-    # ``risk-free`` hold no ``sk-`` key.
-    lit = re.escape(literal)
-    pattern = re.compile(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}", re.ASCII)
-    return pattern, lambda m: (kind, _mask(kind))
+def _whole(kind: str) -> Rule:
+    return lambda m: (kind, _mask(kind))
 
 
-# The T.../B... ids and the last segment together are the webhook's credential.
-_SLACK_WEBHOOK = re.compile(
-    r"(?P<prefix>hooks\.slack\.com/services/)T[A-Z0-9]++/B[A-Z0-9]++/\w++", re.ASCII
+_PERCENT_TAIL = r"(?:%[0-9A-Fa-f]{2}[A-Za-z0-9_+/=.-]*+)*+"
+
+
+def _huggingface(m: re.Match[str]) -> tuple[str, str] | None:
+    # Real tokens are 34 random letters; ``hf_ReadRegisterFromDevice`` is a C identifier.
+    body = m[0].split("_")[-1]
+    upper = sum(c.isupper() for c in body)
+    if upper < 7 or len(body) - upper < 7:
+        return None
+    return "huggingface_token", _mask("huggingface_token")
+
+
+_SLACK_WEBHOOK_SRC = (
+    r"(?P<prefix>hooks\.slack\.com(?:/|%2F)(?:services|workflows|triggers)(?:/|%2F))"
+    r"[A-Za-z0-9]++(?:(?:/|%2F)\w++)*+"
 )
 
 
@@ -203,20 +223,17 @@ def _slack_webhook(m: re.Match[str]) -> tuple[str, str] | None:
 
 # Starts at the character after ``Authorization`` or ``Bearer`` and looks back for the word:
 # those characters are far rarer than the letters a word-first scan would stop at.
-_AUTH = re.compile(
-    r"""
+_AUTH_SRC = r"""
     (?P<prefix>["' \t:=](?<=[nr].)
         (?: (?<=authorization.)
             (?: (?<=["'])[ \t]*+[:=] | (?<=[ \t])[ \t]*+[:=] | (?<=[:=]) )
             [ \t]*+["']?
-            (?:(?P<scheme>bearer|basic|token|bot)[ \t]++)?
+            (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest)[ \t]++)?
           | (?<![a-z0-9_]bearer.)(?<=bearer[ \t])[ \t]*+(?P<bearer>)
         )
     )
     (?P<value>[^\s"'`]++)
-    """,
-    re.ASCII | re.IGNORECASE | re.VERBOSE,
-)
+    """
 
 
 def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
@@ -225,24 +242,72 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     # A named scheme is strong context; without one the value must look like a credential
     # ("Authorization: required" and "Bearer tokens" are prose).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
-    if len(value) < min_len or _PROSE_WORD.fullmatch(value) or _LEAVE_VALUE.fullmatch(value):
+    if len(value) < min_len or _P.prose_word.fullmatch(value) or _leave_value(value):
         return None
     return "authorization", f"{m['prefix']}{_mask('authorization')}{tail}"
 
 
 # Starts at ``://``: the scheme and user are kept anyway, and the literal makes the scan fast.
-_URL_PASSWORD = re.compile(
+_URL_PASSWORD_SRC = (
     r"(?P<prefix>://[^\s:/@?#]*+:)"
     # Up to the last @ before the host, so a raw @ inside the password is masked too.
-    r"(?P<value>[^\s/?#]+)(?=@)",
-    re.ASCII,
+    r"(?P<value>[^\s/?]+)(?=@)"
 )
 
 
 def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
-    if _LEAVE_VALUE.fullmatch(m["value"]):
+    if _leave_value(m["value"]):
         return None
     return "url_password", f"{m['prefix']}{_mask('url_password')}"
+
+
+# --- command lines. Each starts at the program name and looks at most 300 characters ahead
+# on the same line for the flag, so a line full of program names stays linear.
+_ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
+_SHELL_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
+    # curl/wget -u user:pw, --user user:pw, --user=user:pw
+    (
+        ("curl", "wget"),
+        r"""\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|--user|--http-user)(?:=|[ \t]*+)
+        (?P<keep>["']?[^\s:"']++:)(?P<value>'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)""",
+    ),
+    # mysql -pPW (no blank: a blank after -p means "prompt for it")
+    (
+        ("mysql", "mariadb"),
+        rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb)\b[^\r\n]{{0,300}}?[ \t]"
+        rf"(?P<keep>-p)(?P<value>{_ARG})",
+    ),
+    (("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{_ARG})"),
+    (
+        ("login",),
+        rf"\blogin\b[^\r\n]{{0,300}}?(?P<keep>[ \t]-p[ \t]++)(?P<value>{_ARG})",
+    ),
+    (
+        ("redis-cli", "keydb-cli"),
+        rf"\b(?:redis|keydb)-cli\b[^\r\n]{{0,300}}?(?P<keep>[ \t]-a[ \t]++)(?P<value>{_ARG})",
+    ),
+    (
+        ("pass:",),
+        r"(?P<keep>[ \t]-(?:pass|passin|passout|password|k)[ \t]++[\"']?pass:)"
+        r"(?P<value>[^\s\"']++)",
+    ),
+    (
+        ("htpasswd",),
+        rf"\bhtpasswd(?P<keep>(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*b[A-Za-z]*"
+        rf"(?:[ \t]++-[A-Za-z]++)*(?:[ \t]++(?!-){_ARG}){{1,2}}?[ \t]++)(?P<value>{_ARG})"
+        r"(?=[ \t]*+(?:$|[\r\n|;&)]))",
+    ),
+)
+
+
+def _shell(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    inner = value[1:-1] if value[:1] in "\"'" and value[-1:] == value[:1] else value
+    if not inner or _leave_value(inner):
+        return None
+    quote = value[0] if inner is not value else ""
+    head = m.string[m.start() : m.start("value")]
+    return "password", f"{head}{quote}{_mask('password')}{quote}"
 
 
 # Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
@@ -259,12 +324,14 @@ _KEY_ENDINGS = (
     *(
         f"{word}{joint}key"
         for word in (
-            *("api", "access", "app", "client", "consumer", "license"),  # kind api_key
-            *("private", "secret", "signing", "encryption", "master"),
+            *("api", "access", "app", "client", "consumer", "license", "account"),
+            *("private", "secret", "signing", "encryption", "master", "auth", "service"),
+            "storage",
         )
         for joint in ("[_-]", "")
     ),
 )
+_KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
 
 
 def _key_end(after: str) -> str:
@@ -274,8 +341,8 @@ def _key_end(after: str) -> str:
     must be whole words: not ``bypass``, ``OLDPWD``.
     """
     by_last: dict[str, list[str]] = {
-        "d": [rf"(?<![a-z]pwd{after})(?<=pwd{after})"],
-        "s": [rf"(?<![a-z]pass{after})(?<=pass{after})"],
+        "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
+        "s": [rf"(?<=pass{after})(?:(?<![a-z]pass{after})|(?-i:(?<=[a-z]Pass{after})))"],
     }
     for ending in _KEY_ENDINGS:
         by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
@@ -296,6 +363,8 @@ def _key_kind(text: str, key_end: int) -> str | None:
         return "token"
     if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
         return "api_key"
+    if key.endswith(("accountkey", "authkey", "servicekey", "storagekey")):
+        return "api_key"
     if key.endswith(("secret", "secretkey", "credential", "credentials", "signingkey")):
         return "secret"
     if key.endswith(("encryptionkey", "masterkey")):
@@ -303,62 +372,152 @@ def _key_kind(text: str, key_end: int) -> str | None:
     return None
 
 
-_OPERATOR = r"(?::=|=>|=(?![=~])|:(?!:))"
+_XML_SRC = (
+    r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]{0,64}+)(?:[ \t][^<>\r\n]{0,200}+)?>)"
+    r"(?P<value>[^<]{1,1000}+)</(?P=tag)>"
+)
+
+
+def _xml(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["tag"], len(m["tag"]))
+    value = m["value"].strip()
+    if kind is None or not value or _leave_value(value):
+        return None
+    inner = m["value"]
+    lead = inner[: len(inner) - len(inner.lstrip())]
+    trail = inner[len(inner.rstrip()) :]
+    return kind, f"{m['open']}{lead}{_mask(kind)}{trail}</{m['tag']}>"
+
+
+_ADD_KEY_SRC = (
+    r"""(?P<keep>\bkey[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
+    r"""[ \t\r\n]++value[ \t]*+=[ \t]*+(?P<q2>["']))(?P<value>[^"'\r\n]*+)(?P=q2)"""
+)
+
+
+def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or not value or _leave_value(value):
+        return None
+    return kind, f"{m['keep']}{_mask(kind)}{m['q2']}"
+
+
+# Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
+_NAME_VALUE_SRC = (
+    r"(?P<keep>\bname:[ \t]*+(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
+    r"[ \t]*+(?:-[ \t]++)?value:[ \t]*+)"
+    r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
+)
+
+
+def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]))
+    value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
+    if kind is None or not value or _leave_value(value) or _too_short(kind, value):
+        return None
+    quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
+    return kind, f"{m['keep']}{quote}{_mask(kind)}{quote}"
+
+
+# A .env line whose unquoted value has blanks: the whole rest of the line is the value.
+_ENV_LINE_SRC = (
+    r"(?m)^(?P<keep>[ \t]*+(?:export[ \t]++)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}+)"
+    r"(?:=|[ \t]*+(?:::=|:=|\?=|\+=)[ \t]*+))"
+    r"(?P<value>[^\s\"'`$][^\r\n]*?[ \t][^\r\n]*?)[ \t]*+$"
+)
+
+
+def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
+    key = m["key"]
+    kind = _key_kind(key, len(key))
+    if kind is None:
+        return None
+    value = m["value"]
+    first = value.split(None, 1)[0]
+    if _leave_value(first) or _P.code.fullmatch(first) or _P.code.fullmatch(value):
+        return None
+    return kind, f"{m['keep']}{_mask(kind)}"
+
+
+_OPERATOR = r"(?::{1,3}=|\?\??=|\+=|\.=|=>|=(?![=~])|:(?!:))"
 _VALUE = r"""
     (?: "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
       | '(?P<sq>[^'\r\n]*+)'
-      | (?P<bare>[^\s"'`&]++)      # & ends a value in query strings: token=x&user=y
+      | `(?P<bq>[^`\r\n]*+)`
+      | \\"(?P<eq>(?:[^"\\\r\n]|\\(?!")|\\(?=\\))*+)\\"   # inside a JSON string: \"value\"
+      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]|[&;](?![A-Za-z_][\w.-]*+=)(?=[^\s"'`]))++)
+        # & and ; end a value only before the next key: token=x&user=y, Password=x;Server=y
     )
 """
-# Starts at the first character after the key (a closing quote, a blank or the operator) and
-# looks back for the key word: separators are far rarer than letters, so this scans fast.
-_KEYED = re.compile(
-    rf"""
-    (?P<sep>["' \t:=]{_key_end(".")}
-        (?: (?<=["'])\]?[ \t]*+{_OPERATOR}
+_TYPES = r"(?:string|String|str|&str|\[\]byte|SecureString|char\s*\*)"
+
+
+def _keyed_src() -> str:
+    # Starts at the first character after the key (a closing quote, a blank or the operator)
+    # and looks back for the key word: separators are far rarer than letters.
+    return rf"""
+    (?P<sep>["' \t:=?+.,\\]{_key_end(".")}
+        (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
+          | (?<=["'])\]?[ \t]*+{_OPERATOR}
+          | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
+          | (?<=,)(?=[^\s,])                              # csv: key,value,
+          | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
           | (?<=[ \t])[ \t]*+{_OPERATOR}
-          | (?<=:)(?:=|(?!:))
+          | (?<=[ \t])[ \t]*+{_TYPES}[ \t]++=(?![=~])      # Go: var token string = "x"
+          | (?<=:)[ \t]*+{_TYPES}[ \t]*+=(?![=~>])         # TS: const token: string = "x"
+          | (?<=:)(?::=|=|(?!:))
           | (?<==)(?:>|(?![=~]))
+          | (?<=[?+.])=
         )[ \t]*+
     )
     {_VALUE}
-    """,
-    re.ASCII | re.IGNORECASE | re.VERBOSE,
-)
-# ``--db-password hunter2``; ``--password=x`` is already a key-value pair for _KEYED.
-_FLAG_KEY_END = _key_end(r"[ \t]")
-_FLAG = re.compile(
-    rf"""
+    """
+
+
+def _flag_src() -> str:
+    # ``--db-password hunter2``; ``--password=x`` is already a key-value pair for the rule above.
+    key_end = _key_end(r"[ \t]")
+    return rf"""
     -(?<![\w-]-)-[A-Za-z0-9_-]{{1,64}}+
-    (?P<sep>[ \t]{_FLAG_KEY_END}[ \t]*+)(?!-)
+    (?P<sep>[ \t]{key_end}[ \t]*+)(?!-)
     {_VALUE}
-    """,
-    re.ASCII | re.IGNORECASE | re.VERBOSE,
-)
+    """
 
 
 def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
-    quoted = m["dq"] if m["dq"] is not None else m["sq"]
+    kind = _key_kind(text, m.start("sep")) or "secret"
+    quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
     if quoted is not None:
-        if not quoted or _LEAVE_VALUE.fullmatch(quoted):
+        if not quoted or _leave_value(quoted) or _too_short(kind, quoted):
             return None
-        quote = text[m.end() - 1]
-        kind = _key_kind(text, m.start("sep")) or "secret"
+        quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{_mask(kind)}{quote}"
     bare = m["bare"]
-    value = bare.rstrip(",;)}")
+    value = bare.rstrip(",)}")
     tail = bare[len(value) :]
-    if _leave_bare(value, tail, sep, text, m.end()):
+    if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
+        if not _random_enough(value) or _leave_value(value):
+            return None
+    elif _leave_bare(value, tail, sep, text, m.end()) or _too_short(kind, value):
         return None
-    kind = _key_kind(text, m.start("sep")) or "secret"
+    if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
+        return None
+    if kind != "password" and value.isalpha() and value.islower():
+        return None  # "Unexpected token: operator": a word, never a generated credential
     return kind, f"{text[m.start() : m.end('sep')]}{_mask(kind)}{tail}"
 
 
+def _too_short(kind: str, value: str) -> bool:
+    # A password can be short; a token, key or secret that short is a count, id or word.
+    return kind != "password" and kind != "private_key" and len(value) < 8
+
+
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
-    if not value or _LEAVE_VALUE.fullmatch(value) or _CODE_VALUE.fullmatch(value):
+    if not value or _leave_value(value) or _P.code.fullmatch(value):
         return True
-    if _IDENTIFIER.fullmatch(value) and (
+    if _P.identifier.fullmatch(value) and (
         tail.startswith((",", ")", "}")) or _key_kind(value, len(value))
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
@@ -366,31 +525,124 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if colon and not sep.endswith((" ", "\t")) and "'" not in sep and '"' not in sep:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
-    return colon and value.isalpha() and _NEXT_WORD.match(text, end) is not None
+    return colon and value.isalpha() and _P.next_word.match(text, end) is not None
 
 
-# Order matters: see the module docstring.
-_RULES: tuple[tuple[re.Pattern[str], _Rule], ...] = (
-    (_PRIVATE, _private_tag),
-    (_PEM, lambda m: ("private_key", _mask("private_key"))),
-    *(_token_rule(kind, literal, rest) for kind, literal, rest in _TOKEN_SHAPES),
-    (_SLACK_WEBHOOK, _slack_webhook),
-    (_AUTH, _authorization),
-    (_URL_PASSWORD, _url_password),
-    (_KEYED, _keyed),
-    (_FLAG, _keyed),
+# A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
+# ``datadog_app = ...``), with a value that looks generated.
+_LOOSE_WORDS = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
+
+
+# Starts at the operator (rarer than letters) and looks back for the key in the handler, so
+# a long run of key-like words costs one short look-back per operator, not a scan per letter.
+_LOOSE_SRC = (
+    r"(?P<keep>[\"'`]?[ \t]*+(?::{1,3}=|\?=|=>|=|:)[ \t]*+[\"'`]?)"
+    r"(?P<value>[A-Za-z0-9_+/.~@%|-]{12,300}+={0,3})"
 )
+
+
+def _loose(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"].rstrip(".")
+    if not _random_enough(value) or _leave_value(value):
+        return None
+    start = m.start()
+    key_match = _P.loose_key.search(m.string, max(0, start - 80), start)
+    if key_match is None:
+        return None
+    key = key_match[0].lower()
+    if not any(word in key for word in _P.loose_words) or any(
+        w in key for w in ("public", "publishable", "pub_", "_id", "-id", "hash", "sha", "name")
+    ):
+        return None
+    return "secret", f"{m['keep']}{_mask('secret')}{m['value'][len(value) :]}"
+
+
+# --------------------------------------------------------------------------- compiling
+
+_RULES: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] | None = None
+_KEYWORDS: frozenset[str] = frozenset()
+SECRET_KINDS: tuple[str, ...] = ()  # filled below, once the shape table is known
+
+
+def _compile() -> list[tuple[tuple[str, ...], re.Pattern[str], Rule]]:
+    from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
+
+    a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
+    _P.marker = re.compile(r"\[REDACTED:[a-z0-9_]+\]", a)
+    _P.leave = re.compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
+    _P.code = re.compile(_CODE_VALUE_SRC, a | re.VERBOSE)
+    _P.identifier = re.compile(r"[A-Za-z_$][\w$]*", a)
+    # A single word of prose ("authentication", "Required.", "token-based") is no credential.
+    _P.prose_word = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
+    _P.next_word = re.compile(r"[ \t]++[A-Za-z]", a)
+    _P.loose_key = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
+    _P.loose_words = (*_LOOSE_WORDS, *VENDOR_WORDS)
+
+    rules: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] = [
+        (("<private",), re.compile(_PRIVATE_SRC, ai), _private_tag),
+        (("private key",), re.compile(_PEM_SRC, a), _whole("private_key")),
+    ]
+    for kind, literal, rest in TOKEN_SHAPES:
+        # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and
+        # ``risk-free`` hold no ``sk-`` key.
+        lit = re.escape(literal)
+        # A token percent-encoded in a URL keeps going after its first %XX.
+        pattern = re.compile(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_PERCENT_TAIL}", a)
+        rules.append(((literal.lower(),), pattern, _whole(kind)))
+    rules.append(
+        (("hf_", "api_org_"), re.compile(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
+    )
+    for kind, keyword, source in FREE_SHAPES:
+        rules.append(((keyword,), re.compile(source, a), _whole(kind)))
+    rules += [
+        (("hooks.slack.com",), re.compile(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
+        (("authorization", "bearer"), re.compile(_AUTH_SRC, av), _authorization),
+        (("://",), re.compile(_URL_PASSWORD_SRC, a), _url_password),
+        *((words, re.compile(src, av), _shell) for words, src in _SHELL_SRC),
+        (("</",), re.compile(_XML_SRC, a), _xml),
+        (("value",), re.compile(_ADD_KEY_SRC, ai), _add_key),
+        (("value:",), re.compile(_NAME_VALUE_SRC, ai), _name_value),
+        (_KEY_WORDS, re.compile(_ENV_LINE_SRC, ai), _env_line),
+        (_KEY_WORDS, re.compile(_keyed_src(), av), _keyed),
+        (("--",), re.compile(_flag_src(), av), _keyed),
+        (_P.loose_words, re.compile(_LOOSE_SRC, a), _loose),
+    ]
+    return rules
+
+
+def _all_kinds() -> tuple[str, ...]:
+    from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES
+
+    named = {kind for kind, _, _ in TOKEN_SHAPES} | {kind for kind, _, _ in FREE_SHAPES}
+    named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
+    named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
+    return tuple(sorted(named | {"url_password"}))
+
+
+SECRET_KINDS = _all_kinds()
+
+
+def rule_keywords() -> frozenset[str]:
+    """Every keyword of every rule: text containing none of them comes back unchanged."""
+    redact_secrets("")
+    return _KEYWORDS
 
 
 def redact_secrets(text: str) -> Redaction:
     """Mask every secret this module recognises in ``text``; never raises on any ``str``."""
+    global _RULES, _KEYWORDS
     if not isinstance(text, str):
         raise InvalidInputError(
             f"redact_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
+    if _RULES is None:
+        rules = _compile()
+        _KEYWORDS = frozenset(word for keywords, _, _ in rules for word in keywords)
+        _RULES = rules
+    lowered = text.lower()
     found: set[str] = set()
 
-    def apply(rule: _Rule) -> Callable[[re.Match[str]], str]:
+    def apply(rule: Rule) -> Callable[[re.Match[str]], str]:
         def replace(m: re.Match[str]) -> str:
             result = rule(m)
             if result is None:
@@ -400,6 +652,10 @@ def redact_secrets(text: str) -> Redaction:
 
         return replace
 
-    for pattern, rule in _RULES:
-        text = pattern.sub(apply(rule), text)
-    return Redaction(text=text, kinds=tuple(sorted(found)))
+    present = {word for word in _KEYWORDS if word in lowered}
+    if not present:
+        return Redaction(text, ())
+    for keywords, pattern, rule in _RULES:
+        if not present.isdisjoint(keywords):
+            text = pattern.sub(apply(rule), text)
+    return Redaction(text, tuple(sorted(found)))
