@@ -57,6 +57,7 @@ from kindling.store.rows import (
     summary_row,
 )
 from kindling.store.sqlite_details import SummaryDetailsMixin
+from kindling.store.sqlite_forget import ForgetMixin
 from kindling.store.sqlite_search import SearchMixin
 
 T = TypeVar("T")
@@ -64,7 +65,7 @@ T = TypeVar("T")
 BUSY_TIMEOUT_S = 5.0
 
 
-class SqliteStore(SearchMixin, SummaryDetailsMixin):
+class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
