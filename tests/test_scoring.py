@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, Scope, ScoringWeights
-from kindling.retrieval.provider import LocalFtsProvider, ProviderRequest
+from kindling.retrieval.provider import TEXT_POOL, LocalFtsProvider, ProviderRequest
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     ScoreInputs,
@@ -20,7 +20,6 @@ from kindling.retrieval.scoring import (
     stable_sort,
     stable_sort_key,
 )
-from kindling.store.base import BaseRank
 from kindling.store.fts import build_query
 
 DAY = 86_400_000
@@ -34,7 +33,39 @@ def score(**changes: object) -> float:
 
 
 def test_fts_match_increases_score() -> None:
-    assert score(bm25=-8.0) > score(bm25=-4.0) > score(bm25=None)
+    assert score(bm25=-8.0) > score(bm25=-4.0) > score(bm25=-0.1)
+
+
+def test_the_formula_with_its_default_constants() -> None:
+    """Pinned numbers: swapping w_fts/w_recency, changing the half-life or the relevance
+    transform changes them. relevance = 4 / (4 + 3); recency = 7 d / (7 d + 1 d)."""
+    rel, rec = 4.0 / 7.0, 7.0 / 8.0
+    got = calculate_score(BASE)
+    assert got.relevance == round(rel, 6)
+    assert got.recency == round(rec, 6)
+    assert got.raw == pytest.approx((0.95 * rel + 0.05 * rec) * 0.7, abs=1e-12)  # observation
+    assert calculate_score(replace(BASE, summary=True)).raw == pytest.approx(
+        0.95 * rel + 0.05 * rec, abs=1e-12
+    )
+    observation = calculate_score(replace(BASE, scope=0.75, intent=0.5, confidence=0.3))
+    mults = (1 - 0.1 + 0.1 * 0.75) * 0.7 * (1 - 0.2 + 0.2 * 0.5) * (1 - 0.5 + 0.5 * 0.3)
+    assert observation.raw == pytest.approx((0.95 * rel + 0.05 * rec) * mults, abs=1e-12)
+
+
+def test_empty_query_is_ordered_by_recency_at_full_weight() -> None:
+    assert calculate_score(replace(BASE, bm25=None)).raw == pytest.approx(7.0 / 8.0 * 0.7)
+    assert score(bm25=None, ts=DAY) > score(bm25=None, ts=0) > score(bm25=None, ts=-DAY)
+
+
+def test_relevance_outweighs_any_recency_for_text_queries() -> None:
+    """A month-old item with twice the bm25 beats a brand-new one: recency only breaks
+    near-ties (seed 000's 0.7/0.3 would put the new one first)."""
+    old_strong = score(bm25=-8.0, ts=DAY - 40 * DAY)
+    new_weak = score(bm25=-4.0, ts=DAY)
+    assert old_strong > new_weak
+    near_tie_new = score(bm25=-4.0, ts=DAY)
+    near_tie_old = score(bm25=-4.05, ts=DAY - 40 * DAY)
+    assert near_tie_new > near_tie_old
 
 
 def test_recency_increases_score() -> None:
@@ -108,19 +139,18 @@ def test_weights_are_validated() -> None:
 def _brute_force(
     kd: Kindling, query: str, scope: Scope, limit: int, intent: str | None
 ) -> list[str]:
-    """Score every match in Python (no pool, no SQL ordering) and sort: the oracle."""
+    """The oracle: every match from the store, the TEXT_POOL best by bm25 (ties: newest
+    insert first, the store's documented order), each scored in Python, sorted."""
     provider = kd.provider
     assert isinstance(provider, LocalFtsProvider)
     plan = build_query(query)
     request = ProviderRequest(query=query, scope=scope, limit=limit, intent=intent, now=50 * DAY)
     reference = 50 * DAY
-    rank = BaseRank(
-        w_fts=0.7, w_recency=0.3, relevance_k=3.0 * plan.clauses, match_floor=0.5,
-        half_life_ms=DEFAULT_WEIGHTS.half_life_ms, reference_ms=reference,
-    )  # fmt: skip
     rows = kd.store.search_observations(
-        plan.match, scope, rank=rank, exclude_ids=(), include_redacted=False, limit=10**6
+        plan, scope, exclude_ids=(), include_redacted=False, limit=10**6
     )
+    if plan.match is not None:
+        rows = sorted(rows, key=lambda r: (r.bm25, -r.rowid))[: max(TEXT_POOL, 2 * limit)]
     intents = kd.store.capsule_intents_of([r.observation.id for r in rows])
     keyed = []
     for r in rows:
@@ -143,7 +173,8 @@ def _brute_force(
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from(["alpha", "beta gamma", "delta alpha", ""]))
 def test_pooled_ranking_equals_full_ranking(seed: int, query: str) -> None:
-    """The provider reads a pool first; its top-k must equal the top-k over every match."""
+    """The provider reads a pool first; its top-k must equal the oracle's (the empty query:
+    the top over every match)."""
     rng = random.Random(seed)
     words = ["alpha", "beta", "gamma", "delta", "noise", "filler", "other"]
     with Kindling.open(":memory:") as kd:
