@@ -20,9 +20,9 @@ NEEDLE = WORD[:14].encode()  # the stem's prefix: word, stem and compressed term
 S = Scope(repo_id="/r")
 
 
-def _hits(db_path: Path) -> dict[str, int]:
+def _hits(db_path: Path, needle: bytes = NEEDLE) -> dict[str, int]:
     files = sorted(db_path.parent.glob(db_path.name + "*"))
-    return {f.name: f.read_bytes().lower().count(NEEDLE) for f in files}
+    return {f.name: f.read_bytes().lower().count(needle) for f in files}
 
 
 def _vocab(db_path: Path) -> list[str]:
@@ -92,6 +92,14 @@ def test_forget_by_summary_id_leaves_the_word_nowhere(db_path: Path) -> None:
         assert report.summaries == (summary.id,)
         assert kd.get_summary(summary.id).content == "[redacted]"
         _gone_everywhere(kd, db_path)
+
+
+def test_forget_removes_the_split_identifiers_of_camel_case_content(db_path: Path) -> None:
+    with Kindling.open(db_path) as kd:
+        obs = kd.append_observation(kind="command", content="call zanzibarQuuxWidgets()", scope=S)
+        assert sum(_hits(db_path, b"zanzibar quux").values()) > 0  # the index's split form
+        assert kd.forget(obs.id).complete
+        assert sum(_hits(db_path, b"zanzibar").values()) == 0
 
 
 def test_forget_by_pin_id_deletes_the_pin_and_its_reason(db_path: Path) -> None:

@@ -284,6 +284,9 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
                     return False
                 touched = sqlite_index.dependents(self._conn, int(found[0]))
                 sqlite_index.unindex(self._conn, touched)
+                self._conn.execute(  # the split identifiers of its content are its text too
+                    "UPDATE observation_context SET parts = '' WHERE rowid = ?", (found[0],)
+                )
                 self._conn.execute(
                     "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                     " redacted = 1 WHERE id = ?",

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+from kindling.store import sqlite_index
 from kindling.store.base import TextMatches, iter_chunks
 from kindling.store.purge import truncate_wal
 from kindling.store.rows import store_error
@@ -70,7 +71,32 @@ class ForgetMixin:
         return self._purging("UPDATE pins SET reason = NULL WHERE id = ?", (pin_id,))
 
     def redact_capsule_intent(self, capsule_id: str) -> bool:
-        return self._purging("UPDATE capsules SET intent = ? WHERE id = ?", (REDACTED, capsule_id))
+        """Forget a capsule's intent, and the copy of it its observations are indexed with."""
+        with self.transaction():
+            rows = [
+                int(r[0])
+                for r in self._conn.execute(
+                    "SELECT x.rowid FROM observation_context x"
+                    " JOIN observations o ON o.rowid = x.rowid"
+                    " JOIN capsule_observations co ON co.observation_id = o.id"
+                    " JOIN capsules c ON c.id = co.capsule_id"
+                    " WHERE c.id = ? AND x.intent = c.intent",
+                    (capsule_id,),
+                )
+            ]
+            sqlite_index.unindex(self._conn, rows)
+            for start in range(0, len(rows), 500):
+                chunk = rows[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                self._conn.execute(
+                    f"UPDATE observation_context SET intent = ? WHERE rowid IN ({marks})",
+                    (REDACTED, *chunk),
+                )
+            done = self._purging(
+                "UPDATE capsules SET intent = ? WHERE id = ?", (REDACTED, capsule_id)
+            )
+            sqlite_index.index(self._conn, rows)
+        return done
 
     def summaries_citing(self, obs_ids: Sequence[str]) -> list[str]:
         """Ids of summaries whose evidence refs name one of ``obs_ids`` (sorted)."""
