@@ -331,8 +331,10 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=15)
 
 
-def test_module_imports_only_stdlib_and_errors() -> None:
-    tree = ast.parse(Path(redaction.__file__).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("name", ["redaction", "redaction_rules", "secret_shapes"])
+def test_module_imports_only_stdlib_and_errors(name: str) -> None:
+    path = Path(redaction.__file__).with_name(f"{name}.py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {
         node.module if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(tree)
@@ -340,7 +342,21 @@ def test_module_imports_only_stdlib_and_errors() -> None:
         for alias in node.names
     }
     allowed = {"__future__", "re", "collections.abc", "kindling.errors"}
-    assert imported <= allowed | {"kindling.capture.secret_shapes"}
+    assert imported <= allowed | {
+        f"kindling.capture.{m}" for m in ("secret_shapes", "redaction_rules")
+    }
+
+
+def test_importing_the_scrubber_compiles_nothing() -> None:
+    # Hooks import it on every event: patterns compile on the first call, not at import.
+    code = (
+        "import sys, kindling.capture.redaction as r\n"
+        "assert r._RULES is None and 'kindling.capture.redaction_rules' not in sys.modules\n"
+        "assert 'dataclasses' not in {m for m in sys.modules if m.startswith('kindling.capture.red')}\n"
+        "r.redact_secrets('x')\n"
+        "assert r._RULES is not None\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.privacy import guard_store, scrub_content, scrub_details, scrub_text
 from kindling.capture.sanitize import (
     MAX_LIMIT,
+    MAX_TS,
     cap_content,
     new_id,
     require_choice,
@@ -33,8 +33,7 @@ from kindling.capture.sanitize import (
     wall_clock_ms,
 )
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.forgetting import ForgetReport, check_match_text, holders
-from kindling.forgetting import plan as forget_plan
+from kindling.forgetting import ForgetVerbs
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -68,7 +67,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
 Clock = Callable[[], int]
 
 
-class Kindling:
+class Kindling(ForgetVerbs):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -358,6 +357,10 @@ class Kindling:
             if isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int) or ttl_ms <= 0:
                 raise InvalidInputError("ttl_ms must be a positive number of milliseconds")
             expires_at = now + ttl_ms
+            if expires_at > MAX_TS:
+                raise InvalidInputError(
+                    f"ttl_ms reaches past the year 9999; use at most {MAX_TS - now} ms"
+                )
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
@@ -382,75 +385,6 @@ class Kindling:
     def unpin(self, pin_id: str) -> None:
         if not self.store.delete_pin(require_id(pin_id, "pin_id")):
             raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
-
-    def forget(self, entity_id: str) -> ForgetReport:
-        """Forget an observation, summary or pin by id, with every derived copy.
-
-        An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
-        time and scope stay, so capsules keep their shape), and the summaries derived from it
-        are redacted too (``kindling.forgetting``); a summary's text and structured fields
-        become ``[redacted]``; a pin is deleted. The text leaves the index and, once the
-        transaction commits, the database files: the report says whether that is complete.
-        Inside ``batch()`` the files are purged when the batch commits."""
-        eid = require_id(entity_id, "id")
-        store = self.store
-        with store.transaction():
-            if eid in store.get_observations([eid]):
-                report = self._forget_observations(eid, [eid])
-            elif store.get_summary(eid) is not None:
-                store.redact_summary(eid)
-                report = ForgetReport(id=eid, summaries=(eid,))
-            elif store.get_pin(eid) is not None:
-                store.delete_pin_purged(eid)
-                report = ForgetReport(id=eid, pins=(eid,))
-            else:
-                raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
-        return self._purge_state(report)
-
-    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
-        """Forget every observation, summary, pin reason and capsule intent containing
-        ``text`` (ASCII case-insensitive substring). ``dry_run`` only counts them."""
-        found = self.store.find_text(check_match_text(text))
-        if dry_run:
-            return forget_plan(found)
-        store = self.store
-        with store.transaction():
-            report = self._forget_observations(None, list(found.observations))
-            for summary_id in found.summaries:
-                store.redact_summary(summary_id)
-            for pin_id in found.pins:
-                store.clear_pin_reason(pin_id)
-            for capsule_id in found.capsules:
-                store.redact_capsule_intent(capsule_id)
-        summaries = tuple(sorted({*report.summaries, *found.summaries}))
-        return self._purge_state(
-            replace(report, summaries=summaries, pins=found.pins, capsules=found.capsules)
-        )
-
-    def finish_forget(self, *, wait_ms: int = 2000) -> ForgetReport:
-        """Empty the WAL now that the readers of old snapshots may have gone."""
-        if isinstance(wait_ms, bool) or not isinstance(wait_ms, int) or wait_ms < 0:
-            raise InvalidInputError("wait_ms must be a non-negative integer")
-        self.store.finish_purge(wait_ms=wait_ms)
-        return self._purge_state(ForgetReport(id=None))
-
-    def _forget_observations(self, eid: str | None, obs_ids: list[str]) -> ForgetReport:
-        derived = set(self.store.summaries_citing(obs_ids))
-        for obs_id in obs_ids:
-            for capsule_id in self.store.capsules_of(obs_id):
-                summary = self.store.summary_for_capsule(capsule_id)
-                if summary is not None and not summary.evidence_refs:
-                    derived.add(summary.id)  # a session summary may quote any of its events
-        for obs_id in obs_ids:
-            self.store.redact_observation(obs_id)
-        for summary_id in sorted(derived):
-            self.store.redact_summary(summary_id)
-        return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=tuple(sorted(derived)))
-
-    def _purge_state(self, report: ForgetReport) -> ForgetReport:
-        if getattr(self.store, "wal_purged", True):
-            return report
-        return replace(report, complete=False, holders=holders(getattr(self.store, "path", "")))
 
     # ------------------------------------------------------------------ reads
 

@@ -15,12 +15,13 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kindling.errors import InvalidInputError
-from kindling.store.base import TextMatches
+from kindling.capture.sanitize import require_id
+from kindling.errors import InvalidInputError, NotFoundError
+from kindling.store.base import Store, TextMatches
 
 MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
 
@@ -130,3 +131,78 @@ def holders(db_path: str) -> tuple[str, ...]:
         command = " ".join(raw.replace(b"\0", b" ").decode("utf-8", "replace").split())[:80]
         found.append(f"process {pid} ({command})" if command else f"process {pid}")
     return tuple(found)
+
+
+class ForgetVerbs:
+    """The forgetting verbs of ``Kindling`` (kept here, beside their report)."""
+
+    store: Store
+
+    def forget(self, entity_id: str) -> ForgetReport:
+        """Forget an observation, summary or pin by id, with every derived copy.
+
+        An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
+        time and scope stay, so capsules keep their shape), and the summaries derived from it
+        are redacted too (``kindling.forgetting``); a summary's text and structured fields
+        become ``[redacted]``; a pin is deleted. The text leaves the index and, once the
+        transaction commits, the database files: the report says whether that is complete.
+        Inside ``batch()`` the files are purged when the batch commits."""
+        eid = require_id(entity_id, "id")
+        store = self.store
+        with store.transaction():
+            if eid in store.get_observations([eid]):
+                report = self._forget_observations(eid, [eid])
+            elif store.get_summary(eid) is not None:
+                store.redact_summary(eid)
+                report = ForgetReport(id=eid, summaries=(eid,))
+            elif store.get_pin(eid) is not None:
+                store.delete_pin_purged(eid)
+                report = ForgetReport(id=eid, pins=(eid,))
+            else:
+                raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
+        return self._purge_state(report)
+
+    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
+        """Forget every observation, summary, pin reason and capsule intent containing
+        ``text`` (ASCII case-insensitive substring). ``dry_run`` only counts them."""
+        found = self.store.find_text(check_match_text(text))
+        if dry_run:
+            return plan(found)
+        store = self.store
+        with store.transaction():
+            report = self._forget_observations(None, list(found.observations))
+            for summary_id in found.summaries:
+                store.redact_summary(summary_id)
+            for pin_id in found.pins:
+                store.clear_pin_reason(pin_id)
+            for capsule_id in found.capsules:
+                store.redact_capsule_intent(capsule_id)
+        summaries = tuple(sorted({*report.summaries, *found.summaries}))
+        return self._purge_state(
+            replace(report, summaries=summaries, pins=found.pins, capsules=found.capsules)
+        )
+
+    def finish_forget(self, *, wait_ms: int = 2000) -> ForgetReport:
+        """Empty the WAL now that the readers of old snapshots may have gone."""
+        if isinstance(wait_ms, bool) or not isinstance(wait_ms, int) or wait_ms < 0:
+            raise InvalidInputError("wait_ms must be a non-negative integer")
+        self.store.finish_purge(wait_ms=wait_ms)
+        return self._purge_state(ForgetReport(id=None))
+
+    def _forget_observations(self, eid: str | None, obs_ids: list[str]) -> ForgetReport:
+        derived = set(self.store.summaries_citing(obs_ids))
+        for obs_id in obs_ids:
+            for capsule_id in self.store.capsules_of(obs_id):
+                summary = self.store.summary_for_capsule(capsule_id)
+                if summary is not None and not summary.evidence_refs:
+                    derived.add(summary.id)  # a session summary may quote any of its events
+        for obs_id in obs_ids:
+            self.store.redact_observation(obs_id)
+        for summary_id in sorted(derived):
+            self.store.redact_summary(summary_id)
+        return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=tuple(sorted(derived)))
+
+    def _purge_state(self, report: ForgetReport) -> ForgetReport:
+        if getattr(self.store, "wal_purged", True):
+            return report
+        return replace(report, complete=False, holders=holders(getattr(self.store, "path", "")))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,10 +138,12 @@ def last_assistant_text(transcript_path: str | None) -> str | None:
         return None
     try:
         with open(transcript_path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None  # /dev/zero, a pipe: never a transcript, and never-ending
             fh.seek(0, os.SEEK_END)
             size = fh.tell()
             fh.seek(max(0, size - TRANSCRIPT_TAIL_BYTES))
-            tail = fh.read()
+            tail = fh.read(TRANSCRIPT_TAIL_BYTES)
     except OSError:
         return None
     for line in reversed(tail.splitlines()):

@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kindling.errors import StoreError
+from kindling.errors import SchemaError, StoreError
 from kindling.model import (
     Capsule,
     CapsuleStatus,
@@ -32,7 +32,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
-from kindling.store import sqlite_index
+from kindling.store import files, sqlite_index
 from kindling.store.base import (
     CapsuleRef,
     Dataset,
@@ -71,18 +71,24 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         self.path = str(path)
+        self.read_only = False  # the file is not writable: opened mode=ro (store.files)
         if self.path != ":memory:":
             try:
                 if "\x00" in self.path:
                     raise ValueError("it contains a NUL character")
-                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                self.read_only = files.prepare(self.path)
             except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
                 raise StoreError(
                     f"cannot open database: {self.path!r} is unusable as a database path ({exc})"
                 ) from exc
+        self._checked = self.path == ":memory:"  # quick check before the first write
         try:
             self._conn = sqlite3.connect(
-                self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+                files.read_only_uri(self.path) if self.read_only else self.path,
+                timeout=busy_timeout_s,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=self.read_only,
             )
             self._busy_timeout_s = busy_timeout_s
             self._depth = 0
@@ -92,7 +98,7 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
             for pragma in (
                 f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
                 # Many processes opening a new file at once: this one can return BUSY at once.
-                "PRAGMA journal_mode = WAL",
+                "PRAGMA journal_mode" if self.read_only else "PRAGMA journal_mode = WAL",
                 # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
                 "PRAGMA synchronous = NORMAL",
                 "PRAGMA foreign_keys = ON",
@@ -128,6 +134,8 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
             finally:
                 self._depth -= 1
             return
+        if not self._checked:
+            self._before_first_write()
         try:
             self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
@@ -154,6 +162,13 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
         elif not self.wal_purged:  # a reader held the WAL last time: try again, never wait
             self.wal_purged = self._retry(partial(truncate_wal, self._conn, wait_ms=0))
 
+    def _before_first_write(self) -> None:
+        if self.read_only:
+            raise StoreError(files.read_only_message(self.path))
+        if not files.recently_checked(self.path):
+            self._retry(partial(files.quick_check, self._conn, self.path))
+        self._checked = True
+
     def _rollback(self) -> None:
         # Some errors (I/O, disk full) already ended the transaction; keep the first error.
         if self._conn.in_transaction:
@@ -163,8 +178,14 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
         return retry_busy(call, timeout_s=self._busy_timeout_s)
 
     def _migrate(self) -> None:
-        if current_version(self._conn, self.path) == LATEST_VERSION:
+        version = current_version(self._conn, self.path)
+        if version == LATEST_VERSION:
             return
+        if self.read_only:
+            raise SchemaError(
+                f"{self.path} is read-only and has schema version {version}, older than this"
+                f" Kindling ({LATEST_VERSION}); make it writable once so it can be upgraded"
+            )
         with self.transaction():
             # Inside the write lock: another process may have migrated meanwhile.
             apply_migrations(self._conn, self.path)

@@ -1,0 +1,109 @@
+"""The database files: private modes, read-only opening and the quick check before writes.
+
+- A new database directory is created 0700 and a new database file 0600, whatever the umask:
+  memories hold source, commands and conversations. SQLite gives the ``-wal`` and ``-shm``
+  files the database file's mode, so they are 0600 too.
+- A database whose file is not writable (no write bit, or no access) is opened read-only
+  (``mode=ro``): searching it works, writing is a one-line ``StoreError``.
+- Before the first write of a process, ``PRAGMA quick_check`` runs unless it passed within
+  ``CHECK_INTERVAL_S`` (recorded by the mtime of ``<db>-checked``): a damaged database is
+  refused before anything is written to it, with a message that points at ``kindling doctor``.
+  The check reads the whole file (about 0.1-0.3 s at 100k observations), hence the interval;
+  any "malformed" error seen later removes the stamp, so the next writer checks again.
+
+Must not import anything from Kindling except ``errors``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from kindling.errors import DamagedDatabaseError, StoreError
+
+CHECK_INTERVAL_S = 3600.0
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+# Words in SQLite's messages for a file that is not (or no longer) a sound database.
+DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "could not decode", "file is not")
+
+
+def damaged_message(path: str, detail: str) -> str:
+    return (
+        f"{path} is damaged ({detail}); nothing was written. Run `kindling doctor` to check it,"
+        " rebuild the index and copy what can be read to a new database"
+    )
+
+
+def read_only_message(path: str) -> str:
+    return (
+        f"{path} is read-only: Kindling can search it but not change it"
+        " (make the file writable, chmod u+w, to record or forget)"
+    )
+
+
+def prepare(path: str) -> bool:
+    """Create the directory (0700) and the file (0600) if missing; True if read-only."""
+    target = Path(path).expanduser()
+    parent = target.parent
+    if not parent.exists():
+        parent.mkdir(parents=True, mode=DIR_MODE, exist_ok=True)
+    if not target.exists():
+        try:
+            fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
+            os.close(fd)
+        except FileExistsError:
+            pass  # another process created it first
+        return False
+    info = target.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"cannot open database: {path!r} is not a regular file")
+    return not (info.st_mode & stat.S_IWUSR) or not os.access(target, os.W_OK)
+
+
+def read_only_uri(path: str) -> str:
+    return f"file:{quote(str(Path(path).expanduser()))}?mode=ro"
+
+
+def _stamp(path: str) -> Path:
+    return Path(f"{path}-checked")
+
+
+def recently_checked(path: str) -> bool:
+    try:
+        return time.time() - _stamp(path).stat().st_mtime < CHECK_INTERVAL_S
+    except OSError:
+        return False
+
+
+def quick_check(conn: sqlite3.Connection, path: str) -> None:
+    """Raise ``DamagedDatabaseError`` unless ``PRAGMA quick_check`` says ok; stamp success."""
+    try:
+        rows = conn.execute("PRAGMA quick_check(5)").fetchall()
+    except sqlite3.DatabaseError as exc:
+        forget_check(path)
+        raise DamagedDatabaseError(damaged_message(path, str(exc))) from exc
+    if [r[0] for r in rows] != ["ok"]:
+        forget_check(path)
+        raise DamagedDatabaseError(damaged_message(path, "; ".join(str(r[0]) for r in rows)))
+    if path != ":memory:":
+        try:
+            fd = os.open(_stamp(path), os.O_CREAT | os.O_WRONLY | os.O_TRUNC, FILE_MODE)
+            os.close(fd)
+        except OSError:
+            pass  # no stamp: the next writer checks again
+
+
+def forget_check(path: str) -> None:
+    with contextlib.suppress(OSError):
+        _stamp(path).unlink()
+
+
+def is_damage(message: str) -> bool:
+    lowered = message.lower()
+    return any(word in lowered for word in DAMAGE_WORDS)
