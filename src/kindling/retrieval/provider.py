@@ -13,7 +13,9 @@ outside the pool has at most the last row's recency and every factor at its best
 
 Very common words are dropped from a plain OR question before it runs (``COMMON_SHARE``), when
 a rarer word remains: they match a large share of the store, so FTS5 would score most of it,
-and they add little to bm25. The plan's ``dropped`` list names them.
+and they add little to bm25. The plan's ``dropped`` list names them. When the rarer words alone
+find fewer matches than the limit, the whole question runs after all, so dropping never turns a
+question with answers into one without.
 
 Must not import anything from Kindling except ``model``, ``errors``, ``store`` and
 ``retrieval``.
@@ -115,17 +117,28 @@ class LocalFtsProvider:
         self.weights = weights
 
     def search(self, request: ProviderRequest) -> ProviderResult:
-        plan = self._drop_common(build_query(request.query or ""))
+        full = build_query(request.query or "")
         if request.limit <= 0:
-            return ProviderResult((), plan)
+            return ProviderResult((), full)
         reference = request.now
         if reference is None:
             reference = self.store.newest_ts(request.scope) or 0
         scope = scope_factor(request.scope, request.scope)
-        observations = self._exact_pool(request, plan, reference, scope, "observation")
-        summaries = self._exact_pool(request, plan, reference, scope, "summary")
-        ranked = sorted(observations + summaries, key=lambda s: s.key)[: request.limit]
+        plan = self._drop_common(full)
+        found = self._candidates(request, plan, reference, scope)
+        if plan is not full and len(found) < request.limit:
+            # The rarer words alone found too little (they may not be the topic: "what queue
+            # did we pick"): the whole question decides after all.
+            plan = full
+            found = self._candidates(request, plan, reference, scope)
+        ranked = sorted(found, key=lambda s: s.key)[: request.limit]
         return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
+
+    def _candidates(
+        self, request: ProviderRequest, plan: QueryPlan, reference: int, scope: float
+    ) -> list[_Scored]:
+        observations = self._exact_pool(request, plan, reference, scope, "observation")
+        return observations + self._exact_pool(request, plan, reference, scope, "summary")
 
     def _drop_common(self, plan: QueryPlan) -> QueryPlan:
         if plan.mode != "terms" or len(plan.terms) < 2:
