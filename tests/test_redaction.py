@@ -352,7 +352,6 @@ def test_importing_the_scrubber_compiles_nothing() -> None:
     code = (
         "import sys, kindling.capture.redaction as r\n"
         "assert r._RULES is None and 'kindling.capture.redaction_rules' not in sys.modules\n"
-        "assert 'dataclasses' not in {m for m in sys.modules if m.startswith('kindling.capture.red')}\n"
         "r.redact_secrets('x')\n"
         "assert r._RULES is not None\n"
     )
