@@ -125,6 +125,17 @@ def test_forgetting_an_observation_clears_the_session_summary_derived_from_it(
         assert kd.get_summary(summary_id).content == "[redacted]"
 
 
+def test_an_unrelated_session_summary_is_kept(db_path: Path) -> None:
+    with Kindling.open(db_path) as kd:
+        capsule = kd.open_capsule(intent="routine", scope=S)
+        obs = kd.append_observation(
+            kind="error", content=f"crash in {WORD}", capsule_id=capsule.id, scope=S
+        )
+        kd.close_capsule(capsule.id, summary="renamed the config loader")
+        assert kd.forget(obs.id).summaries == ()
+        assert kd.list_summaries(scope=S)[0].content == "renamed the config loader"
+
+
 def test_forget_match_library_purges_every_copy(db_path: Path) -> None:
     with Kindling.open(db_path) as kd:
         _fill(kd, 200)

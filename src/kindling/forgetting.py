@@ -3,7 +3,8 @@
 ``Kindling.forget``, ``forget_matching`` and ``finish_forget`` (in ``engine``) use these. A
 forgotten observation also clears the summaries derived from it: those whose evidence refs
 name it, and the summary of each capsule that holds it when that summary names no evidence
-(the hooks' session summaries are written from the transcript, so they may quote it).
+(the hooks' session summaries are written from the transcript) and shares a distinctive word
+(six or more letters or digits) with it.
 
 A report is complete only when the old pages have left the database file and the WAL. When a
 reader's snapshot keeps them there, the report says which processes have the database open
@@ -15,6 +16,7 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,14 @@ class ForgetReport:
             "dryRun": self.dry_run,
             "message": self.message,
         }
+
+
+_WORD = re.compile(r"[^\W_]{6,}")
+
+
+def distinctive_words(text: str) -> set[str]:
+    """Words of six or more letters or digits, lowercased: what a quote would share."""
+    return set(_WORD.findall(text.lower()))
 
 
 def check_match_text(text: object) -> str:
@@ -191,11 +201,19 @@ class ForgetVerbs:
 
     def _forget_observations(self, eid: str | None, obs_ids: list[str]) -> ForgetReport:
         derived = set(self.store.summaries_citing(obs_ids))
+        contents = self.store.get_observations(obs_ids)
         for obs_id in obs_ids:
+            words = distinctive_words(contents[obs_id].content) if obs_id in contents else set()
             for capsule_id in self.store.capsules_of(obs_id):
                 summary = self.store.summary_for_capsule(capsule_id)
-                if summary is not None and not summary.evidence_refs:
-                    derived.add(summary.id)  # a session summary may quote any of its events
+                # A session summary names no evidence (the hooks write it from the transcript):
+                # it goes when it quotes the observation.
+                if (
+                    summary is not None
+                    and not summary.evidence_refs
+                    and words & distinctive_words(summary.content)
+                ):
+                    derived.add(summary.id)
         for obs_id in obs_ids:
             self.store.redact_observation(obs_id)
         for summary_id in sorted(derived):
