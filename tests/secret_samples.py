@@ -288,6 +288,12 @@ FAMILIES: tuple[Family, ...] = (
     _f("replicate", lambda r: "r8_" + r.s(37), "replicate_api_token"),
     _f("grafana_cloud", lambda r: "glc_" + r.s(80, B64), "grafana_cloud_token"),
     _f("grafana_sa", lambda r: f"glsa_{r.s(32)}_{r.s(8, HEX)}", "grafana_sa_token"),
+    _f("jwt_base64", lambda r: base64.b64encode(r.jwt().encode()).decode(), "encoded_token"),
+    _f(
+        "facebook_app_token",
+        lambda r: f"{r.s(15, DIGITS)}|{r.s(32, LOWER + DIGITS + '_-')}",
+        "fb_access_token",
+    ),
     _f(
         "private_key",
         lambda r: (
@@ -392,6 +398,13 @@ FAMILIES: tuple[Family, ...] = (
         "signing_key",
         "encryption_key",
         "master_key",
+        named=False,
+    ),
+    _f(
+        "sidekiq",
+        lambda r: f"{r.s(8, HEX)}:{r.s(8, HEX)}",
+        "bundle_enterprise__contribsys__com",
+        "bundle_gems__contribsys__com",
         named=False,
     ),
     _f(

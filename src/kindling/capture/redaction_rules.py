@@ -71,6 +71,7 @@ class _P:
     next_word: re.Pattern[str]
     loose_key: re.Pattern[str]
     loose_words: tuple[str, ...]
+    vendor_words: tuple[str, ...]
 
 
 def _leave_value(value: str) -> bool:
@@ -435,8 +436,8 @@ def _too_short(kind: str, value: str) -> bool:
 
 
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
-    if not value or _leave_value(value) or _P.code.fullmatch(value):
-        return True
+    if not any(c.isalnum() for c in value) or _leave_value(value) or _P.code.fullmatch(value):
+        return True  # "password=>=>" holds operators, not a value
     if _P.identifier.fullmatch(value) and (
         tail.startswith((",", ")", "}")) or _key_kind(value, len(value))
     ):
@@ -463,16 +464,22 @@ _LOOSE_SRC = (
 
 def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(".")
-    if not _random_enough(value) or _leave_value(value):
+    if _leave_value(value):
         return None
     start = m.start()
     key_match = _P.loose_key.search(m.string, max(0, start - 80), start)
     if key_match is None:
         return None
     key = key_match[0].lower()
-    if not any(word in key for word in _P.loose_words) or any(
-        w in key for w in ("public", "publishable", "pub_", "_id", "-id", "hash", "sha", "name")
-    ):
+    vendor = any(word in key for word in _P.vendor_words)
+    if not vendor and not any(word in key for word in _LOOSE_WORDS):
+        return None
+    if any(w in key for w in ("public", "publishable", "pub_")):
+        return None  # published on purpose: a publishable key is not a secret
+    if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
+        return None  # secret_name, token_id, password_hash: about a secret, not one
+    # A vendor's key can be a long number (a client id) as well as a random string.
+    if not (_random_enough(value) or (vendor and value.isdigit() and len(value) >= 14)):
         return None
     return "secret", f"{m['keep']}{_mask('secret')}{m['value'][len(value) :]}"
 
@@ -493,6 +500,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], re.Pattern[str], Rule]]:
     _P.next_word = re.compile(r"[ \t]++[A-Za-z]", a)
     _P.loose_key = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
     _P.loose_words = (*_LOOSE_WORDS, *VENDOR_WORDS)
+    _P.vendor_words = VENDOR_WORDS
 
     rules: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] = [
         (("<private",), re.compile(_PRIVATE_SRC, ai), _private_tag),

@@ -125,6 +125,12 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("sourcegraph_token", "sgp_", "(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}"),
     ("mapbox_token", "sk.eyJ", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
     ("xai_api_key", "xai-", "[A-Za-z0-9]{70,}+"),
+    # A JWT, base64-encoded once more (its header starts {"alg", {"typ", {"sub", {"iss", {"kid").
+    (
+        "jwt",
+        "ZXlK",
+        "(?:aGJHY2lPaU|MGVYQWlPaU|emRXSWlPaU|cGMzTWlPaU|cmFXUWlP)[A-Za-z0-9+/_-]{30,}+={0,2}",
+    ),
     ("groq_api_key", "gsk_", "[A-Za-z0-9]{48,}+"),
     ("replicate_token", "r8_", "[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
     ("langsmith_api_key", "lsv2_", "(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
@@ -139,6 +145,17 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
     ),
     ("maxmind_license_key", "_mmk", "(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\\b"),
     ("mailchimp_api_key", "-us", "(?<![A-Za-z0-9])[a-f0-9]{32}-us[0-9]{1,2}(?![A-Za-z0-9])"),
+    (
+        "facebook_token",
+        "|",
+        "(?<![0-9])[0-9]{15,16}(?:\\||%7C)[0-9A-Za-z_-]{27,40}+(?![A-Za-z0-9_-])",
+    ),
+    (
+        "sidekiq_secret",
+        "contribsys",
+        # Runs only in text that names contribsys: its credential is user:password in hex.
+        "(?<![A-Za-z0-9])[a-f0-9]{8}:[a-f0-9]{8}(?![A-Za-z0-9])",
+    ),
     ("telegram_bot_token", ":aa", f"(?<![0-9])[0-9]{{8,10}}:AA{_URL}{{33}}{_END}"),
     (
         "azure_client_secret",
@@ -158,4 +175,7 @@ VENDOR_WORDS: tuple[str, ...] = (
     *("newrelic", "nytimes", "okta", "plaid", "rapidapi", "sendbird", "sentry", "snyk"),
     *("sonar", "squarespace", "sumologic", "telegram", "travis", "twitch", "twitter"),
     *("typeform", "yandex", "zendesk", "pagerduty", "circleci", "vercel", "supabase"),
+    *("bintray", "artifactory", "xray", "dnkey", "privateai", "private_ai", "private-ai"),
+    *("new_relic", "new-relic", "linked_in", "linked-in", "message_bird", "message-bird"),
+    *("sumo", "telegr", "confluence", "sendbird", "contribsys", "kubernetes", "algolia"),
 )
