@@ -309,6 +309,6 @@ def test_a_ttl_beyond_year_9999_is_refused(kd: Kindling) -> None:
 
 def test_damage_words_and_copies_are_recognised() -> None:
     assert files.is_damage("database disk image is malformed")
-    assert files.is_damage("file is not a database")
+    assert not files.is_damage("file is not a database")  # a wrong path, said as such
     assert not files.is_damage("database is locked")
     assert shutil.which("true")  # the environment can run subprocesses

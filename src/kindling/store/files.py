@@ -30,7 +30,8 @@ CHECK_INTERVAL_S = 3600.0
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 # Words in SQLite's messages for a file that is not (or no longer) a sound database.
-DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "could not decode", "file is not")
+# ("file is not a database" is a different failure: a wrong path, not a damaged store.)
+DAMAGE_WORDS = ("malformed", "corrupt", "could not decode")
 
 
 def damaged_message(path: str, detail: str) -> str:

@@ -116,6 +116,8 @@ def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
     if files.is_damage(message):
         files.forget_check(path)  # the next writer runs the quick check again
         return DamagedDatabaseError(files.damaged_message(path, message.split("\n")[0][:200]))
+    if "not a database" in message:
+        return StoreError(f"{path} is not a usable SQLite database ({message})")
     if "readonly" in message or "read-only" in message:
         return StoreError(files.read_only_message(path))
     return StoreError(f"database error on {path}: {message}")
