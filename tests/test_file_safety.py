@@ -312,3 +312,17 @@ def test_damage_words_and_copies_are_recognised() -> None:
     assert not files.is_damage("file is not a database")  # a wrong path, said as such
     assert not files.is_damage("database is locked")
     assert shutil.which("true")  # the environment can run subprocesses
+
+
+def test_the_quick_check_runs_once_and_can_be_skipped(tmp_path: Path) -> None:
+    from kindling.store.sqlite import SqliteStore
+
+    fast = tmp_path / "fast.db"
+    with Kindling(SqliteStore(fast, check_before_write=False)) as kd:
+        kd.append_observation(kind="message", content="x", scope=S)
+    assert not Path(f"{fast}-checked").exists()
+    checked = tmp_path / "checked.db"
+    with Kindling.open(checked) as kd:
+        kd.append_observation(kind="message", content="x", scope=S)
+    assert Path(f"{checked}-checked").exists()
+    assert files.recently_checked(str(checked))

@@ -69,7 +69,13 @@ BUSY_TIMEOUT_S = 5.0
 class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
-    def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+        check_before_write: bool = True,
+    ) -> None:
         self.path = str(path)
         self.read_only = False  # the file is not writable: opened mode=ro (store.files)
         if self.path != ":memory:":
@@ -81,7 +87,8 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
                 raise StoreError(
                     f"cannot open database: {self.path!r} is unusable as a database path ({exc})"
                 ) from exc
-        self._checked = self.path == ":memory:"  # quick check before the first write
+        # SQLite's quick check before the first write (store.files), unless told not to.
+        self._checked = self.path == ":memory:" or not check_before_write
         try:
             self._conn = sqlite3.connect(
                 files.read_only_uri(self.path) if self.read_only else self.path,
