@@ -178,7 +178,7 @@ class KindlingTools:
                 obs = kd.forget(observation_id)
             except KindlingError as exc:
                 raise ToolError(f"{exc.code}: {exc.message}") from None
-        return _result(f"Forgot observation {obs.id}", obs.to_dict())
+        return _result(obs.message, obs.to_dict())  # a ForgetReport: says if it is complete
 
     def recent(
         self,

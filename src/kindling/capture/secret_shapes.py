@@ -177,5 +177,5 @@ VENDOR_WORDS: tuple[str, ...] = (
     *("typeform", "yandex", "zendesk", "pagerduty", "circleci", "vercel", "supabase"),
     *("bintray", "artifactory", "xray", "dnkey", "privateai", "private_ai", "private-ai"),
     *("new_relic", "new-relic", "linked_in", "linked-in", "message_bird", "message-bird"),
-    *("sumo", "telegr", "confluence", "sendbird", "contribsys", "kubernetes", "algolia"),
+    *("sumo", "telegr", "confluence", "contribsys"),
 )
