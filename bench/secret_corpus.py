@@ -24,6 +24,8 @@ from secret_samples import masked, non_secret_samples, secret_samples
 
 
 def _group(setting: str) -> str:
+    if setting == "sentence_unnamed":
+        return "unnamed, in a sentence"
     return "bare+sentence" if setting in ("bare", "sentence") else "context"
 
 
@@ -38,7 +40,7 @@ def ours() -> None:
             tally[key][1] += 1
         if not ok:
             failures[s.family] += 1
-    for key in ("context", "bare+sentence"):
+    for key in ("context", "bare+sentence", "unnamed, in a sentence"):
         found, total = tally.pop(key)
         print(f"{key:16} recall {found}/{total} = {found / total:.2%}")
     worst = sorted(tally.items(), key=lambda kv: kv[1][0] / kv[1][1])[:5]

@@ -540,10 +540,13 @@ def secret_samples(seed: int = SEED) -> list[Sample]:
     for fam in FAMILIES:
         for _ in range(2):  # two values of each family
             value = fam.value(r)
+            sentence = r.choice(SENTENCES)
             if fam.named:
                 out.append(Sample(fam.name, "bare", value, _part(value, "")))
-                sentence = r.choice(SENTENCES)
                 out.append(Sample(fam.name, "sentence", sentence.format(V=value), _part(value, "")))
+            else:  # only its key names it: reported apart (hex, UUIDs, words cannot be told)
+                text = sentence.format(V=value)
+                out.append(Sample(fam.name, "sentence_unnamed", text, _part(value, "")))
             for name, template in SYNTAXES:
                 key = r.choice(fam.keys)
                 if fam.name == "private_key" and name not in ("json", "env_quoted", "yaml_quoted"):

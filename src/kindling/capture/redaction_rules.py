@@ -8,6 +8,8 @@ Must not import anything from Kindling except ``capture.secret_shapes``.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 
 TYPE_CHECKING = False
@@ -72,6 +74,7 @@ class _P:
     loose_key: re.Pattern[str]
     loose_words: tuple[str, ...]
     vendor_words: tuple[str, ...]
+    hex: re.Pattern[str]
 
 
 def _leave_value(value: str) -> bool:
@@ -484,6 +487,57 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{m['keep']}{_mask('secret')}{m['value'][len(value) :]}"
 
 
+# A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
+# sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
+# makes it part of something else), 20-128 characters.
+_RANDOM_SRC = (
+    r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
+)
+_SEPARATORS = re.compile(r"[-_]")
+
+
+def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
+    token = m[0]
+    before = m.string[max(0, m.start() - 30) : m.start()].lower()
+    if token.startswith("AAAA") or "base64" in before or "b64" in before:
+        return None  # an SSH public key blob, a base64 fixture
+    segments = _SEPARATORS.split(token)
+    if max(map(len, segments)) < 16:
+        return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
+    if any(len(s) >= 16 and _P.hex.fullmatch(s) for s in segments):
+        return None  # a git SHA, a digest, a cache key: hex is never told from a hash
+    core = token.replace("_", "").replace("-", "")
+    digits = sum(c.isdigit() for c in core)
+    if digits < 3 or len(core) - digits < 3:
+        return None
+    if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
+        return None  # words with a number or two (release2024build7)
+    if _entropy(core) < 3.6 or _base64_text(token):
+        return None  # repetitive, or base64 of readable text (a fixture, a GitHub node id)
+    return "random_token", _mask("random_token")
+
+
+def _entropy(text: str) -> float:
+    counts: dict[str, int] = {}
+    for c in text:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(text)
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+def _base64_text(token: str) -> bool:
+    import base64
+    import binascii
+
+    padded = token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4)
+    try:
+        raw = base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return bool(raw) and printable >= 0.85 * len(raw)
+
+
 # --------------------------------------------------------------------------- compiling
 
 
@@ -501,6 +555,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], re.Pattern[str], Rule]]:
     _P.loose_key = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
     _P.loose_words = (*_LOOSE_WORDS, *VENDOR_WORDS)
     _P.vendor_words = VENDOR_WORDS
+    _P.hex = re.compile(r"[0-9a-fA-F]+", a)
 
     rules: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] = [
         (("<private",), re.compile(_PRIVATE_SRC, ai), _private_tag),
@@ -530,5 +585,6 @@ def compile_rules() -> list[tuple[tuple[str, ...], re.Pattern[str], Rule]]:
         (_KEY_WORDS, re.compile(_keyed_src(), av), _keyed),
         (("--",), re.compile(_flag_src(), av), _keyed),
         (_P.loose_words, re.compile(_LOOSE_SRC, a), _loose),
+        (tuple("0123456789"), re.compile(_RANDOM_SRC, a), _random_token),
     ]
     return rules
