@@ -121,3 +121,18 @@ def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
     if "readonly" in message or "read-only" in message:
         return StoreError(files.read_only_message(path))
     return StoreError(f"database error on {path}: {message}")
+
+
+def observation_values(obs: Observation) -> tuple[Any, ...]:
+    """The ``observations`` row of ``obs``, in insert column order (id, kind, content,
+    provenance, ts, scope_ids, redacted, session_id, repo_id, agent_id, user_id)."""
+    return (
+        obs.id,
+        obs.kind,
+        obs.content,
+        json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
+        obs.ts,
+        scope_json(obs.scope),
+        int(obs.redacted),
+        *scope_values(obs.scope),
+    )

@@ -44,6 +44,7 @@ class ForgetMixin:
         _purge_pending: bool
 
         def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def _index_pending(self) -> None: ...
         def transaction(self) -> AbstractContextManager[None]: ...
 
     def _purging(self, sql: str, params: Sequence[Any]) -> bool:
@@ -73,6 +74,7 @@ class ForgetMixin:
     def redact_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and the copy of it its observations are indexed with."""
         with self.transaction():
+            self._index_pending()  # appends of this transaction get their context rows first
             rows = [
                 int(r[0])
                 for r in self._conn.execute(
@@ -84,19 +86,17 @@ class ForgetMixin:
                     (capsule_id,),
                 )
             ]
-            sqlite_index.unindex(self._conn, rows)
-            for start in range(0, len(rows), 500):
-                chunk = rows[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                self._conn.execute(
-                    f"UPDATE observation_context SET intent = ? WHERE rowid IN ({marks})",
-                    (REDACTED, *chunk),
-                )
-            done = self._purging(
+            with sqlite_index.reindexing(self._conn, rows):
+                for start in range(0, len(rows), 500):
+                    chunk = rows[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    self._conn.execute(
+                        f"UPDATE observation_context SET intent = ? WHERE rowid IN ({marks})",
+                        (REDACTED, *chunk),
+                    )
+            return self._purging(
                 "UPDATE capsules SET intent = ? WHERE id = ?", (REDACTED, capsule_id)
             )
-            sqlite_index.index(self._conn, rows)
-        return done
 
     def summaries_citing(self, obs_ids: Sequence[str]) -> list[str]:
         """Ids of summaries whose evidence refs name one of ``obs_ids`` (sorted)."""
