@@ -23,10 +23,11 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
-from kindling.errors import DamagedDatabaseError, StoreError
+from kindling.errors import DamagedDatabaseError, SchemaError, StoreError
 
 CHECK_INTERVAL_S = 3600.0
 DIR_MODE = 0o700
@@ -52,6 +53,17 @@ def read_only_message(path: str) -> str:
 
 def prepare(path: str) -> bool:
     """Create the directory (0700) and the file (0600) if missing; True if read-only."""
+    try:
+        if "\x00" in path:
+            raise ValueError("it contains a NUL character")
+        return _prepare(path)
+    except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
+        raise StoreError(
+            f"cannot open database: {path!r} is unusable as a database path ({exc})"
+        ) from exc
+
+
+def _prepare(path: str) -> bool:
     target = Path(path).expanduser()
     parent = target.parent
     if not parent.exists():
@@ -110,3 +122,35 @@ def forget_check(path: str) -> None:
 def is_damage(message: str) -> bool:
     lowered = message.lower()
     return any(word in lowered for word in DAMAGE_WORDS)
+
+
+def connect(path: str, busy_timeout_s: float, *, read_only: bool) -> sqlite3.Connection:
+    """The store's connection: autocommit, shareable across threads, read-only when asked."""
+    return sqlite3.connect(
+        read_only_uri(path) if read_only else path,
+        timeout=busy_timeout_s,
+        isolation_level=None,
+        check_same_thread=False,
+        uri=read_only,
+    )
+
+
+Retry = Callable[[Callable[[], None]], None]
+
+
+def may_write(conn: sqlite3.Connection, path: str, read_only: bool, retry: Retry) -> bool:
+    """Before a store's first write: refuse a read-only store, quick-check the file unless
+    that was done lately. True once the store may write."""
+    if read_only:
+        raise StoreError(read_only_message(path))
+    if not recently_checked(path):
+        retry(lambda: quick_check(conn, path))
+    return True
+
+
+def refuse_upgrade_if_read_only(path: str, read_only: bool, version: int, latest: int) -> None:
+    if read_only:
+        raise SchemaError(
+            f"{path} is read-only and has schema version {version}, older than this Kindling"
+            f" ({latest}); make it writable once so it can be upgraded"
+        )

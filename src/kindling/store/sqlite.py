@@ -21,7 +21,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kindling.errors import SchemaError, StoreError
 from kindling.model import (
     Capsule,
     CapsuleStatus,
@@ -78,26 +77,10 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
         check_before_write: bool = True,
     ) -> None:
         self.path = str(path)
-        self.read_only = False  # the file is not writable: opened mode=ro (store.files)
-        if self.path != ":memory:":
-            try:
-                if "\x00" in self.path:
-                    raise ValueError("it contains a NUL character")
-                self.read_only = files.prepare(self.path)
-            except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
-                raise StoreError(
-                    f"cannot open database: {self.path!r} is unusable as a database path ({exc})"
-                ) from exc
-        # SQLite's quick check before the first write (store.files), unless told not to.
-        self._checked = self.path == ":memory:" or not check_before_write
+        self.read_only = self.path != ":memory:" and files.prepare(self.path)  # modes, mode=ro
+        self._checked = self.path == ":memory:" or not check_before_write  # see store.files
         try:
-            self._conn = sqlite3.connect(
-                files.read_only_uri(self.path) if self.read_only else self.path,
-                timeout=busy_timeout_s,
-                isolation_level=None,
-                check_same_thread=False,
-                uri=self.read_only,
-            )
+            self._conn = files.connect(self.path, busy_timeout_s, read_only=self.read_only)
             self._busy_timeout_s = busy_timeout_s
             self._depth = 0
             self._purge_pending = False  # a forget happened in this transaction
@@ -145,7 +128,7 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
                 self._depth -= 1
             return
         if not self._checked:
-            self._before_first_write()
+            self._checked = files.may_write(self._conn, self.path, self.read_only, self._retry)
         try:
             self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
@@ -181,13 +164,6 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
         elif not self.wal_purged:  # a reader held the WAL last time: try again, never wait
             self.wal_purged = self._retry(partial(truncate_wal, self._conn, wait_ms=0))
 
-    def _before_first_write(self) -> None:
-        if self.read_only:
-            raise StoreError(files.read_only_message(self.path))
-        if not files.recently_checked(self.path):
-            self._retry(partial(files.quick_check, self._conn, self.path))
-        self._checked = True
-
     def _index_pending(self) -> None:
         """Index this transaction's appends in one step; appends defer indexing to here (at
         commit, or before a search or forget): FTS5 flushes its pending terms whenever a later
@@ -212,11 +188,7 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
         version = current_version(self._conn, self.path)
         if version == LATEST_VERSION:
             return
-        if self.read_only:
-            raise SchemaError(
-                f"{self.path} is read-only and has schema version {version}, older than this"
-                f" Kindling ({LATEST_VERSION}); make it writable once so it can be upgraded"
-            )
+        files.refuse_upgrade_if_read_only(self.path, self.read_only, version, LATEST_VERSION)
         with self.transaction():
             # Inside the write lock: another process may have migrated meanwhile.
             apply_migrations(self._conn, self.path)
