@@ -164,10 +164,16 @@ def test_forget_through_mcp(git_repo: Path) -> None:
         calls["remember"] = await session.call_tool("remember", {"content": "the word zanzibar"})
         obs_id = calls["remember"].structured_content["id"]  # type: ignore[index]
         calls["forget"] = await session.call_tool("forget", {"observation_id": obs_id})
+        calls["dry"] = await session.call_tool("forget", {"match": "zanzibar", "dry_run": True})
+        calls["both"] = await session.call_tool("forget", {"observation_id": obs_id, "match": "x"})
 
     run_client(git_repo, body)
     obs_id = structured(calls["remember"], "remember")["id"]
-    assert structured(calls["forget"], "forget") == {"forgotten": obs_id}
+    report = structured(calls["forget"], "forget")
+    assert (report["id"], report["observations"], report["complete"]) == (obs_id, [obs_id], True)
+    assert structured(calls["dry"], "forget")["observations"] == []  # already gone
+    assert calls["both"].is_error
+    assert "exactly one" in calls["both"].content[0].text  # type: ignore[union-attr]
     with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
         assert kd.get_observation(obs_id).redacted
         assert kd.list_observations(scope=Scope(repo_id=str(git_repo)))[0].content == "[redacted]"

@@ -19,6 +19,7 @@ from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.privacy import guard_store, scrub_content, scrub_details, scrub_text
 from kindling.capture.sanitize import (
     MAX_LIMIT,
+    MAX_TS,
     cap_content,
     new_id,
     require_choice,
@@ -33,6 +34,7 @@ from kindling.capture.sanitize import (
 )
 from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
+from kindling.forgetting import ForgetVerbs
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -66,7 +68,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
 Clock = Callable[[], int]
 
 
-class Kindling:
+class Kindling(ForgetVerbs):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -362,6 +364,10 @@ class Kindling:
             if isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int) or ttl_ms <= 0:
                 raise InvalidInputError("ttl_ms must be a positive number of milliseconds")
             expires_at = now + ttl_ms
+            if expires_at > MAX_TS:
+                raise InvalidInputError(
+                    f"ttl_ms reaches past the year 9999; use at most {MAX_TS - now} ms"
+                )
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
@@ -386,14 +392,6 @@ class Kindling:
     def unpin(self, pin_id: str) -> None:
         if not self.store.delete_pin(require_id(pin_id, "pin_id")):
             raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
-
-    def forget(self, observation_id: str) -> Observation:
-        """Redact an observation: its content becomes ``[redacted]``, its provenance ``{}``,
-        and its text leaves the index and the database files (WAL included) once the
-        transaction commits. Text copied into a summary is not touched."""
-        obs = self.get_observation(require_id(observation_id, "observation_id"))
-        self.store.redact_observation(obs.id)
-        return self.get_observation(obs.id)
 
     # ------------------------------------------------------------------ reads
 

@@ -19,6 +19,7 @@ from kindling.timefmt import relative
 _STR: dict[str, Any] = {"type": "string"}
 _OPT_STR: dict[str, Any] = {"type": ["string", "null"]}
 _INT: dict[str, Any] = {"type": "integer"}
+_STRS: dict[str, Any] = {"type": "array", "items": _STR}
 
 
 def _object(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -60,7 +61,19 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
         }
     ),
     "unpin": _object({"unpinned": _STR}),
-    "forget": _object({"forgotten": _STR}),
+    "forget": _object(
+        {
+            "id": _OPT_STR,
+            "observations": _STRS,
+            "summaries": _STRS,
+            "pins": _STRS,
+            "capsules": _STRS,
+            "complete": {"type": "boolean"},
+            "holders": _STRS,
+            "dryRun": {"type": "boolean"},
+            "message": _STR,
+        }
+    ),
     "recent": _object(
         {"observations": {"type": "array", "items": _object({**_BRIEF, "snippet": _STR}, _WHERE)}}
     ),

@@ -238,16 +238,36 @@ class KindlingTools:
         return _result({"unpinned": pin_id})
 
     def forget(
-        self, observation_id: Annotated[str, Field(description="Id of the observation.")]
+        self,
+        observation_id: Annotated[
+            str | None, Field(description="Id of the observation, summary or pin to forget.")
+        ] = None,
+        match: Annotated[
+            str | None,
+            Field(
+                description="Forget every observation, summary, pin reason and capsule intent "
+                "containing this text (at least 3 characters) instead of one id.",
+                max_length=MAX_QUERY_CHARS,
+            ),
+        ] = None,
+        dry_run: Annotated[
+            bool, Field(description="With match: only count what would be forgotten.")
+        ] = False,
     ) -> CallToolResult:
-        """Redact an observation for good: its content becomes [redacted] and it leaves the
-        search index. Cannot be undone."""
+        """Forget for good: the text becomes [redacted] everywhere it was copied (index,
+        summaries, pin reasons) and leaves the database files. Give one id, or a match text.
+        Cannot be undone; `complete` is false while another process still holds old pages."""
+        if (observation_id is None) == (match is None):
+            raise ToolError("Give exactly one of observation_id or match.")
         with self._kd() as kd:
             try:
-                obs = kd.forget(observation_id)
+                if match is not None:
+                    report = kd.forget_matching(match, dry_run=dry_run)
+                else:
+                    report = kd.forget(observation_id or "")
             except KindlingError as exc:
                 raise _fail(exc) from None
-        return _result({"forgotten": obs.id})
+        return _result(report.to_dict())
 
     def recent(
         self,

@@ -19,6 +19,7 @@ from kindling.model import Scope
 
 MAX_CONTENT_BYTES = 1 << 20  # 1 MiB: a whole log fits; a core dump does not
 MAX_PROVENANCE_BYTES = 64 << 10
+MAX_PROVENANCE_DEPTH = 64  # JSON nesting: deeper input is an attack, not a tool's metadata
 MAX_ID_CHARS = 256
 MAX_TS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z
 REPLACEMENT = "\ufffd"
@@ -94,6 +95,7 @@ def require_provenance(value: Mapping[str, Any] | None) -> dict[str, Any]:
         return {}
     if not isinstance(value, Mapping):
         raise InvalidInputError("provenance must be a JSON object (a dict with string keys)")
+    check_depth(value, "provenance")
     try:
         text = json.dumps(value, allow_nan=False, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -137,3 +139,15 @@ def require_scope(value: object) -> Scope:
         if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
             raise InvalidInputError(f"scope {name} must be valid Unicode text")
     return scope
+
+
+def check_depth(value: object, name: str, limit: int = MAX_PROVENANCE_DEPTH) -> None:
+    """Refuse JSON-like data nested deeper than ``limit`` (walked without recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping | list | tuple):
+            if depth > limit:
+                raise InvalidInputError(f"{name} is nested deeper than {limit} levels")
+            children = item.values() if isinstance(item, Mapping) else item
+            stack.extend((child, depth + 1) for child in children)
