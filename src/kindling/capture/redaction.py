@@ -59,7 +59,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from kindling.capture.redaction_rules import Rule
+    from kindling.capture.redaction_rules import LazyPattern, Rule
 
 __all__ = ["SECRET_KINDS", "Redaction", "redact_secrets"]
 
@@ -97,7 +97,7 @@ class Redaction:
         return bool(self.kinds)
 
 
-_RULES: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] | None = None
+_RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
 _KEYWORDS: frozenset[str] = frozenset()
 
 
