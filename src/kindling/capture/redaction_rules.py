@@ -16,6 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from kindling.capture.redaction import LazyPattern
+
     # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
     Rule = Callable[[re.Match[str]], tuple[str, str] | None]
 
@@ -541,26 +543,8 @@ def _base64_text(token: str) -> bool:
 # --------------------------------------------------------------------------- compiling
 
 
-class LazyPattern:
-    """A rule's pattern, compiled the first time text holding one of its keywords needs it.
-
-    A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
-
-    __slots__ = ("_compiled", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled.sub(repl, text)
-
-
 def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    from kindling.capture.redaction import LazyPattern
     from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
