@@ -148,3 +148,31 @@ def test_a_reader_holding_the_wal_only_delays_the_purge(db_path: Path) -> None:
         kd.append_observation(kind="command", content="the next write retries the purge")
         assert kd.store.wal_purged  # type: ignore[attr-defined]
         assert sum(_hits(db_path).values()) == 0
+
+
+def test_many_forgets_keep_the_index_readable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite 3.40's FTS5 adds a structure level on every 'optimize' and stops decoding past
+    2,000: the store rebuilds the index before that (here the limit is lowered to 6)."""
+    from kindling.store import purge
+
+    monkeypatch.setattr(purge, "MAX_FTS_LEVELS", 6)
+    db = tmp_path / "k.db"
+    with Kindling.open(db) as kd:
+        with kd.batch():
+            for i in range(2000):  # one large first segment: what makes the levels grow
+                kd.append_observation(kind="command", content=f"history item {i} build")
+        levels = []
+        for n in range(12):
+            obs = kd.append_observation(kind="message", content=f"zebra number {n}")
+            kd.forget(obs.id)
+            conn = sqlite3.connect(db)
+            levels.append(purge.fts_levels(conn, "observations_fts"))
+            conn.close()
+        assert max(levels) <= 6 + 2  # grew, then started afresh
+        assert len(set(levels)) > 1
+        assert [o.id for o in kd.list_observations(limit=1)] != []
+    with Kindling.open(db) as fresh:  # a new connection reads the index
+        assert len(fresh.retrieve("history build", max_candidates=5).candidates) == 5
+        assert fresh.retrieve("zebra").candidates == ()

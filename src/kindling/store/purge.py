@@ -25,12 +25,34 @@ from __future__ import annotations
 import sqlite3
 
 FTS_TABLES = ("observations_fts", "summaries_fts")
+# FTS5 in SQLite 3.40 puts the segment that 'optimize' writes one level above the highest, and
+# never drops the empty levels below it: every forget adds a level or two. A structure of more
+# than 2,000 levels no longer decodes, and every new connection then fails with "vtable
+# constructor failed" (measured: after about 1,000 forgets). Past this many levels the index
+# is rebuilt from its content instead, which starts the structure afresh.
+MAX_FTS_LEVELS = 500
 
 
 def merge_fts_segments(conn: sqlite3.Connection) -> None:
     """Rewrite each text index as one segment; run inside the forgetting transaction."""
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
+        if fts_levels(conn, table) > MAX_FTS_LEVELS:
+            conn.execute(f"INSERT INTO {table}({table}) VALUES('rebuild')")
+
+
+def fts_levels(conn: sqlite3.Connection, table: str) -> int:
+    """The number of levels in an FTS5 index's structure record (its row 10 of ``_data``: a
+    4-byte cookie, then the level count as an SQLite varint); 0 when there is none."""
+    row = conn.execute(f"SELECT block FROM {table}_data WHERE id = 10").fetchone()
+    if row is None or not isinstance(row[0], bytes) or len(row[0]) < 5:
+        return 0
+    value = 0
+    for byte in row[0][4:13]:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            break
+    return value
 
 
 def truncate_wal(conn: sqlite3.Connection, *, wait_ms: int | None = None) -> bool:

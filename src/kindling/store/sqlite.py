@@ -96,10 +96,9 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
                 "PRAGMA synchronous = NORMAL",
                 "PRAGMA foreign_keys = ON",
                 "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
-                # Searches read the index pages of a scope scattered over the file: mapping it
-                # and a larger page cache cut the p95 of a repo-scoped question by about a tenth
-                # at 100k observations (bench/README.md). Both are upper bounds, not allocations.
-                "PRAGMA mmap_size = 1073741824",
+                # Searches read index pages scattered over the file: a 64 MB page cache (an
+                # upper bound, not an allocation) keeps a scope's pages. No mmap: an I/O error
+                # on a mapped file is a signal, not an error, and it gained only ~10 %.
                 "PRAGMA cache_size = -65536",
             ):
                 self._retry(partial(self._conn.execute, pragma))
