@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
+from pgutil import pg_schema
 
 # A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in
 # the repository so the upgrade tests never depend on what sits next to the checkout.
@@ -55,9 +56,39 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+# ---------------------------------------------------------------------------- backends
+# Modules marked ``contract`` run every test that uses ``kd`` (or ``store_url``) once per
+# backend. PostgreSQL runs whenever a server is reachable; under CI=true an unreachable server
+# is a failure, elsewhere a skip. Each test gets a fresh schema in database ``test``.
+
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+        "contract"
+    ):
+        metafunc.parametrize("store_backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def kd(db_path: Path, clock: FakeClock) -> Iterator[Kindling]:
-    with Kindling.open(db_path, clock=clock) as k:
+def store_backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def store_url(store_backend: str, db_path: Path) -> Iterator[str]:
+    """Where ``kd`` lives: a temp SQLite file, or a fresh PostgreSQL schema's URL."""
+    if store_backend == "sqlite":
+        yield str(db_path)
+        return
+    with pg_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def kd(store_url: str, clock: FakeClock) -> Iterator[Kindling]:
+    with Kindling.open(store_url, clock=clock) as k:
         yield k
 
 

@@ -28,7 +28,7 @@ from kindling.capture.sanitize import (
     require_text,
     require_ts,
 )
-from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -73,6 +73,22 @@ def new_id() -> str:
     raw[8] = (raw[8] & 0x3F) | 0x80
     h = raw.hex()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def is_postgres_url(path: object) -> bool:
+    return isinstance(path, str) and path.startswith(("postgresql://", "postgres://"))
+
+
+def open_postgres(url: str) -> Store:
+    """The PostgreSQL store of ``url``; psycopg is imported only here, on demand."""
+    try:
+        from kindling.store.postgres import PostgresStore
+    except ImportError:
+        raise StoreError(
+            "a postgresql:// database needs the PostgreSQL extra: "
+            "pip install 'kindling-memory[postgres]'"
+        ) from None
+    return PostgresStore(url)
 
 
 def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
@@ -156,13 +172,18 @@ class Kindling:
         weights: ScoringWeights | None = None,
         redact_secrets: bool = True,
     ) -> Kindling:
-        """Open (creating and migrating as needed) the SQLite database at ``path``.
+        """Open (creating and migrating as needed) the SQLite database at ``path``, or the
+        PostgreSQL database of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
         Secrets are masked before anything is written (``capture.redaction``); only an
         explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
-        store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
+        store: Store
+        if is_postgres_url(path):
+            store = open_postgres(str(path))
+        else:
+            store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
         return cls(
             store,
             provider=provider,
