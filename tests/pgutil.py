@@ -62,3 +62,22 @@ def pg_schema() -> Iterator[str]:
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+ENTITY_TABLES = ("observations", "capsules", "capsule_observations", "summaries", "pins")
+
+
+def table_counts(url: str, tables: tuple[str, ...] = ENTITY_TABLES) -> tuple[int, ...]:
+    """Row counts of ``tables`` in the database of ``url`` (a SQLite path or postgresql URL)."""
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            return tuple(
+                int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0])  # type: ignore[index]
+                for t in tables
+            )
+    import sqlite3
+
+    with sqlite3.connect(url) as conn:
+        return tuple(int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in tables)

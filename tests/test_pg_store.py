@@ -157,7 +157,7 @@ def test_forget_removes_the_text_from_row_and_index_and_neighbours(pg_url: str) 
             hits = conn.execute(
                 "SELECT count(*) FROM observations WHERE search::text LIKE '%zanzibar%'"
             ).fetchone()
-            assert hits is not None and hits[0] == 3  # itself and both neighbours
+            assert hits == (3,)  # itself and both neighbours
         kd.forget(secret.id)
         with psycopg.connect(pg_url) as conn:
             for sql in (
@@ -165,7 +165,7 @@ def test_forget_removes_the_text_from_row_and_index_and_neighbours(pg_url: str) 
                 "SELECT count(*) FROM observations WHERE content LIKE '%zanzibar%'",
             ):
                 row = conn.execute(sql).fetchone()
-                assert row is not None and row[0] == 0, sql
+                assert row == (0,), sql
 
 
 def test_store_is_usable_from_many_threads_at_once(pg_url: str) -> None:
