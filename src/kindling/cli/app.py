@@ -32,7 +32,7 @@ from kindling import Kindling, KindlingError, StoreError, __version__
 from kindling.capture.sanitize import MAX_TS
 from kindling.cli import commands as _commands
 from kindling.config import DEFAULT_DB, default_db_path
-from kindling.engine import wall_clock_ms
+from kindling.engine import is_postgres_url, wall_clock_ms
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,12 +43,13 @@ class State:
 
     db: Path
     now: int | None = None  # fixed clock (KINDLING_NOW); None = wall clock
+    url: str | None = None  # a postgresql:// database (--db or KINDLING_DB), used over ``db``
 
     def open(self) -> Kindling:
         fixed = self.now
         clock = wall_clock_ms if fixed is None else (lambda: fixed)
         try:
-            return Kindling.open(self.db, clock=clock)
+            return Kindling.open(self.url or self.db, clock=clock)
         except OSError as exc:  # e.g. the database's directory cannot be created
             raise StoreError(
                 f"cannot open the database {self.db}: {exc.strerror or exc}; "
@@ -147,16 +148,29 @@ def _env_now() -> int | None:
     return value
 
 
+class DatabaseParam(click.Path):
+    """A database file (checked like ``click.Path``), or a ``postgresql://`` URL kept as is."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if is_postgres_url(value):
+            return value
+        return super().convert(value, param, ctx)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=DatabaseParam(),
+    metavar="PATH|URL",
     default=None,
-    help=f"Database file (default: $KINDLING_DB, else {DEFAULT_DB}).",
+    help=f"Database file or postgresql:// URL (default: $KINDLING_DB, else {DEFAULT_DB}).",
 )
 @click.version_option(__version__, prog_name="kindling")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None) -> None:
+def cli(ctx: click.Context, db: str | Path | None) -> None:
     """Kindling: local memory for AI coding agents.
 
     Capture what happened, pin what matters, and ask what you need to know now.
@@ -169,4 +183,7 @@ def cli(ctx: click.Context, db: Path | None) -> None:
     """
     # The bridge answers every mistake, a bad KINDLING_NOW too, with its JSON error object.
     now = None if ctx.invoked_subcommand == "bridge" else _env_now()
-    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=now)
+    raw = db if db is not None else os.environ.get("KINDLING_DB")
+    url = raw if isinstance(raw, str) and is_postgres_url(raw) else None
+    path = db.expanduser() if isinstance(db, Path) else default_db_path()
+    ctx.obj = State(db=path, now=now, url=url)

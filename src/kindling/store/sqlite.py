@@ -58,13 +58,14 @@ from kindling.store.rows import (
 )
 from kindling.store.sqlite_details import SummaryDetailsMixin
 from kindling.store.sqlite_search import SearchMixin
+from kindling.store.sqlite_tokens import SqliteTokensMixin
 
 T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 
 
-class SqliteStore(SearchMixin, SummaryDetailsMixin):
+class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:

@@ -53,6 +53,7 @@ class PostgresStore(PgSearchMixin, PgSummaryDetailsMixin, PgTokensMixin, PgConne
     transaction)."""
 
     backend = "postgresql"
+    thread_safe = True  # one pooled connection per transaction and thread
 
     # ------------------------------------------------------------------ observations
 
