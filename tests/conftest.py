@@ -30,6 +30,8 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KINDLING_HOME", str(home / ".kindling"))
     monkeypatch.setenv("KINDLING_DB", str(home / ".kindling" / "kindling.db"))
     monkeypatch.delenv("KINDLING_NOW", raising=False)
+    monkeypatch.delenv("KINDLING_URL", raising=False)
+    monkeypatch.delenv("KINDLING_TOKEN", raising=False)
 
 
 @pytest.fixture

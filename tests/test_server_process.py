@@ -6,38 +6,20 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kindling import Kindling
+from serverutil import kindling, running_server
 
 pytest.importorskip("uvicorn")
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
-
-KINDLING = Path(sys.executable).with_name("kindling")
-START_TIMEOUT_S = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def kindling(db: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(KINDLING), "--db", db, *args], capture_output=True, text=True, timeout=60
-    )
 
 
 def call(url: str, path: str, token: str | None, body: Any = None) -> tuple[int, Any]:
@@ -55,36 +37,8 @@ def call(url: str, path: str, token: str | None, body: Any = None) -> tuple[int,
 
 @pytest.fixture
 def server(store_url: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(KINDLING), "--db", store_url, "serve", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while True:
-        try:
-            urllib.request.urlopen(url + "/openapi.json", timeout=1).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"kindling serve did not start: {err}")
-            time.sleep(0.1)
-    try:
-        yield url, proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
+    with running_server(store_url) as running:
+        yield running
 
 
 def test_token_create_prints_the_token_as_its_last_word(store_url: str) -> None:

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
@@ -44,8 +44,19 @@ class State:
     db: Path
     now: int | None = None  # fixed clock (KINDLING_NOW); None = wall clock
     url: str | None = None  # a postgresql:// database (--db or KINDLING_DB), used over ``db``
+    server: str | None = None  # remote mode: a `kindling serve` URL (--url or KINDLING_URL)
+    token: str | None = None  # its bearer token (--token or KINDLING_TOKEN)
 
     def open(self) -> Kindling:
+        """The local database, or in remote mode a client of the server with the same verbs
+        (``remote.front.RemoteKindling``; verbs the HTTP API lacks fail with a clear error)."""
+        if self.server is not None:
+            from kindling.remote.front import RemoteKindling
+
+            return cast(Kindling, RemoteKindling(self.server, self.token))
+        return self.open_local()
+
+    def open_local(self) -> Kindling:
         fixed = self.now
         clock = wall_clock_ms if fixed is None else (lambda: fixed)
         try:
@@ -168,9 +179,21 @@ class DatabaseParam(click.Path):
     default=None,
     help=f"Database file or postgresql:// URL (default: $KINDLING_DB, else {DEFAULT_DB}).",
 )
+@click.option(
+    "--url",
+    metavar="URL",
+    default=None,
+    help="Remote mode: a 'kindling serve' URL (default: $KINDLING_URL).",
+)
+@click.option(
+    "--token",
+    metavar="TOKEN",
+    default=None,
+    help="Remote mode: the bearer token (default: $KINDLING_TOKEN).",
+)
 @click.version_option(__version__, prog_name="kindling")
 @click.pass_context
-def cli(ctx: click.Context, db: str | Path | None) -> None:
+def cli(ctx: click.Context, db: str | Path | None, url: str | None, token: str | None) -> None:
     """Kindling: local memory for AI coding agents.
 
     Capture what happened, pin what matters, and ask what you need to know now.
@@ -184,6 +207,8 @@ def cli(ctx: click.Context, db: str | Path | None) -> None:
     # The bridge answers every mistake, a bad KINDLING_NOW too, with its JSON error object.
     now = None if ctx.invoked_subcommand == "bridge" else _env_now()
     raw = db if db is not None else os.environ.get("KINDLING_DB")
-    url = raw if isinstance(raw, str) and is_postgres_url(raw) else None
+    url_db = raw if isinstance(raw, str) and is_postgres_url(raw) else None
     path = db.expanduser() if isinstance(db, Path) else default_db_path()
-    ctx.obj = State(db=path, now=now, url=url)
+    server = url if url is not None else (os.environ.get("KINDLING_URL") or None)
+    secret = token if token is not None else (os.environ.get("KINDLING_TOKEN") or None)
+    ctx.obj = State(db=path, now=now, url=url_db, server=server, token=secret)

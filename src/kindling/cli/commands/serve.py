@@ -37,6 +37,6 @@ def command(state: State, /, host: str, port: int) -> None:
         raise StoreError(
             "kindling serve needs the server extra: pip install 'kindling-memory[server]'"
         ) from None
-    with state.open() as kd:
+    with state.open_local() as kd:
         click.echo(f"kindling: serving on http://{host}:{port} (Ctrl-C to stop)", err=True)
         uvicorn.run(create_app(kd), host=host, port=port, log_level="warning", access_log=False)

@@ -50,7 +50,7 @@ def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
       kindling token create --user alice --team web
     """
     token_id, token, digest = new_token()
-    with state.open() as kd:
+    with state.open_local() as kd:
         store = cast(TokenStore, kd.store)
         store.insert_token(ApiToken(token_id, user, team, state.clock(), None), digest)
     if as_json:
@@ -65,7 +65,7 @@ def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
 @library_errors
 def list_(state: State, /, as_json: bool) -> None:
     """List tokens (ids, users, teams; never the tokens themselves)."""
-    with state.open() as kd:
+    with state.open_local() as kd:
         tokens = cast(TokenStore, kd.store).list_tokens()
     if as_json:
         emit_json([_row(t) for t in tokens])
@@ -82,7 +82,7 @@ def list_(state: State, /, as_json: bool) -> None:
 @library_errors
 def revoke(state: State, /, token_id: str, as_json: bool) -> None:
     """Revoke a token by id: the server refuses it from the next request on."""
-    with state.open() as kd:
+    with state.open_local() as kd:
         if not cast(TokenStore, kd.store).revoke_token(token_id, state.clock()):
             raise NotFoundError(f"no active token with id {token_id!r}; see 'kindling token list'")
     if as_json:
@@ -105,7 +105,7 @@ def grant(state: State, /, team: str, repo: str, as_json: bool) -> None:
       kindling token grant --team web --repo /home/alice/src/webapp
     """
     repo = canonical_repo(repo)  # '.' and paths become the git root, as agents record it
-    with state.open() as kd:
+    with state.open_local() as kd:
         cast(TokenStore, kd.store).grant_repo(team, repo, state.clock())
     if as_json:
         emit_json({"team": team, "repo": repo})
