@@ -28,7 +28,7 @@ from kindling.capture.sanitize import (
     require_text,
     require_ts,
 )
-from kindling.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
+from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -50,8 +50,8 @@ from kindling.model import (
     SummaryDetails,
     TargetType,
 )
+from kindling.store.backends import open_store
 from kindling.store.base import CapsuleRef, Store, StoreStats
-from kindling.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
     from kindling.retrieval.budget import Tokenizer
@@ -73,22 +73,6 @@ def new_id() -> str:
     raw[8] = (raw[8] & 0x3F) | 0x80
     h = raw.hex()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-def is_postgres_url(path: object) -> bool:
-    return isinstance(path, str) and path.startswith(("postgresql://", "postgres://"))
-
-
-def open_postgres(url: str) -> Store:
-    """The PostgreSQL store of ``url``; psycopg is imported only here, on demand."""
-    try:
-        from kindling.store.postgres import PostgresStore
-    except ImportError:
-        raise StoreError(
-            "a postgresql:// database needs the PostgreSQL extra: "
-            "pip install 'kindling-memory[postgres]'"
-        ) from None
-    return PostgresStore(url)
 
 
 def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
@@ -179,13 +163,8 @@ class Kindling:
         explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
-        store: Store
-        if is_postgres_url(path):
-            store = open_postgres(str(path))
-        else:
-            store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
         return cls(
-            store,
+            open_store(path),
             provider=provider,
             tokenizer=tokenizer,
             clock=clock,

@@ -33,7 +33,13 @@ def _row(t: ApiToken) -> dict[str, object]:
 
 @click.group("token")
 def command() -> None:
-    """API tokens for 'kindling serve': one per developer, stored only as a hash."""
+    """API tokens for 'kindling serve': one per developer, stored only as a hash.
+
+    \b
+    Example:
+      kindling --db postgresql://db.internal/kindling token create --user alice --team web
+      kindling --db postgresql://db.internal/kindling token grant --team web --repo /src/webapp
+    """
 
 
 @command.command("create")
@@ -64,7 +70,12 @@ def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
 @pass_state
 @library_errors
 def list_(state: State, /, as_json: bool) -> None:
-    """List tokens (ids, users, teams; never the tokens themselves)."""
+    """List tokens (ids, users, teams; never the tokens themselves).
+
+    \b
+    Example:
+      kindling token list --json
+    """
     with state.open_local() as kd:
         tokens = cast(TokenStore, kd.store).list_tokens()
     if as_json:
@@ -81,7 +92,12 @@ def list_(state: State, /, as_json: bool) -> None:
 @pass_state
 @library_errors
 def revoke(state: State, /, token_id: str, as_json: bool) -> None:
-    """Revoke a token by id: the server refuses it from the next request on."""
+    """Revoke a token by id: the server refuses it from the next request on.
+
+    \b
+    Example:
+      kindling token revoke 3f9a0c1b2d4e
+    """
     with state.open_local() as kd:
         if not cast(TokenStore, kd.store).revoke_token(token_id, state.clock()):
             raise NotFoundError(f"no active token with id {token_id!r}; see 'kindling token list'")
