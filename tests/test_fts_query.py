@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kindling.store.fts import MAX_CLAUSES, build_query
+from kindling.store.fts import MAX_CLAUSES, build_query, without_terms
+from kindling.store.sqlite_index import identifier_parts
 
 DOCS = [
     "the multi-agent planner calls validate_token in src/auth/tokens.ts",
@@ -24,7 +25,10 @@ DOCS = [
 def fts() -> Iterator[sqlite3.Connection]:
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE t USING fts5(content, tokenize='porter unicode61')")
-    conn.executemany("INSERT INTO t(content) VALUES (?)", [(d,) for d in DOCS])
+    # Documents as the store indexes them: content, then its identifiers' split parts.
+    conn.executemany(
+        "INSERT INTO t(content) VALUES (?)", [(f"{d}\n{identifier_parts(d)}",) for d in DOCS]
+    )
     yield conn
     conn.close()
 
@@ -45,7 +49,7 @@ def matches(conn: sqlite3.Connection, query: str) -> set[int]:
         ("C++", {1}),
         ("user:name", {1}),
         ("TypeError: Cannot read properties of undefined (reading 'map')", {1, 2}),
-        ("authentication", {3}),  # stem prefix finds the identifier AuthenticationError
+        ("authentication", {3}),  # the indexed parts of AuthenticationError
         ("what did we decide about jose?", {4}),
         ("jwt OR jose", {3, 4}),
         ("jose AND jsonwebtoken", {4}),
@@ -131,3 +135,24 @@ def test_a_matching_term_is_never_lost(fts: sqlite3.Connection, term: str, noise
     alone = matches(fts, term)
     with_noise = matches(fts, f"{term} {noise.replace(chr(34), ' ')}")
     assert alone <= with_noise or build_query(f"{term} {noise}").mode == "fts5"
+
+
+def test_no_prefix_expansion_on_plain_words() -> None:
+    assert "*" not in (build_query("authentication tokens").match or "")
+
+
+def test_dropping_common_terms_keeps_the_rest_and_reports_them(fts: sqlite3.Connection) -> None:
+    plan = build_query("keep jsonwebtoken jwt")
+    thinner = without_terms(plan, {"jwt"})
+    assert thinner.terms == ("keep", "jsonwebtoken")
+    assert "jwt" in thinner.dropped
+    assert matches_plan(fts, thinner) == {4}
+    # Never everything, never inside syntax.
+    assert without_terms(plan, {"keep", "jsonwebtoken", "jwt"}) == plan
+    syntax = build_query("jwt AND expired")
+    assert without_terms(syntax, {"jwt"}) == syntax
+
+
+def matches_plan(conn: sqlite3.Connection, plan: object) -> set[int]:
+    match = getattr(plan, "match", None)
+    return {r[0] - 1 for r in conn.execute("SELECT rowid FROM t WHERE t MATCH ?", (match,))}

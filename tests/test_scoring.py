@@ -20,7 +20,6 @@ from kindling.retrieval.scoring import (
     stable_sort,
     stable_sort_key,
 )
-from kindling.store.base import BaseRank
 from kindling.store.fts import build_query
 
 DAY = 86_400_000
@@ -34,7 +33,39 @@ def score(**changes: object) -> float:
 
 
 def test_fts_match_increases_score() -> None:
-    assert score(bm25=-8.0) > score(bm25=-4.0) > score(bm25=None)
+    assert score(bm25=-8.0) > score(bm25=-4.0) > score(bm25=-0.1)
+
+
+def test_the_formula_with_its_default_constants() -> None:
+    """Pinned numbers: swapping w_fts/w_recency, changing the half-life or the relevance
+    transform changes them. relevance = 4 / (4 + 3); recency = 7 d / (7 d + 1 d)."""
+    rel, rec = 4.0 / 7.0, 7.0 / 8.0
+    got = calculate_score(BASE)
+    assert got.relevance == round(rel, 6)
+    assert got.recency == round(rec, 6)
+    assert got.raw == pytest.approx((0.95 * rel + 0.05 * rec) * 0.7, abs=1e-12)  # observation
+    assert calculate_score(replace(BASE, summary=True)).raw == pytest.approx(
+        0.95 * rel + 0.05 * rec, abs=1e-12
+    )
+    observation = calculate_score(replace(BASE, scope=0.75, intent=0.5, confidence=0.3))
+    mults = (1 - 0.1 + 0.1 * 0.75) * 0.7 * (1 - 0.2 + 0.2 * 0.5) * (1 - 0.5 + 0.5 * 0.3)
+    assert observation.raw == pytest.approx((0.95 * rel + 0.05 * rec) * mults, abs=1e-12)
+
+
+def test_empty_query_is_ordered_by_recency_at_full_weight() -> None:
+    assert calculate_score(replace(BASE, bm25=None)).raw == pytest.approx(7.0 / 8.0 * 0.7)
+    assert score(bm25=None, ts=DAY) > score(bm25=None, ts=0) > score(bm25=None, ts=-DAY)
+
+
+def test_relevance_outweighs_any_recency_for_text_queries() -> None:
+    """A month-old item with twice the bm25 beats a brand-new one: recency only breaks
+    near-ties (seed 000's 0.7/0.3 would put the new one first)."""
+    old_strong = score(bm25=-8.0, ts=DAY - 40 * DAY)
+    new_weak = score(bm25=-4.0, ts=DAY)
+    assert old_strong > new_weak
+    near_tie_new = score(bm25=-4.0, ts=DAY)
+    near_tie_old = score(bm25=-4.05, ts=DAY - 40 * DAY)
+    assert near_tie_new > near_tie_old
 
 
 def test_recency_increases_score() -> None:
@@ -114,12 +145,8 @@ def _brute_force(
     plan = build_query(query)
     request = ProviderRequest(query=query, scope=scope, limit=limit, intent=intent, now=50 * DAY)
     reference = 50 * DAY
-    rank = BaseRank(
-        w_fts=0.7, w_recency=0.3, relevance_k=3.0 * plan.clauses, match_floor=0.5,
-        half_life_ms=DEFAULT_WEIGHTS.half_life_ms, reference_ms=reference,
-    )  # fmt: skip
     rows = kd.store.search_observations(
-        plan.match, scope, rank=rank, exclude_ids=(), include_redacted=False, limit=10**6
+        plan, scope, exclude_ids=(), include_redacted=False, limit=10**6
     )
     intents = kd.store.capsule_intents_of([r.observation.id for r in rows])
     keyed = []

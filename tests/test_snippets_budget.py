@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kindling.retrieval.budget import CharTokenizer, fit_to_budget
-from kindling.retrieval.snippets import SNIPPET_CHARS, make_snippet, matched_terms
+from kindling.retrieval.snippets import SNIPPET_CHARS, find_terms, make_snippet
 
 TRACE = "\n".join(
     ["TypeError: jwt.verify is not a function"]
@@ -17,8 +17,8 @@ TRACE = "\n".join(
 )
 
 
-def _mark(text: str, word: str) -> str:
-    return text.replace(word, f"\x02{word}\x03")
+def _mark(text: str, word: str) -> tuple[tuple[int, int], ...]:
+    return find_terms(text, [word])
 
 
 def test_short_content_is_shown_whole() -> None:
@@ -44,16 +44,23 @@ def test_stack_trace_keeps_first_and_last_lines() -> None:
 
 
 def test_redacted_content_never_shows() -> None:
-    assert make_snippet("secret stuff", "\x02secret\x03 stuff", redacted=True) == "[redacted]"
+    text = "secret stuff"
+    assert make_snippet(text, _mark(text, "secret"), redacted=True) == "[redacted]"
 
 
-def test_stale_highlight_is_ignored() -> None:
-    assert make_snippet("new text", "\x02old\x03 text") == "new text"
+def test_terms_are_found_by_stem_and_identifier_part() -> None:
+    text = "Login failed: AuthenticationError in validate_token; failing again"
+    found = [text[a:b] for a, b in find_terms(text, ["fails", "authentication", "validateToken"])]
+    assert found == ["failed", "Authentication", "validate", "token", "failing"]
+    assert find_terms(text, ["kubernetes"]) == ()
+    assert find_terms(text, ["a", "?", ""]) == ()  # one-letter stems would match everything
 
 
-def test_matched_terms_in_order() -> None:
-    assert matched_terms("a \x02Jwt\x03 b \x02login\x03 \x02jwt\x03") == ("jwt", "login")
-    assert matched_terms(None) == ()
+@given(st.text(max_size=300), st.lists(st.text(max_size=12), max_size=4))
+def test_find_terms_never_fails_and_spans_are_in_the_text(text: str, words: list[str]) -> None:
+    spans = find_terms(text, words)
+    assert all(0 <= a < b <= len(text) for a, b in spans)
+    assert list(spans) == sorted(spans)
 
 
 @given(st.text(max_size=2000), st.sampled_from([None, "error", "command"]))

@@ -26,8 +26,9 @@ from kindling.capture.sanitize import (
     require_provenance,
     require_text,
     require_ts,
+    wall_clock_ms,
 )
-from kindling.engine import Kindling, wall_clock_ms
+from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.model import (
     CAPSULE_STATUSES,

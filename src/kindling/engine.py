@@ -9,9 +9,7 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -20,13 +18,18 @@ from typing import TYPE_CHECKING, Any
 from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.privacy import guard_store, scrub_content, scrub_details, scrub_text
 from kindling.capture.sanitize import (
+    MAX_LIMIT,
     cap_content,
-    clean_text,
+    new_id,
+    require_choice,
     require_confidence,
     require_id,
+    require_limit,
     require_provenance,
+    require_scope,
     require_text,
     require_ts,
+    wall_clock_ms,
 )
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.model import (
@@ -41,6 +44,7 @@ from kindling.model import (
     Memory,
     MemoryFields,
     MemoryMatch,
+    NewObservation,
     Observation,
     ObservationKind,
     Pin,
@@ -58,48 +62,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.provider import RetrievalProvider
     from kindling.retrieval.scoring import ScoringWeights
 
-MAX_LIMIT = 10_000
 Clock = Callable[[], int]
-
-
-def wall_clock_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def new_id() -> str:
-    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-def _choice(value: object, allowed: Sequence[str], name: str) -> Any:
-    if value not in allowed:
-        raise InvalidInputError(f"invalid {name} {value!r}; use one of: {', '.join(allowed)}")
-    return value
-
-
-def _limit(value: object, name: str = "limit") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_LIMIT:
-        raise InvalidInputError(f"{name} must be an integer from 1 to {MAX_LIMIT}")
-    return value
-
-
-def _scope(value: object) -> Scope:
-    if value is None:
-        return Scope()
-    if isinstance(value, Scope):
-        scope = value
-    elif isinstance(value, Mapping):
-        scope = Scope.from_dict(value)
-    else:
-        raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
-    for name, text in scope.items():
-        if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
-            raise InvalidInputError(f"scope {name} must be valid Unicode text")
-    return scope
 
 
 class Kindling:
@@ -207,9 +170,9 @@ class Kindling:
         opened_at: int | None = None,
     ) -> Capsule:
         """Open a capsule. A session may have only one open session capsule at a time."""
-        ctype: CapsuleType = _choice(type, CAPSULE_TYPES, "capsule type")
+        ctype: CapsuleType = require_choice(type, CAPSULE_TYPES, "capsule type")
         text, _ = cap_content(self._clean(require_text(intent, "intent")))
-        where = _scope(scope)
+        where = require_scope(scope)
         capsule = Capsule(
             id=require_id(id) if id is not None else new_id(),
             type=ctype,
@@ -243,28 +206,56 @@ class Kindling:
     ) -> Observation:
         """Record an observation. Without ``scope`` it takes its capsule's scope; without
         ``capsule_id`` it joins the open session capsule of its session, if there is one."""
-        okind: ObservationKind = _choice(kind, OBSERVATION_KINDS, "observation kind")
-        text = require_text(content, "content")
-        prov = require_provenance(provenance)
+        new = NewObservation(kind, content, scope, provenance, ts, capsule_id, id)
+        return self.append_many([new])[0]
+
+    def append_many(self, observations: Iterable[NewObservation]) -> list[Observation]:
+        """Record many observations in one transaction, each checked and scrubbed exactly as
+        ``append_observation`` does; one bad item writes nothing (the error names its index)."""
+        items = list(observations)
+        ready = []
+        for index, new in enumerate(items):
+            try:
+                ready.append(self._prepare(new))
+            except InvalidInputError as exc:
+                raise InvalidInputError(
+                    f"observation {index}: {exc}" if len(items) > 1 else str(exc)
+                ) from exc
+        rows: list[tuple[Observation, str | None]] = []
+        with self.store.transaction():
+            targets: dict[tuple[str | None, str | None], CapsuleRef | None] = {}
+            for new, (okind, text, prov, ts, obs_id, scope) in zip(items, ready, strict=True):
+                key = (new.capsule_id, scope.session_id if scope else None)
+                if key not in targets:
+                    targets[key] = self._attach_target(new.capsule_id, scope)
+                capsule = targets[key]
+                where = scope if scope is not None else (capsule.scope if capsule else Scope())
+                obs = Observation(obs_id, okind, text, prov, ts, where, False)
+                rows.append((obs, capsule.id if capsule else None))
+            self.store.insert_observations(rows)
+        return [obs for obs, _ in rows]
+
+    def _prepare(
+        self, new: NewObservation
+    ) -> tuple[ObservationKind, str, dict[str, Any], int, str, Scope | None]:
+        okind: ObservationKind = require_choice(new.kind, OBSERVATION_KINDS, "observation kind")
+        text = require_text(new.content, "content")
+        prov = require_provenance(new.provenance)
         if self.redacts_secrets:
             text, prov = scrub_content(text, prov)
         text, original_bytes = cap_content(text)
         if original_bytes is not None:
             prov["contentTruncatedFromBytes"] = original_bytes
-        with self.store.transaction():
-            capsule = self._attach_target(capsule_id, scope)
-            where = _scope(scope) if scope is not None else (capsule.scope if capsule else Scope())
-            obs = Observation(
-                id=require_id(id) if id is not None else new_id(),
-                kind=okind,
-                content=text,
-                provenance=prov,
-                ts=require_ts(ts) if ts is not None else self.clock(),
-                scope=where,
-                redacted=False,
-            )
-            self.store.insert_observation(obs, capsule.id if capsule else None)
-        return obs
+        ts = require_ts(new.ts) if new.ts is not None else self.clock()
+        obs_id = require_id(new.id) if new.id is not None else new_id()
+        return (
+            okind,
+            text,
+            prov,
+            ts,
+            obs_id,
+            None if new.scope is None else require_scope(new.scope),
+        )
 
     def _attach_target(self, capsule_id: str | None, scope: Scope | None) -> CapsuleRef | None:
         if capsule_id is not None:
@@ -274,7 +265,7 @@ class Kindling:
             if capsule.status != "open":
                 raise ConflictError(f"capsule {capsule_id} is closed; open a new capsule")
             return capsule
-        session = _scope(scope).session_id
+        session = require_scope(scope).session_id
         if session is None:
             return None
         return self.store.find_open_capsule(Scope(), session_id=session)
@@ -355,7 +346,7 @@ class Kindling:
         scope: Scope | None = None,
     ) -> Pin:
         """Pin an observation or summary. Its scope defaults to the target's scope."""
-        ttype: TargetType = _choice(target_type, TARGET_TYPES, "pin target type")
+        ttype: TargetType = require_choice(target_type, TARGET_TYPES, "pin target type")
         target = self.get(require_id(target_id, "target_id"), ttype)
         if expires_at is not None and ttl_ms is not None:
             raise InvalidInputError("give expires_at or ttl_ms, not both")
@@ -375,7 +366,7 @@ class Kindling:
             reason=reason,
             created_at=now,
             expires_at=expires_at,
-            scope=_scope(scope) if scope is not None else self._scope_of(target),
+            scope=require_scope(scope) if scope is not None else self._scope_of(target),
         )
         self.store.insert_pin(pin)
         return pin
@@ -438,9 +429,9 @@ class Kindling:
     ) -> list[Observation]:
         """Newest first (or in capsule order when ``capsule_id`` is given)."""
         if kind is not None:
-            _choice(kind, OBSERVATION_KINDS, "observation kind")
+            require_choice(kind, OBSERVATION_KINDS, "observation kind")
         return self.store.list_observations(
-            kind=kind, scope=_scope(scope), capsule_id=capsule_id, limit=_limit(limit)
+            kind=kind, scope=require_scope(scope), capsule_id=capsule_id, limit=require_limit(limit)
         )
 
     def list_capsules(
@@ -451,11 +442,13 @@ class Kindling:
         limit: int = 50,
     ) -> list[Capsule]:
         if status is not None:
-            _choice(status, CAPSULE_STATUSES, "capsule status")
-        return self.store.list_capsules(status=status, scope=_scope(scope), limit=_limit(limit))
+            require_choice(status, CAPSULE_STATUSES, "capsule status")
+        return self.store.list_capsules(
+            status=status, scope=require_scope(scope), limit=require_limit(limit)
+        )
 
     def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
-        return self.store.list_summaries(scope=_scope(scope), limit=_limit(limit))
+        return self.store.list_summaries(scope=require_scope(scope), limit=require_limit(limit))
 
     def list_pins(
         self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
@@ -463,7 +456,9 @@ class Kindling:
         """Newest first; with ``active_at`` only pins not yet expired at that time."""
         if active_at is not None:
             require_ts(active_at, "active_at")
-        return self.store.list_pins(scope=_scope(scope), active_at=active_at, limit=_limit(limit))
+        return self.store.list_pins(
+            scope=require_scope(scope), active_at=active_at, limit=require_limit(limit)
+        )
 
     def stats(self) -> StoreStats:
         return self.store.stats()
@@ -501,9 +496,9 @@ class Kindling:
 
         request = RetrieveRequest(
             query=query,
-            scope=_scope(scope),
+            scope=require_scope(scope),
             token_budget=token_budget,
-            max_candidates=_limit(max_candidates, "max_candidates"),
+            max_candidates=require_limit(max_candidates, "max_candidates"),
             include_redacted=bool(include_redacted),
             intent=intent,
             now=require_ts(now, "now") if now is not None else None,
@@ -588,7 +583,7 @@ class Kindling:
             self.store,
             query,
             Scope(repo_id=where),
-            limit=_limit(limit),
+            limit=require_limit(limit),
             weights=self._weights or DEFAULT_WEIGHTS,
         )
         details = self.store.get_summary_details([f.summary.id for f in found])

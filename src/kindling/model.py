@@ -122,6 +122,20 @@ class Observation:
 
 
 @dataclass(frozen=True, slots=True)
+class NewObservation:
+    """An observation to record with ``Kindling.append_many``: the arguments of
+    ``append_observation``, unvalidated until appended."""
+
+    kind: ObservationKind
+    content: str
+    scope: Scope | None = None
+    provenance: Mapping[str, Any] | None = None
+    ts: int | None = None
+    capsule_id: str | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Capsule:
     """A bounded unit of work (a session, a workflow node) grouping observations."""
 
@@ -225,6 +239,9 @@ class Explanation:
     score: float
     matched_terms: tuple[str, ...]
     why: str
+    # True when the text query matched only the item's context (its session neighbour or its
+    # capsule's intent), not its own text.
+    context_only: bool = False
 
     def to_dict(self) -> JsonObject:
         return {
@@ -238,6 +255,7 @@ class Explanation:
             "source": self.source,
             "score": self.score,
             "matchedTerms": list(self.matched_terms),
+            "contextOnly": self.context_only,
             "why": self.why,
         }
 
@@ -287,6 +305,9 @@ class RetrieveProvenance:
     token_budget: int | None
     tokens_used: int
     now: int | None
+    # Query words left out: stop words, unusable tokens, clauses past the limit, and words so
+    # common in the store that they would make it score most of the index.
+    dropped_terms: tuple[str, ...] = ()
 
     def to_dict(self) -> JsonObject:
         return {
@@ -301,6 +322,7 @@ class RetrieveProvenance:
             "tokenBudget": self.token_budget,
             "tokensUsed": self.tokens_used,
             "now": self.now,
+            "droppedTerms": list(self.dropped_terms),
         }
 
 

@@ -43,7 +43,8 @@ from kindling.bridge.render import (
     retrieve_response,
     summary_text,
 )
-from kindling.engine import MAX_LIMIT, Kindling
+from kindling.capture.sanitize import MAX_LIMIT
+from kindling.engine import Kindling
 from kindling.errors import KindlingError, StoreError
 from kindling.model import MemoryMatch
 

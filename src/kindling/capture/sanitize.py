@@ -3,16 +3,19 @@
 Pure functions; they raise ``InvalidInputError`` for what cannot be repaired and repair what can
 (NUL bytes and lone surrogates become U+FFFD; oversized content keeps its head and tail).
 
-Must not import anything from Kindling except ``errors``.
+Must not import anything from Kindling except ``errors`` and ``model``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kindling.errors import InvalidInputError
+from kindling.model import Scope
 
 MAX_CONTENT_BYTES = 1 << 20  # 1 MiB: a whole log fits; a core dump does not
 MAX_PROVENANCE_BYTES = 64 << 10
@@ -104,3 +107,46 @@ def require_provenance(value: Mapping[str, Any] | None) -> dict[str, Any]:
         )
     parsed: dict[str, Any] = json.loads(text)
     return parsed
+
+
+MAX_LIMIT = 10_000
+
+
+def require_choice(value: object, allowed: Sequence[str], name: str) -> Any:
+    if value not in allowed:
+        raise InvalidInputError(f"invalid {name} {value!r}; use one of: {', '.join(allowed)}")
+    return value
+
+
+def require_limit(value: object, name: str = "limit") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_LIMIT:
+        raise InvalidInputError(f"{name} must be an integer from 1 to {MAX_LIMIT}")
+    return value
+
+
+def require_scope(value: object) -> Scope:
+    if value is None:
+        return Scope()
+    if isinstance(value, Scope):
+        scope = value
+    elif isinstance(value, Mapping):
+        scope = Scope.from_dict(value)
+    else:
+        raise InvalidInputError("scope must be a kindling.Scope (or a dict of its fields)")
+    for name, text in scope.items():
+        if clean_text(text) != text:  # a lone surrogate cannot be stored or compared
+            raise InvalidInputError(f"scope {name} must be valid Unicode text")
+    return scope
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def new_id() -> str:
+    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

@@ -29,10 +29,9 @@ from typing import Any, NoReturn, TypeVar, cast
 import click
 
 from kindling import Kindling, KindlingError, StoreError, __version__
-from kindling.capture.sanitize import MAX_TS
+from kindling.capture.sanitize import MAX_TS, wall_clock_ms
 from kindling.cli import commands as _commands
 from kindling.config import DEFAULT_DB, default_db_path
-from kindling.engine import wall_clock_ms
 from kindling.store.backends import is_postgres_url
 
 F = TypeVar("F", bound=Callable[..., Any])

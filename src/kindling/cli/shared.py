@@ -25,9 +25,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from kindling import KindlingError, Scope
-from kindling.capture.sanitize import MAX_TS
+from kindling.capture.sanitize import MAX_LIMIT, MAX_TS
 from kindling.cli.app import fail
-from kindling.engine import MAX_LIMIT
 from kindling.model import OBSERVATION_KINDS
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -121,6 +121,7 @@ def retrieve(
         provider_used=provider.name,
         query_mode=found.plan.mode,
         fts_query=found.plan.match,
+        dropped_terms=found.plan.dropped,
         token_budget=request.token_budget,
         tokens_used=outcome.tokens_used,
         now=request.now,

@@ -1,11 +1,15 @@
 """Retrieval providers: the contract (seeds 001, 004) and the local FTS provider.
 
-``LocalFtsProvider`` ranks exactly over every in-scope match. The store evaluates the additive
-part of the score (relevance + recency) in SQL and returns a pool in that order; the provider
-applies the multipliers (scope, intent, confidence), which can only lower a score. A hit left
-outside the pool therefore scores at most the pool's last additive value, and when the
-``limit``-th best full score is above that bound the ranking is exact; otherwise the pool grows
-(four times) and the step repeats, until it is exact or every match has been read.
+``LocalFtsProvider`` ranks exactly over every in-scope match. The store returns a pool ordered
+by bm25 (for the empty query, by time); the provider scores it with ``retrieval.scoring``. The
+relevance of a match outside the pool is at most that of the pool's last row, its recency at
+most 1 and its multipliers at most their request-wide values, so when the ``limit``-th best
+score in the pool is above that bound the ranking is exact; otherwise the pool grows (four
+times) and the step repeats, until it is exact or every match has been read.
+
+Very common words are dropped from a plain OR question before it runs (``COMMON_SHARE``), when
+a rarer word remains: they match a large share of the store, so FTS5 would score most of it,
+and they add little to bm25. The plan's ``dropped`` list names them.
 
 Must not import anything from Kindling except ``model``, ``errors``, ``store`` and
 ``retrieval``.
@@ -25,16 +29,20 @@ from kindling.retrieval.scoring import (
     calculate_score,
     describe,
     intent_factor,
-    multiplier,
     scope_factor,
     stable_sort_key,
 )
-from kindling.retrieval.snippets import make_snippet, matched_terms
-from kindling.store.base import BaseRank, ObservationMatch, Store, SummaryMatch
-from kindling.store.fts import QueryPlan, build_query
+from kindling.retrieval.snippets import find_terms, make_snippet
+from kindling.store.base import ObservationMatch, Store, SummaryMatch
+from kindling.store.fts import QueryPlan, build_query, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64
+# A word found in more than this share of the indexed observations (and in more than
+# COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
+# word's IDF is about 3, against 7-9 for the words that usually carry a question.
+COMMON_SHARE = 0.05
+COMMON_MIN_DOCS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,18 +86,18 @@ class _Scored:
     target_type: TargetType
     entity: Entity
     ts: int
-    rowid: int
     bm25: float | None
     scope: float
     intent: float
     confidence: float
+    context_only: bool = False
     key: tuple[float, int, str, str] = (0.0, 0, "", "")
     score: float = 0.0
     raw: float = 0.0
 
 
 class LocalFtsProvider:
-    """BM25 over ``observations_fts`` and ``summaries_fts``, plus recency, scope, intent and
+    """BM25 over the observation and summary indexes, plus recency, scope, intent and
     confidence; deterministic for a given store state, request and reference time."""
 
     name = "local-fts"
@@ -99,48 +107,47 @@ class LocalFtsProvider:
         self.weights = weights
 
     def search(self, request: ProviderRequest) -> ProviderResult:
-        plan = build_query(request.query or "")
-        reference = request.now if request.now is not None else (self.store.newest_ts() or 0)
-        rank = BaseRank(
-            w_fts=self.weights.fts,
-            w_recency=self.weights.recency,
-            relevance_k=self.weights.relevance_k * plan.clauses,
-            match_floor=self.weights.match_floor,
-            half_life_ms=self.weights.half_life_ms,
-            reference_ms=reference,
-            # Under the AND filter every hit matches the requested dimensions: one factor.
-            scope_mult=multiplier(self.weights.scope, scope_factor(request.scope, request.scope)),
-            intent_mult=multiplier(self.weights.intent, 1.0),
-            w_confidence=self.weights.confidence,
-        )
+        plan = self._drop_common(build_query(request.query or ""))
         if request.limit <= 0:
             return ProviderResult((), plan)
-        # Same association as calculate_score: (scope * source) * intent * confidence.
-        obs_rank = replace(rank, scope_mult=rank.scope_mult * (1.0 - self.weights.observation))
-        observations = self._exact_pool(request, plan, obs_rank, "observation")
-        summaries = self._exact_pool(request, plan, rank, "summary")
+        reference = request.now
+        if reference is None:
+            reference = self.store.newest_ts(request.scope) or 0
+        scope = scope_factor(request.scope, request.scope)
+        observations = self._exact_pool(request, plan, reference, scope, "observation")
+        summaries = self._exact_pool(request, plan, reference, scope, "summary")
         ranked = sorted(observations + summaries, key=lambda s: s.key)[: request.limit]
         return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
+
+    def _drop_common(self, plan: QueryPlan) -> QueryPlan:
+        if plan.mode != "terms" or len(plan.terms) < 2:
+            return plan
+        threshold, counts = self.store.document_counts(
+            plan.terms, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS
+        )
+        common = {word for word, n in counts.items() if n > threshold}
+        if not common or len(common) == len(counts):
+            return plan
+        return without_terms(plan, common)
 
     # -- exact top-k ---------------------------------------------------------------------
 
     def _exact_pool(
-        self, request: ProviderRequest, plan: QueryPlan, rank: BaseRank, target: TargetType
+        self,
+        request: ProviderRequest,
+        plan: QueryPlan,
+        reference: int,
+        scope: float,
+        target: TargetType,
     ) -> list[_Scored]:
-        """The exact top ``limit`` of ``target``. The store sorts by the full score except the
-        per-hit intent factor (at most 1) and, for summaries without a text query, their
-        confidence factor (at most 1; they come newest first). When neither applies its order
-        is final; otherwise a match outside the pool scores at most the bound computed from
-        the pool's last row with those factors at 1, and the pool grows until the limit-th
-        best full score beats it."""
-        sql_is_final = request.intent is None and not (plan.match is None and target == "summary")
+        """The exact top ``limit`` of ``target`` (see the module docstring for the bound)."""
         pool = max(MIN_POOL, request.limit * 2)
         while True:
-            scored, last_bound, exhausted = self._fetch(request, plan, rank, target, pool)
-            if exhausted or sql_is_final:
+            scored, bound = self._fetch(request, plan, reference, scope, target, pool)
+            if bound is None or len(scored) < request.limit:
                 return scored
             kth = sorted(s.raw for s in scored)[-request.limit]
-            if kth > last_bound:
+            if kth > bound:
                 return scored
             pool *= 4
 
@@ -148,53 +155,62 @@ class LocalFtsProvider:
         self,
         request: ProviderRequest,
         plan: QueryPlan,
-        rank: BaseRank,
+        reference: int,
+        scope: float,
         target: TargetType,
         pool: int,
-    ) -> tuple[list[_Scored], float, bool]:
+    ) -> tuple[list[_Scored], float | None]:
+        """Score a pool; the bound is None when the pool holds every match."""
+        text = plan.match is not None
         scored: list[_Scored]
         if target == "observation":
             obs_rows = self.store.search_observations(
-                plan.match,
+                plan if text else None,
                 request.scope,
-                rank=rank,
                 exclude_ids=request.exclude_ids,
                 include_redacted=request.include_redacted,
                 limit=pool,
             )
-            scored = self._score_observations(obs_rows, request, plan)
+            scored = self._score_observations(obs_rows, request, text, scope)
+            rows: Sequence[ObservationMatch | SummaryMatch] = obs_rows
         else:
             sum_rows = self.store.search_summaries(
-                plan.match, request.scope, rank=rank, exclude_ids=request.exclude_ids, limit=pool
+                plan if text else None,
+                request.scope,
+                exclude_ids=request.exclude_ids,
+                limit=pool,
             )
-            scored = self._score_summaries(sum_rows, request, plan)
-        last_bound = 0.0
+            scored = self._score_summaries(sum_rows, request, text, scope)
+            rows = sum_rows
         for item in scored:
-            inputs = ScoreInputs(
-                item.bm25,
-                plan.clauses,
-                item.ts,
-                rank.reference_ms,
-                item.scope,
-                item.intent,
-                item.confidence,
-                item.target_type == "summary",
-            )
-            result = calculate_score(inputs, self.weights)
+            result = calculate_score(self._inputs(item, plan, reference), self.weights)
             item.score = result.score
             item.raw = result.raw
-            # The visible (rounded) score orders results, as stable_sort does; the pool above is
-            # wide enough that a tie at the cut is settled by time and id, not by the pool.
             item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
-            last_bound = calculate_score(
-                replace(inputs, intent=1.0, confidence=1.0), self.weights
-            ).raw
-        return scored, last_bound, len(scored) < pool
+        if len(rows) < pool or not scored:
+            return scored, None
+        # The best any unread match can do: relevance of the last row (the pool is in bm25
+        # order), or the last row's time for the empty query (the pool is newest first), with
+        # every per-hit factor at its best.
+        last = scored[-1]
+        best = replace(last, intent=1.0, confidence=1.0, ts=last.ts if not text else reference)
+        return scored, calculate_score(self._inputs(best, plan, reference), self.weights).raw
+
+    def _inputs(self, item: _Scored, plan: QueryPlan, reference: int) -> ScoreInputs:
+        return ScoreInputs(
+            item.bm25,
+            plan.clauses,
+            item.ts,
+            reference,
+            item.scope,
+            item.intent,
+            item.confidence,
+            item.target_type == "summary",
+        )
 
     def _score_observations(
-        self, rows: Sequence[ObservationMatch], request: ProviderRequest, plan: QueryPlan
+        self, rows: Sequence[ObservationMatch], request: ProviderRequest, text: bool, scope: float
     ) -> list[_Scored]:
-        text_query = plan.match is not None
         intents: dict[str, str] = {}
         if request.intent is not None and rows:
             intents = self.store.capsule_intents_of([m.observation.id for m in rows])
@@ -203,27 +219,25 @@ class LocalFtsProvider:
                 target_type="observation",
                 entity=m.observation,
                 ts=m.observation.ts,
-                rowid=m.rowid,
-                bm25=m.bm25 if text_query else None,
-                scope=scope_factor(request.scope, m.observation.scope),
+                bm25=m.bm25 if text else None,
+                scope=scope,
                 intent=intent_factor(request.intent, intents.get(m.observation.id)),
                 confidence=1.0,
+                context_only=m.context_only,
             )
             for m in rows
         ]
 
     def _score_summaries(
-        self, rows: Sequence[SummaryMatch], request: ProviderRequest, plan: QueryPlan
+        self, rows: Sequence[SummaryMatch], request: ProviderRequest, text: bool, scope: float
     ) -> list[_Scored]:
-        text_query = plan.match is not None
         return [
             _Scored(
                 target_type="summary",
                 entity=m.summary,
                 ts=m.summary.created_at,
-                rowid=m.rowid,
-                bm25=m.bm25 if text_query else None,
-                scope=scope_factor(request.scope, m.scope),
+                bm25=m.bm25 if text else None,
+                scope=scope,
                 intent=intent_factor(request.intent, m.intent),
                 confidence=m.summary.confidence,
             )
@@ -235,33 +249,20 @@ class LocalFtsProvider:
     def _finish(
         self, ranked: Sequence[_Scored], plan: QueryPlan, reference: int
     ) -> list[ProviderHit]:
-        highlights: dict[tuple[TargetType, int], str] = {}
-        if plan.match is not None:
-            for target in ("observation", "summary"):
-                rowids = [s.rowid for s in ranked if s.target_type == target]
-                for rowid, text in self.store.highlight(target, plan.match, rowids).items():
-                    highlights[(target, rowid)] = text
         hits = []
         for item in ranked:
-            highlighted = highlights.get((item.target_type, item.rowid))
             entity = item.entity
             redacted = isinstance(entity, Observation) and entity.redacted
             kind = entity.kind if isinstance(entity, Observation) else None
-            terms = () if redacted else matched_terms(highlighted)
-            result = calculate_score(
-                ScoreInputs(
-                    item.bm25,
-                    plan.clauses,
-                    item.ts,
-                    reference,
-                    item.scope,
-                    item.intent,
-                    item.confidence,
-                    item.target_type == "summary",
-                ),
-                self.weights,
+            spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
+            terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
+            result = calculate_score(self._inputs(item, plan, reference), self.weights)
+            why = describe(
+                terms,
+                result.age_ms,
+                text_query=plan.match is not None,
+                via_context=item.context_only,
             )
-            why = describe(terms, result.age_ms, text_query=plan.match is not None)
             explanation = Explanation(
                 relevance=result.relevance,
                 bm25=round(item.bm25, 6) if item.bm25 is not None else None,
@@ -274,6 +275,7 @@ class LocalFtsProvider:
                 score=result.score,
                 matched_terms=terms,
                 why=why,
+                context_only=item.context_only,
             )
             hits.append(
                 ProviderHit(
@@ -286,9 +288,7 @@ class LocalFtsProvider:
                     ),
                     ts_ms=item.ts,
                     entity=entity,
-                    match_context=make_snippet(
-                        entity.content, highlighted, kind=kind, redacted=redacted
-                    ),
+                    match_context=make_snippet(entity.content, spans, kind=kind, redacted=redacted),
                     explanation=explanation,
                 )
             )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kindling.model import Scope, Summary
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights, relevance
-from kindling.store.base import BaseRank, Store
+from kindling.store.base import Store
 from kindling.store.fts import build_query
 
 
@@ -37,16 +37,7 @@ def summaries_by_relevance(
     plan = build_query(query)
     if plan.match is None or limit <= 0:
         return []
-    # Recency weight 0: the store orders by relevance alone.
-    rank = BaseRank(
-        w_fts=1.0,
-        w_recency=0.0,
-        relevance_k=weights.relevance_k * plan.clauses,
-        match_floor=weights.match_floor,
-        half_life_ms=weights.half_life_ms,
-        reference_ms=0,
-    )
-    rows = store.search_summaries(plan.match, scope, rank=rank, exclude_ids=(), limit=limit)
+    rows = store.search_summaries(plan, scope, exclude_ids=(), limit=limit)
     return [
         SummaryRelevance(
             m.summary,

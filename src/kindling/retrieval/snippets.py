@@ -1,8 +1,9 @@
 """Evidence snippets: bounded, centred on the match, stack traces keep first and last lines.
 
-Input is the entity's content and, for text queries, FTS5's ``highlight()`` of it (matches
-wrapped in ``\\x02`` ... ``\\x03``), so match positions come from the real tokenizer (porter
-stemming included) rather than from a guess in Python. Pure and deterministic.
+Match positions are found in the entity's own text by ``find_terms``: no database work on
+read. A query word matches a word of the text, or a part of a camelCase identifier, that starts
+with the query word's stem (``fail`` for ``failing``/``failed``, a close stand-in for the
+index's porter stemmer). Pure and deterministic.
 
 Must not import anything from Kindling.
 """
@@ -14,41 +15,56 @@ import re
 SNIPPET_CHARS = 240
 REDACTED = "[redacted]"
 ELLIPSIS = "…"
-_OPEN, _CLOSE = "\x02", "\x03"
 _TRACE_LINE = re.compile(
     r"^\s+(at |File \"|\d+: |#\d+ )|^\s*Traceback \(|^goroutine \d+"
     r"|^\s+\S+\.(go|rs|py|java|ts|js):\d+"
 )
+# Words and the parts of camelCase identifiers, as the index sees them.
+_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_A-Za-z]+")
+_SUFFIXES = (
+    "ational",
+    "ations",
+    "ation",
+    "ings",
+    "ing",
+    "ions",
+    "ion",
+    "ies",
+    "ed",
+    "es",
+    "s",
+    "ly",
+)
+MAX_SPANS = 64
+SCAN_CHARS = 65_536  # matches past this are not looked for: the snippet shows the first one
 
 
-def _spans(highlighted: str) -> tuple[str, list[tuple[int, int]]]:
-    """Strip markers; return the plain text and the (start, end) of each match in it."""
-    plain: list[str] = []
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    start = -1
-    for ch in highlighted:
-        if ch == _OPEN:
-            start = pos
-        elif ch == _CLOSE:
-            if start >= 0:
-                spans.append((start, pos))
-            start = -1
-        else:
-            plain.append(ch)
-            pos += 1
-    return "".join(plain), spans
+def stem(word: str) -> str:
+    """A crude stem: the word without one common English suffix, kept at 3+ letters."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
 
 
-def matched_terms(highlighted: str | None) -> tuple[str, ...]:
-    """Distinct matched words, lower-cased, in order of first appearance."""
-    if not highlighted:
+def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[int, int], ...]:
+    """Spans of ``content`` that match a query word (see the module docstring), in order;
+    matching parts of one identifier (``verifyToken``) make one span."""
+    stems = tuple(sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2}))
+    if not stems:
         return ()
-    text, spans = _spans(highlighted)
-    seen: dict[str, None] = {}
-    for start, end in spans:
-        seen.setdefault(text[start:end].lower(), None)
-    return tuple(seen)
+    spans: list[tuple[int, int]] = []
+    for m in _TOKEN.finditer(content, 0, SCAN_CHARS):
+        token = m.group().lower()
+        if any(token.startswith(s) for s in stems):
+            if spans and spans[-1][1] == m.start():  # the next part of one identifier
+                spans[-1] = (spans[-1][0], m.end())
+                continue
+            if len(spans) >= MAX_SPANS:
+                break
+            spans.append((m.start(), m.end()))
+    return tuple(spans)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -85,7 +101,7 @@ def _looks_like_trace(lines: list[str], kind: str | None) -> bool:
 
 def make_snippet(
     content: str,
-    highlighted: str | None = None,
+    spans: tuple[tuple[int, int], ...] = (),
     *,
     kind: str | None = None,
     redacted: bool = False,
@@ -94,13 +110,12 @@ def make_snippet(
     """A snippet of at most about ``max_chars`` characters (plus ellipses and line breaks)."""
     if redacted:
         return REDACTED
-    text, spans = _spans(highlighted) if highlighted else (content, [])
-    if text != content:  # highlight of stale index text: never show it
-        text, spans = content, []
+    text = content
     if len(text) <= max_chars:
         return text
     lines = text.split("\n")
-    first = (spans[0][0], spans[0][1]) if spans else (0, 0)
+    # Centre on the longest match (a whole identifier beats a part of one), the first on ties.
+    first = max(spans, key=lambda sp: (sp[1] - sp[0], -sp[0])) if spans else (0, 0)
     if _looks_like_trace(lines, kind):
         head, tail = lines[0], lines[-1]
         head_end = len(head)
@@ -118,5 +133,4 @@ def make_snippet(
         parts.append(ELLIPSIS)
         parts.append(_clip(tail.strip(), budget))
         return "\n".join(parts)
-    flat_spans = first if spans else (0, 0)
-    return _window(text, flat_spans[0], flat_spans[1], max_chars)
+    return _window(text, first[0], first[1], max_chars)

@@ -1,11 +1,12 @@
 """The store seam: the domain verbs every backend (SQLite now, PostgreSQL later) provides.
 
-Retrieval and the engine see storage only through ``Store``. Search verbs take a ready MATCH
-expression (built by ``store.fts``) and a ``BaseRank``: the part of the scoring model that must
-be evaluated inside the database so that the top of the ranking is found without reading every
-match into Python (see ``retrieval.scoring`` for the whole model).
+Retrieval and the engine see storage only through ``Store``. Search verbs take a parsed query
+(``store.fts.QueryPlan``: an FTS5 MATCH string for SQLite, plain terms and phrases for other
+backends) and return matches ordered by text relevance alone: best bm25 first, then newer, then
+id. The score itself (relevance, recency, multipliers) is computed in one place,
+``retrieval.scoring``; no backend evaluates it.
 
-Must not import anything from Kindling except ``model`` and ``errors``.
+Must not import anything from Kindling except ``model``, ``errors`` and ``store.fts``.
 """
 
 from __future__ import annotations
@@ -26,28 +27,7 @@ from kindling.model import (
     SummaryDetails,
     TargetType,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class BaseRank:
-    """Inputs of the score as the store evaluates it in SQL (``retrieval.scoring``):
-
-    ``(w_fts*rel + w_recency*rec) * ((scope_mult * intent_mult) * conf_mult)`` with
-    ``rel = s / (s + relevance_k)``, ``s = max(-bm25, match_floor)``,
-    ``rec = half_life / (half_life + age)``, ``age = max(0, reference_ms - ts)`` and
-    ``conf_mult = 1 - w_confidence + w_confidence * confidence`` (1 for observations).
-    ``intent_mult`` is the best any hit can get: per-hit intents are applied by the caller.
-    """
-
-    w_fts: float
-    w_recency: float
-    relevance_k: float
-    match_floor: float
-    half_life_ms: float
-    reference_ms: int
-    scope_mult: float = 1.0
-    intent_mult: float = 1.0
-    w_confidence: float = 0.0
+from kindling.store.fts import QueryPlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +44,7 @@ class ObservationMatch:
     observation: Observation
     bm25: float  # FTS5's bm25(): lower is better; 0.0 for recency (empty query) results
     rowid: int
+    context_only: bool = False  # matched through its neighbour or capsule intent, not its text
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +85,10 @@ class Store(Protocol):
 
     # observations
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None: ...
+    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
+        """Insert many (observation, capsule id or None) at once, atomically."""
+        ...
+
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]: ...
     def list_observations(
         self,
@@ -149,30 +134,35 @@ class Store(Protocol):
     def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]: ...
     def pins_for_target(self, target_type: TargetType, target_id: str) -> list[Pin]: ...
 
-    # search
+    # search: matches ordered by bm25 (best first), then newer, then id; at most ``limit``.
+    # ``plan`` None (or without a match) means the empty query: newest first.
     def search_observations(
         self,
-        match: str | None,
+        plan: QueryPlan | None,
         scope: Scope,
         *,
-        rank: BaseRank,
         exclude_ids: Sequence[str],
         include_redacted: bool,
         limit: int,
     ) -> list[ObservationMatch]: ...
     def search_summaries(
         self,
-        match: str | None,
+        plan: QueryPlan | None,
         scope: Scope,
         *,
-        rank: BaseRank,
         exclude_ids: Sequence[str],
         limit: int,
     ) -> list[SummaryMatch]: ...
-    def highlight(
-        self, target_type: TargetType, match: str, rowids: Sequence[int]
-    ) -> dict[int, str]: ...
-    def newest_ts(self) -> int | None: ...
+    def document_counts(
+        self, words: Sequence[str], *, share: float, minimum: int
+    ) -> tuple[int, dict[str, int]]:
+        """``(threshold, {word: observations containing it})`` with ``threshold = max(minimum,
+        share * observations)``; counts may stop at ``threshold + 1``."""
+        ...
+
+    def newest_ts(self, scope: Scope) -> int | None:
+        """The newest observation or summary time in ``scope``."""
+        ...
 
     def stats(self) -> StoreStats: ...
     def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset: ...

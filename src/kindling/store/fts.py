@@ -12,9 +12,14 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   operator, unbalanced quotes or brackets) falls back to reading every word as a plain term.
 - Stop words (``the``, ``what``, ``did`` ...) are dropped from OR lists when a content word
   remains; they add no ranking signal and make every document a candidate.
-- A word of four or more letters matches as a stem prefix, so ``authentication`` finds the
-  identifier ``AuthenticationError``; a camelCase word also matches its split form
-  (``validateToken`` finds ``validate_token``).
+- No per-query prefix expansion (``"word"*`` expands to every index term it starts, a hundred on
+  a median query). Identifiers match their parts because the index stores the split form of
+  every camelCase identifier at write time (``store.sqlite_index.identifier_parts``): so
+  ``authentication`` finds ``AuthenticationError``, and a camelCase query word also matches its
+  split form (``validateToken`` finds ``validate_token``).
+- The plan keeps its parse tree, so the caller can drop very common terms afterwards
+  (``without_terms``) and report them, and backends other than FTS5 read ``terms``,
+  ``phrases`` and ``negated`` instead of the MATCH string.
 
 Must not import anything from Kindling except ``model``.
 """
@@ -22,7 +27,8 @@ Must not import anything from Kindling except ``model``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from kindling.model import QueryMode
@@ -30,8 +36,6 @@ from kindling.model import QueryMode
 # Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
 # human question needs more. The cut is reported in the plan's ``dropped`` list.
 MAX_CLAUSES = 32
-# Shorter words are not expanded as prefixes: "ts"* or "id"* would match half the vocabulary.
-MIN_PREFIX_CHARS = 4
 
 STOPWORDS: frozenset[str] = frozenset(
     """
@@ -70,13 +74,23 @@ Node: TypeAlias = Leaf | Op
 
 @dataclass(frozen=True, slots=True)
 class QueryPlan:
-    """How a query string was read: the mode, the MATCH expression, and what was dropped."""
+    """How a query string was read: the mode, the MATCH expression, and what was dropped.
+
+    ``terms`` are the plain words that can make a document match (lower case, in order),
+    ``phrases`` the quoted phrases, ``negated`` the words and phrases after ``NOT``; together
+    they let a backend without FTS5 build its own query. ``words`` are the positive terms and
+    phrases as typed, for highlighting. ``dropped`` lists what was removed
+    (stop words, unusable tokens, clauses past the limit, very common terms)."""
 
     mode: QueryMode
     match: str | None
     terms: tuple[str, ...]
     dropped: tuple[str, ...]
     clauses: int
+    phrases: tuple[str, ...] = ()
+    negated: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()  # the positive terms and phrases as typed (case kept)
+    tree: Node | None = field(default=None, repr=False, compare=False)
 
 
 def _usable(text: str) -> bool:
@@ -261,15 +275,10 @@ def _render_leaf(leaf: Leaf) -> str:
     if leaf.phrase or leaf.prefix:
         return text
     word = leaf.text.strip("\"'.,;:!?()[]{}<>")
-    if not word.isalnum():
-        return text
-    if len(word) >= MIN_PREFIX_CHARS and not word.isdigit():
-        # Identifiers in content are single tokens ("AuthenticationError"): matching the
-        # word's stem as a prefix finds them, and still finds the word's own inflections.
-        text = _quote(word) + "*"
-    parts = _CAMEL.split(word)
+    parts = _CAMEL.split(word) if word.isalnum() else []
     if len(parts) > 1:
-        return f"({text} OR {_quote(' '.join(parts))})"
+        # The index holds the split parts of content identifiers; the query matches either form.
+        return f"({_quote(word)} OR {_quote(' '.join(parts))})"
     return text
 
 
@@ -297,6 +306,33 @@ def _cut(node: Node, limit: int, dropped: list[str]) -> Node:
     return node
 
 
+def _plan(mode: QueryMode, tree: Node | None, dropped: list[str]) -> QueryPlan:
+    if tree is None:
+        return QueryPlan("recency", None, (), tuple(dropped), 0)
+    leaves = _leaves(tree)
+    rendered = _render(tree)
+    if rendered.startswith("(") and isinstance(tree, Op) and tree.op == "OR":
+        rendered = rendered[1:-1]
+    negated = [leaf for leaf in _all_leaves(tree) if leaf not in leaves]
+    return QueryPlan(
+        mode=mode,
+        match=rendered,
+        terms=tuple(dict.fromkeys(leaf.text.lower() for leaf in leaves if not leaf.phrase)),
+        dropped=tuple(dropped),
+        clauses=max(1, len(leaves)),
+        phrases=tuple(leaf.text for leaf in leaves if leaf.phrase),
+        negated=tuple(leaf.text for leaf in negated),
+        words=tuple(leaf.text for leaf in leaves),
+        tree=tree,
+    )
+
+
+def _all_leaves(node: Node) -> list[Leaf]:
+    if isinstance(node, Leaf):
+        return [node]
+    return [leaf for c in node.children for leaf in _all_leaves(c)]
+
+
 def build_query(query: str) -> QueryPlan:
     """Read ``query`` and return its plan. Never raises; an empty plan means "by recency"."""
     text = query if isinstance(query, str) else ""
@@ -317,17 +353,25 @@ def build_query(query: str) -> QueryPlan:
         tree = Op("OR", tuple(Leaf(w.replace('"', " ")) for w in words)) if words else None
         mode = "terms"
     pruned = _prune(tree, dropped) if tree is not None else None
-    if pruned is None:
-        return QueryPlan("recency", None, (), tuple(dropped), 0)
-    pruned = _cut(pruned, MAX_CLAUSES, dropped)
-    leaves = _leaves(pruned)
-    rendered = _render(pruned)
-    if rendered.startswith("(") and isinstance(pruned, Op) and pruned.op == "OR":
-        rendered = rendered[1:-1]
-    return QueryPlan(
-        mode=mode,
-        match=rendered,
-        terms=tuple(leaf.text for leaf in leaves),
-        dropped=tuple(dropped),
-        clauses=max(1, len(leaves)),
-    )
+    if pruned is not None:
+        pruned = _cut(pruned, MAX_CLAUSES, dropped)
+    return _plan(mode, pruned, dropped)
+
+
+def without_terms(plan: QueryPlan, words: Collection[str]) -> QueryPlan:
+    """The plan with the plain terms ``words`` (lower case) removed from its top-level OR list,
+    each reported in ``dropped``. Only OR'ed plain words go: removing one from an AND, a phrase
+    or a NOT would change which documents match rather than only how many."""
+    tree = plan.tree
+    if not words or not isinstance(tree, Op) or tree.op != "OR" or plan.match is None:
+        return plan
+    keep = [
+        c
+        for c in tree.children
+        if not (isinstance(c, Leaf) and not c.phrase and not c.prefix and c.text.lower() in words)
+    ]
+    if not keep or len(keep) == len(tree.children):
+        return plan
+    gone = [c.text for c in tree.children if c not in keep and isinstance(c, Leaf)]
+    new_tree = keep[0] if len(keep) == 1 else Op("OR", tuple(keep))
+    return _plan(plan.mode, new_tree, [*plan.dropped, *gone])

@@ -4,16 +4,18 @@ Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema c
 a database written by that tool opens here and is upgraded in place; later versions only add.
 ``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
 
-Must not import anything from Kindling except ``errors``.
+Must not import anything from Kindling except ``errors`` and ``store.sqlite_index``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kindling.errors import SchemaError
+from kindling.store import sqlite_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,8 @@ class Migration:
     version: int
     name: str
     sql: str
+    # A step SQL alone cannot do, run after ``sql`` in the same transaction.
+    then: Callable[[sqlite3.Connection], None] | None = None
 
 
 _SCOPE_COLUMNS = """
@@ -240,7 +244,37 @@ CREATE INDEX IF NOT EXISTS idx_summary_details_topic ON summary_details(topic_id
     ),
     Migration(
         9,
-        "009_api_tokens",
+        "009_context_index",
+        # Observations become searchable through their own text and identifier parts, their
+        # session neighbour and their capsule's intent, with scope tokens that let a scoped
+        # query read only its scope's part of the index (store/sqlite_index.py). Replaces the
+        # single-column index and its triggers: the store now indexes explicitly, because a
+        # document depends on other rows (the neighbour, the capsule).
+        f"""
+DROP TRIGGER IF EXISTS observations_fts_insert;
+DROP TRIGGER IF EXISTS observations_fts_update;
+DROP TRIGGER IF EXISTS observations_fts_delete;
+DROP TABLE IF EXISTS observations_fts;
+CREATE TABLE observation_context (
+  rowid       INTEGER PRIMARY KEY,
+  prev_rowid  INTEGER,
+  intent      TEXT    NOT NULL DEFAULT '',
+  parts       TEXT    NOT NULL DEFAULT '',
+  scope       TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX idx_observation_context_prev ON observation_context(prev_rowid)
+  WHERE prev_rowid IS NOT NULL;
+{sqlite_index.VIEW_SQL.strip()};
+CREATE VIRTUAL TABLE observations_fts USING fts5(
+  body, context, intent, scope,
+  content='observation_docs', content_rowid='rowid', tokenize='porter unicode61'
+);
+""",
+        then=sqlite_index.build_all,
+    ),
+    Migration(
+        10,
+        "010_api_tokens",
         # `kindling serve`: bearer tokens (only their SHA-256) and the repositories of a team.
         """
 CREATE TABLE IF NOT EXISTS api_tokens (
@@ -296,6 +330,8 @@ def apply_migrations(conn: sqlite3.Connection, path: str) -> None:
             continue
         for statement in split_sql(step.sql):
             conn.execute(statement)
+        if step.then is not None:
+            step.then(conn)
         conn.execute(
             "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
             (step.version, step.name, now),

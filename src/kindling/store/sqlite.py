@@ -32,6 +32,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.store import sqlite_index
 from kindling.store.base import (
     CapsuleRef,
     Dataset,
@@ -87,6 +88,7 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
             self._depth = 0
             self._purge_pending = False  # a forget happened in this transaction
             self.wal_purged = True  # the last forget's old pages left the WAL file
+            sqlite_index.register_functions(self._conn)
             for pragma in (
                 f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
                 # Many processes opening a new file at once: this one can return BUSY at once.
@@ -183,30 +185,45 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
     # ------------------------------------------------------------------ observations
 
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
+        self.insert_observations([(obs, capsule_id)])
+
+    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
+        """Insert observations (each with the capsule it joins, or None) and index them, in
+        one transaction and a fixed number of statements whatever the batch size."""
+        if not items:
+            return
         try:
             with self.transaction():
-                self._conn.execute(
+                first = self._conn.execute(
+                    "SELECT COALESCE(MAX(rowid), 0) + 1 FROM observations"
+                ).fetchone()[0]
+                self._conn.executemany(
                     "INSERT INTO observations (id, kind, content, provenance, ts, scope_ids,"
                     " redacted, session_id, repo_id, agent_id, user_id)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        obs.id,
-                        obs.kind,
-                        obs.content,
-                        json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
-                        obs.ts,
-                        scope_json(obs.scope),
-                        int(obs.redacted),
-                        *scope_values(obs.scope),
-                    ),
+                    [
+                        (
+                            obs.id,
+                            obs.kind,
+                            obs.content,
+                            json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
+                            obs.ts,
+                            scope_json(obs.scope),
+                            int(obs.redacted),
+                            *scope_values(obs.scope),
+                        )
+                        for obs, _ in items
+                    ],
                 )
-                if capsule_id is not None:
-                    self._conn.execute(
+                links = [(cid, obs.id, cid) for obs, cid in items if cid is not None]
+                if links:
+                    self._conn.executemany(
                         "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
                         " SELECT ?, ?, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
                         " WHERE capsule_id = ?",
-                        (capsule_id, obs.id, capsule_id),
+                        links,
                     )
+                sqlite_index.index_from(self._conn, int(first))
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
 
@@ -248,21 +265,30 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
         return [observation_row(r) for r in rows]
 
     def redact_observation(self, obs_id: str) -> bool:
-        """Forget an observation's text everywhere, including on disk (see ``store.purge``).
+        """Forget an observation's text everywhere, including on disk (see ``store.purge``):
+        its row, its index entry, and the index entry of the neighbour whose context held it.
 
         Runs again on an already redacted row, so that text left in the index or the WAL by
         an older tool is purged too."""
         try:
             with self.transaction():
-                cur = self._conn.execute(
+                found = self._conn.execute(
+                    "SELECT rowid FROM observations WHERE id = ?", (obs_id,)
+                ).fetchone()
+                if found is None:
+                    return False
+                touched = sqlite_index.dependents(self._conn, int(found[0]))
+                sqlite_index.unindex(self._conn, touched)
+                self._conn.execute(
                     "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                     " redacted = 1 WHERE id = ?",
                     (obs_id,),
                 )
+                sqlite_index.index(self._conn, touched)
                 self._purge_pending = True
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, self.path) from exc
-        return cur.rowcount > 0
+        return True
 
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]:
         """observation id -> intent of the capsule it belongs to (the first, by id)."""
@@ -505,8 +531,16 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
 
     # ------------------------------------------------------------------ search
 
-    def newest_ts(self) -> int | None:
-        row = self._read("SELECT MAX(ts) FROM observations")[0]
+    def newest_ts(self, scope: Scope) -> int | None:
+        """The newest observation or summary time in ``scope`` (through the scope indexes)."""
+        obs_where, obs_params = scope_where(scope, "o")
+        sum_where, sum_params = scope_where(scope, "c")
+        row = self._read(
+            f"SELECT MAX((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
+            f" (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+            f" WHERE {sum_where}))",
+            [*obs_params, *sum_params],
+        )[0]
         return None if row[0] is None else int(row[0])
 
     def stats(self) -> StoreStats:

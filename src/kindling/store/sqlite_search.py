@@ -1,6 +1,11 @@
-"""The search verbs of the SQLite store: ranked candidate search and match highlighting,
-mixed into ``SqliteStore`` so that ``sqlite.py`` stays small. The SQL text itself is built by
-``store.search_sql``.
+"""The search verbs of the SQLite store, mixed into ``SqliteStore`` so that ``sqlite.py`` stays
+small. A store finds and orders matches by text relevance only; the score is computed in one
+place, ``retrieval.scoring``.
+
+Observations: the MATCH runs on ``observations_fts`` (see ``store.sqlite_index``) with the
+scope tokens ANDed in, so FTS5 reads only the scope's part of each doclist and never looks a
+row up to filter it; only the winners' rows are read afterwards. Summaries (one per capsule,
+few) are filtered through their capsule. Either way the order is bm25, then newer, then id.
 
 Uses only the store's ``_read`` (which owns the connection and turns SQLite errors into
 ``KindlingError``).
@@ -13,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kindling.model import SCOPE_FIELDS, Scope, TargetType
-from kindling.store.base import BaseRank, ObservationMatch, SummaryMatch
+from kindling.model import SCOPE_FIELDS, Scope
+from kindling.store.base import ObservationMatch, SummaryMatch, iter_chunks
+from kindling.store.fts import QueryPlan
 from kindling.store.rows import (
     OBS_COLUMNS,
     SUMMARY_COLUMNS,
@@ -23,14 +29,11 @@ from kindling.store.rows import (
     scope_where,
     summary_row,
 )
-from kindling.store.search_sql import ranked_search
-
-HIGHLIGHT_OPEN = "\x02"
-HIGHLIGHT_CLOSE = "\x03"
+from kindling.store.sqlite_index import BM25_BODY_ONLY, BM25_WEIGHTS, scoped_match
 
 
 class SearchMixin:
-    """``search_observations``, ``search_summaries`` and ``highlight`` for ``SqliteStore``."""
+    """``search_observations``, ``search_summaries`` and ``document_counts``."""
 
     if TYPE_CHECKING:
 
@@ -38,44 +41,74 @@ class SearchMixin:
 
     def search_observations(
         self,
-        match: str | None,
+        plan: QueryPlan | None,
         scope: Scope,
         *,
-        rank: BaseRank,
         exclude_ids: Sequence[str],
         include_redacted: bool,
         limit: int,
     ) -> list[ObservationMatch]:
+        if plan is None or plan.match is None:
+            return self._recent_observations(scope, exclude_ids, include_redacted, limit)
+        match = scoped_match(plan.match, scope)
+        # Excluded ids are few (pins and the current summary's evidence): read past them.
+        top = self._read(
+            f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
+            f" bm25(observations_fts, {BM25_BODY_ONLY})"
+            " FROM observations_fts WHERE observations_fts MATCH ?"
+            f" ORDER BY 2, rowid DESC LIMIT ?",
+            [match, limit + len(exclude_ids)],
+        )
+        rows: dict[int, Any] = {}
+        for chunk in iter_chunks([str(r[0]) for r in top]):
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(
+                f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE o.rowid IN ({marks})",
+                [int(r) for r in chunk],
+            ):
+                rows[int(row[10])] = row
+        excluded = set(exclude_ids)
+        found = []
+        for rowid, bm25, body_bm25 in top:
+            row = rows.get(int(rowid))
+            if row is None or row[0] in excluded:
+                continue
+            found.append(
+                ObservationMatch(
+                    observation=observation_row(row),
+                    bm25=float(bm25),
+                    rowid=int(rowid),
+                    context_only=float(body_bm25) == 0.0,
+                )
+            )
+        found.sort(key=lambda m: (m.bm25, -m.observation.ts, m.observation.id))
+        return found[:limit]
+
+    def _recent_observations(
+        self, scope: Scope, exclude_ids: Sequence[str], include_redacted: bool, limit: int
+    ) -> list[ObservationMatch]:
+        """Newest first, through the scope's timestamp index."""
         where, params = scope_where(scope, "o")
         if exclude_ids:
             where += f" AND o.id NOT IN ({','.join('?' * len(exclude_ids))})"
             params.extend(exclude_ids)
         if not include_redacted:
             where += " AND o.redacted = 0"
-        sql, args = ranked_search(
-            fts="observations_fts",
-            table="observations o",
-            joins="",
-            columns=f"{OBS_COLUMNS}, o.rowid",
-            ts="o.ts",
-            id_col="o.id",
-            where=where,
-            params=params,
-            match=match,
-            rank=rank,
-            limit=limit,
+        rows = self._read(
+            f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
+            " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
+            [*params, limit],
         )
         return [
-            ObservationMatch(observation=observation_row(r), rowid=int(r[10]), bm25=float(r[11]))
-            for r in self._read(sql, args)
+            ObservationMatch(observation=observation_row(r), bm25=0.0, rowid=int(r[10]))
+            for r in rows
         ]
 
     def search_summaries(
         self,
-        match: str | None,
+        plan: QueryPlan | None,
         scope: Scope,
         *,
-        rank: BaseRank,
         exclude_ids: Sequence[str],
         limit: int,
     ) -> list[SummaryMatch]:
@@ -83,22 +116,27 @@ class SearchMixin:
         if exclude_ids:
             where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
             params.extend(exclude_ids)
-        sql, args = ranked_search(
-            fts="summaries_fts",
-            table="summaries s",
-            joins="JOIN capsules c ON c.id = s.capsule_id",
-            columns=f"{SUMMARY_COLUMNS}, c.intent, "
+        columns = (
+            f"{SUMMARY_COLUMNS}, c.intent, "
             + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
-            + ", s.rowid",
-            ts="s.created_at",
-            id_col="s.id",
-            where=where,
-            params=params,
-            match=match,
-            rank=rank,
-            limit=limit,
-            confidence="s.confidence",
+            + ", s.rowid"
         )
+        if plan is None or plan.match is None:
+            sql = (
+                f"SELECT {columns}, 0.0 FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+                f" WHERE {where} ORDER BY s.created_at DESC, s.id ASC LIMIT ?"
+            )
+            args: list[Any] = [*params, limit]
+        else:
+            # Matches first (CROSS JOIN pins the order), then their capsules' scope.
+            sql = (
+                f"SELECT {columns}, bm25(summaries_fts) AS b FROM summaries_fts"
+                " CROSS JOIN summaries s ON s.rowid = summaries_fts.rowid"
+                " CROSS JOIN capsules c ON c.id = s.capsule_id"
+                f" WHERE summaries_fts MATCH ? AND {where}"
+                " ORDER BY b, s.created_at DESC, s.id ASC LIMIT ?"
+            )
+            args = [plan.match, *params, limit]
         return [
             SummaryMatch(
                 summary=summary_row(r),
@@ -110,29 +148,23 @@ class SearchMixin:
             for r in self._read(sql, args)
         ]
 
-    def highlight(
-        self, target_type: TargetType, match: str, rowids: Sequence[int]
-    ) -> dict[int, str]:
-        """Matches marked by FTS5 itself (real tokenizer, stemming included). The few winners
-        are copied into a temporary FTS5 table first: ``highlight()`` on the big index would
-        re-run the whole MATCH, which for common or prefix terms costs more than the search."""
-        if not rowids:
-            return {}
-        source = "observations" if target_type == "observation" else "summaries"
-        marks = ",".join("?" * len(rowids))
-        self._read(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.kindling_highlight"
-            " USING fts5(content, tokenize='porter unicode61')"
-        )
-        self._read("DELETE FROM temp.kindling_highlight")
-        self._read(
-            "INSERT INTO temp.kindling_highlight(rowid, content)"
-            f" SELECT rowid, content FROM {source} WHERE rowid IN ({marks})",
-            list(rowids),
-        )
-        rows = self._read(
-            "SELECT rowid, highlight(kindling_highlight, 0, ?, ?) FROM temp.kindling_highlight"
-            " WHERE kindling_highlight MATCH ?",
-            [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, match],
-        )
-        return {int(r[0]): r[1] for r in rows if r[1] is not None}
+    def document_counts(
+        self, words: Sequence[str], *, share: float, minimum: int
+    ) -> tuple[int, dict[str, int]]:
+        """``(threshold, counts)``: the threshold is ``max(minimum, share * indexed
+        observations)``; each count is the number of observations whose own text contains the
+        word, counted only up to ``threshold + 1`` (enough to tell a common word: counting
+        further would cost the scan that dropping it avoids)."""
+        total = int(self._read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
+        threshold = max(minimum, int(total * share))
+        counts: dict[str, int] = {}
+        for word in words:
+            quoted = '"' + word.replace('"', '""') + '"'
+            counts[word] = int(
+                self._read(
+                    "SELECT count(*) FROM (SELECT 1 FROM observations_fts"
+                    " WHERE observations_fts MATCH ? LIMIT ?)",
+                    [f"{{body}} : {quoted}", threshold + 1],
+                )[0][0]
+            )
+        return threshold, counts

@@ -53,6 +53,7 @@ CREATE TABLE capsules (
   scope_ids   TEXT    NOT NULL DEFAULT '{{}}',{_SCOPE}
 );
 CREATE TABLE capsule_observations (
+  link_order     BIGINT GENERATED ALWAYS AS IDENTITY,
   capsule_id     TEXT   NOT NULL REFERENCES capsules(id) ON DELETE CASCADE,
   observation_id TEXT   NOT NULL REFERENCES observations(id) ON DELETE CASCADE,
   seq            BIGINT NOT NULL,
@@ -102,7 +103,8 @@ CREATE TABLE summary_details (
         # order the reads use, so a repo- or session-scoped read never scans the table.
         """
 CREATE INDEX idx_obs_ts ON observations(ts DESC, id);
-CREATE INDEX idx_obs_session_ts ON observations(session_id, ts DESC) WHERE session_id IS NOT NULL;
+CREATE INDEX idx_obs_session_ts ON observations(session_id, ts, rowid)
+  WHERE session_id IS NOT NULL;
 CREATE INDEX idx_obs_repo_ts ON observations(repo_id, ts DESC) WHERE repo_id IS NOT NULL;
 CREATE INDEX idx_obs_agent_ts ON observations(agent_id, ts DESC) WHERE agent_id IS NOT NULL;
 CREATE INDEX idx_obs_user_ts ON observations(user_id, ts DESC) WHERE user_id IS NOT NULL;
@@ -133,7 +135,8 @@ CREATE UNIQUE INDEX uniq_open_session_capsule ON capsules(session_id)
     Migration(
         4,
         "004_text_search",
-        # Weighted documents (A: own text, B: neighbours, C: capsule intent), kept by the store.
+        # Weighted documents (A: own text, B: the session neighbour, C: the capsule's intent),
+        # kept current by the store (store.postgres.search).
         """
 ALTER TABLE observations ADD COLUMN search tsvector;
 ALTER TABLE summaries ADD COLUMN search tsvector;

@@ -1,16 +1,21 @@
 """Text search of the PostgreSQL store: the weighted ``tsvector`` index and the search verbs.
 
-Each observation's document has three weights, the SQLite index's context fields:
-A its own content plus identifier parts (``validateToken`` -> ``validate token``), B an excerpt
-of its previous and next observation in the same capsule (else the same session), C its
-capsule's intent. ``ts_rank_cd`` with weights A=1, B=C=0.5 ranks; the store reports
-``bm25 = -rank * RANK_SCALE`` (lower is better, as FTS5's bm25) so that scoring sees numbers of
-the same sign and a similar size on both backends. Documents are normalised in Python to runs
-of letters and digits before PostgreSQL parses them (its parser would read ``src/a.ts`` as one
-file-name token), the same runs the query side uses (``tsquery``).
+Each observation's document carries the SQLite index's fields (``store.sqlite_index``), as
+``tsvector`` weights: A its own content plus identifier parts (``validateToken`` ->
+``validate token``), B an excerpt of the previous observation of the same session (by time,
+then insertion order), C the intent of the capsule it was first linked to. Documents are cut
+into runs of letters and digits in Python before PostgreSQL parses them (its parser would read
+``src/a.ts`` as one file-name token); queries are built from the same runs (``tsquery``).
+One GIN index serves every query; scope filters use the scope columns' b-tree indexes.
 
-Writes keep the index current in the writing transaction: an insert re-indexes the new row and
-its neighbours, a forget clears the row's vector and re-indexes its neighbours.
+Ranking: ``ts_rank_cd`` with weights A=1, B=C=0.5 (the SQLite bm25 column weights). The store
+reports ``bm25 = -rank * RANK_SCALE``: lower is better, as FTS5's, and of a similar size, so
+``retrieval.scoring`` reads both backends' numbers the same way. Order: best rank, then newer,
+then id.
+
+Writes keep the index current inside the writing transaction: an append indexes the new row
+and re-indexes its session successor (whose neighbour it now is); a forget clears the row's
+vector and re-indexes its successor, so the forgotten text leaves every document.
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -24,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, SummaryMatch
 from kindling.store.postgres.connection import scope_where
-from kindling.store.postgres.tsquery import tsquery_text
+from kindling.store.postgres.tsquery import tsquery_text, word_query
 from kindling.store.rows import (
     OBS_COLUMNS,
     SUMMARY_COLUMNS,
@@ -32,26 +37,31 @@ from kindling.store.rows import (
     row_scope,
     summary_row,
 )
+from kindling.store.sqlite_index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
 
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan
 
-# ts_rank_cd of one matching word is about 0.1; FTS5's bm25 of a good match is a few units.
+# ts_rank_cd gives about 0.1 per matching word of weight A; FTS5's bm25 for a good one-word
+# match is a few units. Tuned on bench/quality (docs/server.md).
 RANK_SCALE = 20.0
-# Weights of ts_rank_cd, in its order {D, C, B, A}: own text 1, neighbours and intent 0.5.
+# ts_rank_cd's weights, in its order {D, C, B, A}: own text 1, neighbour and intent 0.5.
 RANK_WEIGHTS = "{0.0, 0.5, 0.5, 1.0}"
-NEIGHBOUR_EXCERPT_CHARS = 200
 CONFIG = "english"
 
 _RUN = re.compile(r"[^\W_]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def document_text(text: str) -> str:
-    """Runs of letters and digits, then the parts of every camelCase run."""
-    runs = _RUN.findall(text)
-    parts = [p for r in runs if len(split := _CAMEL.split(r)) > 1 for p in split]
-    return " ".join(runs + parts)
+    """The runs of letters and digits of ``text``, space separated (what gets parsed)."""
+    return " ".join(_RUN.findall(text))
+
+
+def excerpt(content: str) -> str:
+    """A neighbour's content as SQLite's index cuts it: head and tail of a long one."""
+    if len(content) <= CONTEXT_HEAD + CONTEXT_TAIL:
+        return content
+    return content[:CONTEXT_HEAD] + " … " + content[-CONTEXT_TAIL:]
 
 
 _VECTOR = (
@@ -62,7 +72,7 @@ _VECTOR = (
 
 
 class PgSearchMixin:
-    """Index maintenance and ``search_*`` / ``newest_ts`` for ``PostgresStore``."""
+    """Index maintenance, ``search_*``, ``document_counts`` and ``newest_ts``."""
 
     if TYPE_CHECKING:
 
@@ -71,62 +81,44 @@ class PgSearchMixin:
 
     # ------------------------------------------------------------------ index
 
-    def _neighbours(self, obs_id: str) -> tuple[list[tuple[str, str, bool]], str]:
-        """(previous and next observation as (id, content, redacted), capsule intent)."""
-        caps = self._read(
-            "SELECT co.capsule_id, co.seq, c.intent FROM capsule_observations co"
-            " JOIN capsules c ON c.id = co.capsule_id WHERE co.observation_id = %s"
-            " ORDER BY c.id LIMIT 1",
-            (obs_id,),
-        )
-        if caps:
-            capsule_id, seq, intent = caps[0]
-            rows = self._read(
-                "(SELECT o.id, o.content, o.redacted FROM capsule_observations co"
-                " JOIN observations o ON o.id = co.observation_id"
-                " WHERE co.capsule_id = %s AND co.seq < %s ORDER BY co.seq DESC LIMIT 1)"
-                " UNION ALL (SELECT o.id, o.content, o.redacted FROM capsule_observations co"
-                " JOIN observations o ON o.id = co.observation_id"
-                " WHERE co.capsule_id = %s AND co.seq > %s ORDER BY co.seq LIMIT 1)",
-                (capsule_id, seq, capsule_id, seq),
-            )
-            return [tuple(r) for r in rows], str(intent)
+    def _index_observation(self, obs_id: str) -> None:
         rows = self._read(
-            "WITH me AS (SELECT session_id, ts, id FROM observations WHERE id = %s"
-            " AND session_id IS NOT NULL)"
-            " (SELECT o.id, o.content, o.redacted FROM observations o, me"
-            " WHERE o.session_id = me.session_id AND (o.ts, o.id) < (me.ts, me.id)"
-            " ORDER BY o.ts DESC, o.id DESC LIMIT 1) UNION ALL"
-            " (SELECT o.id, o.content, o.redacted FROM observations o, me"
-            " WHERE o.session_id = me.session_id AND (o.ts, o.id) > (me.ts, me.id)"
-            " ORDER BY o.ts, o.id LIMIT 1)",
+            "SELECT o.content, o.redacted,"
+            " (SELECT CASE WHEN p.redacted THEN '' ELSE p.content END FROM observations p"
+            "   WHERE o.session_id IS NOT NULL AND p.session_id = o.session_id"
+            "   AND (p.ts, p.rowid) < (o.ts, o.rowid) ORDER BY p.ts DESC, p.rowid DESC LIMIT 1),"
+            " (SELECT c.intent FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
+            "   WHERE co.observation_id = o.id ORDER BY co.link_order LIMIT 1)"
+            " FROM observations o WHERE o.id = %s",
             (obs_id,),
         )
-        return [tuple(r) for r in rows], ""
-
-    def _index_observation(self, obs_id: str) -> list[str]:
-        """Rebuild one observation's document; returns its neighbours' ids."""
-        own = self._read("SELECT content, redacted FROM observations WHERE id = %s", (obs_id,))
-        if not own:
-            return []
-        neighbours, intent = self._neighbours(obs_id)
-        if own[0][1]:
+        if not rows:
+            return
+        content, redacted, previous, intent = rows[0]
+        if redacted:
             self._exec("UPDATE observations SET search = NULL WHERE id = %s", (obs_id,))
-        else:
-            context = " ".join(
-                document_text(content[:NEIGHBOUR_EXCERPT_CHARS])
-                for _, content, redacted in neighbours
-                if not redacted
-            )
-            self._exec(
-                f"UPDATE observations SET search = {_VECTOR} WHERE id = %s",
-                (document_text(own[0][0]), context, document_text(intent), obs_id),
-            )
-        return [n[0] for n in neighbours]
+            return
+        own = document_text(f"{content}\n{identifier_parts(content)}")
+        self._exec(
+            f"UPDATE observations SET search = {_VECTOR} WHERE id = %s",
+            (own, document_text(excerpt(previous or "")), document_text(intent or ""), obs_id),
+        )
+
+    def _successor(self, obs_id: str) -> str | None:
+        rows = self._read(
+            "SELECT n.id FROM observations o JOIN observations n ON n.session_id = o.session_id"
+            " AND (n.ts, n.rowid) > (o.ts, o.rowid) WHERE o.id = %s"
+            " ORDER BY n.ts, n.rowid LIMIT 1",
+            (obs_id,),
+        )
+        return str(rows[0][0]) if rows else None
 
     def _index_observation_and_neighbours(self, obs_id: str) -> None:
-        for other in self._index_observation(obs_id):
-            self._index_observation(other)
+        """Index ``obs_id`` and the observation whose document quotes it (its successor)."""
+        self._index_observation(obs_id)
+        successor = self._successor(obs_id)
+        if successor is not None:
+            self._index_observation(successor)
 
     def _index_summary(self, summary_id: str) -> None:
         self._exec(
@@ -155,18 +147,19 @@ class PgSearchMixin:
         if exclude_ids:
             where += " AND o.id <> ALL(%s)"
             params.append(list(exclude_ids))
-        if not include_redacted:
-            where += " AND NOT o.redacted"
-        query = _plan_query(plan)
-        if plan is None or query is None:
-            if plan is not None:
-                return []  # nothing searchable left (only negations or punctuation)
+        if plan is None or plan.match is None:
+            if not include_redacted:
+                where += " AND NOT o.redacted"
             rows = self._read(
                 f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
                 " ORDER BY o.ts DESC, o.id ASC LIMIT %s",
                 [*params, limit],
             )
-            return [ObservationMatch(observation_row(r), 0.0, int(r[10]), False) for r in rows]
+            return [ObservationMatch(observation_row(r), 0.0, int(r[10])) for r in rows]
+        query = tsquery_text(plan.terms, plan.phrases, plan.negated)
+        if query is None:
+            return []
+        # Forgotten rows have no vector, so they never match (as in the SQLite index).
         rows = self._read(
             f"SELECT {OBS_COLUMNS}, o.rowid, ts_rank_cd(%s, o.search, q) AS r,"
             " NOT (ts_filter(o.search, '{a}') @@ q)"
@@ -196,16 +189,16 @@ class PgSearchMixin:
             + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
             + ", s.rowid"
         )
-        query = _plan_query(plan)
-        if plan is None or query is None:
-            if plan is not None:
-                return []
+        if plan is None or plan.match is None:
             rows = self._read(
                 f"SELECT {columns}, 0.0 FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
                 f" WHERE {where} ORDER BY s.created_at DESC, s.id ASC LIMIT %s",
                 [*params, limit],
             )
         else:
+            query = tsquery_text(plan.terms, plan.phrases, plan.negated)
+            if query is None:
+                return []
             rows = self._read(
                 f"SELECT {columns}, ts_rank_cd(%s, s.search, q) AS r"
                 f" FROM summaries s JOIN capsules c ON c.id = s.capsule_id,"
@@ -224,13 +217,37 @@ class PgSearchMixin:
             for r in rows
         ]
 
+    def document_counts(
+        self, words: Sequence[str], *, share: float, minimum: int
+    ) -> tuple[int, dict[str, int]]:
+        """As ``SqliteStore.document_counts``: observations whose own text (weight A) has the
+        word, counted up to ``threshold + 1``; the total is the highest rowid (cheap)."""
+        total = int(self._read("SELECT COALESCE(MAX(rowid), 0) FROM observations")[0][0])
+        threshold = max(minimum, int(total * share))
+        counts: dict[str, int] = {}
+        for word in words:
+            query = word_query(word, weight="A")
+            counts[word] = (
+                0
+                if query is None
+                else int(
+                    self._read(
+                        "SELECT count(*) FROM (SELECT 1 FROM observations"
+                        f" WHERE search @@ to_tsquery('{CONFIG}', %s) LIMIT %s) AS hits",
+                        (query, threshold + 1),
+                    )[0][0]
+                )
+            )
+        return threshold, counts
+
     def newest_ts(self, scope: Scope) -> int | None:
-        where, params = scope_where(scope, "o")
-        row = self._read(f"SELECT MAX(o.ts) FROM observations o WHERE {where}", params)[0]
+        """The newest observation or summary time in ``scope``."""
+        obs_where, obs_params = scope_where(scope, "o")
+        sum_where, sum_params = scope_where(scope, "c")
+        row = self._read(
+            f"SELECT GREATEST((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
+            " (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+            f" WHERE {sum_where}))",
+            [*obs_params, *sum_params],
+        )[0]
         return None if row[0] is None else int(row[0])
-
-
-def _plan_query(plan: QueryPlan | None) -> str | None:
-    if plan is None:
-        return None
-    return tsquery_text(plan.terms, getattr(plan, "phrases", ()), getattr(plan, "negated", ()))

@@ -78,6 +78,12 @@ class PostgresStore(PgSearchMixin, PgSummaryDetailsMixin, PgTokensMixin, PgConne
                 self._append_link(capsule_id, obs.id)
             self._index_observation_and_neighbours(obs.id)
 
+    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
+        """Insert many (observation, capsule id or None) in one transaction."""
+        with self.transaction():
+            for obs, capsule_id in items:
+                self.insert_observation(obs, capsule_id)
+
     def _append_link(self, capsule_id: str, obs_id: str) -> int:
         # The row lock serialises appends to one capsule: MAX(seq) + 1 is then unique.
         self._read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
@@ -160,8 +166,8 @@ class PostgresStore(PgSearchMixin, PgSummaryDetailsMixin, PgTokensMixin, PgConne
     def link_observation(self, capsule_id: str, obs_id: str) -> bool:
         with self.transaction():
             added = self._append_link(capsule_id, obs_id) > 0
-            if added:
-                self._index_observation_and_neighbours(obs_id)
+            if added:  # its capsule intent may be new (the first capsule it is linked to)
+                self._index_observation(obs_id)
         return added
 
     # ------------------------------------------------------------------ capsules

@@ -1,16 +1,13 @@
 """Build a PostgreSQL ``tsquery`` text from a query plan's backend-neutral parts (pure).
 
 The plan (``store.fts.QueryPlan``) gives positive words (``terms``), ``phrases`` and
-``negated`` words; the FTS5 ``match`` string is never read here. The rules mirror FTS5's:
+``negated`` words and phrases; the FTS5 ``match`` string is never read here. As in the FTS5
+query: terms are OR'ed (a match needs any; ranking rewards documents matching more), a word
+with punctuation inside (``src/auth/tokens.ts``) is a phrase of its parts, phrases keep their
+word order, negated items exclude documents. Stemming is PostgreSQL's ``english`` config.
 
-- terms are OR'ed: a match needs any of them (ranking rewards documents matching more);
-- a word of four or more letters matches as a prefix (``authentication`` finds
-  ``AuthenticationError`` once stemmed), shorter ones and numbers match whole;
-- a word with punctuation inside (``src/auth/tokens.ts``) becomes a phrase of its parts;
-- negated words exclude documents.
-
-Only runs of letters and digits reach the output, each single-quoted, so no user text can
-be read as tsquery syntax: ``to_tsquery`` never raises on what this returns.
+Only runs of letters and digits reach the output, each single-quoted, so no user text can be
+read as tsquery syntax: ``to_tsquery`` never raises on what this returns (tested).
 
 Must not import anything from Kindling.
 """
@@ -20,32 +17,26 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-MIN_PREFIX_CHARS = 4
 _RUN = re.compile(r"[^\W_]+")
 
 
-def _phrase(text: str, *, prefix_last: bool) -> str | None:
-    runs = [r.lower() for r in _RUN.findall(text)]
+def word_query(text: str, *, weight: str = "") -> str | None:
+    """One term or phrase: its runs in order (``<->``); None when it has none."""
+    runs = [f"'{r.lower()}'" + (f":{weight}" if weight else "") for r in _RUN.findall(text)]
     if not runs:
         return None
-    parts = [f"'{r}'" for r in runs]
-    last = runs[-1]
-    if prefix_last and len(last) >= MIN_PREFIX_CHARS and not last.isdigit():
-        parts[-1] += ":*"
-    return parts[0] if len(parts) == 1 else "(" + " <-> ".join(parts) + ")"
+    return runs[0] if len(runs) == 1 else "(" + " <-> ".join(runs) + ")"
 
 
 def tsquery_text(
     terms: Iterable[str], phrases: Iterable[str] = (), negated: Iterable[str] = ()
 ) -> str | None:
     """The ``to_tsquery`` input for these parts; None when nothing positive is left."""
-    positive = [p for t in terms if (p := _phrase(t, prefix_last=True))]
-    positive += [p for t in phrases if (p := _phrase(t, prefix_last=False))]
-    positive = list(dict.fromkeys(positive))
+    positive = list(dict.fromkeys(q for t in (*terms, *phrases) if (q := word_query(t))))
     if not positive:
         return None
     query = " | ".join(positive)
-    negative = list(dict.fromkeys(p for t in negated if (p := _phrase(t, prefix_last=False))))
+    negative = list(dict.fromkeys(q for t in negated if (q := word_query(t))))
     if negative:
         query = f"({query}) & !({' | '.join(negative)})"
     return query

@@ -1,0 +1,50 @@
+"""Re-run the commands whose real output docs/cli.md and README.md show, and write it in.
+
+``tests/test_cli_docs.py`` fails when the documented output drifts; this script is the fix:
+``.venv/bin/python scripts/refresh_docs.py``. It only replaces the fenced output that follows
+``$ kindling demo`` and the documented ``kindling search`` example.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEARCH = 'kindling search "flaky logout" --repo /home/dev/webapp --limit 2 --explain'
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> str:
+    full = {**os.environ, "COLUMNS": "100", **(env or {})}
+    return subprocess.run(
+        [str(Path(sys.executable).with_name("kindling")), *args],
+        check=True, capture_output=True, text=True, env=full,
+    ).stdout  # fmt: skip
+
+
+def _replace_fence(text: str, command: str, output: str) -> str:
+    start = text.index(f"$ {command}\n") + len(command) + 3
+    return text[:start] + output + text[text.index("```", start) :]
+
+
+def main() -> None:
+    demo = re.sub(r"/\S*kindling-demo-[^/\s]+/", "/tmp/kindling-demo-x1y2z3/", _run("demo"))
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "demo.db")
+        _run("demo", "--db", db)
+        args = ["--db", db, "search", "flaky logout", "--repo", "/home/dev/webapp"]
+        search = _run(*args, "--limit", "2", "--explain", env={"KINDLING_NOW": "1773327600000"})
+    for name in ("docs/cli.md", "README.md"):
+        path = ROOT / name
+        text = _replace_fence(path.read_text(encoding="utf-8"), "kindling demo", demo)
+        if f"$ {SEARCH}\n" in text:
+            text = _replace_fence(text, SEARCH, search)
+        path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""The observation search index of the SQLite store: what each observation is searchable by.
+
+Each observation that is not forgotten has one row in ``observations_fts`` (FTS5, external
+content read through the ``observation_docs`` view) with four columns:
+
+- ``body``: its own content, then the split parts of its camelCase identifiers
+  (``validateToken`` -> ``validate token``), so identifiers match their words without a
+  per-query prefix scan. bm25 weight 1.
+- ``context``: an excerpt of the previous observation of the same session (its neighbour), so
+  the prompt that explains a command, or the command that printed an error, finds it too.
+  bm25 weight 0.5.
+- ``intent``: the intent of the capsule it was captured in. bm25 weight 0.5.
+- ``scope``: one token per scope dimension (``scope_tokens``); bm25 weight 0. A scoped query
+  ANDs these tokens, so FTS5 reads only the scope's part of every doclist and never looks a
+  row up in ``observations`` to filter it.
+
+``observation_context`` keeps, per observation, everything the view needs besides the two
+contents: the neighbour's rowid, the intent, the parts and the scope tokens, all fixed at
+write time. FTS5 deletes need the exact values that were indexed, so a row is always removed
+from the index *before* anything it was built from changes, then indexed again (see
+``reindex``). Only the previous neighbour is used: indexing the next one too would re-index
+the previous row on every append (three FTS5 writes per capture instead of one).
+
+The SQL functions ``kindling_parts`` and ``kindling_scope`` are registered on every connection
+the store opens; the migration that builds the index uses the same ones.
+
+Must not import anything from Kindling except ``model``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+from collections.abc import Sequence
+
+from kindling.model import Scope
+
+# bm25 column weights: body, context, intent, scope.
+BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
+# The body column alone: 0 exactly when no query term was found in the item's own text.
+BM25_BODY_ONLY = "1.0, 0.0, 0.0, 0.0"
+TEXT_COLUMNS = "{body context intent}"
+# A neighbour's content is cut to its head and tail: enough for the command line and the last
+# error line of a long output, without indexing a 30,000-character log twice.
+CONTEXT_HEAD = 400
+CONTEXT_TAIL = 200
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[^\W_]+")
+
+# Scope dimension -> token prefix. Tokens are hex digests, never words a user types.
+_SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
+
+
+def identifier_parts(text: str) -> str:
+    """The split form of every camelCase word in ``text``, space separated, each once, in
+    order of first appearance ("" when there is none)."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text):
+        parts = _CAMEL.split(word)
+        if len(parts) > 1:
+            seen.setdefault(" ".join(parts).lower(), None)
+    return " ".join(seen)
+
+
+def _token(prefix: str, value: str) -> str:
+    return (
+        prefix + hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    )
+
+
+def scope_tokens(
+    session_id: str | None, repo_id: str | None, agent_id: str | None, user_id: str | None
+) -> str:
+    """The ``scope`` column of an item: one token per dimension it has."""
+    values = (session_id, repo_id, agent_id, user_id)
+    return " ".join(
+        _token(prefix, value)
+        for (_, prefix), value in zip(_SCOPE_PREFIX, values, strict=True)
+        if value is not None
+    )
+
+
+def scoped_match(match: str | None, scope: Scope) -> str | None:
+    """The MATCH expression that finds ``match`` in the text columns of in-scope rows only
+    (AND over the requested dimensions); ``None`` when there is nothing to match."""
+    filters = [
+        f'scope : "{_token(prefix, value)}"'
+        for name, prefix in _SCOPE_PREFIX
+        if (value := getattr(scope, name)) is not None
+    ]
+    if match is None:
+        return None
+    return " AND ".join([*filters, f"{TEXT_COLUMNS} : ({match})"])
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """Make ``kindling_parts(text)`` and ``kindling_scope(s, r, a, u)`` callable from SQL."""
+    conn.create_function("kindling_parts", 1, _parts_sql, deterministic=True)
+    conn.create_function("kindling_scope", 4, scope_tokens, deterministic=True)
+
+
+def _parts_sql(text: object) -> str:
+    return identifier_parts(text) if isinstance(text, str) else ""
+
+
+# The documents as indexed. Forgotten observations are not indexed, and a forgotten neighbour
+# gives no context.
+VIEW_SQL = f"""
+CREATE VIEW observation_docs AS
+SELECT x.rowid AS rowid,
+       o.content || char(10) || x.parts AS body,
+       CASE WHEN p.rowid IS NULL OR p.redacted = 1 THEN ''
+            WHEN length(p.content) <= {CONTEXT_HEAD + CONTEXT_TAIL} THEN p.content
+            ELSE substr(p.content, 1, {CONTEXT_HEAD}) || ' … ' || substr(p.content, -{CONTEXT_TAIL})
+       END AS context,
+       x.intent AS intent,
+       x.scope AS scope
+FROM observation_context x
+JOIN observations o ON o.rowid = x.rowid
+LEFT JOIN observations p ON p.rowid = x.prev_rowid
+WHERE o.redacted = 0
+"""
+
+# Context rows for observations ``rowid >= ?`` that have none yet: the neighbour is the
+# previous observation of the same session (by time, then insertion order); the intent is that
+# of the capsule the observation was first linked to.
+FILL_CONTEXT_SQL = """
+INSERT INTO observation_context (rowid, prev_rowid, intent, parts, scope)
+SELECT o.rowid,
+       CASE WHEN o.session_id IS NULL THEN NULL ELSE (
+         SELECT p.rowid FROM observations p
+         WHERE p.session_id = o.session_id
+           AND (p.ts < o.ts OR (p.ts = o.ts AND p.rowid < o.rowid))
+         ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) END,
+       COALESCE((SELECT c.intent FROM capsule_observations co
+                 JOIN capsules c ON c.id = co.capsule_id
+                 WHERE co.observation_id = o.id ORDER BY co.rowid LIMIT 1), ''),
+       kindling_parts(o.content),
+       kindling_scope(o.session_id, o.repo_id, o.agent_id, o.user_id)
+FROM observations o
+WHERE o.rowid >= ?
+ORDER BY o.rowid
+"""
+
+_COLUMNS = "rowid, body, context, intent, scope"
+
+
+def index_from(conn: sqlite3.Connection, first_rowid: int) -> None:
+    """Index the observations appended from ``first_rowid`` on (every row from there is new:
+    the caller holds the write lock since it inserted them). Two statements for a whole batch."""
+    conn.execute(FILL_CONTEXT_SQL, (first_rowid,))
+    conn.execute(
+        f"INSERT INTO observations_fts ({_COLUMNS})"
+        f" SELECT {_COLUMNS} FROM observation_docs WHERE rowid >= ?",
+        (first_rowid,),
+    )
+
+
+def build_all(conn: sqlite3.Connection) -> None:
+    """Build the index of a whole database (the migration that introduces it)."""
+    register_functions(conn)
+    conn.execute(FILL_CONTEXT_SQL, (0,))
+    conn.execute("INSERT INTO observations_fts (observations_fts) VALUES ('rebuild')")
+
+
+def unindex(conn: sqlite3.Connection, rowids: Sequence[int]) -> None:
+    """Remove rows from the index with the values they were indexed with. Call before
+    changing anything a row's document is built from."""
+    for chunk in _chunks(rowids):
+        marks = ",".join("?" * len(chunk))
+        conn.execute(
+            f"INSERT INTO observations_fts (observations_fts, {_COLUMNS})"
+            f" SELECT 'delete', {_COLUMNS} FROM observation_docs WHERE rowid IN ({marks})",
+            chunk,
+        )
+
+
+def index(conn: sqlite3.Connection, rowids: Sequence[int]) -> None:
+    """Index rows (again) from their current values; forgotten rows are skipped."""
+    for chunk in _chunks(rowids):
+        marks = ",".join("?" * len(chunk))
+        conn.execute(
+            f"INSERT INTO observations_fts ({_COLUMNS})"
+            f" SELECT {_COLUMNS} FROM observation_docs WHERE rowid IN ({marks})",
+            chunk,
+        )
+
+
+def dependents(conn: sqlite3.Connection, rowid: int) -> list[int]:
+    """The row itself and every row whose document includes its content (as context)."""
+    rows = conn.execute(
+        "SELECT rowid FROM observation_context WHERE prev_rowid = ? ORDER BY rowid", (rowid,)
+    ).fetchall()
+    return [rowid, *(int(r[0]) for r in rows)]
+
+
+def _chunks(rowids: Sequence[int], size: int = 500) -> list[list[int]]:
+    items = list(rowids)
+    return [items[i : i + size] for i in range(0, len(items), size)]
