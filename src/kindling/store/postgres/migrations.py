@@ -137,7 +137,14 @@ CREATE UNIQUE INDEX uniq_open_session_capsule ON capsules(session_id)
         "004_text_search",
         # Weighted documents (A: own text, B: the session neighbour, C: the capsule's intent),
         # kept current by the store (store.postgres.search).
+        # The `kindling` configuration is `english` without stop words (Snowball stemming
+        # only), as FTS5's porter tokenizer: a query of only stop words still finds them.
         """
+CREATE TEXT SEARCH DICTIONARY kindling_stem (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION kindling (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION kindling
+  ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+  WITH kindling_stem;
 ALTER TABLE observations ADD COLUMN search tsvector;
 ALTER TABLE summaries ADD COLUMN search tsvector;
 CREATE INDEX idx_obs_search ON observations USING GIN (search);

@@ -6,12 +6,16 @@ Each observation's document carries the SQLite index's fields (``store.sqlite_in
 then insertion order), C the intent of the capsule it was first linked to. Documents are cut
 into runs of letters and digits in Python before PostgreSQL parses them (its parser would read
 ``src/a.ts`` as one file-name token); queries are built from the same runs (``tsquery``).
-One GIN index serves every query; scope filters use the scope columns' b-tree indexes.
+Stemming is Snowball English without stop words (the ``kindling`` configuration), like
+FTS5's porter tokenizer. One GIN index serves every query; scope filters use the scope
+columns' b-tree indexes.
 
-Ranking: ``ts_rank_cd`` with weights A=1, B=C=0.5 (the SQLite bm25 column weights). The store
-reports ``bm25 = -rank * RANK_SCALE``: lower is better, as FTS5's, and of a similar size, so
-``retrieval.scoring`` reads both backends' numbers the same way. Order: best rank, then newer,
-then id.
+Ranking (BM25's two ingredients, by PostgreSQL means): per query term or phrase,
+``idf * ts_rank_cd(weights A=1, B=C=0.5, normalisation 32)``, summed; ``idf`` is BM25's,
+from document frequencies the GIN index counts. The store reports ``bm25 = -rank *
+RANK_SCALE``: lower is better, as FTS5's, of a similar size, so ``retrieval.scoring`` reads
+both backends the same way. Order: best rank, then newer, then id. The constants were chosen
+on ``bench/quality`` (docs/server.md has the sweep).
 
 Writes keep the index current inside the writing transaction: an append indexes the new row
 and re-indexes its session successor (whose neighbour it now is); a forget clears the row's
@@ -22,6 +26,7 @@ Must not import anything from Kindling except ``model`` and ``store``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -42,12 +47,16 @@ from kindling.store.sqlite_index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_p
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan
 
-# ts_rank_cd gives about 0.1 per matching word of weight A; FTS5's bm25 for a good one-word
-# match is a few units. Tuned on bench/quality (docs/server.md).
-RANK_SCALE = 20.0
+# Maps the summed rank onto FTS5 bm25's scale; swept 2-32 on bench/quality (nDCG@10 0.679-0.688
+# with normalisation 32; 0.64 at best without it, 0.63 without idf).
+RANK_SCALE = 4.0
 # ts_rank_cd's weights, in its order {D, C, B, A}: own text 1, neighbour and intent 0.5.
 RANK_WEIGHTS = "{0.0, 0.5, 0.5, 1.0}"
-CONFIG = "english"
+# ts_rank_cd normalisation flags (0: none; 1: divide by 1 + log(length); 4: by mean harmonic
+# distance of extents; 32: rank / (rank + 1)).
+RANK_NORMALIZATION = 32
+DF_CAP = 100_000
+CONFIG = "kindling"  # english stemming, no stop words (migration 4)
 
 _RUN = re.compile(r"[^\W_]+")
 
@@ -159,13 +168,14 @@ class PgSearchMixin:
         query = tsquery_text(plan.terms, plan.phrases, plan.negated)
         if query is None:
             return []
+        rank, rank_params = self._rank_sql("observations", "o", plan)
         # Forgotten rows have no vector, so they never match (as in the SQLite index).
         rows = self._read(
-            f"SELECT {OBS_COLUMNS}, o.rowid, ts_rank_cd(%s, o.search, q) AS r,"
+            f"SELECT {OBS_COLUMNS}, o.rowid, {rank} AS r,"
             " NOT (ts_filter(o.search, '{a}') @@ q)"
             f" FROM observations o, to_tsquery('{CONFIG}', %s) q"
             f" WHERE o.search @@ q AND {where} ORDER BY r DESC, o.ts DESC, o.id ASC LIMIT %s",
-            [RANK_WEIGHTS, query, *params, limit],
+            [*rank_params, query, *params, limit],
         )
         return [
             ObservationMatch(observation_row(r), -float(r[11]) * RANK_SCALE, int(r[10]), r[12])
@@ -199,12 +209,13 @@ class PgSearchMixin:
             query = tsquery_text(plan.terms, plan.phrases, plan.negated)
             if query is None:
                 return []
+            rank, rank_params = self._rank_sql("summaries", "s", plan)
             rows = self._read(
-                f"SELECT {columns}, ts_rank_cd(%s, s.search, q) AS r"
+                f"SELECT {columns}, {rank} AS r"
                 f" FROM summaries s JOIN capsules c ON c.id = s.capsule_id,"
                 f" to_tsquery('{CONFIG}', %s) q WHERE s.search @@ q AND {where}"
                 " ORDER BY r DESC, s.created_at DESC, s.id ASC LIMIT %s",
-                [RANK_WEIGHTS, query, *params, limit],
+                [*rank_params, query, *params, limit],
             )
         return [
             SummaryMatch(
@@ -216,6 +227,29 @@ class PgSearchMixin:
             )
             for r in rows
         ]
+
+    def _rank_sql(self, table: str, alias: str, plan: QueryPlan) -> tuple[str, list[Any]]:
+        """``sum(idf(t) * ts_rank_cd(doc, t))`` over the plan's terms and phrases: the rarity
+        weighting BM25 has and ``ts_rank_cd`` lacks. Document frequencies are counted with the
+        GIN index, up to ``DF_CAP`` (rarer than that is all that matters for ranking)."""
+        total = max(1, int(self._read(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}")[0][0]))
+        parts: list[str] = []
+        params: list[Any] = []
+        for item in dict.fromkeys((*plan.terms, *plan.phrases)):
+            query = word_query(item)
+            if query is None:
+                continue
+            df = int(
+                self._read(
+                    f"SELECT count(*) FROM (SELECT 1 FROM {table}"
+                    f" WHERE search @@ to_tsquery('{CONFIG}', %s) LIMIT %s) AS hits",
+                    (query, DF_CAP),
+                )[0][0]
+            )
+            idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
+            parts.append(f"%s * ts_rank_cd(%s, {alias}.search, to_tsquery('{CONFIG}', %s), %s)")
+            params += [idf, RANK_WEIGHTS, query, RANK_NORMALIZATION]
+        return " + ".join(parts) or "0", params
 
     def document_counts(
         self, words: Sequence[str], *, share: float, minimum: int

@@ -4,7 +4,8 @@ The plan (``store.fts.QueryPlan``) gives positive words (``terms``), ``phrases``
 ``negated`` words and phrases; the FTS5 ``match`` string is never read here. As in the FTS5
 query: terms are OR'ed (a match needs any; ranking rewards documents matching more), a word
 with punctuation inside (``src/auth/tokens.ts``) is a phrase of its parts, phrases keep their
-word order, negated items exclude documents. Stemming is PostgreSQL's ``english`` config.
+word order, negated items exclude documents. Stemming is the store's ``kindling`` text
+search configuration.
 
 Only runs of letters and digits reach the output, each single-quoted, so no user text can be
 read as tsquery syntax: ``to_tsquery`` never raises on what this returns (tested).
