@@ -535,10 +535,11 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
         """The newest observation or summary time in ``scope`` (through the scope indexes)."""
         obs_where, obs_params = scope_where(scope, "o")
         sum_where, sum_params = scope_where(scope, "c")
+        # Two rows, one MAX: SQLite's two-argument MAX() is NULL when either side is.
         row = self._read(
-            f"SELECT MAX((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
-            f" (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
-            f" WHERE {sum_where}))",
+            f"SELECT MAX(t) FROM (SELECT MAX(o.ts) AS t FROM observations o WHERE {obs_where}"
+            " UNION ALL SELECT MAX(s.created_at) FROM summaries s"
+            f" JOIN capsules c ON c.id = s.capsule_id WHERE {sum_where})",
             [*obs_params, *sum_params],
         )[0]
         return None if row[0] is None else int(row[0])
