@@ -160,6 +160,13 @@ def _run(event: str | None, raw: bytes, db: Path | None, *, keep_open: bool) -> 
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)
+    if url := os.environ.get("KINDLING_URL"):  # remote mode: spool, deliver, never block
+        from kindling.hooks.remote import handle_remote
+
+        done = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
+        for problem in done.failed:
+            log_problem(payload.event, f"the server refused a spooled request: {problem}")
+        return None
     from kindling.hooks.runner import dumps, handle, open_kindling
 
     kd = open_kindling(db or default_db_path())
