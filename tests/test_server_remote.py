@@ -8,6 +8,7 @@ import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -127,3 +128,39 @@ def test_secrets_are_masked_before_they_leave_the_machine() -> None:
     for body in _Recorder.bodies:
         assert SECRET.encode() not in body
         assert b"ghp_" not in body
+
+
+def test_the_mcp_server_talks_to_the_server(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    pytest.importorskip("mcp")
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from mcp.types import TextContent
+
+    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=git_repo, env=remote)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        with open(os.devnull, "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                seen["remember"] = await session.call_tool(
+                    "remember", {"content": "Decision: sessions expire after 30 minutes"}
+                )
+                seen["retrieve"] = await session.call_tool("retrieve", {"query": "sessions expire"})
+                seen["status"] = await session.call_tool("status", {})
+
+    anyio.run(main)
+    assert not seen["remember"].is_error
+    assert "sessions expire after 30 minutes" in str(seen["retrieve"].structured_content)
+    block = seen["status"].content[0]
+    assert seen["status"].is_error
+    assert isinstance(block, TextContent)
+    assert "not available in remote mode" in block.text
+    with Kindling.open(store_url) as kd:  # written on the server's database, as alice
+        (obs,) = kd.list_observations(scope=Scope(repo_id=str(git_repo)), limit=5)
+    assert obs.scope.user_id == "alice"

@@ -15,7 +15,7 @@ Adapter: no SQL, no ranking; one ``Kindling`` call per tool. Must not be importe
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -67,14 +67,19 @@ def _result(text: str, data: dict[str, Any]) -> CallToolResult:
 class KindlingTools:
     """The tools, bound to one database path and one default repository."""
 
-    def __init__(self, db: Path, default_repo: str) -> None:
+    def __init__(
+        self, db: Path, default_repo: str, opener: Callable[[], Kindling] | None = None
+    ) -> None:
         self.db = db
         self.default_repo = default_repo
+        # The CLI passes its own opener: a postgresql:// database, or remote mode (tools the
+        # HTTP API lacks, recent and status, then answer with a tool error saying so).
+        self._open = opener or (lambda: Kindling.open(self.db))
 
     @contextmanager
     def _kd(self) -> Iterator[Kindling]:
         try:
-            with Kindling.open(self.db) as kd:
+            with self._open() as kd:
                 yield kd
         except KindlingError as exc:
             raise ToolError(f"{exc.code}: {exc.message}") from None
@@ -287,8 +292,10 @@ def render_retrieve(result: RetrieveResult) -> str:
     return "\n".join(out)
 
 
-def build_server(db: Path, cwd: str | None = None) -> MCPServer[Any]:
-    tools = KindlingTools(db, repo_root(cwd))
+def build_server(
+    db: Path, cwd: str | None = None, opener: Callable[[], Kindling] | None = None
+) -> MCPServer[Any]:
+    tools = KindlingTools(db, repo_root(cwd), opener)
     server: MCPServer[Any] = MCPServer(
         name="kindling",
         version=__version__,
@@ -305,6 +312,6 @@ def build_server(db: Path, cwd: str | None = None) -> MCPServer[Any]:
     return server
 
 
-def serve(db: Path) -> None:
+def serve(db: Path, opener: Callable[[], Kindling] | None = None) -> None:
     """Serve over stdio until the client hangs up."""
-    build_server(db).run("stdio")
+    build_server(db, opener=opener).run("stdio")
