@@ -22,7 +22,7 @@ from bench.corpus import (
     Record,
     SummaryRecord,
 )
-from kindling import Kindling, Scope
+from kindling import Kindling, NewObservation, Scope
 
 
 class SettableClock:
@@ -55,9 +55,11 @@ def load(
     clock: SettableClock,
     batch_size: int | None = 2000,
     progress: Callable[[LoadStats], None] | None = None,
+    bulk: bool = False,
 ) -> LoadStats:
     """Apply ``records`` in order. ``batch_size`` records share one transaction (``None``:
-    every verb is its own transaction, as a live agent's hook would write)."""
+    every verb is its own transaction, as a live agent's hook would write). With ``bulk``,
+    each run of consecutive observations of a batch is one ``append_many`` call."""
     stats = LoadStats()
     start = time.perf_counter()
     it = iter(records)
@@ -67,8 +69,15 @@ def load(
     else:
         while chunk := list(itertools.islice(it, batch_size)):
             with kd.batch():
+                run: list[ObservationRecord] = []
                 for record in chunk:
+                    if bulk and isinstance(record, ObservationRecord):
+                        run.append(record)
+                        continue
+                    append_run(kd, run, stats)
+                    run = []
                     apply(kd, record, clock, stats)
+                append_run(kd, run, stats)
             if progress is not None:
                 stats.seconds = time.perf_counter() - start
                 progress(stats)
@@ -76,17 +85,36 @@ def load(
     return stats
 
 
+def _new(record: ObservationRecord) -> NewObservation:
+    return NewObservation(
+        kind=record.kind,  # type: ignore[arg-type]
+        content=record.content,
+        scope=Scope(session_id=record.session_id, repo_id=record.repo_id),
+        provenance=record.provenance,
+        ts=record.ts,
+        capsule_id=record.capsule_key,
+        id=record.id,
+    )
+
+
+def append_run(kd: Kindling, run: list[ObservationRecord], stats: LoadStats) -> None:
+    if run:
+        kd.append_many([_new(r) for r in run])
+        stats.observations += len(run)
+
+
 def apply(kd: Kindling, record: Record, clock: SettableClock, stats: LoadStats) -> None:
     if isinstance(record, ObservationRecord):
         clock.now = record.ts
+        new = _new(record)
         kd.append_observation(
-            kind=record.kind,  # type: ignore[arg-type]
-            content=record.content,
-            scope=Scope(session_id=record.session_id, repo_id=record.repo_id),
-            provenance=record.provenance,
-            ts=record.ts,
-            capsule_id=record.capsule_key,
-            id=record.id,
+            kind=new.kind,
+            content=new.content,
+            scope=new.scope,
+            provenance=new.provenance,
+            ts=new.ts,
+            capsule_id=new.capsule_id,
+            id=new.id,
         )
         stats.observations += 1
     elif isinstance(record, CapsuleRecord):

@@ -21,9 +21,10 @@ def test_harness_writes_well_formed_report(tmp_path: Path) -> None:
     assert size["bytesPerObservation"] > 0
     assert set(size["retrieval"]) == {c.name for c in CONFIGS}
     for m in size["retrieval"].values():
-        for side in ("retrieve", "bareFts", "bareFtsNoPrefix"):
+        for side in ("retrieve", "bareFts"):
             assert m[side]["n"] == m["queries"] * m["repeats"] > 0
             assert 0 <= m[side]["p50"] <= m[side]["p95"] <= m[side]["p99"]
+    assert size["capture"]["appendMany"]["obsPerSecond"] > 0
     assert size["capture"]["batched"]["obsPerSecond"] > 0
     assert size["capture"]["perObservation"]["obsPerSecond"] > 0
     assert "skipped" in size["cli"]

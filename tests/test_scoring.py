@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, Scope, ScoringWeights
-from kindling.retrieval.provider import LocalFtsProvider, ProviderRequest
+from kindling.retrieval.provider import TEXT_POOL, LocalFtsProvider, ProviderRequest
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     ScoreInputs,
@@ -139,7 +139,8 @@ def test_weights_are_validated() -> None:
 def _brute_force(
     kd: Kindling, query: str, scope: Scope, limit: int, intent: str | None
 ) -> list[str]:
-    """Score every match in Python (no pool, no SQL ordering) and sort: the oracle."""
+    """The oracle: every match from the store, the TEXT_POOL best by bm25 (ties: newest
+    insert first, the store's documented order), each scored in Python, sorted."""
     provider = kd.provider
     assert isinstance(provider, LocalFtsProvider)
     plan = build_query(query)
@@ -148,6 +149,8 @@ def _brute_force(
     rows = kd.store.search_observations(
         plan, scope, exclude_ids=(), include_redacted=False, limit=10**6
     )
+    if plan.match is not None:
+        rows = sorted(rows, key=lambda r: (r.bm25, -r.rowid))[: max(TEXT_POOL, 2 * limit)]
     intents = kd.store.capsule_intents_of([r.observation.id for r in rows])
     keyed = []
     for r in rows:
@@ -170,7 +173,8 @@ def _brute_force(
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from(["alpha", "beta gamma", "delta alpha", ""]))
 def test_pooled_ranking_equals_full_ranking(seed: int, query: str) -> None:
-    """The provider reads a pool first; its top-k must equal the top-k over every match."""
+    """The provider reads a pool first; its top-k must equal the oracle's (the empty query:
+    the top over every match)."""
     rng = random.Random(seed)
     words = ["alpha", "beta", "gamma", "delta", "noise", "filler", "other"]
     with Kindling.open(":memory:") as kd:

@@ -74,3 +74,21 @@ def test_open_capsule_keeps_accepting_observations(fixture_db: Path) -> None:
         assert kd.get_capsule("cap-orders").observation_ids[-1] == obs.id
         hits = kd.retrieve("orders", scope=Scope(session_id="s-orders")).candidates
         assert obs.id in [c.entity.id for c in hits]
+
+
+def test_upgrade_builds_the_context_index(fixture_db: Path) -> None:
+    with Kindling.open(fixture_db) as kd:
+        # "upgrade" is only in the capsule's intent ("Fix login 500 after JWT upgrade") and in
+        # obs-001, so the other observations of that capsule are found through their intent.
+        res = kd.retrieve("upgrade", scope=Scope(repo_id="/work/webapp"), now=1767400000000)
+        by_id = {c.entity.id: c.explanation for c in res.candidates}
+        assert by_id["obs-001"].context_only is False
+        assert by_id["obs-003"].context_only is True
+        assert "obs-007" not in by_id  # redacted rows are not indexed
+        # identifier parts of rows written by the TypeScript tool are indexed too
+        parts = kd.retrieve("verify token", scope=Scope(repo_id="/work/webapp"), now=1767400000000)
+        assert "obs-002" in [c.entity.id for c in parts.candidates]
+    with sqlite3.connect(fixture_db) as conn:
+        indexed = conn.execute("SELECT count(*) FROM observation_context").fetchone()[0]
+        assert indexed == 12
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES ('integrity-check')")

@@ -1,15 +1,21 @@
 """Retrieval providers: the contract (seeds 001, 004) and the local FTS provider.
 
-``LocalFtsProvider`` ranks exactly over every in-scope match. The store returns a pool ordered
-by bm25 (for the empty query, by time); the provider scores it with ``retrieval.scoring``. The
-relevance of a match outside the pool is at most that of the pool's last row, its recency at
-most 1 and its multipliers at most their request-wide values, so when the ``limit``-th best
-score in the pool is above that bound the ranking is exact; otherwise the pool grows (four
-times) and the step repeats, until it is exact or every match has been read.
+``LocalFtsProvider`` scores candidates with ``retrieval.scoring``; the store only finds and
+orders them. For a text query the store returns the ``TEXT_POOL`` (or twice the limit)
+most relevant matches by bm25, and the full score orders that pool: recency and the bounded
+multipliers re-rank near-ties among the most relevant matches and never reach further down.
+(An exact top over every match would have to read ever deeper pools whenever many matches
+tie on relevance, as single common words do: measured 100-1,000 ms at 100k observations.)
+For the empty query the store returns newest first; the recency order is final except for
+per-hit factors (summary confidence, intent), and a bound settles those exactly: a match
+outside the pool has at most the last row's recency and every factor at its best, so when the
+``limit``-th best score beats that bound the top is exact; otherwise the pool grows fourfold.
 
 Very common words are dropped from a plain OR question before it runs (``COMMON_SHARE``), when
 a rarer word remains: they match a large share of the store, so FTS5 would score most of it,
-and they add little to bm25. The plan's ``dropped`` list names them.
+and they add little to bm25. The plan's ``dropped`` list names them. When the rarer words alone
+find fewer matches than the limit, the whole question runs after all, so dropping never turns a
+question with answers into one without.
 
 Must not import anything from Kindling except ``model``, ``errors``, ``store`` and
 ``retrieval``.
@@ -38,6 +44,10 @@ from kindling.store.fts import QueryPlan, build_query, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64
+# How deep into the bm25 order a text query's full score looks (at least twice the limit).
+# A 0.05 recency weight moves an item only past others within 0.053 relevance of it, and 100
+# is five to ten times what a hook or the CLI shows.
+TEXT_POOL = 100
 # A word found in more than this share of the indexed observations (and in more than
 # COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
 # word's IDF is about 3, against 7-9 for the words that usually carry a question.
@@ -107,17 +117,28 @@ class LocalFtsProvider:
         self.weights = weights
 
     def search(self, request: ProviderRequest) -> ProviderResult:
-        plan = self._drop_common(build_query(request.query or ""))
+        full = build_query(request.query or "")
         if request.limit <= 0:
-            return ProviderResult((), plan)
+            return ProviderResult((), full)
         reference = request.now
         if reference is None:
             reference = self.store.newest_ts(request.scope) or 0
         scope = scope_factor(request.scope, request.scope)
-        observations = self._exact_pool(request, plan, reference, scope, "observation")
-        summaries = self._exact_pool(request, plan, reference, scope, "summary")
-        ranked = sorted(observations + summaries, key=lambda s: s.key)[: request.limit]
+        plan = self._drop_common(full)
+        found = self._candidates(request, plan, reference, scope)
+        if plan is not full and len(found) < request.limit:
+            # The rarer words alone found too little (they may not be the topic: "what queue
+            # did we pick"): the whole question decides after all.
+            plan = full
+            found = self._candidates(request, plan, reference, scope)
+        ranked = sorted(found, key=lambda s: s.key)[: request.limit]
         return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
+
+    def _candidates(
+        self, request: ProviderRequest, plan: QueryPlan, reference: int, scope: float
+    ) -> list[_Scored]:
+        observations = self._exact_pool(request, plan, reference, scope, "observation")
+        return observations + self._exact_pool(request, plan, reference, scope, "summary")
 
     def _drop_common(self, plan: QueryPlan) -> QueryPlan:
         if plan.mode != "terms" or len(plan.terms) < 2:
@@ -140,7 +161,10 @@ class LocalFtsProvider:
         scope: float,
         target: TargetType,
     ) -> list[_Scored]:
-        """The exact top ``limit`` of ``target`` (see the module docstring for the bound)."""
+        """The top ``limit`` of ``target`` (see the module docstring for the pool and bound)."""
+        if plan.match is not None:
+            pool = max(TEXT_POOL, request.limit * 2)
+            return self._fetch(request, plan, reference, scope, target, pool)[0]
         pool = max(MIN_POOL, request.limit * 2)
         while True:
             scored, bound = self._fetch(request, plan, reference, scope, target, pool)
@@ -160,7 +184,7 @@ class LocalFtsProvider:
         target: TargetType,
         pool: int,
     ) -> tuple[list[_Scored], float | None]:
-        """Score a pool; the bound is None when the pool holds every match."""
+        """Score a pool; the bound (empty query) is None when the pool holds every match."""
         text = plan.match is not None
         scored: list[_Scored]
         if target == "observation":
@@ -189,11 +213,9 @@ class LocalFtsProvider:
             item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
         if len(rows) < pool or not scored:
             return scored, None
-        # The best any unread match can do: relevance of the last row (the pool is in bm25
-        # order), or the last row's time for the empty query (the pool is newest first), with
+        # The best any unread match can do: the last row's time (the pool is newest first) with
         # every per-hit factor at its best.
-        last = scored[-1]
-        best = replace(last, intent=1.0, confidence=1.0, ts=last.ts if not text else reference)
+        best = replace(scored[-1], intent=1.0, confidence=1.0)
         return scored, calculate_score(self._inputs(best, plan, reference), self.weights).raw
 
     def _inputs(self, item: _Scored, plan: QueryPlan, reference: int) -> ScoreInputs:

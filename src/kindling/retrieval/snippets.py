@@ -51,19 +51,24 @@ def stem(word: str) -> str:
 def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[int, int], ...]:
     """Spans of ``content`` that match a query word (see the module docstring), in order;
     matching parts of one identifier (``verifyToken``) make one span."""
-    stems = tuple(sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2}))
+    stems = sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2})
     if not stems:
         return ()
+    # A token starts after a non-alphanumeric character or at a lower-to-upper case step; it
+    # matches when it starts with a stem, and runs on to the end of its token.
+    pattern = re.compile(
+        r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:"
+        + "|".join(re.escape(s) for s in sorted(stems, key=len, reverse=True))
+        + r")(?:[a-z0-9]*|[A-Z0-9]*(?![a-z]))"
+    )
     spans: list[tuple[int, int]] = []
-    for m in _TOKEN.finditer(content, 0, SCAN_CHARS):
-        token = m.group().lower()
-        if any(token.startswith(s) for s in stems):
-            if spans and spans[-1][1] == m.start():  # the next part of one identifier
-                spans[-1] = (spans[-1][0], m.end())
-                continue
-            if len(spans) >= MAX_SPANS:
-                break
-            spans.append((m.start(), m.end()))
+    for m in pattern.finditer(content, 0, SCAN_CHARS):
+        if spans and spans[-1][1] == m.start():  # the next part of one identifier
+            spans[-1] = (spans[-1][0], m.end())
+            continue
+        if len(spans) >= MAX_SPANS:
+            break
+        spans.append((m.start(), m.end()))
     return tuple(spans)
 
 

@@ -134,8 +134,9 @@ class Store(Protocol):
     def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]: ...
     def pins_for_target(self, target_type: TargetType, target_id: str) -> list[Pin]: ...
 
-    # search: matches ordered by bm25 (best first), then newer, then id; at most ``limit``.
-    # ``plan`` None (or without a match) means the empty query: newest first.
+    # search: matches ordered by bm25 (best first), ties in a deterministic order of the
+    # backend's choosing; at most ``limit``. ``plan`` None (or without a match) means the empty
+    # query: newest first, then id.
     def search_observations(
         self,
         plan: QueryPlan | None,

@@ -4,8 +4,9 @@ place, ``retrieval.scoring``.
 
 Observations: the MATCH runs on ``observations_fts`` (see ``store.sqlite_index``) with the
 scope tokens ANDed in, so FTS5 reads only the scope's part of each doclist and never looks a
-row up to filter it; only the winners' rows are read afterwards. Summaries (one per capsule,
-few) are filtered through their capsule. Either way the order is bm25, then newer, then id.
+row up to filter it; only the winners' rows are read afterwards, and ties in bm25 go to the
+newest insert (rowid), so the cut never needs a row lookup. Summaries (one per capsule, few)
+are filtered through their capsule and ordered by bm25, then newer, then id.
 
 Uses only the store's ``_read`` (which owns the connection and turns SQLite errors into
 ``KindlingError``).
@@ -81,7 +82,6 @@ class SearchMixin:
                     context_only=float(body_bm25) == 0.0,
                 )
             )
-        found.sort(key=lambda m: (m.bm25, -m.observation.ts, m.observation.id))
         return found[:limit]
 
     def _recent_observations(
