@@ -77,6 +77,7 @@ class PgConnection:
         if schema is not None:
             kwargs["options"] = f"-c search_path={schema}"
         self._local = threading.local()
+        self._stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
         try:  # one direct connection first: its error says why (a pool only times out)
             with psycopg.connect(conninfo, **kwargs) as conn:
                 self._migrate(conn)

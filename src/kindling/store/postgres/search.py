@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +56,9 @@ RANK_WEIGHTS = "{0.0, 0.5, 0.5, 1.0}"
 # ts_rank_cd normalisation flags (0: none; 1: divide by 1 + log(length); 4: by mean harmonic
 # distance of extents; 32: rank / (rank + 1)).
 RANK_NORMALIZATION = 32
-DF_CAP = 100_000
+# Below this many rows document frequencies are counted exactly; above, ANALYZE's statistics.
+DF_EXACT_BELOW = 50_000
+STATS_TTL_S = 60.0
 CONFIG = "kindling"  # english stemming, no stop words (migration 4)
 
 _RUN = re.compile(r"[^\W_]+")
@@ -82,6 +85,8 @@ _VECTOR = (
 
 class PgSearchMixin:
     """Index maintenance, ``search_*``, ``document_counts`` and ``newest_ts``."""
+
+    _stats_cache: dict[str, tuple[float, dict[str, float], float]]
 
     if TYPE_CHECKING:
 
@@ -228,51 +233,100 @@ class PgSearchMixin:
             for r in rows
         ]
 
+    def _doc_freqs(
+        self, table: str, items: Sequence[str], *, weight: str = ""
+    ) -> tuple[int, dict[str, int]]:
+        """``(documents, {item: documents containing it})``. Small tables are counted with
+        the GIN index; from ``DF_EXACT_BELOW`` rows on, counting a common word costs more than
+        the search (a second at 1M), so the frequencies PostgreSQL's ANALYZE keeps for the
+        ``search`` column (``pg_stats.most_common_elems``) are used: a word it does not list is
+        rarer than the rarest it lists. An estimate, like the idf it feeds."""
+        total = self._table_rows(table)
+        queries = {item: word_query(item, weight=weight) for item in items}
+        if total < DF_EXACT_BELOW:
+            return total, {
+                item: 0 if query is None else self._count(table, query, DF_EXACT_BELOW)
+                for item, query in queries.items()
+            }
+        freqs, floor = self._element_freqs(table)
+        lexemes = self._lexemes([item for item, q in queries.items() if q is not None])
+        counts: dict[str, int] = {}
+        for item in items:
+            found = [freqs.get(lex, floor / 2) for lex in lexemes.get(item, ())]
+            counts[item] = int(min(found) * total) if found else 0
+        return total, counts
+
+    def _table_rows(self, table: str) -> int:
+        estimate = self._read(
+            "SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", (table,)
+        )
+        rows = int(estimate[0][0]) if estimate and estimate[0][0] is not None else -1
+        if rows < DF_EXACT_BELOW:  # never analysed (-1), or small: the exact number is cheap
+            rows = int(self._read(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}")[0][0])
+        return rows
+
+    def _count(self, table: str, query: str, cap: int) -> int:
+        return int(
+            self._read(
+                f"SELECT count(*) FROM (SELECT 1 FROM {table}"
+                f" WHERE search @@ to_tsquery('{CONFIG}', %s) LIMIT %s) AS hits",
+                (query, cap),
+            )[0][0]
+        )
+
+    def _element_freqs(self, table: str) -> tuple[dict[str, float], float]:
+        """Lexeme -> share of rows (ANALYZE's most common elements), and the smallest share;
+        kept for ``STATS_TTL_S``: they change only when the table is analysed again."""
+        cached = self._stats_cache.get(table)
+        if cached is not None and time.monotonic() - cached[0] < STATS_TTL_S:
+            return cached[1], cached[2]
+        rows = self._read(
+            "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
+            " WHERE schemaname = current_schema() AND tablename = %s AND attname = 'search'",
+            (table,),
+        )
+        freqs: dict[str, float] = {}
+        floor = 1.0 / DF_EXACT_BELOW
+        if rows and rows[0][0] is not None:
+            elems, values = rows[0]
+            freqs = dict(zip(elems, values[: len(elems)], strict=True))
+            floor = float(values[len(elems)])  # then come the minimum, maximum, null share
+        self._stats_cache[table] = (time.monotonic(), freqs, floor)
+        return freqs, floor
+
+    def _lexemes(self, items: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        if not items:
+            return {}
+        rows = self._read(
+            f"SELECT t, tsvector_to_array(to_tsvector('{CONFIG}', t))"
+            " FROM unnest(%s::text[]) AS u(t)",
+            ([document_text(i) for i in items],),
+        )
+        by_text = {r[0]: tuple(r[1]) for r in rows}
+        return {item: by_text.get(document_text(item), ()) for item in items}
+
     def _rank_sql(self, table: str, alias: str, plan: QueryPlan) -> tuple[str, list[Any]]:
         """``sum(idf(t) * ts_rank_cd(doc, t))`` over the plan's terms and phrases: the rarity
-        weighting BM25 has and ``ts_rank_cd`` lacks. Document frequencies are counted with the
-        GIN index, up to ``DF_CAP`` (rarer than that is all that matters for ranking)."""
-        total = max(1, int(self._read(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}")[0][0]))
+        weighting BM25 has and ``ts_rank_cd`` lacks (document frequencies: ``_doc_freqs``)."""
+        items = [i for i in dict.fromkeys((*plan.terms, *plan.phrases)) if word_query(i)]
+        total, freqs = self._doc_freqs(table, items)
         parts: list[str] = []
         params: list[Any] = []
-        for item in dict.fromkeys((*plan.terms, *plan.phrases)):
-            query = word_query(item)
-            if query is None:
-                continue
-            df = int(
-                self._read(
-                    f"SELECT count(*) FROM (SELECT 1 FROM {table}"
-                    f" WHERE search @@ to_tsquery('{CONFIG}', %s) LIMIT %s) AS hits",
-                    (query, DF_CAP),
-                )[0][0]
-            )
-            idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
+        for item in items:
+            df = freqs[item]
+            idf = math.log(1 + (max(total, 1) - df + 0.5) / (df + 0.5))
             parts.append(f"%s * ts_rank_cd(%s, {alias}.search, to_tsquery('{CONFIG}', %s), %s)")
-            params += [idf, RANK_WEIGHTS, query, RANK_NORMALIZATION]
+            params += [idf, RANK_WEIGHTS, word_query(item), RANK_NORMALIZATION]
         return " + ".join(parts) or "0", params
 
     def document_counts(
         self, words: Sequence[str], *, share: float, minimum: int
     ) -> tuple[int, dict[str, int]]:
-        """As ``SqliteStore.document_counts``: observations whose own text (weight A) has the
-        word, counted up to ``threshold + 1``; the total is the highest rowid (cheap)."""
-        total = int(self._read("SELECT COALESCE(MAX(rowid), 0) FROM observations")[0][0])
+        """As ``SqliteStore.document_counts`` (counts up to ``threshold + 1``), with the
+        estimates of ``_doc_freqs`` on big tables (there over every weight, not only A)."""
+        total, counts = self._doc_freqs("observations", list(words), weight="A")
         threshold = max(minimum, int(total * share))
-        counts: dict[str, int] = {}
-        for word in words:
-            query = word_query(word, weight="A")
-            counts[word] = (
-                0
-                if query is None
-                else int(
-                    self._read(
-                        "SELECT count(*) FROM (SELECT 1 FROM observations"
-                        f" WHERE search @@ to_tsquery('{CONFIG}', %s) LIMIT %s) AS hits",
-                        (query, threshold + 1),
-                    )[0][0]
-                )
-            )
-        return threshold, counts
+        return threshold, {w: min(c, threshold + 1) for w, c in counts.items()}
 
     def newest_ts(self, scope: Scope) -> int | None:
         """The newest observation or summary time in ``scope``."""
