@@ -190,3 +190,42 @@ def test_store_is_usable_from_many_threads_at_once(pg_url: str) -> None:
             t.join()
         assert errors == []
         assert kd.stats().observations_by_kind == {"message": 80}
+
+
+def test_very_common_queries_rank_the_newest_window_then_fall_back(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kindling.store.fts import build_query
+    from kindling.store.postgres import search
+
+    monkeypatch.setattr(search, "RANK_POOL_ABOVE", 5)  # every query counts as very common
+    monkeypatch.setattr(search, "RECENT_WINDOW", 10)
+    scope = Scope(repo_id="r")
+    with Kindling.open(pg_url) as kd:
+        old = [
+            kd.append_observation(kind="message", content="gecko gecko gecko", ts=i, scope=scope)
+            for i in range(10)
+        ]
+        new = [
+            kd.append_observation(kind="message", content=f"gecko n{i}", ts=100 + i, scope=scope)
+            for i in range(12)
+        ]
+
+        def ids(limit: int) -> set[str]:
+            found = kd.store.search_observations(
+                build_query("gecko"), scope, exclude_ids=(), include_redacted=False, limit=limit
+            )
+            return {m.observation.id for m in found}
+
+        # a full page among the 10 newest: the better-ranked old ones are not looked at
+        assert ids(5) <= {o.id for o in new[-10:]}
+        # the window cannot fill 15: every match is ranked, the old ones first
+        assert {o.id for o in old} <= ids(15)
+        # a scope smaller than the window: its matches are all there is
+        few = Scope(repo_id="few")
+        for i in range(3):
+            kd.append_observation(kind="message", content=f"gecko f{i}", ts=200 + i, scope=few)
+        found = kd.store.search_observations(
+            build_query("gecko"), few, exclude_ids=(), include_redacted=False, limit=50
+        )
+        assert len(found) == 3

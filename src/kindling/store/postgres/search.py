@@ -57,11 +57,11 @@ RANK_WEIGHTS = "{0.0, 0.5, 0.5, 1.0}"
 # ts_rank_cd normalisation flags (0: none; 1: divide by 1 + log(length); 4: by mean harmonic
 # distance of extents; 32: rank / (rank + 1)).
 RANK_NORMALIZATION = 32
-# A query matching more rows than this (estimated over the whole table) is ranked over its
-# newest RANK_POOL matches in scope only: sorting 200k matches of "user" by rank took 2.5 s at
-# 1M observations. Stores below DF_EXACT_BELOW rows never get there, nor does bench/quality.
+# A query matching more rows than this (estimated over the whole table) is first ranked among
+# the newest RECENT_WINDOW observations in scope: sorting 200k matches of "user" by rank took
+# 2.5 s at 1M observations. Stores below DF_EXACT_BELOW rows never get there (bench/quality).
 RANK_POOL_ABOVE = 50_000
-RANK_POOL = 2_000
+RECENT_WINDOW = 20_000
 # Below this many rows document frequencies are counted exactly; above, ANALYZE's statistics.
 DF_EXACT_BELOW = 50_000
 STATS_TTL_S = 60.0
@@ -181,32 +181,46 @@ class PgSearchMixin:
         if query is None:
             return []
         rank, rank_params, matches = self._rank_sql("observations", "o", plan)
-        # Forgotten rows have no vector, so they never match (as in the SQLite index).
-        source, source_params = "observations o", []
+        select = (
+            f"SELECT {OBS_COLUMNS}, o.rowid, {rank} AS r, NOT (ts_filter(o.search, '{{a}}') @@ q)"
+        )
+        tail = "ORDER BY r DESC, o.ts DESC, o.id ASC LIMIT %s"
+        rows = []
+        complete = False
         if matches > RANK_POOL_ABOVE:
-            # So common that ranking every match would cost seconds: rank the newest matches.
-            source = (
-                f"(SELECT * FROM observations o WHERE o.search @@ to_tsquery('{CONFIG}', %s)"
-                f" AND {where} ORDER BY o.ts DESC, o.id LIMIT {RANK_POOL}) o"
-            )
-            source_params = [query, *params]
-        with self.transaction():
-            if source_params:
-                # Walk the scope's time index and test each row: with this many matches the
-                # pool fills within a few thousand rows. The planner, misled by phrase
-                # selectivity, would build a lossy bitmap of every match instead (0.5 s).
-                self._exec("SET LOCAL enable_bitmapscan = off")
+            # So common that ranking every match would cost seconds: rank the matches among
+            # the newest RECENT_WINDOW observations in scope (read in time-index order), and
+            # fall back to every match only when those do not fill the page.
+            with self.transaction():
+                self._exec("SET LOCAL enable_bitmapscan = off")  # keep the time-index walk
+                rows = self._read(
+                    f"{select} FROM (SELECT * FROM observations o WHERE {where}"
+                    f" ORDER BY o.ts DESC, o.id LIMIT {RECENT_WINDOW}) o,"
+                    f" to_tsquery('{CONFIG}', %s) q WHERE o.search @@ q {tail}",
+                    [*rank_params, *params, query, limit],
+                )
+            if len(rows) < limit:  # a scope smaller than the window was searched whole
+                complete = self._scope_rows(where, params) < RECENT_WINDOW
+        if len(rows) < limit and not complete:
+            # Forgotten rows have no vector, so they never match (as in the SQLite index).
             rows = self._read(
-                f"SELECT {OBS_COLUMNS}, o.rowid, {rank} AS r,"
-                " NOT (ts_filter(o.search, '{a}') @@ q)"
-                f" FROM {source}, to_tsquery('{CONFIG}', %s) q"
-                f" WHERE o.search @@ q AND {where} ORDER BY r DESC, o.ts DESC, o.id ASC LIMIT %s",
-                [*rank_params, *source_params, query, *params, limit],
+                f"{select} FROM observations o, to_tsquery('{CONFIG}', %s) q"
+                f" WHERE o.search @@ q AND {where} {tail}",
+                [*rank_params, query, *params, limit],
             )
         return [
             ObservationMatch(observation_row(r), -float(r[11]) * RANK_SCALE, int(r[10]), r[12])
             for r in rows
         ]
+
+    def _scope_rows(self, where: str, params: Sequence[Any]) -> int:
+        return int(
+            self._read(
+                f"SELECT count(*) FROM (SELECT 1 FROM observations o WHERE {where}"
+                f" LIMIT {RECENT_WINDOW}) AS x",
+                params,
+            )[0][0]
+        )
 
     def search_summaries(
         self,
