@@ -256,3 +256,36 @@ def test_append_many_scrubs_secrets_like_single_appends() -> None:
             [NewObservation("command", "export GITHUB_TOKEN=ghp_" + "a1B2" * 9, REPO)]
         )
         assert "a1B2a1B2" not in obs.content
+
+
+def test_appends_in_an_open_batch_are_searchable_and_forgettable(tmp_path: Path) -> None:
+    """Indexing is deferred to commit; a search or forget inside the batch indexes first."""
+    db = tmp_path / "k.db"
+    with Kindling.open(db) as kd:
+        with kd.batch():
+            obs = kd.append_observation(kind="message", content="walrus sighting", scope=REPO)
+            assert _ids(kd, "walrus") == [obs.id]
+            kd.forget(obs.id)
+            other = kd.append_observation(kind="message", content="walrus again", scope=REPO)
+        assert _ids(kd, "walrus") == [other.id]
+    con = sqlite3.connect(db)
+    con.execute("INSERT INTO observations_fts(observations_fts) VALUES ('integrity-check')")
+    con.close()
+
+
+def test_a_failed_batch_leaves_no_index_entry(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    with Kindling.open(db) as kd:
+
+        def fail_midway() -> None:
+            with kd.batch():
+                kd.append_observation(kind="message", content="ghost entry", scope=REPO)
+                raise RuntimeError("abort")
+
+        with pytest.raises(RuntimeError):
+            fail_midway()
+        assert _ids(kd, "ghost") == []
+    con = sqlite3.connect(db)
+    con.execute("INSERT INTO observations_fts(observations_fts) VALUES ('integrity-check')")
+    assert con.execute("SELECT count(*) FROM observation_context").fetchone()[0] == 0
+    con.close()

@@ -238,3 +238,24 @@ def test_stable_sort_orders_hits_and_provider_output_is_already_sorted() -> None
         assert stable_sort(reversed(hits)) == list(hits)
         keys = [(-h.score, -h.ts_ms, h.target_id) for h in hits]
         assert keys == sorted(keys)
+
+
+def test_docs_state_the_default_weights() -> None:
+    """docs/ranking.md's factor table names every default; a changed default must change it."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "ranking.md").read_text("utf-8")
+    stated = {m[0]: float(m[1]) for m in re.findall(r"`(w_\w+|k|floor) = ([\d.]+)", doc)}
+    w = DEFAULT_WEIGHTS
+    assert stated == {
+        "w_fts": w.fts,
+        "w_recency": w.recency,
+        "w_scope": w.scope,
+        "w_intent": w.intent,
+        "w_confidence": w.confidence,
+        "w_observation": w.observation,
+        "k": w.relevance_k,
+        "floor": w.match_floor,
+    }
+    assert f"`H = {w.half_life_days:g} days`" in doc

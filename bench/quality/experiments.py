@@ -114,25 +114,6 @@ def repo_name_as_scope(inner: Retriever) -> Retriever:
     return run
 
 
-def quoted_words(keep_prefix: Callable[[str], bool]) -> Retriever:
-    """Quote content words so the engine does not stem-prefix them, unless ``keep_prefix``."""
-
-    def run(kd: Kindling, q: JudgedQuery) -> RetrieveResult:
-        words = [w for w in q.text.split() if w.lower().strip("'.,;:!?") not in STOPWORDS]
-        if words:
-            parts = [w if keep_prefix(w) else '"' + w.replace('"', "") + '"' for w in words]
-            q = replace(q, text=" OR ".join(parts))
-        return plain(kd, q)
-
-    return run
-
-
-def identifier_like(word: str) -> bool:
-    """snake_case, camelCase, dotted or digit-bearing words: the ones identifiers are made of."""
-    w = word.strip("'.,;:!?()")
-    return "_" in w or "." in w or any(c.isdigit() for c in w) or w[1:] != w[1:].lower()
-
-
 def _repos(kd: Kindling) -> set[str]:
     caps = kd.list_capsules(limit=10_000)
     return {c.scope.repo_id for c in caps if c.scope.repo_id is not None}
@@ -146,14 +127,14 @@ def variants() -> list[tuple[str, dict[str, Any], Retriever]]:
     """(name, ScoringWeights overrides, retriever) for every variant measured."""
     return [
         ("engine defaults", {}, plain),
+        ("knob: seed 000 weights (fts 0.7, recency 0.3)", {"fts": 0.7, "recency": 0.3}, plain),
+        ("knob: recency 0 (fts 1)", {"fts": 1.0, "recency": 0.0}, plain),
         ("knob: recency 0.1 (fts 0.9)", {"fts": 0.9, "recency": 0.1}, plain),
         ("knob: confidence 0", {"confidence": 0.0}, plain),
         ("knob: half-life 30 d", {"half_life_days": 30.0}, plain),
         ("sim: summaries x1.25", {}, reranked(summary_boost(1.25))),
         ("sim: summaries x1.5", {}, reranked(summary_boost(1.5))),
         ("sim: assistant messages x1.2", {}, reranked(assistant_boost(1.2))),
-        ("sim: no stem-prefix expansion", {}, quoted_words(lambda w: False)),
-        ("sim: stem-prefix only for identifier-like words", {}, quoted_words(identifier_like)),
         ("sim: meta queries by recency", {}, meta_as_recency(plain)),
         ("sim: repo name in query -> scope", {}, repo_name_as_scope(plain)),
         ("combined: meta + repo scope", {}, repo_name_as_scope(meta_as_recency(plain))),

@@ -288,6 +288,9 @@ class ImportReport:
         }
 
 
+IMPORT_CHUNK = 1000  # observations per insert statement batch (and per progress step)
+
+
 def import_bundle(
     kd: Kindling, bundle: Bundle, *, dry_run: bool = False, progress: Progress = _no_progress
 ) -> ImportReport:
@@ -313,14 +316,14 @@ def import_bundle(
     linked = _linked_pairs(kd, bundle)
     summarised: set[str] = set()
     with nullcontext() if dry_run else store.transaction():
-        for obs in bundle.observations:
-            if obs.id in have_obs:
-                existing["observations"] += 1
-            else:
-                added["observations"] += 1
-                if not dry_run:
-                    store.insert_observation(obs, None)
-            progress(1)
+        fresh = [(obs, None) for obs in bundle.observations if obs.id not in have_obs]
+        existing["observations"] = len(bundle.observations) - len(fresh)
+        added["observations"] = len(fresh)
+        for start in range(0, len(bundle.observations), IMPORT_CHUNK):
+            chunk = fresh[start : start + IMPORT_CHUNK]
+            if chunk and not dry_run:
+                store.insert_observations(chunk)
+            progress(len(bundle.observations[start : start + IMPORT_CHUNK]))
         for cap in bundle.capsules:
             if cap.id in have_caps:
                 existing["capsules"] += 1

@@ -19,7 +19,7 @@ Must not import anything from Kindling except ``model``, ``errors``, ``store.bas
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -145,6 +145,9 @@ class RedactingStore:
 
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
         self.inner.insert_observation(scrub_observation(obs), capsule_id)
+
+    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
+        self.inner.insert_observations([(scrub_observation(o), c) for o, c in items])
 
     def insert_capsule(self, capsule: Capsule) -> None:
         self.inner.insert_capsule(replace(capsule, intent=scrub_text(capsule.intent)))

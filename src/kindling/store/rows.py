@@ -109,3 +109,18 @@ def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
     if "not a database" in message or "malformed" in message:
         return StoreError(f"{path} is not a usable SQLite database ({message})")
     return StoreError(f"database error on {path}: {message}")
+
+
+def observation_values(obs: Observation) -> tuple[Any, ...]:
+    """The ``observations`` row of ``obs``, in insert column order (id, kind, content,
+    provenance, ts, scope_ids, redacted, session_id, repo_id, agent_id, user_id)."""
+    return (
+        obs.id,
+        obs.kind,
+        obs.content,
+        json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
+        obs.ts,
+        scope_json(obs.scope),
+        int(obs.redacted),
+        *scope_values(obs.scope),
+    )

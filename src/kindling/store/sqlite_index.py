@@ -32,7 +32,8 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from kindling.model import Scope
 
@@ -123,17 +124,18 @@ LEFT JOIN observations p ON p.rowid = x.prev_rowid
 WHERE o.redacted = 0
 """
 
-# Context rows for observations ``rowid >= ?`` that have none yet: the neighbour is the
-# previous observation of the same session (by time, then insertion order); the intent is that
-# of the capsule the observation was first linked to.
+# Context rows for observations ``rowid >= ?``: the neighbour is the latest observation of the
+# same session, by time, among those inserted before it (so a batch and single appends give the
+# same neighbours; among equal times the index yields the first inserted). It walks the
+# (session_id, ts DESC) index and stops at the first row. The intent is that of the capsule the
+# observation was first linked to.
 FILL_CONTEXT_SQL = """
 INSERT INTO observation_context (rowid, prev_rowid, intent, parts, scope)
 SELECT o.rowid,
        CASE WHEN o.session_id IS NULL THEN NULL ELSE (
          SELECT p.rowid FROM observations p
-         WHERE p.session_id = o.session_id
-           AND (p.ts < o.ts OR (p.ts = o.ts AND p.rowid < o.rowid))
-         ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) END,
+         WHERE p.session_id = o.session_id AND p.ts <= o.ts AND p.rowid < o.rowid
+         ORDER BY p.ts DESC LIMIT 1) END,
        COALESCE((SELECT c.intent FROM capsule_observations co
                  JOIN capsules c ON c.id = co.capsule_id
                  WHERE co.observation_id = o.id ORDER BY co.rowid LIMIT 1), ''),
@@ -145,17 +147,23 @@ ORDER BY o.rowid
 """
 
 _COLUMNS = "rowid, body, context, intent, scope"
+_INSERT = f"INSERT INTO observations_fts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+_DELETE = (
+    f"INSERT INTO observations_fts (observations_fts, {_COLUMNS}) VALUES ('delete', ?, ?, ?, ?, ?)"
+)
+
+
+def _docs(conn: sqlite3.Connection, where: str, params: Sequence[int]) -> list[tuple[object, ...]]:
+    # Read first, then write with VALUES: SQLite runs ``INSERT INTO <fts5> SELECT ...`` some
+    # twenty times slower per row (measured 470 us against 17 us at 100k observations).
+    return conn.execute(f"SELECT {_COLUMNS} FROM observation_docs WHERE {where}", params).fetchall()
 
 
 def index_from(conn: sqlite3.Connection, first_rowid: int) -> None:
     """Index the observations appended from ``first_rowid`` on (every row from there is new:
-    the caller holds the write lock since it inserted them). Two statements for a whole batch."""
+    the caller holds the write lock since it inserted them). Set-based for a whole batch."""
     conn.execute(FILL_CONTEXT_SQL, (first_rowid,))
-    conn.execute(
-        f"INSERT INTO observations_fts ({_COLUMNS})"
-        f" SELECT {_COLUMNS} FROM observation_docs WHERE rowid >= ?",
-        (first_rowid,),
-    )
+    conn.executemany(_INSERT, _docs(conn, "rowid >= ?", (first_rowid,)))
 
 
 def build_all(conn: sqlite3.Connection) -> None:
@@ -170,22 +178,23 @@ def unindex(conn: sqlite3.Connection, rowids: Sequence[int]) -> None:
     changing anything a row's document is built from."""
     for chunk in _chunks(rowids):
         marks = ",".join("?" * len(chunk))
-        conn.execute(
-            f"INSERT INTO observations_fts (observations_fts, {_COLUMNS})"
-            f" SELECT 'delete', {_COLUMNS} FROM observation_docs WHERE rowid IN ({marks})",
-            chunk,
-        )
+        conn.executemany(_DELETE, _docs(conn, f"rowid IN ({marks})", chunk))
 
 
 def index(conn: sqlite3.Connection, rowids: Sequence[int]) -> None:
     """Index rows (again) from their current values; forgotten rows are skipped."""
     for chunk in _chunks(rowids):
         marks = ",".join("?" * len(chunk))
-        conn.execute(
-            f"INSERT INTO observations_fts ({_COLUMNS})"
-            f" SELECT {_COLUMNS} FROM observation_docs WHERE rowid IN ({marks})",
-            chunk,
-        )
+        conn.executemany(_INSERT, _docs(conn, f"rowid IN ({marks})", chunk))
+
+
+@contextmanager
+def reindexing(conn: sqlite3.Connection, rowids: Sequence[int]) -> Iterator[None]:
+    """Change what the documents of ``rowids`` are built from inside this block: they leave
+    the index with their old values before it and come back with their new ones after it."""
+    unindex(conn, rowids)
+    yield
+    index(conn, rowids)
 
 
 def dependents(conn: sqlite3.Connection, rowid: int) -> list[int]:

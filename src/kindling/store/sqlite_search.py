@@ -39,6 +39,7 @@ class SearchMixin:
     if TYPE_CHECKING:
 
         def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def _index_pending(self) -> None: ...
 
     def search_observations(
         self,
@@ -51,6 +52,7 @@ class SearchMixin:
     ) -> list[ObservationMatch]:
         if plan is None or plan.match is None:
             return self._recent_observations(scope, exclude_ids, include_redacted, limit)
+        self._index_pending()  # appends earlier in this transaction are searchable too
         match = scoped_match(plan.match, scope)
         # Excluded ids are few (pins and the current summary's evidence): read past them.
         top = self._read(
@@ -155,6 +157,7 @@ class SearchMixin:
         observations)``; each count is the number of observations whose own text contains the
         word, counted only up to ``threshold + 1`` (enough to tell a common word: counting
         further would cost the scan that dropping it avoids)."""
+        self._index_pending()
         total = int(self._read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
         threshold = max(minimum, int(total * share))
         counts: dict[str, int] = {}
