@@ -296,3 +296,38 @@ def test_openapi_lists_exactly_the_routes(client: TestClient) -> None:
     }
     documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
     assert documented == routes
+
+
+def test_concurrent_identical_imports_add_everything_once(
+    client: TestClient, alice: str, kd: Kindling
+) -> None:
+    import threading
+
+    for i in range(30):
+        note(client, alice, f"bundle item {i}")
+    bundle = client.get("/v1/export", params={"repo": REPO}, headers=auth(alice)).json()
+    ids = [o["id"] for o in bundle["dataset"]["observations"]]
+    for o in bundle["dataset"]["observations"]:
+        o["id"] = "copy-" + o["id"]
+    statuses: list[int] = []
+
+    def send() -> None:
+        r = client.post("/v1/import", headers=auth(alice), content=json.dumps(bundle))
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [200] * 4
+    copies = kd.store.get_observations([f"copy-{i}" for i in ids])
+    assert len(copies) == 30
+
+
+def test_a_malformed_content_length_is_a_400(client: TestClient, alice: str) -> None:
+    r = client.post(
+        "/v1/observations", headers=auth(alice) | {"content-length": "12abc"}, content=b"{}"
+    )
+    assert r.status_code == 400
+    assert error_code(r) == "invalid_input"

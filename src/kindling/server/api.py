@@ -22,7 +22,7 @@ from starlette.requests import Request
 from kindling import __version__
 from kindling.bundle import export_bundle, import_bundle, parse_bundle
 from kindling.engine import Kindling
-from kindling.errors import InvalidInputError, NotFoundError
+from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.model import Scope
 from kindling.server.auth import (
     HttpError,
@@ -228,7 +228,12 @@ class Api:
             capsules=tuple(replace(c, scope=stamp(c.scope)) for c in bundle.capsules),
             pins=tuple(replace(p, scope=stamp(p.scope)) for p in bundle.pins),
         )
-        return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
+        try:
+            return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
+        except ConflictError:
+            # Another request imported the same entities meanwhile (both saw them missing):
+            # once more, and they are found, so importing stays idempotent under races.
+            return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
 
 
 __all__ = ["Api", "HttpError"]

@@ -50,7 +50,9 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 
 async def read_json(request: Request, limit: int) -> Any:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and not declared.isdigit():
+        raise InvalidInputError("Content-Length must be a number of bytes")
+    if declared is not None and int(declared) > limit:
         raise HttpError(413, "too_large", f"request body over {limit} bytes")
     chunks: list[bytes] = []
     size = 0
