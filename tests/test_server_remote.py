@@ -63,8 +63,15 @@ def test_the_cli_talks_to_the_server(remote: dict[str, str], store_url: str) -> 
     assert cli(remote, "pin", "observation", obs["id"], "--reason", "why").returncode == 0
     forgot = cli(remote, "forget", obs["id"], "--json")
     assert forgot.returncode == 0, forgot.stderr
+    opened = cli(remote, "capsule", "open", "--intent", "fix login", "--repo", "webapp", "--json")
+    assert opened.returncode == 0, opened.stderr
+    capsule_id = json.loads(opened.stdout)["id"]
+    closed = cli(remote, "capsule", "close", capsule_id, "--summary", "fixed", "--json")
+    assert closed.returncode == 0, closed.stderr
+    assert json.loads(closed.stdout)["status"] == "closed"
     with Kindling.open(store_url) as kd:  # it really is on the server's database
         assert kd.get_observation(obs["id"]).redacted
+        assert kd.get_capsule(capsule_id).scope.user_id == "alice"
 
 
 def test_flags_override_the_environment(remote: dict[str, str]) -> None:
