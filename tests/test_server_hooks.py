@@ -79,3 +79,27 @@ def test_a_request_the_server_refuses_moves_aside_and_never_blocks(
     assert len(list((spool_dir() / "failed").glob("*.json"))) == 1
     log = (Path(os.environ["KINDLING_HOME"]) / "hooks.log").read_text(encoding="utf-8")
     assert "refused" in log
+
+
+def test_session_start_injects_the_servers_memory(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookutil import git_repo, injected
+
+    token = kindling(store_url, "token", "create", "--user", "carol").stdout.split()[-1]
+    monkeypatch.setenv("KINDLING_TOKEN", token)
+    cwd = git_repo(tmp_path / "proj")
+    with running_server(store_url) as (url, _proc):
+        monkeypatch.setenv("KINDLING_URL", url)
+        for event, name in (
+            ("SessionStart", "session_start"),
+            ("UserPromptSubmit", "user_prompt_submit"),
+            ("PostToolUse", "post_tool_use_bash"),
+            ("SessionEnd", "session_end"),
+        ):
+            assert run_hook(event, payload(name, cwd)).returncode == 0
+        later = run_hook("SessionStart", payload("session_start", cwd, session_id="s-next"))
+    assert later.returncode == 0
+    context = injected(later)
+    assert context is not None
+    assert "KeyError 'user_id'" in context

@@ -12,6 +12,7 @@ Must not import click, the CLI or the MCP server.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -163,10 +164,10 @@ def _run(event: str | None, raw: bytes, db: Path | None, *, keep_open: bool) -> 
     if url := os.environ.get("KINDLING_URL"):  # remote mode: spool, deliver, never block
         from kindling.hooks.remote import handle_remote
 
-        done = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
+        done, shown = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
-        return None
+        return json.dumps(shown, ensure_ascii=False) if shown else None
     from kindling.hooks.runner import dumps, handle, open_kindling
 
     kd = open_kindling(db or default_db_path())

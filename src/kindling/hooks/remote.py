@@ -5,7 +5,8 @@ What is sent, per event: SessionStart opens the session's capsule (its id derive
 session id, so a repeat is a harmless ``conflict``); the capture events append their
 observation (the server joins it to the session's open capsule); Stop and PreCompact set the
 capsule's summary; SessionEnd closes the capsule. All text is scrubbed before it is spooled.
-Injection (context printed for the agent) is not done in remote mode yet.
+SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print context built from the
+server's memory by the same code as locally (``hooks.inject``), or nothing if it is down.
 
 Must not import click, the CLI or the MCP server.
 """
@@ -26,6 +27,7 @@ from kindling.remote.spool import Delivery, Spool
 
 SPOOL_DIR = "spool"
 SUMMARY_CHARS = 4_000
+TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting
 
 
 def session_capsule_id(session_id: str) -> str:
@@ -72,9 +74,43 @@ def requests_for(p: HookPayload, cfg: HookConfig) -> list[tuple[str, str, dict[s
     return out
 
 
-def handle_remote(p: HookPayload, cfg: HookConfig, url: str, token: str | None) -> Delivery:
-    """Spool the event's requests, then deliver what the spool holds (bounded in time)."""
+def injection(
+    p: HookPayload, cfg: HookConfig, url: str, token: str | None
+) -> dict[str, Any] | None:
+    """What SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print, built from the
+    server's memory exactly as from a local one; nothing when the server does not answer."""
+    query = ""
+    if p.event == "UserPromptSubmit" and cfg.inject_on_prompt and p.prompt:
+        query = p.prompt
+    elif p.event != "SessionStart":
+        return None
+    from kindling.errors import KindlingError
+    from kindling.hooks.inject import build_context
+    from kindling.remote.front import RemoteKindling
+
+    try:
+        kd = RemoteKindling(url, token, timeout_s=TIMEOUT_S)
+        found = build_context(
+            kd,  # type: ignore[arg-type]  # the verbs build_context uses, over HTTP
+            repo=repo_root(p.cwd),
+            query=query,
+            cfg=cfg,
+            with_pins=not query,
+        )
+    except KindlingError:
+        return None
+    if found is None:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": p.event, "additionalContext": found.text}}
+
+
+def handle_remote(
+    p: HookPayload, cfg: HookConfig, url: str, token: str | None
+) -> tuple[Delivery, dict[str, Any] | None]:
+    """Spool the event's requests, read the injection (before this prompt reaches the
+    server: it would be its own best match), then deliver the spool (bounded in time)."""
     box = spool()
     for method, path, body in requests_for(p, cfg):
         box.put(method, path, body, str(body.get("id") or new_id()))
-    return box.deliver(RemoteClient(url, token, timeout_s=1.5))
+    output = injection(p, cfg, url, token)
+    return box.deliver(RemoteClient(url, token, timeout_s=TIMEOUT_S)), output

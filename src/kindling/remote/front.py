@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from kindling.bundle import _capsule, _observation, _pin, _summary
 from kindling.capture.privacy import scrub_content, scrub_text
@@ -33,6 +33,9 @@ from kindling.model import (
     Summary,
 )
 from kindling.remote.client import RemoteClient, RemoteError
+
+if TYPE_CHECKING:
+    from kindling.retrieval.budget import Tokenizer
 
 
 def _scope(scope: Scope | Mapping[str, Any] | None) -> dict[str, str] | None:
@@ -108,8 +111,12 @@ def parse_result(data: Mapping[str, Any]) -> RetrieveResult:
 class RemoteKindling:
     """A stand-in for ``Kindling`` whose verbs go to a server (see the module docstring)."""
 
-    def __init__(self, url: str, token: str | None) -> None:
-        self.client = RemoteClient(url, token)
+    def __init__(self, url: str, token: str | None, *, timeout_s: float | None = None) -> None:
+        self.client = (
+            RemoteClient(url, token)
+            if timeout_s is None
+            else RemoteClient(url, token, timeout_s=timeout_s)
+        )
 
     def __enter__(self) -> RemoteKindling:
         return self
@@ -125,6 +132,24 @@ class RemoteKindling:
     @contextmanager
     def batch(self) -> Iterator[None]:
         yield
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        from kindling.retrieval.budget import CharTokenizer
+
+        return CharTokenizer()
+
+    def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
+        where = Scope() if scope is None else scope
+        query = {
+            k: v
+            for k, v in (("session", where.session_id), ("repo", where.repo_id),
+                         ("agent", where.agent_id), ("limit", str(limit)))
+            if v is not None
+        }  # fmt: skip
+        return [
+            _summary(item, "summary") for item in self.client.call("GET", "/v1/summaries", **query)
+        ]
 
     def __getattr__(self, name: str) -> NoReturn:
         raise RemoteError(

@@ -183,6 +183,19 @@ class Api:
         args["scope"] = read_scope(who, scope_of(args.get("scope")))
         return self.kd.retrieve(**args).to_dict()
 
+    def list_summaries(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        args = fields(params, {"session", "repo", "agent", "limit"})
+        scope = read_scope(
+            who,
+            Scope(
+                session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")
+            ),
+        )
+        limit = args.get("limit", "50")
+        if not limit.isdigit():
+            raise InvalidInputError("limit must be a positive integer")
+        return [s.to_dict() for s in self.kd.list_summaries(scope=scope, limit=int(limit))]
+
     def status(self, who: Principal) -> dict[str, Any]:
         return {
             "version": __version__,

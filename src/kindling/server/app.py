@@ -133,6 +133,11 @@ def create_app(kd: Kindling) -> Starlette:
         body = await read_object(request)
         return await api.run(lambda: api.retrieve(who, body))
 
+    async def list_summaries(request: Request) -> Any:
+        who = await api.who(request)
+        params = dict(request.query_params)
+        return await api.run(lambda: api.list_summaries(who, params))
+
     async def status(request: Request) -> Any:
         who = await api.who(request)
         return await api.run(lambda: api.status(who))
@@ -158,6 +163,7 @@ def create_app(kd: Kindling) -> Starlette:
         Route("/v1/capsules", endpoint(capsules, 201), methods=["POST"]),
         Route("/v1/capsules/{id}/close", endpoint(close_capsule), methods=["POST"]),
         Route("/v1/summaries", endpoint(summaries, 201), methods=["POST"]),
+        Route("/v1/summaries", endpoint(list_summaries), methods=["GET"]),
         Route("/v1/pins", endpoint(pins, 201), methods=["POST"]),
         Route("/v1/pins/{id}", endpoint(unpin), methods=["DELETE"]),
         Route("/v1/forget", endpoint(forget), methods=["POST"]),

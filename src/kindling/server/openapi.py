@@ -114,7 +114,13 @@ def openapi_document() -> dict[str, Any]:
                     "Close a capsule (optionally with its summary)", "close", parameters=_ID
                 )
             },
-            "/v1/summaries": {"post": _op("Set a capsule's summary", "summary", "201")},
+            "/v1/summaries": {
+                "post": _op("Set a capsule's summary", "summary", "201"),
+                "get": _op(
+                    "Newest summaries in scope",
+                    parameters=_query("session", "repo", "agent", "limit"),
+                ),
+            },
             "/v1/pins": {"post": _op("Pin an observation or summary", "pin", "201")},
             "/v1/pins/{id}": {"delete": _op("Remove a pin", parameters=_ID)},
             "/v1/forget": {"post": _op("Redact an observation", "forget")},
