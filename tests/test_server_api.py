@@ -331,3 +331,16 @@ def test_a_malformed_content_length_is_a_400(client: TestClient, alice: str) -> 
     )
     assert r.status_code == 400
     assert error_code(r) == "invalid_input"
+
+
+def test_listing_summaries_follows_the_read_rules(
+    client: TestClient, alice: str, mallory: str
+) -> None:
+    cap = post(client, "/v1/capsules", alice, {"intent": "w", "scope": {"repoId": REPO}})
+    post(client, f"/v1/capsules/{cap.json()['id']}/close", alice, {"summary": "done it"})
+    mine = client.get("/v1/summaries", params={"repo": REPO}, headers=auth(alice))
+    assert [s["content"] for s in mine.json()] == ["done it"]
+    other = client.get("/v1/summaries", params={"repo": REPO}, headers=auth(mallory))
+    assert other.status_code == 403
+    bad = client.get("/v1/summaries", params={"repo": REPO, "limit": "x"}, headers=auth(alice))
+    assert bad.status_code == 400
