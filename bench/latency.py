@@ -46,7 +46,7 @@ from kindling import Kindling, Scope
 from kindling.store.fts import STOPWORDS
 
 # Bump when the generator's output changes, so cached stores are rebuilt.
-CORPUS_VERSION = 2  # 2: built with the plain baseline index
+CORPUS_VERSION = 3  # 2: the plain baseline index; 3: joined identifier forms
 TOP_K = 50
 
 

@@ -49,7 +49,22 @@ def test_retrieve_usage_errors(ws: Path, env: dict[str, str], db: Path) -> None:
         (str(ws), "q", "3", "2000", "nan"): "HALF_LIFE_DAYS must be a number",
         (str(ws), "q", "3", "2000", "inf"): "HALF_LIFE_DAYS must be a number",
         (str(ws), "q", "3", "", "7"): "MAX_TOKENS must be a whole number",
-        (str(ws), "q", "1", "2", "3", "4", "5"): "too many arguments",
+        (str(ws), "q", "1", "2", "3", "4", "5", "6"): "too many arguments",
+        (str(ws), "q", "3", "2000", "7", "no", "many"): "SEARCH_TOP_K must be a whole number",
+        ("--json",): "--json needs the request object",
+        ("--json", "[1]"): "--json needs one JSON object",
+        ("--json", "{not json"): "--json needs one JSON object",
+        ("--json", '{"query": "q"}'): "--json needs workspace_path",
+        ("--json", f'{{"workspace_path": "{ws}", "query": "q", "max_results": "3"}}'): (
+            "max_results must be a number"
+        ),
+        ("--json", f'{{"workspace_path": "{ws}", "query": "q", "max_results": 2.5}}'): (
+            "max_results must be a whole number"
+        ),
+        ("--json", f'{{"workspace_path": "{ws}", "query": " "}}'): "QUERY is blank",
+        ("--json", f'{{"workspace_path": "{ws}", "query": "q"}}', "extra"): (
+            "--json carries the whole request"
+        ),
         ("--db",): "--db needs a database file path",
     }
     for args, message in cases.items():

@@ -34,12 +34,19 @@ def test_defaults() -> None:
     assert parse_retrieve_args(["/w", "q"]) == RetrieveArgs("/w", "q", 3, 2000, 7.0, False)
 
 
-def test_split_command_line_keeps_dash_numbers_positional() -> None:
+def test_split_command_line_reads_options_only_before_the_arguments() -> None:
     line = split_command_line(["--db", "x.db", "/w", "-5", "--", "--help"])
-    assert line.positional == ("/w", "-5", "--help")
+    assert line.positional == ("/w", "-5", "--", "--help")
     assert str(line.db) == "x.db"
     assert not line.help
     assert split_command_line(["-h"]).help
+    # A query that looks like an option is text.
+    for query in ("-h", "--help", "--db", "--", "--json", "--db=x"):
+        line = split_command_line(["/w", query, "3"])
+        assert (line.positional, line.help, line.db) == (("/w", query, "3"), False, None)
+    assert split_command_line(["--", "-h", "--db"]).positional == ("-h", "--db")
+    line = split_command_line(["--json", '{"query": "q"}'])
+    assert line.json_request == '{"query": "q"}'
 
 
 @given(st.text())
@@ -100,7 +107,8 @@ def test_budget_is_a_prefix() -> None:
     assert take_within_budget([50, 60, 10], 3, 100) == 1  # 10 would fit, but rank order rules
     assert take_within_budget([50, 50, 10], 3, 100) == 2
     assert take_within_budget([50, 50, 10], 1, 100) == 1
-    assert take_within_budget([200], 3, 100) == 0
+    assert take_within_budget([200], 3, 100) == 1  # the first result is kept even when over
+    assert take_within_budget([200, 1], 3, 100) == 1
     assert take_within_budget([], 3, 100) == 0
 
 

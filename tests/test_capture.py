@@ -92,11 +92,12 @@ def test_pins(kd: Kindling, clock: FakeClock) -> None:
 
 def test_forget_redacts_everywhere(kd: Kindling) -> None:
     obs = kd.append_observation(kind="command", content="export TOKEN=zebracorn42", scope=S)
-    forgotten = kd.forget(obs.id)
+    assert kd.forget(obs.id).observations == (obs.id,)
+    forgotten = kd.get_observation(obs.id)
     assert forgotten.redacted
     assert forgotten.content == "[redacted]"
     assert kd.retrieve("zebracorn42").candidates == ()
-    assert kd.forget(obs.id).redacted  # idempotent
+    assert kd.forget(obs.id).complete  # idempotent
 
 
 BAD_APPENDS: list[tuple[dict[str, Any], type[KindlingError]]] = [

@@ -44,8 +44,11 @@ def test_forgotten_word_is_absent_from_every_database_file(db_path: Path) -> Non
         assert sum(_hits(db_path).values()) > 0  # the byte search does see it before
         assert kd.retrieve(query=WORD).candidates
 
-        forgotten = kd.forget(secret.id)
+        report = kd.forget(secret.id)
 
+        assert report.complete
+        assert report.observations == (secret.id,)
+        forgotten = kd.get_observation(secret.id)
         assert forgotten.redacted
         assert forgotten.content == "[redacted]"
         assert forgotten.provenance == {}
@@ -90,16 +93,18 @@ def test_forget_rolled_back_with_its_batch_forgets_nothing(db_path: Path) -> Non
         assert kd.retrieve(query=WORD).candidates
 
 
-def test_forget_twice_and_evidence_refs_survive(kd: Kindling) -> None:
+def test_forget_twice_clears_the_summaries_derived_from_it(kd: Kindling) -> None:
     capsule = kd.open_capsule(intent="fix login")
     obs = kd.append_observation(kind="error", content=f"{WORD} failed", capsule_id=capsule.id)
-    kd.close_capsule(capsule.id, summary="fixed the login bug", evidence_refs=[obs.id])
+    kd.close_capsule(capsule.id, summary=f"fixed {WORD}", evidence_refs=[obs.id])
     kd.pin("observation", obs.id, reason="the failure")
-    kd.forget(obs.id)
+    first = kd.forget(obs.id)
     again = kd.forget(obs.id)  # idempotent, and purges again
-    assert again.redacted
+    assert kd.get_observation(obs.id).redacted
     summary = kd.list_summaries()[0]
-    assert summary.evidence_refs == (obs.id,)  # ids only; copied text is out of scope
+    assert first.summaries == again.summaries == (summary.id,)
+    assert summary.content == "[redacted]"
+    assert summary.evidence_refs == (obs.id,)  # the ids stay, the text goes
     result = kd.retrieve(query=WORD)
     assert not result.candidates
     assert not result.pins
@@ -108,7 +113,8 @@ def test_forget_twice_and_evidence_refs_survive(kd: Kindling) -> None:
 def test_forget_in_memory_store(tmp_path: Path) -> None:
     with Kindling.open(":memory:") as kd:
         obs = kd.append_observation(kind="command", content=f"echo {WORD}")
-        assert kd.forget(obs.id).redacted
+        assert kd.forget(obs.id).complete
+        assert kd.get_observation(obs.id).redacted
         assert not kd.retrieve(query=WORD).candidates
 
 

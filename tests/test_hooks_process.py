@@ -15,7 +15,6 @@ SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
 TOOL_EVENTS = [
     "post_tool_use_bash",
     "post_tool_use_edit",
-    "post_tool_use_multiedit",
     "post_tool_use_write",
     "post_tool_use_read",
     "post_tool_use_grep",
@@ -70,11 +69,11 @@ def test_a_whole_session_is_recorded_in_the_repo_scope(git_repo: Path) -> None:
         kinds = sorted(o.kind for o in obs)
         [capsule] = kd.list_capsules(scope=Scope(session_id=SESSION))
         summary = kd.get_summary(capsule.summary_id or "")
-    # 7 of the 9 tool events are kept: the kindling MCP call and the .env read are noise.
+    # 4 of the 8 tool events are kept: the kindling MCP call, Read and Grep are skipped tools.
     assert kinds == sorted(
         [
-            *("message", "command", "file_diff", "file_diff", "file_diff"),
-            *("tool_call", "tool_call", "tool_call", "error", "message"),
+            *("message", "command", "file_diff", "file_diff"),
+            *("tool_call", "error", "message"),
         ]
     )
     assert capsule.status == "closed"
@@ -84,14 +83,12 @@ def test_a_whole_session_is_recorded_in_the_repo_scope(git_repo: Path) -> None:
     assert 0 < summary.confidence < 0.7
     by_kind = {o.kind: o for o in obs}
     command = by_kind["command"].content
-    assert command.startswith("$ pytest -q tests/test_session.py\n[exit 0]")
+    assert command.startswith("$ pytest -q tests/test_session.py\n[completed]")
     assert "KeyError: 'user_id'" in command
     diffs = [o for o in obs if o.kind == "file_diff"]
     edit = next(o for o in diffs if o.provenance["tool"] == "Edit")
     assert "--- a/auth/session.py\n+++ b/auth/session.py\n@@ -40,3 +40,5 @@" in edit.content
     assert "+    if user_id is None:" in edit.content
-    multi = next(o for o in diffs if o.provenance["tool"] == "MultiEdit")
-    assert "+class LoginError(AuthError):" in multi.content
     write = next(o for o in diffs if o.provenance["tool"] == "Write")
     assert "+++ b/docs/login.md" in write.content
     assert "+# Login" in write.content
@@ -226,10 +223,12 @@ def test_unknown_event_and_broken_database_exit_zero_and_log(tmp_path: Path) -> 
     assert "unknown hook event 'Bogus'" in log_text()
     not_a_db = tmp_path / "file.db"
     not_a_db.write_bytes(b"this is not sqlite" * 100)
-    proc = run_hook("PostToolUse", payload("post_tool_use_bash", tmp_path), "--db", str(not_a_db))
+    proc = run_hook("Stop", payload("stop", tmp_path), "--db", str(not_a_db))
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-    assert "PostToolUse StoreError" in log_text() or "PostToolUse SchemaError" in log_text()
-    assert "KeyError" not in log_text()  # payload contents never reach the log
+    assert "Stop StoreError" in log_text() or "Stop SchemaError" in log_text()
+    assert "Done: login()" not in log_text()  # payload contents never reach the log
+    # The event is not lost: it waits, scrubbed, in the spool beside the damaged file.
+    assert len(list(Path(str(not_a_db) + "-spool").glob("*.json"))) == 1
 
 
 def test_stop_takes_the_summary_from_the_transcript(git_repo: Path) -> None:
@@ -251,9 +250,10 @@ def test_precompact_saves_the_summary_and_prints_nothing(git_repo: Path) -> None
     with Kindling.open(db()) as kd:
         [capsule] = kd.list_capsules(scope=Scope(session_id=SESSION))
         assert capsule.summary_id is not None
-    write_config(inject_on_precompact=True)
-    out = json.loads(run_hook("PreCompact", payload("pre_compact", git_repo)).stdout)
-    assert out["hookSpecificOutput"]["hookEventName"] == "PreCompact"
+    write_config(inject_on_precompact=True)  # retired: Claude Code rejects PreCompact output
+    proc = run_hook("PreCompact", payload("pre_compact", git_repo))
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert "hooks.inject_on_precompact is no longer used" in log_text()
 
 
 def test_events_before_session_start_open_the_capsule(git_repo: Path) -> None:
@@ -297,12 +297,16 @@ def test_secrets_in_tool_output_never_reach_the_database(git_repo: Path) -> None
         tool_response={"stdout": f"GITHUB_TOKEN={github}\nAWS_ACCESS_KEY_ID={aws}\n", "stderr": ""},
     )
     assert run_hook("PostToolUse", leak).returncode == 0
-    files = [p for p in db().parent.iterdir() if p.name.startswith(db().name)]
+    spooled = list(Path(str(db()) + "-spool").iterdir())
+    assert len(spooled) == 1  # waiting for the next drain, already scrubbed
+    Kindling.open(db()).close()  # drains the spool into the database
+    files = [p for p in db().parent.iterdir() if p.name.startswith(db().name) and p.is_file()]
     assert files
-    for path in files:
-        raw = path.read_bytes()
+    for path in [*files, *spooled]:
+        raw = path.read_bytes() if path.exists() else b""
         assert github.encode() not in raw, path.name
         assert aws.encode() not in raw, path.name
+    assert b"[REDACTED:" in spooled[0].read_bytes() if spooled[0].exists() else True
 
 
 def test_hook_help() -> None:
@@ -341,4 +345,6 @@ def test_a_locked_database_does_not_block_the_agent(git_repo: Path) -> None:
         holder.execute("ROLLBACK")
         holder.close()
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-    assert "PostToolUse DatabaseLockedError" in log_text()
+    assert log_text() == ""  # a capture hook never waits for the database
+    with Kindling.open(db()) as kd:  # the lock is gone: opening drains the spool
+        assert [o.kind for o in kd.list_observations()] == ["command"]

@@ -13,16 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
+from kindling.config import repo_root
 from kindling.hooks.config import HookConfig, load_hook_config, parse_hook_config
+from kindling.hooks.filters import command_touches_excluded, is_excluded, is_skipped_tool
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
-from kindling.hooks.mapping import (
-    bound,
-    command_touches_excluded,
-    is_excluded,
-    is_skipped_tool,
-    to_draft,
-)
-from kindling.hooks.payload import last_assistant_text, parse_payload, repo_root
+from kindling.hooks.mapping import bound, to_draft
+from kindling.hooks.payload import last_assistant_text, parse_payload
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
 CFG = HookConfig()
@@ -124,7 +120,7 @@ def test_tools_without_inputs_and_noise_events_give_nothing() -> None:
 def test_failure_on_excluded_path_withholds_the_error() -> None:
     data = {
         "hook_event_name": "PostToolUseFailure",
-        "tool_name": "Read",
+        "tool_name": "Edit",
         "tool_input": {"file_path": "/repo/.env"},
         "error": "EACCES: SECRET=abc",
     }
@@ -257,7 +253,9 @@ def test_bash_failure_keeps_the_exit_code() -> None:
     out = draft(data)
     assert out is not None
     assert out.provenance["exitCode"] == 2
-    assert out.content == "Bash failed: npm test\nCommand failed with exit code 2: 3 tests failed"
+    assert out.content == (
+        "Bash failed: npm test\n[exit 2]\nCommand failed with exit code 2: 3 tests failed"
+    )
 
 
 JSON = st.recursive(

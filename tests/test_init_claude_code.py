@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from tests.hookutil import KINDLING
 
+from kindling.hooks.config import DEFAULT_SKIP_TOOLS
 from kindling.hooks.payload import EVENTS
-from kindling.hooks.settings import is_kindling_hook, merge_hooks, remove_hooks
+from kindling.hooks.settings import is_kindling_hook, merge_hooks, remove_hooks, tool_matcher
 
 EXISTING = {
     "model": "opus",
@@ -78,10 +81,70 @@ def test_fresh_install_adds_every_event_once(git_repo: Path) -> None:
     commands = kindling_commands(data)
     assert sorted(commands) == sorted(EVENTS)
     assert all(len(c) == 1 for c in commands.values())
-    assert data["hooks"]["PostToolUse"][0]["matcher"] == "*"
+    assert data["hooks"]["PostToolUse"][0]["matcher"] == tool_matcher(DEFAULT_SKIP_TOOLS)
+    assert data["hooks"]["PostToolUseFailure"][0]["matcher"] == tool_matcher(DEFAULT_SKIP_TOOLS)
     assert "matcher" not in data["hooks"]["SessionStart"][0]
     assert data["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 10
+    # Claude Code waits only for the hooks whose output must reach the model first.
+    is_async = {e: g[0]["hooks"][0].get("async", False) for e, g in data["hooks"].items()}
+    assert is_async == {e: e not in ("SessionStart", "UserPromptSubmit") for e in EVENTS}
     assert backups(git_repo) == []  # nothing to back up
+
+
+SKIPPED = ["Read", "Glob", "Grep", "TodoWrite", "ToolSearch", "mcp__kindling__retrieve"]
+RECORDED = ["Bash", "Edit", "Write", "WebFetch", "Task", "mcp__github__x", "ReadX", "XRead"]
+
+
+def test_the_tool_matcher_skips_the_default_skipped_tools() -> None:
+    matcher = re.compile(tool_matcher(DEFAULT_SKIP_TOOLS))
+    assert [t for t in SKIPPED + RECORDED if matcher.search(t)] == RECORDED
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_tool_matcher_as_claude_code_reads_it() -> None:
+    # Claude Code compiles a matcher with JavaScript's RegExp and tests it unanchored.
+    script = (
+        "const re = new RegExp(process.argv[1]);"
+        "console.log(JSON.stringify(JSON.parse(process.argv[2]).filter(t => re.test(t))))"
+    )
+    tools = json.dumps(SKIPPED + RECORDED)
+    proc = subprocess.run(
+        ["node", "-e", script, tool_matcher(DEFAULT_SKIP_TOOLS), tools],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(proc.stdout) == RECORDED
+
+
+def test_the_matcher_follows_the_skip_tools_setting(git_repo: Path) -> None:
+    home = Path(os.environ["KINDLING_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.json").write_text(json.dumps({"hooks": {"skip_tools": ["Web*", "Bash:ls*"]}}))
+    assert kindling("init", "--claude-code", cwd=git_repo).returncode == 0
+    data = json.loads(settings(git_repo).read_text())
+    matcher = data["hooks"]["PostToolUse"][0]["matcher"]
+    assert matcher == "^(?!(?:Web.*)$).*"
+    assert not re.search(matcher, "WebFetch")
+    assert re.search(matcher, "Read")  # no longer skipped
+
+
+def test_an_old_install_gets_async_and_the_matcher(git_repo: Path) -> None:
+    old_entry = {"type": "command", "command": "kindling hook PostToolUse", "timeout": 10}
+    shared = {"type": "command", "command": "prettier -w"}
+    old = {
+        "hooks": {
+            "PostToolUse": [{"matcher": "*", "hooks": [shared, old_entry]}],
+            "Stop": [{"hooks": [{**old_entry, "command": "kindling hook Stop"}]}],
+        }
+    }
+    merged, touched = merge_hooks(old, "kindling", "^(?!Read$).*")
+    assert {"PostToolUse", "Stop"} <= set(touched)
+    groups = merged["hooks"]["PostToolUse"]
+    assert groups[0] == {"matcher": "*", "hooks": [shared]}  # the user's hook keeps its group
+    assert groups[1] == {"matcher": "^(?!Read$).*", "hooks": [{**old_entry, "async": True}]}
+    assert merged["hooks"]["Stop"][0]["hooks"][0]["async"] is True
+    assert merge_hooks(merged, "kindling", "^(?!Read$).*")[1] == []  # idempotent
 
 
 def test_existing_settings_keep_every_other_key_and_are_backed_up(git_repo: Path) -> None:
@@ -166,3 +229,12 @@ def test_merge_refreshes_a_moved_executable_and_remove_keeps_foreign_hooks() -> 
     mine = {"type": "command", "command": "kindling hook Stop --verbose"}
     assert not is_kindling_hook(mine, "Stop")  # not exactly ours: left alone
     assert not is_kindling_hook({"type": "command", "command": "kindling hook Stop"}, "SessionEnd")
+
+
+def test_docs_show_the_real_hook_configuration() -> None:
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = docs.split("<!-- hooks-config -->\n```json\n", 1)[1].split("\n```", 1)[0]
+    shown = json.loads(block)["hooks"]
+    real = merge_hooks({}, "kindling", tool_matcher(DEFAULT_SKIP_TOOLS))[0]["hooks"]
+    assert shown == {event: real[event] for event in shown}
+    assert len(shown) >= 3

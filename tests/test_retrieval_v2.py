@@ -122,6 +122,10 @@ def test_forgetting_an_observation_removes_it_from_its_neighbours_context(tmp_pa
         ("calls validate_token before every request", "validateToken"),
         ("calls validateToken before every request", "validate token"),
         ("src/auth/tokens.ts exports verify", "tokens.ts"),
+        ("src/auth/tokens.ts exports verify", "src/auth/tokens.ts"),
+        ("why is get_order_user null", "getOrderUser"),
+        ("calls getOrderUser twice", "get_order_user"),
+        ("python 3.40.1 is installed", "3.40.1"),
     ],
 )
 def test_identifiers_match_their_parts_without_prefix_scans(content: str, query: str) -> None:
@@ -134,8 +138,9 @@ def test_identifiers_match_their_parts_without_prefix_scans(content: str, query:
 
 def test_identifier_parts_and_scope_tokens() -> None:
     assert identifier_parts("AuthenticationError in getHTTPResponse, snake_case") == (
-        "authentication error get http response"
+        "authentication error get http response snakecase"
     )
+    assert identifier_parts("see src/auth/tokens.ts and jwt.verify(x)") == "tokensts jwtverify"
     assert identifier_parts("plain words only") == ""
     assert scope_tokens(None, "/r", None, None).startswith("kr")
     assert scope_tokens("s", "/r", None, None) != scope_tokens("s", "/r2", None, None)

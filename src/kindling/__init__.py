@@ -3,37 +3,37 @@
 The curated public API; everything else is internal and may change.
 """
 
-from typing import TYPE_CHECKING, Any
-
-from kindling.engine import Kindling
-from kindling.errors import (
-    ConflictError,
-    DatabaseLockedError,
-    InvalidInputError,
-    KindlingError,
-    NotFoundError,
-    SchemaError,
-    StoreError,
-)
-from kindling.model import (
-    CandidateResult,
-    Capsule,
-    Explanation,
-    Memory,
-    MemoryFields,
-    MemoryMatch,
-    NewObservation,
-    Observation,
-    Pin,
-    PinResult,
-    RetrieveProvenance,
-    RetrieveResult,
-    Scope,
-    Summary,
-    SummaryDetails,
-)
-
+# Every name loads on first use: ``import kindling`` costs nothing, so the hook path
+# (``kindling hook``, which must start in a few milliseconds) pays only for what it uses.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from kindling.engine import Kindling
+    from kindling.errors import (
+        ConflictError,
+        DatabaseLockedError,
+        InvalidInputError,
+        KindlingError,
+        NotFoundError,
+        SchemaError,
+        StoreError,
+    )
+    from kindling.model import (
+        CandidateResult,
+        Capsule,
+        Explanation,
+        Memory,
+        MemoryFields,
+        MemoryMatch,
+        NewObservation,
+        Observation,
+        Pin,
+        PinResult,
+        RetrieveProvenance,
+        RetrieveResult,
+        Scope,
+        Summary,
+        SummaryDetails,
+    )
     from kindling.retrieval.budget import CharTokenizer, Tokenizer
     from kindling.retrieval.provider import (
         LocalFtsProvider,
@@ -43,8 +43,16 @@ if TYPE_CHECKING:
     )
     from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
 
-# Retrieval names load on first use, so capture-only callers (hooks) start faster.
+_ERRORS = "ConflictError DatabaseLockedError InvalidInputError KindlingError NotFoundError"
+_MODEL = (
+    "CandidateResult Capsule Explanation Memory MemoryFields MemoryMatch NewObservation"
+    " Observation Pin"
+    " PinResult RetrieveProvenance RetrieveResult Scope Summary SummaryDetails"
+)
 _LAZY = {
+    "Kindling": "kindling.engine",
+    **dict.fromkeys((_ERRORS + " SchemaError StoreError").split(), "kindling.errors"),
+    **dict.fromkeys(_MODEL.split(), "kindling.model"),
     "CharTokenizer": "kindling.retrieval.budget",
     "Tokenizer": "kindling.retrieval.budget",
     "LocalFtsProvider": "kindling.retrieval.provider",
@@ -56,12 +64,18 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
     raise AttributeError(f"module 'kindling' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

@@ -52,6 +52,9 @@ Progress = Callable[[int], None]
 T = TypeVar("T")
 
 
+MAX_BUNDLE_BYTES = 1 << 30  # what import reads at most: a bundle, not /dev/zero
+
+
 def _no_progress(_: int) -> None:
     return None
 
@@ -131,6 +134,8 @@ def loads(text: str) -> Bundle:
         data = json.loads(text)
     except ValueError as exc:
         raise InvalidInputError(f"the bundle is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise InvalidInputError("the bundle is nested too deeply to be a Kindling bundle") from None
     return parse_bundle(data)
 
 

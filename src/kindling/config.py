@@ -1,20 +1,49 @@
-"""Settings read at entry points (CLI, bridge, hooks) and passed down; never read by the core.
+"""Settings read at entry points (CLI, bridge, hooks, MCP) and passed down; never read by the core.
 
+Imports only ``os``: the hook process reads these on every tool call of an agent.
 Must not import anything from Kindling.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+DEFAULT_HOME = "~/.kindling"
 DEFAULT_DB = "~/.kindling/kindling.db"
 
 
-def default_db_path() -> Path:
+def kindling_home() -> str:
+    """The data directory: ``$KINDLING_HOME``, else ``~/.kindling``."""
+    return os.path.expanduser(os.environ.get("KINDLING_HOME") or DEFAULT_HOME)
+
+
+def default_db_file() -> str:
     """``$KINDLING_DB``, else ``$KINDLING_HOME/kindling.db``, else ``~/.kindling/kindling.db``."""
     if env := os.environ.get("KINDLING_DB"):
-        return Path(env).expanduser()
-    if home := os.environ.get("KINDLING_HOME"):
-        return Path(home).expanduser() / "kindling.db"
-    return Path(DEFAULT_DB).expanduser()
+        return os.path.expanduser(env)
+    return os.path.join(kindling_home(), "kindling.db")
+
+
+def default_db_path() -> Path:
+    from pathlib import Path
+
+    return Path(default_db_file())
+
+
+def repo_root(cwd: str | None) -> str:
+    """The nearest ancestor of ``cwd`` holding a ``.git`` entry (a directory, or the file of a
+    worktree or submodule), else ``cwd`` itself; canonical (``realpath``). Walking the tree
+    costs microseconds; spawning ``git rev-parse`` would cost more than a whole hook."""
+    start = os.path.realpath(cwd or os.getcwd())
+    here = start
+    while True:
+        if os.path.lexists(os.path.join(here, ".git")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return start
+        here = parent

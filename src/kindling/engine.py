@@ -10,7 +10,7 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ from kindling.capture.memory import check_memory_fields, memory_intent
 from kindling.capture.privacy import guard_store, scrub_content, scrub_details, scrub_text
 from kindling.capture.sanitize import (
     MAX_LIMIT,
+    MAX_TS,
     cap_content,
     new_id,
     require_choice,
@@ -31,7 +32,9 @@ from kindling.capture.sanitize import (
     require_ts,
     wall_clock_ms,
 )
-from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
+from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
+from kindling.forgetting import ForgetVerbs
 from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -56,6 +59,7 @@ from kindling.model import (
 )
 from kindling.store.backends import open_store
 from kindling.store.base import CapsuleRef, Store, StoreStats
+from kindling.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
     from kindling.retrieval.budget import Tokenizer
@@ -65,7 +69,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
 Clock = Callable[[], int]
 
 
-class Kindling:
+class Kindling(ForgetVerbs):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -118,22 +122,30 @@ class Kindling:
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
         redact_secrets: bool = True,
+        drain_spool: bool = True,
     ) -> Kindling:
-        """Open (creating and migrating as needed) the SQLite database at ``path``, or the
-        PostgreSQL database of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
+        """Open (creating and migrating as needed) the SQLite database at ``path`` and apply
+        what hooks spooled for it (unless ``drain_spool=False``), or the PostgreSQL database
+        of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
         Secrets are masked before anything is written (``capture.redaction``); only an
         explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
-        return cls(
-            open_store(path),
+        store = open_store(path)
+        kd = cls(
+            store,
             provider=provider,
             tokenizer=tokenizer,
             clock=clock,
             weights=weights,
             redact_secrets=redact_secrets,
         )
+        # what hooks spooled for a local file (capture.spool)
+        if drain_spool and isinstance(store, SqliteStore) and store.path != ":memory:":
+            with suppress(KindlingError, OSError):
+                drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
+        return kd
 
     def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
         return scrub_text(text) if self.redacts_secrets else text
@@ -355,6 +367,10 @@ class Kindling:
             if isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int) or ttl_ms <= 0:
                 raise InvalidInputError("ttl_ms must be a positive number of milliseconds")
             expires_at = now + ttl_ms
+            if expires_at > MAX_TS:
+                raise InvalidInputError(
+                    f"ttl_ms reaches past the year 9999; use at most {MAX_TS - now} ms"
+                )
         elif expires_at is not None:
             require_ts(expires_at, "expires_at")
         if reason is not None:
@@ -379,14 +395,6 @@ class Kindling:
     def unpin(self, pin_id: str) -> None:
         if not self.store.delete_pin(require_id(pin_id, "pin_id")):
             raise NotFoundError(f"no pin with id {pin_id!r}; list pins with list_pins()")
-
-    def forget(self, observation_id: str) -> Observation:
-        """Redact an observation: its content becomes ``[redacted]``, its provenance ``{}``,
-        and its text leaves the index and the database files (WAL included) once the
-        transaction commits. Text copied into a summary is not touched."""
-        obs = self.get_observation(require_id(observation_id, "observation_id"))
-        self.store.redact_observation(obs.id)
-        return self.get_observation(obs.id)
 
     # ------------------------------------------------------------------ reads
 

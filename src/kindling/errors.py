@@ -12,7 +12,8 @@ Tree::
     ├── ConflictError                  conflict           valid input that the current state forbids
     ├── SchemaError                    schema             the database schema cannot be used
     └── StoreError                     store              the database failed (locked, corrupt, I/O)
-        └── DatabaseLockedError        database_locked    still locked after the busy timeout
+        ├── DatabaseLockedError        database_locked    still locked after the busy timeout
+        └── DamagedDatabaseError       database_damaged   fails SQLite's quick check
 
 Must not import anything from Kindling.
 """
@@ -23,6 +24,7 @@ from typing import ClassVar
 
 __all__ = [
     "ConflictError",
+    "DamagedDatabaseError",
     "DatabaseLockedError",
     "InvalidInputError",
     "KindlingError",
@@ -80,3 +82,9 @@ class DatabaseLockedError(StoreError):
     """Another process held the write lock for longer than the busy timeout."""
 
     code = "database_locked"
+
+
+class DamagedDatabaseError(StoreError):
+    """The database file fails SQLite's checks; nothing is written to it."""
+
+    code = "database_damaged"

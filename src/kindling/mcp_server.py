@@ -1,20 +1,29 @@
 """``kindling mcp``: Kindling's memory as Model Context Protocol tools over stdio.
 
 Built on the official MCP Python SDK (``mcp`` 2.x, ``MCPServer``). Tools: ``retrieve``,
-``remember``, ``pin``, ``unpin``, ``forget``, ``recent``, ``status``; each returns text an agent
-reads well plus structured content (the library's JSON shapes), and carries read-only /
-destructive annotations. The default scope is the repository root of the server's working
-directory; every tool that reads or writes takes ``repo`` to override it (``"*"`` = every
-repository). A ``KindlingError`` comes back as an MCP tool error carrying its code and message;
-the server never crashes on a bad call. Each call opens the database and closes it again, so
-the server holds no lock between calls and never shares a connection between threads.
+``remember``, ``pin``, ``unpin``, ``forget``, ``recent``, ``status``; each carries read-only /
+destructive annotations and an ``outputSchema`` (``kindling.mcp_schemas``).
+
+What the model reads is the structured content (Claude Code hands the model
+``structuredContent``, not the text), so it is the compact, model-readable form: ids, kind, age,
+score, snippet, pin reason; the scoring internals only with ``explain: true``. The text block
+carries the same object serialized as JSON, as the MCP specification asks.
+
+Bad calls come back as tool errors in one plain sentence: unknown arguments are rejected, values
+outside the schema are named with what is allowed (never pydantic's text or its URLs), queries
+are capped at ``MAX_QUERY_CHARS``, and a ``KindlingError`` keeps its code and message. The
+default scope is the repository root of the server's working directory; every tool that reads
+or writes takes ``repo`` to override it (``"*"`` = every repository). Each call opens the
+database (applying what hooks spooled) and closes it again, so the server holds no lock between
+calls and never shares a connection between threads.
 
 Adapter: no SQL, no ranking; one ``Kindling`` call per tool. Must not be imported by the core.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import inspect
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,25 +31,30 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from kindling import Kindling, KindlingError, Scope, __version__
-from kindling.hooks.payload import repo_root
-from kindling.model import Observation, RetrieveResult
+from kindling.config import repo_root
+from kindling.mcp_schemas import OUTPUT_SCHEMAS, age, plain_error
+from kindling.model import Observation, Summary
 
 ALL_REPOS = "*"
-SNIPPET_CHARS = 400
-STRUCTURED_CONTENT_CHARS = 4000
+SNIPPET_CHARS = 300
+MAX_QUERY_CHARS = 2000  # a question, not a document: a 5 MB query once took 15 s
+MAX_TTL_MINUTES = 100 * 365 * 24 * 60  # a century; beyond it a pin is simply permanent
 
 INSTRUCTIONS = """Kindling is this project's local memory: what earlier sessions ran, changed,
 learned and decided. Call `retrieve` with a question before re-investigating something that
 may have been solved before; `remember` a decision or finding worth keeping; `pin` what must
-stay visible. Results carry ids, scores and provenance; treat them as notes, not as truth."""
+stay visible. Results carry ids, kinds, ages, scores and snippets; treat them as notes, not as
+truth."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+KINDS = Literal["message", "error", "command", "file_diff", "tool_call"]
 
 RepoArg = Annotated[
     str | None,
@@ -51,17 +65,30 @@ RepoArg = Annotated[
 ]
 
 
-def _iso(ms: int) -> str:
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
 def _line(text: str, limit: int = SNIPPET_CHARS) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _result(text: str, data: dict[str, Any]) -> CallToolResult:
+def _result(data: dict[str, Any]) -> CallToolResult:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _fail(exc: KindlingError) -> ToolError:
+    return ToolError(f"{exc.code}: {exc.message}")
+
+
+def _entity_brief(entity: Observation | Summary, now: int) -> dict[str, Any]:
+    if isinstance(entity, Observation):
+        brief: dict[str, Any] = {"id": entity.id, "kind": entity.kind, "age": age(entity.ts, now)}
+        if entity.scope.session_id:
+            brief["session"] = entity.scope.session_id
+        path = entity.provenance.get("path")
+        if isinstance(path, str) and path:
+            brief["path"] = path
+        return brief
+    return {"id": entity.id, "kind": "summary", "age": age(entity.created_at, now)}
 
 
 class KindlingTools:
@@ -82,7 +109,7 @@ class KindlingTools:
             with self._open() as kd:
                 yield kd
         except KindlingError as exc:
-            raise ToolError(f"{exc.code}: {exc.message}") from None
+            raise _fail(exc) from None
 
     def scope(self, repo: str | None, session_id: str | None = None) -> Scope:
         try:
@@ -93,23 +120,29 @@ class KindlingTools:
                 where = repo_root(str(Path(where).expanduser()))
             return Scope(repo_id=where, session_id=session_id)
         except KindlingError as exc:
-            raise ToolError(f"{exc.code}: {exc.message}") from None
+            raise _fail(exc) from None
 
     # ------------------------------------------------------------------ tools
 
     def retrieve(
         self,
-        query: Annotated[str, Field(description="What you want to know, in plain words.")],
+        query: Annotated[
+            str,
+            Field(description="What you want to know, in plain words.", max_length=MAX_QUERY_CHARS),
+        ],
         repo: RepoArg = None,
         session_id: Annotated[str | None, Field(description="Only this session.")] = None,
         token_budget: Annotated[
-            int | None, Field(description="Cap on candidate tokens (4 chars a token).", ge=0)
+            int | None, Field(description="Cap on result tokens (4 chars a token).", ge=0)
         ] = 2000,
         max_candidates: Annotated[int, Field(ge=1, le=100)] = 10,
+        explain: Annotated[
+            bool, Field(description="Add each result's scoring factors (for debugging).")
+        ] = False,
     ) -> CallToolResult:
         """Search Kindling's memory: active pins, the current session summary, then the
-        observations and summaries that best match the query, each with score, snippet and
-        provenance (id, kind, time, session). An empty query lists recent work."""
+        observations and summaries that best match the query, best first, each with id,
+        kind, age, score and snippet. An empty query lists recent work."""
         scope = self.scope(repo, session_id)
         with self._kd() as kd:
             try:
@@ -117,15 +150,45 @@ class KindlingTools:
                     query, scope=scope, token_budget=token_budget, max_candidates=max_candidates
                 )
             except KindlingError as exc:
-                raise ToolError(f"{exc.code}: {exc.message}") from None
-        return _result(render_retrieve(result), _trimmed(result.to_dict()))
+                raise _fail(exc) from None
+            now = kd.clock()
+        pins = [
+            {
+                "pinId": p.pin.id,
+                **_entity_brief(p.target, now),
+                "reason": p.pin.reason,
+                "snippet": _line(p.target.content),
+            }
+            for p in result.pins
+        ]
+        summary = result.current_summary
+        results = []
+        for c in result.candidates:
+            item = {
+                **_entity_brief(c.entity, now),
+                "score": round(c.score, 3),
+                "snippet": _line(c.match_context or c.entity.content),
+            }
+            if explain:
+                item["explanation"] = c.explanation.to_dict()
+            results.append(item)
+        prov = result.provenance
+        return _result(
+            {
+                "pins": pins,
+                "currentSummary": None
+                if summary is None
+                else {**_entity_brief(summary, now), "snippet": _line(summary.content)},
+                "results": results,
+                "more": prov.total_candidates > prov.returned_candidates,
+            }
+        )
 
     def remember(
         self,
         content: Annotated[str, Field(description="The fact, decision or finding to keep.")],
         kind: Annotated[
-            Literal["message", "error", "command", "file_diff", "tool_call"],
-            Field(description="message for notes and decisions; error for a failure."),
+            KINDS, Field(description="message for notes and decisions; error for a failure.")
         ] = "message",
         pin: Annotated[bool, Field(description="Also pin it so it is always retrieved.")] = False,
         reason: Annotated[str | None, Field(description="Why it is pinned.")] = None,
@@ -141,10 +204,8 @@ class KindlingTools:
                     )
                     pinned = kd.pin("observation", obs.id, reason=reason) if pin else None
             except KindlingError as exc:
-                raise ToolError(f"{exc.code}: {exc.message}") from None
-        text = f"Remembered {obs.kind} {obs.id}" + (f", pinned as {pinned.id}" if pinned else "")
-        data = {"observation": obs.to_dict(), "pin": pinned.to_dict() if pinned else None}
-        return _result(text, data)
+                raise _fail(exc) from None
+        return _result({"id": obs.id, "kind": obs.kind, "pinId": pinned.id if pinned else None})
 
     def pin(
         self,
@@ -152,7 +213,7 @@ class KindlingTools:
         target_type: Literal["observation", "summary"] = "observation",
         reason: str | None = None,
         ttl_minutes: Annotated[
-            int | None, Field(description="Expire after this long.", ge=1)
+            int | None, Field(description="Expire after this long.", ge=1, le=MAX_TTL_MINUTES)
         ] = None,
     ) -> CallToolResult:
         """Pin an observation or summary so retrieval always shows it (until unpinned)."""
@@ -161,8 +222,16 @@ class KindlingTools:
                 ttl = ttl_minutes * 60_000 if ttl_minutes else None
                 made = kd.pin(target_type, target_id, reason=reason, ttl_ms=ttl)
             except KindlingError as exc:
-                raise ToolError(f"{exc.code}: {exc.message}") from None
-        return _result(f"Pinned {target_type} {target_id} as {made.id}", made.to_dict())
+                raise _fail(exc) from None
+        return _result(
+            {
+                "pinId": made.id,
+                "targetType": made.target_type,
+                "targetId": made.target_id,
+                "reason": made.reason,
+                "expiresAt": made.expires_at,
+            }
+        )
 
     def unpin(self, pin_id: Annotated[str, Field(description="Id of the pin.")]) -> CallToolResult:
         """Remove a pin (the pinned observation or summary itself stays)."""
@@ -170,25 +239,45 @@ class KindlingTools:
             try:
                 kd.unpin(pin_id)
             except KindlingError as exc:
-                raise ToolError(f"{exc.code}: {exc.message}") from None
-        return _result(f"Unpinned {pin_id}", {"unpinned": pin_id})
+                raise _fail(exc) from None
+        return _result({"unpinned": pin_id})
 
     def forget(
-        self, observation_id: Annotated[str, Field(description="Id of the observation.")]
+        self,
+        observation_id: Annotated[
+            str | None, Field(description="Id of the observation, summary or pin to forget.")
+        ] = None,
+        match: Annotated[
+            str | None,
+            Field(
+                description="Forget every observation, summary, pin reason and capsule intent "
+                "containing this text (at least 3 characters) instead of one id.",
+                max_length=MAX_QUERY_CHARS,
+            ),
+        ] = None,
+        dry_run: Annotated[
+            bool, Field(description="With match: only count what would be forgotten.")
+        ] = False,
     ) -> CallToolResult:
-        """Redact an observation for good: its content becomes [redacted] and it leaves the
-        search index. Cannot be undone."""
+        """Forget for good: the text becomes [redacted] everywhere it was copied (index,
+        summaries, pin reasons) and leaves the database files. Give one id, or a match text.
+        Cannot be undone; `complete` is false while another process still holds old pages."""
+        if (observation_id is None) == (match is None):
+            raise ToolError("Give exactly one of observation_id or match.")
         with self._kd() as kd:
             try:
-                obs = kd.forget(observation_id)
+                if match is not None:
+                    report = kd.forget_matching(match, dry_run=dry_run)
+                else:
+                    report = kd.forget(observation_id or "")
             except KindlingError as exc:
-                raise ToolError(f"{exc.code}: {exc.message}") from None
-        return _result(f"Forgot observation {obs.id}", obs.to_dict())
+                raise _fail(exc) from None
+        return _result(report.to_dict())
 
     def recent(
         self,
         limit: Annotated[int, Field(ge=1, le=200)] = 10,
-        kind: Literal["message", "error", "command", "file_diff", "tool_call"] | None = None,
+        kind: KINDS | None = None,
         repo: RepoArg = None,
     ) -> CallToolResult:
         """The newest observations in this repository, newest first."""
@@ -197,119 +286,91 @@ class KindlingTools:
             try:
                 found = kd.list_observations(kind=kind, scope=scope, limit=limit)
             except KindlingError as exc:
-                raise ToolError(f"{exc.code}: {exc.message}") from None
-        lines = [_obs_line(o) for o in found] or ["(nothing recorded yet)"]
-        text = f"{len(found)} recent observation(s):\n" + "\n".join(lines)
-        return _result(text, {"observations": [o.to_dict() for o in found]})
+                raise _fail(exc) from None
+            now = kd.clock()
+        items = [{**_entity_brief(o, now), "snippet": _line(o.content)} for o in found]
+        return _result({"observations": items})
 
     def status(self) -> CallToolResult:
         """Where the database is, the default repository, and what the store holds."""
         with self._kd() as kd:
             stats = kd.stats()
             open_here = kd.list_capsules(status="open", scope=self.scope(None), limit=100)
-        data = {
-            "db": str(self.db),
-            "defaultRepo": self.default_repo,
-            "version": __version__,
-            "schemaVersion": stats.schema_version,
-            "observationsByKind": stats.observations_by_kind,
-            "redactedObservations": stats.redacted_observations,
-            "capsulesByStatus": stats.capsules_by_status,
-            "summaries": stats.summaries,
-            "pins": stats.pins,
-            "openCapsulesInDefaultRepo": len(open_here),
-        }
-        total = sum(stats.observations_by_kind.values())
-        text = (
-            f"Kindling {__version__}, database {self.db} (schema v{stats.schema_version})\n"
-            f"default repository: {self.default_repo}\n"
-            f"{total} observations, {stats.summaries} summaries, {stats.pins} pins, "
-            f"{sum(stats.capsules_by_status.values())} capsules"
+        return _result(
+            {
+                "db": str(self.db),
+                "defaultRepo": self.default_repo,
+                "version": __version__,
+                "schemaVersion": stats.schema_version,
+                "observationsByKind": stats.observations_by_kind,
+                "redactedObservations": stats.redacted_observations,
+                "capsulesByStatus": stats.capsules_by_status,
+                "summaries": stats.summaries,
+                "pins": stats.pins,
+                "openCapsulesInDefaultRepo": len(open_here),
+            }
         )
-        return _result(text, data)
 
 
-def _trim_content(entity: dict[str, Any]) -> None:
-    content = entity.get("content")
-    if isinstance(content, str) and len(content) > STRUCTURED_CONTENT_CHARS:
-        entity["content"] = _line(content, STRUCTURED_CONTENT_CHARS)
-        entity["contentTruncatedFromChars"] = len(content)
+class _StrictTool(Tool):
+    """A tool that rejects unknown arguments and explains a bad one in one plain sentence."""
+
+    async def run(
+        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
+    ) -> Any:
+        known = self.parameters.get("properties", {})
+        unknown = sorted(set(arguments) - set(known))
+        if unknown:
+            raise ToolError(
+                f"{self.name} takes no argument {unknown[0]!r}; "
+                f"it takes: {', '.join(known) or 'nothing'}."
+            )
+        try:
+            self.fn_metadata.validate_arguments(arguments)
+        except ValidationError as exc:
+            raise ToolError(plain_error(exc.errors(), known)) from None
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as exc:  # the SDK prefixes our own message; keep it plain
+            if isinstance(exc.__cause__, ToolError):
+                raise ToolError(str(exc.__cause__)) from None
+            raise
 
 
-def _trimmed(data: dict[str, Any]) -> dict[str, Any]:
-    """Bound every entity's content: one pinned 1 MiB log must not flood the agent's context
-    (the full text stays one ``recent`` or CLI call away, by id)."""
-    for pin in data["pins"]:
-        _trim_content(pin["target"])
-    if data["currentSummary"] is not None:
-        _trim_content(data["currentSummary"])
-    for candidate in data["candidates"]:
-        _trim_content(candidate["entity"])
-    return data
-
-
-def _obs_line(o: Observation) -> str:
-    session = f" session={o.scope.session_id}" if o.scope.session_id else ""
-    return f"- [{o.kind}] {o.id} {_iso(o.ts)}{session}: {_line(o.content, 200)}"
-
-
-def render_retrieve(result: RetrieveResult) -> str:
-    """The three tiers as text: what each item is, why it is here, where it came from."""
-    prov = result.provenance
-    out: list[str] = []
-    if result.pins:
-        out.append("Pinned:")
-        for p in result.pins:
-            reason = f" ({p.pin.reason})" if p.pin.reason else ""
-            out.append(f"- pin {p.pin.id}{reason} -> {p.pin.target_type} {p.target.id}")
-            out.append(f"  {_line(p.target.content)}")
-    if result.current_summary is not None:
-        s = result.current_summary
-        out.append(f"Current session summary {s.id} (confidence {s.confidence:.2f}):")
-        out.append(f"  {_line(s.content)}")
-    out.append(
-        f"Candidates: {prov.returned_candidates} of {prov.total_candidates}"
-        + (" (cut to the token budget)" if prov.truncated_due_to_token_budget else "")
-        + f", query read as {prov.query_mode}"
-        + (f": {prov.fts_query}" if prov.fts_query else "")
+def _tool(fn: Callable[..., Any], name: str, title: str, annotations: ToolAnnotations) -> Tool:
+    base = Tool.from_function(
+        fn,
+        name=name,
+        title=title,
+        description=inspect.cleandoc(fn.__doc__ or ""),
+        annotations=annotations,
     )
-    for i, c in enumerate(result.candidates, 1):
-        e = c.explanation
-        entity = c.entity
-        if isinstance(entity, Observation):
-            where = f"{entity.kind} {entity.id} {_iso(entity.ts)}"
-            if entity.scope.session_id:
-                where += f" session={entity.scope.session_id}"
-        else:
-            where = f"summary {entity.id} of capsule {entity.capsule_id} {_iso(entity.created_at)}"
-        out.append(
-            f"{i}. {where} | score {c.score:.3f} (relevance {e.relevance:.2f}, "
-            f"recency {e.recency:.2f})"
-        )
-        out.append(f"   {_line(c.match_context or entity.content)}")
-    if not result.candidates and not result.pins and result.current_summary is None:
-        out.append("Nothing in memory matches.")
-    return "\n".join(out)
+    tool = _StrictTool(**dict(base))
+    tool.parameters["additionalProperties"] = False
+    tool.fn_metadata.output_schema = OUTPUT_SCHEMAS[name]
+    return tool
 
 
 def build_server(
     db: Path, cwd: str | None = None, opener: Callable[[], Kindling] | None = None
 ) -> MCPServer[Any]:
-    tools = KindlingTools(db, repo_root(cwd), opener)
-    server: MCPServer[Any] = MCPServer(
+    t = KindlingTools(db, repo_root(cwd), opener)
+    tools = [
+        _tool(t.retrieve, "retrieve", "Search memory", READ_ONLY),
+        _tool(t.remember, "remember", "Remember a note", ADDITIVE),
+        _tool(t.pin, "pin", "Pin a memory", ADDITIVE),
+        _tool(t.unpin, "unpin", "Unpin", DESTRUCTIVE),
+        _tool(t.forget, "forget", "Forget (redact)", DESTRUCTIVE),
+        _tool(t.recent, "recent", "Recent work", READ_ONLY),
+        _tool(t.status, "status", "Memory status", READ_ONLY),
+    ]
+    return MCPServer(
         name="kindling",
         version=__version__,
         instructions=INSTRUCTIONS,
         log_level="WARNING",
+        tools=tools,
     )
-    server.add_tool(tools.retrieve, name="retrieve", title="Search memory", annotations=READ_ONLY)
-    server.add_tool(tools.remember, name="remember", title="Remember a note", annotations=ADDITIVE)
-    server.add_tool(tools.pin, name="pin", title="Pin a memory", annotations=ADDITIVE)
-    server.add_tool(tools.unpin, name="unpin", title="Unpin", annotations=DESTRUCTIVE)
-    server.add_tool(tools.forget, name="forget", title="Forget (redact)", annotations=DESTRUCTIVE)
-    server.add_tool(tools.recent, name="recent", title="Recent work", annotations=READ_ONLY)
-    server.add_tool(tools.status, name="status", title="Memory status", annotations=READ_ONLY)
-    return server
 
 
 def serve(db: Path, opener: Callable[[], Kindling] | None = None) -> None:

@@ -30,12 +30,14 @@ DEFAULT_HALF_LIFE_DAYS = 7.0
 MAX_RESULTS_RANGE = (1, 50)
 MAX_TOKENS_RANGE = (100, 100_000)
 HALF_LIFE_RANGE = (0.5, 90.0)
+SEARCH_TOP_K_RANGE = (1, 10_000)  # candidates searched before ranking (the store's largest page)
 TRUE_WORDS = frozenset({"1", "true", "yes", "y"})
 MAX_INGEST_BYTES = 1 << 20  # the same bound as one captured observation
 
 RETRIEVE_USAGE = (
     "usage: kindling bridge retrieve [--db PATH] WORKSPACE QUERY [MAX_RESULTS] [MAX_TOKENS]"
-    " [HALF_LIFE_DAYS] [INCLUDE_SUPERSEDED]\n"
+    " [HALF_LIFE_DAYS] [INCLUDE_SUPERSEDED] [SEARCH_TOP_K]\n"
+    '   or: kindling bridge retrieve [--db PATH] --json \'{"workspace_path": ..., "query": ...}\'\n'
     "   or: python -m kindling.bridge.retrieve [--db PATH] WORKSPACE QUERY ..."
 )
 INGEST_USAGE = "usage: kindling bridge ingest [--db PATH] WORKSPACE  < memory.json"
@@ -58,6 +60,7 @@ class CommandLine:
     positional: tuple[str, ...]
     db: Path | None
     help: bool
+    json_request: str | None = None  # ``--json '{...}'``
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,7 @@ class RetrieveArgs:
     max_tokens: int = DEFAULT_MAX_TOKENS
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS
     include_superseded: bool = False
+    search_top_k: int | None = None  # None: every hit is a candidate
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,26 +88,36 @@ def shorten(value: str, limit: int = 120) -> str:
 
 
 def split_command_line(argv: Sequence[str]) -> CommandLine:
-    """Pick out ``--db PATH``/``--db=PATH`` and ``-h``/``--help`` (before a ``--``); every
-    other word, even one starting with a dash (``-5``), is positional."""
+    """Pick out the leading options: ``--db PATH``/``--db=PATH``, ``--json REQUEST`` and
+    ``-h``/``--help``. Options end at the first other word or at ``--``: from there on every
+    word is an argument, even one that looks like an option (a QUERY of ``-h``, ``--db`` or
+    ``--`` is text, and ``-5`` is a number)."""
     positional: list[str] = []
     db: Path | None = None
+    request: str | None = None
     wants_help = False
-    options = True
     words = iter(argv)
     for word in words:
-        if options and word == "--":
-            options = False
-        elif options and word in ("-h", "--help"):
+        if positional:
+            positional.append(word)
+        elif word == "--":
+            positional.extend(words)
+        elif word in ("-h", "--help"):
             wants_help = True
-        elif options and (word == "--db" or word.startswith("--db=")):
+        elif word == "--db" or word.startswith("--db="):
             value = word[5:] if word.startswith("--db=") else next(words, "")
             if not value.strip():
                 raise ArgumentError("--db needs a database file path, e.g. --db ./kindling.db")
             db = Path(value).expanduser()
+        elif word == "--json" or word.startswith("--json="):
+            request = word[7:] if word.startswith("--json=") else next(words, None)
+            if request is None:
+                raise ArgumentError(
+                    '--json needs the request object, e.g. --json \'{"query": "x"}\''
+                )
         else:
             positional.append(word)
-    return CommandLine(tuple(positional), db, wants_help)
+    return CommandLine(tuple(positional), db, wants_help, request)
 
 
 def _clamp(value: float, bounds: tuple[float, float]) -> float:
@@ -129,33 +143,90 @@ def _number(text: str, name: str) -> float:
     return value
 
 
+def _checked(args: RetrieveArgs) -> RetrieveArgs:
+    if not args.query.strip():
+        raise ArgumentError("QUERY is blank; pass the words to search the memories for")
+    return replace(
+        args,
+        max_results=int(_clamp(args.max_results, MAX_RESULTS_RANGE)),
+        max_tokens=int(_clamp(args.max_tokens, MAX_TOKENS_RANGE)),
+        half_life_days=float(_clamp(args.half_life_days, HALF_LIFE_RANGE)),
+        search_top_k=None
+        if args.search_top_k is None
+        else int(_clamp(args.search_top_k, SEARCH_TOP_K_RANGE)),
+    )
+
+
 def parse_retrieve_args(positional: Sequence[str]) -> RetrieveArgs:
-    """WORKSPACE QUERY [MAX_RESULTS] [MAX_TOKENS] [HALF_LIFE_DAYS] [INCLUDE_SUPERSEDED].
+    """WORKSPACE QUERY [MAX_RESULTS] [MAX_TOKENS] [HALF_LIFE_DAYS] [INCLUDE_SUPERSEDED]
+    [SEARCH_TOP_K].
 
     Numbers out of range are clamped (max_results 1-50, max_tokens 100-100000, half-life
-    0.5-90 days); include_superseded is true for 1/true/yes/y in any case, else false.
+    0.5-90 days, search_top_k 1-10000); include_superseded is true for 1/true/yes/y in any
+    case, else false. SEARCH_TOP_K (Flowbaby 0.3.13-0.5.13 pass it) is how many of the best
+    text matches are ranked; without it every match is.
     """
     if len(positional) < 2:
         missing = "WORKSPACE and QUERY" if not positional else "QUERY"
         raise ArgumentError(f"missing {missing}; {RETRIEVE_USAGE}")
-    if len(positional) > 6:
-        raise ArgumentError(f"too many arguments ({len(positional)}, at most 6); {RETRIEVE_USAGE}")
+    if len(positional) > 7:
+        raise ArgumentError(f"too many arguments ({len(positional)}, at most 7); {RETRIEVE_USAGE}")
     workspace, query, *rest = positional
-    if not query.strip():
-        raise ArgumentError("QUERY is blank; pass the words to search the memories for")
     args = RetrieveArgs(workspace=workspace, query=query)
     if len(rest) > 0:
-        max_results = _whole_number(rest[0], "MAX_RESULTS")
-        args = replace(args, max_results=int(_clamp(max_results, MAX_RESULTS_RANGE)))
+        args = replace(args, max_results=_whole_number(rest[0], "MAX_RESULTS"))
     if len(rest) > 1:
-        max_tokens = _whole_number(rest[1], "MAX_TOKENS")
-        args = replace(args, max_tokens=int(_clamp(max_tokens, MAX_TOKENS_RANGE)))
+        args = replace(args, max_tokens=_whole_number(rest[1], "MAX_TOKENS"))
     if len(rest) > 2:
-        half_life = _number(rest[2], "HALF_LIFE_DAYS")
-        args = replace(args, half_life_days=float(_clamp(half_life, HALF_LIFE_RANGE)))
+        args = replace(args, half_life_days=_number(rest[2], "HALF_LIFE_DAYS"))
     if len(rest) > 3:
         args = replace(args, include_superseded=rest[3].strip().lower() in TRUE_WORDS)
-    return args
+    if len(rest) > 4:
+        args = replace(args, search_top_k=_whole_number(rest[4], "SEARCH_TOP_K"))
+    return _checked(args)
+
+
+def _json_number(data: Mapping[str, Any], key: str, whole: bool) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ArgumentError(f"{key} must be a number, got {shorten(json.dumps(value))}")
+    if whole and value != int(value):
+        raise ArgumentError(f"{key} must be a whole number, got {value}")
+    return value
+
+
+def parse_retrieve_json(text: str) -> RetrieveArgs:
+    """The request object of ``retrieve --json`` (the fields of ``RetrieveArgs``, named as in
+    Flowbaby's client). Other keys, such as its ``__user_session_id`` envelope, are ignored:
+    a client that adds a field must not lose every answer."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ArgumentError(
+            '--json needs one JSON object such as {"workspace_path": "/repo", "query": "auth"}'
+        ) from None
+    if not isinstance(data, dict):
+        raise ArgumentError('--json needs one JSON object such as {"query": "auth", ...}')
+    for key in ("workspace_path", "query"):
+        if not isinstance(data.get(key), str):
+            raise ArgumentError(f"--json needs {key} (a string)")
+    args = RetrieveArgs(workspace=data["workspace_path"], query=data["query"])
+    if (n := _json_number(data, "max_results", whole=True)) is not None:
+        args = replace(args, max_results=int(n))
+    if (n := _json_number(data, "max_tokens", whole=True)) is not None:
+        args = replace(args, max_tokens=int(n))
+    if (n := _json_number(data, "half_life_days", whole=False)) is not None:
+        args = replace(args, half_life_days=float(n))
+    if (n := _json_number(data, "search_top_k", whole=True)) is not None:
+        args = replace(args, search_top_k=int(n))
+    flag = data.get("include_superseded")
+    if isinstance(flag, str):
+        flag = flag.strip().lower() in TRUE_WORDS
+    if flag is not None and not isinstance(flag, bool):
+        raise ArgumentError("include_superseded must be true or false")
+    return _checked(replace(args, include_superseded=bool(flag)))
 
 
 def parse_ingest_args(positional: Sequence[str]) -> str:

@@ -3,9 +3,10 @@
 ``run_ingest`` and ``run_retrieve`` turn a command line (and stdin) into an ``Outcome``: one
 JSON object and an exit status (0 ok, 1 error, 2 usage error). Every input is checked before
 the database is opened, so a bad request writes nothing; retrieve never creates a database.
-``emit`` prints the outcome: the object on stdout (one line of UTF-8 JSON), a one-line message
-on stderr for errors. Both invocation forms (``kindling bridge ...`` and
-``python -m kindling.bridge.retrieve``) go through here, so they print the same bytes.
+``emit`` prints the outcome: the object on stdout (one line of ASCII JSON, other characters
+escaped as ``\\uXXXX``), a one-line message on stderr for errors. Both invocation forms
+(``kindling bridge ...`` and ``python -m kindling.bridge.retrieve``) go through here, so they
+print the same bytes.
 
 Workspaces: one shared database (``--db``, ``$KINDLING_DB``, else the default, as for every
 Kindling command); a workspace is scoped by its canonical absolute path (the ``repo_id`` of
@@ -33,6 +34,7 @@ from kindling.bridge.contract import (
     parse_ingest_args,
     parse_ingest_json,
     parse_retrieve_args,
+    parse_retrieve_json,
     resolve_now,
     split_command_line,
 )
@@ -93,14 +95,20 @@ def _retrieve(argv: Sequence[str], default_db: Path, env: Mapping[str, str]) -> 
     line = split_command_line(argv)
     if line.help:
         return Outcome(RETRIEVE_USAGE, 0)
-    args = parse_retrieve_args(line.positional)
+    if line.json_request is not None:
+        if line.positional:
+            raise ArgumentError("--json carries the whole request; drop the other arguments")
+        args = parse_retrieve_json(line.json_request)
+    else:
+        args = parse_retrieve_args(line.positional)
     workspace = canonical_workspace(args.workspace)
     now = resolve_now(env)
     db = line.db or default_db
     matches: list[MemoryMatch] = []
     if db.exists():  # no database yet: no memories, and reading must not create one
         with _open(db, now) as kd:
-            matches = kd.search_memories(workspace, args.query, limit=MAX_HITS)
+            limit = MAX_HITS if args.search_top_k is None else min(args.search_top_k, MAX_HITS)
+            matches = kd.search_memories(workspace, args.query, limit=limit)
     ranked = rank_matches(
         matches,
         now_ms=now,
@@ -149,8 +157,10 @@ def emit(outcome: Outcome, stdout: BinaryIO, stderr: TextIO) -> int:
     if isinstance(outcome.body, str):
         stdout.write((outcome.body + "\n").encode("utf-8"))
     else:
-        text = json.dumps(outcome.body, ensure_ascii=False, allow_nan=False)
-        stdout.write((text + "\n").encode("utf-8"))
+        # ASCII only (\uXXXX escapes): clients decode stdout chunk by chunk, and a character
+        # split across two chunks came back as U+FFFD.
+        text = json.dumps(outcome.body, ensure_ascii=True, allow_nan=False)
+        stdout.write((text + "\n").encode("ascii"))
         if not outcome.body.get("success"):
             print(f"kindling bridge: {outcome.body.get('error')}", file=stderr)
     stdout.flush()

@@ -5,8 +5,11 @@
 
 ``semantic_score`` is Kindling's text relevance in [0, 1]; the age is counted from
 ``source_created_at``, else ``created_at``, and a memory with neither (legacy) gets 1.0. Order:
-score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. Results are added
-in that order, up to ``max_results``, while they fit in the token budget.
+score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. A score at or
+below ``MIN_SCORE`` is dropped: clients read 0.0 as a synthesized answer, and Flowbaby's own
+bridge drops them too. Results are added in that order, up to ``max_results``, while they fit
+in the token budget; the first is kept even when it alone is over (an answer cut to nothing
+helps no one, and Flowbaby's bridge does the same).
 
 Must not import anything from Kindling except ``model``.
 """
@@ -36,6 +39,7 @@ STATUS_RANK: dict[SummaryStatus | None, int] = {
     "Superseded": 2,
 }
 PLACES = 6  # scores are rounded so that equal-looking values tie exactly
+MIN_SCORE = 0.01
 
 
 def recency_multiplier(reference_ms: int | None, now_ms: int, half_life_days: float) -> float:
@@ -65,11 +69,12 @@ def estimate_tokens(text: str) -> int:
 
 def take_within_budget(tokens: Sequence[int], max_results: int, max_tokens: int) -> int:
     """How many of the ranked results (a prefix) to return: stop at ``max_results`` or at the
-    first one that does not fit (rank order is the contract: no smaller one jumps ahead)."""
+    first one that does not fit (rank order is the contract: no smaller one jumps ahead); the
+    first result is always kept."""
     used = 0
     kept = 0
     for count in tokens[:max_results]:
-        if used + count > max_tokens:
+        if used + count > max_tokens and kept > 0:
             break
         used += count
         kept += 1
@@ -95,7 +100,8 @@ def rank_matches(
     half_life_days: float,
     include_superseded: bool,
 ) -> list[Scored]:
-    """Every hit considered, scored and in final order; Superseded ones dropped unless asked."""
+    """Every hit considered, scored and in final order; Superseded ones dropped unless asked,
+    and those scored at or below ``MIN_SCORE``."""
     scored = []
     for match in matches:
         details = match.memory.details
@@ -112,13 +118,16 @@ def rank_matches(
         semantic = round(match.relevance, PLACES)
         recency = recency_multiplier(reference, now_ms, half_life_days)
         multiplier = status_multiplier(status)
+        score = final_score(semantic, recency, multiplier)
+        if score <= MIN_SCORE:
+            continue
         scored.append(
             Scored(
                 match=match,
                 semantic=semantic,
                 recency=recency,
                 status=multiplier,
-                score=final_score(semantic, recency, multiplier),
+                score=score,
                 tokens=estimate_tokens(match.memory.summary.content),
             )
         )

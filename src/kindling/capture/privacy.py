@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from kindling.capture.redaction import redact_secrets
+from kindling.capture.sanitize import check_depth
 from kindling.errors import InvalidInputError
 from kindling.model import Capsule, Observation, Pin, Summary, SummaryDetails
 from kindling.store.base import Store
@@ -97,6 +98,7 @@ def scrub_content(content: str, provenance: dict[str, Any]) -> tuple[str, dict[s
     """Observation content and provenance, scrubbed; the kinds masked join ``redactedKinds``."""
     scrub = Scrub()
     text = scrub.text(content)
+    check_depth(provenance, "provenance")  # Scrub.json recurses
     prov = scrub.json(provenance)
     if scrub.kinds:
         earlier = prov.get(REDACTED_KINDS_KEY)

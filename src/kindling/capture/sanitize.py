@@ -9,16 +9,17 @@ Must not import anything from Kindling except ``errors`` and ``model``.
 from __future__ import annotations
 
 import json
-import os
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kindling.capture.ids import new_id as new_id  # re-exported: one id rule
+from kindling.capture.ids import wall_clock_ms as wall_clock_ms
 from kindling.errors import InvalidInputError
 from kindling.model import Scope
 
 MAX_CONTENT_BYTES = 1 << 20  # 1 MiB: a whole log fits; a core dump does not
 MAX_PROVENANCE_BYTES = 64 << 10
+MAX_PROVENANCE_DEPTH = 64  # JSON nesting: deeper input is an attack, not a tool's metadata
 MAX_ID_CHARS = 256
 MAX_TS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z
 REPLACEMENT = "\ufffd"
@@ -94,6 +95,7 @@ def require_provenance(value: Mapping[str, Any] | None) -> dict[str, Any]:
         return {}
     if not isinstance(value, Mapping):
         raise InvalidInputError("provenance must be a JSON object (a dict with string keys)")
+    check_depth(value, "provenance")
     try:
         text = json.dumps(value, allow_nan=False, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -139,14 +141,13 @@ def require_scope(value: object) -> Scope:
     return scope
 
 
-def wall_clock_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def new_id() -> str:
-    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+def check_depth(value: object, name: str, limit: int = MAX_PROVENANCE_DEPTH) -> None:
+    """Refuse JSON-like data nested deeper than ``limit`` (walked without recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping | list | tuple):
+            if depth > limit:
+                raise InvalidInputError(f"{name} is nested deeper than {limit} levels")
+            children = item.values() if isinstance(item, Mapping) else item
+            stack.extend((child, depth + 1) for child in children)

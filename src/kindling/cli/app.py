@@ -20,6 +20,7 @@ import importlib
 import json
 import os
 import pkgutil
+import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -127,6 +128,8 @@ class LazyGroup(click.Group):
         except click.Abort:
             click.echo("kindling: aborted", err=True)
             sys.exit(1)
+        except sqlite3.DatabaseError as exc:  # a damaged file, read outside the store's wrapping
+            fail(StoreError(f"database error: {str(exc).splitlines()[0][:200]}"), as_json=False)
         except BrokenPipeError:
             # `kindling list | head`: the reader left; that is not an error worth a traceback.
             sys.stderr.close()

@@ -16,6 +16,8 @@ from datetime import datetime
 
 import click
 
+from kindling.timefmt import relative as relative  # re-exported: the CLI shows ages
+
 ELLIPSIS = "…"
 _SPACE = re.compile(r"\s+")
 _HIGHLIGHT = re.compile("[\x02\x03]")
@@ -35,22 +37,6 @@ def terminal_width(default: int = 100) -> int:
 
 def local_time(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000).astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-def relative(ms: int, now: int) -> str:
-    """``3 h ago``, ``just now``, ``in 2 d``: coarse, one unit, for people."""
-    delta = now - ms
-    future = delta < 0
-    seconds = abs(delta) // 1000
-    if seconds < 45:
-        return "just now" if not future else "in a moment"
-    if future:
-        seconds += 30  # a 7-day expiry set a moment ago still reads "in 7 d", not "in 6 d"
-    for size, unit in ((86_400 * 365, "y"), (86_400, "d"), (3_600, "h"), (60, "min")):
-        if seconds >= size:
-            amount = f"{seconds // size} {unit}"
-            return f"in {amount}" if future else f"{amount} ago"
-    return "in 1 min" if future else "1 min ago"
 
 
 def when(ms: int, now: int) -> str:

@@ -1,11 +1,25 @@
 """Claude Code hooks: ``kindling hook EVENT`` reads the hook's JSON on stdin, records what
 happened and, for some events, prints context for the agent.
 
+Two paths, so that the events that fire on every tool call cost the agent nothing:
+
+- Capture (PostToolUse, PostToolUseFailure, SubagentStop, PostCompact, and UserPromptSubmit
+  without prompt-time injection): map the payload, scrub it, write one record to the spool
+  (``kindling.capture.spool``) and exit. No engine, model or store is imported; nothing waits
+  for the database.
+- Engine (SessionStart, Stop, StopFailure, PreCompact, SessionEnd, and UserPromptSubmit with
+  ``inject_on_prompt``): write the event's record to the spool too, then open the database
+  (which drains the spool into it) and do what the event asks: open the session's capsule,
+  inject context.
+
+Either way the event is in the spool, scrubbed, before anything touches the database, so a
+locked or slow database loses nothing: the records wait for the next drain.
+
 A hook never blocks the agent: whatever goes wrong (bad input, a locked or broken database, a
 bug), it exits 0 and appends one line to ``<data dir>/hooks.log``; a watchdog ends the process
 after ``DEADLINE_S`` even if the database hangs. ``run_hook_cli`` is reached without importing
-click (see ``kindling.cli``), and this module imports only the standard library at import time;
-the engine is imported when an event needs it.
+click (see ``kindling.cli``). This package imports only the standard library on the capture
+path, and no dataclasses, typing or pathlib: each costs milliseconds on every tool call.
 
 Must not import click, the CLI or the MCP server.
 """
@@ -16,7 +30,6 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 
 from kindling.hooks.payload import EVENTS
 
@@ -26,9 +39,10 @@ LOG_MAX_BYTES = 1 << 20
 
 HELP = f"""Usage: kindling hook EVENT [--db PATH]
 
-  Run one Claude Code hook: read the hook's JSON from stdin, record it in Kindling's
-  database and, for SessionStart (and UserPromptSubmit when inject_on_prompt is on),
-  print context for the agent as hookSpecificOutput.additionalContext.
+  Run one Claude Code hook: read the hook's JSON from stdin and record it (first in the
+  spool beside the database, scrubbed; the database takes it at the next drain). For
+  SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
+  agent as hookSpecificOutput.additionalContext.
 
   Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
   Install the hooks with: kindling init --claude-code
@@ -45,16 +59,20 @@ Options:
 """
 
 
+# Events that need the database now; the others only write to the spool.
+ENGINE_EVENTS = ("SessionStart", "Stop", "StopFailure", "PreCompact", "SessionEnd")
+
+
 def log_problem(event: str, message: str) -> None:
     """Append one line to the hook log; never raises. Payload contents are never logged."""
     try:
-        from kindling.hooks.config import kindling_home
+        from kindling.config import kindling_home
 
         home = kindling_home()
-        home.mkdir(parents=True, exist_ok=True)
-        path = home / LOG_NAME
-        if path.exists() and path.stat().st_size > LOG_MAX_BYTES:
-            path.replace(home / (LOG_NAME + ".1"))
+        os.makedirs(home, 0o700, exist_ok=True)
+        path = os.path.join(home, LOG_NAME)
+        if os.path.exists(path) and os.path.getsize(path) > LOG_MAX_BYTES:
+            os.replace(path, path + ".1")
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = " ".join(message.split())[:2000]
         with open(path, "a", encoding="utf-8") as fh:
@@ -77,18 +95,18 @@ def _arm_watchdog(event: str) -> None:
     signal.alarm(DEADLINE_S)
 
 
-def _parse_args(args: list[str]) -> tuple[str | None, Path | None, bool]:
+def _parse_args(args: list[str]) -> tuple[str | None, str | None, bool]:
     event: str | None = None
-    db: Path | None = None
+    db: str | None = None
     rest = list(args)
     while rest:
         arg = rest.pop(0)
         if arg in ("-h", "--help"):
             return None, None, True
         if arg == "--db" and rest:
-            db = Path(rest.pop(0)).expanduser()
+            db = os.path.expanduser(rest.pop(0))
         elif arg.startswith("--db="):
-            db = Path(arg[5:]).expanduser()
+            db = os.path.expanduser(arg[5:])
         elif event is None and not arg.startswith("-"):
             event = arg
     return event, db, False
@@ -106,11 +124,12 @@ def _read_stdin() -> bytes:
 def _is_process_entry() -> bool:
     """True when this process is ``kindling hook ...`` itself (the CLI's fast path)."""
     argv = sys.argv
-    return len(argv) > 1 and argv[1] == "hook" and Path(argv[0]).stem == "kindling"
+    name = os.path.basename(argv[0]) if argv else ""
+    return len(argv) > 1 and argv[1] == "hook" and os.path.splitext(name)[0] == "kindling"
 
 
 def run_hook_cli(
-    args: list[str], *, db: Path | None = None, exit_process: bool | None = None
+    args: list[str], *, db: str | os.PathLike[str] | None = None, exit_process: bool | None = None
 ) -> int:
     """Entry point of ``kindling hook``. Returns the exit status: always 0.
 
@@ -130,7 +149,8 @@ def run_hook_cli(
     try:
         _arm_watchdog(label)
         raw = _read_stdin()
-        output = _run(event, raw, arg_db or db, keep_open=exit_process)
+        target = arg_db or (os.fspath(db) if db is not None else None)
+        output = _run(event, raw, target, keep_open=exit_process)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
@@ -138,7 +158,7 @@ def run_hook_cli(
         import traceback
 
         where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-        at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+        at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
         log_problem(label, f"{type(exc).__name__}: {exc}{at}")
     if exit_process:
         try:
@@ -149,8 +169,9 @@ def run_hook_cli(
     return 0
 
 
-def _run(event: str | None, raw: bytes, db: Path | None, *, keep_open: bool) -> str | None:
-    from kindling.hooks.config import default_db_path, load_hook_config
+def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> str | None:
+    from kindling.config import default_db_file, repo_root
+    from kindling.hooks.config import load_hook_config
     from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
     if len(raw) > MAX_STDIN_BYTES:
@@ -168,12 +189,14 @@ def _run(event: str | None, raw: bytes, db: Path | None, *, keep_open: bool) -> 
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
         return json.dumps(shown, ensure_ascii=False) if shown else None
-    from kindling.hooks.runner import dumps, handle, open_kindling
+    target = db or default_db_file()
+    repo = repo_root(payload.cwd)
+    prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt
+    if payload.event not in ENGINE_EVENTS and not prompt_injection:
+        from kindling.hooks.capture import spool
 
-    kd = open_kindling(db or default_db_path())
-    try:
-        output = handle(kd, payload, cfg)
-    finally:
-        if not keep_open:
-            kd.close()
-    return dumps(output) if output else None
+        spool(payload, cfg, repo, target)
+        return None
+    from kindling.hooks.runner import run_with_engine
+
+    return run_with_engine(payload, cfg, repo, target, keep_open=keep_open)

@@ -1,23 +1,23 @@
-"""Where Kindling keeps its data, and the hook settings read from ``config.json``.
+"""Hook settings, read from the ``"hooks"`` key of ``<data dir>/config.json``.
 
-The data directory is ``$KINDLING_HOME``, else ``~/.kindling``; the database is ``$KINDLING_DB``,
-else ``<data dir>/kindling.db`` (the same rule as the CLI, repeated here because the hook path
-must not import click). Hook settings live under the ``"hooks"`` key of
-``<data dir>/config.json``; a missing or broken file means defaults, never an error: a hook
-must not fail because of a typo in a config file (the problem is logged instead).
+A missing or broken file means defaults, never an error: a hook must not fail because of a
+typo in a config file (the problem is logged instead). The data directory and database paths
+come from ``kindling.config``.
 
-Must not import click, the CLI or the MCP server; imports only the standard library.
+Must not import click, the CLI or the MCP server; imports only the standard library, and no
+dataclasses, typing or pathlib (each hook process pays for every import).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, fields
-from pathlib import Path
-from typing import Any
 
-DEFAULT_HOME = "~/.kindling"
+from kindling.config import kindling_home
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Never store the contents of these files (matched on the file name, or on the whole path when
 # the pattern has a "/"): they hold credentials far more often than not.
@@ -35,50 +35,79 @@ DEFAULT_EXCLUDED_PATHS: tuple[str, ...] = (
     ".netrc",
     ".pgpass",
 )
-# Kindling's own tools: recording them would feed memory back into memory. "Tool:glob" entries
-# match a Bash command line.
-DEFAULT_SKIP_TOOLS: tuple[str, ...] = ("mcp__kindling__*", "Bash:kindling *")
+# Tools not recorded by default. Routine look-ups (reads, searches, tool discovery, to-do
+# lists) are most of a session's events and its noise: what they led to shows up as edits,
+# commands, errors and prompts. Kindling's own tools would feed memory back into memory.
+# "Tool:glob" entries match a Bash command line. ``kindling init --claude-code`` turns the
+# plain tool names into the PostToolUse matcher, so Claude Code starts no process for them.
+DEFAULT_SKIP_TOOLS: tuple[str, ...] = (
+    "Read",
+    "Glob",
+    "Grep",
+    "LS",
+    "TodoWrite",
+    "ToolSearch",
+    "TaskList",
+    "TaskGet",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+    "mcp__kindling__*",
+    "Bash:kindling *",
+)
 
 
-def kindling_home() -> Path:
-    return Path(os.environ.get("KINDLING_HOME") or DEFAULT_HOME).expanduser()
+def config_path() -> str:
+    return os.path.join(kindling_home(), "config.json")
 
 
-def default_db_path() -> Path:
-    if env := os.environ.get("KINDLING_DB"):
-        return Path(env).expanduser()
-    return kindling_home() / "kindling.db"
-
-
-def config_path() -> Path:
-    return kindling_home() / "config.json"
-
-
-@dataclass(frozen=True, slots=True)
 class HookConfig:
     """Hook settings; every field can be set under ``"hooks"`` in ``config.json``."""
 
-    # Injected context budget in tokens (the retrieval tokenizer's estimate: 4 chars a token).
-    budget_tokens: int = 1500
-    # A candidate is injected for a prompt only when its text relevance (in [0, 1], independent
-    # of the other hits) reaches this: below 0.2 a hit shares only a common word with the prompt.
-    min_relevance: float = 0.2
-    # Prompt-time injection costs context on every turn, so it is opt-in.
-    inject_on_prompt: bool = False
-    # Claude Code rejects hookSpecificOutput for PreCompact (it fires SessionStart with source
-    # "compact" after compacting, and that injection is what reaches the model); opt-in for
-    # agents that accept it.
-    inject_on_precompact: bool = False
-    # How many ranked candidates to consider per injection.
-    max_candidates: int = 8
-    # Bounds on what one observation keeps (characters): command output, diffs, tool results.
-    max_output_chars: int = 6000
-    max_diff_chars: int = 12000
-    max_result_chars: int = 2000
-    excluded_paths: tuple[str, ...] = DEFAULT_EXCLUDED_PATHS
-    skip_tools: tuple[str, ...] = DEFAULT_SKIP_TOOLS
-    # Problems met while reading the config file; the hook logs them.
-    problems: tuple[str, ...] = field(default=(), compare=False)
+    __slots__ = (
+        "budget_tokens",
+        "excluded_paths",
+        "inject_on_prompt",
+        "max_candidates",
+        "max_diff_chars",
+        "max_output_chars",
+        "max_result_chars",
+        "min_relevance",
+        "problems",
+        "skip_tools",
+    )
+
+    def __init__(self, **values: Any) -> None:
+        # Injected context budget in tokens (the retrieval tokenizer's estimate: 4 chars a token).
+        self.budget_tokens: int = values.get("budget_tokens", 1500)
+        # A candidate is injected for a prompt only when its text relevance (in [0, 1],
+        # independent of the other hits) reaches this: below 0.2 a hit shares only a common
+        # word with the prompt.
+        self.min_relevance: float = values.get("min_relevance", 0.2)
+        # Prompt-time injection costs context (and a database round trip) on every turn, so
+        # it is opt-in.
+        self.inject_on_prompt: bool = values.get("inject_on_prompt", False)
+        # How many ranked candidates to consider per injection.
+        self.max_candidates: int = values.get("max_candidates", 8)
+        # Bounds on what one observation keeps (characters): command output, diffs, results.
+        self.max_output_chars: int = values.get("max_output_chars", 6000)
+        self.max_diff_chars: int = values.get("max_diff_chars", 12000)
+        self.max_result_chars: int = values.get("max_result_chars", 2000)
+        self.excluded_paths: tuple[str, ...] = values.get("excluded_paths", DEFAULT_EXCLUDED_PATHS)
+        self.skip_tools: tuple[str, ...] = values.get("skip_tools", DEFAULT_SKIP_TOOLS)
+        # Problems met while reading the config file; the hook logs them.
+        self.problems: tuple[str, ...] = values.get("problems", ())
+
+    def _settings(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__ if name != "problems")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HookConfig) and self._settings() == other._settings()
+
+    def __hash__(self) -> int:
+        return hash(self._settings())
+
+    def __repr__(self) -> str:
+        return f"HookConfig{self._settings()!r}"
 
 
 _INTS = (
@@ -88,8 +117,11 @@ _INTS = (
     "max_diff_chars",
     "max_result_chars",
 )
-_BOOLS = ("inject_on_prompt", "inject_on_precompact")
+_BOOLS = ("inject_on_prompt",)
 _LISTS = ("excluded_paths", "skip_tools")
+_RETIRED = {
+    "inject_on_precompact": "Claude Code rejects output from PreCompact hooks, so it is ignored",
+}
 
 
 def parse_hook_config(data: object) -> HookConfig:
@@ -98,9 +130,11 @@ def parse_hook_config(data: object) -> HookConfig:
         return HookConfig(problems=("config.json: 'hooks' must be an object",) if data else ())
     values: dict[str, Any] = {}
     problems: list[str] = []
-    known = {f.name for f in fields(HookConfig)} - {"problems"}
+    known = {*HookConfig.__slots__} - {"problems"}
     for key, value in data.items():
-        if key not in known:
+        if key in _RETIRED:
+            problems.append(f"config.json: hooks.{key} is no longer used: {_RETIRED[key]}")
+        elif key not in known:
             problems.append(f"config.json: unknown hooks setting {key!r}")
         elif key in _INTS:
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
@@ -125,13 +159,14 @@ def parse_hook_config(data: object) -> HookConfig:
     return HookConfig(**values, problems=tuple(problems))
 
 
-def load_hook_config(path: Path | None = None) -> HookConfig:
+def load_hook_config(path: str | None = None) -> HookConfig:
     target = path or config_path()
     try:
-        text = target.read_text(encoding="utf-8")
+        with open(target, encoding="utf-8") as fh:
+            text = fh.read()
     except FileNotFoundError:
         return HookConfig()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         return HookConfig(problems=(f"cannot read {target}: {exc}",))
     try:
         data = json.loads(text)

@@ -1,41 +1,66 @@
 """Turn a hook payload into the observation to record (or nothing). Pure.
 
-Bash -> ``command`` (command line, exit status, head and tail of stdout/stderr); Edit,
-MultiEdit, Write -> ``file_diff`` (a unified diff, bounded); Read, Grep, Glob, WebFetch,
-WebSearch, Task and unknown tools -> ``tool_call`` (inputs and a bounded result); failures ->
-``error``; prompts -> ``message``. Noise is skipped: Kindling's own tools and reads of excluded
-paths. The contents of excluded paths (``.env``, ``*.pem``, ...) are never kept, whichever tool
-touched them. Secrets inside kept text are masked later, by the library's write path.
+Bash -> ``command`` (command line, how it ended, head and tail of stdout/stderr); Edit, Write,
+NotebookEdit -> ``file_diff`` (a unified diff, bounded); other tools -> ``tool_call`` (inputs
+and a bounded result); failures -> ``error``; prompts -> ``message`` (``role`` "user", or
+"system" for what Claude Code injects itself, such as ``<task-notification>``). Noise is
+skipped: the tools in ``skip_tools`` and reads of excluded paths. The contents of excluded paths
+(``.env``, ``*.pem``, ...) are never kept, whichever tool touched them.
 
-Must not import click, the CLI or the MCP server, nor open a database.
+How a command ended is written only as Claude Code reported it: ``[exit N]`` from a failure's
+``Exit code N``, Claude Code's own ``returnCodeInterpretation`` ("No matches found"),
+``[interrupted]``, ``[running in background: <task id>]``; a plain PostToolUse is
+``[completed]``, never an exit status we were not given.
+
+Secrets: every text that may be cut is scrubbed whole first (a cut must not leave part of a
+token), the kinds masked go to ``redactedKinds``; the spool writer scrubs the rest.
+
+Must not import click, the CLI or the MCP server, nor open a database; no dataclasses, typing
+or pathlib (see ``kindling.hooks``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shlex
-from dataclasses import dataclass
-from fnmatch import fnmatchcase
-from pathlib import PurePosixPath
-from typing import Any
 
+from kindling.capture.redaction import redact_secrets
 from kindling.hooks.config import HookConfig
+from kindling.hooks.filters import (
+    command_touches_excluded,
+    drop_excluded_lines,
+    is_excluded,
+    is_skipped_tool,
+)
 from kindling.hooks.payload import HookPayload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SOURCE = "claude-code"
 WITHHELD = "[withheld: excluded path]"
 PATH_KEYS = ("file_path", "notebook_path", "path")
-_EXIT_CODE = re.compile(r"exit (?:code|status) (\d{1,3})\b")
+REDACTED_KINDS_KEY = "redactedKinds"
+EDIT_TOOLS = ("Edit", "Write", "NotebookEdit")
+# Claude Code's PostToolUseFailure error for a command: "Exit code 2\n<output>".
+_EXIT_CODE = re.compile(r"\bexit (?:code|status):? (\d{1,3})\b", re.IGNORECASE)
+# Prompts Claude Code submits itself (background task results), not the user's words.
+SYSTEM_PROMPT_TAGS = ("<task-notification>", "<system-reminder>")
 
 
-@dataclass(frozen=True, slots=True)
 class Draft:
     """An observation ready for ``Kindling.append_observation``."""
 
-    kind: str
-    content: str
-    provenance: dict[str, Any]
+    __slots__ = ("content", "kind", "provenance")
+
+    def __init__(self, kind: str, content: str, provenance: dict[str, Any]) -> None:
+        self.kind = kind
+        self.content = content
+        self.provenance = provenance
+
+    def __repr__(self) -> str:
+        return f"Draft({self.kind!r}, {self.content!r}, {self.provenance!r})"
 
 
 def bound(text: str, limit: int) -> tuple[str, int | None]:
@@ -48,48 +73,19 @@ def bound(text: str, limit: int) -> tuple[str, int | None]:
     return text[:keep] + marker + text[len(text) - keep :], len(text)
 
 
-def is_excluded(path: str, patterns: tuple[str, ...]) -> bool:
-    """Match a path's file name (or, for patterns with a "/", the whole path) to the globs."""
-    if not path:
-        return False
-    posix = path.replace("\\", "/")
-    name = PurePosixPath(posix).name
-    for pattern in patterns:
-        if "/" in pattern:
-            if fnmatchcase(posix, pattern) or fnmatchcase(posix, "*/" + pattern.lstrip("/")):
-                return True
-        elif fnmatchcase(name, pattern):
-            return True
-    return False
+def masked(text: str, prov: dict[str, Any]) -> str:
+    """``text`` with its secrets masked; the kinds join ``prov["redactedKinds"]``."""
+    found = redact_secrets(text)
+    if found.kinds:
+        earlier = prov.get(REDACTED_KINDS_KEY)
+        kinds = set(earlier) if isinstance(earlier, list) else set()
+        prov[REDACTED_KINDS_KEY] = sorted(kinds | set(found.kinds))
+    return found.text
 
 
-def _words(command: str) -> list[str]:
-    try:
-        return shlex.split(command, posix=True)
-    except ValueError:
-        return command.split()
-
-
-def command_touches_excluded(command: str, patterns: tuple[str, ...]) -> str | None:
-    """The first word of a shell command naming an excluded path (``cat .env``), if any."""
-    for word in _words(command):
-        for part in word.replace("=", " ").replace(";", " ").split():
-            if is_excluded(part.strip("<>|&()'\""), patterns):
-                return part
-    return None
-
-
-def is_skipped_tool(tool: str, tool_input: dict[str, Any], patterns: tuple[str, ...]) -> bool:
-    command = tool_input.get("command")
-    for pattern in patterns:
-        tool_glob, sep, command_glob = pattern.partition(":")
-        if not fnmatchcase(tool, tool_glob):
-            continue
-        if not sep:
-            return True
-        if isinstance(command, str) and fnmatchcase(command.strip(), command_glob):
-            return True
-    return False
+def masked_bound(text: str, limit: int, prov: dict[str, Any]) -> tuple[str, int | None]:
+    """Scrub the whole text, then bound it: a secret across the cut is gone, not halved."""
+    return bound(masked(text, prov), limit)
 
 
 def _text(value: Any) -> str:
@@ -120,35 +116,41 @@ def _base_provenance(p: HookPayload, repo: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- Bash
 
 
-def _exit_code(response: Any) -> int | None:
-    if isinstance(response, dict):
-        for key in ("exit_code", "exitCode", "returnCode", "return_code", "code"):
-            value = response.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                return value
-    return None
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _ending(response: dict[str, Any], prov: dict[str, Any]) -> str:
+    """How a PostToolUse command ended, as Claude Code reported it (see the module)."""
+    if response.get("interrupted") is True:
+        prov["interrupted"] = True
+        return "interrupted"
+    task = response.get("backgroundTaskId")
+    if isinstance(task, str) and task.strip():
+        prov["backgroundTaskId"] = task
+        return f"running in background: {task}"
+    meaning = response.get("returnCodeInterpretation")
+    if isinstance(meaning, str) and meaning.strip():
+        prov["returnCodeInterpretation"] = meaning.strip()[:200]
+        return meaning.strip()[:200]
+    return "completed"
 
 
 def _bash(p: HookPayload, cfg: HookConfig, prov: dict[str, Any]) -> Draft | None:
     command = _text(p.tool_input.get("command")).strip()
     if not command:
         return None
-    response = p.tool_response
-    if isinstance(response, dict):
+    response = p.tool_response if isinstance(p.tool_response, dict) else {}
+    if isinstance(p.tool_response, dict):
         stdout, stderr = _text(response.get("stdout")), _text(response.get("stderr"))
-        interrupted = response.get("interrupted") is True
     else:
-        stdout, stderr, interrupted = _text(response), "", False
-    code = _exit_code(response)
-    if code is None and p.event == "PostToolUse" and not interrupted:
-        code = 0  # PostToolUse fires for commands that succeeded; failures come separately
-    lines = [f"$ {command}"]
+        stdout, stderr = _text(p.tool_response), ""
+    lines = [f"$ {command}", f"[{_ending(response, prov)}]"]
     if description := _text(p.tool_input.get("description")).strip():
         prov["description"] = description[:500]
-    status = "interrupted" if interrupted else (f"exit {code}" if code is not None else "")
-    if status:
-        lines.append(f"[{status}]")
-        prov["exitCode"] = code
+    # Claude Code cuts long output itself and says how long it was (in bytes).
+    if (persisted := _int(response.get("persistedOutputSize"))) is not None:
+        prov["outputOriginalBytes"] = persisted
     if hit := command_touches_excluded(command, cfg.excluded_paths):
         lines.append(f"[output {WITHHELD}: {hit}]")
         prov["outputWithheld"] = True
@@ -156,9 +158,9 @@ def _bash(p: HookPayload, cfg: HookConfig, prov: dict[str, Any]) -> Draft | None
         for label, stream in (("stdout", stdout), ("stderr", stderr)):
             if not stream.strip():
                 continue
-            kept, original = bound(stream.rstrip("\n"), cfg.max_output_chars)
+            kept, original = masked_bound(stream.rstrip("\n"), cfg.max_output_chars, prov)
             lines.append(f"[{label}]\n{kept}" if label == "stderr" or stderr.strip() else kept)
-            if original is not None:
+            if original is not None and persisted is None:  # else the cut copy's length
                 prov[f"{label}TruncatedFromChars"] = original
     return Draft("command", "\n".join(lines), prov)
 
@@ -215,20 +217,12 @@ def _edit(p: HookPayload, cfg: HookConfig, prov: dict[str, Any], repo: str) -> D
         original = response.get("originalFile")
         old = original if isinstance(original, str) else ""
         diff = _unified(old, _text(p.tool_input.get("content")), name)
-    elif tool == "MultiEdit":
-        edits = p.tool_input.get("edits")
-        parts = [
-            _unified(_text(e.get("old_string")), _text(e.get("new_string")), name)
-            for e in (edits if isinstance(edits, list) else [])
-            if isinstance(e, dict)
-        ]
-        diff = "\n".join(part for part in parts if part)
     else:
         old_s, new_s = p.tool_input.get("old_string"), p.tool_input.get("new_string")
         diff = _unified(_text(old_s), _text(new_s), name)
     if not diff.strip():
         diff = "(no textual change)"
-    kept, original_len = bound(diff, cfg.max_diff_chars)
+    kept, original_len = masked_bound(diff, cfg.max_diff_chars, prov)
     if original_len is not None:
         prov["diffTruncatedFromChars"] = original_len
     return Draft("file_diff", f"{header}\n{kept}", prov)
@@ -237,23 +231,11 @@ def _edit(p: HookPayload, cfg: HookConfig, prov: dict[str, Any], repo: str) -> D
 # ---------------------------------------------------------------- other tools
 
 
-def _input_summary(tool_input: dict[str, Any], limit: int) -> str:
+def _input_summary(tool_input: dict[str, Any], limit: int, prov: dict[str, Any]) -> str:
     if not tool_input:
         return ""
-    parts = []
-    for key in sorted(tool_input):
-        parts.append(f"{key}={_text(tool_input[key])}")
-    return bound(" ".join(parts), limit)[0]
-
-
-def _drop_excluded_lines(text: str, patterns: tuple[str, ...]) -> str:
-    """Grep output lines look like ``path:line:content``; drop those from excluded files."""
-    kept = [
-        line
-        for line in text.splitlines()
-        if not is_excluded(line.split(":", 1)[0].strip(), patterns)
-    ]
-    return "\n".join(kept)
+    parts = [f"{key}={_text(tool_input[key])}" for key in sorted(tool_input)]
+    return masked_bound(" ".join(parts), limit, prov)[0]
 
 
 def _blocks_text(blocks: list[Any]) -> str | None:
@@ -293,9 +275,9 @@ def _tool_call(p: HookPayload, cfg: HookConfig, prov: dict[str, Any], repo: str)
         prov["path"] = path
         if is_excluded(path, cfg.excluded_paths):
             return None  # reading a secret file is noise, and its contents must never be kept
-    inputs = _input_summary(p.tool_input, 1000)
-    text = _drop_excluded_lines(_result_text(p.tool_response), cfg.excluded_paths).strip()
-    kept, original = bound(text, cfg.max_result_chars)
+    inputs = _input_summary(p.tool_input, 1000, prov)
+    text = drop_excluded_lines(_result_text(p.tool_response), cfg.excluded_paths).strip()
+    kept, original = masked_bound(text, cfg.max_result_chars, prov)
     if original is not None:
         prov["resultTruncatedFromChars"] = original
     body = f"{tool} {inputs}".strip()
@@ -307,21 +289,41 @@ def _tool_call(p: HookPayload, cfg: HookConfig, prov: dict[str, Any], repo: str)
 # ---------------------------------------------------------------- dispatch
 
 
+def is_system_prompt(p: HookPayload) -> bool:
+    """A prompt Claude Code submitted itself (a background task's notification, a wake-up)."""
+    if p.source is not None and p.source not in ("user", "sdk"):
+        return True
+    return (p.prompt or "").lstrip().startswith(SYSTEM_PROMPT_TAGS)
+
+
 def to_draft(p: HookPayload, cfg: HookConfig, repo: str) -> Draft | None:
     """The observation an event should leave behind, or None (nothing worth keeping)."""
     prov = _base_provenance(p, repo)
     if p.event == "UserPromptSubmit":
         if not p.prompt:
             return None
-        prov["role"] = "user"
-        return Draft("message", p.prompt, prov)
+        prov["role"] = "system" if is_system_prompt(p) else "user"
+        if p.source:
+            prov["promptSource"] = p.source
+        text, original = masked_bound(p.prompt, cfg.max_result_chars * 8, prov)
+        if original is not None:
+            prov["contentTruncatedFromChars"] = original
+        return Draft("message", text, prov)
     if p.event == "SubagentStop":
         if not p.last_assistant_message:
             return None
         prov["role"] = "subagent"
         if p.agent_type:
             prov["agentType"] = p.agent_type
-        text, _ = bound(p.last_assistant_message, cfg.max_result_chars)
+        text, _ = masked_bound(p.last_assistant_message, cfg.max_result_chars, prov)
+        return Draft("message", text, prov)
+    if p.event == "PostCompact":
+        if not p.compact_summary:
+            return None
+        prov["role"] = "compaction"
+        if p.trigger:
+            prov["trigger"] = p.trigger
+        text, _ = masked_bound(p.compact_summary, cfg.max_diff_chars, prov)
         return Draft("message", text, prov)
     if p.event not in ("PostToolUse", "PostToolUseFailure") or not p.tool_name:
         return None
@@ -331,7 +333,7 @@ def to_draft(p: HookPayload, cfg: HookConfig, repo: str) -> Draft | None:
         return _failure(p, cfg, prov)
     if p.tool_name == "Bash":
         return _bash(p, cfg, prov)
-    if p.tool_name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
+    if p.tool_name in EDIT_TOOLS:
         return _edit(p, cfg, prov, repo)
     return _tool_call(p, cfg, prov, repo)
 
@@ -347,12 +349,16 @@ def _failure(p: HookPayload, cfg: HookConfig, prov: dict[str, Any]) -> Draft | N
         subject = _text(p.tool_input.get("command")).strip()
         withheld = command_touches_excluded(subject, cfg.excluded_paths) is not None
     else:
-        subject = path or _input_summary(p.tool_input, 500)
+        subject = path or _input_summary(p.tool_input, 500, prov)
         withheld = path is not None and is_excluded(path, cfg.excluded_paths)
     error = WITHHELD if withheld else (p.error or ("interrupted" if p.is_interrupt else "failed"))
-    if tool == "Bash" and (code := _EXIT_CODE.search(p.error or "")):
+    status = ""
+    if code := _EXIT_CODE.search(p.error or ""):
         prov["exitCode"] = int(code.group(1))
-    kept, original = bound(error.strip(), cfg.max_output_chars)
+        status = f"[exit {code.group(1)}]\n"
+        if not withheld and not error[: code.start()].strip():  # "Exit code 2\n<output>"
+            error = error[code.end() :].lstrip("\n")
+    kept, original = masked_bound(error.strip(), cfg.max_output_chars, prov)
     if original is not None:
         prov["errorTruncatedFromChars"] = original
-    return Draft("error", f"{tool} failed: {subject}\n{kept}".strip(), prov)
+    return Draft("error", f"{tool} failed: {subject}\n{status}{kept}".strip(), prov)

@@ -1,21 +1,26 @@
 """Parse a Claude Code hook payload once, at the boundary, into a typed value.
 
-Claude Code sends one JSON object on stdin: ``session_id``, ``transcript_path``, ``cwd``,
+Claude Code sends one JSON object on stdin (the shapes are the ``*HookInput`` types of
+``@anthropic-ai/claude-agent-sdk``): ``session_id``, ``transcript_path``, ``cwd``,
 ``hook_event_name`` and per-event fields (``source``, ``prompt``, ``tool_name``, ``tool_input``,
-``tool_response``, ``error``, ``stop_hook_active``, ``last_assistant_message``, ...). Every
-field is optional here: a missing or mistyped field becomes ``None``/empty, never an exception,
-because a hook must never break the agent. Also finds the repository root (without spawning
-git) and the last assistant message of a transcript.
+``tool_response``, ``error``, ``last_assistant_message``, ``compact_summary``, ...). Every field
+is optional here: a missing or mistyped field becomes ``None``/empty, never an exception,
+because a hook must never break the agent. Also reads the last assistant message of a
+transcript.
 
-Must not import click, the CLI or the MCP server; imports only the standard library.
+Must not import click, the CLI or the MCP server; imports only the standard library, and no
+dataclasses or typing (see ``kindling.hooks``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
-from typing import Any
+import stat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS: tuple[str, ...] = (
     "SessionStart",
@@ -23,8 +28,10 @@ EVENTS: tuple[str, ...] = (
     "PostToolUse",
     "PostToolUseFailure",
     "PreCompact",
+    "PostCompact",
     "SubagentStop",
     "Stop",
+    "StopFailure",
     "SessionEnd",
 )
 MAX_STDIN_BYTES = 64 << 20  # a Read of a huge file arrives whole; beyond this we give up
@@ -40,24 +47,53 @@ def _str(data: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-@dataclass(frozen=True, slots=True)
 class HookPayload:
-    event: str
-    session_id: str | None
-    cwd: str | None
-    transcript_path: str | None
-    source: str | None = None
-    prompt: str | None = None
-    tool_name: str | None = None
-    tool_input: dict[str, Any] = field(default_factory=dict)
-    tool_response: Any = None
-    tool_use_id: str | None = None
-    error: str | None = None
-    is_interrupt: bool = False
-    reason: str | None = None
-    trigger: str | None = None
-    last_assistant_message: str | None = None
-    agent_type: str | None = None
+    """One hook input. Text fields are None when absent, blank or not a string."""
+
+    __slots__ = (
+        "agent_type",
+        "compact_summary",
+        "cwd",
+        "error",
+        "error_details",
+        "event",
+        "is_interrupt",
+        "last_assistant_message",
+        "prompt",
+        "reason",
+        "session_id",
+        "source",
+        "tool_input",
+        "tool_name",
+        "tool_response",
+        "tool_use_id",
+        "transcript_path",
+        "trigger",
+    )
+
+    def __init__(self, data: dict[str, Any], event: str | None = None) -> None:
+        tool_input = data.get("tool_input")
+        error = data.get("error", data.get("error_message"))
+        if error is not None and not isinstance(error, str):
+            error = json.dumps(error, ensure_ascii=False, default=str)
+        self.event: str = event or _str(data, "hook_event_name") or ""
+        self.session_id = _str(data, "session_id")
+        self.cwd = _str(data, "cwd")
+        self.transcript_path = _str(data, "transcript_path")
+        self.source = _str(data, "source")  # SessionStart, and who sent a UserPromptSubmit
+        self.prompt = _str(data, "prompt")
+        self.tool_name = _str(data, "tool_name")
+        self.tool_input: dict[str, Any] = tool_input if isinstance(tool_input, dict) else {}
+        self.tool_response: Any = data.get("tool_response")
+        self.tool_use_id = _str(data, "tool_use_id")
+        self.error: str | None = error
+        self.error_details = _str(data, "error_details")  # StopFailure
+        self.is_interrupt = data.get("is_interrupt") is True
+        self.reason = _str(data, "reason")
+        self.trigger = _str(data, "trigger")
+        self.last_assistant_message = _str(data, "last_assistant_message")
+        self.compact_summary = _str(data, "compact_summary")  # PostCompact
+        self.agent_type = _str(data, "agent_type")
 
 
 def parse_payload(raw: bytes, event: str | None) -> HookPayload:
@@ -72,43 +108,7 @@ def parse_payload(raw: bytes, event: str | None) -> HookPayload:
             raise PayloadError(f"hook input is not JSON ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):
         raise PayloadError("hook input must be a JSON object")
-    tool_input = data.get("tool_input")
-    error = data.get("error", data.get("error_message"))
-    if error is not None and not isinstance(error, str):
-        error = json.dumps(error, ensure_ascii=False, default=str)
-    return HookPayload(
-        event=event or _str(data, "hook_event_name") or "",
-        session_id=_str(data, "session_id"),
-        cwd=_str(data, "cwd"),
-        transcript_path=_str(data, "transcript_path"),
-        source=_str(data, "source"),
-        prompt=_str(data, "prompt"),
-        tool_name=_str(data, "tool_name"),
-        tool_input=tool_input if isinstance(tool_input, dict) else {},
-        tool_response=data.get("tool_response"),
-        tool_use_id=_str(data, "tool_use_id"),
-        error=error,
-        is_interrupt=data.get("is_interrupt") is True,
-        reason=_str(data, "reason"),
-        trigger=_str(data, "trigger"),
-        last_assistant_message=_str(data, "last_assistant_message"),
-        agent_type=_str(data, "agent_type"),
-    )
-
-
-def repo_root(cwd: str | None) -> str:
-    """The nearest ancestor of ``cwd`` holding a ``.git`` entry (a directory, or the file of a
-    worktree or submodule), else ``cwd`` itself; canonical (``realpath``). Walking the tree
-    costs microseconds; spawning ``git rev-parse`` would cost more than the rest of the hook."""
-    start = os.path.realpath(cwd or os.getcwd())
-    here = start
-    while True:
-        if os.path.lexists(os.path.join(here, ".git")):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return start
-        here = parent
+    return HookPayload(data, event)
 
 
 def _message_text(entry: Any) -> str | None:
@@ -137,10 +137,12 @@ def last_assistant_text(transcript_path: str | None) -> str | None:
         return None
     try:
         with open(transcript_path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None  # a device or a pipe (/dev/zero) has no tail to read
             fh.seek(0, os.SEEK_END)
             size = fh.tell()
             fh.seek(max(0, size - TRANSCRIPT_TAIL_BYTES))
-            tail = fh.read()
+            tail = fh.read(TRANSCRIPT_TAIL_BYTES)
     except OSError:
         return None
     for line in reversed(tail.splitlines()):

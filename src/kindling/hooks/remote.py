@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 from typing import Any
 
 from kindling.capture.privacy import scrub_content, scrub_text
 from kindling.capture.sanitize import new_id, wall_clock_ms
-from kindling.hooks.config import HookConfig, kindling_home
+from kindling.config import kindling_home, repo_root
+from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import to_draft
-from kindling.hooks.payload import HookPayload, repo_root
+from kindling.hooks.payload import HookPayload
 from kindling.remote.client import RemoteClient
 from kindling.remote.spool import Delivery, Spool
 
@@ -38,7 +40,7 @@ def session_capsule_id(session_id: str) -> str:
 
 
 def spool() -> Spool:
-    return Spool(kindling_home() / SPOOL_DIR)
+    return Spool(Path(kindling_home()) / SPOOL_DIR)
 
 
 def requests_for(p: HookPayload, cfg: HookConfig) -> list[tuple[str, str, dict[str, Any]]]:

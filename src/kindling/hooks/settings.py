@@ -2,9 +2,18 @@
 
 The merge is idempotent and keeps every other key: for each event Kindling adds one hook group
 ``{"matcher": ..., "hooks": [{"type": "command", "command": "kindling hook EVENT", "timeout":
-10}]}`` unless a Kindling hook for that event is already there (then it only refreshes the
-command and timeout). Kindling's hooks are recognised by their command: an executable named
-``kindling`` followed by ``hook EVENT``; uninstalling removes exactly those, and the groups and
+10, "async": true}]}`` unless a Kindling hook for that event is already there (then it only
+refreshes the command, timeout, ``async`` and its group's matcher).
+
+- ``async``: the capture events (``ASYNC_EVENTS``) run in the background, so Claude Code does
+  not wait for them; SessionStart and UserPromptSubmit stay synchronous, because what they
+  print must reach the model before it answers.
+- ``matcher`` of the tool events: a regular expression (JavaScript syntax, as Claude Code
+  reads it) that matches every tool except the plain tool names in the ``skip_tools`` setting,
+  so Claude Code starts no process at all for them (``tool_matcher``).
+
+Kindling's hooks are recognised by their command: an executable named ``kindling`` followed by
+``hook EVENT``; uninstalling removes exactly those, and the groups and
 event lists they leave empty. A file that is not valid JSON is refused, never overwritten; the
 previous file is copied to a timestamped backup before any change.
 
@@ -23,11 +32,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from kindling.config import repo_root
 from kindling.errors import InvalidInputError
-from kindling.hooks.payload import EVENTS, repo_root
+from kindling.hooks.config import load_hook_config
+from kindling.hooks.payload import EVENTS
 
 HOOK_TIMEOUT_S = 10  # the hook itself gives up after 8 s (see kindling.hooks.DEADLINE_S)
 TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
+ASYNC_EVENTS = tuple(e for e in EVENTS if e not in ("SessionStart", "UserPromptSubmit"))
+_REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
 Scope = Literal["project", "user"]
 
 
@@ -103,32 +116,77 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
+def _glob_regex(glob: str) -> str:
+    out = []
+    for ch in glob:
+        if ch == "*":
+            out.append(".*")
+        elif ch == "?":
+            out.append(".")
+        else:
+            out.append("\\" + ch if ch in _REGEX_SPECIAL else ch)
+    return "".join(out)
+
+
+def tool_matcher(skip_tools: tuple[str, ...]) -> str:
+    """The tool events' matcher: every tool but the plain names (and globs) in ``skip_tools``.
+    ``Tool:command`` entries stay in the hook itself (a matcher sees only the tool name)."""
+    names = sorted({_glob_regex(t) for t in skip_tools if ":" not in t and t.strip()})
+    if not names:
+        return "*"
+    return f"^(?!(?:{'|'.join(names)})$).*"
+
+
 def _ours(event: str, exe: str) -> dict[str, Any]:
-    return {"type": "command", "command": f"{exe} hook {event}", "timeout": HOOK_TIMEOUT_S}
+    entry: dict[str, Any] = {
+        "type": "command",
+        "command": f"{exe} hook {event}",
+        "timeout": HOOK_TIMEOUT_S,
+    }
+    if event in ASYNC_EVENTS:
+        entry["async"] = True
+    return entry
 
 
-def merge_hooks(data: dict[str, Any], exe: str) -> tuple[dict[str, Any], list[str]]:
+def _matcher(event: str, matcher: str) -> dict[str, str]:
+    return {"matcher": matcher} if event in TOOL_EVENTS else {}
+
+
+def merge_hooks(
+    data: dict[str, Any], exe: str, matcher: str = "*"
+) -> tuple[dict[str, Any], list[str]]:
     """Return settings with Kindling's hooks in place, and the events that changed. Pure."""
     result = json.loads(json.dumps(data))
     hooks: dict[str, Any] = result.setdefault("hooks", {})
     touched = []
     for event in EVENTS:
         want = _ours(event, exe)
+        group_keys = _matcher(event, matcher)
         groups: list[Any] = hooks.setdefault(event, [])
         found = False
-        for group in groups:
+        for group in list(groups):
             entries = group.get("hooks") if isinstance(group, dict) else None
             for i, entry in enumerate(entries if isinstance(entries, list) else []):
-                if is_kindling_hook(entry, event):
-                    found = True
-                    if entry != want:
-                        entries[i] = {**entry, **want}  # type: ignore[index]
-                        touched.append(event)
+                if not is_kindling_hook(entry, event):
+                    continue
+                found = True
+                fresh = {k: v for k, v in entry.items() if k != "async"} | want
+                if entry != fresh:
+                    entries[i] = fresh  # type: ignore[index]
+                    touched.append(event)
+                if all(group.get(k) == v for k, v in group_keys.items()):
+                    continue
+                if len(entries) == 1:  # type: ignore[arg-type]
+                    group.update(group_keys)
+                else:  # a group shared with other hooks keeps its matcher; ours moves out
+                    entries.pop(i)  # type: ignore[union-attr]
+                    groups.append({**group_keys, "hooks": [fresh]})
+                touched.append(event)
+                break
         if not found:
-            group = {"matcher": "*", "hooks": [want]} if event in TOOL_EVENTS else {"hooks": [want]}
-            groups.append(group)
+            groups.append({**group_keys, "hooks": [want]})
             touched.append(event)
-    return result, touched
+    return result, list(dict.fromkeys(touched))
 
 
 def remove_hooks(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -182,9 +240,13 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def install(path: Path, exe: str | None = None) -> SettingsChange:
+def install(path: Path, exe: str | None = None, matcher: str | None = None) -> SettingsChange:
+    """Merge Kindling's hooks into ``path``. The tool matcher comes from the ``skip_tools``
+    setting of ``config.json`` unless given."""
     data = _load(path)
-    merged, touched = merge_hooks(data, exe or hook_executable())
+    if matcher is None:
+        matcher = tool_matcher(load_hook_config().skip_tools)
+    merged, touched = merge_hooks(data, exe or hook_executable(), matcher)
     if not touched:
         return SettingsChange(path, False, None, ())
     backup = _backup(path)

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import sqlite3
 
-FTS_TABLES = ("observations_fts",)
+FTS_TABLES = ("observations_fts", "summaries_fts")
 
 
 def merge_fts_segments(conn: sqlite3.Connection) -> None:
-    """Rewrite the observation index as one segment; run inside the forgetting transaction."""
+    """Rewrite each text index as one segment; run inside the forgetting transaction."""
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
 

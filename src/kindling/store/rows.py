@@ -10,8 +10,15 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from kindling.errors import ConflictError, DatabaseLockedError, KindlingError, StoreError
+from kindling.errors import (
+    ConflictError,
+    DamagedDatabaseError,
+    DatabaseLockedError,
+    KindlingError,
+    StoreError,
+)
 from kindling.model import SCOPE_FIELDS, Observation, Pin, Scope, Summary
+from kindling.store import files
 
 OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
     f"o.{c}" for c, _ in SCOPE_FIELDS
@@ -106,8 +113,13 @@ def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
             f"{path} stayed locked by another process for longer than the busy timeout; "
             "retry, or find the process holding a long write transaction"
         )
-    if "not a database" in message or "malformed" in message:
+    if files.is_damage(message):
+        files.forget_check(path)  # the next writer runs the quick check again
+        return DamagedDatabaseError(files.damaged_message(path, message.split("\n")[0][:200]))
+    if "not a database" in message:
         return StoreError(f"{path} is not a usable SQLite database ({message})")
+    if "readonly" in message or "read-only" in message:
+        return StoreError(files.read_only_message(path))
     return StoreError(f"database error on {path}: {message}")
 
 

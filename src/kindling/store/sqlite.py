@@ -21,7 +21,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kindling.errors import StoreError
 from kindling.model import (
     Capsule,
     CapsuleStatus,
@@ -32,7 +31,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
-from kindling.store import sqlite_index
+from kindling.store import files, sqlite_index
 from kindling.store.base import (
     CapsuleRef,
     Dataset,
@@ -59,6 +58,7 @@ from kindling.store.rows import (
     summary_row,
 )
 from kindling.store.sqlite_details import SummaryDetailsMixin
+from kindling.store.sqlite_forget import ForgetMixin
 from kindling.store.sqlite_search import SearchMixin
 from kindling.store.sqlite_tokens import SqliteTokensMixin
 
@@ -67,24 +67,21 @@ T = TypeVar("T")
 BUSY_TIMEOUT_S = 5.0
 
 
-class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
+class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin, SqliteTokensMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
-    def __init__(self, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+        check_before_write: bool = True,
+    ) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            try:
-                if "\x00" in self.path:
-                    raise ValueError("it contains a NUL character")
-                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
-                raise StoreError(
-                    f"cannot open database: {self.path!r} is unusable as a database path ({exc})"
-                ) from exc
+        self.read_only = self.path != ":memory:" and files.prepare(self.path)  # modes, mode=ro
+        self._checked = self.path == ":memory:" or not check_before_write  # see store.files
         try:
-            self._conn = sqlite3.connect(
-                self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
-            )
+            self._conn = files.connect(self.path, busy_timeout_s, read_only=self.read_only)
             self._busy_timeout_s = busy_timeout_s
             self._depth = 0
             self._purge_pending = False  # a forget happened in this transaction
@@ -95,7 +92,7 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
             for pragma in (
                 f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
                 # Many processes opening a new file at once: this one can return BUSY at once.
-                "PRAGMA journal_mode = WAL",
+                "PRAGMA journal_mode" if self.read_only else "PRAGMA journal_mode = WAL",
                 # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
                 "PRAGMA synchronous = NORMAL",
                 "PRAGMA foreign_keys = ON",
@@ -131,6 +128,8 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
             finally:
                 self._depth -= 1
             return
+        if not self._checked:
+            self._checked = files.may_write(self._conn, self.path, self.read_only, self._retry)
         try:
             self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
@@ -187,8 +186,10 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
         return retry_busy(call, timeout_s=self._busy_timeout_s)
 
     def _migrate(self) -> None:
-        if current_version(self._conn, self.path) == LATEST_VERSION:
+        version = current_version(self._conn, self.path)
+        if version == LATEST_VERSION:
             return
+        files.refuse_upgrade_if_read_only(self.path, self.read_only, version, LATEST_VERSION)
         with self.transaction():
             # Inside the write lock: another process may have migrated meanwhile.
             apply_migrations(self._conn, self.path)
@@ -298,6 +299,9 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, SqliteTokensMixin):
                     return False
                 touched = sqlite_index.dependents(self._conn, int(found[0]))
                 with sqlite_index.reindexing(self._conn, touched):
+                    self._conn.execute(  # the split identifiers of its content are its text too
+                        "UPDATE observation_context SET parts = '' WHERE rowid = ?", (found[0],)
+                    )
                     self._conn.execute(
                         "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                         " redacted = 1 WHERE id = ?",

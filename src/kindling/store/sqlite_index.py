@@ -3,9 +3,9 @@
 Each observation that is not forgotten has one row in ``observations_fts`` (FTS5, external
 content read through the ``observation_docs`` view) with four columns:
 
-- ``body``: its own content, then the split parts of its camelCase identifiers
-  (``validateToken`` -> ``validate token``), so identifiers match their words without a
-  per-query prefix scan. bm25 weight 1.
+- ``body``: its own content, then ``identifier_parts`` of it (camelCase words split,
+  identifiers with inner punctuation joined), so identifiers match their words and their whole
+  without a per-query prefix scan or a phrase of common words. bm25 weight 1.
 - ``context``: an excerpt of the previous observation of the same session (its neighbour), so
   the prompt that explains a command, or the command that printed an error, finds it too.
   bm25 weight 0.5.
@@ -24,7 +24,7 @@ the previous row on every append (three FTS5 writes per capture instead of one).
 The SQL functions ``kindling_parts`` and ``kindling_scope`` are registered on every connection
 the store opens; the migration that builds the index uses the same ones.
 
-Must not import anything from Kindling except ``model``.
+Must not import anything from Kindling except ``model`` and ``store.fts``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from kindling.model import Scope
+from kindling.store.fts import SEGMENT, joined_form
 
 # bm25 column weights: body, context, intent, scope.
 BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
@@ -55,13 +56,25 @@ _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("
 
 
 def identifier_parts(text: str) -> str:
-    """The split form of every camelCase word in ``text``, space separated, each once, in
-    order of first appearance ("" when there is none)."""
+    """What the index adds to an item's own text so identifiers match their words and their
+    whole: the split form of every camelCase word (``validateToken`` -> ``validate token``) and
+    the joined form of every identifier with inner punctuation (``validate_token`` ->
+    ``validatetoken``, which is also FTS5's token for ``validateToken``; see
+    ``store.fts.joined_form``). Space separated, each once, in order of first appearance."""
     seen: dict[str, None] = {}
-    for word in _WORD.findall(text):
-        parts = _CAMEL.split(word)
-        if len(parts) > 1:
-            seen.setdefault(" ".join(parts).lower(), None)
+    for run in SEGMENT.findall(text):
+        # The whole run, each piece between colons (``table.rs:42`` gives ``tablers``;
+        # ``x.py::test_retry_once`` gives ``testretryonce``) and each piece between dots
+        # (``pg_store.py`` gives ``pgstore``).
+        colon = run.split(":")
+        for piece in (run, *colon, *(dot for part in colon for dot in part.split("."))):
+            joined = joined_form(piece)
+            if joined is not None:
+                seen.setdefault(joined, None)
+        for word in _WORD.findall(run):
+            parts = _CAMEL.split(word)
+            if len(parts) > 1:
+                seen.setdefault(" ".join(parts).lower(), None)
     return " ".join(seen)
 
 

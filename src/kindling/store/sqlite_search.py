@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, SummaryMatch, iter_chunks
-from kindling.store.fts import QueryPlan
+from kindling.store.fts import QueryPlan, term_match
 from kindling.store.rows import (
     OBS_COLUMNS,
     SUMMARY_COLUMNS,
@@ -138,7 +138,7 @@ class SearchMixin:
                 f" WHERE summaries_fts MATCH ? AND {where}"
                 " ORDER BY b, s.created_at DESC, s.id ASC LIMIT ?"
             )
-            args = [plan.match, *params, limit]
+            args = [plan.summary_match or plan.match, *params, limit]
         return [
             SummaryMatch(
                 summary=summary_row(r),
@@ -162,12 +162,11 @@ class SearchMixin:
         threshold = max(minimum, int(total * share))
         counts: dict[str, int] = {}
         for word in words:
-            quoted = '"' + word.replace('"', '""') + '"'
             counts[word] = int(
                 self._read(
                     "SELECT count(*) FROM (SELECT 1 FROM observations_fts"
                     " WHERE observations_fts MATCH ? LIMIT ?)",
-                    [f"{{body}} : {quoted}", threshold + 1],
+                    [f"{{body}} : ({term_match(word)})", threshold + 1],
                 )[0][0]
             )
         return threshold, counts

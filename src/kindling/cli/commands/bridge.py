@@ -84,10 +84,13 @@ def ingest(state: State, words: tuple[str, ...]) -> None:
 @command.command(
     "retrieve",
     context_settings=_RAW,
-    options_metavar="[--db PATH]",
+    options_metavar="[--db PATH] [--json REQUEST]",
     help=f"""Print the memories of WORKSPACE
-that match QUERY, ranked, as one JSON object. Defaults: MAX_RESULTS 3 (1-50), MAX_TOKENS 2000
-(100-100000), HALF_LIFE_DAYS 7 (0.5-90), INCLUDE_SUPERSEDED false (1/true/yes/y: true).
+that match QUERY, ranked, as one JSON object (ASCII). Defaults: MAX_RESULTS 3 (1-50), MAX_TOKENS
+2000 (100-100000), HALF_LIFE_DAYS 7 (0.5-90), INCLUDE_SUPERSEDED false (1/true/yes/y: true),
+SEARCH_TOP_K every match (1-10000). --json takes the same request as one object
+(workspace_path, query, max_results, max_tokens, half_life_days, include_superseded,
+search_top_k). Options go before WORKSPACE: after it every word is an argument.
 
 \b
 {RETRIEVE_USAGE}""",
@@ -96,7 +99,8 @@ that match QUERY, ranked, as one JSON object. Defaults: MAX_RESULTS 3 (1-50), MA
     "words",
     nargs=-1,
     type=click.UNPROCESSED,
-    metavar="WORKSPACE QUERY [MAX_RESULTS] [MAX_TOKENS] [HALF_LIFE_DAYS] [INCLUDE_SUPERSEDED]",
+    metavar="WORKSPACE QUERY [MAX_RESULTS] [MAX_TOKENS] [HALF_LIFE_DAYS] [INCLUDE_SUPERSEDED]"
+    " [SEARCH_TOP_K]",
 )
 @pass_state
 def retrieve(state: State, words: tuple[str, ...]) -> None:

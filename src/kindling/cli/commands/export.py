@@ -20,16 +20,22 @@ from kindling.cli.shared import library_errors, progress_for, scope_of, scope_op
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write via a temp file and rename, so a failed export never leaves half a bundle."""
-    directory = path.parent if str(path.parent) else Path(".")
+    """Write via a temp file beside the target and a rename, so a failed export never leaves
+    half a bundle. A symlink is followed (its target gets the bundle); a target that exists
+    and is not a regular file (a device, a directory, a pipe) is refused."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not target.is_file():
+        raise click.FileError(str(path), hint="not a regular file; export writes only to files")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
         raise click.FileError(str(path), hint=exc.strerror or str(exc)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
-        os.replace(tmp, path)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise click.FileError(str(path), hint=exc.strerror or str(exc)) from None

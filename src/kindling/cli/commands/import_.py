@@ -7,12 +7,14 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 
 import click
 
-from kindling.bundle import import_bundle, loads
+from kindling.bundle import MAX_BUNDLE_BYTES, import_bundle, loads
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors, progress_for
@@ -20,10 +22,23 @@ from kindling.errors import InvalidInputError
 
 
 def _read(file: Path) -> str:
+    """The bundle text, read up to ``MAX_BUNDLE_BYTES``: ``/dev/zero`` is refused, not read."""
     try:
         if str(file) == "-":
-            return sys.stdin.read()
-        return file.read_text(encoding="utf-8")
+            data = sys.stdin.buffer.read(MAX_BUNDLE_BYTES + 1)
+        else:
+            with open(file, "rb") as fh:
+                mode = os.fstat(fh.fileno()).st_mode
+                if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+                    raise InvalidInputError(
+                        f"{file} is not a regular file; a bundle is a JSON file"
+                    )
+                data = fh.read(MAX_BUNDLE_BYTES + 1)
+        if len(data) > MAX_BUNDLE_BYTES:
+            raise InvalidInputError(
+                f"{file} is larger than {MAX_BUNDLE_BYTES >> 20} MiB; a bundle is smaller"
+            )
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidInputError(f"{file} is not UTF-8 text; a bundle is a JSON file") from None
     except OSError as exc:

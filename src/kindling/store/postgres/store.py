@@ -31,6 +31,7 @@ from kindling.model import (
 from kindling.store.base import CapsuleRef, Dataset, StoreStats
 from kindling.store.postgres.connection import PgConnection, scope_where
 from kindling.store.postgres.details import PgSummaryDetailsMixin
+from kindling.store.postgres.forget import PgForgetMixin
 from kindling.store.postgres.search import PgSearchMixin
 from kindling.store.postgres.tokens import PgTokensMixin
 from kindling.store.rows import (
@@ -48,7 +49,9 @@ from kindling.store.rows import (
 )
 
 
-class PostgresStore(PgSearchMixin, PgSummaryDetailsMixin, PgTokensMixin, PgConnection):
+class PostgresStore(
+    PgSearchMixin, PgSummaryDetailsMixin, PgForgetMixin, PgTokensMixin, PgConnection
+):
     """A shared store on a PostgreSQL server; thread-safe (one pooled connection per
     transaction)."""
 

@@ -1,0 +1,23 @@
+"""Entity ids and the wall clock, with nothing but ``os`` and ``time``: hook processes assign
+an observation's id and time before the engine is ever imported (see ``capture.spool``).
+
+Must not import anything from Kindling.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def new_id() -> str:
+    """A random (version 4) UUID string; ``uuid`` itself costs milliseconds to import."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

@@ -1,0 +1,68 @@
+"""``kindling doctor``: check the database; rebuild its indexes; copy what can be read.
+
+Must not be imported by the core (model, store, retrieval, capture).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kindling.cli.app import State, emit_json, json_option, pass_state
+from kindling.cli.shared import library_errors
+from kindling.store import doctor
+
+
+@click.command("doctor")
+@click.option("--rebuild-index", is_flag=True, help="Rebuild the text indexes from the tables.")
+@click.option(
+    "--salvage",
+    metavar="NEW_DB",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Copy every readable row into a new database file.",
+)
+@json_option
+@pass_state
+@library_errors
+def command(state: State, /, rebuild_index: bool, salvage: Path | None, as_json: bool) -> None:
+    """Check the database with SQLite's integrity check and the FTS5 index checks.
+
+    Exit 0 when everything is sound, 1 when a check fails. With --rebuild-index the text
+    indexes are rebuilt from the tables (for a damaged index; the tables are not touched).
+    With --salvage NEW_DB every row that can still be read is copied into a new database
+    (the damaged file is only read); point --db or KINDLING_DB at NEW_DB afterwards.
+
+    \b
+    Examples:
+      kindling doctor
+      kindling doctor --rebuild-index
+      kindling doctor --salvage ~/.kindling/recovered.db
+    """
+    path = str(state.db)
+    result: dict[str, object] = {"db": path}
+    if rebuild_index:
+        with state.open() as kd, kd.store.transaction():
+            doctor.rebuild_indexes(kd.store.connection)  # type: ignore[attr-defined]
+        result["rebuilt"] = list(doctor.FTS_TABLES)
+    if salvage is not None:
+        saved = doctor.salvage(path, str(salvage))
+        result["salvage"] = {"file": str(salvage), "copied": saved.copied, "lost": saved.lost}
+    checkup = doctor.check(path)
+    result["ok"] = checkup.ok
+    result["problems"] = list(checkup.problems)
+    if as_json:
+        emit_json(result)
+    else:
+        if rebuild_index:
+            click.echo("rebuilt the text indexes")
+        if salvage is not None:
+            copied = sum(saved.copied.values())
+            lost = sum(n for n in saved.lost.values() if n > 0)
+            click.echo(f"salvaged {copied} rows into {salvage} ({lost} unreadable)")
+        for problem in checkup.problems:
+            click.echo(f"problem: {problem}")
+        click.echo("database ok" if checkup.ok else f"{path} is damaged")
+    if not checkup.ok:
+        sys.exit(1)

@@ -1,0 +1,226 @@
+"""Forget means every copy: which entities hold a text, and the report of a purge.
+
+``Kindling.forget``, ``forget_matching`` and ``finish_forget`` (in ``engine``) use these. A
+forgotten observation also clears the summaries derived from it: those whose evidence refs
+name it, and the summary of each capsule that holds it when that summary names no evidence
+(the hooks' session summaries are written from the transcript) and shares a distinctive word
+(six or more letters or digits) with it.
+
+A report is complete only when the old pages have left the database file and the WAL. When a
+reader's snapshot keeps them there, the report says which processes have the database open
+(Linux: from ``/proc``) and how to finish: close them, then ``kindling forget --finish``.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from kindling.capture.sanitize import require_id
+from kindling.errors import InvalidInputError, NotFoundError
+from kindling.store.base import Store, TextMatches
+
+MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    """What a forget changed, and whether the old bytes have left the files.
+
+    ``id`` is the entity asked for (None for a text match); ``complete`` is True when the
+    database file and WAL no longer hold the forgotten text; ``holders`` names the processes
+    that had the database open when it was not."""
+
+    id: str | None
+    observations: tuple[str, ...] = ()
+    summaries: tuple[str, ...] = ()
+    pins: tuple[str, ...] = ()
+    capsules: tuple[str, ...] = ()
+    complete: bool = True
+    holders: tuple[str, ...] = ()
+    dry_run: bool = False
+
+    @property
+    def total(self) -> int:
+        return len(self.observations) + len(self.summaries) + len(self.pins) + len(self.capsules)
+
+    def counts(self) -> str:
+        parts = (
+            (len(self.observations), "observation"),
+            (len(self.summaries), "summary"),
+            (len(self.pins), "pin reason"),
+            (len(self.capsules), "capsule intent"),
+        )
+        shown = [f"{n} {name}{'' if n == 1 else 's'}" for n, name in parts if n]
+        return ", ".join(shown).replace("summarys", "summaries") or "nothing"
+
+    @property
+    def message(self) -> str:
+        """One line for people: what was done and, if unfinished, how to finish."""
+        if self.dry_run:
+            return f"would forget {self.counts()}"
+        done = f"forgot {self.counts()}"
+        if self.complete:
+            return f"{done}; the text is gone from the database files"
+        who = ", ".join(self.holders) if self.holders else "another connection"
+        return (
+            f"{done} from the tables and the index, but old copies are still in the database"
+            f" files: {who} holds a read snapshot. Close it, then run `kindling forget --finish`"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "observations": list(self.observations),
+            "summaries": list(self.summaries),
+            "pins": list(self.pins),
+            "capsules": list(self.capsules),
+            "complete": self.complete,
+            "holders": list(self.holders),
+            "dryRun": self.dry_run,
+            "message": self.message,
+        }
+
+
+_WORD = re.compile(r"[^\W_]{6,}")
+
+
+def distinctive_words(text: str) -> set[str]:
+    """Words of six or more letters or digits, lowercased: what a quote would share."""
+    return set(_WORD.findall(text.lower()))
+
+
+def check_match_text(text: object) -> str:
+    if not isinstance(text, str) or len(text.strip()) < MIN_MATCH_CHARS:
+        raise InvalidInputError(
+            f"the text to forget must be at least {MIN_MATCH_CHARS} characters"
+            " (shorter text would match nearly everything)"
+        )
+    return text
+
+
+def plan(matches: TextMatches) -> ForgetReport:
+    return ForgetReport(
+        id=None,
+        observations=matches.observations,
+        summaries=matches.summaries,
+        pins=matches.pins,
+        capsules=matches.capsules,
+        dry_run=True,
+    )
+
+
+def holders(db_path: str) -> tuple[str, ...]:
+    """Other processes with the database, its WAL or its shared memory open (Linux only)."""
+    if db_path == ":memory:" or not Path("/proc/self/fd").is_dir():
+        return ()
+    try:
+        real = os.path.realpath(db_path)
+    except (OSError, ValueError):
+        return ()
+    targets = {real, f"{real}-wal", f"{real}-shm"}
+    found: list[str] = []
+    me = os.getpid()
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+    except OSError:
+        return ()
+    for pid in sorted(pids):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if not any(os.readlink(f"/proc/{pid}/fd/{fd}") in targets for fd in fds):
+                continue
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        command = " ".join(raw.replace(b"\0", b" ").decode("utf-8", "replace").split())[:80]
+        found.append(f"process {pid} ({command})" if command else f"process {pid}")
+    return tuple(found)
+
+
+class ForgetVerbs:
+    """The forgetting verbs of ``Kindling`` (kept here, beside their report)."""
+
+    store: Store
+
+    def forget(self, entity_id: str) -> ForgetReport:
+        """Forget an observation, summary or pin by id, with every derived copy.
+
+        An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
+        time and scope stay, so capsules keep their shape), and the summaries derived from it
+        are redacted too (``kindling.forgetting``); a summary's text and structured fields
+        become ``[redacted]``; a pin is deleted. The text leaves the index and, once the
+        transaction commits, the database files: the report says whether that is complete.
+        Inside ``batch()`` the files are purged when the batch commits."""
+        eid = require_id(entity_id, "id")
+        store = self.store
+        with store.transaction():
+            if eid in store.get_observations([eid]):
+                report = self._forget_observations(eid, [eid])
+            elif store.get_summary(eid) is not None:
+                store.redact_summary(eid)
+                report = ForgetReport(id=eid, summaries=(eid,))
+            elif store.get_pin(eid) is not None:
+                store.delete_pin_purged(eid)
+                report = ForgetReport(id=eid, pins=(eid,))
+            else:
+                raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
+        return self._purge_state(report)
+
+    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
+        """Forget every observation, summary, pin reason and capsule intent containing
+        ``text`` (ASCII case-insensitive substring). ``dry_run`` only counts them."""
+        found = self.store.find_text(check_match_text(text))
+        if dry_run:
+            return plan(found)
+        store = self.store
+        with store.transaction():
+            report = self._forget_observations(None, list(found.observations))
+            for summary_id in found.summaries:
+                store.redact_summary(summary_id)
+            for pin_id in found.pins:
+                store.clear_pin_reason(pin_id)
+            for capsule_id in found.capsules:
+                store.redact_capsule_intent(capsule_id)
+        summaries = tuple(sorted({*report.summaries, *found.summaries}))
+        return self._purge_state(
+            replace(report, summaries=summaries, pins=found.pins, capsules=found.capsules)
+        )
+
+    def finish_forget(self, *, wait_ms: int = 2000) -> ForgetReport:
+        """Empty the WAL now that the readers of old snapshots may have gone."""
+        if isinstance(wait_ms, bool) or not isinstance(wait_ms, int) or wait_ms < 0:
+            raise InvalidInputError("wait_ms must be a non-negative integer")
+        self.store.finish_purge(wait_ms=wait_ms)
+        return self._purge_state(ForgetReport(id=None))
+
+    def _forget_observations(self, eid: str | None, obs_ids: list[str]) -> ForgetReport:
+        derived = set(self.store.summaries_citing(obs_ids))
+        contents = self.store.get_observations(obs_ids)
+        for obs_id in obs_ids:
+            words = distinctive_words(contents[obs_id].content) if obs_id in contents else set()
+            for capsule_id in self.store.capsules_of(obs_id):
+                summary = self.store.summary_for_capsule(capsule_id)
+                # A session summary names no evidence (the hooks write it from the transcript):
+                # it goes when it quotes the observation.
+                if (
+                    summary is not None
+                    and not summary.evidence_refs
+                    and words & distinctive_words(summary.content)
+                ):
+                    derived.add(summary.id)
+        for obs_id in obs_ids:
+            self.store.redact_observation(obs_id)
+        for summary_id in sorted(derived):
+            self.store.redact_summary(summary_id)
+        return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=tuple(sorted(derived)))
+
+    def _purge_state(self, report: ForgetReport) -> ForgetReport:
+        if getattr(self.store, "wal_purged", True):
+            return report
+        return replace(report, complete=False, holders=holders(getattr(self.store, "path", "")))

@@ -1,0 +1,157 @@
+"""``kindling doctor``: check a database, rebuild its text indexes, copy what can be read.
+
+- ``check``: SQLite's full ``integrity_check`` and each FTS5 index's ``integrity-check``.
+- ``rebuild_indexes``: rebuilds the FTS5 indexes from their tables (a damaged index, or one
+  an older tool left inconsistent); the tables themselves are not touched.
+- ``salvage``: copies every row that can still be read, table by table in rowid ranges (a
+  range that fails is split until the unreadable rows are isolated), into a new database with
+  the current schema, then builds its indexes. The damaged file is only read.
+
+Must not import anything from Kindling except ``errors`` and ``store``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kindling.errors import StoreError
+from kindling.store import files, sqlite_index
+
+FTS_TABLES = ("observations_fts", "summaries_fts")
+# Parents before children, so foreign keys hold in the copy.
+TABLES = (
+    "observations",
+    "capsules",
+    "capsule_observations",
+    "summaries",
+    "summary_details",
+    "pins",
+)
+CHUNK = 256
+
+
+@dataclass(frozen=True)
+class Checkup:
+    """What the checks found: empty lists mean a sound database."""
+
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class Salvage:
+    copied: dict[str, int] = field(default_factory=dict)
+    lost: dict[str, int] = field(default_factory=dict)
+
+
+def _open_read_only(path: str) -> sqlite3.Connection:
+    if not Path(path).is_file():
+        raise StoreError(f"no database at {path}")
+    return sqlite3.connect(files.read_only_uri(path), uri=True, isolation_level=None)
+
+
+def check(path: str) -> Checkup:
+    """The checks only read, but FTS5's check needs a writable connection when one is possible."""
+    problems: list[str] = []
+    if not Path(path).is_file():
+        raise StoreError(f"no database at {path}")
+    try:
+        uri = f"{files.read_only_uri(path).rsplit('?', 1)[0]}?mode=rw"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.DatabaseError:
+        conn = _open_read_only(path)
+    try:
+        try:
+            rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(20)")]
+            if rows != ["ok"]:
+                problems += [f"integrity: {r}" for r in rows]
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"integrity: {exc}")
+        for table in FTS_TABLES:
+            try:
+                conn.execute(f"INSERT INTO {table}({table}, rank) VALUES('integrity-check', 1)")
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"{table}: {exc}")
+    finally:
+        conn.close()
+    return Checkup(tuple(problems))
+
+
+def rebuild_indexes(conn: sqlite3.Connection) -> None:
+    """Rebuild every FTS5 index from its content; call inside a write transaction."""
+    sqlite_index.register_functions(conn)
+    for table in FTS_TABLES:
+        conn.execute(f"INSERT INTO {table}({table}) VALUES('rebuild')")
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")]
+
+
+def _copy_range(
+    src: sqlite3.Connection, dst: sqlite3.Connection, table: str, cols: str, lo: int, hi: int
+) -> tuple[int, int]:
+    """Copy rows with rowid in [lo, hi]; (copied, lost). Splits ranges that fail to read."""
+    try:
+        rows = src.execute(
+            f"SELECT {cols} FROM {table} WHERE rowid BETWEEN ? AND ?", (lo, hi)
+        ).fetchall()
+    except sqlite3.DatabaseError:
+        if lo == hi:
+            return 0, 1
+        mid = (lo + hi) // 2
+        a = _copy_range(src, dst, table, cols, lo, mid)
+        b = _copy_range(src, dst, table, cols, mid + 1, hi)
+        return a[0] + b[0], a[1] + b[1]
+    marks = ",".join("?" * len(cols.split(",")))
+    copied = 0
+    for row in rows:
+        try:
+            dst.execute(f"INSERT OR IGNORE INTO {table} ({cols}) VALUES ({marks})", row)
+            copied += 1
+        except sqlite3.DatabaseError:
+            pass  # a row the new schema refuses (a broken reference): counted as lost
+    return copied, len(rows) - copied
+
+
+def salvage(path: str, out: str) -> Salvage:
+    """Copy what can be read from ``path`` into a new database at ``out``."""
+    from kindling.store.sqlite import SqliteStore  # the new file gets the current schema
+
+    if Path(out).exists():
+        raise StoreError(f"{out} already exists; salvage writes a new database")
+    SqliteStore(out).close()
+    src = _open_read_only(path)
+    dst = sqlite3.connect(out, isolation_level=None)
+    report = Salvage()
+    try:
+        sqlite_index.register_functions(dst)
+        dst.execute("PRAGMA foreign_keys = OFF")
+        dst.execute("BEGIN IMMEDIATE")
+        for table in TABLES:
+            try:
+                wanted = _columns(dst, table)
+                have = set(_columns(src, table))
+                top = src.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0] or 0
+            except sqlite3.DatabaseError:
+                report.lost[table] = -1  # the table itself cannot be read
+                continue
+            cols = ",".join(c for c in wanted if c in have)
+            copied = lost = 0
+            for lo in range(0, int(top) + 1, CHUNK):
+                a, b = _copy_range(src, dst, table, cols, lo, lo + CHUNK - 1)
+                copied, lost = copied + a, lost + b
+            report.copied[table], report.lost[table] = copied, lost
+        sqlite_index.build_all(dst)
+        dst.execute("INSERT INTO summaries_fts(summaries_fts) VALUES('rebuild')")
+        dst.execute("COMMIT")
+    finally:
+        src.close()
+        dst.close()
+    return report
