@@ -200,7 +200,13 @@ def test_capture_verbs_round_trip(client: TestClient, alice: str) -> None:
     deleted = client.delete(f"/v1/pins/{pin.json()['id']}", headers=auth(alice))
     assert deleted.json() == {"deleted": pin.json()["id"]}
     forgotten = post(client, "/v1/forget", alice, {"observation_id": obs["id"]})
-    assert forgotten.json()["redacted"] is True
+    assert forgotten.json()["observations"] == [obs["id"]]
+    pin2 = post(
+        client, "/v1/pins", alice, {"target_type": "summary", "target_id": summary.json()["id"]}
+    )
+    assert post(client, "/v1/forget", alice, {"id": pin2.json()["id"]}).json()["pins"] == [
+        pin2.json()["id"]
+    ]
     status = client.get("/v1/status", headers=auth(alice)).json()
     assert status["user"] == "alice"
     assert status["repos"] == [REPO]

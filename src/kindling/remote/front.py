@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from kindling.bundle import _capsule, _observation, _pin, _summary
 from kindling.capture.privacy import scrub_content, scrub_text
+from kindling.capture.sanitize import wall_clock_ms
 from kindling.errors import InvalidInputError
+from kindling.forgetting import ForgetReport
 from kindling.model import (
     CandidateResult,
     Capsule,
@@ -112,6 +114,7 @@ class RemoteKindling:
     """A stand-in for ``Kindling`` whose verbs go to a server (see the module docstring)."""
 
     def __init__(self, url: str, token: str | None, *, timeout_s: float | None = None) -> None:
+        self.clock = wall_clock_ms  # "now" of the caller's relative times, as Kindling's
         self.client = (
             RemoteClient(url, token)
             if timeout_s is None
@@ -259,9 +262,20 @@ class RemoteKindling:
     def unpin(self, pin_id: str) -> None:
         self.client.call("DELETE", f"/v1/pins/{_path_id(pin_id)}")
 
-    def forget(self, observation_id: str) -> Observation:
-        answer = self.client.call("POST", "/v1/forget", {"observation_id": observation_id})
-        return _observation(answer, "observation")
+    def forget(self, entity_id: str) -> ForgetReport:
+        answer = self.client.call("POST", "/v1/forget", {"id": entity_id})
+        try:
+            return ForgetReport(
+                id=answer["id"],
+                observations=tuple(answer["observations"]),
+                summaries=tuple(answer["summaries"]),
+                pins=tuple(answer["pins"]),
+                capsules=tuple(answer["capsules"]),
+                complete=bool(answer["complete"]),
+                holders=tuple(answer["holders"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise RemoteError(f"the server's forget answer is not a report ({exc})") from None
 
     def retrieve(
         self,

@@ -161,9 +161,21 @@ class Api:
         return {"deleted": pin.id}
 
     def forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
-        args = fields(body, {"observation_id"}, {"observation_id"})
-        self._target_scope(who, "observation", args["observation_id"])
-        return self.kd.forget(args["observation_id"]).to_dict()
+        """Forget an observation, summary or pin by id (``id``; ``observation_id`` also
+        accepted), with its derived copies; the answer is the library's forget report."""
+        args = fields(body, {"id", "observation_id"})
+        entity_id = args.get("id", args.get("observation_id"))
+        if not isinstance(entity_id, str) or len(args) != 1:
+            raise InvalidInputError("give exactly one of id or observation_id, a string")
+        store = self.kd.store
+        pin = store.get_pin(entity_id)
+        if entity_id in store.get_observations([entity_id]):
+            self._target_scope(who, "observation", entity_id)
+        elif store.get_summary(entity_id) is not None:
+            self._target_scope(who, "summary", entity_id)
+        elif pin is None or not may_touch(who, pin.scope):
+            raise NotFoundError(f"no observation, summary or pin with id {entity_id!r}")
+        return self.kd.forget(entity_id).to_dict()
 
     # ------------------------------------------------------------------ reads
 

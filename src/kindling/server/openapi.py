@@ -44,7 +44,7 @@ _BODIES: dict[str, dict[str, Any]] = {
         ["target_type", "target_id"], target_type=_S, target_id=_S, reason=_S, expires_at=_I,
         ttl_ms=_I, scope=_SCOPE,
     ),
-    "forget": _obj(["observation_id"], observation_id=_S),
+    "forget": _obj([], id=_S, observation_id=_S),
     "retrieve": _obj(
         [], query=_S, scope=_SCOPE, token_budget=_I, max_candidates=_I, include_redacted=_B,
         intent=_S, now=_I,
@@ -123,7 +123,7 @@ def openapi_document() -> dict[str, Any]:
             },
             "/v1/pins": {"post": _op("Pin an observation or summary", "pin", "201")},
             "/v1/pins/{id}": {"delete": _op("Remove a pin", parameters=_ID)},
-            "/v1/forget": {"post": _op("Redact an observation", "forget")},
+            "/v1/forget": {"post": _op("Forget an observation, summary or pin", "forget")},
             "/v1/retrieve": {
                 "post": _op("Pins, current summary and ranked candidates (seed 000)", "retrieve")
             },
