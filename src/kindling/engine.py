@@ -141,7 +141,6 @@ class Kindling(ForgetVerbs):
             weights=weights,
             redact_secrets=redact_secrets,
         )
-        # what hooks spooled for a local file (capture.spool)
         if drain_spool and isinstance(store, SqliteStore) and store.path != ":memory:":
             with suppress(KindlingError, OSError):
                 drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)

@@ -575,14 +575,12 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin, SqliteTokensMix
     # ------------------------------------------------------------------ search
 
     def newest_ts(self, scope: Scope) -> int | None:
-        """The newest observation or summary time in ``scope`` (through the scope indexes)."""
         obs_where, obs_params = scope_where(scope, "o")
         sum_where, sum_params = scope_where(scope, "c")
-        # Two rows, one MAX: SQLite's two-argument MAX() is NULL when either side is.
-        row = self._read(
-            f"SELECT MAX(t) FROM (SELECT MAX(o.ts) AS t FROM observations o WHERE {obs_where}"
-            " UNION ALL SELECT MAX(s.created_at) FROM summaries s"
-            f" JOIN capsules c ON c.id = s.capsule_id WHERE {sum_where})",
+        row = self._read(  # two rows and one MAX: SQLite's MAX(a, b) is NULL if either is
+            f"SELECT MAX(t) FROM (SELECT MAX(ts) t FROM observations o WHERE {obs_where} UNION"
+            f" ALL SELECT MAX(created_at) FROM summaries s JOIN capsules c ON c.id = capsule_id"
+            f" WHERE {sum_where})",
             [*obs_params, *sum_params],
         )[0]
         return None if row[0] is None else int(row[0])
