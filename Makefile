@@ -12,6 +12,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# An editable install writes no bytecode; hooks start from it (pip does this for wheels).
+	$(BIN)/python -m compileall -q src/kindling
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -97,7 +97,26 @@ class Redaction:
         return bool(self.kinds)
 
 
-_RULES: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] | None = None
+class LazyPattern:
+    """A rule's pattern, compiled the first time text holding one of its keywords needs it.
+
+    A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
+    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
+
+    __slots__ = ("_compiled", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled.sub(repl, text)
+
+
+_RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
 _KEYWORDS: frozenset[str] = frozenset()
 
 

@@ -16,6 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from kindling.capture.redaction import LazyPattern
+
     # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
     Rule = Callable[[re.Match[str]], tuple[str, str] | None]
 
@@ -541,7 +543,8 @@ def _base64_text(token: str) -> bool:
 # --------------------------------------------------------------------------- compiling
 
 
-def compile_rules() -> list[tuple[tuple[str, ...], re.Pattern[str], Rule]]:
+def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    from kindling.capture.redaction import LazyPattern
     from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
@@ -557,34 +560,34 @@ def compile_rules() -> list[tuple[tuple[str, ...], re.Pattern[str], Rule]]:
     _P.vendor_words = VENDOR_WORDS
     _P.hex = re.compile(r"[0-9a-fA-F]+", a)
 
-    rules: list[tuple[tuple[str, ...], re.Pattern[str], Rule]] = [
-        (("<private",), re.compile(_PRIVATE_SRC, ai), _private_tag),
-        (("private key",), re.compile(_PEM_SRC, a), _whole("private_key")),
+    rules: list[tuple[tuple[str, ...], LazyPattern, Rule]] = [
+        (("<private",), LazyPattern(_PRIVATE_SRC, ai), _private_tag),
+        (("private key",), LazyPattern(_PEM_SRC, a), _whole("private_key")),
     ]
     for kind, literal, rest in TOKEN_SHAPES:
         # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and
         # ``risk-free`` hold no ``sk-`` key.
         lit = re.escape(literal)
         # A token percent-encoded in a URL keeps going after its first %XX.
-        pattern = re.compile(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_PERCENT_TAIL}", a)
+        pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_PERCENT_TAIL}", a)
         rules.append(((literal.lower(),), pattern, _whole(kind)))
     rules.append(
-        (("hf_", "api_org_"), re.compile(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
+        (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
     )
     for kind, keyword, source in FREE_SHAPES:
-        rules.append(((keyword,), re.compile(source, a), _whole(kind)))
+        rules.append(((keyword,), LazyPattern(source, a), _whole(kind)))
     rules += [
-        (("hooks.slack.com",), re.compile(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
-        (("authorization", "bearer"), re.compile(_AUTH_SRC, av), _authorization),
-        (("://",), re.compile(_URL_PASSWORD_SRC, a), _url_password),
-        *((words, re.compile(src, av), _shell) for words, src in _SHELL_SRC),
-        (("</",), re.compile(_XML_SRC, a), _xml),
-        (("value",), re.compile(_ADD_KEY_SRC, ai), _add_key),
-        (("value:",), re.compile(_NAME_VALUE_SRC, ai), _name_value),
-        (_KEY_WORDS, re.compile(_ENV_LINE_SRC, ai), _env_line),
-        (_KEY_WORDS, re.compile(_keyed_src(), av), _keyed),
-        (("--",), re.compile(_flag_src(), av), _keyed),
-        (_P.loose_words, re.compile(_LOOSE_SRC, a), _loose),
-        (tuple("0123456789"), re.compile(_RANDOM_SRC, a), _random_token),
+        (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
+        (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
+        (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
+        *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
+        (("</",), LazyPattern(_XML_SRC, a), _xml),
+        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
+        (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
+        (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
+        (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
+        (("--",), LazyPattern(_flag_src(), av), _keyed),
+        (_P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
+        (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
     ]
     return rules
