@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -10,14 +11,43 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
+from pgutil import PG_URL, pg_schema, pg_unreachable
 
 # A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in
 # the repository so the upgrade tests never depend on what sits next to the checkout.
 FIXTURE_DB = Path(__file__).parent / "fixtures" / "kindling-v5-sample.db"
 
 
-def pytest_report_header() -> str:
-    return f"sqlite {sqlite3.sqlite_version}"
+def pytest_report_header() -> list[str]:
+    why = pg_unreachable()
+    pg = f"postgresql: {PG_URL}" if why is None else f"postgresql: not reachable ({why})"
+    return [f"sqlite {sqlite3.sqlite_version}", pg]
+
+
+PG_FIXTURES = {"pg_url", "pg_conn"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without a PostgreSQL server (and outside CI, where that is a failure), leave its tests
+    out and say so in one line, instead of a skip line per test."""
+    why = pg_unreachable()
+    if why is None or os.environ.get("CI") == "true":
+        return
+    needs_pg = [
+        item
+        for item in items
+        if PG_FIXTURES & set(getattr(item, "fixturenames", ()))
+        or getattr(getattr(item, "callspec", None), "params", {}).get("store_backend") == "postgres"
+    ]
+    if needs_pg:
+        config.hook.pytest_deselected(items=needs_pg)
+        items[:] = [item for item in items if item not in needs_pg]
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"kindling: {len(needs_pg)} PostgreSQL tests left out: no server at {PG_URL}"
+                f" (KINDLING_TEST_PG): {why}"
+            )
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +59,8 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KINDLING_HOME", str(home / ".kindling"))
     monkeypatch.setenv("KINDLING_DB", str(home / ".kindling" / "kindling.db"))
     monkeypatch.delenv("KINDLING_NOW", raising=False)
+    monkeypatch.delenv("KINDLING_URL", raising=False)
+    monkeypatch.delenv("KINDLING_TOKEN", raising=False)
 
 
 @pytest.fixture
@@ -55,9 +87,39 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+# ---------------------------------------------------------------------------- backends
+# Modules marked ``contract`` run every test that uses ``kd`` (or ``store_url``) once per
+# backend. PostgreSQL runs whenever a server is reachable; under CI=true an unreachable server
+# is a failure, elsewhere a skip. Each test gets a fresh schema in database ``test``.
+
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+        "contract"
+    ):
+        metafunc.parametrize("store_backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def kd(db_path: Path, clock: FakeClock) -> Iterator[Kindling]:
-    with Kindling.open(db_path, clock=clock) as k:
+def store_backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def store_url(store_backend: str, db_path: Path) -> Iterator[str]:
+    """Where ``kd`` lives: a temp SQLite file, or a fresh PostgreSQL schema's URL."""
+    if store_backend == "sqlite":
+        yield str(db_path)
+        return
+    with pg_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def kd(store_url: str, clock: FakeClock) -> Iterator[Kindling]:
+    with Kindling.open(store_url, clock=clock) as k:
         yield k
 
 

@@ -15,6 +15,8 @@ from tests.conftest import FakeClock
 from kindling import InvalidInputError, Kindling, Scope
 from kindling.bundle import dumps, export_bundle, import_bundle, loads, parse_bundle
 
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
 
 def _fill(kd: Kindling, clock: FakeClock) -> dict[str, str]:
     cap = kd.open_capsule(intent="fix login", scope=Scope(session_id="s1", repo_id="/r"))

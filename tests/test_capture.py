@@ -19,16 +19,15 @@ from kindling import (
     Scope,
 )
 from kindling.capture.sanitize import MAX_CONTENT_BYTES
+from pgutil import table_counts
+
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
 S = Scope(session_id="s1", repo_id="/repo")
 
 
-def _rows(db: Path) -> tuple[int, ...]:
-    with sqlite3.connect(db) as conn:
-        return tuple(
-            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-            for t in ("observations", "capsules", "capsule_observations", "summaries", "pins")
-        )
+def _rows(url: str) -> tuple[int, ...]:
+    return table_counts(url)
 
 
 def test_observation_roundtrip(kd: Kindling, clock: FakeClock) -> None:
@@ -71,12 +70,12 @@ def test_capsule_lifecycle_and_summary_upsert(kd: Kindling, clock: FakeClock) ->
     assert kd.open_capsule(intent="again", scope=S).status == "open"
 
 
-def test_second_open_session_capsule_is_a_conflict(kd: Kindling, db_path: Path) -> None:
+def test_second_open_session_capsule_is_a_conflict(kd: Kindling, store_url: str) -> None:
     kd.open_capsule(intent="one", scope=S)
-    before = _rows(db_path)
+    before = _rows(store_url)
     with pytest.raises(ConflictError, match="already has open capsule"):
         kd.open_capsule(intent="two", scope=S)
-    assert _rows(db_path) == before
+    assert _rows(store_url) == before
 
 
 def test_pins(kd: Kindling, clock: FakeClock) -> None:
@@ -119,15 +118,15 @@ BAD_APPENDS: list[tuple[dict[str, Any], type[KindlingError]]] = [
 
 @pytest.mark.parametrize(("change", "error"), BAD_APPENDS)
 def test_bad_appends_write_nothing(
-    kd: Kindling, db_path: Path, change: dict[str, Any], error: type[KindlingError]
+    kd: Kindling, store_url: str, change: dict[str, Any], error: type[KindlingError]
 ) -> None:
     args: dict[str, Any] = {"kind": "message", "content": "ok", "scope": S} | change
-    before = _rows(db_path)
+    before = _rows(store_url)
     with pytest.raises(error) as info:
         kd.append_observation(**args)
     assert info.value.code
     assert info.value.message
-    assert _rows(db_path) == before
+    assert _rows(store_url) == before
 
 
 def test_deeply_nested_provenance_is_refused(kd: Kindling) -> None:
@@ -174,9 +173,9 @@ def test_bad_calls_raise_typed_errors(kd: Kindling, call: Any, error: type[Excep
         call(kd)
 
 
-def test_bad_summary_values_write_nothing(kd: Kindling, db_path: Path) -> None:
+def test_bad_summary_values_write_nothing(kd: Kindling, store_url: str) -> None:
     cap = kd.open_capsule(intent="x", scope=S)
-    before = _rows(db_path)
+    before = _rows(store_url)
     for confidence in (-0.1, 1.5, float("nan")):
         with pytest.raises(InvalidInputError):
             kd.add_summary(cap.id, content="s", confidence=confidence)
@@ -184,7 +183,7 @@ def test_bad_summary_values_write_nothing(kd: Kindling, db_path: Path) -> None:
         kd.add_summary(cap.id, content="s", evidence_refs=["ghost"])
     with pytest.raises(NotFoundError):
         kd.close_capsule(cap.id, summary="s", evidence_refs=["ghost"])
-    assert _rows(db_path) == before
+    assert _rows(store_url) == before
     assert kd.get_capsule(cap.id).status == "open"
 
 
@@ -217,8 +216,8 @@ def test_huge_content_keeps_head_and_tail(kd: Kindling) -> None:
     assert obs.provenance["contentTruncatedFromBytes"] == len(content)
 
 
-def test_batch_is_all_or_nothing(kd: Kindling, db_path: Path) -> None:
-    before = _rows(db_path)
+def test_batch_is_all_or_nothing(kd: Kindling, store_url: str) -> None:
+    before = _rows(store_url)
 
     def two_appends() -> None:
         with kd.batch():
@@ -227,11 +226,11 @@ def test_batch_is_all_or_nothing(kd: Kindling, db_path: Path) -> None:
 
     with pytest.raises(InvalidInputError):
         two_appends()
-    assert _rows(db_path) == before
+    assert _rows(store_url) == before
     with kd.batch():
         for i in range(10):
             kd.append_observation(kind="message", content=f"n{i}")
-    assert _rows(db_path)[0] == before[0] + 10
+    assert _rows(store_url)[0] == before[0] + 10
 
 
 def test_newer_schema_is_refused(db_path: Path) -> None:

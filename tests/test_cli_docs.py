@@ -41,7 +41,7 @@ def test_commands_are_discovered() -> None:
 
 # These speak a protocol of their own on stdout (seed 002's JSON object, MCP's JSON-RPC, the
 # agent's hook protocol): their output is always machine-readable, so `--json` has no meaning.
-PROTOCOL_COMMANDS = {"bridge", "mcp", "hook"}
+PROTOCOL_COMMANDS = {"bridge", "mcp", "hook", "serve"}
 
 
 def _example(path: tuple[str, ...]) -> str | None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
+
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
 WORDS = ["auth", "token", "jwt", "login", "orders", "cursor", "retry", "rate", "limit", "fix"]
 entries = st.lists(

@@ -9,6 +9,8 @@ import pytest
 from kindling import InvalidInputError, Kindling, Scope
 from kindling.model import MemoryFields
 
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
 
 def test_legacy_memory_has_no_details(kd: Kindling) -> None:
     mem = kd.add_memory("/w", "We removed the 150-char limit.")

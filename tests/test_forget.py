@@ -9,6 +9,8 @@ import pytest
 
 from kindling import Kindling, Scope
 
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
 # Porter stems "quuxwidgets" to "quuxwidget": search the raw files for the stem's prefix, which
 # the word, its stem and any prefix-compressed index term all contain.
 WORD = "zanzibarquuxwidgets"

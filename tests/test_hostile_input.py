@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 from kindling import InvalidInputError, Kindling, KindlingError, Scope, StoreError
 from kindling.capture.sanitize import MAX_CONTENT_BYTES, clean_text
 from kindling.store.fts import build_query
+from pgutil import table_counts
+
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
 # The autouse fixture only points HOME at a temp dir; sharing it between examples is safe.
 SETTINGS = settings(
@@ -189,16 +192,14 @@ def test_huge_summary_intent_and_reason_are_capped(kd: Kindling) -> None:
     assert len((kd.get_pin(pin.id).reason or "").encode("utf-8")) <= MAX_CONTENT_BYTES
 
 
-def _counts(kd: Kindling) -> tuple[Any, ...]:
-    conn = kd.store.connection  # type: ignore[attr-defined]
-    tables = ("observations", "capsules", "capsule_observations", "summaries", "pins")
-    return tuple(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables)
+def _counts(url: str) -> tuple[Any, ...]:
+    return table_counts(url)
 
 
-def test_failed_writes_leave_nothing_behind(kd: Kindling) -> None:
+def test_failed_writes_leave_nothing_behind(kd: Kindling, store_url: str) -> None:
     capsule = kd.open_capsule(intent="work")
     obs = kd.append_observation(kind="command", content="one", capsule_id=capsule.id)
-    before = _counts(kd)
+    before = _counts(store_url)
     cid = capsule.id
     failures = [
         lambda: kd.append_observation(kind="command", content="d", id=obs.id, capsule_id=cid),
@@ -211,7 +212,7 @@ def test_failed_writes_leave_nothing_behind(kd: Kindling) -> None:
     for fail in failures:
         with pytest.raises(KindlingError):
             fail()
-        assert _counts(kd) == before
+        assert _counts(store_url) == before
     assert kd.get_capsule(capsule.id).status == "open"
 
 

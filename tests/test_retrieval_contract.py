@@ -10,6 +10,8 @@ from conftest import FakeClock
 from kindling import Kindling, Scope
 from kindling.model import Observation, Summary
 
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
 REPO = Scope(repo_id="/repo")
 S1 = Scope(session_id="s1", repo_id="/repo")
 S2 = Scope(session_id="s2", repo_id="/repo")

@@ -57,6 +57,7 @@ from kindling.model import (
     SummaryDetails,
     TargetType,
 )
+from kindling.store.backends import open_store
 from kindling.store.base import CapsuleRef, Store, StoreStats
 from kindling.store.sqlite import SqliteStore
 
@@ -123,14 +124,15 @@ class Kindling(ForgetVerbs):
         redact_secrets: bool = True,
         drain_spool: bool = True,
     ) -> Kindling:
-        """Open (creating and migrating as needed) the SQLite database at ``path``, and
-        apply what hooks spooled for it (unless ``drain_spool=False``).
+        """Open (creating and migrating as needed) the SQLite database at ``path`` and apply
+        what hooks spooled for it (unless ``drain_spool=False``), or the PostgreSQL database
+        of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
         Secrets are masked before anything is written (``capture.redaction``); only an
         explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
-        store = SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
+        store = open_store(path)
         kd = cls(
             store,
             provider=provider,
@@ -139,7 +141,7 @@ class Kindling(ForgetVerbs):
             weights=weights,
             redact_secrets=redact_secrets,
         )
-        if drain_spool and store.path != ":memory:":  # what hooks spooled (capture.spool)
+        if drain_spool and isinstance(store, SqliteStore) and store.path != ":memory:":
             with suppress(KindlingError, OSError):
                 drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
         return kd

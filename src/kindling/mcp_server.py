@@ -94,14 +94,19 @@ def _entity_brief(entity: Observation | Summary, now: int) -> dict[str, Any]:
 class KindlingTools:
     """The tools, bound to one database path and one default repository."""
 
-    def __init__(self, db: Path, default_repo: str) -> None:
+    def __init__(
+        self, db: Path, default_repo: str, opener: Callable[[], Kindling] | None = None
+    ) -> None:
         self.db = db
         self.default_repo = default_repo
+        # The CLI passes its own opener: a postgresql:// database, or remote mode (tools the
+        # HTTP API lacks, recent and status, then answer with a tool error saying so).
+        self._open = opener or (lambda: Kindling.open(self.db))
 
     @contextmanager
     def _kd(self) -> Iterator[Kindling]:
         try:
-            with Kindling.open(self.db) as kd:
+            with self._open() as kd:
                 yield kd
         except KindlingError as exc:
             raise _fail(exc) from None
@@ -346,8 +351,10 @@ def _tool(fn: Callable[..., Any], name: str, title: str, annotations: ToolAnnota
     return tool
 
 
-def build_server(db: Path, cwd: str | None = None) -> MCPServer[Any]:
-    t = KindlingTools(db, repo_root(cwd))
+def build_server(
+    db: Path, cwd: str | None = None, opener: Callable[[], Kindling] | None = None
+) -> MCPServer[Any]:
+    t = KindlingTools(db, repo_root(cwd), opener)
     tools = [
         _tool(t.retrieve, "retrieve", "Search memory", READ_ONLY),
         _tool(t.remember, "remember", "Remember a note", ADDITIVE),
@@ -366,6 +373,6 @@ def build_server(db: Path, cwd: str | None = None) -> MCPServer[Any]:
     )
 
 
-def serve(db: Path) -> None:
+def serve(db: Path, opener: Callable[[], Kindling] | None = None) -> None:
     """Serve over stdio until the client hangs up."""
-    build_server(db).run("stdio")
+    build_server(db, opener=opener).run("stdio")

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
@@ -33,6 +33,7 @@ from kindling import Kindling, KindlingError, StoreError, __version__
 from kindling.capture.sanitize import MAX_TS, wall_clock_ms
 from kindling.cli import commands as _commands
 from kindling.config import DEFAULT_DB, default_db_path
+from kindling.store.backends import is_postgres_url
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,12 +44,24 @@ class State:
 
     db: Path
     now: int | None = None  # fixed clock (KINDLING_NOW); None = wall clock
+    url: str | None = None  # a postgresql:// database (--db or KINDLING_DB), used over ``db``
+    server: str | None = None  # remote mode: a `kindling serve` URL (--url or KINDLING_URL)
+    token: str | None = None  # its bearer token (--token or KINDLING_TOKEN)
 
     def open(self) -> Kindling:
+        """The local database, or in remote mode a client of the server with the same verbs
+        (``remote.front.RemoteKindling``; verbs the HTTP API lacks fail with a clear error)."""
+        if self.server is not None:
+            from kindling.remote.front import RemoteKindling
+
+            return cast(Kindling, RemoteKindling(self.server, self.token))
+        return self.open_local()
+
+    def open_local(self) -> Kindling:
         fixed = self.now
         clock = wall_clock_ms if fixed is None else (lambda: fixed)
         try:
-            return Kindling.open(self.db, clock=clock)
+            return Kindling.open(self.url or self.db, clock=clock)
         except OSError as exc:  # e.g. the database's directory cannot be created
             raise StoreError(
                 f"cannot open the database {self.db}: {exc.strerror or exc}; "
@@ -149,16 +162,41 @@ def _env_now() -> int | None:
     return value
 
 
+class DatabaseParam(click.Path):
+    """A database file (checked like ``click.Path``), or a ``postgresql://`` URL kept as is."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if is_postgres_url(value):
+            return value
+        return super().convert(value, param, ctx)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=DatabaseParam(),
+    metavar="PATH|URL",
     default=None,
-    help=f"Database file (default: $KINDLING_DB, else {DEFAULT_DB}).",
+    help=f"Database file or postgresql:// URL (default: $KINDLING_DB, else {DEFAULT_DB}).",
+)
+@click.option(
+    "--url",
+    metavar="URL",
+    default=None,
+    help="Remote mode: a 'kindling serve' URL (default: $KINDLING_URL).",
+)
+@click.option(
+    "--token",
+    metavar="TOKEN",
+    default=None,
+    help="Remote mode: the bearer token (default: $KINDLING_TOKEN).",
 )
 @click.version_option(__version__, prog_name="kindling")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None) -> None:
+def cli(ctx: click.Context, db: str | Path | None, url: str | None, token: str | None) -> None:
     """Kindling: local memory for AI coding agents.
 
     Capture what happened, pin what matters, and ask what you need to know now.
@@ -171,4 +209,9 @@ def cli(ctx: click.Context, db: Path | None) -> None:
     """
     # The bridge answers every mistake, a bad KINDLING_NOW too, with its JSON error object.
     now = None if ctx.invoked_subcommand == "bridge" else _env_now()
-    ctx.obj = State(db=(db.expanduser() if db else default_db_path()), now=now)
+    raw = db if db is not None else os.environ.get("KINDLING_DB")
+    url_db = raw if isinstance(raw, str) and is_postgres_url(raw) else None
+    path = db.expanduser() if isinstance(db, Path) else default_db_path()
+    server = url if url is not None else (os.environ.get("KINDLING_URL") or None)
+    secret = token if token is not None else (os.environ.get("KINDLING_TOKEN") or None)
+    ctx.obj = State(db=path, now=now, url=url_db, server=server, token=secret)

@@ -26,6 +26,7 @@ Must not import click, the CLI or the MCP server.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -181,6 +182,13 @@ def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> s
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)
+    if url := os.environ.get("KINDLING_URL"):  # remote mode: spool, deliver, never block
+        from kindling.hooks.remote import handle_remote
+
+        done, shown = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
+        for problem in done.failed:
+            log_problem(payload.event, f"the server refused a spooled request: {problem}")
+        return json.dumps(shown, ensure_ascii=False) if shown else None
     target = db or default_db_file()
     repo = repo_root(payload.cwd)
     prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt

@@ -272,6 +272,27 @@ CREATE VIRTUAL TABLE observations_fts USING fts5(
 """,
         then=sqlite_index.build_all,
     ),
+    Migration(
+        10,
+        "010_api_tokens",
+        # `kindling serve`: bearer tokens (only their SHA-256) and the repositories of a team.
+        """
+CREATE TABLE IF NOT EXISTS api_tokens (
+  id          TEXT    PRIMARY KEY,
+  token_hash  TEXT    NOT NULL UNIQUE,
+  user_id     TEXT    NOT NULL,
+  team        TEXT,
+  created_at  INTEGER NOT NULL,
+  revoked_at  INTEGER
+);
+CREATE TABLE IF NOT EXISTS team_repos (
+  team        TEXT    NOT NULL,
+  repo_id     TEXT    NOT NULL,
+  granted_at  INTEGER NOT NULL,
+  PRIMARY KEY (team, repo_id)
+);
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -60,13 +60,14 @@ from kindling.store.rows import (
 from kindling.store.sqlite_details import SummaryDetailsMixin
 from kindling.store.sqlite_forget import ForgetMixin
 from kindling.store.sqlite_search import SearchMixin
+from kindling.store.sqlite_tokens import SqliteTokensMixin
 
 T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 
 
-class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
+class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin, SqliteTokensMixin):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     def __init__(
@@ -573,13 +574,12 @@ class SqliteStore(SearchMixin, SummaryDetailsMixin, ForgetMixin):
     # ------------------------------------------------------------------ search
 
     def newest_ts(self, scope: Scope) -> int | None:
-        """The newest observation or summary time in ``scope`` (through the scope indexes)."""
         obs_where, obs_params = scope_where(scope, "o")
         sum_where, sum_params = scope_where(scope, "c")
-        row = self._read(
-            f"SELECT MAX((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
-            f" (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
-            f" WHERE {sum_where}))",
+        row = self._read(  # two rows and one MAX: SQLite's MAX(a, b) is NULL if either is
+            f"SELECT MAX(t) FROM (SELECT MAX(ts) t FROM observations o WHERE {obs_where} UNION"
+            f" ALL SELECT MAX(created_at) FROM summaries s JOIN capsules c ON c.id = capsule_id"
+            f" WHERE {sum_where})",
             [*obs_params, *sum_params],
         )[0]
         return None if row[0] is None else int(row[0])

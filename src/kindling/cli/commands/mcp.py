@@ -36,4 +36,4 @@ def command(state: State) -> None:
             ),
             as_json=False,
         )
-    serve(state.db)
+    serve(state.db, opener=state.open)

@@ -1,0 +1,42 @@
+"""``kindling serve``: run the HTTP API over the database (extra ``kindling-memory[server]``).
+
+Must not be imported by the core (model, store, retrieval, capture).
+"""
+
+from __future__ import annotations
+
+import click
+
+from kindling.cli.app import State, pass_state
+from kindling.cli.shared import library_errors
+from kindling.errors import StoreError
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="TCP port."
+)
+@pass_state
+@library_errors
+def command(state: State, /, host: str, port: int) -> None:
+    """Serve the database over HTTP for a team: bearer tokens, JSON API, /openapi.json.
+
+    Create a token per developer first with 'kindling token create --user NAME'.
+
+    \b
+    Example:
+      kindling --db postgresql://kindling@db.internal/kindling serve --host 0.0.0.0
+      kindling serve --port 9000
+    """
+    try:
+        import uvicorn
+
+        from kindling.server.app import create_app
+    except ImportError:
+        raise StoreError(
+            "kindling serve needs the server extra: pip install 'kindling-memory[server]'"
+        ) from None
+    with state.open_local() as kd:
+        click.echo(f"kindling: serving on http://{host}:{port} (Ctrl-C to stop)", err=True)
+        uvicorn.run(create_app(kd), host=host, port=port, log_level="warning", access_log=False)

@@ -1,0 +1,129 @@
+"""``kindling token``: API tokens of ``kindling serve`` (create, list, revoke) and team grants.
+
+Must not be imported by the core (model, store, retrieval, capture).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import click
+
+from kindling.cli.app import State, emit_json, json_option, pass_state
+from kindling.cli.shared import canonical_repo, library_errors
+from kindling.errors import NotFoundError
+from kindling.store.tokens import ApiToken, TokenStore, new_token
+
+
+def _name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and (not value.strip() or "\x00" in value or len(value) > 200):
+        raise click.BadParameter("must be 1-200 characters of text")
+    return value
+
+
+def _row(t: ApiToken) -> dict[str, object]:
+    return {
+        "id": t.id,
+        "user": t.user_id,
+        "team": t.team,
+        "createdAt": t.created_at,
+        "revokedAt": t.revoked_at,
+    }
+
+
+@click.group("token")
+def command() -> None:
+    """API tokens for 'kindling serve': one per developer, stored only as a hash.
+
+    \b
+    Example:
+      kindling --db postgresql://db.internal/kindling token create --user alice --team web
+      kindling --db postgresql://db.internal/kindling token grant --team web --repo /src/webapp
+    """
+
+
+@command.command("create")
+@click.option("--user", "user", required=True, callback=_name, help="The token's user id.")
+@click.option("--team", "team", callback=_name, help="Team whose repositories it may use.")
+@json_option
+@pass_state
+@library_errors
+def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
+    """Create a token; it is printed once, as the last word of the output.
+
+    \b
+    Example:
+      kindling token create --user alice --team web
+    """
+    token_id, token, digest = new_token()
+    with state.open_local() as kd:
+        store = cast(TokenStore, kd.store)
+        store.insert_token(ApiToken(token_id, user, team, state.clock(), None), digest)
+    if as_json:
+        emit_json({"id": token_id, "user": user, "team": team, "token": token})
+    else:
+        click.echo(f"token {token_id} for {user}{f' (team {team})' if team else ''}: {token}")
+
+
+@command.command("list")
+@json_option
+@pass_state
+@library_errors
+def list_(state: State, /, as_json: bool) -> None:
+    """List tokens (ids, users, teams; never the tokens themselves).
+
+    \b
+    Example:
+      kindling token list --json
+    """
+    with state.open_local() as kd:
+        tokens = cast(TokenStore, kd.store).list_tokens()
+    if as_json:
+        emit_json([_row(t) for t in tokens])
+        return
+    for t in tokens:
+        status = "revoked" if t.revoked_at is not None else "active"
+        click.echo(f"{t.id}  {t.user_id}  {t.team or '-'}  {status}")
+
+
+@command.command("revoke")
+@click.argument("token_id", metavar="ID")
+@json_option
+@pass_state
+@library_errors
+def revoke(state: State, /, token_id: str, as_json: bool) -> None:
+    """Revoke a token by id: the server refuses it from the next request on.
+
+    \b
+    Example:
+      kindling token revoke 3f9a0c1b2d4e
+    """
+    with state.open_local() as kd:
+        if not cast(TokenStore, kd.store).revoke_token(token_id, state.clock()):
+            raise NotFoundError(f"no active token with id {token_id!r}; see 'kindling token list'")
+    if as_json:
+        emit_json({"revoked": token_id})
+    else:
+        click.echo(token_id)
+
+
+@command.command("grant")
+@click.option("--team", "team", required=True, callback=_name, help="The team.")
+@click.option("--repo", "repo", required=True, callback=_name, help="Repository id to grant.")
+@json_option
+@pass_state
+@library_errors
+def grant(state: State, /, team: str, repo: str, as_json: bool) -> None:
+    """Let a team's tokens read and write one repository (its id as agents record it).
+
+    \b
+    Example:
+      kindling token grant --team web --repo /home/alice/src/webapp
+    """
+    repo = canonical_repo(repo)  # '.' and paths become the git root, as agents record it
+    with state.open_local() as kd:
+        cast(TokenStore, kd.store).grant_repo(team, repo, state.clock())
+    if as_json:
+        emit_json({"team": team, "repo": repo})
+    else:
+        click.echo(f"team {team} may use {repo}")

@@ -1,0 +1,264 @@
+"""The endpoints: parse the JSON body once, make one library call, render ``to_dict`` JSON.
+
+Bodies use the library's keyword names (``capsule_id``, ``token_budget``...) and scopes their
+wire form (``{"repoId": ...}``). An unknown key is a 400, except ``user_id``/``userId``, which
+are ignored: the user always comes from the token (``auth``). Every handler runs in a worker
+thread (``Api.run``); on SQLite, one at a time.
+
+Must not import the CLI or other adapters.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from kindling import __version__
+from kindling.bundle import export_bundle, import_bundle, parse_bundle
+from kindling.engine import Kindling
+from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.model import Scope
+from kindling.server.auth import (
+    HttpError,
+    Principal,
+    authenticate,
+    forbidden,
+    may_touch,
+    owns,
+    read_scope,
+    write_scope,
+)
+from kindling.store.tokens import TokenStore
+
+T = TypeVar("T")
+IGNORED = frozenset({"user_id", "userId"})
+
+
+def fields(
+    body: Mapping[str, Any], allowed: set[str], required: frozenset[str] | set[str] = frozenset()
+) -> dict[str, Any]:
+    """The body's keys, checked: unknown keys and missing required ones are 400s."""
+    unknown = sorted(set(body) - allowed - IGNORED)
+    if unknown:
+        raise InvalidInputError(f"unknown field(s) {unknown}; allowed: {sorted(allowed)}")
+    missing = sorted(required - set(body))
+    if missing:
+        raise InvalidInputError(f"missing field(s) {missing}")
+    return {k: v for k, v in body.items() if k in allowed}
+
+
+def scope_of(value: Any) -> Scope:
+    if isinstance(value, Mapping):
+        value = {k: v for k, v in value.items() if k not in IGNORED}
+    return Scope.from_dict(value)
+
+
+class Api:
+    """The handlers, bound to one ``Kindling`` (the store is shared by every request)."""
+
+    def __init__(self, kd: Kindling) -> None:
+        self.kd = kd
+        self.tokens: TokenStore = kd.store  # type: ignore[assignment]  # both stores are
+        # PostgreSQL's store is safe across threads; SQLite's one connection is not.
+        self._lock: AbstractContextManager[Any] = (
+            nullcontext() if getattr(kd.store, "thread_safe", False) else threading.Lock()
+        )
+
+    async def run(self, call: Callable[[], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                return call()
+
+        return await run_in_threadpool(locked)
+
+    async def who(self, request: Request) -> Principal:
+        header = request.headers.get("authorization")
+        return await self.run(lambda: authenticate(self.tokens, header))
+
+    # ------------------------------------------------------------------ access checks
+
+    def _capsule_owned(self, who: Principal, capsule_id: Any) -> str:
+        ref = self.kd.store.capsule_ref(str(capsule_id)) if isinstance(capsule_id, str) else None
+        if ref is None or not may_touch(who, ref.scope):
+            raise NotFoundError(f"no capsule with id {capsule_id!r}")
+        if not owns(who, ref.scope):
+            raise forbidden(f"capsule {capsule_id} belongs to another user")
+        return ref.id
+
+    def _target_scope(self, who: Principal, target_type: Any, target_id: Any) -> Scope:
+        entity = self.kd.get(str(target_id), target_type) if isinstance(target_id, str) else None
+        if entity is None:
+            raise NotFoundError(f"no {target_type} with id {target_id!r}")
+        if target_type == "observation":
+            scope = entity.scope  # type: ignore[union-attr]
+        else:
+            scope = self.kd.get_capsule(entity.capsule_id).scope  # type: ignore[union-attr]
+        if not may_touch(who, scope):
+            raise NotFoundError(f"no {target_type} with id {target_id!r}")
+        return scope
+
+    # ------------------------------------------------------------------ capture verbs
+
+    def append_observation(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {"kind", "content", "scope", "provenance", "ts", "capsule_id", "id"},
+            {"kind", "content"},
+        )
+        capsule_id = args.get("capsule_id")
+        if capsule_id is not None:
+            self._capsule_owned(who, capsule_id)
+        if "scope" in args or capsule_id is None:
+            args["scope"] = write_scope(who, scope_of(args.get("scope")))
+            session = args["scope"].session_id
+            if capsule_id is None and session is not None:
+                joined = self.kd.store.find_open_capsule(Scope(), session_id=session)
+                if joined is not None and not owns(who, joined.scope):
+                    raise forbidden(f"session {session!r} belongs to another user")
+        return self.kd.append_observation(**args).to_dict()
+
+    def open_capsule(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(body, {"intent", "scope", "type", "id", "opened_at"}, {"intent"})
+        args["scope"] = write_scope(who, scope_of(args.get("scope")))
+        return self.kd.open_capsule(**args).to_dict()
+
+    def close_capsule(
+        self, who: Principal, capsule_id: str, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        args = fields(body, {"summary", "confidence", "evidence_refs", "closed_at"})
+        return self.kd.close_capsule(self._capsule_owned(who, capsule_id), **args).to_dict()
+
+    def add_summary(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {"capsule_id", "content", "confidence", "evidence_refs", "created_at"},
+            {"capsule_id", "content"},
+        )
+        capsule = self._capsule_owned(who, args.pop("capsule_id"))
+        return self.kd.add_summary(capsule, **args).to_dict()
+
+    def pin(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {"target_type", "target_id", "reason", "expires_at", "ttl_ms", "scope"},
+            {"target_type", "target_id"},
+        )
+        target = self._target_scope(who, args["target_type"], args["target_id"])
+        args["scope"] = write_scope(who, scope_of(args["scope"]) if "scope" in args else target)
+        return self.kd.pin(args.pop("target_type"), args.pop("target_id"), **args).to_dict()
+
+    def unpin(self, who: Principal, pin_id: str) -> dict[str, Any]:
+        pin = self.kd.store.get_pin(pin_id)
+        if pin is None or not may_touch(who, pin.scope):
+            raise NotFoundError(f"no pin with id {pin_id!r}")
+        self.kd.unpin(pin.id)
+        return {"deleted": pin.id}
+
+    def forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Forget an observation, summary or pin by id (``id``; ``observation_id`` also
+        accepted), with its derived copies; the answer is the library's forget report."""
+        args = fields(body, {"id", "observation_id"})
+        entity_id = args.get("id", args.get("observation_id"))
+        if not isinstance(entity_id, str) or len(args) != 1:
+            raise InvalidInputError("give exactly one of id or observation_id, a string")
+        store = self.kd.store
+        pin = store.get_pin(entity_id)
+        if entity_id in store.get_observations([entity_id]):
+            self._target_scope(who, "observation", entity_id)
+        elif store.get_summary(entity_id) is not None:
+            self._target_scope(who, "summary", entity_id)
+        elif pin is None or not may_touch(who, pin.scope):
+            raise NotFoundError(f"no observation, summary or pin with id {entity_id!r}")
+        return self.kd.forget(entity_id).to_dict()
+
+    # ------------------------------------------------------------------ reads
+
+    def retrieve(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {
+                "query",
+                "scope",
+                "token_budget",
+                "max_candidates",
+                "include_redacted",
+                "intent",
+                "now",
+            },
+        )
+        args["scope"] = read_scope(who, scope_of(args.get("scope")))
+        return self.kd.retrieve(**args).to_dict()
+
+    def list_summaries(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        args = fields(params, {"session", "repo", "agent", "limit"})
+        scope = read_scope(
+            who,
+            Scope(
+                session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")
+            ),
+        )
+        limit = args.get("limit", "50")
+        if not limit.isdigit():
+            raise InvalidInputError("limit must be a positive integer")
+        return [s.to_dict() for s in self.kd.list_summaries(scope=scope, limit=int(limit))]
+
+    def status(self, who: Principal) -> dict[str, Any]:
+        return {
+            "version": __version__,
+            "backend": getattr(self.kd.store, "backend", "sqlite"),
+            "schemaVersion": self.kd.stats().schema_version,
+            "user": who.user_id,
+            "team": who.team,
+            "repos": sorted(who.repos),
+        }
+
+    def export(self, who: Principal, params: Mapping[str, str]) -> dict[str, Any]:
+        args = fields(params, {"session", "repo", "agent", "include_redacted"})
+        scope = read_scope(
+            who,
+            Scope(
+                session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")
+            ),
+        )
+        redacted = args.get("include_redacted", "false")
+        if redacted not in ("true", "false"):
+            raise InvalidInputError("include_redacted must be true or false")
+        return export_bundle(self.kd, scope=scope, include_redacted=redacted == "true")
+
+    def import_(self, who: Principal, body: Mapping[str, Any], dry_run: bool) -> dict[str, Any]:
+        bundle = parse_bundle(body)
+        own_caps = {c.id for c in bundle.capsules}
+        own_obs = {o.id for o in bundle.observations}
+        for summary in bundle.summaries:  # no summary onto someone else's capsule
+            if summary.capsule_id not in own_caps:
+                self._capsule_owned(who, summary.capsule_id)
+        for capsule in bundle.capsules:  # no linking of entities the token cannot see
+            for obs_id in capsule.observation_ids:
+                if obs_id not in own_obs and self.kd.store.get_observations([obs_id]):
+                    self._target_scope(who, "observation", obs_id)
+
+        def stamp(scope: Scope) -> Scope:  # one rule for every entity
+            return write_scope(who, scope)
+
+        bundle = replace(
+            bundle,
+            scope=replace(bundle.scope, user_id=who.user_id),
+            observations=tuple(replace(o, scope=stamp(o.scope)) for o in bundle.observations),
+            capsules=tuple(replace(c, scope=stamp(c.scope)) for c in bundle.capsules),
+            pins=tuple(replace(p, scope=stamp(p.scope)) for p in bundle.pins),
+        )
+        try:
+            return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
+        except ConflictError:
+            # Another request imported the same entities meanwhile (both saw them missing):
+            # once more, and they are found, so importing stays idempotent under races.
+            return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
+
+
+__all__ = ["Api", "HttpError"]

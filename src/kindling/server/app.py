@@ -1,0 +1,183 @@
+"""The Starlette application: routes, authentication, body limits and the error contract.
+
+Every failure is ``{"error": {"code": ..., "message": ...}}``: the library's stable codes
+(``invalid_input`` 400, ``not_found`` 404, ``conflict`` 409, ``store``/``database_locked`` 503,
+``schema`` 500) plus the HTTP layer's own (``unauthorized`` 401, ``forbidden`` 403,
+``too_large`` 413, ``method_not_allowed`` 405). Bodies are read up to a limit before parsing
+(``Content-Length`` is checked first, the stream counted anyway), so a huge body costs
+nothing; each endpoint is one library call, one transaction, so a failed request writes
+nothing. Unexpected exceptions become a 500 ``internal`` error without a traceback in the body.
+
+Must not import the CLI or other adapters.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from kindling.engine import Kindling
+from kindling.errors import InvalidInputError, KindlingError
+from kindling.server.api import Api, HttpError
+from kindling.server.openapi import openapi_document
+
+MAX_BODY_BYTES = 1 << 20  # 1 MiB: far above any capture (content is capped at 64 KiB)
+MAX_IMPORT_BYTES = 64 << 20  # bundles are whole stores
+STATUS_OF_CODE = {
+    "invalid_input": 400,
+    "not_found": 404,
+    "conflict": 409,
+    "schema": 500,
+    "store": 503,
+    "database_locked": 503,
+}
+log = logging.getLogger("kindling.server")
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def read_json(request: Request, limit: int) -> Any:
+    declared = request.headers.get("content-length")
+    if declared is not None and not declared.isdigit():
+        raise InvalidInputError("Content-Length must be a number of bytes")
+    if declared is not None and int(declared) > limit:
+        raise HttpError(413, "too_large", f"request body over {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HttpError(413, "too_large", f"request body over {limit} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"{}")
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise InvalidInputError(f"the body is not valid JSON ({exc})") from None
+
+
+async def read_object(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    body = await read_json(request, limit)
+    if not isinstance(body, dict):
+        raise InvalidInputError("the body must be a JSON object")
+    return body
+
+
+def create_app(kd: Kindling) -> Starlette:
+    """The API over ``kd``; the caller owns ``kd`` and closes it after the server stops."""
+    api = Api(kd)
+
+    def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Handler:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return JSONResponse(await handler(request), status_code=status)
+            except HttpError as exc:
+                return error_response(exc.status, exc.code, exc.message)
+            except KindlingError as exc:
+                return error_response(STATUS_OF_CODE.get(exc.code, 400), exc.code, exc.message)
+            except Exception:  # a bug: log it here, never send a traceback
+                log.exception("unexpected error on %s %s", request.method, request.url.path)
+                return error_response(500, "internal", "internal server error; see the log")
+
+        return wrapped
+
+    async def observations(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.append_observation(who, body))
+
+    async def capsules(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.open_capsule(who, body))
+
+    async def close_capsule(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        capsule_id = request.path_params["id"]
+        return await api.run(lambda: api.close_capsule(who, capsule_id, body))
+
+    async def summaries(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.add_summary(who, body))
+
+    async def pins(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.pin(who, body))
+
+    async def unpin(request: Request) -> Any:
+        who = await api.who(request)
+        pin_id = request.path_params["id"]
+        return await api.run(lambda: api.unpin(who, pin_id))
+
+    async def forget(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.forget(who, body))
+
+    async def retrieve(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.retrieve(who, body))
+
+    async def list_summaries(request: Request) -> Any:
+        who = await api.who(request)
+        params = dict(request.query_params)
+        return await api.run(lambda: api.list_summaries(who, params))
+
+    async def status(request: Request) -> Any:
+        who = await api.who(request)
+        return await api.run(lambda: api.status(who))
+
+    async def export(request: Request) -> Any:
+        who = await api.who(request)
+        params = dict(request.query_params)
+        return await api.run(lambda: api.export(who, params))
+
+    async def import_(request: Request) -> Any:
+        who = await api.who(request)
+        dry_run = request.query_params.get("dry_run", "false")
+        if dry_run not in ("true", "false"):
+            raise InvalidInputError("dry_run must be true or false")
+        body = await read_json(request, MAX_IMPORT_BYTES)
+        return await api.run(lambda: api.import_(who, body, dry_run == "true"))
+
+    async def openapi(request: Request) -> Any:
+        return openapi_document()
+
+    routes = [
+        Route("/v1/observations", endpoint(observations, 201), methods=["POST"]),
+        Route("/v1/capsules", endpoint(capsules, 201), methods=["POST"]),
+        Route("/v1/capsules/{id}/close", endpoint(close_capsule), methods=["POST"]),
+        Route("/v1/summaries", endpoint(summaries, 201), methods=["POST"]),
+        Route("/v1/summaries", endpoint(list_summaries), methods=["GET"]),
+        Route("/v1/pins", endpoint(pins, 201), methods=["POST"]),
+        Route("/v1/pins/{id}", endpoint(unpin), methods=["DELETE"]),
+        Route("/v1/forget", endpoint(forget), methods=["POST"]),
+        Route("/v1/retrieve", endpoint(retrieve), methods=["POST"]),
+        Route("/v1/status", endpoint(status), methods=["GET"]),
+        Route("/v1/export", endpoint(export), methods=["GET"]),
+        Route("/v1/import", endpoint(import_), methods=["POST"]),
+        Route("/openapi.json", endpoint(openapi), methods=["GET"]),
+    ]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "http_error")
+        detail = exc.detail if isinstance(exc, HTTPException) else "error"
+        return error_response(status, code, f"{request.method} {request.url.path}: {detail}")
+
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})

@@ -1,0 +1,142 @@
+"""The OpenAPI 3.1 document of ``kindling serve`` (served at ``/openapi.json``).
+
+Written by hand, beside the routes in ``app``; a test checks that both list the same paths
+and methods. Bodies use the library's keyword names; entities their ``to_dict`` JSON shapes.
+
+Must not import the CLI or other adapters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kindling import __version__
+
+_SCOPE: dict[str, Any] = {
+    "type": "object",
+    "description": "Wire scope; userId is ignored (the token's user is used).",
+    "properties": {k: {"type": "string"} for k in ("sessionId", "repoId", "agentId")},
+}
+
+
+def _obj(required: list[str], **props: Any) -> dict[str, Any]:
+    return {"type": "object", "required": required, "properties": props}
+
+
+_S = {"type": "string"}
+_I = {"type": "integer"}
+_N = {"type": "number"}
+_B = {"type": "boolean"}
+_L = {"type": "array", "items": _S}
+
+_BODIES: dict[str, dict[str, Any]] = {
+    "observation": _obj(
+        ["kind", "content"], kind=_S, content=_S, scope=_SCOPE, provenance={"type": "object"},
+        ts=_I, capsule_id=_S, id=_S,
+    ),
+    "capsule": _obj(["intent"], intent=_S, scope=_SCOPE, type=_S, id=_S, opened_at=_I),
+    "close": _obj([], summary=_S, confidence=_N, evidence_refs=_L, closed_at=_I),
+    "summary": _obj(
+        ["capsule_id", "content"], capsule_id=_S, content=_S, confidence=_N, evidence_refs=_L,
+        created_at=_I,
+    ),
+    "pin": _obj(
+        ["target_type", "target_id"], target_type=_S, target_id=_S, reason=_S, expires_at=_I,
+        ttl_ms=_I, scope=_SCOPE,
+    ),
+    "forget": _obj([], id=_S, observation_id=_S),
+    "retrieve": _obj(
+        [], query=_S, scope=_SCOPE, token_budget=_I, max_candidates=_I, include_redacted=_B,
+        intent=_S, now=_I,
+    ),
+    "bundle": {"type": "object", "description": "An export bundle (bundleVersion 1.0)."},
+}  # fmt: skip
+
+_ERRORS = {
+    "400": "invalid_input",
+    "401": "unauthorized",
+    "403": "forbidden",
+    "404": "not_found",
+    "409": "conflict",
+    "413": "too_large",
+    "503": "store",
+}
+
+
+def _op(summary: str, body: str | None = None, ok: str = "200", **extra: Any) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": summary,
+        "responses": {
+            ok: {"description": "success", "content": {"application/json": {"schema": {}}}},
+            **{
+                status: {
+                    "description": code,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                    },
+                }
+                for status, code in _ERRORS.items()
+            },
+        },
+        **extra,
+    }
+    if body is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _BODIES[body]}},
+        }
+    return op
+
+
+def _query(*names: str) -> list[dict[str, Any]]:
+    return [{"name": n, "in": "query", "required": False, "schema": _S} for n in names]
+
+
+_ID = [{"name": "id", "in": "path", "required": True, "schema": _S}]
+
+
+def openapi_document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Kindling team memory", "version": __version__},
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Error": _obj(["error"], error=_obj(["code", "message"], code=_S, message=_S))
+            },
+        },
+        "security": [{"bearer": []}],
+        "paths": {
+            "/v1/observations": {"post": _op("Append an observation", "observation", "201")},
+            "/v1/capsules": {"post": _op("Open a capsule", "capsule", "201")},
+            "/v1/capsules/{id}/close": {
+                "post": _op(
+                    "Close a capsule (optionally with its summary)", "close", parameters=_ID
+                )
+            },
+            "/v1/summaries": {
+                "post": _op("Set a capsule's summary", "summary", "201"),
+                "get": _op(
+                    "Newest summaries in scope",
+                    parameters=_query("session", "repo", "agent", "limit"),
+                ),
+            },
+            "/v1/pins": {"post": _op("Pin an observation or summary", "pin", "201")},
+            "/v1/pins/{id}": {"delete": _op("Remove a pin", parameters=_ID)},
+            "/v1/forget": {"post": _op("Forget an observation, summary or pin", "forget")},
+            "/v1/retrieve": {
+                "post": _op("Pins, current summary and ranked candidates (seed 000)", "retrieve")
+            },
+            "/v1/status": {"get": _op("Server, backend and token facts")},
+            "/v1/export": {
+                "get": _op(
+                    "Export a bundle",
+                    parameters=_query("session", "repo", "agent", "include_redacted"),
+                )
+            },
+            "/v1/import": {
+                "post": _op("Import a bundle (idempotent)", "bundle", parameters=_query("dry_run"))
+            },
+            "/openapi.json": {"get": _op("This document", security=[])},
+        },
+    }

@@ -1,0 +1,192 @@
+"""The PostgreSQL store's connection handling: a pool, per-thread transactions, error mapping
+and migration on open.
+
+Design: a ``psycopg_pool.ConnectionPool`` of autocommit connections. ``transaction()`` binds
+one pooled connection to the calling thread for the length of the block (nested blocks join
+it), so a server can run many requests at once, each in its own transaction; a read outside
+a transaction borrows a connection for one statement. Every ``psycopg`` error leaves as a
+``KindlingError`` (``ConflictError`` for a duplicate id, ``StoreError`` otherwise), with the
+server named but never its password.
+
+Must not import anything from Kindling except ``errors`` and ``store``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from kindling.errors import ConflictError, KindlingError, SchemaError, StoreError
+from kindling.model import Scope
+from kindling.store.postgres.migrations import LATEST_VERSION, MIGRATIONS
+
+CONNECT_TIMEOUT_S = 10
+POOL_MAX = 16
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+# Any constant: every process migrating the same database takes the same lock.
+_MIGRATION_LOCK = 0x4B696E646C  # "Kindl"
+
+
+def describe(conninfo: str) -> str:
+    """``host:port/dbname`` of a connection string, never its password."""
+    try:
+        parts = conninfo_to_dict(conninfo)
+    except psycopg.Error:
+        return "an unparsable PostgreSQL URL"
+    host = parts.get("host") or "localhost"
+    return f"postgresql://{host}:{parts.get('port') or 5432}/{parts.get('dbname') or ''}"
+
+
+def pg_error(exc: BaseException, where: str) -> KindlingError:
+    if isinstance(exc, KindlingError):
+        return exc
+    if isinstance(exc, pg_errors.UniqueViolation):
+        return ConflictError(f"an entity with that id already exists ({exc.diag.message_primary})")
+    if isinstance(exc, PoolTimeout):
+        return StoreError(f"no free connection to {where} within the pool timeout; retry")
+    if isinstance(exc, psycopg.OperationalError):
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return StoreError(f"cannot use PostgreSQL at {where}: {first}")
+    message = getattr(getattr(exc, "diag", None), "message_primary", None) or str(exc)
+    return StoreError(f"database error on {where}: {message}")
+
+
+class PgConnection:
+    """Owns the pool; the store's verbs run their SQL through ``_read`` and ``_exec``."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        schema: str | None = None,
+        max_connections: int = POOL_MAX,
+        timeout_s: float = CONNECT_TIMEOUT_S,
+    ) -> None:
+        self.where = describe(conninfo)
+        if schema is not None and not _SCHEMA_NAME.match(schema):
+            raise StoreError(f"schema name {schema!r} must be a lower-case SQL identifier")
+        kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": int(timeout_s)}
+        if schema is not None:
+            kwargs["options"] = f"-c search_path={schema}"
+        self._local = threading.local()
+        self._stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
+        try:  # one direct connection first: its error says why (a pool only times out)
+            with psycopg.connect(conninfo, **kwargs) as conn:
+                self._migrate(conn)
+        except (psycopg.Error, KindlingError) as exc:
+            raise pg_error(exc, self.where) from None
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            conninfo,
+            kwargs=kwargs,
+            min_size=1,
+            max_size=max_connections,
+            timeout=timeout_s,
+            open=False,
+            name="kindling",
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout_s)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise pg_error(exc, self.where) from None
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # ------------------------------------------------------------------ migrations
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS kindling_schema_migrations (version INTEGER PRIMARY"
+                " KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+            )
+            version = _version(conn)
+            if version > LATEST_VERSION:
+                raise SchemaError(
+                    f"{self.where} has schema version {version}, newer than this Kindling"
+                    f" understands ({LATEST_VERSION}); upgrade kindling-memory to open it"
+                )
+            for step in MIGRATIONS:
+                if step.version <= version:
+                    continue
+                conn.execute(step.sql)  # no parameters: several statements in one call
+                conn.execute(
+                    "INSERT INTO kindling_schema_migrations VALUES"
+                    " (%s, %s, (extract(epoch from clock_timestamp()) * 1000)::bigint)",
+                    (step.version, step.name),
+                )
+
+    def schema_version(self) -> int:
+        return int(
+            self._read("SELECT COALESCE(MAX(version), 0) FROM kindling_schema_migrations")[0][0]
+        )
+
+    # ------------------------------------------------------------------ transactions
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One transaction on this thread; nested calls join the outer one."""
+        return self._transaction()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        if getattr(self._local, "conn", None) is not None:
+            yield
+            return
+        try:
+            with self._pool.connection() as conn:
+                self._local.conn = conn
+                try:
+                    with conn.transaction():
+                        yield
+                finally:
+                    self._local.conn = None
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise pg_error(exc, self.where) from None
+
+    @contextmanager
+    def _cursor(self) -> Iterator[psycopg.Cursor[Any]]:
+        conn = getattr(self._local, "conn", None)
+        try:
+            if conn is not None:
+                with conn.cursor() as cur:
+                    yield cur
+                return
+            with self._pool.connection() as fresh, fresh.cursor() as cur:
+                yield cur
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise pg_error(exc, self.where) from None
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._cursor() as cur:
+            cur.execute(sql, params)
+            return cur.fetchall()
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one write statement (in its own transaction unless one is open); rows changed."""
+        with self.transaction(), self._cursor() as cur:
+            cur.execute(sql, params)
+            return cur.rowcount
+
+
+def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
+    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``)."""
+    items = scope.items()
+    sql = " AND ".join(f"{alias}.{name} = %s" for name, _ in items)
+    return sql or "TRUE", [value for _, value in items]
+
+
+def _version(conn: psycopg.Connection[Any]) -> int:
+    row = conn.execute(
+        "SELECT COALESCE(MAX(version), 0) FROM kindling_schema_migrations"
+    ).fetchone()
+    return int(row[0]) if row else 0

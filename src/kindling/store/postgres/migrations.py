@@ -1,0 +1,177 @@
+"""Ordered, named schema migrations of the PostgreSQL store (its own line, not SQLite's).
+
+The tables mirror the SQLite layout (same columns, same meaning) with PostgreSQL types:
+``BIGINT`` epoch milliseconds, ``BOOLEAN`` flags, an identity ``rowid`` on the searchable
+tables, and a weighted ``tsvector`` per row (see ``store.postgres.search``). Each step runs in
+one transaction under an advisory lock, so many processes opening a new database at once
+migrate it exactly once. ``kindling_schema_migrations`` records every applied step.
+
+Must not import anything from Kindling except ``errors``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+_SCOPE = """
+  session_id  TEXT,
+  repo_id     TEXT,
+  agent_id    TEXT,
+  user_id     TEXT"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "001_init",
+        f"""
+CREATE TABLE observations (
+  rowid       BIGINT  GENERATED ALWAYS AS IDENTITY UNIQUE,
+  id          TEXT    PRIMARY KEY,
+  kind        TEXT    NOT NULL CHECK(kind IN ('tool_call', 'command', 'file_diff', 'error',
+                'message', 'node_start', 'node_end', 'node_output', 'node_error')),
+  content     TEXT    NOT NULL,
+  provenance  TEXT    NOT NULL DEFAULT '{{}}',
+  ts          BIGINT  NOT NULL,
+  scope_ids   TEXT    NOT NULL DEFAULT '{{}}',
+  redacted    BOOLEAN NOT NULL DEFAULT FALSE,{_SCOPE}
+);
+CREATE TABLE capsules (
+  id          TEXT    PRIMARY KEY,
+  type        TEXT    NOT NULL CHECK(type IN ('session', 'pocketflow_node')),
+  intent      TEXT    NOT NULL,
+  status      TEXT    NOT NULL CHECK(status IN ('open', 'closed')) DEFAULT 'open',
+  opened_at   BIGINT  NOT NULL,
+  closed_at   BIGINT,
+  scope_ids   TEXT    NOT NULL DEFAULT '{{}}',{_SCOPE}
+);
+CREATE TABLE capsule_observations (
+  link_order     BIGINT GENERATED ALWAYS AS IDENTITY,
+  capsule_id     TEXT   NOT NULL REFERENCES capsules(id) ON DELETE CASCADE,
+  observation_id TEXT   NOT NULL REFERENCES observations(id) ON DELETE CASCADE,
+  seq            BIGINT NOT NULL,
+  PRIMARY KEY (capsule_id, observation_id)
+);
+CREATE TABLE summaries (
+  rowid          BIGINT  GENERATED ALWAYS AS IDENTITY UNIQUE,
+  id             TEXT    PRIMARY KEY,
+  capsule_id     TEXT    NOT NULL UNIQUE REFERENCES capsules(id) ON DELETE CASCADE,
+  content        TEXT    NOT NULL,
+  confidence     DOUBLE PRECISION NOT NULL CHECK(confidence >= 0.0 AND confidence <= 1.0),
+  created_at     BIGINT  NOT NULL,
+  evidence_refs  TEXT    NOT NULL DEFAULT '[]'
+);
+CREATE TABLE pins (
+  id          TEXT    PRIMARY KEY,
+  target_type TEXT    NOT NULL CHECK(target_type IN ('observation', 'summary')),
+  target_id   TEXT    NOT NULL,
+  reason      TEXT,
+  created_at  BIGINT  NOT NULL,
+  expires_at  BIGINT,
+  scope_ids   TEXT    NOT NULL DEFAULT '{{}}',{_SCOPE}
+);
+CREATE TABLE summary_details (
+  summary_id        TEXT    PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+  topic             TEXT    NOT NULL,
+  status            TEXT    NOT NULL CHECK(status IN ('Active', 'Superseded', 'DecisionRecord')),
+  context           TEXT,
+  topic_id          TEXT,
+  plan_id           TEXT,
+  session_id        TEXT,
+  source_created_at BIGINT,
+  created_at        BIGINT  NOT NULL,
+  updated_at        BIGINT  NOT NULL,
+  decisions         TEXT    NOT NULL DEFAULT '[]',
+  rationale         TEXT    NOT NULL DEFAULT '[]',
+  open_questions    TEXT    NOT NULL DEFAULT '[]',
+  next_steps        TEXT    NOT NULL DEFAULT '[]',
+  refs              TEXT    NOT NULL DEFAULT '[]'
+);
+""",
+    ),
+    Migration(
+        2,
+        "002_scope_indexes",
+        # Every scope dimension is an equality filter (AND): one index per dimension, with the
+        # order the reads use, so a repo- or session-scoped read never scans the table.
+        """
+CREATE INDEX idx_obs_ts ON observations(ts DESC, id);
+CREATE INDEX idx_obs_session_ts ON observations(session_id, ts, rowid)
+  WHERE session_id IS NOT NULL;
+CREATE INDEX idx_obs_repo_ts ON observations(repo_id, ts DESC) WHERE repo_id IS NOT NULL;
+CREATE INDEX idx_obs_agent_ts ON observations(agent_id, ts DESC) WHERE agent_id IS NOT NULL;
+CREATE INDEX idx_obs_user_ts ON observations(user_id, ts DESC) WHERE user_id IS NOT NULL;
+CREATE INDEX idx_caps_opened ON capsules(opened_at DESC, id);
+CREATE INDEX idx_caps_session ON capsules(session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX idx_caps_repo ON capsules(repo_id) WHERE repo_id IS NOT NULL;
+CREATE INDEX idx_caps_user ON capsules(user_id) WHERE user_id IS NOT NULL;
+CREATE INDEX idx_capobs_capsule ON capsule_observations(capsule_id, seq);
+CREATE INDEX idx_capobs_observation ON capsule_observations(observation_id);
+CREATE INDEX idx_summaries_created ON summaries(created_at DESC, id);
+CREATE INDEX idx_pins_target ON pins(target_type, target_id);
+CREATE INDEX idx_pins_repo ON pins(repo_id) WHERE repo_id IS NOT NULL;
+CREATE INDEX idx_pins_session ON pins(session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX idx_summary_details_topic ON summary_details(topic_id, status)
+  WHERE topic_id IS NOT NULL;
+""",
+    ),
+    Migration(
+        3,
+        "003_one_open_session_capsule",
+        # The engine checks before it opens a session capsule; under concurrent writers only
+        # the database can make "one open session capsule per session" hold.
+        """
+CREATE UNIQUE INDEX uniq_open_session_capsule ON capsules(session_id)
+  WHERE status = 'open' AND type = 'session' AND session_id IS NOT NULL;
+""",
+    ),
+    Migration(
+        4,
+        "004_text_search",
+        # Weighted documents (A: own text, B: the session neighbour, C: the capsule's intent),
+        # kept current by the store (store.postgres.search).
+        # The `kindling` configuration is `english` without stop words (Snowball stemming
+        # only), as FTS5's porter tokenizer: a query of only stop words still finds them.
+        """
+CREATE TEXT SEARCH DICTIONARY kindling_stem (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION kindling (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION kindling
+  ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+  WITH kindling_stem;
+ALTER TABLE observations ADD COLUMN search tsvector;
+ALTER TABLE summaries ADD COLUMN search tsvector;
+CREATE INDEX idx_obs_search ON observations USING GIN (search);
+CREATE INDEX idx_summaries_search ON summaries USING GIN (search);
+""",
+    ),
+    Migration(
+        5,
+        "005_api_tokens",
+        # `kindling serve`: bearer tokens (only their SHA-256) and the repositories of a team.
+        """
+CREATE TABLE api_tokens (
+  id          TEXT   PRIMARY KEY,
+  token_hash  TEXT   NOT NULL UNIQUE,
+  user_id     TEXT   NOT NULL,
+  team        TEXT,
+  created_at  BIGINT NOT NULL,
+  revoked_at  BIGINT
+);
+CREATE TABLE team_repos (
+  team        TEXT   NOT NULL,
+  repo_id     TEXT   NOT NULL,
+  granted_at  BIGINT NOT NULL,
+  PRIMARY KEY (team, repo_id)
+);
+""",
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version

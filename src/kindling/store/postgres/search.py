@@ -1,0 +1,374 @@
+"""Text search of the PostgreSQL store: the weighted ``tsvector`` index and the search verbs.
+
+Each observation's document carries the SQLite index's fields (``store.sqlite_index``), as
+``tsvector`` weights: A its own content plus identifier parts (``validateToken`` ->
+``validate token``), B an excerpt of the previous observation of the same session (by time,
+then insertion order), C the intent of the capsule it was first linked to. Documents are cut
+into runs of letters and digits in Python before PostgreSQL parses them (its parser would read
+``src/a.ts`` as one file-name token); queries are built from the same runs (``tsquery``).
+Stemming is Snowball English without stop words (the ``kindling`` configuration), like
+FTS5's porter tokenizer. One GIN index serves every query; scope filters use the scope
+columns' b-tree indexes.
+
+Ranking (BM25's two ingredients, by PostgreSQL means): per query term or phrase,
+``idf * ts_rank_cd(weights A=1, B=C=0.5, normalisation 32)``, summed; ``idf`` is BM25's,
+from document frequencies the GIN index counts. The store reports ``bm25 = -rank *
+RANK_SCALE``: lower is better, as FTS5's, of a similar size, so ``retrieval.scoring`` reads
+both backends the same way. Order: best rank, then newer, then id. The constants were chosen
+on ``bench/quality`` (docs/server.md has the sweep).
+
+Writes keep the index current inside the writing transaction: an append indexes the new row
+and re-indexes its session successor (whose neighbour it now is); a forget clears the row's
+vector and re-indexes its successor, so the forgotten text leaves every document.
+
+Must not import anything from Kindling except ``model`` and ``store``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+from kindling.model import SCOPE_FIELDS, Scope
+from kindling.store.base import ObservationMatch, SummaryMatch
+from kindling.store.postgres.connection import scope_where
+from kindling.store.postgres.tsquery import tsquery_text, word_query
+from kindling.store.rows import (
+    OBS_COLUMNS,
+    SUMMARY_COLUMNS,
+    observation_row,
+    row_scope,
+    summary_row,
+)
+from kindling.store.sqlite_index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
+
+if TYPE_CHECKING:
+    from kindling.store.fts import QueryPlan
+
+# Maps the summed rank onto FTS5 bm25's scale; swept 2-32 on bench/quality (nDCG@10 0.679-0.688
+# with normalisation 32; 0.64 at best without it, 0.63 without idf).
+RANK_SCALE = 4.0
+# ts_rank_cd's weights, in its order {D, C, B, A}: own text 1, neighbour and intent 0.5.
+RANK_WEIGHTS = "{0.0, 0.5, 0.5, 1.0}"
+# ts_rank_cd normalisation flags (0: none; 1: divide by 1 + log(length); 4: by mean harmonic
+# distance of extents; 32: rank / (rank + 1)).
+RANK_NORMALIZATION = 32
+# A query matching more rows than this (estimated over the whole table) is first ranked among
+# the newest RECENT_WINDOW observations in scope: sorting 200k matches of "user" by rank took
+# 2.5 s at 1M observations (10k vs 20k: p50 46-65 vs 64-104 ms at 1M, p95 about equal).
+# Stores below DF_EXACT_BELOW rows never get there (bench/quality).
+RANK_POOL_ABOVE = 50_000
+RECENT_WINDOW = 10_000
+# Below this many rows document frequencies are counted exactly; above, ANALYZE's statistics.
+DF_EXACT_BELOW = 50_000
+STATS_TTL_S = 60.0
+CONFIG = "kindling"  # english stemming, no stop words (migration 4)
+
+_RUN = re.compile(r"[^\W_]+")
+
+
+def document_text(text: str) -> str:
+    """The runs of letters and digits of ``text``, space separated (what gets parsed)."""
+    return " ".join(_RUN.findall(text))
+
+
+def excerpt(content: str) -> str:
+    """A neighbour's content as SQLite's index cuts it: head and tail of a long one."""
+    if len(content) <= CONTEXT_HEAD + CONTEXT_TAIL:
+        return content
+    return content[:CONTEXT_HEAD] + " … " + content[-CONTEXT_TAIL:]
+
+
+_VECTOR = (
+    f"setweight(to_tsvector('{CONFIG}', %s), 'A')"
+    f" || setweight(to_tsvector('{CONFIG}', %s), 'B')"
+    f" || setweight(to_tsvector('{CONFIG}', %s), 'C')"
+)
+
+
+class PgSearchMixin:
+    """Index maintenance, ``search_*``, ``document_counts`` and ``newest_ts``."""
+
+    _stats_cache: dict[str, tuple[float, dict[str, float], float]]
+
+    if TYPE_CHECKING:
+
+        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def transaction(self) -> AbstractContextManager[None]: ...
+
+    # ------------------------------------------------------------------ index
+
+    def _index_observation(self, obs_id: str) -> None:
+        rows = self._read(
+            "SELECT o.content, o.redacted,"
+            " (SELECT CASE WHEN p.redacted THEN '' ELSE p.content END FROM observations p"
+            "   WHERE o.session_id IS NOT NULL AND p.session_id = o.session_id"
+            "   AND (p.ts, p.rowid) < (o.ts, o.rowid) ORDER BY p.ts DESC, p.rowid DESC LIMIT 1),"
+            " (SELECT c.intent FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
+            "   WHERE co.observation_id = o.id ORDER BY co.link_order LIMIT 1)"
+            " FROM observations o WHERE o.id = %s",
+            (obs_id,),
+        )
+        if not rows:
+            return
+        content, redacted, previous, intent = rows[0]
+        if redacted:
+            self._exec("UPDATE observations SET search = NULL WHERE id = %s", (obs_id,))
+            return
+        own = document_text(f"{content}\n{identifier_parts(content)}")
+        self._exec(
+            f"UPDATE observations SET search = {_VECTOR} WHERE id = %s",
+            (own, document_text(excerpt(previous or "")), document_text(intent or ""), obs_id),
+        )
+
+    def _successor(self, obs_id: str) -> str | None:
+        rows = self._read(
+            "SELECT n.id FROM observations o JOIN observations n ON n.session_id = o.session_id"
+            " AND (n.ts, n.rowid) > (o.ts, o.rowid) WHERE o.id = %s"
+            " ORDER BY n.ts, n.rowid LIMIT 1",
+            (obs_id,),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def _index_observation_and_neighbours(self, obs_id: str) -> None:
+        """Index ``obs_id`` and the observation whose document quotes it (its successor)."""
+        self._index_observation(obs_id)
+        successor = self._successor(obs_id)
+        if successor is not None:
+            self._index_observation(successor)
+
+    def _index_summary(self, summary_id: str) -> None:
+        self._exec(
+            f"UPDATE summaries SET search = setweight(to_tsvector('{CONFIG}', %s), 'A')"
+            " WHERE id = %s",
+            (
+                document_text(
+                    self._read("SELECT content FROM summaries WHERE id = %s", (summary_id,))[0][0]
+                ),
+                summary_id,
+            ),
+        )
+
+    # ------------------------------------------------------------------ search
+
+    def search_observations(
+        self,
+        plan: QueryPlan | None,
+        scope: Scope,
+        *,
+        exclude_ids: Sequence[str],
+        include_redacted: bool,
+        limit: int,
+    ) -> list[ObservationMatch]:
+        where, params = scope_where(scope, "o")
+        if exclude_ids:
+            where += " AND o.id <> ALL(%s)"
+            params.append(list(exclude_ids))
+        if plan is None or plan.match is None:
+            if not include_redacted:
+                where += " AND NOT o.redacted"
+            rows = self._read(
+                f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
+                " ORDER BY o.ts DESC, o.id ASC LIMIT %s",
+                [*params, limit],
+            )
+            return [ObservationMatch(observation_row(r), 0.0, int(r[10])) for r in rows]
+        query = tsquery_text(plan.terms, plan.phrases, plan.negated)
+        if query is None:
+            return []
+        rank, rank_params, matches = self._rank_sql("observations", "o", plan)
+        select = (
+            f"SELECT {OBS_COLUMNS}, o.rowid, {rank} AS r, NOT (ts_filter(o.search, '{{a}}') @@ q)"
+        )
+        tail = "ORDER BY r DESC, o.ts DESC, o.id ASC LIMIT %s"
+        rows = []
+        complete = False
+        if matches > RANK_POOL_ABOVE:
+            # So common that ranking every match would cost seconds: rank the matches among
+            # the newest RECENT_WINDOW observations in scope (read in time-index order), and
+            # fall back to every match only when those do not fill the page.
+            with self.transaction():
+                self._exec("SET LOCAL enable_bitmapscan = off")  # keep the time-index walk
+                rows = self._read(
+                    f"{select}, o.window_rows FROM (SELECT w.*, count(*) OVER () AS window_rows"
+                    f" FROM (SELECT * FROM observations o WHERE {where}"
+                    f" ORDER BY o.ts DESC, o.id LIMIT {RECENT_WINDOW}) w) o,"
+                    f" to_tsquery('{CONFIG}', %s) q WHERE o.search @@ q {tail}",
+                    [*rank_params, *params, query, limit],
+                )
+            # a scope smaller than the window was searched whole: its matches are all there is
+            complete = bool(rows) and int(rows[0][13]) < RECENT_WINDOW
+        if len(rows) < limit and not complete:
+            # Forgotten rows have no vector, so they never match (as in the SQLite index).
+            rows = self._read(
+                f"{select} FROM observations o, to_tsquery('{CONFIG}', %s) q"
+                f" WHERE o.search @@ q AND {where} {tail}",
+                [*rank_params, query, *params, limit],
+            )
+        return [
+            ObservationMatch(observation_row(r), -float(r[11]) * RANK_SCALE, int(r[10]), r[12])
+            for r in rows
+        ]
+
+    def search_summaries(
+        self,
+        plan: QueryPlan | None,
+        scope: Scope,
+        *,
+        exclude_ids: Sequence[str],
+        limit: int,
+    ) -> list[SummaryMatch]:
+        where, params = scope_where(scope, "c")
+        if exclude_ids:
+            where += " AND s.id <> ALL(%s)"
+            params.append(list(exclude_ids))
+        columns = (
+            f"{SUMMARY_COLUMNS}, c.intent, "
+            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
+            + ", s.rowid"
+        )
+        if plan is None or plan.match is None:
+            rows = self._read(
+                f"SELECT {columns}, 0.0 FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+                f" WHERE {where} ORDER BY s.created_at DESC, s.id ASC LIMIT %s",
+                [*params, limit],
+            )
+        else:
+            query = tsquery_text(plan.terms, plan.phrases, plan.negated)
+            if query is None:
+                return []
+            rank, rank_params, _ = self._rank_sql("summaries", "s", plan)
+            rows = self._read(
+                f"SELECT {columns}, {rank} AS r"
+                f" FROM summaries s JOIN capsules c ON c.id = s.capsule_id,"
+                f" to_tsquery('{CONFIG}', %s) q WHERE s.search @@ q AND {where}"
+                " ORDER BY r DESC, s.created_at DESC, s.id ASC LIMIT %s",
+                [*rank_params, query, *params, limit],
+            )
+        return [
+            SummaryMatch(
+                summary=summary_row(r),
+                bm25=-float(r[12]) * RANK_SCALE,
+                rowid=int(r[11]),
+                scope=row_scope(r, 7),
+                intent=r[6],
+            )
+            for r in rows
+        ]
+
+    def _doc_freqs(
+        self, table: str, items: Sequence[str], *, weight: str = ""
+    ) -> tuple[int, dict[str, int]]:
+        """``(documents, {item: documents containing it})``. Small tables are counted with
+        the GIN index; from ``DF_EXACT_BELOW`` rows on, counting a common word costs more than
+        the search (a second at 1M), so the frequencies PostgreSQL's ANALYZE keeps for the
+        ``search`` column (``pg_stats.most_common_elems``) are used: a word it does not list is
+        rarer than the rarest it lists. An estimate, like the idf it feeds."""
+        total = self._table_rows(table)
+        queries = {item: word_query(item, weight=weight) for item in items}
+        if total < DF_EXACT_BELOW:
+            return total, self._counts(table, queries)
+        freqs, floor = self._element_freqs(table)
+        lexemes = self._lexemes([item for item, q in queries.items() if q is not None])
+        counts: dict[str, int] = {}
+        for item in items:
+            found = [freqs.get(lex, floor / 2) for lex in lexemes.get(item, ())]
+            counts[item] = int(min(found) * total) if found else 0
+        return total, counts
+
+    def _table_rows(self, table: str) -> int:
+        estimate = self._read(
+            "SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", (table,)
+        )
+        rows = int(estimate[0][0]) if estimate and estimate[0][0] is not None else -1
+        if rows < DF_EXACT_BELOW:  # never analysed (-1), or small: the exact number is cheap
+            rows = int(self._read(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}")[0][0])
+        return rows
+
+    def _counts(self, table: str, queries: dict[str, str | None]) -> dict[str, int]:
+        """Exact document counts of several queries in one statement (one GIN scan)."""
+        usable = [(item, q) for item, q in queries.items() if q is not None]
+        counts = dict.fromkeys(queries, 0)
+        if not usable:
+            return counts
+        to_q = f"to_tsquery('{CONFIG}', %s)"
+        filters = ", ".join(f"count(*) FILTER (WHERE search @@ {to_q})" for _ in usable)
+        union = " || ".join(to_q for _ in usable)
+        row = self._read(
+            f"SELECT {filters} FROM {table} WHERE search @@ ({union})",
+            [q for _, q in usable] * 2,
+        )[0]
+        counts.update({item: int(n) for (item, _), n in zip(usable, row, strict=True)})
+        return counts
+
+    def _element_freqs(self, table: str) -> tuple[dict[str, float], float]:
+        """Lexeme -> share of rows (ANALYZE's most common elements), and the smallest share;
+        kept for ``STATS_TTL_S``: they change only when the table is analysed again."""
+        cached = self._stats_cache.get(table)
+        if cached is not None and time.monotonic() - cached[0] < STATS_TTL_S:
+            return cached[1], cached[2]
+        rows = self._read(
+            "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
+            " WHERE schemaname = current_schema() AND tablename = %s AND attname = 'search'",
+            (table,),
+        )
+        freqs: dict[str, float] = {}
+        floor = 1.0 / DF_EXACT_BELOW
+        if rows and rows[0][0] is not None:
+            elems, values = rows[0]
+            freqs = dict(zip(elems, values[: len(elems)], strict=True))
+            floor = float(values[len(elems)])  # then come the minimum, maximum, null share
+        self._stats_cache[table] = (time.monotonic(), freqs, floor)
+        return freqs, floor
+
+    def _lexemes(self, items: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        if not items:
+            return {}
+        rows = self._read(
+            f"SELECT t, tsvector_to_array(to_tsvector('{CONFIG}', t))"
+            " FROM unnest(%s::text[]) AS u(t)",
+            ([document_text(i) for i in items],),
+        )
+        by_text = {r[0]: tuple(r[1]) for r in rows}
+        return {item: by_text.get(document_text(item), ()) for item in items}
+
+    def _rank_sql(self, table: str, alias: str, plan: QueryPlan) -> tuple[str, list[Any], int]:
+        """``sum(idf(t) * ts_rank_cd(doc, t))`` over the plan's terms and phrases: the rarity
+        weighting BM25 has and ``ts_rank_cd`` lacks (document frequencies: ``_doc_freqs``);
+        and an upper bound of the matches in the whole table."""
+        items = [i for i in dict.fromkeys((*plan.terms, *plan.phrases)) if word_query(i)]
+        total, freqs = self._doc_freqs(table, items)
+        parts: list[str] = []
+        params: list[Any] = []
+        for item in items:
+            df = freqs[item]
+            idf = math.log(1 + (max(total, 1) - df + 0.5) / (df + 0.5))
+            parts.append(f"%s * ts_rank_cd(%s, {alias}.search, to_tsquery('{CONFIG}', %s), %s)")
+            params += [idf, RANK_WEIGHTS, word_query(item), RANK_NORMALIZATION]
+        return " + ".join(parts) or "0", params, min(total, sum(freqs.values()))
+
+    def document_counts(
+        self, words: Sequence[str], *, share: float, minimum: int
+    ) -> tuple[int, dict[str, int]]:
+        """As ``SqliteStore.document_counts`` (counts up to ``threshold + 1``), with the
+        estimates of ``_doc_freqs`` on big tables (there over every weight, not only A)."""
+        total, counts = self._doc_freqs("observations", list(words), weight="A")
+        threshold = max(minimum, int(total * share))
+        return threshold, {w: min(c, threshold + 1) for w, c in counts.items()}
+
+    def newest_ts(self, scope: Scope) -> int | None:
+        """The newest observation or summary time in ``scope``."""
+        obs_where, obs_params = scope_where(scope, "o")
+        sum_where, sum_params = scope_where(scope, "c")
+        row = self._read(
+            f"SELECT GREATEST((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
+            " (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
+            f" WHERE {sum_where}))",
+            [*obs_params, *sum_params],
+        )[0]
+        return None if row[0] is None else int(row[0])

@@ -1,0 +1,61 @@
+"""SQLite storage of API tokens and team grants (``store.tokens.TokenStore``, migration 9),
+mixed into ``SqliteStore``.
+
+Must not import anything from Kindling except ``store``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kindling.store.tokens import ApiToken
+
+_COLUMNS = "id, user_id, team, created_at, revoked_at"
+
+
+class SqliteTokensMixin:
+    if TYPE_CHECKING:
+
+        def _write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor: ...
+        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    def insert_token(self, token: ApiToken, token_hash: str) -> None:
+        self._write(
+            "INSERT INTO api_tokens (id, token_hash, user_id, team, created_at, revoked_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (token.id, token_hash, token.user_id, token.team, token.created_at, token.revoked_at),
+        )
+
+    def token_by_hash(self, token_hash: str) -> ApiToken | None:
+        rows = self._read(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
+        return ApiToken(*rows[0]) if rows else None
+
+    def list_tokens(self) -> list[ApiToken]:
+        return [
+            ApiToken(*r)
+            for r in self._read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
+        ]
+
+    def revoke_token(self, token_id: str, revoked_at: int) -> bool:
+        cur = self._write(
+            "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            (revoked_at, token_id),
+        )
+        return cur.rowcount > 0
+
+    def grant_repo(self, team: str, repo_id: str, granted_at: int) -> bool:
+        cur = self._write(
+            "INSERT OR IGNORE INTO team_repos (team, repo_id, granted_at) VALUES (?, ?, ?)",
+            (team, repo_id, granted_at),
+        )
+        return cur.rowcount > 0
+
+    def team_repos(self, team: str) -> list[str]:
+        return [
+            r[0]
+            for r in self._read(
+                "SELECT repo_id FROM team_repos WHERE team = ? ORDER BY repo_id", (team,)
+            )
+        ]

@@ -1,0 +1,47 @@
+"""API tokens of ``kindling serve``: what a backend stores, and the pure rules around it.
+
+A token is shown once, at creation; the store keeps only its SHA-256 (tokens are 256 random
+bits, so a fast hash is enough: there is nothing to brute-force). A token names its user and,
+optionally, a team; a team sees the repositories granted to it (``team_repos``).
+
+Must not import anything from Kindling except ``errors``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Protocol
+
+TOKEN_PREFIX = "kdt_"
+
+
+@dataclass(frozen=True, slots=True)
+class ApiToken:
+    id: str
+    user_id: str
+    team: str | None
+    created_at: int
+    revoked_at: int | None
+
+
+def new_token() -> tuple[str, str, str]:
+    """(id, secret token, its hash)."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    return secrets.token_hex(6), token, hash_token(token)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class TokenStore(Protocol):
+    """The token verbs a backend offers to ``kindling serve`` and ``kindling token``."""
+
+    def insert_token(self, token: ApiToken, token_hash: str) -> None: ...
+    def token_by_hash(self, token_hash: str) -> ApiToken | None: ...
+    def list_tokens(self) -> list[ApiToken]: ...
+    def revoke_token(self, token_id: str, revoked_at: int) -> bool: ...
+    def grant_repo(self, team: str, repo_id: str, granted_at: int) -> bool: ...
+    def team_repos(self, team: str) -> list[str]: ...

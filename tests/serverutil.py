@@ -1,0 +1,93 @@
+"""Helpers for the server tests: an app over a test store, and tokens for it."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from kindling import Kindling
+from kindling.store.tokens import ApiToken, TokenStore, new_token
+
+
+def make_token(kd: Kindling, user: str, team: str | None = None, *repos: str) -> str:
+    store = cast(TokenStore, kd.store)
+    token_id, token, digest = new_token()
+    store.insert_token(ApiToken(token_id, user, team, 1, None), digest)
+    for repo in repos:
+        assert team is not None
+        store.grant_repo(team, repo, 1)
+    return token
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def error_code(response: Any) -> str:
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert set(body["error"]) == {"code", "message"}, body
+    return str(body["error"]["code"])
+
+
+KINDLING = Path(sys.executable).with_name("kindling")
+START_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def kindling(
+    db: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(KINDLING), "--db", db, *args], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+@contextmanager
+def running_server(store_url: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``kindling --db STORE serve`` on a free loopback port, until the block ends."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(KINDLING), "--db", store_url, "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            urllib.request.urlopen(url + "/openapi.json", timeout=1).close()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                pytest.fail(f"kindling serve did not start: {err}")
+            time.sleep(0.1)
+    try:
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc.stderr:
+            proc.stderr.close()

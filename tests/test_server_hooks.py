@@ -1,0 +1,105 @@
+"""Hooks in remote mode: with the server down they exit at once, spool privately and scrubbed;
+once it is up, the next hook delivers everything, in order, exactly once (both backends)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from hookutil import payload, run_hook
+from kindling import Kindling, Scope
+from serverutil import free_port, kindling, running_server
+
+pytest.importorskip("uvicorn")
+
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
+SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
+
+
+def spool_dir() -> Path:
+    return Path(os.environ["KINDLING_HOME"]) / "spool"
+
+
+def test_hooks_spool_while_the_server_is_down_then_deliver(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
+    monkeypatch.setenv("KINDLING_TOKEN", token)
+    monkeypatch.setenv("KINDLING_URL", f"http://127.0.0.1:{free_port()}")  # nobody listens
+    cwd = tmp_path / "proj"
+    cwd.mkdir()
+    prompt = payload("user_prompt_submit", cwd, prompt=f"deploy with token {SECRET} please")
+    for event, data in (
+        ("SessionStart", payload("session_start", cwd)),
+        ("UserPromptSubmit", prompt),
+        ("PostToolUse", payload("post_tool_use_bash", cwd)),
+    ):
+        out = run_hook(event, data)
+        assert (out.returncode, out.stdout) == (0, "")
+    entries = sorted(spool_dir().glob("*.json"))
+    assert len(entries) == 3
+    assert stat.S_IMODE(spool_dir().stat().st_mode) == 0o700
+    for entry in entries:
+        assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+        assert SECRET not in entry.read_text(encoding="utf-8")
+
+    with running_server(store_url) as (url, _proc):
+        monkeypatch.setenv("KINDLING_URL", url)
+        out = run_hook("SessionEnd", payload("session_end", cwd))
+        assert out.returncode == 0
+    assert list(spool_dir().glob("*.json")) == []
+    with Kindling.open(store_url) as kd:
+        stored = kd.list_observations(scope=Scope(session_id=SESSION), limit=10)
+        capsules = kd.list_capsules(scope=Scope(session_id=SESSION), limit=10)
+    assert len(stored) == 2
+    assert {o.scope.user_id for o in stored} == {"alice"}
+    assert all(SECRET not in o.content for o in stored)
+    assert [c.status for c in capsules] == ["closed"]
+    assert set(capsules[0].observation_ids) == {o.id for o in stored}
+
+
+def test_a_request_the_server_refuses_moves_aside_and_never_blocks(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kindling(store_url, "token", "create", "--user", "bob", "--team", "t")  # no repo granted
+    token = kindling(store_url, "token", "create", "--user", "bob", "--team", "t").stdout
+    monkeypatch.setenv("KINDLING_TOKEN", token.split()[-1])
+    cwd = tmp_path / "proj"
+    cwd.mkdir()
+    with running_server(store_url) as (url, _proc):
+        monkeypatch.setenv("KINDLING_URL", url)
+        out = run_hook("UserPromptSubmit", payload("user_prompt_submit", cwd))
+        assert (out.returncode, out.stdout) == (0, "")
+    assert list(spool_dir().glob("*.json")) == []
+    assert len(list((spool_dir() / "failed").glob("*.json"))) == 1
+    log = (Path(os.environ["KINDLING_HOME"]) / "hooks.log").read_text(encoding="utf-8")
+    assert "refused" in log
+
+
+def test_session_start_injects_the_servers_memory(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookutil import git_repo, injected
+
+    token = kindling(store_url, "token", "create", "--user", "carol").stdout.split()[-1]
+    monkeypatch.setenv("KINDLING_TOKEN", token)
+    cwd = git_repo(tmp_path / "proj")
+    with running_server(store_url) as (url, _proc):
+        monkeypatch.setenv("KINDLING_URL", url)
+        for event, name in (
+            ("SessionStart", "session_start"),
+            ("UserPromptSubmit", "user_prompt_submit"),
+            ("PostToolUse", "post_tool_use_bash"),
+            ("SessionEnd", "session_end"),
+        ):
+            assert run_hook(event, payload(name, cwd)).returncode == 0
+        later = run_hook("SessionStart", payload("session_start", cwd, session_id="s-next"))
+    assert later.returncode == 0
+    context = injected(later)
+    assert context is not None
+    assert "KeyError 'user_id'" in context

@@ -1,0 +1,173 @@
+"""Remote mode: the real CLI with --url/--token (or KINDLING_URL/KINDLING_TOKEN) against a real
+``kindling serve``, and the client's own secret masking, before anything leaves the machine."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from kindling import Kindling, Scope
+from kindling.remote.client import ServerUnreachableError, UnauthorizedError
+from kindling.remote.front import RemoteKindling
+from serverutil import KINDLING, free_port, kindling, running_server
+
+pytest.importorskip("uvicorn")
+
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
+SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+@pytest.fixture
+def remote(store_url: str) -> Iterator[dict[str, str]]:
+    """The environment of a developer pointed at a running server."""
+    token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
+    with running_server(store_url) as (url, _proc):
+        env = dict(os.environ, KINDLING_URL=url, KINDLING_TOKEN=token)
+        env["KINDLING_DB"] = "/nonexistent/never-used.db"
+        yield env
+
+
+def cli(env: dict[str, str], *args: str) -> Any:
+    import subprocess
+
+    return subprocess.run(
+        [str(KINDLING), *args], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+def test_the_cli_talks_to_the_server(remote: dict[str, str], store_url: str) -> None:
+    logged = cli(
+        remote,
+        "log",
+        "pytest fails: KeyError user_id",
+        "--kind",
+        "error",
+        "--repo",
+        "webapp",
+        "--json",
+    )
+    assert logged.returncode == 0, logged.stderr
+    obs = json.loads(logged.stdout)
+    assert obs["scopeIds"] == {"repoId": "webapp", "userId": "alice"}
+    found = cli(remote, "search", "KeyError", "--repo", "webapp", "--json")
+    assert found.returncode == 0, found.stderr
+    assert [c["entity"]["id"] for c in json.loads(found.stdout)["candidates"]] == [obs["id"]]
+    assert cli(remote, "pin", "observation", obs["id"], "--reason", "why").returncode == 0
+    forgot = cli(remote, "forget", obs["id"], "--json")
+    assert forgot.returncode == 0, forgot.stderr
+    opened = cli(remote, "capsule", "open", "--intent", "fix login", "--repo", "webapp", "--json")
+    assert opened.returncode == 0, opened.stderr
+    capsule_id = json.loads(opened.stdout)["id"]
+    closed = cli(remote, "capsule", "close", capsule_id, "--summary", "fixed", "--json")
+    assert closed.returncode == 0, closed.stderr
+    assert json.loads(closed.stdout)["status"] == "closed"
+    with Kindling.open(store_url) as kd:  # it really is on the server's database
+        assert kd.get_observation(obs["id"]).redacted
+        assert kd.get_capsule(capsule_id).scope.user_id == "alice"
+
+
+def test_flags_override_the_environment(remote: dict[str, str]) -> None:
+    env = dict(remote, KINDLING_TOKEN="kdt_wrong")
+    out = cli(env, "log", "x", "--json")
+    assert out.returncode == 1
+    assert json.loads(out.stdout)["error"]["code"] == "unauthorized"
+    good = cli(env, "--token", remote["KINDLING_TOKEN"], "log", "x")
+    assert good.returncode == 0, good.stderr
+
+
+def test_verbs_the_api_lacks_fail_with_one_line(remote: dict[str, str]) -> None:
+    out = cli(remote, "list", "observations")
+    assert out.returncode == 1
+    assert "not available in remote mode" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_an_unreachable_server_is_a_one_line_error() -> None:
+    env = dict(os.environ, KINDLING_URL=f"http://127.0.0.1:{free_port()}", KINDLING_TOKEN="t")
+    out = cli(env, "search", "x", "--json")
+    assert out.returncode == 1
+    assert json.loads(out.stdout)["error"]["code"] == "unreachable"
+    with pytest.raises(ServerUnreachableError):
+        RemoteKindling(env["KINDLING_URL"], "t").retrieve("x")
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    bodies: ClassVar[list[bytes]] = []
+
+    def do_POST(self) -> None:
+        _Recorder.bodies.append(self.rfile.read(int(self.headers["content-length"])))
+        self.send_response(401)
+        self.send_header("content-type", "application/json")
+        self.end_headers()
+        self.wfile.write(b'{"error": {"code": "unauthorized", "message": "no"}}')
+
+    def log_message(self, *args: Any) -> None:
+        return None
+
+
+def test_secrets_are_masked_before_they_leave_the_machine() -> None:
+    server = HTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        kd = RemoteKindling(f"http://127.0.0.1:{server.server_port}", "t")
+        with pytest.raises(UnauthorizedError):
+            kd.append_observation(
+                kind="command",
+                content=f"git push with {SECRET}",
+                provenance={"env": SECRET},
+                scope=Scope(repo_id="r"),
+            )
+        with pytest.raises(UnauthorizedError):
+            kd.open_capsule(intent=f"rotate {SECRET}")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(_Recorder.bodies) == 2
+    for body in _Recorder.bodies:
+        assert SECRET.encode() not in body
+        assert b"ghp_" not in body
+
+
+def test_the_mcp_server_talks_to_the_server(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    pytest.importorskip("mcp")
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from mcp.types import TextContent
+
+    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=git_repo, env=remote)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        with open(os.devnull, "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                seen["remember"] = await session.call_tool(
+                    "remember", {"content": "Decision: sessions expire after 30 minutes"}
+                )
+                seen["retrieve"] = await session.call_tool("retrieve", {"query": "sessions expire"})
+                seen["status"] = await session.call_tool("status", {})
+
+    anyio.run(main)
+    assert not seen["remember"].is_error
+    assert "sessions expire after 30 minutes" in str(seen["retrieve"].structured_content)
+    block = seen["status"].content[0]
+    assert seen["status"].is_error
+    assert isinstance(block, TextContent)
+    assert "not available in remote mode" in block.text
+    with Kindling.open(store_url) as kd:  # written on the server's database, as alice
+        (obs,) = kd.list_observations(scope=Scope(repo_id=str(git_repo)), limit=5)
+    assert obs.scope.user_id == "alice"
