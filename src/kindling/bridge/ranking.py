@@ -1,9 +1,10 @@
 """The bridge's own arithmetic (seed 002), pure functions:
 
-    score = semantic_score * recency_multiplier * status_multiplier
+    score = text_relevance * recency_multiplier * status_multiplier
     recency_multiplier = exp(-ln 2 / half_life_days * age_days)
 
-``semantic_score`` is Kindling's text relevance in [0, 1]; the age is counted from
+``text_relevance`` is Kindling's BM25 text relevance in [0, 1] (wire name ``semantic_score``,
+fixed by seed 002: it is no semantic similarity); the age is counted from
 ``source_created_at``, else ``created_at``, and a memory with neither (legacy) gets 1.0. Order:
 score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. A score at or
 below ``MIN_SCORE`` is dropped: clients read 0.0 as a synthesized answer, and Flowbaby's own
@@ -54,8 +55,8 @@ def status_multiplier(status: SummaryStatus | None) -> float:
     return STATUS_MULTIPLIERS[status]
 
 
-def final_score(semantic: float, recency: float, status: float) -> float:
-    return round(semantic * recency * status, PLACES)
+def final_score(text_relevance: float, recency: float, status: float) -> float:
+    return round(text_relevance * recency * status, PLACES)
 
 
 def order_key(score: float, status: SummaryStatus | None, memory_id: str) -> tuple[float, int, str]:
@@ -86,7 +87,7 @@ class Scored:
     """One hit with every factor of its score."""
 
     match: MemoryMatch
-    semantic: float
+    text_relevance: float
     recency: float
     status: float
     score: float
@@ -115,16 +116,16 @@ def rank_matches(
                 if details.source_created_at is not None
                 else details.created_at
             )
-        semantic = round(match.relevance, PLACES)
+        text_relevance = round(match.relevance, PLACES)
         recency = recency_multiplier(reference, now_ms, half_life_days)
         multiplier = status_multiplier(status)
-        score = final_score(semantic, recency, multiplier)
+        score = final_score(text_relevance, recency, multiplier)
         if score <= MIN_SCORE:
             continue
         scored.append(
             Scored(
                 match=match,
-                semantic=semantic,
+                text_relevance=text_relevance,
                 recency=recency,
                 status=multiplier,
                 score=score,

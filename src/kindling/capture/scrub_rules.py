@@ -1,9 +1,10 @@
-"""The rules of ``capture.redaction``: pattern sources, their handlers, and compiling them.
+"""The rules of ``capture.scrub``: pattern sources, their handlers, and compiling them.
 
-Imported on the first call of ``redact_secrets``, never at import time, so that importing the
-scrubber stays cheap for the hooks. See ``capture.redaction`` for what each rule masks and why.
+Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
+scrubber stays cheap for the hooks. See ``capture.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling except ``capture.secret_shapes``.
+Must not import anything from Kindling except ``capture.secret_shapes`` and
+``capture.lazy_pattern``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import itertools
 import math
 import re
+
+from kindling.capture.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -539,25 +542,6 @@ def _base64_text(token: str) -> bool:
 
 
 # --------------------------------------------------------------------------- compiling
-
-
-class LazyPattern:
-    """A rule's pattern, compiled the first time text holding one of its keywords needs it.
-
-    A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
-
-    __slots__ = ("_compiled", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled.sub(repl, text)
 
 
 def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
