@@ -165,6 +165,9 @@ class LocalFtsProvider:
         if plan.match is not None:
             pool = max(TEXT_POOL, request.limit * 2)
             return self._fetch(request, plan, reference, scope, target, pool)[0]
+        if target == "observation" and request.intent is None:
+            # Newest first is already the order: observations have no per-hit factor here.
+            return self._fetch(request, plan, reference, scope, target, request.limit)[0]
         pool = max(MIN_POOL, request.limit * 2)
         while True:
             scored, bound = self._fetch(request, plan, reference, scope, target, pool)
