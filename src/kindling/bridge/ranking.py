@@ -12,7 +12,8 @@ bridge drops them too. Results are added in that order, up to ``max_results``, w
 in the token budget; the first is kept even when it alone is over (an answer cut to nothing
 helps no one, and Flowbaby's bridge does the same).
 
-Must not import anything from Kindling except ``model``.
+Must not import anything from Kindling except ``model`` and ``retrieval.budget`` (the one token
+estimate and budget cut).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kindling.model import MemoryMatch, SummaryStatus
+from kindling.retrieval.budget import CharTokenizer, fit_to_budget
+
+TOKENIZER = CharTokenizer()  # the core's estimate: one token per four characters
 
 DAY_MS = 86_400_000
 # Seed 002: an authoritative DecisionRecord is boosted, a Superseded memory kept but pushed down
@@ -63,23 +67,13 @@ def order_key(score: float, status: SummaryStatus | None, memory_id: str) -> tup
     return (-score, STATUS_RANK[status], memory_id)
 
 
-def estimate_tokens(text: str) -> int:
-    """The contract's estimate (as in the core): one token per four characters, rounded up."""
-    return math.ceil(len(text) / 4)
-
-
 def take_within_budget(tokens: Sequence[int], max_results: int, max_tokens: int) -> int:
     """How many of the ranked results (a prefix) to return: stop at ``max_results`` or at the
     first one that does not fit (rank order is the contract: no smaller one jumps ahead); the
     first result is always kept."""
-    used = 0
-    kept = 0
-    for count in tokens[:max_results]:
-        if used + count > max_tokens and kept > 0:
-            break
-        used += count
-        kept += 1
-    return kept
+    within = tokens[:max_results]
+    kept = fit_to_budget(0, within, max_tokens).kept  # the core's cut, in rank order
+    return kept if kept or not within else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +123,7 @@ def rank_matches(
                 recency=recency,
                 status=multiplier,
                 score=score,
-                tokens=estimate_tokens(match.memory.summary.content),
+                tokens=TOKENIZER.count(match.memory.summary.content),
             )
         )
     scored.sort(
