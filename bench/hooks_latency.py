@@ -46,8 +46,8 @@ CASES = [
     ("SessionEnd", "session_end"),
 ]
 SCRUB_ONCE = (
-    "from kindling.capture.redaction import redact_secrets;"
-    " redact_secrets('pytest -q tests/test_session.py 1 failed, 1 passed in 0.21s')"
+    "from kindling.capture.scrub import scrub_secrets;"
+    " scrub_secrets('pytest -q tests/test_session.py 1 failed, 1 passed in 0.21s')"
 )
 TARGET_MS = 40.0
 TARGET_RATIO = 3.0

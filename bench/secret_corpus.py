@@ -5,7 +5,7 @@
 With ``--detect-secrets`` (``pip install detect-secrets``; not a dependency) the same corpus
 runs through Yelp's detect-secrets scanner with its default plugins, for comparison: a sample
 counts as found when a reported value covers the planted secret. Also prints the per-event
-cost of ``redact_secrets`` on typical tool output (best of 5 runs of 2,000 events).
+cost of ``scrub_secrets`` on typical tool output (best of 5 runs of 2,000 events).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from bench.redaction_speed import _TOOL_OUTPUT
-from kindling.capture.redaction import redact_secrets
+from bench.scrub_speed import _TOOL_OUTPUT
+from kindling.capture.scrub import scrub_secrets
 from secret_samples import masked, non_secret_samples, secret_samples
 
 
@@ -34,7 +34,7 @@ def ours() -> None:
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     failures: Counter[str] = Counter()
     for s in samples:
-        ok = masked(s.secret, redact_secrets(s.text).text)
+        ok = masked(s.secret, scrub_secrets(s.text).text)
         for key in (_group(s.setting), s.setting):
             tally[key][0] += ok
             tally[key][1] += 1
@@ -47,13 +47,13 @@ def ours() -> None:
     print("weakest settings:", ", ".join(f"{k} {a / b:.1%}" for k, (a, b) in worst))
     print("families with misses:", dict(failures.most_common(8)))
     non = non_secret_samples()
-    changed = sum(redact_secrets(t).text != t for _, t in non)
+    changed = sum(scrub_secrets(t).text != t for _, t in non)
     print(f"non-secrets changed {changed}/{len(non)} = {changed / len(non):.2%}")
 
 
 def per_event_cost() -> None:
     events = [f"{i} {_TOOL_OUTPUT}" for i in range(2000)]
-    redact_secrets("warm up")
+    scrub_secrets("warm up")
     best = min(_timed(events) for _ in range(5))
     size = len(_TOOL_OUTPUT)
     print(f"per event ({size} chars of tool output): {best / len(events) * 1e6:.0f} us")
@@ -65,7 +65,7 @@ def per_event_cost() -> None:
 def _timed(events: list[str]) -> float:
     start = time.perf_counter()
     for e in events:
-        redact_secrets(e)
+        scrub_secrets(e)
     return time.perf_counter() - start
 
 

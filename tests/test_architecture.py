@@ -1,69 +1,205 @@
-"""Layer rules, checked by reading imports: the core never imports adapters."""
+"""The layer rules, read from the table in docs/architecture.md and checked on every module.
+
+One test file for every import rule: the allowed imports per layer, adapters that never import
+each other, no import cycle, one size limit, a docstring per module, a complete ``__all__``.
+"""
 
 from __future__ import annotations
 
 import ast
+import inspect
+import re
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 import kindling
 
-SRC = Path(kindling.__file__).parent
-CORE = ("model", "errors", "engine", "store", "retrieval", "capture")
-ADAPTERS = ("kindling.cli", "kindling.hooks", "kindling.bridge", "kindling.mcp")
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "kindling"
+DOC = ROOT / "docs" / "architecture.md"
+LIMIT = 400
+# Modules still over the limit, with their size today: they may shrink, never grow. Splitting
+# them by job is the open part of issue 13; remove a line once its module is under the limit.
+OVER_LIMIT = {
+    "capture/scrub_rules.py": 594,
+    "engine.py": 600,
+    "model.py": 412,
+    "store/fts.py": 414,
+    "store/sqlite.py": 600,
+    "store/postgres/store.py": 416,
+}
 
 
-def _imports(path: Path) -> set[str]:
+@dataclass(frozen=True)
+class Layer:
+    layer: str
+    prefix: str
+    allowed: tuple[str, ...]
+    forbidden: tuple[str, ...]
+
+
+def _layers() -> list[Layer]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Layers and import rules", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or not cells[1].startswith("`"):
+            continue
+        names = [re.findall(r"`([^`]+)`", c) for c in cells[1:]]
+        rows.append(Layer(cells[0], names[0][0], tuple(names[1]), tuple(names[2])))
+    return rows
+
+
+LAYERS = _layers()
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    if parts == ["kindling", "__init__"]:
+        return "kindling.__init__"
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _target(module: str) -> str:
+    return "kindling.__init__" if module == "kindling" else module
+
+
+def _imports(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """Every module ``path`` imports (``from kindling.store import doctor`` names
+    ``kindling.store.doctor``); with ``top_level_only``, only what runs at import time."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                as_path = SRC.parent.joinpath(*sub.split("."))
+                is_module = as_path.with_suffix(".py").exists() or as_path.is_dir()
+                found.add(sub if sub.startswith("kindling.") and is_module else node.module)
     return found
 
 
-def _core_files() -> list[Path]:
-    files = []
-    for name in CORE:
-        target = SRC / name
-        files.extend(target.rglob("*.py") if target.is_dir() else [target.with_suffix(".py")])
-    return files
+def _layer_of(name: str) -> Layer:
+    matching = [row for row in LAYERS if _under(name, row.prefix)]
+    assert matching, f"{name} has no row in the layer table of docs/architecture.md"
+    return max(matching, key=lambda row: len(row.prefix))
 
 
-def test_core_never_imports_adapters() -> None:
-    offenders = {
-        str(path.relative_to(SRC)): sorted(
-            m for m in _imports(path) if m.startswith(ADAPTERS) or m.startswith("click")
-        )
-        for path in _core_files()
+MODULES = sorted(SRC.rglob("*.py"))
+
+
+def test_the_table_is_read() -> None:
+    assert len(LAYERS) >= 15
+    assert {row.layer for row in LAYERS} >= {"base", "store", "retrieval", "engine", "adapter"}
+    assert _layer_of("kindling.store.sqlite").allowed == (
+        "kindling.errors",
+        "kindling.model",
+        "kindling.store",
+    )
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_every_module_imports_only_what_its_layer_allows(path: Path) -> None:
+    name = _module_name(path)
+    row = _layer_of(name)
+    bad = []
+    for imported in _imports(path):
+        target = _target(imported)
+        if target.startswith("kindling."):
+            if not any(_under(target, allowed) for allowed in row.allowed) and not _under(
+                target, row.prefix
+            ):
+                bad.append(target)
+        elif any(_under(imported, outside) for outside in row.forbidden):
+            bad.append(imported)
+    assert sorted(bad) == [], f"{name} ({row.layer}) imports what docs/architecture.md forbids"
+
+
+def test_no_adapter_imports_another_adapter_except_the_cli_hosting_them() -> None:
+    adapters = [row.prefix for row in LAYERS if row.layer == "adapter"]
+    crossings = set()
+    for path in MODULES:
+        name = _module_name(path)
+        own = _layer_of(name)
+        if own.layer != "adapter" or own.prefix == "kindling.cli":
+            continue
+        for imported in _imports(path):
+            other = next((a for a in adapters if _under(_target(imported), a)), None)
+            if other is not None and other != own.prefix:
+                crossings.add(f"{name} -> {imported}")
+    # mcp_server renders with mcp_schemas: two modules of one adapter
+    assert crossings <= {"kindling.mcp_server -> kindling.mcp_schemas"}
+
+
+def test_no_import_cycle_at_module_level() -> None:
+    names = {_module_name(p): p for p in MODULES}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        graph[name] = {
+            _target(m)
+            for m in _imports(path, top_level_only=True)
+            if _target(m) in names and _target(m) != name
+        }
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*stack[stack.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt, [*stack, nxt])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+    # a package's __init__ importing its own submodules that import the package is no cycle
+    real = [c for c in cycles if not all(_under(n, c[0]) or _under(c[0], n) for n in c)]
+    assert real == []
+
+
+def test_every_module_stays_under_the_size_limit() -> None:
+    sizes = {
+        str(p.relative_to(SRC)): len(p.read_text(encoding="utf-8").splitlines()) for p in MODULES
     }
-    assert {k: v for k, v in offenders.items() if v} == {}
-
-
-def test_retrieval_sees_the_store_only_through_its_protocol() -> None:
-    for path in (SRC / "retrieval").rglob("*.py"):
-        assert "kindling.store.sqlite" not in _imports(path), path
-
-
-def test_store_does_not_import_retrieval_or_engine() -> None:
-    for path in (SRC / "store").rglob("*.py"):
-        bad = [m for m in _imports(path) if m.startswith(("kindling.retrieval", "kindling.engine"))]
-        assert bad == [], path
+    over = {name: n for name, n in sizes.items() if n > LIMIT}
+    assert set(over) <= set(OVER_LIMIT), "split it by job (docs/architecture.md)"
+    grown = {name: n for name, n in over.items() if n > OVER_LIMIT[name]}
+    assert grown == {}
+    stale = {name for name in OVER_LIMIT if sizes.get(name, 0) <= LIMIT}
+    assert stale == set(), "under the limit now: remove it from OVER_LIMIT"
 
 
 def test_every_module_has_a_docstring() -> None:
     missing = [
         str(p.relative_to(SRC))
-        for p in SRC.rglob("*.py")
-        if ast.get_docstring(ast.parse(p.read_text())) is None and p.stat().st_size > 0
+        for p in MODULES
+        if ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) is None
+        and p.stat().st_size > 0
     ]
     assert missing == []
 
 
-def test_modules_stay_small() -> None:
-    big = {
-        str(p.relative_to(SRC)): n
-        for p in SRC.rglob("*.py")
-        if (n := len(p.read_text().splitlines())) > 600
+def test_all_is_complete_and_every_name_imports() -> None:
+    public = {
+        name
+        for name in dir(kindling)
+        if not name.startswith("_") and name != "TYPE_CHECKING"
+        if not inspect.ismodule(getattr(kindling, name))
     }
-    assert big == {}
+    assert public == set(kindling.__all__)
+    namespace: dict[str, object] = {}
+    exec(f"from kindling import {', '.join(kindling.__all__)}", namespace)
+    assert set(kindling.__all__) <= set(namespace)

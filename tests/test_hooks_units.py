@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -202,45 +201,8 @@ def test_the_hook_path_imports_neither_click_nor_mcp(tmp_path: Path) -> None:
     assert proc.stdout.strip() == "[]"
 
 
-FORBIDDEN_FOR_HOOKS = ("click", "mcp", "kindling.cli", "kindling.mcp_server")
-
-
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-    return found
-
-
-@pytest.mark.parametrize("module", sorted((SRC / "hooks").glob("*.py")), ids=lambda p: p.name)
-def test_hooks_never_import_the_cli_or_mcp(module: Path) -> None:
-    bad = {
-        name
-        for name in _imports(module)
-        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN_FOR_HOOKS)
-    }
-    assert not bad
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        *sorted(p for d in ("store", "retrieval", "capture") for p in (SRC / d).glob("*.py")),
-        *(SRC / name for name in ("engine.py", "model.py", "errors.py")),
-    ],
-    ids=lambda p: f"{p.parent.name}/{p.name}",
-)
-def test_the_core_never_imports_the_adapters(module: Path) -> None:
-    adapters = ("kindling.hooks", "kindling.mcp_server", "kindling.cli", "click", "mcp")
-    bad = {
-        name
-        for name in _imports(module)
-        if any(name == a or name.startswith(a + ".") for a in adapters)
-    }
-    assert not bad
+# Which modules the hooks may import is checked with every module's imports in
+# tests/test_architecture.py (the layer table of docs/architecture.md).
 
 
 def test_bash_failure_keeps_the_exit_code() -> None:

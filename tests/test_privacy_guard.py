@@ -8,7 +8,7 @@ from pathlib import Path
 from kindling import Kindling
 from kindling.capture.privacy import (
     REDACTED_KINDS_KEY,
-    RedactingStore,
+    ScrubbingStore,
     guard_store,
     scrub_content,
 )
@@ -42,7 +42,7 @@ def test_redacted_kinds_merge_with_what_the_caller_gave() -> None:
 def test_a_store_passed_to_the_constructor_is_wrapped_too(db_path: Path) -> None:
     """The hooks build ``Kindling(SqliteStore(...))`` themselves: still redacted."""
     with Kindling(SqliteStore(db_path)) as kd:
-        assert isinstance(kd.store, RedactingStore)
+        assert isinstance(kd.store, ScrubbingStore)
         obs = kd.append_observation(kind="command", content=planted("stripe_live"))
         assert SECRETS["stripe_live"][0] not in obs.content
 
@@ -60,7 +60,7 @@ def test_writes_straight_to_the_store_are_scrubbed(kd: Kindling) -> None:
 def test_guard_store_wraps_once_and_only_when_asked(db_path: Path) -> None:
     store = SqliteStore(db_path)
     wrapped = guard_store(store, True)
-    assert isinstance(wrapped, RedactingStore)
+    assert isinstance(wrapped, ScrubbingStore)
     assert guard_store(wrapped, True) is wrapped
     assert guard_store(store, False) is store
     assert copy.copy(wrapped).inner is store  # attribute lookup does not recurse

@@ -1,4 +1,4 @@
-"""Contract tests taken from seed 000 (tiers, dedup, budget, scope, redaction, provenance)."""
+"""Contract tests taken from seed 000 (tiers, dedup, budget, scope, forgotten rows, provenance)."""
 
 from __future__ import annotations
 

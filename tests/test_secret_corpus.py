@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from kindling.capture.redaction import redact_secrets
+from kindling.capture.scrub import scrub_secrets
 from secret_samples import FAMILIES, masked, non_secret_samples, secret_samples
 
 SAMPLES = secret_samples()
@@ -19,7 +19,7 @@ BARE = [s for s in SAMPLES if s.setting in ("bare", "sentence")]
 
 
 def _recall(samples: list) -> float:  # type: ignore[type-arg]
-    return sum(masked(s.secret, redact_secrets(s.text).text) for s in samples) / len(samples)
+    return sum(masked(s.secret, scrub_secrets(s.text).text) for s in samples) / len(samples)
 
 
 def test_the_corpus_is_big_and_deterministic() -> None:
@@ -47,7 +47,7 @@ def test_every_setting_masks_at_least_90_percent() -> None:
 
 def test_at_most_one_percent_of_non_secrets_is_changed() -> None:
     samples = non_secret_samples()
-    changed = [text for _, text in samples if redact_secrets(text).text != text]
+    changed = [text for _, text in samples if scrub_secrets(text).text != text]
     assert len(changed) <= len(samples) // 100, changed[:5]
 
 
@@ -63,7 +63,7 @@ def test_at_most_one_percent_of_non_secrets_is_changed() -> None:
     ],
 )
 def test_the_issue_false_positives_are_left(text: str) -> None:
-    assert redact_secrets(text).text == text
+    assert scrub_secrets(text).text == text
 
 
 @pytest.mark.parametrize(
@@ -98,12 +98,12 @@ def test_the_issue_false_positives_are_left(text: str) -> None:
     ],
 )
 def test_the_issue_misses_are_masked(text: str, secret: str) -> None:
-    assert secret not in redact_secrets(text).text
+    assert secret not in scrub_secrets(text).text
 
 
 def test_failures_are_spread_thin() -> None:
     # No family loses more than a few samples: a whole vendor format never slips through.
     failures = Counter(
-        s.family for s in SAMPLES if not masked(s.secret, redact_secrets(s.text).text)
+        s.family for s in SAMPLES if not masked(s.secret, scrub_secrets(s.text).text)
     )
     assert max(failures.values(), default=0) <= len(IN_CONTEXT) // len(FAMILIES) // 3

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from clitools import run, run_process
 from kindling import InvalidInputError, Kindling
 from kindling.bundle import import_bundle, loads
-from kindling.capture.privacy import REDACTED_KINDS_KEY, RedactingStore
+from kindling.capture.privacy import REDACTED_KINDS_KEY, ScrubbingStore
 from kindling.model import MemoryFields
 from secret_corpus import NON_SECRETS, SECRETS, planted
 
@@ -62,8 +62,8 @@ def _write_everything(kd: Kindling) -> list[str]:
 
 def test_planted_secrets_never_reach_the_files_through_the_library(db_path: Path) -> None:
     with Kindling.open(db_path) as kd:
-        assert kd.redacts_secrets
-        assert isinstance(kd.store, RedactingStore)
+        assert kd.scrubs_secrets
+        assert isinstance(kd.store, ScrubbingStore)
         ids = _write_everything(kd)
         for name in NON_SECRETS:
             kd.append_observation(kind="message", content=NON_SECRETS[name])
@@ -89,10 +89,10 @@ def test_redacted_kinds_name_the_kind_never_the_value(kd: Kindling) -> None:
     assert kd.get_observation(obs.id) == obs  # what the caller got is what was stored
 
 
-def test_a_bundle_import_cannot_skip_redaction(db_path: Path, tmp_path: Path) -> None:
+def test_a_bundle_import_cannot_skip_scrubbing(db_path: Path, tmp_path: Path) -> None:
     raw = tmp_path / "raw.db"
     with Kindling.open(raw, redact_secrets=False) as plain:  # explicitly off: stored as given
-        assert not plain.redacts_secrets
+        assert not plain.scrubs_secrets
         _write_everything(plain)
         assert set(_leaks(raw)) == set(SECRETS)
         from kindling.bundle import dumps, export_bundle
@@ -125,7 +125,7 @@ def test_cli_log_in_a_real_process_leaves_no_secret_on_disk(tmp_path: Path) -> N
         assert text.encode() in data
 
 
-def test_redaction_is_off_only_when_asked_explicitly(db_path: Path) -> None:
+def test_scrubbing_is_off_only_when_asked_explicitly(db_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="redact_secrets"):
         Kindling.open(db_path, redact_secrets="no")  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="redact_secrets"):

@@ -41,7 +41,7 @@ def test_upgrade_keeps_every_row(fixture_db: Path) -> None:
         ]
 
 
-def test_retrieves_with_pins_and_redaction(fixture_db: Path) -> None:
+def test_retrieves_with_pins_and_forgotten_rows(fixture_db: Path) -> None:
     with Kindling.open(fixture_db) as kd:
         res = kd.retrieve("jwt verify", scope=Scope(repo_id="/work/webapp"), now=1767400000000)
         assert [p.pin.id for p in res.pins] == ["pin-1"]

@@ -98,13 +98,6 @@ def export_bundle(
     }
 
 
-def count_entities(bundle: Mapping[str, Any]) -> int:
-    dataset = bundle.get("dataset")
-    if not isinstance(dataset, Mapping):
-        return 0
-    return sum(len(v) for k in ENTITY_TYPES if isinstance(v := dataset.get(k), list))
-
-
 def dumps(bundle: Mapping[str, Any]) -> str:
     """Canonical text of a bundle: two-space indent, UTF-8, a final newline."""
     return json.dumps(bundle, ensure_ascii=False, indent=2) + "\n"

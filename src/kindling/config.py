@@ -34,11 +34,18 @@ def default_db_path() -> Path:
     return Path(default_db_file())
 
 
+def canonical_path(path: str) -> str:
+    """The one spelling of a local path in Kindling's ids: ``~`` expanded, absolute, symlinks
+    resolved (``realpath``). Repository ids (CLI, hooks, MCP) and bridge workspaces both go
+    through it, so the same directory is the same id whichever adapter wrote it."""
+    return os.path.realpath(os.path.expanduser(path))
+
+
 def repo_root(cwd: str | None) -> str:
     """The nearest ancestor of ``cwd`` holding a ``.git`` entry (a directory, or the file of a
-    worktree or submodule), else ``cwd`` itself; canonical (``realpath``). Walking the tree
-    costs microseconds; spawning ``git rev-parse`` would cost more than a whole hook."""
-    start = os.path.realpath(cwd or os.getcwd())
+    worktree or submodule), else ``cwd`` itself; canonical (``canonical_path``). Walking the
+    tree costs microseconds; spawning ``git rev-parse`` would cost more than a whole hook."""
+    start = canonical_path(cwd or os.getcwd())
     here = start
     while True:
         if os.path.lexists(os.path.join(here, ".git")):

@@ -89,7 +89,7 @@ class Kindling(ForgetVerbs):
         redact_secrets: bool = True,
     ) -> None:
         self.store = guard_store(store, redact_secrets)  # every write, not just these verbs
-        self.redacts_secrets = redact_secrets
+        self.scrubs_secrets = redact_secrets
         self.clock = clock
         self._provider = provider
         self._tokenizer = tokenizer
@@ -128,7 +128,7 @@ class Kindling(ForgetVerbs):
         what hooks spooled for it (unless ``drain_spool=False``), or the PostgreSQL database
         of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
-        Secrets are masked before anything is written (``capture.redaction``); only an
+        Secrets are masked before anything is written (``capture.scrub``); only an
         explicit ``redact_secrets=False`` turns that off for this store."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
@@ -147,7 +147,7 @@ class Kindling(ForgetVerbs):
         return kd
 
     def _clean(self, text: str) -> str:  # before any cap: a cut must not leave half a secret
-        return scrub_text(text) if self.redacts_secrets else text
+        return scrub_text(text) if self.scrubs_secrets else text
 
     def close(self) -> None:
         self.store.close()
@@ -252,7 +252,7 @@ class Kindling(ForgetVerbs):
         okind: ObservationKind = require_choice(new.kind, OBSERVATION_KINDS, "observation kind")
         text = require_text(new.content, "content")
         prov = require_provenance(new.provenance)
-        if self.redacts_secrets:
+        if self.scrubs_secrets:
             text, prov = scrub_content(text, prov)
         text, original_bytes = cap_content(text)
         if original_bytes is not None:
@@ -564,7 +564,7 @@ class Kindling(ForgetVerbs):
                     next_steps=checked.next_steps,
                     references=checked.references,
                 )
-                if self.redacts_secrets:
+                if self.scrubs_secrets:
                     details = scrub_details(details)
                 self.store.insert_summary_details(details)
                 if details.status == "Active" and details.topic_id is not None:

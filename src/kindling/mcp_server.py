@@ -194,7 +194,7 @@ class KindlingTools:
         reason: Annotated[str | None, Field(description="Why it is pinned.")] = None,
         repo: RepoArg = None,
     ) -> CallToolResult:
-        """Store a note in Kindling's memory for this repository (optionally pinned)."""
+        """Store a note (an observation) for this repository, optionally pinned."""
         scope = self.scope(repo)
         with self._kd() as kd:
             try:
@@ -358,9 +358,9 @@ def build_server(
     tools = [
         _tool(t.retrieve, "retrieve", "Search memory", READ_ONLY),
         _tool(t.remember, "remember", "Remember a note", ADDITIVE),
-        _tool(t.pin, "pin", "Pin a memory", ADDITIVE),
+        _tool(t.pin, "pin", "Pin an observation or summary", ADDITIVE),
         _tool(t.unpin, "unpin", "Unpin", DESTRUCTIVE),
-        _tool(t.forget, "forget", "Forget (redact)", DESTRUCTIVE),
+        _tool(t.forget, "forget", "Forget an observation", DESTRUCTIVE),
         _tool(t.recent, "recent", "Recent work", READ_ONLY),
         _tool(t.status, "status", "Memory status", READ_ONLY),
     ]

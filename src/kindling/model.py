@@ -197,9 +197,6 @@ class Pin:
     expires_at: int | None
     scope: Scope
 
-    def is_active(self, now: int) -> bool:
-        return self.expires_at is None or self.expires_at > now
-
     def to_dict(self) -> JsonObject:
         return {
             "id": self.id,

@@ -9,9 +9,11 @@ Must not import ``kindling.cli``, ``kindling.store`` or any adapter.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -21,6 +23,7 @@ from typing import Any
 
 from kindling.capture.memory import LIST_FIELDS, check_memory_fields
 from kindling.capture.sanitize import MAX_TS
+from kindling.config import canonical_path
 from kindling.errors import InvalidInputError
 from kindling.model import SUMMARY_STATUSES, MemoryFields
 
@@ -240,23 +243,25 @@ def parse_ingest_args(positional: Sequence[str]) -> str:
 
 
 def canonical_workspace(path: str) -> str:
-    """The workspace's canonical absolute path: symlinks resolved, relative to the cwd."""
+    """The workspace's canonical path (``config.canonical_path``), an existing directory."""
     if not path.strip() or "\x00" in path:
         raise InvalidInputError("WORKSPACE must be the path of an existing directory")
+    resolved = canonical_path(path)
     try:
-        resolved = Path(path).expanduser().resolve()
-        is_dir, exists = resolved.is_dir(), resolved.exists()
-    except (OSError, RuntimeError) as exc:  # name too long, symlink loop, ...
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "symlink loop"
+        mode: int | None = os.stat(resolved).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:  # name too long, symlink loop, ...
+        reason = "symlink loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
         raise InvalidInputError(
             f"workspace {shorten(path)} cannot be resolved ({reason}); pass an existing directory"
         ) from None
-    if not is_dir:
-        what = "is not a directory" if exists else "does not exist"
+    if mode is None or not stat.S_ISDIR(mode):
+        what = "is not a directory" if mode is not None else "does not exist"
         raise InvalidInputError(
             f"workspace {shorten(path)} {what}; pass the path of an existing directory"
         )
-    return str(resolved)
+    return resolved
 
 
 def resolve_now(env: Mapping[str, str] | None = None) -> int:

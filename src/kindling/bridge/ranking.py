@@ -1,9 +1,10 @@
 """The bridge's own arithmetic (seed 002), pure functions:
 
-    score = semantic_score * recency_multiplier * status_multiplier
+    score = text_relevance * recency_multiplier * status_multiplier
     recency_multiplier = exp(-ln 2 / half_life_days * age_days)
 
-``semantic_score`` is Kindling's text relevance in [0, 1]; the age is counted from
+``text_relevance`` is Kindling's BM25 text relevance in [0, 1] (wire name ``semantic_score``,
+fixed by seed 002: it is no semantic similarity); the age is counted from
 ``source_created_at``, else ``created_at``, and a memory with neither (legacy) gets 1.0. Order:
 score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. A score at or
 below ``MIN_SCORE`` is dropped: clients read 0.0 as a synthesized answer, and Flowbaby's own
@@ -11,7 +12,8 @@ bridge drops them too. Results are added in that order, up to ``max_results``, w
 in the token budget; the first is kept even when it alone is over (an answer cut to nothing
 helps no one, and Flowbaby's bridge does the same).
 
-Must not import anything from Kindling except ``model``.
+Must not import anything from Kindling except ``model`` and ``retrieval.budget`` (the one token
+estimate and budget cut).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kindling.model import MemoryMatch, SummaryStatus
+from kindling.retrieval.budget import CharTokenizer, fit_to_budget
+
+TOKENIZER = CharTokenizer()  # the core's estimate: one token per four characters
 
 DAY_MS = 86_400_000
 # Seed 002: an authoritative DecisionRecord is boosted, a Superseded memory kept but pushed down
@@ -54,31 +59,21 @@ def status_multiplier(status: SummaryStatus | None) -> float:
     return STATUS_MULTIPLIERS[status]
 
 
-def final_score(semantic: float, recency: float, status: float) -> float:
-    return round(semantic * recency * status, PLACES)
+def final_score(text_relevance: float, recency: float, status: float) -> float:
+    return round(text_relevance * recency * status, PLACES)
 
 
 def order_key(score: float, status: SummaryStatus | None, memory_id: str) -> tuple[float, int, str]:
     return (-score, STATUS_RANK[status], memory_id)
 
 
-def estimate_tokens(text: str) -> int:
-    """The contract's estimate (as in the core): one token per four characters, rounded up."""
-    return math.ceil(len(text) / 4)
-
-
 def take_within_budget(tokens: Sequence[int], max_results: int, max_tokens: int) -> int:
     """How many of the ranked results (a prefix) to return: stop at ``max_results`` or at the
     first one that does not fit (rank order is the contract: no smaller one jumps ahead); the
     first result is always kept."""
-    used = 0
-    kept = 0
-    for count in tokens[:max_results]:
-        if used + count > max_tokens and kept > 0:
-            break
-        used += count
-        kept += 1
-    return kept
+    within = tokens[:max_results]
+    kept = fit_to_budget(0, within, max_tokens).kept  # the core's cut, in rank order
+    return kept if kept or not within else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +81,7 @@ class Scored:
     """One hit with every factor of its score."""
 
     match: MemoryMatch
-    semantic: float
+    text_relevance: float
     recency: float
     status: float
     score: float
@@ -115,20 +110,20 @@ def rank_matches(
                 if details.source_created_at is not None
                 else details.created_at
             )
-        semantic = round(match.relevance, PLACES)
+        text_relevance = round(match.relevance, PLACES)
         recency = recency_multiplier(reference, now_ms, half_life_days)
         multiplier = status_multiplier(status)
-        score = final_score(semantic, recency, multiplier)
+        score = final_score(text_relevance, recency, multiplier)
         if score <= MIN_SCORE:
             continue
         scored.append(
             Scored(
                 match=match,
-                semantic=semantic,
+                text_relevance=text_relevance,
                 recency=recency,
                 status=multiplier,
                 score=score,
-                tokens=estimate_tokens(match.memory.summary.content),
+                tokens=TOKENIZER.count(match.memory.summary.content),
             )
         )
     scored.sort(

@@ -57,7 +57,7 @@ def result_object(hit: Scored) -> dict[str, Any]:
         "score": hit.score,
         "final_score": hit.score,
         "relevance_score": hit.score,
-        "semantic_score": hit.semantic,
+        "semantic_score": hit.text_relevance,  # seed 002 wire name
         "recency_multiplier": hit.recency,
         "status_multiplier": hit.status,
         "tokens": hit.tokens,

@@ -1,8 +1,8 @@
-"""Secret redaction on the write path, so that no entry point can skip it.
+"""Secret scrubbing on the write path, so that no entry point can skip it.
 
-``RedactingStore`` wraps a ``Store`` and scrubs every value it is asked to write (observation
+``ScrubbingStore`` wraps a ``Store`` and scrubs every value it is asked to write (observation
 content and provenance strings, capsule intents, summary content and structured fields, pin
-reasons) with ``capture.redaction.redact_secrets`` before the wrapped store sees it. ``Kindling``
+reasons) with ``capture.scrub.scrub_secrets`` before the wrapped store sees it. ``Kindling``
 wraps its store in one unless opened with ``redact_secrets=False``, so engine verbs, bundle
 imports and anything else that writes through ``Kindling.store`` (CLI, bridge, hooks, MCP) are
 covered. Engine verbs also scrub before building the value they return (and before capping
@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from kindling.capture.redaction import redact_secrets
 from kindling.capture.sanitize import check_depth
+from kindling.capture.scrub import scrub_secrets
 from kindling.errors import InvalidInputError
 from kindling.model import Capsule, Observation, Pin, Summary, SummaryDetails
 from kindling.store.base import Store
@@ -73,7 +73,7 @@ class Scrub:
     def text(self, value: str) -> str:
         if value in _RECENT:
             return value
-        found = redact_secrets(value)
+        found = scrub_secrets(value)
         self.kinds.update(found.kinds)
         _RECENT.add(found.text)
         return found.text
@@ -132,10 +132,10 @@ def scrub_details(details: SummaryDetails) -> SummaryDetails:
     )
 
 
-class RedactingStore:
+class ScrubbingStore:
     """A ``Store`` whose writes are scrubbed of secrets; every other call goes straight through."""
 
-    redacts_secrets = True
+    scrubs_secrets = True
 
     def __init__(self, inner: Store) -> None:
         self.inner = inner
@@ -166,9 +166,9 @@ class RedactingStore:
 
 
 def guard_store(store: Store, redact_secrets: bool) -> Store:
-    """``store`` wrapped in a ``RedactingStore`` unless redaction is explicitly turned off."""
+    """``store`` wrapped in a ``ScrubbingStore`` unless scrubbing is explicitly turned off."""
     if not isinstance(redact_secrets, bool):  # a truthy string must not turn it off by accident
         raise InvalidInputError("redact_secrets must be True or False")
-    if redact_secrets and not isinstance(store, RedactingStore):
-        return RedactingStore(store)
+    if redact_secrets and not isinstance(store, ScrubbingStore):
+        return ScrubbingStore(store)
     return store

@@ -3,7 +3,7 @@
 Hooks must cost the agent nothing and must never lose an event, so they do not write to the
 database themselves: each event becomes one small JSON file in ``<database>-spool/`` (directory
 0700, files 0600), written to a temporary name and renamed into place, so a reader never sees
-half a record. Every text is scrubbed by ``capture.redaction`` before it reaches the file, and
+half a record. Every text is scrubbed by ``capture.scrub`` before it reaches the file, and
 the masked kinds are kept in the provenance (``redactedKinds``), as the write path does.
 
 ``drain()`` moves the records into the database through the ordinary ``Kindling`` verbs, oldest
@@ -18,7 +18,7 @@ Who drains: the hooks that open the database anyway (SessionStart, UserPromptSub
 injection, Stop, PreCompact, PostCompact, SessionEnd), ``Kindling.open`` and so every CLI
 command and server. When the directory does not exist that costs one failed ``scandir``.
 
-The writer half imports only the standard library and ``capture.redaction`` (it runs in every
+The writer half imports only the standard library and ``capture.scrub`` (it runs in every
 hook process); the drain half imports the engine's types lazily.
 Must not import the CLI, servers or adapters.
 """
@@ -30,7 +30,7 @@ import os
 import time
 
 from kindling.capture.ids import new_id as new_id  # records carry their observation's id
-from kindling.capture.redaction import redact_secrets
+from kindling.capture.scrub import scrub_secrets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class _Scrubber:
         self.kinds: set[str] = set()
 
     def text(self, value: str) -> str:
-        found = redact_secrets(value)
+        found = scrub_secrets(value)
         self.kinds.update(found.kinds)
         return found.text
 

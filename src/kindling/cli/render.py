@@ -80,10 +80,6 @@ def score(value: float) -> str:
     return click.style(f"{value:.3f}", fg="green")
 
 
-def echo(text: str = "") -> None:
-    click.echo(text)
-
-
 _SINGULAR = {"summaries": "summary"}
 
 

@@ -27,6 +27,7 @@ import click
 from kindling import KindlingError, Scope
 from kindling.capture.sanitize import MAX_LIMIT, MAX_TS
 from kindling.cli.app import fail
+from kindling.config import repo_root
 from kindling.model import OBSERVATION_KINDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -94,19 +95,12 @@ def _looks_like_path(value: str) -> bool:
     return value.startswith((".", "/", "~")) or Path(value).is_dir()
 
 
-def git_root(path: Path) -> Path:
-    """The nearest directory at or above ``path`` holding ``.git``; else ``path`` itself."""
-    for candidate in (path, *path.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return path
-
-
 def canonical_repo(value: str) -> str:
-    """See the module docstring: paths become absolute git roots, other ids stay as given."""
+    """See the module docstring: paths become absolute git roots (``config.repo_root``, as the
+    hooks and MCP record them), other ids stay as given."""
     if not value.strip() or not _looks_like_path(value):
         return value
-    return str(git_root(Path(value).expanduser().resolve()))
+    return repo_root(value)
 
 
 def _id_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 
-from kindling.capture.redaction import redact_secrets
+from kindling.capture.scrub import scrub_secrets
 from kindling.hooks.config import HookConfig
 from kindling.hooks.filters import (
     command_touches_excluded,
@@ -75,7 +75,7 @@ def bound(text: str, limit: int) -> tuple[str, int | None]:
 
 def masked(text: str, prov: dict[str, Any]) -> str:
     """``text`` with its secrets masked; the kinds join ``prov["redactedKinds"]``."""
-    found = redact_secrets(text)
+    found = scrub_secrets(text)
     if found.kinds:
         earlier = prov.get(REDACTED_KINDS_KEY)
         kinds = set(earlier) if isinstance(earlier, list) else set()

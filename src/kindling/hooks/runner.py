@@ -5,7 +5,7 @@ Scope: ``repo`` = the repository root of the payload's ``cwd`` (the same for wri
 
 - SessionStart opens it (or resumes the open one) and injects pins, the latest summary and
   recent work.
-- UserPromptSubmit with ``inject_on_prompt`` injects memories relevant to the prompt (found
+- UserPromptSubmit with ``inject_on_prompt`` injects observations relevant to the prompt (found
   before the prompt itself is recorded: it would be its own best match).
 - Stop (after every assistant turn), StopFailure and PreCompact refresh the capsule's summary;
   SessionEnd closes the capsule. Their records go through the spool like every capture, and

@@ -11,12 +11,15 @@ Must not import anything from Kindling except ``model``, ``store`` and ``retriev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from kindling.model import (
     CandidateResult,
     Entity,
     Observation,
+    Pin,
     PinResult,
     RetrieveProvenance,
     RetrieveResult,
@@ -25,9 +28,20 @@ from kindling.model import (
 )
 from kindling.retrieval.budget import Tokenizer, fit_to_budget
 from kindling.retrieval.provider import ProviderRequest, RetrievalProvider
-from kindling.store.base import Store
+from kindling.store.base import CapsuleRef
 
 MAX_PINS = 200
+
+
+class TierStore(Protocol):
+    """The store reads the orchestrator makes: a narrow slice of ``store.base.Store`` (every
+    ``Store`` is one); ``retrieval.fakes.FakeTierStore`` implements it without a database."""
+
+    def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]: ...
+    def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]: ...
+    def get_summaries(self, ids: Sequence[str]) -> dict[str, Summary]: ...
+    def find_open_capsule(self, scope: Scope, *, session_id: str | None) -> CapsuleRef | None: ...
+    def summary_for_capsule(self, capsule_id: str) -> Summary | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +55,7 @@ class RetrieveRequest:
     now: int | None  # caller's clock; None = wall clock for pin expiry only
 
 
-def _active_pins(store: Store, request: RetrieveRequest, now: int) -> list[PinResult]:
+def _active_pins(store: TierStore, request: RetrieveRequest, now: int) -> list[PinResult]:
     pins = store.list_pins(scope=request.scope, active_at=now, limit=MAX_PINS)
     obs = store.get_observations([p.target_id for p in pins if p.target_type == "observation"])
     sums = store.get_summaries([p.target_id for p in pins if p.target_type == "summary"])
@@ -60,7 +74,7 @@ def _active_pins(store: Store, request: RetrieveRequest, now: int) -> list[PinRe
     return results
 
 
-def _current_summary(store: Store, scope: Scope, pinned: set[str]) -> Summary | None:
+def _current_summary(store: TierStore, scope: Scope, pinned: set[str]) -> Summary | None:
     if scope.is_empty():
         return None
     capsule = store.find_open_capsule(scope, session_id=None)
@@ -73,7 +87,7 @@ def _current_summary(store: Store, scope: Scope, pinned: set[str]) -> Summary | 
 
 
 def retrieve(
-    store: Store,
+    store: TierStore,
     provider: RetrievalProvider,
     tokenizer: Tokenizer,
     request: RetrieveRequest,

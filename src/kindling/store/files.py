@@ -1,7 +1,7 @@
 """The database files: private modes, read-only opening and the quick check before writes.
 
 - A new database directory is created 0700 and a new database file 0600, whatever the umask:
-  memories hold source, commands and conversations. SQLite gives the ``-wal`` and ``-shm``
+  observations hold source, commands and conversations. SQLite gives the ``-wal`` and ``-shm``
   files the database file's mode, so they are 0600 too.
 - A database whose file is not writable (no write bit, or no access) is opened read-only
   (``mode=ro``): searching it works, writing is a one-line ``StoreError``.

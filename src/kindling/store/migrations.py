@@ -27,12 +27,6 @@ class Migration:
     then: Callable[[sqlite3.Connection], None] | None = None
 
 
-_SCOPE_COLUMNS = """
-  session_id  TEXT,
-  repo_id     TEXT,
-  agent_id    TEXT,
-  user_id     TEXT"""
-
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,

@@ -1,9 +1,10 @@
-"""The rules of ``capture.redaction``: pattern sources, their handlers, and compiling them.
+"""The rules of ``capture.scrub``: pattern sources, their handlers, and compiling them.
 
-Imported on the first call of ``redact_secrets``, never at import time, so that importing the
-scrubber stays cheap for the hooks. See ``capture.redaction`` for what each rule masks and why.
+Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
+scrubber stays cheap for the hooks. See ``capture.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling except ``capture.secret_shapes``.
+Must not import anything from Kindling except ``capture.secret_shapes`` (and ``capture.scrub``
+for ``LazyPattern``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from kindling.capture.redaction import LazyPattern
+    from kindling.capture.scrub import LazyPattern
 
     # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
     Rule = Callable[[re.Match[str]], tuple[str, str] | None]
@@ -544,7 +545,7 @@ def _base64_text(token: str) -> bool:
 
 
 def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    from kindling.capture.redaction import LazyPattern
+    from kindling.capture.scrub import LazyPattern
     from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE

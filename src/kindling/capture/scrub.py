@@ -1,6 +1,6 @@
 """Pure secret scrubber: masks credentials in text before Kindling writes anything to disk.
 
-The write path calls :func:`redact_secrets` on every observation's content. A masked value
+The write path calls :func:`scrub_secrets` on every observation's content. A masked value
 becomes ``[REDACTED:<kind>]`` and everything around it is kept, so the text stays useful::
 
     export GITHUB_TOKEN=[REDACTED:github_token]
@@ -59,12 +59,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from kindling.capture.redaction_rules import Rule
+    from kindling.capture.scrub_rules import Rule
 
-__all__ = ["SECRET_KINDS", "Redaction", "redact_secrets"]
+__all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
 
 
-class Redaction:
+class Scrubbed:
     """The scrubbed text and which kinds of secret were masked in it (never the values).
 
     A frozen value (a plain class: ``dataclasses`` costs the hook path milliseconds)."""
@@ -78,10 +78,10 @@ class Redaction:
         object.__setattr__(self, "kinds", kinds)
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Redaction is frozen; cannot set {name}")
+        raise AttributeError(f"Scrubbed is frozen; cannot set {name}")
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Redaction):
+        if not isinstance(other, Scrubbed):
             return NotImplemented
         return self.text == other.text and self.kinds == other.kinds
 
@@ -89,7 +89,7 @@ class Redaction:
         return hash((self.text, self.kinds))
 
     def __repr__(self) -> str:
-        return f"Redaction(text={self.text!r}, kinds={self.kinds!r})"
+        return f"Scrubbed(text={self.text!r}, kinds={self.kinds!r})"
 
     @property
     def changed(self) -> bool:
@@ -135,19 +135,19 @@ SECRET_KINDS = _all_kinds()
 
 def rule_keywords() -> frozenset[str]:
     """Every keyword of every rule: text containing none of them comes back unchanged."""
-    redact_secrets("")
+    scrub_secrets("")
     return _KEYWORDS
 
 
-def redact_secrets(text: str) -> Redaction:
+def scrub_secrets(text: str) -> Scrubbed:
     """Mask every secret this module recognises in ``text``; never raises on any ``str``."""
     global _RULES, _KEYWORDS
     if not isinstance(text, str):
         raise InvalidInputError(
-            f"redact_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
+            f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
     if _RULES is None:
-        from kindling.capture.redaction_rules import compile_rules
+        from kindling.capture.scrub_rules import compile_rules
 
         rules = compile_rules()
         _KEYWORDS = frozenset(word for keywords, _, _ in rules for word in keywords)
@@ -167,8 +167,8 @@ def redact_secrets(text: str) -> Redaction:
 
     present = {word for word in _KEYWORDS if word in lowered}
     if not present:
-        return Redaction(text, ())
+        return Scrubbed(text, ())
     for keywords, pattern, rule in _RULES:
         if not present.isdisjoint(keywords):
             text = pattern.sub(apply(rule), text)
-    return Redaction(text, tuple(sorted(found)))
+    return Scrubbed(text, tuple(sorted(found)))

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kindling.capture import redaction
-from kindling.capture.redaction import SECRET_KINDS, Redaction, redact_secrets
+from kindling.capture import scrub
+from kindling.capture.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
 from kindling.errors import InvalidInputError
 from secret_samples import secret_samples
 
@@ -273,7 +273,7 @@ ADVERSARIAL_MIB: dict[str, str] = {
 
 @pytest.mark.parametrize(("text", "secret", "kind"), PLANTED)
 def test_planted_secret_is_masked_and_its_kind_reported(text: str, secret: str, kind: str) -> None:
-    result = redact_secrets(text)
+    result = scrub_secrets(text)
     assert secret not in result.text
     assert kind in result.kinds
     assert f"[REDACTED:{kind}]" in result.text
@@ -281,8 +281,8 @@ def test_planted_secret_is_masked_and_its_kind_reported(text: str, secret: str, 
 
 
 def test_every_kind_is_reported_by_some_sample() -> None:
-    reported = {kind for text, _, _ in PLANTED for kind in redact_secrets(text).kinds}
-    reported |= {kind for s in secret_samples() for kind in redact_secrets(s.text).kinds}
+    reported = {kind for text, _, _ in PLANTED for kind in scrub_secrets(text).kinds}
+    reported |= {kind for s in secret_samples() for kind in scrub_secrets(s.text).kinds}
     assert reported == set(SECRET_KINDS)
 
 
@@ -292,12 +292,12 @@ def test_secret_kinds_are_sorted_and_unique() -> None:
 
 @pytest.mark.parametrize(("text", "expected"), EXACT)
 def test_exact_masking_keeps_the_text_around_the_value(text: str, expected: str) -> None:
-    assert redact_secrets(text).text == expected
+    assert scrub_secrets(text).text == expected
 
 
 @pytest.mark.parametrize("text", UNCHANGED)
 def test_ordinary_text_is_byte_identical(text: str) -> None:
-    result = redact_secrets(text)
+    result = scrub_secrets(text)
     assert result.text == text
     assert result.kinds == ()
     assert not result.changed
@@ -305,35 +305,35 @@ def test_ordinary_text_is_byte_identical(text: str) -> None:
 
 def test_kinds_are_sorted_unique_and_never_values() -> None:
     text = f"b={GITHUB} a=AKIAIOSFODNN7EXAMPLE c={GITHUB} DB_PASSWORD=hunter2"
-    result = redact_secrets(text)
+    result = scrub_secrets(text)
     assert result.kinds == ("aws_access_key_id", "github_token", "password")
     assert not any("hunter2" in kind or "FAKE" in kind for kind in result.kinds)
 
 
-def test_redaction_is_a_frozen_value() -> None:
-    result = redact_secrets("x")
-    assert result == Redaction(text="x", kinds=())
+def test_a_scrub_result_is_a_frozen_value() -> None:
+    result = scrub_secrets("x")
+    assert result == Scrubbed(text="x", kinds=())
     with pytest.raises(AttributeError):
         result.text = "y"  # type: ignore[misc]
 
 
 def test_non_text_input_is_a_clear_kindling_error() -> None:
     with pytest.raises(InvalidInputError, match="decode bytes first"):
-        redact_secrets(b"password=x")  # type: ignore[arg-type]
+        scrub_secrets(b"password=x")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name", list(ADVERSARIAL_MIB))
 def test_adversarial_input_runs_in_linear_time(name: str) -> None:
     # Linear patterns take well under a second here; a backtracking one would take hours, and
     # the timeout turns that into a failure instead of a hung test run.
-    code = "from kindling.capture.redaction import redact_secrets\n"
-    code += f"redact_secrets({ADVERSARIAL_MIB[name]})"
+    code = "from kindling.capture.scrub import scrub_secrets\n"
+    code += f"scrub_secrets({ADVERSARIAL_MIB[name]})"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=15)
 
 
-@pytest.mark.parametrize("name", ["redaction", "redaction_rules", "secret_shapes"])
+@pytest.mark.parametrize("name", ["scrub", "scrub_rules", "secret_shapes"])
 def test_module_imports_only_stdlib_and_errors(name: str) -> None:
-    path = Path(redaction.__file__).with_name(f"{name}.py")
+    path = Path(scrub.__file__).with_name(f"{name}.py")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {
         node.module if isinstance(node, ast.ImportFrom) else alias.name
@@ -344,16 +344,16 @@ def test_module_imports_only_stdlib_and_errors(name: str) -> None:
     allowed = {"__future__", "re", "collections.abc", "kindling.errors"}
     allowed |= {"math", "itertools", "base64", "binascii"}  # stdlib, in the lazy rules only
     assert imported <= allowed | {
-        f"kindling.capture.{m}" for m in ("secret_shapes", "redaction_rules", "redaction")
+        f"kindling.capture.{m}" for m in ("secret_shapes", "scrub_rules", "scrub")
     }
 
 
 def test_importing_the_scrubber_compiles_nothing() -> None:
     # Hooks import it on every event: patterns compile on the first call, not at import.
     code = (
-        "import sys, kindling.capture.redaction as r\n"
-        "assert r._RULES is None and 'kindling.capture.redaction_rules' not in sys.modules\n"
-        "r.redact_secrets('x')\n"
+        "import sys, kindling.capture.scrub as r\n"
+        "assert r._RULES is None and 'kindling.capture.scrub_rules' not in sys.modules\n"
+        "r.scrub_secrets('x')\n"
         "assert r._RULES is not None\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
@@ -390,7 +390,7 @@ fragment_text = st.lists(
 
 @given(st.one_of(st.text(any_char), fragment_text))
 def test_never_raises_and_always_returns_known_kinds(text: str) -> None:
-    result = redact_secrets(text)
+    result = scrub_secrets(text)
     assert isinstance(result.text, str)
     assert set(result.kinds) <= set(SECRET_KINDS)
     assert result.changed == (result.text != text)
@@ -398,8 +398,8 @@ def test_never_raises_and_always_returns_known_kinds(text: str) -> None:
 
 @given(fragment_text)
 def test_idempotent(text: str) -> None:
-    once = redact_secrets(text).text
-    assert redact_secrets(once).text == once
+    once = scrub_secrets(text).text
+    assert scrub_secrets(once).text == once
 
 
 def _token(prefixes: list[str], alphabet: str, low: int, high: int) -> st.SearchStrategy[str]:
@@ -462,7 +462,7 @@ def test_random_tokens_never_survive(
     kind_token: tuple[str, str], head: str, left: str, right: str, tail: str
 ) -> None:
     kind, token = kind_token
-    result = redact_secrets(head + left + token + right + tail)
+    result = scrub_secrets(head + left + token + right + tail)
     assert token not in result.text
     assert kind in result.kinds
 
@@ -492,13 +492,13 @@ def test_random_keyed_values_never_survive(
     template: tuple[str, str], value: str, head: str, tail: str
 ) -> None:
     line, kind = template
-    result = redact_secrets(f"{head}\n{line.format(value)}\n{tail}")
+    result = scrub_secrets(f"{head}\n{line.format(value)}\n{tail}")
     assert value not in result.text
     assert kind in result.kinds
 
 
 # A rule can only fire when one of its keywords occurs (case-insensitively).
-TRIGGERS = tuple(sorted(redaction.rule_keywords()))
+TRIGGERS = tuple(sorted(scrub.rule_keywords()))
 code_like = st.text(
     st.one_of(st.sampled_from(string.printable), st.characters(), st.sampled_from("=:\"'")),
     max_size=200,
@@ -507,4 +507,4 @@ code_like = st.text(
 
 @given(code_like.filter(lambda t: not any(trigger in t.lower() for trigger in TRIGGERS)))
 def test_text_without_any_trigger_is_unchanged(text: str) -> None:
-    assert redact_secrets(text) == Redaction(text=text, kinds=())
+    assert scrub_secrets(text) == Scrubbed(text=text, kinds=())

@@ -1,6 +1,6 @@
-"""What does redaction on the write path cost? Appends per second with it on and off.
+"""What does secret scrubbing on the write path cost? Appends per second with it on and off.
 
-    .venv/bin/python bench/redaction_cost.py
+    .venv/bin/python bench/scrub_cost.py
 
 Content is tool output of about 2 KB with no secret (the common case), plus one 1 MiB log.
 """

@@ -1,8 +1,8 @@
 """Throughput of the secret scrubber on realistic tool output and on adversarial inputs.
 
-Run: ``.venv/bin/python bench/redaction_speed.py``. Prints MB/s (1 MB = 1,000,000 characters of
+Run: ``.venv/bin/python bench/scrub_speed.py``. Prints MB/s (1 MB = 1,000,000 characters of
 input) for each input, best of a few runs. Not a test: the figures depend on the machine; the
-regression guard for pathological inputs lives in ``tests/test_redaction.py``.
+regression guard for pathological inputs lives in ``tests/test_scrub.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from kindling.capture.redaction import redact_secrets
+from kindling.capture.scrub import scrub_secrets
 
 MIB = 1 << 20
 
@@ -35,7 +35,7 @@ $ curl -s -H "Authorization: Bearer abc123def456ghi789" https://api.example.com/
 def login(username: str, password: str) -> Session:
     token = issue_token(username, password=password)
     return Session(token=token, expires_in=3600)
-src/kindling/capture/redaction.py:42: Basic auth is deprecated; tokenize the input first
+src/kindling/capture/scrub.py:42: Basic auth is deprecated; tokenize the input first
 """
 
 _ADVERSARIAL: dict[str, str] = {
@@ -72,11 +72,11 @@ def main() -> None:
     cases = {"realistic tool output (1 MiB)": realistic, **_ADVERSARIAL}
     width = max(len(name) for name in cases)
     for name, text in cases.items():
-        seconds = _best_seconds(lambda text=text: redact_secrets(text))
+        seconds = _best_seconds(lambda text=text: scrub_secrets(text))
         rate = len(text) / seconds / 1_000_000
         print(f"{name:<{width}}  {seconds * 1000:8.1f} ms  {rate:8.1f} MB/s")
     small = _TOOL_OUTPUT
-    per_call = _best_seconds(lambda: [redact_secrets(small) for _ in range(1000)]) / 1000
+    per_call = _best_seconds(lambda: [scrub_secrets(small) for _ in range(1000)]) / 1000
     print(f"{'one screen of tool output':<{width}}  {per_call * 1e6:8.1f} us per call")
 
 

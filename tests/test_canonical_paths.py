@@ -1,0 +1,50 @@
+"""One canonical spelling of a local path for every adapter: ``config.canonical_path``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kindling import config
+from kindling.bridge.contract import canonical_workspace
+from kindling.cli.shared import canonical_repo
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
+# Paths that are not ids: the executable a hook command runs, the database file's own path.
+NOT_IDS = {"hooks/settings.py", "forgetting.py", "cli/commands/export.py", "cli/commands/status.py"}
+
+
+def test_adapters_spell_a_directory_the_same_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for spelling in (str(link / "sub"), "~/link/sub", str(real / "sub" / ".." / "sub")):
+        expected = str(real / "sub")
+        assert config.canonical_path(spelling) == expected
+        assert canonical_workspace(spelling) == expected  # bridge
+        assert config.repo_root(spelling) == expected  # hooks and MCP (no .git above)
+        assert canonical_repo(spelling) == expected  # CLI --repo
+
+
+def test_the_git_root_is_found_the_same_way(tmp_path: Path) -> None:
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "sub").mkdir()
+    sub = str(tmp_path / "repo" / "sub")
+    assert config.repo_root(sub) == canonical_repo(sub) == str(tmp_path / "repo")
+    assert canonical_workspace(sub) == sub  # a workspace is the directory itself
+
+
+def test_no_other_module_canonicalises_an_id() -> None:
+    spellings = re.compile(r"realpath\(|\.resolve\(\)")
+    found = {
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if spellings.search(p.read_text(encoding="utf-8"))
+    }
+    assert found - NOT_IDS == {"config.py"}

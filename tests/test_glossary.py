@@ -1,0 +1,83 @@
+"""docs/glossary.md is the vocabulary: a test reads its tables and greps src/ and docs/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "kindling"
+GLOSSARY = ROOT / "docs" / "glossary.md"
+WORD = re.compile(r"\w*redact\w*", re.IGNORECASE)
+# Modules whose job is forgetting: scrubbing is another concept and never named there.
+FORGET_MODULES = ("forgetting.py", "store/sqlite_forget.py", "store/purge.py")
+# Modules whose job is scrubbing: of the "redact" words only the scrub wire names appear there.
+SCRUB_MODULES = ("capture/scrub.py", "capture/scrub_rules.py", "capture/privacy.py")
+# (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
+SCRUB_WIRE = {"redact_secrets", "redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
+# Adapters that are not the chat-memory bridge: there an observation is never "a memory".
+NOT_BRIDGE = ("mcp_server.py", "mcp_schemas.py", "hooks", "cli")
+COUNTABLE_MEMORY = re.compile(r"\b(?:an? memory|memories)\b", re.IGNORECASE)
+
+
+def _wire_names() -> set[str]:
+    text = GLOSSARY.read_text(encoding="utf-8")
+    section = text.split("## Wire names", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([^`]+)` \|", section, re.MULTILINE))
+
+
+def _texts() -> dict[str, str]:
+    files = [*SRC.rglob("*.py"), *(ROOT / "docs").glob("*.md"), ROOT / "README.md"]
+    return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files if p != GLOSSARY}
+
+
+def _files(parts: tuple[str, ...]) -> list[Path]:
+    found: list[Path] = []
+    for part in parts:
+        target = SRC / part
+        found.extend(sorted(target.rglob("*.py")) if target.is_dir() else [target])
+    return found
+
+
+def test_the_glossary_lists_wire_names() -> None:
+    names = _wire_names()
+    assert {"redacted", "includeRedacted", "redact_secrets", "redactedKinds"} <= names
+
+
+def test_every_redact_word_is_a_listed_wire_name() -> None:
+    allowed = _wire_names()
+    unknown = {
+        f"{name}: {word}"
+        for name, text in _texts().items()
+        for word in WORD.findall(text)
+        if word not in allowed
+    }
+    assert unknown == set(), "add the word to docs/glossary.md or use forget / scrub"
+
+
+def test_forget_modules_never_speak_of_scrubbing() -> None:
+    for path in _files(FORGET_MODULES):
+        assert "scrub" not in path.read_text(encoding="utf-8").lower(), path
+
+
+def test_scrub_modules_use_only_scrub_wire_names() -> None:
+    for path in _files(SCRUB_MODULES):
+        words = set(WORD.findall(path.read_text(encoding="utf-8")))
+        assert words <= SCRUB_WIRE, (path, words - SCRUB_WIRE)
+
+
+def test_outside_the_bridge_an_observation_is_never_a_memory() -> None:
+    for path in _files(NOT_BRIDGE):
+        if path.name == "bridge.py":
+            continue
+        found = COUNTABLE_MEMORY.findall(path.read_text(encoding="utf-8"))
+        assert found == [], (path, found)
+
+
+def test_bridge_score_fields_are_in_the_glossary() -> None:
+    from kindling.bridge import render
+
+    text = GLOSSARY.read_text(encoding="utf-8")
+    fields = set(re.findall(r'"(\w*(?:score|multiplier))"', Path(render.__file__).read_text()))
+    assert len(fields) == 6
+    assert [f for f in sorted(fields) if f"| `{f}` |" not in text] == []
