@@ -89,6 +89,7 @@ class Kindling(ForgetVerbs):
         redact_secrets: bool = True,
     ) -> None:
         self.store = guard_store(store, redact_secrets)  # every write, not just these verbs
+        self._scrubbed_writes = store  # append_many scrubs before the cut: no second pass
         self.scrubs_secrets = redact_secrets
         self.clock = clock
         self._provider = provider
@@ -243,12 +244,10 @@ class Kindling(ForgetVerbs):
                 where = scope if scope is not None else (capsule.scope if capsule else Scope())
                 obs = Observation(obs_id, okind, text, prov, ts, where, False)
                 rows.append((obs, capsule.id if capsule else None))
-            self.store.insert_observations(rows)
+            self._scrubbed_writes.insert_observations(rows)
         return [obs for obs, _ in rows]
 
-    def _prepare(
-        self, new: NewObservation
-    ) -> tuple[ObservationKind, str, dict[str, Any], int, str, Scope | None]:
+    def _prepare(self, new: NewObservation) -> tuple[Any, ...]:
         okind: ObservationKind = require_choice(new.kind, OBSERVATION_KINDS, "observation kind")
         text = require_text(new.content, "content")
         prov = require_provenance(new.provenance)

@@ -50,6 +50,11 @@ CONTEXT_TAIL = 200
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[^\W_]+")
+# The runs of ``SEGMENT`` that can give parts: with punctuation between two word characters, or
+# a camelCase step. Every other run (most of any text) gives nothing, so the regex skips it.
+_INTERESTING = re.compile(
+    r"(?<![\w.:\-])[\w.:\-]*?(?:\w[._:\-]+\w|[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[\w.:\-]*"
+)
 
 # Scope dimension -> token prefix. Tokens are hex digests, never words a user types.
 _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
@@ -62,12 +67,13 @@ def identifier_parts(text: str) -> str:
     ``validatetoken``, which is also FTS5's token for ``validateToken``; see
     ``store.fts.joined_form``). Space separated, each once, in order of first appearance."""
     seen: dict[str, None] = {}
-    for run in SEGMENT.findall(text):
+    for run in _INTERESTING.findall(text):
         # The whole run, each piece between colons (``table.rs:42`` gives ``tablers``;
         # ``x.py::test_retry_once`` gives ``testretryonce``) and each piece between dots
         # (``pg_store.py`` gives ``pgstore``).
         colon = run.split(":")
-        for piece in (run, *colon, *(dot for part in colon for dot in part.split("."))):
+        pieces = dict.fromkeys((run, *colon, *(dot for part in colon for dot in part.split("."))))
+        for piece in pieces:
             joined = joined_form(piece)
             if joined is not None:
                 seen.setdefault(joined, None)
