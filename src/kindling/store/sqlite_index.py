@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from kindling.model import Scope
-from kindling.store.fts import SEGMENT, joined_form
+from kindling.store.fts import IDENTIFIER_RUN, joined_form
 
 # bm25 column weights: body, context, intent, scope.
 BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
@@ -50,11 +50,6 @@ CONTEXT_TAIL = 200
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[^\W_]+")
-# The runs of ``SEGMENT`` that can give parts: with punctuation between two word characters, or
-# a camelCase step. Every other run (most of any text) gives nothing, so the regex skips it.
-_INTERESTING = re.compile(
-    r"(?<![\w.:\-])[\w.:\-]*?(?:\w[._:\-]+\w|[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[\w.:\-]*"
-)
 
 # Scope dimension -> token prefix. Tokens are hex digests, never words a user types.
 _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
@@ -67,7 +62,7 @@ def identifier_parts(text: str) -> str:
     ``validatetoken``, which is also FTS5's token for ``validateToken``; see
     ``store.fts.joined_form``). Space separated, each once, in order of first appearance."""
     seen: dict[str, None] = {}
-    for run in _INTERESTING.findall(text):
+    for run in IDENTIFIER_RUN.findall(text):
         # The whole run, each piece between colons (``table.rs:42`` gives ``tablers``;
         # ``x.py::test_retry_once`` gives ``testretryonce``) and each piece between dots
         # (``pg_store.py`` gives ``pgstore``).
