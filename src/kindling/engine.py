@@ -67,6 +67,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.scoring import ScoringWeights
 
 Clock = Callable[[], int]
+_Ready = tuple[ObservationKind, str, dict[str, Any], int, str, Scope | None]  # _prepare's
 
 
 class Kindling(ForgetVerbs):
@@ -247,7 +248,7 @@ class Kindling(ForgetVerbs):
             self._scrubbed_writes.insert_observations(rows)
         return [obs for obs, _ in rows]
 
-    def _prepare(self, new: NewObservation) -> tuple[Any, ...]:
+    def _prepare(self, new: NewObservation) -> _Ready:
         okind: ObservationKind = require_choice(new.kind, OBSERVATION_KINDS, "observation kind")
         text = require_text(new.content, "content")
         prov = require_provenance(new.provenance)

@@ -63,7 +63,7 @@ class ProviderRequest:
     intent: str | None = None
     exclude_ids: tuple[str, ...] = ()
     include_redacted: bool = False
-    now: int | None = None  # reference time for recency; None = newest observation
+    now: int | None = None  # reference time for recency; None = newest item in the scope
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from kindling.model import (
     Capsule,
@@ -88,6 +88,9 @@ class TextMatches:
     @property
     def total(self) -> int:
         return len(self.observations) + len(self.summaries) + len(self.pins) + len(self.capsules)
+
+
+T = TypeVar("T")
 
 
 class Store(Protocol):
@@ -190,7 +193,7 @@ class Store(Protocol):
     def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset: ...
 
 
-def iter_chunks(items: Sequence[str], size: int = 500) -> Iterator[Sequence[str]]:
+def iter_chunks(items: Sequence[T], size: int = 500) -> Iterator[Sequence[T]]:
     """Split long id lists so that no statement exceeds SQLite's variable limit."""
     for start in range(0, len(items), size):
         yield items[start : start + size]

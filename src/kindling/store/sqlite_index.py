@@ -24,7 +24,7 @@ the previous row on every append (three FTS5 writes per capture instead of one).
 The SQL functions ``kindling_parts`` and ``kindling_scope`` are registered on every connection
 the store opens; the migration that builds the index uses the same ones.
 
-Must not import anything from Kindling except ``model`` and ``store.fts``.
+Must not import anything from Kindling except ``model``, ``store.base`` and ``store.fts``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from kindling.model import Scope
+from kindling.store.base import iter_chunks
 from kindling.store.fts import IDENTIFIER_RUN, joined_form
 
 # bm25 column weights: body, context, intent, scope.
@@ -190,14 +191,14 @@ def build_all(conn: sqlite3.Connection) -> None:
 def unindex(conn: sqlite3.Connection, rowids: Sequence[int]) -> None:
     """Remove rows from the index with the values they were indexed with. Call before
     changing anything a row's document is built from."""
-    for chunk in _chunks(rowids):
+    for chunk in iter_chunks(rowids):
         marks = ",".join("?" * len(chunk))
         conn.executemany(_DELETE, _docs(conn, f"rowid IN ({marks})", chunk))
 
 
 def index(conn: sqlite3.Connection, rowids: Sequence[int]) -> None:
     """Index rows (again) from their current values; forgotten rows are skipped."""
-    for chunk in _chunks(rowids):
+    for chunk in iter_chunks(rowids):
         marks = ",".join("?" * len(chunk))
         conn.executemany(_INSERT, _docs(conn, f"rowid IN ({marks})", chunk))
 
@@ -217,8 +218,3 @@ def dependents(conn: sqlite3.Connection, rowid: int) -> list[int]:
         "SELECT rowid FROM observation_context WHERE prev_rowid = ? ORDER BY rowid", (rowid,)
     ).fetchall()
     return [rowid, *(int(r[0]) for r in rows)]
-
-
-def _chunks(rowids: Sequence[int], size: int = 500) -> list[list[int]]:
-    items = list(rowids)
-    return [items[i : i + size] for i in range(0, len(items), size)]

@@ -63,11 +63,11 @@ class SearchMixin:
             [match, limit + len(exclude_ids)],
         )
         rows: dict[int, Any] = {}
-        for chunk in iter_chunks([str(r[0]) for r in top]):
+        for chunk in iter_chunks([int(r[0]) for r in top]):
             marks = ",".join("?" * len(chunk))
             for row in self._read(
                 f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE o.rowid IN ({marks})",
-                [int(r) for r in chunk],
+                chunk,
             ):
                 rows[int(row[10])] = row
         excluded = set(exclude_ids)
