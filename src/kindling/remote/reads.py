@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from kindling.bundle import Bundle, ImportReport, _capsule, _observation, _pin, _summary
 from kindling.capture.privacy import scrub_observation, scrub_text
 from kindling.errors import InvalidInputError
-from kindling.lookup import AnyEntity, Described
+from kindling.lookup import AnyEntity, Described, EntityType
 from kindling.model import Capsule, Entity, JsonObject, Observation, Pin, Scope, Summary
 from kindling.remote.client import RemoteClient, RemoteError, path_id
 
@@ -128,18 +128,19 @@ class RemoteReads:
         capsules an observation or summary links to come by id, as ``kindling show`` needs."""
         data = self.client.call("GET", f"/v1/entities/{path_id(entity_id)}")
         with parsing("entity"):
-            kind = data["type"]
             links = data["links"]
-            body = {k: v for k, v in data.items() if k not in ("type", "links", "sameIdAlso")}
+            # The links tell the type: a capsule's own "type" (session...) hides "capsule".
+            body = {k: v for k, v in data.items() if k not in ("links", "sameIdAlso")}
             entity: AnyEntity
-            if kind == "observation":
-                entity = _observation(body, kind)
-            elif kind == "capsule":
-                entity = _capsule(body, kind)
-            elif kind == "summary":
-                entity = _summary(body, kind)
+            kind: EntityType
+            if "observations" in links:
+                kind, entity = "capsule", _capsule(body, "capsule")
+            elif "target" in links:
+                kind, entity = "pin", _pin(body, "pin")
+            elif "evidence" in links:
+                kind, entity = "summary", _summary(body, "summary")
             else:
-                entity = _pin(body, "pin")
+                kind, entity = "observation", _observation(body, "observation")
             summary, target = links.get("summary"), links.get("target")
             observations = links.get("observations", links.get("evidence", []))
             return Described(
