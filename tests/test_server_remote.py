@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 
 from kindling import Kindling, Scope
+from kindling.bundle import parse_bundle
 from kindling.mcp_schemas import OUTPUT_SCHEMAS
 from kindling.remote.client import ServerUnreachableError, UnauthorizedError
 from kindling.remote.front import RemoteKindling
@@ -130,10 +131,36 @@ def test_secrets_are_masked_before_they_leave_the_machine() -> None:
             )
         with pytest.raises(UnauthorizedError):
             kd.open_capsule(intent=f"rotate {SECRET}")
+        with pytest.raises(UnauthorizedError):  # a bundle's every text, before it is sent
+            kd.import_bundle(
+                parse_bundle(
+                    {
+                        "bundleVersion": "1.0",
+                        "dataset": {
+                            "observations": [
+                                {"id": "o", "kind": "command", "content": f"use {SECRET}",
+                                 "provenance": {"env": SECRET}, "ts": 1}
+                            ],
+                            "capsules": [
+                                {"id": "c", "type": "session", "intent": f"rotate {SECRET}",
+                                 "status": "open", "openedAt": 1, "observationIds": ["o"]}
+                            ],
+                            "summaries": [
+                                {"id": "s", "capsuleId": "c", "content": f"was {SECRET}",
+                                 "confidence": 0.5, "createdAt": 1}
+                            ],
+                            "pins": [
+                                {"id": "p", "targetType": "observation", "targetId": "o",
+                                 "reason": f"see {SECRET}", "createdAt": 1}
+                            ],
+                        },
+                    }
+                )
+            )  # fmt: skip
     finally:
         server.shutdown()
         server.server_close()
-    assert len(_Recorder.bodies) == 2
+    assert len(_Recorder.bodies) == 3
     for body in _Recorder.bodies:
         assert SECRET.encode() not in body
         assert b"ghp_" not in body
@@ -178,7 +205,8 @@ def test_the_mcp_server_talks_to_the_server(
         "alice",
         None,
     )
-    assert "observationsByKind" not in status and "db" not in status  # no counts remotely
+    assert "observationsByKind" not in status
+    assert "db" not in status
     assert status["defaultRepo"] == str(git_repo)
     recent = seen["recent"].structured_content
     assert recent is not None
@@ -186,7 +214,8 @@ def test_the_mcp_server_talks_to_the_server(
     assert brief["snippet"] == "Decision: sessions expire after 30 minutes"
     assert seen["too_many"].is_error
     block = seen["too_many"].content[0]
-    assert isinstance(block, TextContent) and "limit" in block.text
+    assert isinstance(block, TextContent)
+    assert "limit" in block.text
     with Kindling.open(store_url) as kd:  # written on the server's database, as alice
         (obs,) = kd.list_observations(scope=Scope(repo_id=str(git_repo)), limit=5)
     assert obs.scope.user_id == "alice"

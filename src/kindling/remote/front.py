@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from kindling.bundle import _capsule, _observation, _pin, _summary
+from kindling.bundle import _observation, _pin, _summary
 from kindling.capture.privacy import scrub_content, scrub_text
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.errors import InvalidInputError
@@ -36,7 +36,7 @@ from kindling.model import (
     Summary,
 )
 from kindling.remote.client import RemoteClient, RemoteError, path_id
-from kindling.remote.reads import RemoteReads, entity_of
+from kindling.remote.reads import RemoteReads, capsule_of, entity_of
 
 if TYPE_CHECKING:
     from kindling.retrieval.budget import Tokenizer
@@ -185,7 +185,7 @@ class RemoteKindling(RemoteReads):
             id=id,
             opened_at=opened_at,
         )
-        return _capsule(self.client.call("POST", "/v1/capsules", body), "capsule")
+        return capsule_of(self.client.call("POST", "/v1/capsules", body), "capsule")
 
     def close_capsule(
         self,
@@ -203,7 +203,7 @@ class RemoteKindling(RemoteReads):
             closed_at=closed_at,
         )
         answer = self.client.call("POST", f"/v1/capsules/{path_id(capsule_id)}/close", body)
-        return _capsule(answer, "capsule")
+        return capsule_of(answer, "capsule")
 
     def add_summary(
         self,

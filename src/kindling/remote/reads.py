@@ -44,6 +44,14 @@ def query_of(scope: Scope | None, **extra: object) -> dict[str, str]:
     return {k: str(v) for k, v in values.items() if v is not None}
 
 
+def capsule_of(data: Mapping[str, Any], where: str) -> Capsule:
+    """A capsule as the server sends it: the bundle's fields and its ``summaryId`` (which a
+    bundle leaves to its summaries)."""
+    summary_id = data.get("summaryId")
+    capsule = _capsule(data, where)
+    return capsule if summary_id is None else replace(capsule, summary_id=str(summary_id))
+
+
 def entity_of(target_type: str, data: Mapping[str, Any]) -> Entity:
     if target_type == "observation":
         return _observation(data, "observation")
@@ -93,7 +101,7 @@ class RemoteReads:
     def list_capsules(
         self, *, status: str | None = None, scope: Scope | None = None, limit: int = 50
     ) -> list[Capsule]:
-        return self._list("/v1/capsules", _capsule, query_of(scope, status=status, limit=limit))
+        return self._list("/v1/capsules", capsule_of, query_of(scope, status=status, limit=limit))
 
     def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
         return self._list("/v1/summaries", _summary, query_of(scope, limit=limit))
@@ -110,7 +118,7 @@ class RemoteReads:
         return self._one("observations", observation_id, _observation)
 
     def get_capsule(self, capsule_id: str) -> Capsule:
-        return self._one("capsules", capsule_id, _capsule)
+        return self._one("capsules", capsule_id, capsule_of)
 
     def get_summary(self, summary_id: str) -> Summary:
         return self._one("summaries", summary_id, _summary)
@@ -134,7 +142,7 @@ class RemoteReads:
             entity: AnyEntity
             kind: EntityType
             if "observations" in links:
-                kind, entity = "capsule", _capsule(body, "capsule")
+                kind, entity = "capsule", capsule_of(body, "capsule")
             elif "target" in links:
                 kind, entity = "pin", _pin(body, "pin")
             elif "evidence" in links:
@@ -170,7 +178,7 @@ class RemoteReads:
                 user=str(answer["user"]),
                 team=None if answer["team"] is None else str(answer["team"]),
                 repos=tuple(str(r) for r in answer["repos"]),
-                open_capsules=tuple(_capsule(c, "capsule") for c in answer["openCapsules"]),
+                open_capsules=tuple(capsule_of(c, "capsule") for c in answer["openCapsules"]),
             )
 
     def export_bundle(
