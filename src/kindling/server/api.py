@@ -11,7 +11,7 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -247,37 +247,34 @@ class Api:
         args["scope"] = read_scope(who, scope_of(args.get("scope")))
         return self.kd.retrieve(**args).to_dict()
 
+    def _listing(
+        self,
+        who: Principal,
+        params: Mapping[str, str],
+        call: Callable[..., Sequence[Any]],
+        **named: Callable[[Mapping[str, str]], Any],
+    ) -> list[dict[str, Any]]:
+        """A ``list_*`` verb over the query: its scope, ``limit``, and its own ``named``
+        parameters (each read from the query by its function; the library checks values)."""
+        args = fields(params, {"session", "repo", "agent", "limit", *named})
+        own = {name: read(args) for name, read in named.items()}
+        found = call(scope=query_scope(who, args), limit=limit_of(args), **own)
+        return [entity.to_dict() for entity in found]
+
     def list_summaries(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        args = fields(params, {"session", "repo", "agent", "limit"})
-        found = self.kd.list_summaries(scope=query_scope(who, args), limit=limit_of(args))
-        return [s.to_dict() for s in found]
+        return self._listing(who, params, self.kd.list_summaries)
 
     def list_observations(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        args = fields(params, {"session", "repo", "agent", "kind", "limit"})
-        found = self.kd.list_observations(
-            kind=args.get("kind"),  # the library checks it
-            scope=query_scope(who, args),
-            limit=limit_of(args),
-        )
-        return [o.to_dict() for o in found]
+        return self._listing(who, params, self.kd.list_observations, kind=lambda a: a.get("kind"))
 
     def list_capsules(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        args = fields(params, {"session", "repo", "agent", "status", "limit"})
-        found = self.kd.list_capsules(
-            status=args.get("status"),  # the library checks it
-            scope=query_scope(who, args),
-            limit=limit_of(args),
-        )
-        return [c.to_dict() for c in found]
+        return self._listing(who, params, self.kd.list_capsules, status=lambda a: a.get("status"))
 
     def list_pins(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        args = fields(params, {"session", "repo", "agent", "active_at", "limit"})
-        found = self.kd.list_pins(
-            scope=query_scope(who, args),
-            active_at=whole_number(args, "active_at"),
-            limit=limit_of(args),
-        )
-        return [p.to_dict() for p in found]
+        def active_at(args: Mapping[str, str]) -> int | None:
+            return whole_number(args, "active_at")
+
+        return self._listing(who, params, self.kd.list_pins, active_at=active_at)
 
     def get_entity(self, who: Principal, kind: str, entity_id: str) -> dict[str, Any]:
         """One entity by id; another team's id is as unknown as an id nobody has."""
