@@ -253,7 +253,7 @@ def test_bad_requests_fail_cleanly_and_write_nothing(
             client.get("/v1/export", params={"repo": REPO, "include_redacted": "maybe"}, headers=h),
             400,
         ),
-        (client.get(obs, headers=h), 405),
+        (client.delete(obs, headers=h), 405),
         (client.get("/v1/nothing", headers=h), 404),
     ]
     for response, status in cases:

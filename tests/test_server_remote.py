@@ -11,9 +11,12 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
+import jsonschema
 import pytest
 
 from kindling import Kindling, Scope
+from kindling.bundle import parse_bundle
+from kindling.mcp_schemas import OUTPUT_SCHEMAS
 from kindling.remote.client import ServerUnreachableError, UnauthorizedError
 from kindling.remote.front import RemoteKindling
 from serverutil import KINDLING, free_port, kindling, running_server
@@ -84,7 +87,7 @@ def test_flags_override_the_environment(remote: dict[str, str]) -> None:
 
 
 def test_verbs_the_api_lacks_fail_with_one_line(remote: dict[str, str]) -> None:
-    out = cli(remote, "list", "observations")
+    out = cli(remote, "forget", "--match", "password", "--yes")
     assert out.returncode == 1
     assert "not available in remote mode" in out.stderr
     assert "Traceback" not in out.stderr
@@ -128,10 +131,36 @@ def test_secrets_are_masked_before_they_leave_the_machine() -> None:
             )
         with pytest.raises(UnauthorizedError):
             kd.open_capsule(intent=f"rotate {SECRET}")
+        with pytest.raises(UnauthorizedError):  # a bundle's every text, before it is sent
+            kd.import_bundle(
+                parse_bundle(
+                    {
+                        "bundleVersion": "1.0",
+                        "dataset": {
+                            "observations": [
+                                {"id": "o", "kind": "command", "content": f"use {SECRET}",
+                                 "provenance": {"env": SECRET}, "ts": 1}
+                            ],
+                            "capsules": [
+                                {"id": "c", "type": "session", "intent": f"rotate {SECRET}",
+                                 "status": "open", "openedAt": 1, "observationIds": ["o"]}
+                            ],
+                            "summaries": [
+                                {"id": "s", "capsuleId": "c", "content": f"was {SECRET}",
+                                 "confidence": 0.5, "createdAt": 1}
+                            ],
+                            "pins": [
+                                {"id": "p", "targetType": "observation", "targetId": "o",
+                                 "reason": f"see {SECRET}", "createdAt": 1}
+                            ],
+                        },
+                    }
+                )
+            )  # fmt: skip
     finally:
         server.shutdown()
         server.server_close()
-    assert len(_Recorder.bodies) == 2
+    assert len(_Recorder.bodies) == 3
     for body in _Recorder.bodies:
         assert SECRET.encode() not in body
         assert b"ghp_" not in body
@@ -160,14 +189,34 @@ def test_the_mcp_server_talks_to_the_server(
                 )
                 seen["retrieve"] = await session.call_tool("retrieve", {"query": "sessions expire"})
                 seen["status"] = await session.call_tool("status", {})
+                seen["recent"] = await session.call_tool("recent", {"limit": 5})
+                seen["too_many"] = await session.call_tool("recent", {"limit": 500})
 
     anyio.run(main)
     assert not seen["remember"].is_error
     assert "sessions expire after 30 minutes" in str(seen["retrieve"].structured_content)
-    block = seen["status"].content[0]
-    assert seen["status"].is_error
+    for tool in ("status", "recent"):
+        assert not seen[tool].is_error, seen[tool].content
+        jsonschema.validate(seen[tool].structured_content, OUTPUT_SCHEMAS[tool])
+    status = seen["status"].structured_content
+    assert status is not None
+    assert (status["server"], status["user"], status["team"]) == (
+        remote["KINDLING_URL"],
+        "alice",
+        None,
+    )
+    assert "observationsByKind" not in status
+    assert "db" not in status
+    assert status["defaultRepo"] == str(git_repo)
+    recent = seen["recent"].structured_content
+    assert recent is not None
+    (brief,) = recent["observations"]
+    assert brief["snippet"] == "Decision: sessions expire after 30 minutes"
+    assert seen["too_many"].is_error
+    block = seen["too_many"].content[0]
     assert isinstance(block, TextContent)
-    assert "not available in remote mode" in block.text
+    assert "limit" in block.text
     with Kindling.open(store_url) as kd:  # written on the server's database, as alice
         (obs,) = kd.list_observations(scope=Scope(repo_id=str(git_repo)), limit=5)
     assert obs.scope.user_id == "alice"
+    assert obs.id == brief["id"]

@@ -86,13 +86,18 @@ def export_bundle(
             out.append(item.to_dict())
             progress(1)
         lists[name] = out
+    return _document(when, where, lists)
+
+
+def _document(when: int, scope: Scope, lists: Mapping[str, list[JsonObject]]) -> JsonObject:
+    """The bundle's JSON around its entity lists (one shape for export and ``Bundle``)."""
     return {
         "bundleVersion": BUNDLE_VERSION,
         "exportedAt": when,
         "dataset": {
             "version": DATASET_VERSION,
             "exportedAt": when,
-            "scope": where.to_dict(),
+            "scope": scope.to_dict(),
             **lists,
         },
     }
@@ -119,6 +124,16 @@ class Bundle:
 
     def size(self) -> int:
         return len(self.observations) + len(self.capsules) + len(self.summaries) + len(self.pins)
+
+    def to_dict(self) -> JsonObject:
+        """The bundle's JSON again (what ``parse_bundle`` reads back to an equal value)."""
+        lists = {
+            "observations": [o.to_dict() for o in self.observations],
+            "capsules": [c.to_dict() for c in self.capsules],
+            "summaries": [s.to_dict() for s in self.summaries],
+            "pins": [p.to_dict() for p in self.pins],
+        }
+        return _document(self.exported_at, self.scope, lists)
 
 
 def loads(text: str) -> Bundle:

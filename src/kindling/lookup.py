@@ -4,13 +4,15 @@
 and gathers its links: an observation's capsules and pins, a capsule's observations and summary,
 a summary's capsule, evidence and pins, a pin's target. Ids are unique per table, not across
 tables; when one id names several entities the first in that order is shown and the others are
-reported.
+reported. ``visible`` narrows what is shown to what a caller may see (the server passes its
+access rule): an entity it rejects is neither shown, nor linked, nor reported.
 
 Must not import the CLI, servers or adapters.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -20,6 +22,11 @@ from kindling.model import Capsule, JsonObject, Observation, Pin, Summary
 
 EntityType: TypeAlias = Literal["observation", "capsule", "summary", "pin"]
 AnyEntity: TypeAlias = Observation | Capsule | Summary | Pin
+Visible: TypeAlias = Callable[[AnyEntity], bool]
+
+
+def everything(_: AnyEntity) -> bool:
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +60,7 @@ class Described:
         return out
 
 
-def _find(kd: Kindling, entity_id: str) -> list[tuple[EntityType, AnyEntity]]:
+def _find(kd: Kindling, entity_id: str, visible: Visible) -> list[tuple[EntityType, AnyEntity]]:
     store = kd.store
     found: list[tuple[EntityType, AnyEntity]] = []
     if obs := store.get_observations([entity_id]).get(entity_id):
@@ -64,12 +71,13 @@ def _find(kd: Kindling, entity_id: str) -> list[tuple[EntityType, AnyEntity]]:
         found.append(("summary", summary))
     if pin := store.get_pin(entity_id):
         found.append(("pin", pin))
-    return found
+    return [(t, e) for t, e in found if visible(e)]
 
 
-def describe(kd: Kindling, entity_id: str) -> Described:
-    """The entity named ``entity_id`` with its links; ``NotFoundError`` if nothing has it."""
-    found = _find(kd, entity_id)
+def describe(kd: Kindling, entity_id: str, *, visible: Visible = everything) -> Described:
+    """The entity named ``entity_id`` with its links; ``NotFoundError`` if nothing (visible)
+    has it."""
+    found = _find(kd, entity_id, visible)
     if not found:
         raise NotFoundError(
             f"no observation, capsule, summary or pin has id {entity_id!r}; "
@@ -79,13 +87,16 @@ def describe(kd: Kindling, entity_id: str) -> Described:
     also = tuple(t for t, _ in found[1:])
     store = kd.store
     if isinstance(entity, Observation):
-        caps = tuple(c for i in store.capsules_of(entity.id) if (c := store.get_capsule(i)))
-        pins = tuple(store.pins_for_target("observation", entity.id))
+        caps = tuple(
+            c for i in store.capsules_of(entity.id) if (c := store.get_capsule(i)) and visible(c)
+        )
+        pins = tuple(filter(visible, store.pins_for_target("observation", entity.id)))
         return Described(kind, entity, capsules=caps, pins=pins, also=also)
     if isinstance(entity, Capsule):
         obs = store.get_observations(entity.observation_ids)
-        ordered = tuple(obs[i] for i in entity.observation_ids if i in obs)
+        ordered = tuple(obs[i] for i in entity.observation_ids if i in obs and visible(obs[i]))
         summary = store.summary_for_capsule(entity.id)
+        summary = summary if summary is not None and visible(summary) else None
         return Described(kind, entity, observations=ordered, summary=summary, also=also)
     if isinstance(entity, Summary):
         cap = store.get_capsule(entity.capsule_id)
@@ -93,9 +104,11 @@ def describe(kd: Kindling, entity_id: str) -> Described:
         return Described(
             kind,
             entity,
-            capsules=(cap,) if cap else (),
-            observations=tuple(evidence[i] for i in entity.evidence_refs if i in evidence),
-            pins=tuple(store.pins_for_target("summary", entity.id)),
+            capsules=(cap,) if cap and visible(cap) else (),
+            observations=tuple(
+                evidence[i] for i in entity.evidence_refs if i in evidence and visible(evidence[i])
+            ),
+            pins=tuple(filter(visible, store.pins_for_target("summary", entity.id))),
             also=also,
         )
     target: Observation | Summary | None = (
@@ -103,4 +116,4 @@ def describe(kd: Kindling, entity_id: str) -> Described:
         if entity.target_type == "observation"
         else store.get_summary(entity.target_id)
     )
-    return Described(kind, entity, target=target, also=also)
+    return Described(kind, entity, target=target if target and visible(target) else None, also=also)

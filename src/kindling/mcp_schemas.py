@@ -77,19 +77,29 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
     "recent": _object(
         {"observations": {"type": "array", "items": _object({**_BRIEF, "snippet": _STR}, _WHERE)}}
     ),
+    # Locally the database and its counts; in remote mode the server and the token's facts
+    # (no counts: the server's database is shared between teams).
     "status": _object(
         {
-            "db": _STR,
             "defaultRepo": _STR,
             "version": _STR,
             "schemaVersion": _INT,
+            "openCapsulesInDefaultRepo": _INT,
+        },
+        {
+            "db": _STR,
             "observationsByKind": _COUNTS,
             "redactedObservations": _INT,
             "capsulesByStatus": _COUNTS,
             "summaries": _INT,
             "pins": _INT,
-            "openCapsulesInDefaultRepo": _INT,
-        }
+            "server": _STR,
+            "serverVersion": _STR,
+            "backend": _STR,
+            "user": _STR,
+            "team": _OPT_STR,
+            "repos": _STRS,
+        },
     ),
 }
 

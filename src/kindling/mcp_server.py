@@ -99,8 +99,8 @@ class KindlingTools:
     ) -> None:
         self.db = db
         self.default_repo = default_repo
-        # The CLI passes its own opener: a postgresql:// database, or remote mode (tools the
-        # HTTP API lacks, recent and status, then answer with a tool error saying so).
+        # The CLI passes its own opener: a postgresql:// database, or remote mode (every tool
+        # then asks the server; `forget` with `match` answers with a tool error).
         self._open = opener or (lambda: Kindling.open(self.db))
 
     @contextmanager
@@ -294,8 +294,26 @@ class KindlingTools:
     def status(self) -> CallToolResult:
         """Where the database is, the default repository, and what the store holds."""
         with self._kd() as kd:
-            stats = kd.stats()
             open_here = kd.list_capsules(status="open", scope=self.scope(None), limit=100)
+            # Remote mode (remote.front.RemoteKindling) has the server's facts, not counts.
+            server_status = getattr(kd, "server_status", None)
+            if server_status is not None:
+                facts = server_status()
+                return _result(
+                    {
+                        "server": facts.url,
+                        "defaultRepo": self.default_repo,
+                        "version": __version__,
+                        "serverVersion": facts.version,
+                        "backend": facts.backend,
+                        "schemaVersion": facts.schema_version,
+                        "user": facts.user,
+                        "team": facts.team,
+                        "repos": list(facts.repos),
+                        "openCapsulesInDefaultRepo": len(open_here),
+                    }
+                )
+            stats = kd.stats()
         return _result(
             {
                 "db": str(self.db),

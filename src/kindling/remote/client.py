@@ -14,7 +14,7 @@ import json
 import urllib.error
 import urllib.request
 from typing import Any, ClassVar
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from kindling.errors import (
     ConflictError,
@@ -76,6 +76,13 @@ def check_url(url: str) -> str:
             f"KINDLING_URL / --url must be an http(s):// URL such as http://host:8765, got {url!r}"
         )
     return url.rstrip("/")
+
+
+def path_id(value: str) -> str:
+    """An id as one path segment (``/`` and the rest quoted)."""
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError("an id must be a non-empty string")
+    return quote(value, safe="")
 
 
 class RemoteClient:

@@ -2,9 +2,11 @@
 
 Each verb is one request and returns the typed value the local engine returns, parsed from
 the wire JSON (entities with the bundle's parsers, so both read the same shapes). Text is
-scrubbed of secrets here, before it leaves the machine. Verbs the HTTP API does not offer
-(listing, status counts) raise a ``RemoteError`` that says so. ``batch()`` groups nothing:
-every request is its own transaction on the server.
+scrubbed of secrets here, before it leaves the machine. The capture verbs and ``retrieve`` are
+here, the reads (listings, lookups, status, export, import) in ``remote.reads``. Verbs the HTTP
+API does not offer (``stats``: whole-store counts; ``forget_matching``...) raise a
+``RemoteError`` that says so. ``batch()`` groups nothing: every request is its own transaction
+on the server.
 
 Must not be imported by the core; imports only the core.
 """
@@ -16,7 +18,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from kindling.bundle import _capsule, _observation, _pin, _summary
+from kindling.bundle import _observation, _pin, _summary
 from kindling.capture.privacy import scrub_content, scrub_text
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.errors import InvalidInputError
@@ -24,7 +26,6 @@ from kindling.forgetting import ForgetReport
 from kindling.model import (
     CandidateResult,
     Capsule,
-    Entity,
     Explanation,
     Observation,
     Pin,
@@ -34,7 +35,8 @@ from kindling.model import (
     Scope,
     Summary,
 )
-from kindling.remote.client import RemoteClient, RemoteError
+from kindling.remote.client import RemoteClient, RemoteError, path_id
+from kindling.remote.reads import RemoteReads, capsule_of, entity_of
 
 if TYPE_CHECKING:
     from kindling.retrieval.budget import Tokenizer
@@ -48,12 +50,6 @@ def _scope(scope: Scope | Mapping[str, Any] | None) -> dict[str, str] | None:
 
 def _drop_none(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
-
-
-def _entity(target_type: str, data: Mapping[str, Any]) -> Entity:
-    if target_type == "observation":
-        return _observation(data, "observation")
-    return _summary(data, "summary")
 
 
 def _explanation(e: Mapping[str, Any]) -> Explanation:
@@ -79,13 +75,13 @@ def parse_result(data: Mapping[str, Any]) -> RetrieveResult:
         current = data["currentSummary"]
         return RetrieveResult(
             pins=tuple(
-                PinResult(_pin(x["pin"], "pin"), _entity(x["pin"]["targetType"], x["target"]))
+                PinResult(_pin(x["pin"], "pin"), entity_of(x["pin"]["targetType"], x["target"]))
                 for x in data["pins"]
             ),
             current_summary=None if current is None else _summary(current, "currentSummary"),
             candidates=tuple(
                 CandidateResult(
-                    entity=_entity(c["targetType"], c["entity"]),
+                    entity=entity_of(c["targetType"], c["entity"]),
                     score=c["score"],
                     match_context=c["matchContext"],
                     explanation=_explanation(c["explanation"]),
@@ -110,7 +106,7 @@ def parse_result(data: Mapping[str, Any]) -> RetrieveResult:
         raise RemoteError(f"the server's retrieve answer is not seed 000 JSON ({exc})") from None
 
 
-class RemoteKindling:
+class RemoteKindling(RemoteReads):
     """A stand-in for ``Kindling`` whose verbs go to a server (see the module docstring)."""
 
     def __init__(self, url: str, token: str | None, *, timeout_s: float | None = None) -> None:
@@ -141,18 +137,6 @@ class RemoteKindling:
         from kindling.retrieval.budget import CharTokenizer
 
         return CharTokenizer()
-
-    def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
-        where = Scope() if scope is None else scope
-        query = {
-            k: v
-            for k, v in (("session", where.session_id), ("repo", where.repo_id),
-                         ("agent", where.agent_id), ("limit", str(limit)))
-            if v is not None
-        }  # fmt: skip
-        return [
-            _summary(item, "summary") for item in self.client.call("GET", "/v1/summaries", **query)
-        ]
 
     def __getattr__(self, name: str) -> NoReturn:
         raise RemoteError(
@@ -201,7 +185,7 @@ class RemoteKindling:
             id=id,
             opened_at=opened_at,
         )
-        return _capsule(self.client.call("POST", "/v1/capsules", body), "capsule")
+        return capsule_of(self.client.call("POST", "/v1/capsules", body), "capsule")
 
     def close_capsule(
         self,
@@ -218,8 +202,8 @@ class RemoteKindling:
             evidence_refs=None if evidence_refs is None else list(evidence_refs),
             closed_at=closed_at,
         )
-        answer = self.client.call("POST", f"/v1/capsules/{_path_id(capsule_id)}/close", body)
-        return _capsule(answer, "capsule")
+        answer = self.client.call("POST", f"/v1/capsules/{path_id(capsule_id)}/close", body)
+        return capsule_of(answer, "capsule")
 
     def add_summary(
         self,
@@ -260,7 +244,7 @@ class RemoteKindling:
         return _pin(self.client.call("POST", "/v1/pins", body), "pin")
 
     def unpin(self, pin_id: str) -> None:
-        self.client.call("DELETE", f"/v1/pins/{_path_id(pin_id)}")
+        self.client.call("DELETE", f"/v1/pins/{path_id(pin_id)}")
 
     def forget(self, entity_id: str) -> ForgetReport:
         answer = self.client.call("POST", "/v1/forget", {"id": entity_id})
@@ -298,11 +282,3 @@ class RemoteKindling:
             now=now,
         )
         return parse_result(self.client.call("POST", "/v1/retrieve", body))
-
-
-def _path_id(value: str) -> str:
-    from urllib.parse import quote
-
-    if not isinstance(value, str) or not value:
-        raise InvalidInputError("an id must be a non-empty string")
-    return quote(value, safe="")

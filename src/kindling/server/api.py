@@ -11,7 +11,7 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -23,7 +23,8 @@ from kindling import __version__
 from kindling.bundle import export_bundle, import_bundle, parse_bundle
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.model import Scope
+from kindling.lookup import AnyEntity, Visible, describe
+from kindling.model import Scope, Summary
 from kindling.server.auth import (
     HttpError,
     Principal,
@@ -38,6 +39,14 @@ from kindling.store.tokens import TokenStore
 
 T = TypeVar("T")
 IGNORED = frozenset({"user_id", "userId"})
+OPEN_SHOWN = 20  # open capsules in the status answer (as `kindling status` shows locally)
+# GET /v1/{kind}/{id}: the engine's getter of each kind, and the kind's name in messages
+GETTERS = {
+    "observations": ("get_observation", "observation"),
+    "capsules": ("get_capsule", "capsule"),
+    "summaries": ("get_summary", "summary"),
+    "pins": ("get_pin", "pin"),
+}
 
 
 def fields(
@@ -57,6 +66,31 @@ def scope_of(value: Any) -> Scope:
     if isinstance(value, Mapping):
         value = {k: v for k, v in value.items() if k not in IGNORED}
     return Scope.from_dict(value)
+
+
+def query_scope(who: Principal, args: Mapping[str, str]) -> Scope:
+    """The read scope of the query parameters ``session``, ``repo``, ``agent`` (never a user:
+    ``read_scope`` decides it)."""
+    return read_scope(
+        who,
+        Scope(session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")),
+    )
+
+
+def whole_number(args: Mapping[str, str], name: str) -> int | None:
+    """A query parameter that must be digits (at most 18: any more is out of every range);
+    the library checks its range."""
+    value = args.get(name)
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdigit() and len(value) <= 18):
+        raise InvalidInputError(f"{name} must be a whole number, got {value[:40]!r}")
+    return int(value)
+
+
+def limit_of(args: Mapping[str, str]) -> int:
+    limit = whole_number(args, "limit")
+    return 50 if limit is None else limit
 
 
 class Api:
@@ -91,15 +125,31 @@ class Api:
             raise forbidden(f"capsule {capsule_id} belongs to another user")
         return ref.id
 
+    def _scope_of(self, entity: AnyEntity) -> Scope:
+        """Whose an entity is: its scope; a summary's is its capsule's."""
+        if isinstance(entity, Summary):
+            ref = self.kd.store.capsule_ref(entity.capsule_id)
+            return Scope() if ref is None else ref.scope
+        return entity.scope
+
+    def _visible(self, who: Principal) -> Visible:
+        """The access rule for entities named by id (``auth.may_touch``)."""
+        return lambda entity: may_touch(who, self._scope_of(entity))
+
+    def _evidence_visible(self, who: Principal, refs: Any) -> None:
+        """Evidence may cite only observations the token sees: one it may not see is as unknown
+        as a missing one, in the library's words (else citing would confirm another team's id)."""
+        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+            return  # the library refuses it
+        found, visible = self.kd.store.get_observations(refs), self._visible(who)
+        unknown = sorted({r for r in refs if r not in found or not visible(found[r])})
+        if unknown:
+            raise NotFoundError(f"evidence refs name unknown observations: {', '.join(unknown)}")
+
     def _target_scope(self, who: Principal, target_type: Any, target_id: Any) -> Scope:
         entity = self.kd.get(str(target_id), target_type) if isinstance(target_id, str) else None
-        if entity is None:
-            raise NotFoundError(f"no {target_type} with id {target_id!r}")
-        if target_type == "observation":
-            scope = entity.scope  # type: ignore[union-attr]
-        else:
-            scope = self.kd.get_capsule(entity.capsule_id).scope  # type: ignore[union-attr]
-        if not may_touch(who, scope):
+        scope = None if entity is None else self._scope_of(entity)
+        if scope is None or not may_touch(who, scope):
             raise NotFoundError(f"no {target_type} with id {target_id!r}")
         return scope
 
@@ -132,6 +182,7 @@ class Api:
         self, who: Principal, capsule_id: str, body: Mapping[str, Any]
     ) -> dict[str, Any]:
         args = fields(body, {"summary", "confidence", "evidence_refs", "closed_at"})
+        self._evidence_visible(who, args.get("evidence_refs"))
         return self.kd.close_capsule(self._capsule_owned(who, capsule_id), **args).to_dict()
 
     def add_summary(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,6 +192,7 @@ class Api:
             {"capsule_id", "content"},
         )
         capsule = self._capsule_owned(who, args.pop("capsule_id"))
+        self._evidence_visible(who, args.get("evidence_refs"))
         return self.kd.add_summary(capsule, **args).to_dict()
 
     def pin(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -195,20 +247,54 @@ class Api:
         args["scope"] = read_scope(who, scope_of(args.get("scope")))
         return self.kd.retrieve(**args).to_dict()
 
+    def _listing(
+        self,
+        who: Principal,
+        params: Mapping[str, str],
+        call: Callable[..., Sequence[Any]],
+        **named: Callable[[Mapping[str, str]], Any],
+    ) -> list[dict[str, Any]]:
+        """A ``list_*`` verb over the query: its scope, ``limit``, and its own ``named``
+        parameters (each read from the query by its function; the library checks values)."""
+        args = fields(params, {"session", "repo", "agent", "limit", *named})
+        own = {name: read(args) for name, read in named.items()}
+        found = call(scope=query_scope(who, args), limit=limit_of(args), **own)
+        return [entity.to_dict() for entity in found]
+
     def list_summaries(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        args = fields(params, {"session", "repo", "agent", "limit"})
-        scope = read_scope(
-            who,
-            Scope(
-                session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")
-            ),
-        )
-        limit = args.get("limit", "50")
-        if not limit.isdigit():
-            raise InvalidInputError("limit must be a positive integer")
-        return [s.to_dict() for s in self.kd.list_summaries(scope=scope, limit=int(limit))]
+        return self._listing(who, params, self.kd.list_summaries)
+
+    def list_observations(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        return self._listing(who, params, self.kd.list_observations, kind=lambda a: a.get("kind"))
+
+    def list_capsules(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        return self._listing(who, params, self.kd.list_capsules, status=lambda a: a.get("status"))
+
+    def list_pins(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        def active_at(args: Mapping[str, str]) -> int | None:
+            return whole_number(args, "active_at")
+
+        return self._listing(who, params, self.kd.list_pins, active_at=active_at)
+
+    def get_entity(self, who: Principal, kind: str, entity_id: str) -> dict[str, Any]:
+        """One entity by id; another team's id is as unknown as an id nobody has."""
+        getter, name = GETTERS[kind]
+        try:
+            entity: AnyEntity = getattr(self.kd, getter)(entity_id)
+        except NotFoundError:
+            entity = None  # type: ignore[assignment]
+        if entity is None or not self._visible(who)(entity):
+            raise NotFoundError(f"no {name} with id {entity_id!r}")
+        return entity.to_dict()
+
+    def describe(self, who: Principal, entity_id: str) -> dict[str, Any]:
+        """``kindling show --json`` of one id, its links narrowed to what the token sees."""
+        return describe(self.kd, entity_id, visible=self._visible(who)).to_dict()
 
     def status(self, who: Principal) -> dict[str, Any]:
+        mine = self.kd.list_capsules(
+            status="open", scope=Scope(user_id=who.user_id), limit=OPEN_SHOWN
+        )
         return {
             "version": __version__,
             "backend": getattr(self.kd.store, "backend", "sqlite"),
@@ -216,16 +302,12 @@ class Api:
             "user": who.user_id,
             "team": who.team,
             "repos": sorted(who.repos),
+            "openCapsules": [c.to_dict() for c in mine],
         }
 
     def export(self, who: Principal, params: Mapping[str, str]) -> dict[str, Any]:
         args = fields(params, {"session", "repo", "agent", "include_redacted"})
-        scope = read_scope(
-            who,
-            Scope(
-                session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")
-            ),
-        )
+        scope = query_scope(who, args)
         redacted = args.get("include_redacted", "false")
         if redacted not in ("true", "false"):
             raise InvalidInputError("include_redacted must be true or false")
@@ -261,4 +343,4 @@ class Api:
             return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
 
 
-__all__ = ["Api", "HttpError"]
+__all__ = ["GETTERS", "Api", "HttpError"]

@@ -26,7 +26,8 @@ from starlette.routing import Route
 
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.server.api import Api, HttpError
+from kindling.server.api import GETTERS, Api, HttpError
+from kindling.server.auth import Principal
 from kindling.server.openapi import openapi_document
 
 MAX_BODY_BYTES = 1 << 20  # 1 MiB: far above any capture (content is capped at 64 KiB)
@@ -133,19 +134,32 @@ def create_app(kd: Kindling) -> Starlette:
         body = await read_object(request)
         return await api.run(lambda: api.retrieve(who, body))
 
-    async def list_summaries(request: Request) -> Any:
-        who = await api.who(request)
-        params = dict(request.query_params)
-        return await api.run(lambda: api.list_summaries(who, params))
+    def listing(handler: Callable[[Principal, dict[str, str]], Any]) -> Handler:
+        """A GET whose query parameters are the handler's arguments."""
+
+        async def run(request: Request) -> Any:
+            who = await api.who(request)
+            params = dict(request.query_params)
+            return await api.run(lambda: handler(who, params))
+
+        return endpoint(run)
+
+    def lookup(handler: Callable[[Principal, str], Any]) -> Handler:
+        """A GET of one id (``{id}`` in the path)."""
+
+        async def run(request: Request) -> Any:
+            who = await api.who(request)
+            entity_id = request.path_params["id"]
+            return await api.run(lambda: handler(who, entity_id))
+
+        return endpoint(run)
+
+    def getter(kind: str) -> Callable[[Principal, str], Any]:
+        return lambda who, entity_id: api.get_entity(who, kind, entity_id)
 
     async def status(request: Request) -> Any:
         who = await api.who(request)
         return await api.run(lambda: api.status(who))
-
-    async def export(request: Request) -> Any:
-        who = await api.who(request)
-        params = dict(request.query_params)
-        return await api.run(lambda: api.export(who, params))
 
     async def import_(request: Request) -> Any:
         who = await api.who(request)
@@ -163,13 +177,18 @@ def create_app(kd: Kindling) -> Starlette:
         Route("/v1/capsules", endpoint(capsules, 201), methods=["POST"]),
         Route("/v1/capsules/{id}/close", endpoint(close_capsule), methods=["POST"]),
         Route("/v1/summaries", endpoint(summaries, 201), methods=["POST"]),
-        Route("/v1/summaries", endpoint(list_summaries), methods=["GET"]),
         Route("/v1/pins", endpoint(pins, 201), methods=["POST"]),
         Route("/v1/pins/{id}", endpoint(unpin), methods=["DELETE"]),
+        Route("/v1/observations", listing(api.list_observations), methods=["GET"]),
+        Route("/v1/capsules", listing(api.list_capsules), methods=["GET"]),
+        Route("/v1/summaries", listing(api.list_summaries), methods=["GET"]),
+        Route("/v1/pins", listing(api.list_pins), methods=["GET"]),
+        *(Route(f"/v1/{kind}/{{id}}", lookup(getter(kind)), methods=["GET"]) for kind in GETTERS),
+        Route("/v1/entities/{id}", lookup(api.describe), methods=["GET"]),
         Route("/v1/forget", endpoint(forget), methods=["POST"]),
         Route("/v1/retrieve", endpoint(retrieve), methods=["POST"]),
         Route("/v1/status", endpoint(status), methods=["GET"]),
-        Route("/v1/export", endpoint(export), methods=["GET"]),
+        Route("/v1/export", listing(api.export), methods=["GET"]),
         Route("/v1/import", endpoint(import_), methods=["POST"]),
         Route("/openapi.json", endpoint(openapi), methods=["GET"]),
     ]

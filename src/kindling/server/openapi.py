@@ -93,6 +93,7 @@ def _query(*names: str) -> list[dict[str, Any]]:
 
 
 _ID = [{"name": "id", "in": "path", "required": True, "schema": _S}]
+_IN = ("session", "repo", "agent", "limit")  # a listing's scope and size
 
 
 def openapi_document() -> dict[str, Any]:
@@ -107,8 +108,16 @@ def openapi_document() -> dict[str, Any]:
         },
         "security": [{"bearer": []}],
         "paths": {
-            "/v1/observations": {"post": _op("Append an observation", "observation", "201")},
-            "/v1/capsules": {"post": _op("Open a capsule", "capsule", "201")},
+            "/v1/observations": {
+                "post": _op("Append an observation", "observation", "201"),
+                "get": _op("Newest observations in scope", parameters=_query(*_IN, "kind")),
+            },
+            "/v1/observations/{id}": {"get": _op("One observation", parameters=_ID)},
+            "/v1/capsules": {
+                "post": _op("Open a capsule", "capsule", "201"),
+                "get": _op("Newest capsules in scope", parameters=_query(*_IN, "status")),
+            },
+            "/v1/capsules/{id}": {"get": _op("One capsule", parameters=_ID)},
             "/v1/capsules/{id}/close": {
                 "post": _op(
                     "Close a capsule (optionally with its summary)", "close", parameters=_ID
@@ -116,13 +125,22 @@ def openapi_document() -> dict[str, Any]:
             },
             "/v1/summaries": {
                 "post": _op("Set a capsule's summary", "summary", "201"),
-                "get": _op(
-                    "Newest summaries in scope",
-                    parameters=_query("session", "repo", "agent", "limit"),
-                ),
+                "get": _op("Newest summaries in scope", parameters=_query(*_IN)),
             },
-            "/v1/pins": {"post": _op("Pin an observation or summary", "pin", "201")},
-            "/v1/pins/{id}": {"delete": _op("Remove a pin", parameters=_ID)},
+            "/v1/summaries/{id}": {"get": _op("One summary", parameters=_ID)},
+            "/v1/pins": {
+                "post": _op("Pin an observation or summary", "pin", "201"),
+                "get": _op("Newest pins in scope", parameters=_query(*_IN, "active_at")),
+            },
+            "/v1/pins/{id}": {
+                "get": _op("One pin", parameters=_ID),
+                "delete": _op("Remove a pin", parameters=_ID),
+            },
+            "/v1/entities/{id}": {
+                "get": _op(
+                    "Any entity by id, with its links (`kindling show --json`)", parameters=_ID
+                )
+            },
             "/v1/forget": {"post": _op("Forget an observation, summary or pin", "forget")},
             "/v1/retrieve": {
                 "post": _op("Pins, current summary and ranked candidates (seed 000)", "retrieve")

@@ -13,10 +13,12 @@ from typing import Any
 
 import click
 
+from kindling import Kindling, Scope
 from kindling.bundle import ENTITY_TYPES, dumps, export_bundle
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors, progress_for, scope_of, scope_options
+from kindling.remote.front import RemoteKindling
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -41,6 +43,18 @@ def write_atomically(path: Path, text: str) -> None:
         raise click.FileError(str(path), hint=exc.strerror or str(exc)) from None
 
 
+def _export_local(
+    kd: Kindling, scope: Scope, include_redacted: bool, now: int | None, *, quiet: bool
+) -> dict[str, Any]:
+    stats = kd.stats()
+    total = sum(stats.observations_by_kind.values()) + sum(stats.capsules_by_status.values())
+    total += stats.summaries + stats.pins
+    with progress_for(total, "exporting", quiet=quiet) as step:
+        return export_bundle(
+            kd, scope=scope, include_redacted=include_redacted, exported_at=now, progress=step
+        )
+
+
 @click.command("export")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @scope_options
@@ -62,17 +76,10 @@ def command(state: State, /, file: Path, include_redacted: bool, as_json: bool, 
     """
     scope = scope_of(kw)
     with state.open() as kd:
-        stats = kd.stats()
-        total = sum(stats.observations_by_kind.values()) + sum(stats.capsules_by_status.values())
-        total += stats.summaries + stats.pins
-        with progress_for(total, "exporting", quiet=as_json) as step:
-            bundle = export_bundle(
-                kd,
-                scope=scope,
-                include_redacted=include_redacted,
-                exported_at=state.now,
-                progress=step,
-            )
+        if isinstance(kd, RemoteKindling):  # one request; the server stamps the time
+            bundle = kd.export_bundle(scope=scope, include_redacted=include_redacted)
+        else:
+            bundle = _export_local(kd, scope, include_redacted, state.now, quiet=as_json)
     text = dumps(bundle)
     if str(file) == "-":
         sys.stdout.write(text)

@@ -5,6 +5,7 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ import click
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
+from kindling.model import Capsule
+from kindling.remote.front import RemoteKindling
 
 MAX_OPEN_SHOWN = 20
 
@@ -46,6 +49,9 @@ def command(state: State, /, as_json: bool) -> None:
       kindling --db ./team.db status --json
     """
     with state.open() as kd:
+        if isinstance(kd, RemoteKindling):
+            _remote(kd, as_json, state.clock())
+            return
         stats = kd.stats()
         open_caps = kd.list_capsules(status="open", limit=MAX_OPEN_SHOWN)
     size = file_bytes(state.db)
@@ -83,6 +89,10 @@ def command(state: State, /, as_json: bool) -> None:
         ["summaries", str(stats.summaries)],
         ["pins", str(stats.pins)],
     ]
+    _print(rows, open_caps, now)
+
+
+def _print(rows: list[list[str]], open_caps: Sequence[Capsule], now: int) -> None:
     click.echo(render.table(["", ""], rows, width=10_000).split("\n", 1)[1])
     if open_caps:
         click.echo("")
@@ -90,3 +100,31 @@ def command(state: State, /, as_json: bool) -> None:
         for c in open_caps:
             when = render.relative(c.opened_at, now)
             click.echo(f"  {c.id}  {when:<11} {render.one_line(c.intent, 60)}")
+
+
+def _remote(kd: RemoteKindling, as_json: bool, now: int) -> None:
+    """Remote mode: the server's facts and the token user's open capsules. No counts and no
+    file: the server's database is shared, and its totals are not one user's to see."""
+    facts = kd.server_status()
+    doc: dict[str, Any] = {
+        "server": facts.url,
+        "version": facts.version,
+        "backend": facts.backend,
+        "schemaVersion": facts.schema_version,
+        "user": facts.user,
+        "team": facts.team,
+        "repos": list(facts.repos),
+        "openCapsules": [c.to_dict() for c in facts.open_capsules],
+    }
+    if as_json:
+        emit_json(doc)
+        return
+    rows = [
+        ["server", doc["server"]],
+        ["version", f"{doc['version']} ({doc['backend']})"],
+        ["schema", f"version {doc['schemaVersion']}"],
+        ["user", doc["user"]],
+        ["team", doc["team"] or "none (personal token)"],
+        ["repos", ", ".join(doc["repos"]) or "-"],
+    ]
+    _print(rows, facts.open_capsules, now)
