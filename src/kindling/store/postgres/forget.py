@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from kindling.store.base import TextMatches
-from kindling.store.sqlite_forget import REDACTED, like_pattern
+from kindling.store.sqlite.forget import REDACTED, like_pattern
 
 _SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
 

@@ -44,7 +44,7 @@ from kindling.store.rows import (
     row_scope,
     summary_row,
 )
-from kindling.store.sqlite_index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
+from kindling.store.sqlite.index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
 
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan
