@@ -1,4 +1,4 @@
-"""The forgetting verbs of ``PostgresStore`` (the same meaning as ``store.sqlite_forget``).
+"""The forgetting verbs of ``PostgresStore`` (the same meaning as ``store.sqlite.forget``).
 
 Texts are rewritten in place (``[redacted]``), pin reasons and capsule intents cleared, and the
 search documents that quoted them rebuilt in the same transaction. What PostgreSQL keeps after

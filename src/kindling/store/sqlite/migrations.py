@@ -4,7 +4,7 @@ Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema c
 a database written by that tool opens here and is upgraded in place; later versions only add.
 ``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
 
-Must not import anything from Kindling except ``errors`` and ``store.sqlite_index``.
+Must not import anything from Kindling except ``errors`` and ``store.sqlite.index``.
 """
 
 from __future__ import annotations
