@@ -91,13 +91,6 @@ class Database:
         self._depth = 1
         try:
             yield
-        except BaseException:
-            self._depth = 0
-            self._purge_pending = False
-            self._unindexed_from = None
-            self._rollback()
-            raise
-        try:
             self.index_pending()
         except BaseException:
             self._depth = 0
