@@ -24,8 +24,6 @@ LIMIT = 400
 # them by job is the open part of issue 13; remove a line once its module is under the limit.
 OVER_LIMIT = {
     "capture/scrub_rules.py": 594,
-    "engine.py": 600,
-    "model.py": 412,
     "store/fts.py": 413,
     "store/postgres/store.py": 416,
 }

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from bridge_support import BIN, kindling
 from kindling import config
 from kindling.bridge.contract import canonical_workspace
 from kindling.cli.shared import canonical_repo
@@ -36,8 +40,30 @@ def test_the_git_root_is_found_the_same_way(tmp_path: Path) -> None:
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     (tmp_path / "repo" / "sub").mkdir()
     sub = str(tmp_path / "repo" / "sub")
-    assert config.repo_root(sub) == canonical_repo(sub) == str(tmp_path / "repo")
-    assert canonical_workspace(sub) == sub  # a workspace is the directory itself
+    root = str(tmp_path / "repo")
+    # one repository, one id: the bridge's workspace is the root too (issue 13's /repo/sub case)
+    assert config.repo_root(sub) == canonical_repo(sub) == canonical_workspace(sub) == root
+
+
+def test_a_bridge_memory_of_a_subdirectory_is_found_by_search_repo(tmp_path: Path) -> None:
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    sub = tmp_path / "repo" / "sub"
+    sub.mkdir()
+    env = {**os.environ, "KINDLING_DB": str(tmp_path / "k.db"), "KINDLING_HOME": str(tmp_path)}
+    memory = {"topic": "cache policy", "context": "Decision: the session cache lives in Redis"}
+    ingested = kindling("bridge", "ingest", str(sub), env=env, stdin=json.dumps(memory).encode())
+    assert ingested.code == 0, ingested.stderr
+    found = subprocess.run(
+        [str(BIN / "kindling"), "search", "session cache", "--repo", str(sub), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    texts = json.dumps(json.loads(found.stdout))
+    assert "lives in Redis" in texts
+    back = kindling("bridge", "retrieve", str(tmp_path / "repo"), "session cache", env=env)
+    assert back.out["total_results"] == 1  # the root and the subdirectory are one workspace
 
 
 def test_no_other_module_canonicalises_an_id() -> None:

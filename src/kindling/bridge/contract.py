@@ -23,7 +23,7 @@ from typing import Any
 
 from kindling.capture.memory import LIST_FIELDS, check_memory_fields
 from kindling.capture.sanitize import MAX_TS
-from kindling.config import canonical_path
+from kindling.config import canonical_path, repo_root
 from kindling.errors import InvalidInputError
 from kindling.model import SUMMARY_STATUSES, MemoryFields
 
@@ -243,7 +243,9 @@ def parse_ingest_args(positional: Sequence[str]) -> str:
 
 
 def canonical_workspace(path: str) -> str:
-    """The workspace's canonical path (``config.canonical_path``), an existing directory."""
+    """The id of the workspace at ``path``, an existing directory: its repository's root
+    (``config.repo_root``), the same id the CLI's ``--repo``, the hooks and MCP give it, so a
+    memory of ``/repo/sub`` is a memory of ``/repo`` wherever it is read."""
     if not path.strip() or "\x00" in path:
         raise InvalidInputError("WORKSPACE must be the path of an existing directory")
     resolved = canonical_path(path)
@@ -261,7 +263,7 @@ def canonical_workspace(path: str) -> str:
         raise InvalidInputError(
             f"workspace {shorten(path)} {what}; pass the path of an existing directory"
         )
-    return resolved
+    return repo_root(resolved)
 
 
 def resolve_now(env: Mapping[str, str] | None = None) -> int:

@@ -1,0 +1,76 @@
+"""What every engine verb shares: the (scrubbing) store, the clock and the retrieval parts.
+
+The provider and tokenizer are built on first use, so capture (hooks) never imports retrieval.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kindling.capture.privacy import guard_store, scrub_text
+from kindling.capture.sanitize import wall_clock_ms
+from kindling.store.base import Store
+
+if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
+    from kindling.retrieval.budget import Tokenizer
+    from kindling.retrieval.provider import RetrievalProvider
+    from kindling.retrieval.scoring import ScoringWeights
+
+Clock = Callable[[], int]
+
+
+class EngineBase:
+    """The state the verb groups of ``Kindling`` read: ``store`` (every write scrubbed unless
+    ``redact_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``, ``tokenizer``."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        provider: RetrievalProvider | None = None,
+        tokenizer: Tokenizer | None = None,
+        clock: Clock = wall_clock_ms,
+        weights: ScoringWeights | None = None,
+        redact_secrets: bool = True,
+    ) -> None:
+        self.store = guard_store(store, redact_secrets)  # every write, not just these verbs
+        self.unscrubbed_store = store  # for rows scrubbed before their cut: no second pass
+        self.scrubs_secrets = redact_secrets
+        self.clock = clock
+        self._provider = provider
+        self._tokenizer = tokenizer
+        self._weights = weights
+
+    @property
+    def weights(self) -> ScoringWeights:
+        """The scoring weights this engine ranks with (``retrieval.scoring.DEFAULT_WEIGHTS``
+        unless given)."""
+        if self._weights is None:
+            from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+
+            self._weights = DEFAULT_WEIGHTS
+        return self._weights
+
+    @property
+    def provider(self) -> RetrievalProvider:
+        if self._provider is None:
+            from kindling.retrieval.provider import LocalFtsProvider
+
+            self._provider = LocalFtsProvider(self.store, self.weights)
+        return self._provider
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            from kindling.retrieval.budget import CharTokenizer
+
+            self._tokenizer = CharTokenizer()
+        return self._tokenizer
+
+    def clean(self, text: str) -> str:
+        """``text`` scrubbed of secrets when this engine scrubs; call it before any cut, so a
+        cut never leaves half a secret."""
+        return scrub_text(text) if self.scrubs_secrets else text

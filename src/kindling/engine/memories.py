@@ -1,0 +1,113 @@
+"""The chat memories of ``Kindling`` (seed 002, the bridge): a memory is the summary of its own
+closed capsule, scoped to its workspace, with structured details; one Active memory per topic.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+from kindling.capture.memory import check_memory_fields, memory_intent
+from kindling.capture.privacy import scrub_details
+from kindling.capture.sanitize import MAX_LIMIT, new_id, require_limit, require_text
+from kindling.engine import validate
+from kindling.engine.base import EngineBase
+from kindling.errors import InvalidInputError
+from kindling.model import (
+    Capsule,
+    Memory,
+    MemoryFields,
+    MemoryMatch,
+    Scope,
+    Summary,
+    SummaryDetails,
+)
+
+
+class MemoryVerbs(EngineBase):
+    """Write and search chat memories."""
+
+    def add_memory(
+        self, workspace: str, content: str, fields: MemoryFields | None = None
+    ) -> Memory:
+        """Store a memory of ``workspace`` (any stable name, e.g. a canonical directory path):
+        a summary of its own closed capsule scoped to ``repo_id=workspace``, with structured
+        ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
+        marks the other Active memories of that topic in the workspace Superseded: the newest
+        write wins. One transaction."""
+        where = require_text(workspace, "workspace")
+        text = validate.clean_text(content, "memory content", self.clean)
+        checked = check_memory_fields(fields) if fields is not None else None
+        now = self.clock()
+        capsule = Capsule(
+            id=new_id(),
+            type="session",
+            intent=memory_intent(checked.topic if checked else None, text),
+            status="closed",
+            opened_at=now,
+            closed_at=now,
+            scope=Scope(repo_id=where, session_id=checked.session_id if checked else None),
+        )
+        summary = Summary(
+            id=new_id(), capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
+        )
+        details: SummaryDetails | None = None
+        superseded: tuple[str, ...] = ()
+        with self.store.transaction():
+            self.store.insert_capsule(capsule)
+            self.store.upsert_summary(summary)
+            if checked is not None:
+                details = _details(summary.id, checked, now)
+                if self.scrubs_secrets:
+                    details = scrub_details(details)
+                self.store.insert_summary_details(details)
+                if details.status == "Active" and details.topic_id is not None:
+                    superseded = tuple(
+                        self.store.supersede_active(
+                            where, details.topic_id, keep_id=summary.id, updated_at=now
+                        )
+                    )
+        return Memory(where, summary, details, superseded)
+
+    def search_memories(
+        self, workspace: str, query: str, *, limit: int = MAX_LIMIT
+    ) -> list[MemoryMatch]:
+        """The memories of ``workspace`` (every summary scoped to it; those without details are
+        legacy) whose text matches ``query``, by text relevance alone, best first."""
+        where = require_text(workspace, "workspace")
+        if not isinstance(query, str):
+            raise InvalidInputError("query must be a string")
+        from kindling.retrieval.relevance import summaries_by_relevance
+
+        found = summaries_by_relevance(
+            self.store,
+            query,
+            Scope(repo_id=where),
+            limit=require_limit(limit),
+            weights=self.weights,
+        )
+        details = self.store.get_summary_details([f.summary.id for f in found])
+        return [
+            MemoryMatch(Memory(where, f.summary, details.get(f.summary.id)), f.relevance)
+            for f in found
+        ]
+
+
+def _details(summary_id: str, fields: MemoryFields, now: int) -> SummaryDetails:
+    """What is stored of checked ``fields``: the same values, keyed by the summary."""
+    return SummaryDetails(
+        summary_id=summary_id,
+        topic=fields.topic,
+        status=fields.status,
+        created_at=now,
+        updated_at=now,
+        context=fields.context,
+        topic_id=fields.topic_id,
+        plan_id=fields.plan_id,
+        session_id=fields.session_id,
+        source_created_at=fields.source_created_at,
+        decisions=fields.decisions,
+        rationale=fields.rationale,
+        open_questions=fields.open_questions,
+        next_steps=fields.next_steps,
+        references=fields.references,
+    )

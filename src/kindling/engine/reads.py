@@ -1,0 +1,103 @@
+"""The read verbs of ``Kindling``: one entity by id (``NotFoundError`` when there is none) and
+the listings, newest first.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from kindling.capture.sanitize import require_choice, require_limit, require_scope, require_ts
+from kindling.engine.base import EngineBase
+from kindling.errors import NotFoundError
+from kindling.model import (
+    CAPSULE_STATUSES,
+    OBSERVATION_KINDS,
+    Capsule,
+    CapsuleStatus,
+    Entity,
+    Observation,
+    ObservationKind,
+    Pin,
+    Scope,
+    Summary,
+    TargetType,
+)
+from kindling.store.base import StoreStats
+
+T = TypeVar("T")
+
+
+def _found(value: T | None, what: str, entity_id: str) -> T:
+    if value is None:
+        raise NotFoundError(f"no {what} with id {entity_id!r}")
+    return value
+
+
+class ReadVerbs(EngineBase):
+    """Getters and listings."""
+
+    def get_observation(self, observation_id: str) -> Observation:
+        found = self.store.get_observations([observation_id]).get(observation_id)
+        return _found(found, "observation", observation_id)
+
+    def get_capsule(self, capsule_id: str) -> Capsule:
+        return _found(self.store.get_capsule(capsule_id), "capsule", capsule_id)
+
+    def get_summary(self, summary_id: str) -> Summary:
+        return _found(self.store.get_summary(summary_id), "summary", summary_id)
+
+    def get_pin(self, pin_id: str) -> Pin:
+        return _found(self.store.get_pin(pin_id), "pin", pin_id)
+
+    def get(self, entity_id: str, target_type: TargetType) -> Entity:
+        getter: Callable[[str], Entity] = (
+            self.get_observation if target_type == "observation" else self.get_summary
+        )
+        return getter(entity_id)
+
+    def list_observations(
+        self,
+        *,
+        kind: ObservationKind | None = None,
+        scope: Scope | None = None,
+        capsule_id: str | None = None,
+        limit: int = 50,
+    ) -> list[Observation]:
+        """Newest first (or in capsule order when ``capsule_id`` is given)."""
+        if kind is not None:
+            require_choice(kind, OBSERVATION_KINDS, "observation kind")
+        return self.store.list_observations(
+            kind=kind, scope=require_scope(scope), capsule_id=capsule_id, limit=require_limit(limit)
+        )
+
+    def list_capsules(
+        self,
+        *,
+        status: CapsuleStatus | None = None,
+        scope: Scope | None = None,
+        limit: int = 50,
+    ) -> list[Capsule]:
+        if status is not None:
+            require_choice(status, CAPSULE_STATUSES, "capsule status")
+        return self.store.list_capsules(
+            status=status, scope=require_scope(scope), limit=require_limit(limit)
+        )
+
+    def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
+        return self.store.list_summaries(scope=require_scope(scope), limit=require_limit(limit))
+
+    def list_pins(
+        self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
+    ) -> list[Pin]:
+        """Newest first; with ``active_at`` only pins not yet expired at that time."""
+        if active_at is not None:
+            require_ts(active_at, "active_at")
+        return self.store.list_pins(
+            scope=require_scope(scope), active_at=active_at, limit=require_limit(limit)
+        )
+
+    def stats(self) -> StoreStats:
+        return self.store.stats()

@@ -1,0 +1,148 @@
+"""What ``retrieve()`` answers: pins, candidates, their explanations and the provenance.
+
+``to_dict()`` gives seed 000's JSON (camelCase, the TypeScript Kindling's field names).
+
+Must not import anything from Kindling except ``errors`` and ``model``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kindling.model.entities import (
+    Entity,
+    JsonObject,
+    Pin,
+    QueryMode,
+    Scope,
+    Summary,
+    TargetType,
+    entity_type,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why a candidate ranks where it does: every factor of the scoring model, and the result.
+
+    ``score = (w_fts * relevance + w_recency * recency) * scope_mult * source * intent_mult
+    * conf_mult``;
+    see ``docs/ranking.md``.
+    """
+
+    relevance: float
+    bm25: float | None
+    recency: float
+    age_ms: int
+    scope: float
+    intent: float
+    confidence: float
+    source: float  # 1 for summaries, 1 - w_observation for observations
+    score: float
+    matched_terms: tuple[str, ...]
+    why: str
+    # True when the text query matched only the item's context (its session neighbour or its
+    # capsule's intent), not its own text.
+    context_only: bool = False
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "relevance": self.relevance,
+            "bm25": self.bm25,
+            "recency": self.recency,
+            "ageMs": self.age_ms,
+            "scope": self.scope,
+            "intent": self.intent,
+            "confidence": self.confidence,
+            "source": self.source,
+            "score": self.score,
+            "matchedTerms": list(self.matched_terms),
+            "contextOnly": self.context_only,
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PinResult:
+    pin: Pin
+    target: Entity
+
+    def to_dict(self) -> JsonObject:
+        return {"pin": self.pin.to_dict(), "target": self.target.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateResult:
+    entity: Entity
+    score: float
+    match_context: str | None
+    explanation: Explanation
+
+    @property
+    def target_type(self) -> TargetType:
+        return entity_type(self.entity)
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "targetType": self.target_type,
+            "entity": self.entity.to_dict(),
+            "score": self.score,
+            "matchContext": self.match_context,
+            "explanation": self.explanation.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RetrieveProvenance:
+    """How a retrieval was produced: the seed-000 fields plus how the query was read."""
+
+    query: str
+    scope: Scope
+    total_candidates: int
+    returned_candidates: int
+    truncated_due_to_token_budget: bool
+    provider_used: str
+    query_mode: QueryMode
+    fts_query: str | None
+    token_budget: int | None
+    tokens_used: int
+    now: int | None
+    # Query words left out: stop words, unusable tokens, clauses past the limit, and words so
+    # common in the store that they would make it score most of the index.
+    dropped_terms: tuple[str, ...] = ()
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "query": self.query,
+            "scopeIds": self.scope.to_dict(),
+            "totalCandidates": self.total_candidates,
+            "returnedCandidates": self.returned_candidates,
+            "truncatedDueToTokenBudget": self.truncated_due_to_token_budget,
+            "providerUsed": self.provider_used,
+            "queryMode": self.query_mode,
+            "ftsQuery": self.fts_query,
+            "tokenBudget": self.token_budget,
+            "tokensUsed": self.tokens_used,
+            "now": self.now,
+            "droppedTerms": list(self.dropped_terms),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RetrieveResult:
+    """The three tiers: pins, the current summary, ranked candidates; and provenance."""
+
+    pins: tuple[PinResult, ...]
+    current_summary: Summary | None
+    candidates: tuple[CandidateResult, ...]
+    provenance: RetrieveProvenance = field(repr=False)
+
+    def to_dict(self) -> JsonObject:
+        return {
+            "pins": [p.to_dict() for p in self.pins],
+            "currentSummary": (
+                self.current_summary.to_dict() if self.current_summary is not None else None
+            ),
+            "candidates": [c.to_dict() for c in self.candidates],
+            "provenance": self.provenance.to_dict(),
+        }
