@@ -3,7 +3,7 @@
     .venv/bin/python bench/forget_cost.py 10000 100000
 
 Each forget rewrites the observation FTS index as one segment (``optimize``) and truncates
-the WAL (see ``kindling.store.purge``); this prints the median and max over a few forgets,
+the WAL (see ``kindling.store.sqlite.purge``); this prints the median and max over a few forgets,
 and checks that the forgotten word is absent from every database file afterwards.
 """
 

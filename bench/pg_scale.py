@@ -35,7 +35,7 @@ from bench.corpus import (
 from kindling import Kindling, Scope
 from kindling.store.postgres import PostgresStore
 from kindling.store.postgres.search import CONFIG, document_text, excerpt
-from kindling.store.sqlite_index import identifier_parts
+from kindling.store.sqlite.index import identifier_parts
 
 
 def _scope(repo_id: str, session_id: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
-from kindling.store.retry import is_busy, retry_busy
+from kindling.store.sqlite.retry import is_busy, retry_busy
 
 PROCS = str(Path(__file__).with_name("procs.py"))
 WAIT_S = 120

@@ -157,7 +157,7 @@ def test_many_forgets_keep_the_index_readable(
 ) -> None:
     """SQLite 3.40's FTS5 adds a structure level on every 'optimize' and stops decoding past
     2,000: the store rebuilds the index before that (here the limit is lowered to 6)."""
-    from kindling.store import purge
+    from kindling.store.sqlite import purge
 
     monkeypatch.setattr(purge, "MAX_FTS_LEVELS", 6)
     db = tmp_path / "k.db"

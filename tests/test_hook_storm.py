@@ -28,7 +28,7 @@ TOOL_EVENTS_PER_AGENT = 4
 WAIT_S = 300
 
 # The adversary: appends and forgets in a loop. It tolerates store errors (a lock past the busy
-# timeout). Before the store capped FTS5's structure levels (store/purge.py), ~1,000 forgets
+# timeout). Before the store capped FTS5's structure levels (store/sqlite/purge.py), ~1,000 forgets
 # here made the index unreadable to every new connection, and this test failed.
 FORGET_LOOP = """
 import sys

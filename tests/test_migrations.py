@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
-from kindling.store.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
 SNAPSHOT = Path(__file__).parent / "fixtures" / "schema.txt"
 

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, NewObservation, Scope
-from kindling.store.sqlite_index import identifier_parts, scope_tokens
+from kindling.store.sqlite.index import identifier_parts, scope_tokens
 
 DAY = 86_400_000
 NOW = 100 * DAY

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from kindling import Scope
 from kindling.model import Capsule, Summary, SummaryDetails
-from kindling.store.migrations import MIGRATIONS
 from kindling.store.sqlite import SqliteStore
+from kindling.store.sqlite.migrations import MIGRATIONS
 
 
 def _memory(store: SqliteStore, sid: str, repo: str, topic_id: str | None, status: str) -> None:

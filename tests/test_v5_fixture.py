@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from kindling import Kindling, Scope
-from kindling.store.migrations import LATEST_VERSION
+from kindling.store.sqlite.migrations import LATEST_VERSION
 
 TABLES = ("observations", "capsules", "capsule_observations", "summaries", "pins")
 

@@ -15,7 +15,7 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
 - No per-query prefix expansion (``"word"*`` expands to every index term it starts, a hundred on
   a median query). Identifiers match their parts and their whole because the index stores, at
   write time, the split form of camelCase words and the joined form of identifiers with inner
-  punctuation (``store.sqlite_index.identifier_parts``): ``authentication`` finds
+  punctuation (``store.sqlite.index.identifier_parts``): ``authentication`` finds
   ``AuthenticationError``, ``validateToken`` finds ``validate_token`` and the other way round
   (both are the token ``validatetoken``), and a path matches through its segments.
 - ``summary_match`` is the same query for an index of plain content (the summaries'), where
@@ -283,7 +283,7 @@ IDENTIFIER_RUN = re.compile(_RUN)
 def joined_form(word: str) -> str | None:
     """An identifier written with inner punctuation as one token: ``get_order_user`` ->
     ``getorderuser`` (which is also how FTS5 reads ``getOrderUser``). None for a plain word.
-    The index stores this form (``store.sqlite_index``), so a query matches one token instead
+    The index stores this form (``store.sqlite.index``), so a query matches one token instead
     of a phrase of common ones (``get order user``: up to 300 ms at a million observations)."""
     core = word.strip("._:-")
     if not _INNER.search(core):

@@ -12,7 +12,7 @@ import click
 
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
-from kindling.store import doctor
+from kindling.store.sqlite import doctor
 
 
 @click.command("doctor")

@@ -1,5 +1,5 @@
 """PostgreSQL storage of structured summaries (chat memories, seed 002), mixed into
-``PostgresStore``; the same verbs and meaning as ``store.sqlite_details``.
+``PostgresStore``; the same verbs and meaning as ``store.sqlite.details``.
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """

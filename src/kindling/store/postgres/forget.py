@@ -1,4 +1,4 @@
-"""The forgetting verbs of ``PostgresStore`` (the same meaning as ``store.sqlite_forget``).
+"""The forgetting verbs of ``PostgresStore`` (the same meaning as ``store.sqlite.forget``).
 
 Texts are rewritten in place (``[redacted]``), pin reasons and capsule intents cleared, and the
 search documents that quoted them rebuilt in the same transaction. What PostgreSQL keeps after
@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from kindling.store.base import TextMatches
-from kindling.store.sqlite_forget import REDACTED, like_pattern
+from kindling.store.sqlite.forget import REDACTED, like_pattern
 
 _SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
 

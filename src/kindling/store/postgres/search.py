@@ -1,6 +1,6 @@
 """Text search of the PostgreSQL store: the weighted ``tsvector`` index and the search verbs.
 
-Each observation's document carries the SQLite index's fields (``store.sqlite_index``), as
+Each observation's document carries the SQLite index's fields (``store.sqlite.index``), as
 ``tsvector`` weights: A its own content plus identifier parts (``validateToken`` ->
 ``validate token``), B an excerpt of the previous observation of the same session (by time,
 then insertion order), C the intent of the capsule it was first linked to. Documents are cut
@@ -44,7 +44,7 @@ from kindling.store.rows import (
     row_scope,
     summary_row,
 )
-from kindling.store.sqlite_index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
+from kindling.store.sqlite.index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
 
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan

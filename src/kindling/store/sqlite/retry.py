@@ -9,7 +9,7 @@ retry in lock step) until the store's busy timeout is spent; only then does the 
 
 Only statements that are safe to repeat go through here: pragmas, reads outside a write
 transaction and ``BEGIN``. A failure inside a write transaction rolls the transaction back
-instead (see ``SqliteStore.transaction``).
+instead (see ``Database.transaction`` in ``connection``).
 
 Must not import anything from Kindling.
 """

@@ -1,4 +1,4 @@
-"""SQLite storage of API tokens and team grants (``store.tokens.TokenStore``, migration 9),
+"""SQLite storage of API tokens and team grants (``store.tokens.TokenStore``, migration 10),
 mixed into ``SqliteStore``.
 
 Must not import anything from Kindling except ``store``.
@@ -6,47 +6,45 @@ Must not import anything from Kindling except ``store``.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
+from kindling.store.sqlite.connection import Database
 from kindling.store.tokens import ApiToken
 
 _COLUMNS = "id, user_id, team, created_at, revoked_at"
 
 
 class SqliteTokensMixin:
-    if TYPE_CHECKING:
+    """Token and grant verbs of ``TokenStore``."""
 
-        def _write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    db: Database
 
     def insert_token(self, token: ApiToken, token_hash: str) -> None:
-        self._write(
+        self.db.write(
             "INSERT INTO api_tokens (id, token_hash, user_id, team, created_at, revoked_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (token.id, token_hash, token.user_id, token.team, token.created_at, token.revoked_at),
         )
 
     def token_by_hash(self, token_hash: str) -> ApiToken | None:
-        rows = self._read(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
+        rows = self.db.read(
+            f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,)
+        )
         return ApiToken(*rows[0]) if rows else None
 
     def list_tokens(self) -> list[ApiToken]:
         return [
             ApiToken(*r)
-            for r in self._read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
+            for r in self.db.read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
         ]
 
     def revoke_token(self, token_id: str, revoked_at: int) -> bool:
-        cur = self._write(
+        cur = self.db.write(
             "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
             (revoked_at, token_id),
         )
         return cur.rowcount > 0
 
     def grant_repo(self, team: str, repo_id: str, granted_at: int) -> bool:
-        cur = self._write(
+        cur = self.db.write(
             "INSERT OR IGNORE INTO team_repos (team, repo_id, granted_at) VALUES (?, ?, ?)",
             (team, repo_id, granted_at),
         )
@@ -55,7 +53,7 @@ class SqliteTokensMixin:
     def team_repos(self, team: str) -> list[str]:
         return [
             r[0]
-            for r in self._read(
+            for r in self.db.read(
                 "SELECT repo_id FROM team_repos WHERE team = ? ORDER BY repo_id", (team,)
             )
         ]

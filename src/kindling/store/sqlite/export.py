@@ -1,7 +1,6 @@
 """Bundle export for the SQLite store: every entity in a scope, in the bundle's order.
 
-Kept apart from ``sqlite.py`` so the store's core stays small; it reads through the store's
-own query helpers.
+It reads through ``Database.read`` and the capsule query of ``capsules``.
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -9,7 +8,6 @@ Must not import anything from Kindling except ``model`` and ``store``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from kindling.model import Scope
 from kindling.store.base import Dataset
@@ -22,12 +20,20 @@ from kindling.store.rows import (
     scope_where,
     summary_row,
 )
+from kindling.store.sqlite.capsules import read_capsules
+from kindling.store.sqlite.connection import Database
 
-if TYPE_CHECKING:
-    from kindling.store.sqlite import SqliteStore
+
+class ExportMixin:
+    """``export_entities`` of the ``Store`` protocol."""
+
+    db: Database
+
+    def export_entities(self, scope: Scope, *, include_redacted: bool) -> Dataset:
+        return export_dataset(self.db, scope, include_redacted=include_redacted)
 
 
-def export_dataset(store: SqliteStore, scope: Scope, *, include_redacted: bool) -> Dataset:
+def export_dataset(db: Database, scope: Scope, *, include_redacted: bool) -> Dataset:
     """Everything in scope, oldest first (ties by id), as the bundle format orders it.
 
     Summaries follow their capsule's scope. Capsules list only observations that are in
@@ -38,7 +44,7 @@ def export_dataset(store: SqliteStore, scope: Scope, *, include_redacted: bool) 
         where += " AND o.redacted = 0"
     observations = [
         observation_row(r)
-        for r in store._read(
+        for r in db.read(
             f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} ORDER BY o.ts ASC, o.id ASC",
             params,
         )
@@ -47,11 +53,11 @@ def export_dataset(store: SqliteStore, scope: Scope, *, include_redacted: bool) 
     cwhere, cparams = scope_where(scope, "c")
     capsules = [
         replace(c, observation_ids=tuple(i for i in c.observation_ids if i in kept))
-        for c in store._capsules(cwhere, cparams, "ORDER BY c.opened_at ASC, c.id ASC")
+        for c in read_capsules(db, cwhere, cparams, "ORDER BY c.opened_at ASC, c.id ASC")
     ]
     summaries = [
         summary_row(r)
-        for r in store._read(
+        for r in db.read(
             f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c"
             f" ON c.id = s.capsule_id WHERE {cwhere} ORDER BY s.created_at ASC, s.id ASC",
             cparams,
@@ -66,7 +72,7 @@ def export_dataset(store: SqliteStore, scope: Scope, *, include_redacted: bool) 
         )
     pins = [
         pin_row(r)
-        for r in store._read(
+        for r in db.read(
             f"SELECT {PIN_COLUMNS} FROM pins p WHERE {pwhere} ORDER BY p.created_at ASC, p.id ASC",
             pparams,
         )

@@ -1,8 +1,8 @@
 """SQLite storage of structured summaries (chat memories, seed 002): the ``summary_details``
-table of migration 8, mixed into ``SqliteStore`` so that ``sqlite.py`` stays small.
+table of migration 8, mixed into ``SqliteStore``.
 
-Uses only the store's ``_read``/``_write``/``transaction`` (which own the connection and turn
-SQLite errors into ``KindlingError``).
+Reaches the database only through ``Database.read``/``write``/``transaction`` (see
+``connection``).
 
 Must not import anything from Kindling except ``model`` and ``store.base``.
 """
@@ -10,13 +10,12 @@ Must not import anything from Kindling except ``model`` and ``store.base``.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kindling.model import SummaryDetails
 from kindling.store.base import iter_chunks
+from kindling.store.sqlite.connection import Database
 
 _COLUMNS = (
     "summary_id",
@@ -69,11 +68,7 @@ def _details(row: Sequence[Any]) -> SummaryDetails:
 class SummaryDetailsMixin:
     """The structured-summary verbs of the ``Store`` protocol, for ``SqliteStore``."""
 
-    if TYPE_CHECKING:
-
-        def _write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def transaction(self) -> AbstractContextManager[None]: ...
+    db: Database
 
     def insert_summary_details(self, details: SummaryDetails) -> None:
         lists = (
@@ -83,7 +78,7 @@ class SummaryDetailsMixin:
             details.next_steps,
             details.references,
         )
-        self._write(
+        self.db.write(
             f"INSERT INTO summary_details ({', '.join(_COLUMNS)})"
             f" VALUES ({', '.join('?' * len(_COLUMNS))})",
             (
@@ -105,7 +100,7 @@ class SummaryDetailsMixin:
         found: dict[str, SummaryDetails] = {}
         for chunk in iter_chunks(list(summary_ids)):
             marks = ",".join("?" * len(chunk))
-            for row in self._read(
+            for row in self.db.read(
                 f"SELECT {_SELECT} FROM summary_details d WHERE d.summary_id IN ({marks})", chunk
             ):
                 found[row[0]] = _details(row)
@@ -116,10 +111,10 @@ class SummaryDetailsMixin:
     ) -> list[str]:
         """Mark Superseded every Active memory of ``topic_id`` in workspace ``repo_id`` except
         ``keep_id``; return their summary ids, sorted."""
-        with self.transaction():
+        with self.db.transaction():
             ids = sorted(
                 r[0]
-                for r in self._read(
+                for r in self.db.read(
                     "SELECT d.summary_id FROM summary_details d"
                     " JOIN summaries s ON s.id = d.summary_id"
                     " JOIN capsules c ON c.id = s.capsule_id"
@@ -129,7 +124,7 @@ class SummaryDetailsMixin:
                 )
             )
             for chunk in iter_chunks(ids):
-                self._write(
+                self.db.write(
                     "UPDATE summary_details SET status = 'Superseded', updated_at = ?"
                     f" WHERE summary_id IN ({','.join('?' * len(chunk))})",
                     (updated_at, *chunk),

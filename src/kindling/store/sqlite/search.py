@@ -1,15 +1,14 @@
-"""The search verbs of the SQLite store, mixed into ``SqliteStore`` so that ``sqlite.py`` stays
-small. A store finds and orders matches by text relevance only; the score is computed in one
-place, ``retrieval.scoring``.
+"""The search verbs of ``SqliteStore``. A store finds and orders matches by text relevance
+only; the score is computed in one place, ``retrieval.scoring``.
 
-Observations: the MATCH runs on ``observations_fts`` (see ``store.sqlite_index``) with the
+Observations: the MATCH runs on ``observations_fts`` (see ``index``) with the
 scope tokens ANDed in, so FTS5 reads only the scope's part of each doclist and never looks a
 row up to filter it; only the winners' rows are read afterwards, and ties in bm25 go to the
 newest insert (rowid), so the cut never needs a row lookup. Summaries (one per capsule, few)
 are filtered through their capsule and ordered by bm25, then newer, then id.
 
-Uses only the store's ``_read`` (which owns the connection and turns SQLite errors into
-``KindlingError``).
+Reaches the database only through ``Database.read`` and ``Database.index_pending`` (see
+``connection``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -17,7 +16,7 @@ Must not import anything from Kindling except ``model`` and ``store``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, SummaryMatch, iter_chunks
@@ -30,16 +29,14 @@ from kindling.store.rows import (
     scope_where,
     summary_row,
 )
-from kindling.store.sqlite_index import BM25_BODY_ONLY, BM25_WEIGHTS, scoped_match
+from kindling.store.sqlite.connection import Database
+from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, scoped_match
 
 
 class SearchMixin:
-    """``search_observations``, ``search_summaries`` and ``document_counts``."""
+    """``search_observations``, ``search_summaries``, ``document_counts`` and ``newest_ts``."""
 
-    if TYPE_CHECKING:
-
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def _index_pending(self) -> None: ...
+    db: Database
 
     def search_observations(
         self,
@@ -52,10 +49,10 @@ class SearchMixin:
     ) -> list[ObservationMatch]:
         if plan is None or plan.match is None:
             return self._recent_observations(scope, exclude_ids, include_redacted, limit)
-        self._index_pending()  # appends earlier in this transaction are searchable too
+        self.db.index_pending()  # appends earlier in this transaction are searchable too
         match = scoped_match(plan.match, scope)
         # Excluded ids are few (pins and the current summary's evidence): read past them.
-        top = self._read(
+        top = self.db.read(
             f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
             f" bm25(observations_fts, {BM25_BODY_ONLY})"
             " FROM observations_fts WHERE observations_fts MATCH ?"
@@ -65,7 +62,7 @@ class SearchMixin:
         rows: dict[int, Any] = {}
         for chunk in iter_chunks([int(r[0]) for r in top]):
             marks = ",".join("?" * len(chunk))
-            for row in self._read(
+            for row in self.db.read(
                 f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE o.rowid IN ({marks})",
                 chunk,
             ):
@@ -96,7 +93,7 @@ class SearchMixin:
             params.extend(exclude_ids)
         if not include_redacted:
             where += " AND o.redacted = 0"
-        rows = self._read(
+        rows = self.db.read(
             f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
             " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
             [*params, limit],
@@ -147,7 +144,7 @@ class SearchMixin:
                 rowid=int(r[11]),
                 bm25=float(r[12]),
             )
-            for r in self._read(sql, args)
+            for r in self.db.read(sql, args)
         ]
 
     def document_counts(
@@ -157,16 +154,27 @@ class SearchMixin:
         observations)``; each count is the number of observations whose own text contains the
         word, counted only up to ``threshold + 1`` (enough to tell a common word: counting
         further would cost the scan that dropping it avoids)."""
-        self._index_pending()
-        total = int(self._read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
+        self.db.index_pending()
+        total = int(self.db.read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
         threshold = max(minimum, int(total * share))
         counts: dict[str, int] = {}
         for word in words:
             counts[word] = int(
-                self._read(
+                self.db.read(
                     "SELECT count(*) FROM (SELECT 1 FROM observations_fts"
                     " WHERE observations_fts MATCH ? LIMIT ?)",
                     [f"{{body}} : ({term_match(word)})", threshold + 1],
                 )[0][0]
             )
         return threshold, counts
+
+    def newest_ts(self, scope: Scope) -> int | None:
+        obs_where, obs_params = scope_where(scope, "o")
+        sum_where, sum_params = scope_where(scope, "c")
+        row = self.db.read(  # two rows and one MAX: SQLite's MAX(a, b) is NULL if either is
+            f"SELECT MAX(t) FROM (SELECT MAX(ts) t FROM observations o WHERE {obs_where} UNION"
+            f" ALL SELECT MAX(created_at) FROM summaries s JOIN capsules c ON c.id = capsule_id"
+            f" WHERE {sum_where})",
+            [*obs_params, *sum_params],
+        )[0]
+        return None if row[0] is None else int(row[0])

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kindling.errors import StoreError
-from kindling.store import files, sqlite_index
+from kindling.store import files
+from kindling.store.sqlite import index
 
 FTS_TABLES = ("observations_fts", "summaries_fts")
 # Parents before children, so foreign keys hold in the copy.
@@ -85,7 +86,7 @@ def check(path: str) -> Checkup:
 
 def rebuild_indexes(conn: sqlite3.Connection) -> None:
     """Rebuild every FTS5 index from its content; call inside a write transaction."""
-    sqlite_index.register_functions(conn)
+    index.register_functions(conn)
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('rebuild')")
 
@@ -131,7 +132,7 @@ def salvage(path: str, out: str) -> Salvage:
     dst = sqlite3.connect(out, isolation_level=None)
     report = Salvage()
     try:
-        sqlite_index.register_functions(dst)
+        index.register_functions(dst)
         dst.execute("PRAGMA foreign_keys = OFF")
         dst.execute("BEGIN IMMEDIATE")
         for table in TABLES:
@@ -148,7 +149,7 @@ def salvage(path: str, out: str) -> Salvage:
                 a, b = _copy_range(src, dst, table, cols, lo, lo + CHUNK - 1)
                 copied, lost = copied + a, lost + b
             report.copied[table], report.lost[table] = copied, lost
-        sqlite_index.build_all(dst)
+        index.build_all(dst)
         dst.execute("INSERT INTO summaries_fts(summaries_fts) VALUES('rebuild')")
         dst.execute("COMMIT")
     finally:

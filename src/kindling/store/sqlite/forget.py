@@ -3,7 +3,7 @@
 Forgetting rewrites rows in place (an observation or summary keeps its id, shape and
 ``evidence_refs``; its text becomes ``[redacted]``), clears pin reasons and capsule intents,
 and marks the transaction so that its commit merges the FTS segments and truncates the WAL
-(``store.purge``). ``finish_purge`` retries that truncation for a later process, once the reader
+(``purge``). ``finish_purge`` retries that truncation for a later process, once the reader
 that held an old snapshot has gone.
 
 Text search here is a plain, case-insensitive (ASCII) substring match over every stored text:
@@ -15,14 +15,14 @@ Must not import anything from Kindling except ``model``, ``errors`` and ``store`
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-from kindling.store import sqlite_index
 from kindling.store.base import TextMatches, iter_chunks
-from kindling.store.purge import truncate_wal
 from kindling.store.rows import store_error
+from kindling.store.sqlite import index
+from kindling.store.sqlite.connection import Database
+from kindling.store.sqlite.purge import truncate_wal
 
 REDACTED = "[redacted]"
 _SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
@@ -37,28 +37,51 @@ def like_pattern(text: str) -> str:
 class ForgetMixin:
     """Forgetting verbs of the ``Store`` protocol, for ``SqliteStore``."""
 
-    if TYPE_CHECKING:
-        path: str
-        wal_purged: bool
-        _conn: sqlite3.Connection
-        _purge_pending: bool
-
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def _index_pending(self) -> None: ...
-        def transaction(self) -> AbstractContextManager[None]: ...
+    db: Database
 
     def _purging(self, sql: str, params: Sequence[Any]) -> bool:
+        db = self.db
         try:
-            with self.transaction():
-                cur = self._conn.execute(sql, params)
-                self._purge_pending = True
+            with db.transaction():
+                cur = db.conn.execute(sql, params)
+                db.purge_on_commit()
         except sqlite3.DatabaseError as exc:
-            raise store_error(exc, self.path) from exc
+            raise store_error(exc, db.path) from exc
         return cur.rowcount > 0
+
+    def redact_observation(self, obs_id: str) -> bool:
+        """Forget an observation's text everywhere, including on disk (see ``purge``): its
+        row, its index entry, and the index entry of the neighbour whose context held it.
+
+        Runs again on an already redacted row, so that text left in the index or the WAL by
+        an older tool is purged too."""
+        db = self.db
+        try:
+            with db.transaction():
+                db.index_pending()
+                found = db.conn.execute(
+                    "SELECT rowid FROM observations WHERE id = ?", (obs_id,)
+                ).fetchone()
+                if found is None:
+                    return False
+                touched = index.dependents(db.conn, int(found[0]))
+                with index.reindexing(db.conn, touched):
+                    db.conn.execute(  # the split identifiers of its content are its text too
+                        "UPDATE observation_context SET parts = '' WHERE rowid = ?", (found[0],)
+                    )
+                    db.conn.execute(
+                        "UPDATE observations SET content = '[redacted]', provenance = '{}',"
+                        " redacted = 1 WHERE id = ?",
+                        (obs_id,),
+                    )
+                db.purge_on_commit()
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, db.path) from exc
+        return True
 
     def redact_summary(self, summary_id: str) -> bool:
         """Forget a summary's text (content and structured fields); its id and refs stay."""
-        with self.transaction():
+        with self.db.transaction():
             done = self._purging(
                 "UPDATE summaries SET content = ? WHERE id = ?", (REDACTED, summary_id)
             )
@@ -73,11 +96,11 @@ class ForgetMixin:
 
     def redact_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and the copy of it its observations are indexed with."""
-        with self.transaction():
-            self._index_pending()  # appends of this transaction get their context rows first
+        with self.db.transaction():
+            self.db.index_pending()  # appends of this transaction get their context rows first
             rows = [
                 int(r[0])
-                for r in self._conn.execute(
+                for r in self.db.conn.execute(
                     "SELECT x.rowid FROM observation_context x"
                     " JOIN observations o ON o.rowid = x.rowid"
                     " JOIN capsule_observations co ON co.observation_id = o.id"
@@ -86,11 +109,11 @@ class ForgetMixin:
                     (capsule_id,),
                 )
             ]
-            with sqlite_index.reindexing(self._conn, rows):
+            with index.reindexing(self.db.conn, rows):
                 for start in range(0, len(rows), 500):
                     chunk = rows[start : start + 500]
                     marks = ",".join("?" * len(chunk))
-                    self._conn.execute(
+                    self.db.conn.execute(
                         f"UPDATE observation_context SET intent = ? WHERE rowid IN ({marks})",
                         (REDACTED, *chunk),
                     )
@@ -103,7 +126,7 @@ class ForgetMixin:
         found: set[str] = set()
         for chunk in iter_chunks(list(obs_ids)):
             marks = ",".join("?" * len(chunk))
-            rows = self._read(
+            rows = self.db.read(
                 "SELECT DISTINCT s.id FROM summaries s, json_each(s.evidence_refs) e"
                 f" WHERE e.value IN ({marks})",
                 chunk,
@@ -116,7 +139,7 @@ class ForgetMixin:
         like = like_pattern(text)
 
         def ids(sql: str, n: int) -> tuple[str, ...]:
-            return tuple(sorted({r[0] for r in self._read(sql, (like,) * n)}))
+            return tuple(sorted({r[0] for r in self.db.read(sql, (like,) * n)}))
 
         detail_where = " OR ".join(f"d.{c} LIKE ? ESCAPE '\\'" for c in _SUMMARY_TEXT)
         return TextMatches(
@@ -137,17 +160,11 @@ class ForgetMixin:
 
     def finish_purge(self, *, wait_ms: int = 0) -> bool:
         """Checkpoint and empty the WAL now; False while a reader still holds old pages."""
-        if self.path == ":memory:":
+        db = self.db
+        if db.path == ":memory:":
             return True
         try:
-            self.wal_purged = truncate_wal(self._conn, wait_ms=wait_ms)
+            db.wal_purged = truncate_wal(db.conn, wait_ms=wait_ms)
         except sqlite3.DatabaseError as exc:
-            raise store_error(exc, self.path) from exc
-        return self.wal_purged
-
-
-def database_files(path: str) -> Iterator[str]:
-    """The database file and its WAL companions."""
-    yield path
-    yield f"{path}-wal"
-    yield f"{path}-shm"
+            raise store_error(exc, db.path) from exc
+        return db.wal_purged

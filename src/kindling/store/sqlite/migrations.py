@@ -4,7 +4,7 @@ Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema c
 a database written by that tool opens here and is upgraded in place; later versions only add.
 ``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
 
-Must not import anything from Kindling except ``errors`` and ``store.sqlite_index``.
+Must not import anything from Kindling except ``errors`` and ``store.sqlite.index``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kindling.errors import SchemaError
-from kindling.store import sqlite_index
+from kindling.store.sqlite import index
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +241,7 @@ CREATE INDEX IF NOT EXISTS idx_summary_details_topic ON summary_details(topic_id
         "009_context_index",
         # Observations become searchable through their own text and identifier parts, their
         # session neighbour and their capsule's intent, with scope tokens that let a scoped
-        # query read only its scope's part of the index (store/sqlite_index.py). Replaces the
+        # query read only its scope's part of the index (store/index.py). Replaces the
         # single-column index and its triggers: the store now indexes explicitly, because a
         # document depends on other rows (the neighbour, the capsule).
         f"""
@@ -258,13 +258,13 @@ CREATE TABLE observation_context (
 );
 CREATE INDEX idx_observation_context_prev ON observation_context(prev_rowid)
   WHERE prev_rowid IS NOT NULL;
-{sqlite_index.VIEW_SQL.strip()};
+{index.VIEW_SQL.strip()};
 CREATE VIRTUAL TABLE observations_fts USING fts5(
   body, context, intent, scope,
   content='observation_docs', content_rowid='rowid', tokenize='porter unicode61'
 );
 """,
-        then=sqlite_index.build_all,
+        then=index.build_all,
     ),
     Migration(
         10,

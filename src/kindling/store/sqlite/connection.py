@@ -1,0 +1,175 @@
+"""The SQLite database handle: one connection, its pragmas, transactions and busy retries.
+
+Design: one connection per store in autocommit mode; writes run in ``BEGIN IMMEDIATE``
+transactions so that concurrent writers queue on the busy timeout instead of failing on a
+lock upgrade. WAL lets readers run while a writer writes. Opening a database migrates it
+(``migrations``). Two kinds of work wait for the end of a write transaction: indexing the
+observations it appended (``appended``) and, after a forget, merging the FTS segments and
+emptying the WAL (``purge_on_commit``).
+
+Every verb module of the store reaches the database through the public methods here and
+nothing else: ``read``, ``write``, ``transaction``, ``conn`` inside a transaction, and the two
+markers above.
+
+Must not import anything from Kindling except ``errors`` and ``store``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kindling.store import files
+from kindling.store.rows import store_error
+from kindling.store.sqlite import index
+from kindling.store.sqlite.migrations import LATEST_VERSION, apply_migrations, current_version
+from kindling.store.sqlite.purge import merge_fts_segments, truncate_wal
+from kindling.store.sqlite.retry import retry_busy
+
+T = TypeVar("T")
+
+BUSY_TIMEOUT_S = 5.0
+
+
+class Database:
+    """One open SQLite database: the connection and its write transactions."""
+
+    def __init__(self, path: str | Path, *, busy_timeout_s: float, check_before_write: bool):
+        self.path = str(path)
+        self.read_only = self.path != ":memory:" and files.prepare(self.path)  # modes, mode=ro
+        self._checked = self.path == ":memory:" or not check_before_write  # see store.files
+        try:
+            self.conn = files.connect(self.path, busy_timeout_s, read_only=self.read_only)
+            self._busy_timeout_s = busy_timeout_s
+            self._depth = 0
+            self._purge_pending = False  # a forget happened in this transaction
+            # First rowid appended in this transaction and not indexed yet (see index_pending).
+            self._unindexed_from: int | None = None
+            self.wal_purged = True  # the last forget's old pages left the WAL file
+            index.register_functions(self.conn)
+            for pragma in (
+                f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}",
+                # Many processes opening a new file at once: this one can return BUSY at once.
+                "PRAGMA journal_mode" if self.read_only else "PRAGMA journal_mode = WAL",
+                # WAL + NORMAL: a returned commit survives a killed process (not a power cut).
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA secure_delete = ON",  # freed pages are zeroed: forgotten text is gone
+                # Searches read index pages scattered over the file: a 64 MB page cache (an
+                # upper bound, not an allocation) keeps a scope's pages. No mmap: an I/O error
+                # on a mapped file is a signal, not an error, and it gained only ~10 %.
+                "PRAGMA cache_size = -65536",
+            ):
+                self.retry(partial(self.conn.execute, pragma))
+            self.retry(self._migrate)
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, self.path) from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction; nested calls join the outer one."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        if not self._checked:
+            self._checked = files.may_write(self.conn, self.path, self.read_only, self.retry)
+        try:
+            self.retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+        except sqlite3.OperationalError as exc:
+            raise store_error(exc, self.path) from exc
+        self._depth = 1
+        try:
+            yield
+            self.index_pending()
+        except BaseException:
+            self._depth = 0
+            self._purge_pending = False
+            self._unindexed_from = None
+            self._rollback()
+            raise
+        self._depth = 0
+        purge, self._purge_pending = self._purge_pending, False
+        try:
+            if purge:
+                merge_fts_segments(self.conn)
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            self._rollback()
+            raise store_error(exc, self.path) from exc
+        if purge and self.path != ":memory:":
+            self.wal_purged = self.retry(partial(truncate_wal, self.conn))
+        elif not self.wal_purged:  # a reader held the WAL last time: try again, never wait
+            self.wal_purged = self.retry(partial(truncate_wal, self.conn, wait_ms=0))
+
+    def appended(self, first_rowid: int) -> None:
+        """Observations from ``first_rowid`` on were inserted in this transaction and are
+        indexed by ``index_pending`` (at the latest at commit)."""
+        if self._unindexed_from is None:
+            self._unindexed_from = first_rowid
+
+    def purge_on_commit(self) -> None:
+        """This transaction forgot text: its commit merges the FTS segments and empties the
+        WAL (``purge``)."""
+        self._purge_pending = True
+
+    def index_pending(self) -> None:
+        """Index this transaction's appends in one step; appends defer indexing to here (at
+        commit, or before a search or forget): FTS5 flushes its pending terms whenever a later
+        statement opens a savepoint, so indexing each append at once made every following
+        statement pay a flush (300-500 us per append at 100k)."""
+        if self._unindexed_from is not None:
+            first, self._unindexed_from = self._unindexed_from, None
+            try:
+                index.index_from(self.conn, first)
+            except sqlite3.DatabaseError as exc:
+                raise store_error(exc, self.path) from exc
+
+    def _rollback(self) -> None:
+        # Some errors (I/O, disk full) already ended the transaction; keep the first error.
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def retry(self, call: Callable[[], T]) -> T:
+        """Run ``call``, retrying SQLITE_BUSY until the busy timeout; only for statements that
+        are safe to repeat (see ``retry``)."""
+        return retry_busy(call, timeout_s=self._busy_timeout_s)
+
+    def _migrate(self) -> None:
+        version = current_version(self.conn, self.path)
+        if version == LATEST_VERSION:
+            return
+        files.refuse_upgrade_if_read_only(self.path, self.read_only, version, LATEST_VERSION)
+        with self.transaction():
+            # Inside the write lock: another process may have migrated meanwhile.
+            apply_migrations(self.conn, self.path)
+
+    def schema_version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """One statement in a write transaction (the caller's, or its own)."""
+        try:
+            with self.transaction():
+                return self.conn.execute(sql, params)
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, self.path) from exc
+
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """All rows of one query; SQLite errors become ``KindlingError``."""
+        try:
+            if self._depth:  # inside a write transaction: we hold the lock, never busy
+                return self.conn.execute(sql, params).fetchall()
+            return self.retry(lambda: self.conn.execute(sql, params).fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, self.path) from exc
