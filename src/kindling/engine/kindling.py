@@ -48,16 +48,25 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         weights: ScoringWeights | None = None,
         redact_secrets: bool = True,
         drain_spool: bool = True,
+        busy_timeout_s: float | None = None,
+        read_only: bool = False,
     ) -> Kindling:
         """Open (creating and migrating as needed) the SQLite database at ``path`` and apply
         what hooks spooled for it (unless ``drain_spool=False``), or the PostgreSQL database
         of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
         Secrets are masked before anything is written (``capture.scrub``); only an
-        explicit ``redact_secrets=False`` turns that off for this store."""
+        explicit ``redact_secrets=False`` turns that off for this store.
+
+        ``busy_timeout_s`` bounds how long a write waits for another writer (default 5 s; a
+        hook the agent waits for wants less). ``read_only=True`` never creates, migrates or
+        writes the database (nor applies the spool): reads work, every write raises
+        ``StoreError``."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
-        store = open_store(path)
+        if not isinstance(read_only, bool):
+            raise InvalidInputError("read_only must be True or False")
+        store = open_store(path, busy_timeout_s=_timeout(busy_timeout_s), read_only=read_only)
         kd = cls(
             store,
             provider=provider,
@@ -66,7 +75,12 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
             weights=weights,
             redact_secrets=redact_secrets,
         )
-        if drain_spool and isinstance(store, SqliteStore) and store.path != ":memory:":
+        if (
+            drain_spool
+            and not read_only
+            and isinstance(store, SqliteStore)
+            and store.path != ":memory:"
+        ):
             with suppress(KindlingError, OSError):
                 drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
         return kd
@@ -90,3 +104,18 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         """Make every write inside the block one transaction (all or nothing)."""
         with self.store.transaction():
             yield
+
+
+MAX_BUSY_TIMEOUT_S = 600.0
+
+
+def _timeout(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise InvalidInputError("busy_timeout_s must be a number of seconds or None")
+    if not 0 <= value <= MAX_BUSY_TIMEOUT_S:
+        raise InvalidInputError(
+            f"busy_timeout_s must be between 0 and {MAX_BUSY_TIMEOUT_S:g} seconds"
+        )
+    return float(value)

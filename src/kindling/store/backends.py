@@ -19,7 +19,9 @@ def is_postgres_url(path: object) -> bool:
     return isinstance(path, str) and path.startswith(("postgresql://", "postgres://"))
 
 
-def open_postgres(url: str) -> Store:
+def open_postgres(
+    url: str, *, busy_timeout_s: float | None = None, read_only: bool = False
+) -> Store:
     """The PostgreSQL store of ``url``; psycopg is imported here, on demand."""
     try:
         from kindling.store.postgres import PostgresStore
@@ -28,11 +30,18 @@ def open_postgres(url: str) -> Store:
             "a postgresql:// database needs the PostgreSQL extra: "
             "pip install 'kindling-memory[postgres]'"
         ) from None
-    return PostgresStore(url)
+    return PostgresStore(url, busy_timeout_s=busy_timeout_s, read_only=read_only)
 
 
-def open_store(path: str | Path) -> Store:
-    """The store of a file path, ``:memory:`` or a ``postgresql://`` URL."""
+def open_store(
+    path: str | Path, *, busy_timeout_s: float | None = None, read_only: bool = False
+) -> Store:
+    """The store of a file path, ``:memory:`` or a ``postgresql://`` URL. ``busy_timeout_s``:
+    how long a write waits for another writer's lock (None: the backend's default);
+    ``read_only``: refuse every write (SQLite opens the file ``mode=ro``)."""
     if is_postgres_url(path):
-        return open_postgres(str(path))
-    return SqliteStore(Path(path).expanduser() if str(path) != ":memory:" else path)
+        return open_postgres(str(path), busy_timeout_s=busy_timeout_s, read_only=read_only)
+    where = Path(path).expanduser() if str(path) != ":memory:" else path
+    if busy_timeout_s is None:
+        return SqliteStore(where, read_only=read_only)
+    return SqliteStore(where, busy_timeout_s=busy_timeout_s, read_only=read_only)

@@ -44,18 +44,26 @@ def damaged_message(path: str, detail: str) -> str:
     )
 
 
-def read_only_message(path: str) -> str:
+def read_only_message(path: str, *, asked: bool = False) -> str:
+    if asked:
+        return f"{path} was opened read-only: open it without read_only to record or forget"
     return (
         f"{path} is read-only: Kindling can search it but not change it"
         " (make the file writable, chmod u+w, to record or forget)"
     )
 
 
-def prepare(path: str) -> bool:
-    """Create the directory (0700) and the file (0600) if missing; True if read-only."""
+def prepare(path: str, *, read_only: bool = False) -> bool:
+    """Create the directory (0700) and the file (0600) if missing; True if read-only. With
+    ``read_only`` the file must exist already and nothing is created."""
     try:
         if "\x00" in path:
             raise ValueError("it contains a NUL character")
+        if read_only:
+            if not Path(path).expanduser().exists():
+                raise StoreError(f"cannot open database read-only: there is no file {path!r}")
+            _prepare(path)  # a regular file, never created here
+            return True
         return _prepare(path)
     except (OSError, ValueError) as exc:  # a file in the way, no permission, a NUL
         raise StoreError(
@@ -138,19 +146,24 @@ def connect(path: str, busy_timeout_s: float, *, read_only: bool) -> sqlite3.Con
 Retry = Callable[[Callable[[], None]], None]
 
 
-def may_write(conn: sqlite3.Connection, path: str, read_only: bool, retry: Retry) -> bool:
-    """Before a store's first write: refuse a read-only store, quick-check the file unless
-    that was done lately. True once the store may write."""
+def may_write(
+    conn: sqlite3.Connection, path: str, read_only: bool, retry: Retry, *, asked: bool = False
+) -> bool:
+    """Before a store's first write: refuse a read-only store (``asked``: opened read-only on
+    purpose), quick-check the file unless that was done lately. True once the store may write."""
     if read_only:
-        raise StoreError(read_only_message(path))
+        raise StoreError(read_only_message(path, asked=asked))
     if not recently_checked(path):
         retry(lambda: quick_check(conn, path))
     return True
 
 
-def refuse_upgrade_if_read_only(path: str, read_only: bool, version: int, latest: int) -> None:
+def refuse_upgrade_if_read_only(
+    path: str, read_only: bool, version: int, latest: int, *, asked: bool = False
+) -> None:
     if read_only:
+        how = "open it once without read_only" if asked else "make it writable once"
         raise SchemaError(
             f"{path} is read-only and has schema version {version}, older than this Kindling"
-            f" ({latest}); make it writable once so it can be upgraded"
+            f" ({latest}); {how} so it can be upgraded"
         )

@@ -24,7 +24,13 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from kindling.errors import ConflictError, KindlingError, SchemaError, StoreError
+from kindling.errors import (
+    ConflictError,
+    DatabaseLockedError,
+    KindlingError,
+    SchemaError,
+    StoreError,
+)
 from kindling.model import Scope
 from kindling.store.postgres.migrations import LATEST_VERSION, MIGRATIONS
 
@@ -45,11 +51,23 @@ def describe(conninfo: str) -> str:
     return f"postgresql://{host}:{parts.get('port') or 5432}/{parts.get('dbname') or ''}"
 
 
+def _url_options(conninfo: str) -> list[str]:
+    try:
+        given = conninfo_to_dict(conninfo).get("options")
+    except psycopg.Error:
+        return []  # psycopg.connect says what is wrong with the URL
+    return [str(given)] if given else []
+
+
 def pg_error(exc: BaseException, where: str) -> KindlingError:
     if isinstance(exc, KindlingError):
         return exc
     if isinstance(exc, pg_errors.UniqueViolation):
         return ConflictError(f"an entity with that id already exists ({exc.diag.message_primary})")
+    if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
+        return StoreError(f"{where} was opened read-only: open it without read_only to record")
+    if isinstance(exc, pg_errors.LockNotAvailable):
+        return DatabaseLockedError(f"{where} is locked by another writer; retry")
     if isinstance(exc, PoolTimeout):
         return StoreError(f"no free connection to {where} within the pool timeout; retry")
     if isinstance(exc, psycopg.OperationalError):
@@ -69,18 +87,28 @@ class PgConnection:
         schema: str | None = None,
         max_connections: int = POOL_MAX,
         timeout_s: float = CONNECT_TIMEOUT_S,
+        busy_timeout_s: float | None = None,
+        read_only: bool = False,
     ) -> None:
         self.where = describe(conninfo)
         if schema is not None and not _SCHEMA_NAME.match(schema):
             raise StoreError(f"schema name {schema!r} must be a lower-case SQL identifier")
         kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": int(timeout_s)}
-        if schema is not None:
-            kwargs["options"] = f"-c search_path={schema}"
+        options = [f"-c search_path={schema}"] if schema is not None else []
+        if busy_timeout_s is not None:  # a write waits this long for a row or table lock
+            options.append(f"-c lock_timeout={int(busy_timeout_s * 1000)}")
+        if read_only:  # the server refuses every write of every session of this store
+            options.append("-c default_transaction_read_only=on")
+        if options:  # the URL's own options (a search_path, say) are kept, ours go after them
+            kwargs["options"] = " ".join([*_url_options(conninfo), *options])
         self._local = threading.local()
         self._stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
         try:  # one direct connection first: its error says why (a pool only times out)
             with psycopg.connect(conninfo, **kwargs) as conn:
-                self._migrate(conn)
+                if read_only:
+                    self._require_latest(conn)
+                else:
+                    self._migrate(conn)
         except (psycopg.Error, KindlingError) as exc:
             raise pg_error(exc, self.where) from None
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
@@ -125,6 +153,16 @@ class PgConnection:
                     " (%s, %s, (extract(epoch from clock_timestamp()) * 1000)::bigint)",
                     (step.version, step.name),
                 )
+
+    def _require_latest(self, conn: psycopg.Connection[Any]) -> None:
+        """A read-only store never migrates: its schema must be this Kindling's already."""
+        exists = conn.execute("SELECT to_regclass('kindling_schema_migrations')").fetchone()
+        version = _version(conn) if exists and exists[0] is not None else 0
+        if version != LATEST_VERSION:
+            raise SchemaError(
+                f"{self.where} has schema version {version}, not this Kindling's"
+                f" ({LATEST_VERSION}); open it once without read_only so it can be migrated"
+            )
 
     def schema_version(self) -> int:
         return int(

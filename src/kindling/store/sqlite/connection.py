@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kindling.errors import InvalidInputError
 from kindling.store import files
 from kindling.store.rows import store_error
 from kindling.store.sqlite import index
@@ -38,9 +39,20 @@ BUSY_TIMEOUT_S = 5.0
 class Database:
     """One open SQLite database: the connection and its write transactions."""
 
-    def __init__(self, path: str | Path, *, busy_timeout_s: float, check_before_write: bool):
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_s: float,
+        check_before_write: bool,
+        read_only: bool = False,
+    ):
         self.path = str(path)
-        self.read_only = self.path != ":memory:" and files.prepare(self.path)  # modes, mode=ro
+        if read_only and self.path == ":memory:":
+            raise InvalidInputError("an in-memory database cannot be opened read-only")
+        self.asked_read_only = read_only
+        # modes; read-only (mode=ro) when asked or when the file is not writable
+        self.read_only = self.path != ":memory:" and files.prepare(self.path, read_only=read_only)
         self._checked = self.path == ":memory:" or not check_before_write  # see store.files
         try:
             self.conn = files.connect(self.path, busy_timeout_s, read_only=self.read_only)
@@ -83,7 +95,9 @@ class Database:
                 self._depth -= 1
             return
         if not self._checked:
-            self._checked = files.may_write(self.conn, self.path, self.read_only, self.retry)
+            self._checked = files.may_write(
+                self.conn, self.path, self.read_only, self.retry, asked=self.asked_read_only
+            )
         try:
             self.retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as exc:
@@ -149,7 +163,9 @@ class Database:
         version = current_version(self.conn, self.path)
         if version == LATEST_VERSION:
             return
-        files.refuse_upgrade_if_read_only(self.path, self.read_only, version, LATEST_VERSION)
+        files.refuse_upgrade_if_read_only(
+            self.path, self.read_only, version, LATEST_VERSION, asked=self.asked_read_only
+        )
         with self.transaction():
             # Inside the write lock: another process may have migrated meanwhile.
             apply_migrations(self.conn, self.path)

@@ -49,9 +49,13 @@ class SqliteStore(
         *,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
         check_before_write: bool = True,
+        read_only: bool = False,
     ) -> None:
         self.db = Database(
-            path, busy_timeout_s=busy_timeout_s, check_before_write=check_before_write
+            path,
+            busy_timeout_s=busy_timeout_s,
+            check_before_write=check_before_write,
+            read_only=read_only,
         )
 
     def close(self) -> None:
@@ -63,7 +67,7 @@ class SqliteStore(
 
     @property
     def read_only(self) -> bool:
-        """The file is not writable: it was opened ``mode=ro`` (see ``store.files``)."""
+        """Opened ``mode=ro`` (see ``store.files``): asked for, or the file is not writable."""
         return self.db.read_only
 
     @property

@@ -1,0 +1,137 @@
+"""``Kindling.open``'s options for callers such as hooks: ``read_only`` and ``busy_timeout_s``."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kindling import DatabaseLockedError, InvalidInputError, Kindling, SchemaError, StoreError
+from kindling.capture.spool import pending, spool_dir, write_record
+
+FIXTURE = Path(__file__).parent / "fixtures" / "kindling-v5-sample.db"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "k.db"
+    with Kindling.open(path) as kd:
+        kd.append_observation(kind="error", content="jwt.verify is not a function")
+    return path
+
+
+def test_read_only_reads_and_refuses_every_write(db: Path) -> None:
+    before = _digest(db)
+    with Kindling.open(db, read_only=True) as kd:
+        assert [c.entity.content for c in kd.retrieve("jwt").candidates] == [
+            "jwt.verify is not a function"
+        ]
+        with pytest.raises(StoreError, match="opened read-only: open it without read_only"):
+            kd.append_observation(kind="message", content="never stored")
+        with pytest.raises(StoreError, match="opened read-only"):
+            kd.open_capsule(intent="never opened")
+    assert _digest(db) == before
+    with Kindling.open(db) as kd:
+        assert sum(kd.stats().observations_by_kind.values()) == 1
+
+
+def test_read_only_never_creates_a_database(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing" / "here.db"
+    with pytest.raises(StoreError, match="no file"):
+        Kindling.open(missing, read_only=True)
+    assert not missing.parent.exists()
+
+
+def test_read_only_never_migrates(tmp_path: Path) -> None:
+    old = tmp_path / "v5.db"
+    shutil.copy(FIXTURE, old)
+    before = _digest(old)
+    with pytest.raises(SchemaError, match="open it once without read_only"):
+        Kindling.open(old, read_only=True)
+    assert _digest(old) == before
+
+
+def test_read_only_leaves_the_spool_alone(db: Path) -> None:
+    directory = spool_dir(str(db))
+    record = {
+        "op": "observation",
+        "id": "00000000-0000-4000-8000-000000000001",
+        "ts": 1_700_000_000_000,
+        "kind": "command",
+        "content": "waiting in the spool",
+        "provenance": {},
+        "session_id": "s1",
+        "repo_id": "/repo",
+        "intent": "a session",
+    }
+    write_record(directory, record)
+    with Kindling.open(db, read_only=True) as kd:
+        assert sum(kd.stats().observations_by_kind.values()) == 1
+    assert len(pending(directory)) == 1
+    with Kindling.open(db) as kd:  # an ordinary open applies it
+        assert sum(kd.stats().observations_by_kind.values()) == 2
+    assert pending(directory) == []
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, None])
+def test_read_only_must_be_a_bool(db: Path, bad: object) -> None:
+    with pytest.raises(InvalidInputError, match="read_only"):
+        Kindling.open(db, read_only=bad)  # type: ignore[arg-type]
+
+
+def test_an_in_memory_database_cannot_be_read_only() -> None:
+    with pytest.raises(InvalidInputError, match="in-memory"):
+        Kindling.open(":memory:", read_only=True)
+
+
+@pytest.mark.parametrize("bad", [True, -1, 601, float("nan"), "5", [1]])
+def test_busy_timeout_is_a_bounded_number(db: Path, bad: object) -> None:
+    with pytest.raises(InvalidInputError, match="busy_timeout_s"):
+        Kindling.open(db, busy_timeout_s=bad)  # type: ignore[arg-type]
+
+
+def test_a_short_busy_timeout_gives_up_on_a_held_lock(db: Path) -> None:
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with Kindling.open(db, busy_timeout_s=0.05, drain_spool=False) as kd:
+            assert kd.retrieve("jwt").candidates  # WAL: reads never wait for the writer
+            with pytest.raises(DatabaseLockedError):
+                kd.append_observation(kind="message", content="waits for the lock")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Kindling.open(db) as kd:
+        assert sum(kd.stats().observations_by_kind.values()) == 1
+
+
+def test_postgres_read_only_and_lock_timeout() -> None:
+    from pgutil import pg_schema
+
+    with pg_schema() as url:
+        with pytest.raises(SchemaError, match="without read_only"):
+            Kindling.open(url, read_only=True)  # a new schema is never created read-only
+        with Kindling.open(url) as kd:
+            obs = kd.append_observation(kind="error", content="jwt.verify is not a function")
+        with Kindling.open(url, read_only=True) as kd:
+            assert [c.entity.id for c in kd.retrieve("jwt").candidates] == [obs.id]
+            with pytest.raises(StoreError, match="opened read-only"):
+                kd.append_observation(kind="message", content="never stored")
+        import psycopg
+
+        with psycopg.connect(url) as holder:  # a transaction that holds the row's lock
+            holder.execute("SELECT 1 FROM observations FOR UPDATE")
+            with (
+                Kindling.open(url, busy_timeout_s=0.1) as kd,
+                pytest.raises(DatabaseLockedError),
+            ):
+                kd.forget(obs.id)
+        with Kindling.open(url) as kd:
+            assert kd.get_observation(obs.id).content == "jwt.verify is not a function"
