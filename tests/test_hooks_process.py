@@ -348,3 +348,21 @@ def test_a_locked_database_does_not_block_the_agent(git_repo: Path) -> None:
     assert log_text() == ""  # a capture hook never waits for the database
     with Kindling.open(db()) as kd:  # the lock is gone: opening drains the spool
         assert [o.kind for o in kd.list_observations()] == ["command"]
+
+
+def test_a_write_lock_still_lets_session_start_inject(git_repo: Path) -> None:
+    import sqlite3
+
+    run_session(git_repo)
+    holder = sqlite3.connect(db(), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a long writer (an import, a forget) holds the lock
+    try:
+        proc = run_hook("SessionStart", payload("session_start", git_repo, session_id="next"))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert proc.returncode == 0
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "[latest session summary] Fixed the 500 on /login" in context  # reads never wait
+    assert "the session capsule opens later" in log_text()
+    assert "gave up" not in log_text()  # the hook did not run into its deadline

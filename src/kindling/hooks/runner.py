@@ -25,7 +25,7 @@ from typing import Any
 
 from kindling.capture.spool import drain, pending, spool_dir
 from kindling.engine import Kindling
-from kindling.errors import ConflictError
+from kindling.errors import ConflictError, DatabaseLockedError
 from kindling.hooks import log_problem
 from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
@@ -35,6 +35,10 @@ from kindling.model import Scope
 
 SYNC_EVENTS = ("SessionStart", "UserPromptSubmit")
 SYNC_DRAIN_S = 1.0
+# The agent waits for these events: a write waits this long for another writer's lock, not
+# the store's 5 s (twice that, drain then capsule, would pass the hook's deadline and print
+# nothing); reads never wait in WAL mode, so the context is still injected.
+SYNC_BUSY_TIMEOUT_S = 1.0
 ASYNC_DRAIN_S = 5.0
 
 
@@ -73,7 +77,8 @@ def run_with_engine(
         spool()
     output: dict[str, Any] | None = None
     try:
-        kd = Kindling.open(db, drain_spool=False)
+        wait = SYNC_BUSY_TIMEOUT_S if p.event in SYNC_EVENTS else None
+        kd = Kindling.open(db, drain_spool=False, busy_timeout_s=wait)
         try:
             _drain(kd, directory, p.event)  # earlier hooks' events (and this one, but a prompt)
             if prompt is not None:
@@ -82,7 +87,10 @@ def run_with_engine(
                 spool()
                 _drain(kd, directory, p.event)
             if p.event == "SessionStart":
-                _ensure_capsule(kd, p, repo)
+                try:
+                    _ensure_capsule(kd, p, repo)
+                except DatabaseLockedError:  # the spooled events open it when they are applied
+                    log_problem(p.event, "DatabaseLockedError: the session capsule opens later")
                 injection = build_context(kd, repo=repo, query="", cfg=cfg)
                 output = _output(p.event, injection.text) if injection else None
         finally:
