@@ -63,7 +63,7 @@ def test_same_parts_whatever_the_cache_holds() -> None:
     first = identifier_parts(text)
     identifiers._FORMS.clear()
     assert identifier_parts(text) == first == _old_identifier_parts(text)
-    for i in range(identifiers._FORMS_MAX + 10):  # the cache empties itself when full
+    for i in range(identifiers._FORMS_MAX + 10):  # the cache drops its older half when full
         identifier_parts(f"name_{i}")
     assert len(identifiers._FORMS) <= identifiers._FORMS_MAX
     assert identifier_parts(text) == first

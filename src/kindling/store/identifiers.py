@@ -18,6 +18,7 @@ Must not import anything from Kindling.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # Punctuation inside one identifier (``get_order_user``, ``jwt.verify``, ``3.40.1``).
@@ -30,9 +31,9 @@ _WORD = re.compile(r"[^\W_]+")
 # these: a run holds only ``\w`` (letters, digits, ``_``) and ``.:-``.
 _RUN_PUNCTUATION = str.maketrans("", "", "._:-")
 
-# The forms of each run seen lately (bounded: emptied when full).
+# The forms of each run seen lately, oldest first; the older half goes when it is full.
 _FORMS: dict[str, tuple[str, ...]] = {}
-_FORMS_MAX = 8192
+_FORMS_MAX = 16384
 
 
 def joined_form(word: str) -> str | None:
@@ -60,7 +61,8 @@ def identifier_parts(text: str) -> str:
         if forms is None:
             forms = _run_forms(run)
             if len(known) >= _FORMS_MAX:
-                known.clear()
+                for old in list(itertools.islice(known, _FORMS_MAX // 2)):
+                    del known[old]
             known[run] = forms
         for form in forms:
             seen[form] = None
@@ -69,8 +71,8 @@ def identifier_parts(text: str) -> str:
 
 def _run_forms(run: str) -> tuple[str, ...]:
     """The forms of one run of word characters and ``.:-``, in order; none for a plain word."""
-    if _STEP.search(run) is None:
-        return ()
+    if (run.isalnum() and run.islower()) or _STEP.search(run) is None:
+        return ()  # a plain lower-case word (the common case) has no step
     forms: dict[str, None] = {}
     # The whole run, each piece between colons (``table.rs:42`` gives ``tablers``;
     # ``x.py::test_retry_once`` gives ``testretryonce``) and each piece between dots
@@ -83,6 +85,8 @@ def _run_forms(run: str) -> tuple[str, ...]:
         if letters and len(letters) != len(core):
             forms.setdefault(letters.lower(), None)
     for word in _WORD.findall(run):
+        if word[1:].islower():
+            continue  # no upper-case letter after the first: no camelCase step
         parts = _CAMEL.split(word)
         if len(parts) > 1:
             forms.setdefault(" ".join(parts).lower(), None)
