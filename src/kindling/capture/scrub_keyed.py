@@ -262,7 +262,10 @@ _LOOSE_SRC = (
 
 def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(".")
-    if leave_value(value):
+    # The value test the end needs, first: most operators in code are followed by a name or a
+    # path, and then the key is never looked at.
+    long_number = value.isdigit() and len(value) >= 14
+    if not (long_number or random_enough(value)) or leave_value(value):
         return None
     start = m.start()
     key_match = P.loose_key.search(m.string, max(0, start - 80), start)
@@ -277,7 +280,7 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
         return None  # secret_name, token_id, password_hash: about a secret, not one
     # A vendor's key can be a long number (a client id) as well as a random string.
-    if not (random_enough(value) or (vendor and value.isdigit() and len(value) >= 14)):
+    if not (random_enough(value) or (vendor and long_number)):
         return None
     return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
 

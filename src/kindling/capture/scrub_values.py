@@ -65,16 +65,12 @@ def leave_value(value: str) -> bool:
 
 def random_enough(value: str, min_len: int = 12) -> bool:
     """Looks like a generated credential: long, mixed character classes, not one repeated run."""
-    if len(value) < min_len or len(set(value)) < min(10, len(value) // 2):
+    chars = set(value)
+    if len(value) < min_len or len(chars) < min(10, len(value) // 2):
         return False
-    classes = sum(
-        (
-            any(c.islower() for c in value),
-            any(c.isupper() for c in value),
-            any(c.isdigit() for c in value),
-        )
-    )
-    return (classes >= 2 and any(c.isdigit() for c in value)) or classes == 3
+    digit = any(c.isdigit() for c in chars)
+    classes = any(c.islower() for c in chars) + any(c.isupper() for c in chars) + digit
+    return (classes >= 2 and digit) or classes == 3
 
 
 def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) -> None:
