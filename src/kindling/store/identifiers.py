@@ -77,8 +77,9 @@ def _run_forms(run: str) -> tuple[str, ...]:
     # The whole run, each piece between colons (``table.rs:42`` gives ``tablers``;
     # ``x.py::test_retry_once`` gives ``testretryonce``) and each piece between dots
     # (``pg_store.py`` gives ``pgstore``).
-    colon = run.split(":")
-    for piece in dict.fromkeys((run, *colon, *(dot for part in colon for dot in part.split(".")))):
+    colon = run.split(":") if ":" in run else [run]
+    dots = [dot for part in colon for dot in part.split(".")] if "." in run else []
+    for piece in dict.fromkeys((run, *colon, *dots)):
         # ``joined_form`` of a piece of a run, without its per-character loop.
         core = piece.strip("._:-")
         letters = core.translate(_RUN_PUNCTUATION)

@@ -30,6 +30,7 @@ Must not import anything from Kindling except ``model``, ``store.base`` and
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -53,6 +54,7 @@ CONTEXT_TAIL = 200
 _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
 
 
+@functools.lru_cache(maxsize=4096)  # every capture asks for its session's and repo's tokens
 def _token(prefix: str, value: str) -> str:
     return (
         prefix + hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
