@@ -56,7 +56,7 @@ def identifier_parts(text: str) -> str:
     ``joined_form``). Space separated, each once, in order of first appearance."""
     seen: dict[str, None] = {}
     known = _FORMS
-    for run in _RUN.findall(text):
+    for run in dict.fromkeys(_RUN.findall(text)):  # each run once, in order
         forms = known.get(run)
         if forms is None:
             forms = _run_forms(run)
@@ -80,13 +80,16 @@ def _run_forms(run: str) -> tuple[str, ...]:
     colon = run.split(":") if ":" in run else [run]
     dots = [dot for part in colon for dot in part.split(".")] if "." in run else []
     for piece in dict.fromkeys((run, *colon, *dots)):
+        if piece.isalnum():
+            continue  # letters and digits only: no inner punctuation, nothing to join
         # ``joined_form`` of a piece of a run, without its per-character loop.
         core = piece.strip("._:-")
         letters = core.translate(_RUN_PUNCTUATION)
         if letters and len(letters) != len(core):
             forms.setdefault(letters.lower(), None)
     for word in _WORD.findall(run):
-        if word[1:].islower():
+        rest = word[1:]
+        if rest == rest.lower():
             continue  # no upper-case letter after the first: no camelCase step
         parts = _CAMEL.split(word)
         if len(parts) > 1:
