@@ -12,7 +12,10 @@ WORD = re.compile(r"\w*redact\w*", re.IGNORECASE)
 # Modules whose job is forgetting: scrubbing is another concept and never named there.
 FORGET_MODULES = ("forgetting.py", "store/sqlite/forget.py", "store/sqlite/purge.py")
 # Modules whose job is scrubbing: of the "redact" words only the scrub wire names appear there.
-SCRUB_MODULES = ("capture/scrub.py", "capture/scrub_rules.py", "capture/privacy.py")
+SCRUB_MODULES = (
+    *("capture/scrub.py", "capture/scrub_rules.py", "capture/scrub_keyed.py"),
+    *("capture/scrub_values.py", "capture/scrub_keywords.py", "capture/privacy.py"),
+)
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
 SCRUB_WIRE = {"redact_secrets", "redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
 # Adapters that are not the chat-memory bridge: there an observation is never "a memory".

@@ -331,7 +331,10 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=15)
 
 
-@pytest.mark.parametrize("name", ["scrub", "scrub_rules", "secret_shapes"])
+SCRUB_MODULES = ("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords")
+
+
+@pytest.mark.parametrize("name", [*SCRUB_MODULES, "secret_shapes"])
 def test_module_imports_only_stdlib_and_errors(name: str) -> None:
     path = Path(scrub.__file__).with_name(f"{name}.py")
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -344,7 +347,7 @@ def test_module_imports_only_stdlib_and_errors(name: str) -> None:
     allowed = {"__future__", "re", "collections.abc", "kindling.errors"}
     allowed |= {"math", "itertools", "base64", "binascii"}  # stdlib, in the lazy rules only
     assert imported <= allowed | {
-        f"kindling.capture.{m}" for m in ("secret_shapes", "scrub_rules", "scrub")
+        f"kindling.capture.{m}" for m in (*SCRUB_MODULES, "secret_shapes")
     }
 
 

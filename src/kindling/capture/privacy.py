@@ -73,9 +73,14 @@ class Scrub:
     def text(self, value: str) -> str:
         if value in _RECENT:
             return value
+        found = self.once(value)
+        _RECENT.add(found)
+        return found
+
+    def once(self, value: str) -> str:
+        """``value`` scrubbed, for a text no other layer scrubs again: not remembered."""
         found = scrub_secrets(value)
         self.kinds.update(found.kinds)
-        _RECENT.add(found.text)
         return found.text
 
     def maybe(self, value: str | None) -> str | None:
@@ -97,7 +102,10 @@ class Scrub:
 def scrub_content(content: str, provenance: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """Observation content and provenance, scrubbed; the kinds masked join ``redactedKinds``."""
     scrub = Scrub()
-    text = scrub.text(content)
+    # An observation's content is written once (the engine writes the scrubbed rows under the
+    # guard), and remembering it would only push the short provenance strings, which come
+    # back in every event, out of the recent texts.
+    text = scrub.once(content)
     check_depth(provenance, "provenance")  # Scrub.json recurses
     prov = scrub.json(provenance)
     if scrub.kinds:

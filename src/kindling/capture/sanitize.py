@@ -141,11 +141,16 @@ def require_scope(value: object) -> Scope:
     return scope
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def check_depth(value: object, name: str, limit: int = MAX_PROVENANCE_DEPTH) -> None:
     """Refuse JSON-like data nested deeper than ``limit`` (walked without recursion)."""
     stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        if type(item) in _SCALARS:
+            continue  # most values: no abstract Mapping check (it runs on every capture)
         if isinstance(item, Mapping | list | tuple):
             if depth > limit:
                 raise InvalidInputError(f"{name} is nested deeper than {limit} levels")

@@ -42,10 +42,12 @@ A token, key or secret (not a password) shorter than 8 characters is left (``pag
 
 Speed: the module imports in well under a millisecond and compiles its patterns on first use.
 Each rule lists keywords; it runs only when one occurs in the lowercased text (as gitleaks
-does), so a typical event pays for a handful of scans. Every pattern runs in linear time:
+does), so a typical event pays for a handful of scans. ``capture.scrub_keywords`` finds the
+keywords of a text in one pass and maps them to their rules. Every pattern runs in linear time:
 quantifiers that could backtrack are possessive or bounded.
 
-Must not import anything from Kindling except ``kindling.errors`` and ``capture.secret_shapes``;
+Must not import anything from Kindling except ``kindling.errors``, and lazily the scrubber's
+own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``);
 standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
@@ -57,8 +59,9 @@ from kindling.errors import InvalidInputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
+    from kindling.capture.scrub_keywords import KeywordIndex
     from kindling.capture.scrub_rules import Rule
 
 __all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
@@ -117,7 +120,7 @@ class LazyPattern:
 
 
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
-_KEYWORDS: frozenset[str] = frozenset()
+_INDEX: KeywordIndex | None = None
 
 
 def _all_kinds() -> tuple[str, ...]:
@@ -135,24 +138,38 @@ SECRET_KINDS = _all_kinds()
 
 def rule_keywords() -> frozenset[str]:
     """Every keyword of every rule: text containing none of them comes back unchanged."""
-    scrub_secrets("")
-    return _KEYWORDS
+    return _rules()[1].keywords
+
+
+def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIndex]:
+    global _RULES, _INDEX
+    if _RULES is None or _INDEX is None:
+        from kindling.capture.scrub_keywords import KeywordIndex
+        from kindling.capture.scrub_rules import compile_rules
+
+        rules = compile_rules()
+        _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
+        _RULES = rules
+    return _RULES, _INDEX
 
 
 def scrub_secrets(text: str) -> Scrubbed:
     """Mask every secret this module recognises in ``text``; never raises on any ``str``."""
-    global _RULES, _KEYWORDS
     if not isinstance(text, str):
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
-    if _RULES is None:
-        from kindling.capture.scrub_rules import compile_rules
+    index = _rules()[1]
+    woken = index.woken(text.lower())
+    if not woken:
+        return Scrubbed(text, ())
+    return run_rules(text, woken)
 
-        rules = compile_rules()
-        _KEYWORDS = frozenset(word for keywords, _, _ in rules for word in keywords)
-        _RULES = rules
-    lowered = text.lower()
+
+def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
+    """``text`` after the rules ``numbers`` (in that order; ``scrub_secrets`` runs those its
+    keywords wake, in rule order, and any other rule would leave the text as it is)."""
+    rules, _ = _rules()
     found: set[str] = set()
 
     def apply(rule: Rule) -> Callable[[re.Match[str]], str]:
@@ -165,10 +182,7 @@ def scrub_secrets(text: str) -> Scrubbed:
 
         return replace
 
-    present = {word for word in _KEYWORDS if word in lowered}
-    if not present:
-        return Scrubbed(text, ())
-    for keywords, pattern, rule in _RULES:
-        if not present.isdisjoint(keywords):
-            text = pattern.sub(apply(rule), text)
+    for number in numbers:
+        _, pattern, rule = rules[number]
+        text = pattern.sub(apply(rule), text)
     return Scrubbed(text, tuple(sorted(found)))

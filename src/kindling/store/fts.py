@@ -15,7 +15,7 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
 - No per-query prefix expansion (``"word"*`` expands to every index term it starts, a hundred on
   a median query). Identifiers match their parts and their whole because the index stores, at
   write time, the split form of camelCase words and the joined form of identifiers with inner
-  punctuation (``store.sqlite.index.identifier_parts``): ``authentication`` finds
+  punctuation (``store.identifiers.identifier_parts``): ``authentication`` finds
   ``AuthenticationError``, ``validateToken`` finds ``validate_token`` and the other way round
   (both are the token ``validatetoken``), and a path matches through its segments.
 - ``summary_match`` is the same query for an index of plain content (the summaries'), where
@@ -24,17 +24,17 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   (``without_terms``) and report them, and backends other than FTS5 read ``terms``,
   ``phrases`` and ``negated`` instead of the MATCH string.
 
-Must not import anything from Kindling except ``model``.
+Must not import anything from Kindling except ``model`` and ``store.identifiers``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from kindling.model import QueryMode
+from kindling.store.identifiers import joined_form
 
 # Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
 # human question needs more. The cut is reported in the plan's ``dropped`` list.
@@ -271,25 +271,6 @@ def _dedupe(nodes: list[Node]) -> list[Node]:
             seen.add(key)
             out.append(node)
     return out
-
-
-# Punctuation inside one identifier (``get_order_user``, ``jwt.verify``, ``3.40.1``); runs of
-# text worth indexing in another form (inner punctuation, or a camelCase step).
-_INNER = re.compile(r"[._:\-]")
-_RUN = r"(?<![\w.:\-])[\w.:\-]*?(?:\w[._:\-]+\w|[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[\w.:\-]*"
-IDENTIFIER_RUN = re.compile(_RUN)
-
-
-def joined_form(word: str) -> str | None:
-    """An identifier written with inner punctuation as one token: ``get_order_user`` ->
-    ``getorderuser`` (which is also how FTS5 reads ``getOrderUser``). None for a plain word.
-    The index stores this form (``store.sqlite.index``), so a query matches one token instead
-    of a phrase of common ones (``get order user``: up to 300 ms at a million observations)."""
-    core = word.strip("._:-")
-    if not _INNER.search(core):
-        return None
-    letters = "".join(ch for ch in core if ch.isalnum()).lower()
-    return letters or None
 
 
 def term_match(word: str) -> str:

@@ -24,20 +24,21 @@ the previous row on every append (three FTS5 writes per capture instead of one).
 The SQL functions ``kindling_parts`` and ``kindling_scope`` are registered on every connection
 the store opens; the migration that builds the index uses the same ones.
 
-Must not import anything from Kindling except ``model``, ``store.base`` and ``store.fts``.
+Must not import anything from Kindling except ``model``, ``store.base`` and
+``store.identifiers``.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from kindling.model import Scope
 from kindling.store.base import iter_chunks
-from kindling.store.fts import IDENTIFIER_RUN, joined_form
+from kindling.store.identifiers import identifier_parts as identifier_parts
 
 # bm25 column weights: body, context, intent, scope.
 BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
@@ -49,37 +50,11 @@ TEXT_COLUMNS = "{body context intent}"
 CONTEXT_HEAD = 400
 CONTEXT_TAIL = 200
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_WORD = re.compile(r"[^\W_]+")
-
 # Scope dimension -> token prefix. Tokens are hex digests, never words a user types.
 _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
 
 
-def identifier_parts(text: str) -> str:
-    """What the index adds to an item's own text so identifiers match their words and their
-    whole: the split form of every camelCase word (``validateToken`` -> ``validate token``) and
-    the joined form of every identifier with inner punctuation (``validate_token`` ->
-    ``validatetoken``, which is also FTS5's token for ``validateToken``; see
-    ``store.fts.joined_form``). Space separated, each once, in order of first appearance."""
-    seen: dict[str, None] = {}
-    for run in IDENTIFIER_RUN.findall(text):
-        # The whole run, each piece between colons (``table.rs:42`` gives ``tablers``;
-        # ``x.py::test_retry_once`` gives ``testretryonce``) and each piece between dots
-        # (``pg_store.py`` gives ``pgstore``).
-        colon = run.split(":")
-        pieces = dict.fromkeys((run, *colon, *(dot for part in colon for dot in part.split("."))))
-        for piece in pieces:
-            joined = joined_form(piece)
-            if joined is not None:
-                seen.setdefault(joined, None)
-        for word in _WORD.findall(run):
-            parts = _CAMEL.split(word)
-            if len(parts) > 1:
-                seen.setdefault(" ".join(parts).lower(), None)
-    return " ".join(seen)
-
-
+@functools.lru_cache(maxsize=4096)  # every capture asks for its session's and repo's tokens
 def _token(prefix: str, value: str) -> str:
     return (
         prefix + hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()

@@ -1,0 +1,89 @@
+"""Value checks shared by the scrubber's rules: what a masked value, a placeholder, code or a
+generated credential looks like, and the patterns the rule handlers use.
+
+Loaded with the rules on the first call of ``scrub_secrets`` (``compile_values`` fills ``P``).
+Must not import anything from Kindling.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def mask(kind: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+# --------------------------------------------------------------------------- value checks
+# Pattern sources; ``_compile`` turns them into ``P`` attributes on first use.
+
+_LEAVE_VALUE_SRC = r"""
+      \[REDACTED:[a-z0-9_]+\]
+    | \$\{.*                       # ${VAR}, ${VAR:-default}, ${{ secrets.X }}
+    | \$\(.*                       # $(pass show x)
+    | \$[A-Z_][A-Z0-9_]*           # $VAR (lower case after $ could be a real password)
+    | \{\{.*\}\}                   # {{ template }}
+    | \{\w*\}                      # {} {0} {token}
+    | <[^<>]+>                     # <your-token>
+    | %\(?\w*\)?[sd]               # %s %(password)s
+    | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
+    | [?] | :[A-Za-z_]\w*          # SQL parameters
+    | \*+ | x{3,} | X{3,} | \.{3,} | …
+    | (?i:your|insert|enter)[_-].* # your_api_key_here
+    """
+
+# Unquoted values that are code, types or literals rather than secrets.
+_CODE_VALUE_SRC = r"""
+      [A-Za-z_$][\w$]*+(?:\.[A-Za-z_$][\w$]*+)*+[(\[].*  # call or subscript: os.environ[, f(
+    | [A-Za-z_]++(?:\.[A-Za-z_]++)++                      # attribute chain, no digits: self.token
+    | [{\[(\#].*                                       # structure opener or comment
+    | (?i:none|null|nil|true|false|undefined|yes|no|on|off|str|string|bytes|int|integer
+         |number|bool|boolean|any|unknown|object|secretstr)
+    | (?:~|\.{1,2})?/[\w.@+~/-]*                      # POSIX path
+    | [A-Za-z]:\\.*                                    # Windows path
+    """
+
+
+class P:
+    """Compiled patterns, filled by ``compile_values`` on the first call."""
+
+    marker: re.Pattern[str]
+    leave: re.Pattern[str]
+    code: re.Pattern[str]
+    identifier: re.Pattern[str]
+    prose_word: re.Pattern[str]
+    next_word: re.Pattern[str]
+    loose_key: re.Pattern[str]
+    loose_words: tuple[str, ...]
+    vendor_words: tuple[str, ...]
+    hex: re.Pattern[str]
+
+
+def leave_value(value: str) -> bool:
+    return P.leave.fullmatch(value) is not None
+
+
+def random_enough(value: str, min_len: int = 12) -> bool:
+    """Looks like a generated credential: long, mixed character classes, not one repeated run."""
+    chars = set(value)
+    if len(value) < min_len or len(chars) < min(10, len(value) // 2):
+        return False
+    digit = any(c.isdigit() for c in chars)
+    classes = any(c.islower() for c in chars) + any(c.isupper() for c in chars) + digit
+    return (classes >= 2 and digit) or classes == 3
+
+
+def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) -> None:
+    """Compile the patterns of ``P`` (once, before any rule runs)."""
+    a = re.ASCII
+    P.marker = re.compile(r"\[REDACTED:[a-z0-9_]+\]", a)
+    P.leave = re.compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
+    P.code = re.compile(_CODE_VALUE_SRC, a | re.VERBOSE)
+    P.identifier = re.compile(r"[A-Za-z_$][\w$]*", a)
+    # A single word of prose ("authentication", "Required.", "token-based") is no credential.
+    P.prose_word = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
+    P.next_word = re.compile(r"[ \t]++[A-Za-z]", a)
+    P.loose_key = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
+    P.loose_words = (*loose_words, *vendor_words)
+    P.vendor_words = vendor_words
+    P.hex = re.compile(r"[0-9a-fA-F]+", a)
