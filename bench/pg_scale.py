@@ -4,11 +4,16 @@
 
 Loads the bench corpus (``bench.corpus``, the same records ``python -m bench`` uses) into a
 fresh schema by bulk ``COPY``, computing each observation's document with the store's own
-functions (``store.postgres.search.document_text``/``excerpt`` and the identifier parts), so
+functions (``store.postgres.observations.document_text``/``excerpt`` and the identifier parts), so
 the index is the one the store would have built; the GIN indexes are built after the load.
 Then it times ``Kindling.retrieve`` through the library (repository-scoped natural-language
 and identifier queries, and session-scoped ones) and prints p50/p95 as JSON. The schema is
 dropped at the end unless ``--keep``.
+
+    python -m bench.pg_scale --capture 20000
+
+measures capture instead: ``append_many`` through the library (batches of 2,000 records, the
+way ``bench.latency`` measures SQLite) into a fresh throw-away schema, and prints obs/s.
 """
 
 from __future__ import annotations
@@ -32,9 +37,11 @@ from bench.corpus import (
     parse_size,
     queries,
 )
+from bench.loader import SettableClock
+from bench.loader import load as load_records
 from kindling import Kindling, Scope
 from kindling.store.postgres import PostgresStore
-from kindling.store.postgres.search import CONFIG, document_text, excerpt
+from kindling.store.postgres.observations import CONFIG, document_text, excerpt
 from kindling.store.sqlite_index import identifier_parts
 
 
@@ -168,6 +175,17 @@ def measure(url: str, size: int, seed: int, per_class: int, repeats: int) -> dic
     return out
 
 
+def capture(url: str, n: int, seed: int) -> dict[str, Any]:
+    clock = SettableClock()
+    with Kindling.open(url, clock=clock) as kd:
+        stats = load_records(kd, generate(n, seed), clock=clock, batch_size=2000, bulk=True)
+    return {
+        "observations": stats.observations,
+        "seconds": round(stats.seconds, 2),
+        "obsPerSecond": round(stats.obs_per_second, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pg_scale", description=__doc__)
     parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/test")
@@ -177,10 +195,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--schema", default="kd_scale")
     parser.add_argument("--keep", action="store_true", help="keep the schema (and skip loading)")
+    parser.add_argument("--capture", type=int, metavar="N", help="only measure capture of N")
     args = parser.parse_args(argv)
     size = parse_size(args.size)
     sep = "&" if "?" in args.db else "?"
     url = f"{args.db}{sep}options={quote(f'-csearch_path={args.schema}')}"
+    if args.capture:
+        with psycopg.connect(args.db, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS {args.schema} CASCADE")
+            conn.execute(f"CREATE SCHEMA {args.schema}")
+        try:
+            print(json.dumps({"capture": capture(url, args.capture, args.seed)}, indent=2))
+        finally:
+            with psycopg.connect(args.db, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {args.schema} CASCADE")
+        return 0
     report: dict[str, Any] = {"size": size}
     with psycopg.connect(args.db, autocommit=True) as conn:
         exists = conn.execute(

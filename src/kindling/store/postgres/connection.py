@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
@@ -142,6 +142,7 @@ class PgConnection:
         if getattr(self._local, "conn", None) is not None:
             yield
             return
+        self._local.forgot = set()
         try:
             with self._pool.connection() as conn:
                 self._local.conn = conn
@@ -150,6 +151,22 @@ class PgConnection:
                         yield
                 finally:
                     self._local.conn = None
+            if self._local.forgot:  # committed: now what PostgreSQL kept can be removed
+                self._after_forget(sorted(self._local.forgot))
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise pg_error(exc, self.where) from None
+        finally:
+            self._local.forgot = set()
+
+    def _after_forget(self, tables: Sequence[str]) -> None:
+        """Called after a transaction that forgot text in ``tables`` has committed (see
+        ``forget.PgForgetMixin``)."""
+
+    def _outside_transaction(self, sql: str) -> None:
+        """Run ``sql`` on a pooled connection outside any transaction (VACUUM)."""
+        try:
+            with self._pool.connection() as conn:
+                conn.execute(sql)
         except (psycopg.Error, PoolTimeout) as exc:
             raise pg_error(exc, self.where) from None
 
@@ -176,6 +193,12 @@ class PgConnection:
         with self.transaction(), self._cursor() as cur:
             cur.execute(sql, params)
             return cur.rowcount
+
+    def _copy(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """``COPY ... FROM STDIN`` of ``rows`` (in its own transaction unless one is open)."""
+        with self.transaction(), self._cursor() as cur, cur.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
