@@ -6,8 +6,9 @@ Loads the bench corpus (``bench.corpus``, the same records ``python -m bench`` u
 fresh schema by bulk ``COPY``, computing each observation's document with the store's own
 functions (``store.postgres.observations.document_text``/``excerpt`` and the identifier parts), so
 the index is the one the store would have built; the GIN indexes are built after the load.
-Then it times ``Kindling.retrieve`` through the library (repository-scoped natural-language
-and identifier queries, and session-scoped ones) and prints p50/p95 as JSON. The schema is
+Then it times ``Kindling.retrieve`` through the library (every query class of
+``bench.corpus`` repository- and session-scoped, and the natural-language questions alone,
+repository-scoped, session-scoped and unscoped) and prints p50/p95 as JSON. The schema is
 dropped at the end unless ``--keep``.
 
     python -m bench.pg_scale --capture 20000
@@ -29,6 +30,7 @@ from urllib.parse import quote
 import psycopg
 
 from bench.corpus import (
+    QUERY_CLASSES,
     CapsuleRecord,
     CloseRecord,
     ObservationRecord,
@@ -41,7 +43,12 @@ from bench.loader import SettableClock
 from bench.loader import load as load_records
 from kindling import Kindling, Scope
 from kindling.store.postgres import PostgresStore
-from kindling.store.postgres.observations import CONFIG, document_text, excerpt
+from kindling.store.postgres.observations import (
+    CONFIG,
+    document_text,
+    excerpt,
+    scope_vector_sql,
+)
 from kindling.store.sqlite_index import identifier_parts
 
 
@@ -122,7 +129,8 @@ def load(url: str, size: int, seed: int) -> dict[str, Any]:
                 " SELECT id, kind, content, provenance, ts, scope_ids, FALSE, session_id, repo_id,"
                 f" setweight(to_tsvector('{CONFIG}', a), 'A')"
                 f" || setweight(to_tsvector('{CONFIG}', b), 'B')"
-                f" || setweight(to_tsvector('{CONFIG}', c), 'C') FROM staging ORDER BY ts"
+                f" || setweight(to_tsvector('{CONFIG}', c), 'C') || {scope_vector_sql('')}"
+                " FROM (SELECT *, NULL AS agent_id, NULL AS user_id FROM staging) s ORDER BY ts"
             )
             with cur.copy(
                 "COPY capsule_observations (capsule_id, observation_id, seq) FROM STDIN"
@@ -150,14 +158,18 @@ def pct(values: list[float], q: float) -> float:
 
 
 def measure(url: str, size: int, seed: int, per_class: int, repeats: int) -> dict[str, Any]:
-    qs = queries(size, seed, per_class=per_class)
+    questions = queries(size, seed, per_class=per_class)
     now = end_ms(size, seed)
     out: dict[str, Any] = {}
     with Kindling.open(url) as kd:
-        for name, scope_of in (
-            ("repo", lambda q: Scope(repo_id=q.repo_id)),
-            ("session", lambda q: Scope(session_id=q.session_id)),
+        for name, classes, scope_of in (
+            ("repo", QUERY_CLASSES, lambda q: Scope(repo_id=q.repo_id)),
+            ("session", QUERY_CLASSES, lambda q: Scope(session_id=q.session_id)),
+            ("questionRepo", ("question",), lambda q: Scope(repo_id=q.repo_id)),
+            ("questionSession", ("question",), lambda q: Scope(session_id=q.session_id)),
+            ("questionUnscoped", ("question",), lambda q: Scope()),
         ):
+            qs = [q for q in questions if q.cls in classes]
             for q in qs:  # warm-up
                 kd.retrieve(q.text, scope=scope_of(q), now=now, max_candidates=10)
             times: list[float] = []

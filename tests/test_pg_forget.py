@@ -6,15 +6,11 @@ pages are read with ``pageinspect`` (superuser; skipped where it is not availabl
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterator
-from urllib.parse import urlsplit, urlunsplit
-
 import pytest
 
 from clitools import run
 from kindling import Kindling, Scope
-from pgutil import PG_URL, require_pg
+from pgutil import new_database, require_pg
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -22,22 +18,15 @@ WORD = "zanzibarword"
 
 
 @pytest.fixture
-def db_url() -> Iterator[str]:
+def db_url() -> str:
     require_pg()
-    name = f"kd_t_{secrets.token_hex(6)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    url = urlunsplit(urlsplit(PG_URL)._replace(path=f"/{name}"))
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            try:
-                conn.execute("CREATE EXTENSION IF NOT EXISTS pageinspect")
-            except psycopg.Error as exc:
-                pytest.skip(f"pageinspect is not available: {exc}")
-        yield url
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    url = new_database()
+    with psycopg.connect(url, autocommit=True) as conn:
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pageinspect")
+        except psycopg.Error as exc:
+            pytest.skip(f"pageinspect is not available: {exc}")
+    return url
 
 
 def row_versions_with(url: str, table: str, word: str = WORD) -> int:

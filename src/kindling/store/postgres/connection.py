@@ -201,10 +201,12 @@ class PgConnection:
                 copy.write_row(row)
 
 
-def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
-    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``)."""
+def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str, list[Any]]:
+    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``);
+    ``indexed=False`` writes it so that the planner does not use the scope's b-tree."""
     items = scope.items()
-    sql = " AND ".join(f"{alias}.{name} = %s" for name, _ in items)
+    op = "=" if indexed else "IS NOT DISTINCT FROM"
+    sql = " AND ".join(f"{alias}.{name} {op} %s" for name, _ in items)
     return sql or "TRUE", [value for _, value in items]
 
 

@@ -3,7 +3,8 @@ keeping each observation's search document current in the writing transaction.
 
 A document (see ``store.postgres.search``) has three weighted parts: A the observation's own
 text plus identifier parts, B an excerpt of the previous observation of its session (by time,
-then insertion order), C the intent of the capsule it was first linked to. So a write
+then insertion order), C the intent of the capsule it was first linked to; and, unweighted,
+one token per scope dimension (``scope_vector_sql``), which scoped searches match. So a write
 re-indexes the rows it touched and their session successors (whose neighbour they now are):
 an insert indexes the new rows and the rows that follow them; a forget clears the row's
 vector and re-indexes its successor, so the forgotten text leaves every document.
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from kindling.model import Observation
+from kindling.model import SCOPE_FIELDS, Observation
 from kindling.store.rows import observation_values
 from kindling.store.sqlite_index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
 
@@ -56,6 +57,12 @@ def vector_sql(a: str, b: str, c: str) -> str:
         f" || setweight(to_tsvector('{CONFIG}', {b}), 'B')"
         f" || setweight(to_tsvector('{CONFIG}', {c}), 'C')"
     )
+
+
+def scope_vector_sql(prefix: str) -> str:
+    """SQL of the scope tokens of a row whose scope columns are ``{prefix}session_id`` ...
+    (migration 6's ``kindling_scope_vector``)."""
+    return f"kindling_scope_vector({', '.join(prefix + name for name, _ in SCOPE_FIELDS)})"
 
 
 _OBS_INSERT = (
@@ -172,7 +179,7 @@ class PgObservationsMixin:
                 column.append(value)
         self._exec(
             "UPDATE observations o SET search = CASE WHEN u.a IS NULL THEN NULL ELSE"
-            f" {vector_sql('u.a', 'u.b', 'u.c')} END"
+            f" {vector_sql('u.a', 'u.b', 'u.c')} || {scope_vector_sql('o.')} END"
             " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[]) AS u(id, a, b, c)"
             " WHERE o.id = u.id",
             columns,

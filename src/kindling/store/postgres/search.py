@@ -40,6 +40,7 @@ from kindling.store.rows import (
     SUMMARY_COLUMNS,
     observation_row,
     row_scope,
+    scope_values,
     summary_row,
 )
 
@@ -101,10 +102,12 @@ class PgSearchMixin:
         include_redacted: bool,
         limit: int,
     ) -> list[ObservationMatch]:
-        where, params = scope_where(scope, "o")
+        excluded, excluded_params = "", []
         if exclude_ids:
-            where += " AND o.id <> ALL(%s)"
-            params.append(list(exclude_ids))
+            excluded, excluded_params = " AND o.id <> ALL(%s)", [list(exclude_ids)]
+        where, params = scope_where(scope, "o")
+        where += excluded
+        params += excluded_params
         if plan is None or plan.match is None:
             if not include_redacted:
                 where += " AND NOT o.redacted"
@@ -140,11 +143,26 @@ class PgSearchMixin:
             # a scope smaller than the window was searched whole: its matches are all there is
             complete = bool(rows) and int(rows[0][13]) < RECENT_WINDOW
         if len(rows) < limit and not complete:
-            # Forgotten rows have no vector, so they never match (as in the SQLite index).
+            # Forgotten rows have no vector, so they never match (as in the SQLite index). The
+            # scope is matched by its tokens in the same GIN scan, and tested exactly on the
+            # row in a form no b-tree serves: AND-ing a b-tree bitmap of a whole repository
+            # cost more than the search (migration 6).
+            match = "o.search @@ q"
+            if scope.items():
+                tokens = ", ".join(["%s"] * len(SCOPE_FIELDS))
+                match = f"o.search @@ (q && kindling_scope_query({tokens}))"
+            exact, exact_params = scope_where(scope, "o", indexed=False)
             rows = self._read(
                 f"{select} FROM observations o, to_tsquery('{CONFIG}', %s) q"
-                f" WHERE o.search @@ q AND {where} {tail}",
-                [*rank_params, query, *params, limit],
+                f" WHERE {match} AND {exact}{excluded} {tail}",
+                [
+                    *rank_params,
+                    query,
+                    *(scope_values(scope) if scope.items() else ()),
+                    *exact_params,
+                    *excluded_params,
+                    limit,
+                ],
             )
         return [
             ObservationMatch(observation_row(r), -float(r[11]) * RANK_SCALE, int(r[10]), r[12])
