@@ -299,3 +299,33 @@ def test_a_batch_with_a_known_or_repeated_id_writes_nothing(pg_url: str) -> None
                 [(replace(first, id="c1"), None), (replace(first, id="c2"), "nope")]
             )
         assert [o.id for o in kd.list_observations()] == ["a1"]
+
+
+def test_the_weight_a_query_says_what_ts_filter_would(pg_url: str) -> None:
+    """``context_only`` comes from the query limited to weight A; it must agree with
+    filtering the vector to A first, for words, phrases and negations."""
+    from kindling.store.postgres.tsquery import tsquery_text
+
+    scope = Scope(session_id="s1", repo_id="r")
+    with Kindling.open(pg_url) as kd:
+        kd.open_capsule(intent="retry the parse step", scope=scope)
+        for text in ("stream parse error", "retry later", "parse stream now", "nothing here"):
+            kd.append_observation(kind="message", content=text, scope=scope)
+    cases = [
+        (["parse"], [], []),
+        ([], ["stream parse"], []),
+        (["retry", "stream"], [], ["later"]),
+        (["now"], ["parse stream"], ["error"]),
+    ]
+    with psycopg.connect(pg_url) as conn:
+        for terms, phrases, negated in cases:
+            q = tsquery_text(terms, phrases, negated)
+            own = tsquery_text(terms, phrases, negated, weight="A")
+            rows = conn.execute(
+                "SELECT id, ts_filter(search, '{a}') @@ to_tsquery('kindling', %s),"
+                " search @@ to_tsquery('kindling', %s) FROM observations"
+                " WHERE search @@ to_tsquery('kindling', %s)",
+                (q, own, q),
+            ).fetchall()
+            assert rows, (terms, phrases)
+            assert all(r[1] == r[2] for r in rows), (terms, phrases, negated, rows)
