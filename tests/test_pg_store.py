@@ -255,13 +255,8 @@ def test_a_batch_insert_indexes_as_one_by_one_appends_would() -> None:
                 kd.append_observation(
                     kind="message", content="old one", scope=scopes[0], ts=35, id="old"
                 )
-                if bulk:
-                    kd.append_many(news)
-                else:
-                    for n in news:
-                        kd.append_observation(
-                            kind=n.kind, content=n.content, scope=n.scope, ts=n.ts, id=n.id
-                        )
+                for batch in [news] if bulk else [[n] for n in news]:  # one call, or one each
+                    kd.append_many(batch)
                 order = [kd.get_capsule(c.id).observation_ids for c in capsules]
             with psycopg.connect(url) as conn:
                 seqs = conn.execute(
