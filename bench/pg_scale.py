@@ -4,11 +4,18 @@
 
 Loads the bench corpus (``bench.corpus``, the same records ``python -m bench`` uses) into a
 fresh schema by bulk ``COPY``, computing each observation's document with the store's own
-functions (``store.postgres.search.document_text``/``excerpt`` and the identifier parts), so
+functions (``store.postgres.observations.document_text``, ``store.documents.context_excerpt``
+and the identifier parts), so
 the index is the one the store would have built; the GIN indexes are built after the load.
-Then it times ``Kindling.retrieve`` through the library (repository-scoped natural-language
-and identifier queries, and session-scoped ones) and prints p50/p95 as JSON. The schema is
+Then it times ``Kindling.retrieve`` through the library (every query class of
+``bench.corpus`` repository- and session-scoped, and the natural-language questions alone,
+repository-scoped, session-scoped and unscoped) and prints p50/p95 as JSON. The schema is
 dropped at the end unless ``--keep``.
+
+    python -m bench.pg_scale --capture 20000
+
+measures capture instead: ``append_many`` through the library (batches of 2,000 records, the
+way ``bench.latency`` measures SQLite) into a fresh throw-away schema, and prints obs/s.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from urllib.parse import quote
 import psycopg
 
 from bench.corpus import (
+    QUERY_CLASSES,
     CapsuleRecord,
     CloseRecord,
     ObservationRecord,
@@ -32,10 +40,17 @@ from bench.corpus import (
     parse_size,
     queries,
 )
+from bench.loader import SettableClock
+from bench.loader import load as load_records
 from kindling import Kindling, Scope
+from kindling.store.documents import context_excerpt
+from kindling.store.identifiers import identifier_parts
 from kindling.store.postgres import PostgresStore
-from kindling.store.postgres.search import CONFIG, document_text, excerpt
-from kindling.store.sqlite.index import identifier_parts
+from kindling.store.postgres.observations import (
+    CONFIG,
+    document_text,
+    scope_vector_sql,
+)
 
 
 def _scope(repo_id: str, session_id: str) -> str:
@@ -82,7 +97,7 @@ def load(url: str, size: int, seed: int) -> dict[str, Any]:
                                 record.session_id,
                                 record.repo_id,
                                 document_text(own),
-                                document_text(excerpt(previous)),
+                                document_text(context_excerpt(previous)),
                                 document_text(intents.get(record.capsule_key or "", "")),
                             )
                         )
@@ -115,7 +130,8 @@ def load(url: str, size: int, seed: int) -> dict[str, Any]:
                 " SELECT id, kind, content, provenance, ts, scope_ids, FALSE, session_id, repo_id,"
                 f" setweight(to_tsvector('{CONFIG}', a), 'A')"
                 f" || setweight(to_tsvector('{CONFIG}', b), 'B')"
-                f" || setweight(to_tsvector('{CONFIG}', c), 'C') FROM staging ORDER BY ts"
+                f" || setweight(to_tsvector('{CONFIG}', c), 'C') || {scope_vector_sql('')}"
+                " FROM (SELECT *, NULL AS agent_id, NULL AS user_id FROM staging) s ORDER BY ts"
             )
             with cur.copy(
                 "COPY capsule_observations (capsule_id, observation_id, seq) FROM STDIN"
@@ -143,14 +159,18 @@ def pct(values: list[float], q: float) -> float:
 
 
 def measure(url: str, size: int, seed: int, per_class: int, repeats: int) -> dict[str, Any]:
-    qs = queries(size, seed, per_class=per_class)
+    questions = queries(size, seed, per_class=per_class)
     now = end_ms(size, seed)
     out: dict[str, Any] = {}
     with Kindling.open(url) as kd:
-        for name, scope_of in (
-            ("repo", lambda q: Scope(repo_id=q.repo_id)),
-            ("session", lambda q: Scope(session_id=q.session_id)),
+        for name, classes, scope_of in (
+            ("repo", QUERY_CLASSES, lambda q: Scope(repo_id=q.repo_id)),
+            ("session", QUERY_CLASSES, lambda q: Scope(session_id=q.session_id)),
+            ("questionRepo", ("question",), lambda q: Scope(repo_id=q.repo_id)),
+            ("questionSession", ("question",), lambda q: Scope(session_id=q.session_id)),
+            ("questionUnscoped", ("question",), lambda q: Scope()),
         ):
+            qs = [q for q in questions if q.cls in classes]
             for q in qs:  # warm-up
                 kd.retrieve(q.text, scope=scope_of(q), now=now, max_candidates=10)
             times: list[float] = []
@@ -168,6 +188,17 @@ def measure(url: str, size: int, seed: int, per_class: int, repeats: int) -> dic
     return out
 
 
+def capture(url: str, n: int, seed: int) -> dict[str, Any]:
+    clock = SettableClock()
+    with Kindling.open(url, clock=clock) as kd:
+        stats = load_records(kd, generate(n, seed), clock=clock, batch_size=2000, bulk=True)
+    return {
+        "observations": stats.observations,
+        "seconds": round(stats.seconds, 2),
+        "obsPerSecond": round(stats.obs_per_second, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pg_scale", description=__doc__)
     parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/test")
@@ -177,10 +208,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--schema", default="kd_scale")
     parser.add_argument("--keep", action="store_true", help="keep the schema (and skip loading)")
+    parser.add_argument("--capture", type=int, metavar="N", help="only measure capture of N")
     args = parser.parse_args(argv)
     size = parse_size(args.size)
     sep = "&" if "?" in args.db else "?"
     url = f"{args.db}{sep}options={quote(f'-csearch_path={args.schema}')}"
+    if args.capture:
+        with psycopg.connect(args.db, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS {args.schema} CASCADE")
+            conn.execute(f"CREATE SCHEMA {args.schema}")
+        try:
+            print(json.dumps({"capture": capture(url, args.capture, args.seed)}, indent=2))
+        finally:
+            with psycopg.connect(args.db, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {args.schema} CASCADE")
+        return 0
     report: dict[str, Any] = {"size": size}
     with psycopg.connect(args.db, autocommit=True) as conn:
         exists = conn.execute(

@@ -2,16 +2,22 @@
 
 ``KINDLING_TEST_PG`` names the server (default: the project machine's, trust auth, database
 ``test``). Unreachable: a failure under ``CI=true`` (CI must run these tests), else a skip.
+
+Each test process works in a database of its own (created on first use, dropped at exit; the
+server's database when it may not create one): PostgreSQL's VACUUM cannot remove row versions
+that any older transaction of the same database might see, so another process's long
+transaction in a shared database would make a forget report "incomplete" there (truly).
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
@@ -43,9 +49,37 @@ def require_pg() -> None:
     pytest.skip(message)
 
 
+def new_database() -> str:
+    """URL of a new, empty database on the test server (dropped when the process exits)."""
+    import psycopg
+
+    name = f"kd_t_{secrets.token_hex(6)}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+
+    def drop() -> None:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    atexit.register(drop)
+    return urlunsplit(urlsplit(PG_URL)._replace(path=f"/{name}"))
+
+
+@functools.cache
+def process_database() -> str:
+    """This test process's own database (see the module docstring)."""
+    import psycopg
+
+    try:
+        return new_database()
+    except psycopg.Error:  # no CREATEDB right: share the server's database
+        return PG_URL
+
+
 def schema_url(schema: str) -> str:
-    sep = "&" if "?" in PG_URL else "?"
-    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
+    url = process_database()
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options={quote(f'-csearch_path={schema}')}"
 
 
 @contextmanager
@@ -55,12 +89,12 @@ def pg_schema() -> Iterator[str]:
     import psycopg
 
     name = f"kd_t_{secrets.token_hex(6)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
+    with psycopg.connect(process_database(), autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {name}")
     try:
         yield schema_url(name)
     finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
+        with psycopg.connect(process_database(), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {name} CASCADE")
 
 

@@ -22,9 +22,7 @@ DOC = ROOT / "docs" / "architecture.md"
 LIMIT = 400
 # Modules still over the limit, with their size today: they may shrink, never grow. Splitting
 # them by job is the open part of issue 13; remove a line once its module is under the limit.
-OVER_LIMIT = {
-    "store/postgres/store.py": 416,
-}
+OVER_LIMIT: dict[str, int] = {}
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from kindling import ConflictError, Kindling, SchemaError, Scope, StoreError
+from kindling import ConflictError, Kindling, NewObservation, SchemaError, Scope, StoreError
 from pgutil import pg_schema, require_pg
 
 psycopg = pytest.importorskip("psycopg")
@@ -229,3 +230,97 @@ def test_very_common_queries_rank_the_newest_window_then_fall_back(
             build_query("gecko"), few, exclude_ids=(), include_redacted=False, limit=50
         )
         assert len(found) == 3
+
+
+def _documents(url: str) -> dict[str, str]:
+    with psycopg.connect(url) as conn:
+        return {r[0]: str(r[1]) for r in conn.execute("SELECT id, search FROM observations")}
+
+
+def test_a_batch_insert_indexes_as_one_by_one_appends_would() -> None:
+    """Set-based insert, out of time order and across sessions and capsules: documents,
+    capsule order and sequence numbers as if each observation had been appended alone."""
+    scopes = [Scope(session_id=f"s{i}", repo_id="r") for i in range(2)]
+    news = [
+        NewObservation("message", f"word{i} shared text {i % 4}", scopes[i % 2], ts=ts, id=f"o{i}")
+        for i, ts in enumerate([50, 10, 30, 10, 70, 20, 40, 60])
+    ]
+    outcomes = []
+    for bulk in (False, True):
+        with pg_schema() as url:
+            with Kindling.open(url) as kd:
+                capsules = [
+                    kd.open_capsule(intent=f"intent {s.session_id}", scope=s) for s in scopes
+                ]
+                kd.append_observation(
+                    kind="message", content="old one", scope=scopes[0], ts=35, id="old"
+                )
+                for batch in [news] if bulk else [[n] for n in news]:  # one call, or one each
+                    kd.append_many(batch)
+                order = [kd.get_capsule(c.id).observation_ids for c in capsules]
+            with psycopg.connect(url) as conn:
+                seqs = conn.execute(
+                    "SELECT c.intent, array_agg(co.seq ORDER BY co.seq) FROM capsule_observations"
+                    " co JOIN capsules c ON c.id = co.capsule_id GROUP BY c.intent ORDER BY 1"
+                ).fetchall()
+            docs = _documents(url)
+            outcomes.append((docs, order, [list(s) for _, s in seqs]))
+            # and a full rebuild changes nothing: every document was current
+            store = PostgresStore(url)
+            try:
+                store._index_observations(sorted(docs))
+            finally:
+                store.close()
+            assert _documents(url) == docs
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[1][2] == [list(range(5)), list(range(4))]
+
+
+def test_a_batch_with_a_known_or_repeated_id_writes_nothing(pg_url: str) -> None:
+    with Kindling.open(pg_url) as kd:
+        kd.append_observation(kind="message", content="first", id="a1", scope=Scope(repo_id="r"))
+        for batch in (["b1", "a1"], ["b1", "b2", "b1"]):
+            with pytest.raises(ConflictError):
+                kd.append_many(
+                    [
+                        NewObservation("message", f"text {i}", Scope(repo_id="r"), id=i)
+                        for i in batch
+                    ]
+                )
+        assert [o.id for o in kd.list_observations()] == ["a1"]
+        first = kd.list_observations()[0]
+        with pytest.raises(StoreError):  # a capsule that does not exist: nothing either
+            kd.store.insert_observations(
+                [(replace(first, id="c1"), None), (replace(first, id="c2"), "nope")]
+            )
+        assert [o.id for o in kd.list_observations()] == ["a1"]
+
+
+def test_the_weight_a_query_says_what_ts_filter_would(pg_url: str) -> None:
+    """``context_only`` comes from the query limited to weight A; it must agree with
+    filtering the vector to A first, for words, phrases and negations."""
+    from kindling.store.postgres.tsquery import tsquery_text
+
+    scope = Scope(session_id="s1", repo_id="r")
+    with Kindling.open(pg_url) as kd:
+        kd.open_capsule(intent="retry the parse step", scope=scope)
+        for text in ("stream parse error", "retry later", "parse stream now", "nothing here"):
+            kd.append_observation(kind="message", content=text, scope=scope)
+    cases = [
+        (["parse"], [], []),
+        ([], ["stream parse"], []),
+        (["retry", "stream"], [], ["later"]),
+        (["now"], ["parse stream"], ["error"]),
+    ]
+    with psycopg.connect(pg_url) as conn:
+        for terms, phrases, negated in cases:
+            q = tsquery_text(terms, phrases, negated)
+            own = tsquery_text(terms, phrases, negated, weight="A")
+            rows = conn.execute(
+                "SELECT id, ts_filter(search, '{a}') @@ to_tsquery('kindling', %s),"
+                " search @@ to_tsquery('kindling', %s) FROM observations"
+                " WHERE search @@ to_tsquery('kindling', %s)",
+                (q, own, q),
+            ).fetchall()
+            assert rows, (terms, phrases)
+            assert all(r[1] == r[2] for r in rows), (terms, phrases, negated, rows)

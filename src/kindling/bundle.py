@@ -34,6 +34,7 @@ from kindling.model import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
     OBSERVATION_KINDS,
+    REDACTED,
     TARGET_TYPES,
     Capsule,
     JsonObject,
@@ -46,7 +47,6 @@ from kindling.model import (
 BUNDLE_VERSION = "1.0"
 DATASET_VERSION = "1.0"
 ENTITY_TYPES = ("observations", "capsules", "summaries", "pins")
-REDACTED = "[redacted]"
 
 Progress = Callable[[int], None]
 T = TypeVar("T")

@@ -33,8 +33,10 @@ class ForgetReport:
     """What a forget changed, and whether the old bytes have left the files.
 
     ``id`` is the entity asked for (None for a text match); ``complete`` is True when the
-    database file and WAL no longer hold the forgotten text; ``holders`` names the processes
-    that had the database open when it was not."""
+    database file and WAL no longer hold the forgotten text (on PostgreSQL: when VACUUM has
+    removed the old row versions); ``holders`` names the processes (or PostgreSQL snapshots)
+    that kept them when it was not; ``remains`` says what may still hold copies even when
+    complete (PostgreSQL's freed pages, WAL and backups; empty for SQLite)."""
 
     id: str | None
     observations: tuple[str, ...] = ()
@@ -44,6 +46,7 @@ class ForgetReport:
     complete: bool = True
     holders: tuple[str, ...] = ()
     dry_run: bool = False
+    remains: str = ""
 
     @property
     def total(self) -> int:
@@ -65,6 +68,8 @@ class ForgetReport:
         if self.dry_run:
             return f"would forget {self.counts()}"
         done = f"forgot {self.counts()}"
+        if self.complete and self.remains:
+            return f"{done}; VACUUM removed the old row versions, but {self.remains}"
         if self.complete:
             return f"{done}; the text is gone from the database files"
         who = ", ".join(self.holders) if self.holders else "another connection"
@@ -83,6 +88,7 @@ class ForgetReport:
             "complete": self.complete,
             "holders": list(self.holders),
             "dryRun": self.dry_run,
+            "remains": self.remains,
             "message": self.message,
         }
 
@@ -221,6 +227,9 @@ class ForgetVerbs:
         return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=tuple(sorted(derived)))
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:
-        if getattr(self.store, "wal_purged", True):
+        store = self.store
+        report = replace(report, remains=getattr(store, "purge_remains", ""))
+        if getattr(store, "wal_purged", True):
             return report
-        return replace(report, complete=False, holders=holders(getattr(self.store, "path", "")))
+        held = getattr(store, "purge_holders", None) or holders(getattr(store, "path", ""))
+        return replace(report, complete=False, holders=held)

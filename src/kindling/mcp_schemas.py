@@ -71,6 +71,7 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             "complete": {"type": "boolean"},
             "holders": _STRS,
             "dryRun": {"type": "boolean"},
+            "remains": _STR,
             "message": _STR,
         }
     ),

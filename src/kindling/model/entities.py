@@ -39,6 +39,9 @@ TARGET_TYPES: tuple[TargetType, ...] = get_args(TargetType)
 
 JsonObject: TypeAlias = dict[str, Any]
 
+# What a forgotten observation's content (and a forgotten summary's text) reads (seed 000).
+REDACTED = "[redacted]"
+
 # Python attribute name -> wire (JSON) name for the four scope dimensions.
 SCOPE_FIELDS: tuple[tuple[str, str], ...] = (
     ("session_id", "sessionId"),

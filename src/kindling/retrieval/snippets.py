@@ -5,15 +5,16 @@ read. A query word matches a word of the text, or a part of a camelCase identifi
 with the query word's stem (``fail`` for ``failing``/``failed``, a close stand-in for the
 index's porter stemmer). Pure and deterministic.
 
-Must not import anything from Kindling.
+Must not import anything from Kindling except ``model``.
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.model import REDACTED
+
 SNIPPET_CHARS = 240
-REDACTED = "[redacted]"
 ELLIPSIS = "…"
 _TRACE_LINE = re.compile(
     r"^\s+(at |File \"|\d+: |#\d+ )|^\s*Traceback \(|^goroutine \d+"

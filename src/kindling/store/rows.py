@@ -1,4 +1,4 @@
-"""Row mapping and small SQL helpers shared by the SQLite store (no connection here).
+"""Row mapping and small SQL helpers shared by both stores (no connection here).
 
 Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
 """
@@ -136,3 +136,9 @@ def observation_values(obs: Observation) -> tuple[Any, ...]:
         int(obs.redacted),
         *scope_values(obs.scope),
     )
+
+
+def like_pattern(text: str) -> str:
+    """``text`` as a LIKE pattern matching it anywhere (with ``ESCAPE '\\'``)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

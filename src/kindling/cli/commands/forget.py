@@ -41,9 +41,10 @@ def command(
     (case-insensitive) is forgotten: the count is shown first and you are asked to confirm
     (--yes skips the question, --dry-run only counts).
 
-    Exit 0 only when the text is gone from the database file and its WAL. If another process
-    holds an old read snapshot, the command names it and exits 1: close it, then run
-    `kindling forget --finish`.
+    Exit 0 only when the text is gone from the database file and its WAL (on PostgreSQL: when
+    VACUUM has removed the old row versions; the message says what PostgreSQL may still keep).
+    If another process holds an old read snapshot, the command names it and exits 1: close it,
+    then run `kindling forget --finish`.
 
     \b
     Examples:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
@@ -180,6 +180,7 @@ class PgConnection:
         if getattr(self._local, "conn", None) is not None:
             yield
             return
+        self._local.forgot = set()
         try:
             with self._pool.connection() as conn:
                 self._local.conn = conn
@@ -188,6 +189,22 @@ class PgConnection:
                         yield
                 finally:
                     self._local.conn = None
+            if self._local.forgot:  # committed: now what PostgreSQL kept can be removed
+                self._after_forget(sorted(self._local.forgot))
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise pg_error(exc, self.where) from None
+        finally:
+            self._local.forgot = set()
+
+    def _after_forget(self, tables: Sequence[str]) -> None:
+        """Called after a transaction that forgot text in ``tables`` has committed (see
+        ``forget.PgForgetMixin``)."""
+
+    def _outside_transaction(self, sql: str) -> None:
+        """Run ``sql`` on a pooled connection outside any transaction (VACUUM)."""
+        try:
+            with self._pool.connection() as conn:
+                conn.execute(sql)
         except (psycopg.Error, PoolTimeout) as exc:
             raise pg_error(exc, self.where) from None
 
@@ -215,11 +232,19 @@ class PgConnection:
             cur.execute(sql, params)
             return cur.rowcount
 
+    def _copy(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """``COPY ... FROM STDIN`` of ``rows`` (in its own transaction unless one is open)."""
+        with self.transaction(), self._cursor() as cur, cur.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
 
-def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
-    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``)."""
+
+def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str, list[Any]]:
+    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``);
+    ``indexed=False`` writes it so that the planner does not use the scope's b-tree."""
     items = scope.items()
-    sql = " AND ".join(f"{alias}.{name} = %s" for name, _ in items)
+    op = "=" if indexed else "IS NOT DISTINCT FROM"
+    sql = " AND ".join(f"{alias}.{name} {op} %s" for name, _ in items)
     return sql or "TRUE", [value for _, value in items]
 
 

@@ -1,39 +1,92 @@
 """The forgetting verbs of ``PostgresStore`` (the same meaning as ``store.sqlite.forget``).
 
 Texts are rewritten in place (``[redacted]``), pin reasons and capsule intents cleared, and the
-search documents that quoted them rebuilt in the same transaction. What PostgreSQL keeps after
-that (dead row versions until VACUUM, WAL, backups) is outside a transaction's reach: see
-docs/privacy.md; ``finish_purge`` has no WAL file of Kindling's to empty and says so by
-returning True without claiming more (``wal_purged`` is about Kindling's own files).
+search documents that quoted them rebuilt in the same transaction. An ``UPDATE`` leaves the old
+row version (with the text) in the table until VACUUM: so once the forgetting transaction has
+committed, the store runs ``VACUUM`` on the tables it touched (from an autocommit connection),
+which removes the old versions unless a snapshot taken before the commit still needs them.
+Such snapshots are looked up first (``pg_stat_activity``, replication slots, prepared
+transactions): with one, ``wal_purged`` is False and ``purge_holders`` names it, as the SQLite
+store reports a reader that keeps the WAL; ``finish_purge`` vacuums again once they are gone.
+What VACUUM does not remove (freed page space, the GIN index's words, WAL, backups) is said in
+``purge_remains`` and docs/privacy.md.
 
 Must not import anything from Kindling except ``store``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+from kindling.model import REDACTED
 from kindling.store.base import TextMatches
-from kindling.store.sqlite.forget import REDACTED, like_pattern
+from kindling.store.rows import like_pattern
 
 _SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
 
 
+# Where forgotten text can be; ``finish_purge`` vacuums them all.
+_TEXT_TABLES = ("capsules", "observations", "pins", "summaries", "summary_details")
+FINISH_POLL_S = 0.1
+
+
 class PgForgetMixin:
-    wal_purged = True  # no WAL file of ours: see the module docstring
+    wal_purged = True  # False while a snapshot older than the last forget keeps old versions
+    purge_holders: tuple[str, ...] = ()
+    purge_remains = (
+        "PostgreSQL can keep the bytes in freed page space, in the search index's word list,"
+        " in WAL and in backups until `VACUUM FULL` and their expiry (docs/privacy.md)"
+    )
 
     if TYPE_CHECKING:
+        _local: Any
+
+        def _outside_transaction(self, sql: str) -> None: ...
 
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
         def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
         def transaction(self) -> AbstractContextManager[None]: ...
         def _index_summary(self, summary_id: str) -> None: ...
-        def _index_observation(self, obs_id: str) -> None: ...
+        def _index_observations(self, obs_ids: Sequence[str]) -> None: ...
+
+    def _forgetting(self, *tables: str) -> None:
+        """Note that this transaction overwrites forgotten text in ``tables`` (vacuumed after
+        the commit), and the transaction's id (older snapshots still see the text)."""
+        if not self._local.forgot:
+            self._local.forget_xid = int(self._read("SELECT pg_current_xact_id()::text")[0][0])
+        self._local.forgot.update(tables)
+
+    def _after_forget(self, tables: Sequence[str]) -> None:
+        holders = self._snapshot_holders(self._local.forget_xid)
+        self._outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(tables)}")
+        self.purge_holders, self.wal_purged = holders, not holders
+
+    def _snapshot_holders(self, xid: int | None) -> tuple[str, ...]:
+        """Snapshots of this database that may still see versions deleted by transaction
+        ``xid`` (None: by any transaction that has committed), oldest first."""
+        if xid is None:  # the next transaction id: every snapshot open now
+            xid = int(self._read("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
+        rows = self._read(
+            "SELECT who FROM (SELECT age(backend_xmin) AS a, 'PostgreSQL connection ' || pid"
+            " || ' (' || usename || '@' || COALESCE(NULLIF(application_name, ''),"
+            " client_addr::text, 'local') || ', ' || state || ')' AS who"
+            " FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL"
+            " UNION ALL SELECT age(xmin), 'replication slot ' || slot_name"
+            " FROM pg_replication_slots WHERE xmin IS NOT NULL"
+            " UNION ALL SELECT age(transaction), 'prepared transaction ' || gid"
+            " FROM pg_prepared_xacts WHERE database = current_database()) h"
+            " WHERE a >= age(%s::text::xid) ORDER BY a DESC, who",
+            (str(xid % 2**32),),
+        )
+        return tuple(r[0] for r in rows)
 
     def redact_summary(self, summary_id: str) -> bool:
         with self.transaction():
+            self._forgetting("summaries", "summary_details")
             done = self._exec(
                 "UPDATE summaries SET content = %s WHERE id = %s", (REDACTED, summary_id)
             )
@@ -43,23 +96,27 @@ class PgForgetMixin:
         return done > 0
 
     def delete_pin_purged(self, pin_id: str) -> bool:
-        return self._exec("DELETE FROM pins WHERE id = %s", (pin_id,)) > 0
+        with self.transaction():
+            self._forgetting("pins")
+            return self._exec("DELETE FROM pins WHERE id = %s", (pin_id,)) > 0
 
     def clear_pin_reason(self, pin_id: str) -> bool:
-        return self._exec("UPDATE pins SET reason = NULL WHERE id = %s", (pin_id,)) > 0
+        with self.transaction():
+            self._forgetting("pins")
+            return self._exec("UPDATE pins SET reason = NULL WHERE id = %s", (pin_id,)) > 0
 
     def redact_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and rebuild the documents that carried it."""
         with self.transaction():
+            self._forgetting("capsules", "observations")
             done = self._exec(
                 "UPDATE capsules SET intent = %s WHERE id = %s", (REDACTED, capsule_id)
             )
-            for (obs_id,) in self._read(
-                "SELECT observation_id FROM capsule_observations WHERE capsule_id = %s"
-                " ORDER BY seq",
+            rows = self._read(
+                "SELECT observation_id FROM capsule_observations WHERE capsule_id = %s",
                 (capsule_id,),
-            ):
-                self._index_observation(obs_id)
+            )
+            self._index_observations([r[0] for r in rows])
         return done > 0
 
     def summaries_citing(self, obs_ids: Sequence[str]) -> list[str]:
@@ -96,4 +153,13 @@ class PgForgetMixin:
         )
 
     def finish_purge(self, *, wait_ms: int = 0) -> bool:
-        return True
+        """Vacuum every table that holds text once no snapshot older than now is left (waiting
+        up to ``wait_ms`` for that); False, with ``purge_holders`` set, while one is."""
+        deadline = time.monotonic() + wait_ms / 1000
+        holders = self._snapshot_holders(None)
+        while holders and time.monotonic() < deadline:
+            time.sleep(FINISH_POLL_S)
+            holders = self._snapshot_holders(None)
+        self._outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(_TEXT_TABLES)}")
+        self.purge_holders, self.wal_purged = holders, not holders
+        return self.wal_purged

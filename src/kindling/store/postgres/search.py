@@ -17,9 +17,7 @@ RANK_SCALE``: lower is better, as FTS5's, of a similar size, so ``retrieval.scor
 both backends the same way. Order: best rank, then newer, then id. The constants were chosen
 on ``bench/quality`` (docs/server.md has the sweep).
 
-Writes keep the index current inside the writing transaction: an append indexes the new row
-and re-indexes its session successor (whose neighbour it now is); a forget clears the row's
-vector and re-indexes its successor, so the forgotten text leaves every document.
+Writes keep the documents current inside the writing transaction (``observations``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -27,7 +25,6 @@ Must not import anything from Kindling except ``model`` and ``store``.
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -36,15 +33,16 @@ from typing import TYPE_CHECKING, Any
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, SummaryMatch
 from kindling.store.postgres.connection import scope_where
+from kindling.store.postgres.observations import CONFIG, document_text
 from kindling.store.postgres.tsquery import tsquery_text, word_query
 from kindling.store.rows import (
     OBS_COLUMNS,
     SUMMARY_COLUMNS,
     observation_row,
     row_scope,
+    scope_values,
     summary_row,
 )
-from kindling.store.sqlite.index import CONTEXT_HEAD, CONTEXT_TAIL, identifier_parts
 
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan
@@ -66,32 +64,10 @@ RECENT_WINDOW = 10_000
 # Below this many rows document frequencies are counted exactly; above, ANALYZE's statistics.
 DF_EXACT_BELOW = 50_000
 STATS_TTL_S = 60.0
-CONFIG = "kindling"  # english stemming, no stop words (migration 4)
-
-_RUN = re.compile(r"[^\W_]+")
-
-
-def document_text(text: str) -> str:
-    """The runs of letters and digits of ``text``, space separated (what gets parsed)."""
-    return " ".join(_RUN.findall(text))
-
-
-def excerpt(content: str) -> str:
-    """A neighbour's content as SQLite's index cuts it: head and tail of a long one."""
-    if len(content) <= CONTEXT_HEAD + CONTEXT_TAIL:
-        return content
-    return content[:CONTEXT_HEAD] + " … " + content[-CONTEXT_TAIL:]
-
-
-_VECTOR = (
-    f"setweight(to_tsvector('{CONFIG}', %s), 'A')"
-    f" || setweight(to_tsvector('{CONFIG}', %s), 'B')"
-    f" || setweight(to_tsvector('{CONFIG}', %s), 'C')"
-)
 
 
 class PgSearchMixin:
-    """Index maintenance, ``search_*``, ``document_counts`` and ``newest_ts``."""
+    """Summary indexing, ``search_*``, ``document_counts`` and ``newest_ts``."""
 
     _stats_cache: dict[str, tuple[float, dict[str, float], float]]
 
@@ -102,45 +78,6 @@ class PgSearchMixin:
         def transaction(self) -> AbstractContextManager[None]: ...
 
     # ------------------------------------------------------------------ index
-
-    def _index_observation(self, obs_id: str) -> None:
-        rows = self._read(
-            "SELECT o.content, o.redacted,"
-            " (SELECT CASE WHEN p.redacted THEN '' ELSE p.content END FROM observations p"
-            "   WHERE o.session_id IS NOT NULL AND p.session_id = o.session_id"
-            "   AND (p.ts, p.rowid) < (o.ts, o.rowid) ORDER BY p.ts DESC, p.rowid DESC LIMIT 1),"
-            " (SELECT c.intent FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
-            "   WHERE co.observation_id = o.id ORDER BY co.link_order LIMIT 1)"
-            " FROM observations o WHERE o.id = %s",
-            (obs_id,),
-        )
-        if not rows:
-            return
-        content, redacted, previous, intent = rows[0]
-        if redacted:
-            self._exec("UPDATE observations SET search = NULL WHERE id = %s", (obs_id,))
-            return
-        own = document_text(f"{content}\n{identifier_parts(content)}")
-        self._exec(
-            f"UPDATE observations SET search = {_VECTOR} WHERE id = %s",
-            (own, document_text(excerpt(previous or "")), document_text(intent or ""), obs_id),
-        )
-
-    def _successor(self, obs_id: str) -> str | None:
-        rows = self._read(
-            "SELECT n.id FROM observations o JOIN observations n ON n.session_id = o.session_id"
-            " AND (n.ts, n.rowid) > (o.ts, o.rowid) WHERE o.id = %s"
-            " ORDER BY n.ts, n.rowid LIMIT 1",
-            (obs_id,),
-        )
-        return str(rows[0][0]) if rows else None
-
-    def _index_observation_and_neighbours(self, obs_id: str) -> None:
-        """Index ``obs_id`` and the observation whose document quotes it (its successor)."""
-        self._index_observation(obs_id)
-        successor = self._successor(obs_id)
-        if successor is not None:
-            self._index_observation(successor)
 
     def _index_summary(self, summary_id: str) -> None:
         self._exec(
@@ -165,10 +102,12 @@ class PgSearchMixin:
         include_redacted: bool,
         limit: int,
     ) -> list[ObservationMatch]:
-        where, params = scope_where(scope, "o")
+        excluded, excluded_params = "", []
         if exclude_ids:
-            where += " AND o.id <> ALL(%s)"
-            params.append(list(exclude_ids))
+            excluded, excluded_params = " AND o.id <> ALL(%s)", [list(exclude_ids)]
+        where, params = scope_where(scope, "o")
+        where += excluded
+        params += excluded_params
         if plan is None or plan.match is None:
             if not include_redacted:
                 where += " AND NOT o.redacted"
@@ -182,9 +121,15 @@ class PgSearchMixin:
         if query is None:
             return []
         rank, rank_params, matches = self._rank_sql("observations", "o", plan)
+        # Whether only the neighbour or intent matched: the query with every word limited to
+        # weight A, against the whole vector (as cheap as the match; a ts_filter copy of every
+        # matching vector took a third of a 10k-match search).
+        own = tsquery_text(plan.terms, plan.phrases, plan.negated, weight="A")
         select = (
-            f"SELECT {OBS_COLUMNS}, o.rowid, {rank} AS r, NOT (ts_filter(o.search, '{{a}}') @@ q)"
+            f"SELECT {OBS_COLUMNS}, o.rowid, {rank} AS r,"
+            f" NOT (o.search @@ to_tsquery('{CONFIG}', %s))"
         )
+        rank_params = [*rank_params, own]
         tail = "ORDER BY r DESC, o.ts DESC, o.id ASC LIMIT %s"
         rows = []
         complete = False
@@ -204,11 +149,26 @@ class PgSearchMixin:
             # a scope smaller than the window was searched whole: its matches are all there is
             complete = bool(rows) and int(rows[0][13]) < RECENT_WINDOW
         if len(rows) < limit and not complete:
-            # Forgotten rows have no vector, so they never match (as in the SQLite index).
+            # Forgotten rows have no vector, so they never match (as in the SQLite index). The
+            # scope is matched by its tokens in the same GIN scan, and tested exactly on the
+            # row in a form no b-tree serves: AND-ing a b-tree bitmap of a whole repository
+            # cost more than the search (migration 6).
+            match = "o.search @@ q"
+            if scope.items():
+                tokens = ", ".join(["%s"] * len(SCOPE_FIELDS))
+                match = f"o.search @@ (q && kindling_scope_query({tokens}))"
+            exact, exact_params = scope_where(scope, "o", indexed=False)
             rows = self._read(
                 f"{select} FROM observations o, to_tsquery('{CONFIG}', %s) q"
-                f" WHERE o.search @@ q AND {where} {tail}",
-                [*rank_params, query, *params, limit],
+                f" WHERE {match} AND {exact}{excluded} {tail}",
+                [
+                    *rank_params,
+                    query,
+                    *(scope_values(scope) if scope.items() else ()),
+                    *exact_params,
+                    *excluded_params,
+                    limit,
+                ],
             )
         return [
             ObservationMatch(observation_row(r), -float(r[11]) * RANK_SCALE, int(r[10]), r[12])

@@ -1,7 +1,8 @@
 """PostgreSQL backend of the ``Store`` protocol: the same verbs and meaning as ``SqliteStore``.
 
-Connection, transactions and migrations live in ``connection.PgConnection``; text search and
-the search index in ``search``; structured summaries in ``details``; API tokens in ``tokens``.
+Connection, transactions and migrations live in ``connection.PgConnection``; observation
+writes and their search documents in ``observations``; text search in ``search``; structured
+summaries in ``details``; API tokens in ``tokens``.
 Row shapes are the SQLite store's (``store.rows``), so both backends build the same values.
 
 Concurrency: appends to one capsule lock the capsule row, so sequence numbers never collide;
@@ -32,6 +33,7 @@ from kindling.store.base import CapsuleRef, Dataset, StoreStats
 from kindling.store.postgres.connection import PgConnection, scope_where
 from kindling.store.postgres.details import PgSummaryDetailsMixin
 from kindling.store.postgres.forget import PgForgetMixin
+from kindling.store.postgres.observations import PgObservationsMixin
 from kindling.store.postgres.search import PgSearchMixin
 from kindling.store.postgres.tokens import PgTokensMixin
 from kindling.store.rows import (
@@ -50,7 +52,12 @@ from kindling.store.rows import (
 
 
 class PostgresStore(
-    PgSearchMixin, PgSummaryDetailsMixin, PgForgetMixin, PgTokensMixin, PgConnection
+    PgObservationsMixin,
+    PgSearchMixin,
+    PgSummaryDetailsMixin,
+    PgForgetMixin,
+    PgTokensMixin,
+    PgConnection,
 ):
     """A shared store on a PostgreSQL server; thread-safe (one pooled connection per
     transaction)."""
@@ -59,43 +66,6 @@ class PostgresStore(
     thread_safe = True  # one pooled connection per transaction and thread
 
     # ------------------------------------------------------------------ observations
-
-    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
-        with self.transaction():
-            self._exec(
-                "INSERT INTO observations (id, kind, content, provenance, ts, scope_ids,"
-                " redacted, session_id, repo_id, agent_id, user_id)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    obs.id,
-                    obs.kind,
-                    obs.content,
-                    json.dumps(obs.provenance, sort_keys=True, ensure_ascii=False),
-                    obs.ts,
-                    scope_json(obs.scope),
-                    obs.redacted,
-                    *scope_values(obs.scope),
-                ),
-            )
-            if capsule_id is not None:
-                self._append_link(capsule_id, obs.id)
-            self._index_observation_and_neighbours(obs.id)
-
-    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
-        """Insert many (observation, capsule id or None) in one transaction."""
-        with self.transaction():
-            for obs, capsule_id in items:
-                self.insert_observation(obs, capsule_id)
-
-    def _append_link(self, capsule_id: str, obs_id: str) -> int:
-        # The row lock serialises appends to one capsule: MAX(seq) + 1 is then unique.
-        self._read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
-        return self._exec(
-            "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
-            " SELECT %s, %s, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
-            " WHERE capsule_id = %s ON CONFLICT DO NOTHING",
-            (capsule_id, obs_id, capsule_id),
-        )
 
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
         if not ids:
@@ -132,19 +102,6 @@ class PostgresStore(
             )
         return [observation_row(r) for r in rows]
 
-    def redact_observation(self, obs_id: str) -> bool:
-        """Forget an observation: its text leaves the row and the index, and its neighbours
-        are re-indexed without its excerpt (see docs/privacy.md for what VACUUM must do)."""
-        with self.transaction():
-            changed = self._exec(
-                "UPDATE observations SET content = '[redacted]', provenance = '{}',"
-                " redacted = TRUE, search = NULL WHERE id = %s",
-                (obs_id,),
-            )
-            if changed:
-                self._index_observation_and_neighbours(obs_id)
-        return changed > 0
-
     def capsule_intents_of(self, obs_ids: Sequence[str]) -> dict[str, str]:
         """observation id -> intent of the capsule it belongs to (the first, by id)."""
         if not obs_ids:
@@ -165,13 +122,6 @@ class PostgresStore(
             (obs_id,),
         )
         return [r[0] for r in rows]
-
-    def link_observation(self, capsule_id: str, obs_id: str) -> bool:
-        with self.transaction():
-            added = self._append_link(capsule_id, obs_id) > 0
-            if added:  # its capsule intent may be new (the first capsule it is linked to)
-                self._index_observation(obs_id)
-        return added
 
     # ------------------------------------------------------------------ capsules
 

@@ -30,14 +30,21 @@ def word_query(text: str, *, weight: str = "") -> str | None:
 
 
 def tsquery_text(
-    terms: Iterable[str], phrases: Iterable[str] = (), negated: Iterable[str] = ()
+    terms: Iterable[str],
+    phrases: Iterable[str] = (),
+    negated: Iterable[str] = (),
+    *,
+    weight: str = "",
 ) -> str | None:
-    """The ``to_tsquery`` input for these parts; None when nothing positive is left."""
-    positive = list(dict.fromkeys(q for t in (*terms, *phrases) if (q := word_query(t))))
+    """The ``to_tsquery`` input for these parts; None when nothing positive is left. With
+    ``weight``, every word matches only positions of that weight (``'word':A``)."""
+    positive = list(
+        dict.fromkeys(q for t in (*terms, *phrases) if (q := word_query(t, weight=weight)))
+    )
     if not positive:
         return None
     query = " | ".join(positive)
-    negative = list(dict.fromkeys(q for t in negated if (q := word_query(t))))
+    negative = list(dict.fromkeys(q for t in negated if (q := word_query(t, weight=weight))))
     if negative:
         query = f"({query}) & !({' | '.join(negative)})"
     return query

@@ -18,20 +18,14 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from kindling.model import REDACTED
 from kindling.store.base import TextMatches, iter_chunks
-from kindling.store.rows import store_error
+from kindling.store.rows import like_pattern, store_error
 from kindling.store.sqlite import index
 from kindling.store.sqlite.connection import Database
 from kindling.store.sqlite.purge import truncate_wal
 
-REDACTED = "[redacted]"
 _SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
-
-
-def like_pattern(text: str) -> str:
-    """``text`` as a LIKE pattern matching it anywhere (with ``ESCAPE '\\'``)."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
 
 
 class ForgetMixin:

@@ -38,6 +38,7 @@ from contextlib import contextmanager
 
 from kindling.model import Scope
 from kindling.store.base import iter_chunks
+from kindling.store.documents import CONTEXT_HEAD, CONTEXT_TAIL, ELISION
 from kindling.store.identifiers import identifier_parts as identifier_parts
 
 # bm25 column weights: body, context, intent, scope.
@@ -45,10 +46,6 @@ BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
 # The body column alone: 0 exactly when no query term was found in the item's own text.
 BM25_BODY_ONLY = "1.0, 0.0, 0.0, 0.0"
 TEXT_COLUMNS = "{body context intent}"
-# A neighbour's content is cut to its head and tail: enough for the command line and the last
-# error line of a long output, without indexing a 30,000-character log twice.
-CONTEXT_HEAD = 400
-CONTEXT_TAIL = 200
 
 # Scope dimension -> token prefix. Tokens are hex digests, never words a user types.
 _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
@@ -98,13 +95,17 @@ def _parts_sql(text: object) -> str:
 
 # The documents as indexed. Forgotten observations are not indexed, and a forgotten neighbour
 # gives no context.
+# store.documents.context_excerpt in SQL
+_HEAD_AND_TAIL = (
+    f"substr(p.content, 1, {CONTEXT_HEAD}) || {ELISION!r} || substr(p.content, -{CONTEXT_TAIL})"
+)
 VIEW_SQL = f"""
 CREATE VIEW observation_docs AS
 SELECT x.rowid AS rowid,
        o.content || char(10) || x.parts AS body,
        CASE WHEN p.rowid IS NULL OR p.redacted = 1 THEN ''
             WHEN length(p.content) <= {CONTEXT_HEAD + CONTEXT_TAIL} THEN p.content
-            ELSE substr(p.content, 1, {CONTEXT_HEAD}) || ' … ' || substr(p.content, -{CONTEXT_TAIL})
+            ELSE {_HEAD_AND_TAIL}
        END AS context,
        x.intent AS intent,
        x.scope AS scope
