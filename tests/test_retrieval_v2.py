@@ -294,3 +294,22 @@ def test_a_failed_batch_leaves_no_index_entry(tmp_path: Path) -> None:
     con.execute("INSERT INTO observations_fts(observations_fts) VALUES ('integrity-check')")
     assert con.execute("SELECT count(*) FROM observation_context").fetchone()[0] == 0
     con.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=900))
+def test_the_index_cuts_a_neighbour_as_context_excerpt_does(previous: str) -> None:
+    """One rule for the neighbour excerpt: SQLite's view and PostgreSQL's
+    ``store.documents.context_excerpt`` give the same text."""
+    from kindling.store.documents import context_excerpt
+
+    if not previous.strip():
+        previous = "x" + previous
+    with Kindling.open(":memory:") as kd:
+        where = Scope(session_id="s", repo_id="/r")
+        first = kd.append_observation(kind="command", content=previous, scope=where, ts=1)
+        kd.append_observation(kind="message", content="next", scope=where, ts=2)
+        stored = kd.get_observation(first.id).content
+        conn = kd.store.connection  # type: ignore[attr-defined]
+        rows = conn.execute("SELECT context FROM observation_docs ORDER BY rowid").fetchall()
+    assert rows[1][0] == context_excerpt(stored)

@@ -66,6 +66,10 @@ def test_the_cli_talks_to_the_server(remote: dict[str, str], store_url: str) -> 
     assert cli(remote, "pin", "observation", obs["id"], "--reason", "why").returncode == 0
     forgot = cli(remote, "forget", obs["id"], "--json")
     assert forgot.returncode == 0, forgot.stderr
+    report = json.loads(forgot.stdout)  # the client passes on what the server's store keeps
+    on_postgres = store_url.startswith("postgresql://")
+    assert bool(report["remains"]) == on_postgres
+    assert ("gone from the database files" in report["message"]) == (not on_postgres)
     opened = cli(remote, "capsule", "open", "--intent", "fix login", "--repo", "webapp", "--json")
     assert opened.returncode == 0, opened.stderr
     capsule_id = json.loads(opened.stdout)["id"]

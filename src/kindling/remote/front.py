@@ -257,6 +257,7 @@ class RemoteKindling(RemoteReads):
                 capsules=tuple(answer["capsules"]),
                 complete=bool(answer["complete"]),
                 holders=tuple(answer["holders"]),
+                remains=str(answer.get("remains") or ""),  # what a PostgreSQL server keeps
             )
         except (KeyError, TypeError) as exc:
             raise RemoteError(f"the server's forget answer is not a report ({exc})") from None
