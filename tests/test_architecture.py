@@ -198,17 +198,6 @@ def test_all_is_complete_and_every_name_imports() -> None:
     assert set(kindling.__all__) <= set(namespace)
 
 
-# Store modules that still reach into names another module defines (mixins calling the
-# store's private helpers): they may only shrink; remove a line once its module is clean.
-PRIVATE_ACCESS_DEBT = {
-    "store/postgres/details.py",
-    "store/postgres/forget.py",
-    "store/postgres/search.py",
-    "store/postgres/store.py",
-    "store/postgres/tokens.py",
-}
-
-
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -282,7 +271,4 @@ STORE_MODULES = [p for p in MODULES if _under(_module_name(p), "kindling.store")
 def test_no_store_module_uses_another_modules_private_names(path: Path) -> None:
     name = str(path.relative_to(SRC))
     found = _private_access(path.read_text(encoding="utf-8"))
-    if name in PRIVATE_ACCESS_DEBT:
-        assert found != [], "clean now: remove it from PRIVATE_ACCESS_DEBT"
-    else:
-        assert found == [], f"{name} reaches into another module's private names"
+    assert found == [], f"{name} reaches into another module's private names"

@@ -268,7 +268,7 @@ def test_a_batch_insert_indexes_as_one_by_one_appends_would() -> None:
             # and a full rebuild changes nothing: every document was current
             store = PostgresStore(url)
             try:
-                store._index_observations(sorted(docs))
+                store.index_observations(sorted(docs))
             finally:
                 store.close()
             assert _documents(url) == docs

@@ -102,7 +102,7 @@ class PgConnection:
         if options:  # the URL's own options (a search_path, say) are kept, ours go after them
             kwargs["options"] = " ".join([*_url_options(conninfo), *options])
         self._local = threading.local()
-        self._stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
+        self.stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
         try:  # one direct connection first: its error says why (a pool only times out)
             with psycopg.connect(conninfo, **kwargs) as conn:
                 if read_only:
@@ -166,7 +166,7 @@ class PgConnection:
 
     def schema_version(self) -> int:
         return int(
-            self._read("SELECT COALESCE(MAX(version), 0) FROM kindling_schema_migrations")[0][0]
+            self.read("SELECT COALESCE(MAX(version), 0) FROM kindling_schema_migrations")[0][0]
         )
 
     # ------------------------------------------------------------------ transactions
@@ -190,17 +190,24 @@ class PgConnection:
                 finally:
                     self._local.conn = None
             if self._local.forgot:  # committed: now what PostgreSQL kept can be removed
-                self._after_forget(sorted(self._local.forgot))
+                self.after_forget(sorted(self._local.forgot), self._local.forget_xid)
         except (psycopg.Error, PoolTimeout) as exc:
             raise pg_error(exc, self.where) from None
         finally:
             self._local.forgot = set()
 
-    def _after_forget(self, tables: Sequence[str]) -> None:
-        """Called after a transaction that forgot text in ``tables`` has committed (see
-        ``forget.PgForgetMixin``)."""
+    def mark_forgotten(self, *tables: str) -> None:
+        """Note that this transaction overwrites forgotten text in ``tables`` (vacuumed after
+        the commit), and the transaction's id (older snapshots still see the text)."""
+        if not self._local.forgot:
+            self._local.forget_xid = int(self.read("SELECT pg_current_xact_id()::text")[0][0])
+        self._local.forgot.update(tables)
 
-    def _outside_transaction(self, sql: str) -> None:
+    def after_forget(self, tables: Sequence[str], xid: int | None) -> None:
+        """Called after transaction ``xid``, which forgot text in ``tables``, has committed
+        (see ``forget.PgForgetMixin``)."""
+
+    def outside_transaction(self, sql: str) -> None:
         """Run ``sql`` on a pooled connection outside any transaction (VACUUM)."""
         try:
             with self._pool.connection() as conn:
@@ -221,18 +228,18 @@ class PgConnection:
         except (psycopg.Error, PoolTimeout) as exc:
             raise pg_error(exc, self.where) from None
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._cursor() as cur:
             cur.execute(sql, params)
             return cur.fetchall()
 
-    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one write statement (in its own transaction unless one is open); rows changed."""
         with self.transaction(), self._cursor() as cur:
             cur.execute(sql, params)
             return cur.rowcount
 
-    def _copy(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """``COPY ... FROM STDIN`` of ``rows`` (in its own transaction unless one is open)."""
         with self.transaction(), self._cursor() as cur, cur.copy(sql) as copy:
             for row in rows:

@@ -45,8 +45,8 @@ class PgSummaryDetailsMixin:
 
     if TYPE_CHECKING:
 
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
         def transaction(self) -> AbstractContextManager[None]: ...
 
     def insert_summary_details(self, details: SummaryDetails) -> None:
@@ -57,7 +57,7 @@ class PgSummaryDetailsMixin:
             details.next_steps,
             details.references,
         )
-        self._exec(
+        self.write(
             f"INSERT INTO summary_details ({', '.join(_COLUMNS)})"
             f" VALUES ({', '.join(['%s'] * len(_COLUMNS))})",
             (
@@ -78,7 +78,7 @@ class PgSummaryDetailsMixin:
     def get_summary_details(self, summary_ids: Sequence[str]) -> dict[str, SummaryDetails]:
         if not summary_ids:
             return {}
-        rows = self._read(
+        rows = self.read(
             f"SELECT {', '.join(_COLUMNS)} FROM summary_details WHERE summary_id = ANY(%s)",
             (list(summary_ids),),
         )
@@ -107,7 +107,7 @@ class PgSummaryDetailsMixin:
         self, repo_id: str, topic_id: str, *, keep_id: str, updated_at: int
     ) -> list[str]:
         with self.transaction():
-            rows = self._read(
+            rows = self.read(
                 "UPDATE summary_details d SET status = 'Superseded', updated_at = %s"
                 " FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
                 " WHERE s.id = d.summary_id AND d.topic_id = %s AND d.status = 'Active'"

@@ -42,34 +42,30 @@ class PgForgetMixin:
     )
 
     if TYPE_CHECKING:
-        _local: Any
 
-        def _outside_transaction(self, sql: str) -> None: ...
+        def outside_transaction(self, sql: str) -> None: ...
 
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
         def transaction(self) -> AbstractContextManager[None]: ...
-        def _index_summary(self, summary_id: str) -> None: ...
-        def _index_observations(self, obs_ids: Sequence[str]) -> None: ...
+        def index_summary(self, summary_id: str) -> None: ...
+        def index_observations(self, obs_ids: Sequence[str]) -> None: ...
 
-    def _forgetting(self, *tables: str) -> None:
-        """Note that this transaction overwrites forgotten text in ``tables`` (vacuumed after
-        the commit), and the transaction's id (older snapshots still see the text)."""
-        if not self._local.forgot:
-            self._local.forget_xid = int(self._read("SELECT pg_current_xact_id()::text")[0][0])
-        self._local.forgot.update(tables)
+        def mark_forgotten(self, *tables: str) -> None: ...
 
-    def _after_forget(self, tables: Sequence[str]) -> None:
-        holders = self._snapshot_holders(self._local.forget_xid)
-        self._outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(tables)}")
+    def after_forget(self, tables: Sequence[str], xid: int | None) -> None:
+        """Vacuum ``tables`` now that the forget of transaction ``xid`` has committed, and
+        name the snapshots that may still see the old versions."""
+        holders = self._snapshot_holders(xid)
+        self.outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(tables)}")
         self.purge_holders, self.wal_purged = holders, not holders
 
     def _snapshot_holders(self, xid: int | None) -> tuple[str, ...]:
         """Snapshots of this database that may still see versions deleted by transaction
         ``xid`` (None: by any transaction that has committed), oldest first."""
         if xid is None:  # the next transaction id: every snapshot open now
-            xid = int(self._read("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
-        rows = self._read(
+            xid = int(self.read("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
+        rows = self.read(
             "SELECT who FROM (SELECT age(backend_xmin) AS a, 'PostgreSQL connection ' || pid"
             " || ' (' || usename || '@' || COALESCE(NULLIF(application_name, ''),"
             " client_addr::text, 'local') || ', ' || state || ')' AS who"
@@ -86,43 +82,43 @@ class PgForgetMixin:
 
     def redact_summary(self, summary_id: str) -> bool:
         with self.transaction():
-            self._forgetting("summaries", "summary_details")
-            done = self._exec(
+            self.mark_forgotten("summaries", "summary_details")
+            done = self.write(
                 "UPDATE summaries SET content = %s WHERE id = %s", (REDACTED, summary_id)
             )
-            self._exec("DELETE FROM summary_details WHERE summary_id = %s", (summary_id,))
+            self.write("DELETE FROM summary_details WHERE summary_id = %s", (summary_id,))
             if done:
-                self._index_summary(summary_id)
+                self.index_summary(summary_id)
         return done > 0
 
     def delete_pin_purged(self, pin_id: str) -> bool:
         with self.transaction():
-            self._forgetting("pins")
-            return self._exec("DELETE FROM pins WHERE id = %s", (pin_id,)) > 0
+            self.mark_forgotten("pins")
+            return self.write("DELETE FROM pins WHERE id = %s", (pin_id,)) > 0
 
     def clear_pin_reason(self, pin_id: str) -> bool:
         with self.transaction():
-            self._forgetting("pins")
-            return self._exec("UPDATE pins SET reason = NULL WHERE id = %s", (pin_id,)) > 0
+            self.mark_forgotten("pins")
+            return self.write("UPDATE pins SET reason = NULL WHERE id = %s", (pin_id,)) > 0
 
     def redact_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and rebuild the documents that carried it."""
         with self.transaction():
-            self._forgetting("capsules", "observations")
-            done = self._exec(
+            self.mark_forgotten("capsules", "observations")
+            done = self.write(
                 "UPDATE capsules SET intent = %s WHERE id = %s", (REDACTED, capsule_id)
             )
-            rows = self._read(
+            rows = self.read(
                 "SELECT observation_id FROM capsule_observations WHERE capsule_id = %s",
                 (capsule_id,),
             )
-            self._index_observations([r[0] for r in rows])
+            self.index_observations([r[0] for r in rows])
         return done > 0
 
     def summaries_citing(self, obs_ids: Sequence[str]) -> list[str]:
         if not obs_ids:
             return []
-        rows = self._read(
+        rows = self.read(
             "SELECT DISTINCT s.id FROM summaries s,"
             " jsonb_array_elements_text(s.evidence_refs::jsonb) AS e(ref)"
             " WHERE e.ref = ANY(%s)",
@@ -135,7 +131,7 @@ class PgForgetMixin:
         like = like_pattern(text)
 
         def ids(sql: str, n: int) -> tuple[str, ...]:
-            return tuple(sorted({r[0] for r in self._read(sql, (like,) * n)}))
+            return tuple(sorted({r[0] for r in self.read(sql, (like,) * n)}))
 
         detail_where = " OR ".join(f"d.{c} ILIKE %s" for c in _SUMMARY_TEXT)
         return TextMatches(
@@ -160,6 +156,6 @@ class PgForgetMixin:
         while holders and time.monotonic() < deadline:
             time.sleep(FINISH_POLL_S)
             holders = self._snapshot_holders(None)
-        self._outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(_TEXT_TABLES)}")
+        self.outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(_TEXT_TABLES)}")
         self.purge_holders, self.wal_purged = holders, not holders
         return self.wal_purged

@@ -71,11 +71,11 @@ class PgObservationsMixin:
 
     if TYPE_CHECKING:
 
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
         def transaction(self) -> AbstractContextManager[None]: ...
-        def _copy(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
-        def _forgetting(self, *tables: str) -> None: ...
+        def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+        def mark_forgotten(self, *tables: str) -> None: ...
 
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
         self.insert_observations([(obs, capsule_id)])
@@ -89,11 +89,11 @@ class PgObservationsMixin:
         with self.transaction():
             links = [(cid, obs.id) for obs, cid in items if cid is not None]
             if links:  # the row locks serialise appends to a capsule: its seq stays unique
-                self._read(
+                self.read(
                     "SELECT 1 FROM capsules WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
                     (sorted({cid for cid, _ in links}),),
                 )
-            self._copy(
+            self.copy_rows(
                 f"COPY {_OBS_INSERT} FROM STDIN", (observation_values(obs) for obs, _ in items)
             )
             if links:
@@ -103,7 +103,7 @@ class PgObservationsMixin:
     def _append_links(self, links: Sequence[tuple[str, str]]) -> int:
         """Link (capsule, observation) pairs in order, each capsule's seq continuing from its
         largest; callers hold the capsules' row locks. Returns the links added."""
-        return self._exec(
+        return self.write(
             "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
             " SELECT u.c, u.o, row_number() OVER (PARTITION BY u.c ORDER BY u.n) - 1"
             " + COALESCE((SELECT MAX(x.seq) + 1 FROM capsule_observations x"
@@ -115,18 +115,18 @@ class PgObservationsMixin:
 
     def link_observation(self, capsule_id: str, obs_id: str) -> bool:
         with self.transaction():
-            self._read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
+            self.read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
             added = self._append_links([(capsule_id, obs_id)]) > 0
             if added:  # its capsule intent may be new (the first capsule it is linked to)
-                self._index_observations([obs_id])
+                self.index_observations([obs_id])
         return added
 
     def redact_observation(self, obs_id: str) -> bool:
         """Forget an observation: its text leaves the row and the index, and its successor
         is re-indexed without its excerpt (docs/privacy.md: what VACUUM then removes)."""
         with self.transaction():
-            self._forgetting("observations")
-            changed = self._exec(
+            self.mark_forgotten("observations")
+            changed = self.write(
                 "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                 " redacted = TRUE, search = NULL WHERE id = %s",
                 (obs_id,),
@@ -139,22 +139,22 @@ class PgObservationsMixin:
 
     def _index_with_successors(self, obs_ids: Sequence[str]) -> None:
         """Index ``obs_ids`` and the observations whose documents quote them (successors)."""
-        rows = self._read(
+        rows = self.read(
             "SELECT n.id FROM observations o CROSS JOIN LATERAL (SELECT n.id FROM"
             " observations n WHERE o.session_id IS NOT NULL AND n.session_id = o.session_id"
             " AND (n.ts, n.rowid) > (o.ts, o.rowid) ORDER BY n.ts, n.rowid LIMIT 1) n"
             " WHERE o.id = ANY(%s)",
             (list(obs_ids),),
         )
-        self._index_observations([*obs_ids, *(r[0] for r in rows)])
+        self.index_observations([*obs_ids, *(r[0] for r in rows)])
 
-    def _index_observations(self, obs_ids: Sequence[str]) -> None:
+    def index_observations(self, obs_ids: Sequence[str]) -> None:
         """Rebuild the documents of ``obs_ids`` (a forgotten row gets none): one read, one
         write."""
         ids = list(dict.fromkeys(obs_ids))
         if not ids:
             return
-        rows = self._read(
+        rows = self.read(
             "SELECT o.id, o.content, o.redacted,"
             " (SELECT CASE WHEN p.redacted THEN '' ELSE p.content END FROM observations p"
             "   WHERE o.session_id IS NOT NULL AND p.session_id = o.session_id"
@@ -171,7 +171,7 @@ class PgObservationsMixin:
             )
             for column, value in zip(columns, (obs_id, *parts), strict=True):
                 column.append(value)
-        self._exec(
+        self.write(
             "UPDATE observations o SET search = CASE WHEN u.a IS NULL THEN NULL ELSE"
             f" {vector_sql('u.a', 'u.b', 'u.c')} || {scope_vector_sql('o.')} END"
             " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[]) AS u(id, a, b, c)"

@@ -69,23 +69,23 @@ STATS_TTL_S = 60.0
 class PgSearchMixin:
     """Summary indexing, ``search_*``, ``document_counts`` and ``newest_ts``."""
 
-    _stats_cache: dict[str, tuple[float, dict[str, float], float]]
+    stats_cache: dict[str, tuple[float, dict[str, float], float]]
 
     if TYPE_CHECKING:
 
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
         def transaction(self) -> AbstractContextManager[None]: ...
 
     # ------------------------------------------------------------------ index
 
-    def _index_summary(self, summary_id: str) -> None:
-        self._exec(
+    def index_summary(self, summary_id: str) -> None:
+        self.write(
             f"UPDATE summaries SET search = setweight(to_tsvector('{CONFIG}', %s), 'A')"
             " WHERE id = %s",
             (
                 document_text(
-                    self._read("SELECT content FROM summaries WHERE id = %s", (summary_id,))[0][0]
+                    self.read("SELECT content FROM summaries WHERE id = %s", (summary_id,))[0][0]
                 ),
                 summary_id,
             ),
@@ -111,7 +111,7 @@ class PgSearchMixin:
         if plan is None or plan.match is None:
             if not include_redacted:
                 where += " AND NOT o.redacted"
-            rows = self._read(
+            rows = self.read(
                 f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
                 " ORDER BY o.ts DESC, o.id ASC LIMIT %s",
                 [*params, limit],
@@ -138,8 +138,8 @@ class PgSearchMixin:
             # the newest RECENT_WINDOW observations in scope (read in time-index order), and
             # fall back to every match only when those do not fill the page.
             with self.transaction():
-                self._exec("SET LOCAL enable_bitmapscan = off")  # keep the time-index walk
-                rows = self._read(
+                self.write("SET LOCAL enable_bitmapscan = off")  # keep the time-index walk
+                rows = self.read(
                     f"{select}, o.window_rows FROM (SELECT w.*, count(*) OVER () AS window_rows"
                     f" FROM (SELECT * FROM observations o WHERE {where}"
                     f" ORDER BY o.ts DESC, o.id LIMIT {RECENT_WINDOW}) w) o,"
@@ -158,7 +158,7 @@ class PgSearchMixin:
                 tokens = ", ".join(["%s"] * len(SCOPE_FIELDS))
                 match = f"o.search @@ (q && kindling_scope_query({tokens}))"
             exact, exact_params = scope_where(scope, "o", indexed=False)
-            rows = self._read(
+            rows = self.read(
                 f"{select} FROM observations o, to_tsquery('{CONFIG}', %s) q"
                 f" WHERE {match} AND {exact}{excluded} {tail}",
                 [
@@ -193,7 +193,7 @@ class PgSearchMixin:
             + ", s.rowid"
         )
         if plan is None or plan.match is None:
-            rows = self._read(
+            rows = self.read(
                 f"SELECT {columns}, 0.0 FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
                 f" WHERE {where} ORDER BY s.created_at DESC, s.id ASC LIMIT %s",
                 [*params, limit],
@@ -203,7 +203,7 @@ class PgSearchMixin:
             if query is None:
                 return []
             rank, rank_params, _ = self._rank_sql("summaries", "s", plan)
-            rows = self._read(
+            rows = self.read(
                 f"SELECT {columns}, {rank} AS r"
                 f" FROM summaries s JOIN capsules c ON c.id = s.capsule_id,"
                 f" to_tsquery('{CONFIG}', %s) q WHERE s.search @@ q AND {where}"
@@ -242,12 +242,10 @@ class PgSearchMixin:
         return total, counts
 
     def _table_rows(self, table: str) -> int:
-        estimate = self._read(
-            "SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", (table,)
-        )
+        estimate = self.read("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", (table,))
         rows = int(estimate[0][0]) if estimate and estimate[0][0] is not None else -1
         if rows < DF_EXACT_BELOW:  # never analysed (-1), or small: the exact number is cheap
-            rows = int(self._read(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}")[0][0])
+            rows = int(self.read(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}")[0][0])
         return rows
 
     def _counts(self, table: str, queries: dict[str, str | None]) -> dict[str, int]:
@@ -259,7 +257,7 @@ class PgSearchMixin:
         to_q = f"to_tsquery('{CONFIG}', %s)"
         filters = ", ".join(f"count(*) FILTER (WHERE search @@ {to_q})" for _ in usable)
         union = " || ".join(to_q for _ in usable)
-        row = self._read(
+        row = self.read(
             f"SELECT {filters} FROM {table} WHERE search @@ ({union})",
             [q for _, q in usable] * 2,
         )[0]
@@ -269,10 +267,10 @@ class PgSearchMixin:
     def _element_freqs(self, table: str) -> tuple[dict[str, float], float]:
         """Lexeme -> share of rows (ANALYZE's most common elements), and the smallest share;
         kept for ``STATS_TTL_S``: they change only when the table is analysed again."""
-        cached = self._stats_cache.get(table)
+        cached = self.stats_cache.get(table)
         if cached is not None and time.monotonic() - cached[0] < STATS_TTL_S:
             return cached[1], cached[2]
-        rows = self._read(
+        rows = self.read(
             "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
             " WHERE schemaname = current_schema() AND tablename = %s AND attname = 'search'",
             (table,),
@@ -283,13 +281,13 @@ class PgSearchMixin:
             elems, values = rows[0]
             freqs = dict(zip(elems, values[: len(elems)], strict=True))
             floor = float(values[len(elems)])  # then come the minimum, maximum, null share
-        self._stats_cache[table] = (time.monotonic(), freqs, floor)
+        self.stats_cache[table] = (time.monotonic(), freqs, floor)
         return freqs, floor
 
     def _lexemes(self, items: Sequence[str]) -> dict[str, tuple[str, ...]]:
         if not items:
             return {}
-        rows = self._read(
+        rows = self.read(
             f"SELECT t, tsvector_to_array(to_tsvector('{CONFIG}', t))"
             " FROM unnest(%s::text[]) AS u(t)",
             ([document_text(i) for i in items],),
@@ -325,7 +323,7 @@ class PgSearchMixin:
         """The newest observation or summary time in ``scope``."""
         obs_where, obs_params = scope_where(scope, "o")
         sum_where, sum_params = scope_where(scope, "c")
-        row = self._read(
+        row = self.read(
             f"SELECT GREATEST((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
             " (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
             f" WHERE {sum_where}))",

@@ -70,7 +70,7 @@ class PostgresStore(
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
         if not ids:
             return {}
-        rows = self._read(
+        rows = self.read(
             f"SELECT {OBS_COLUMNS} FROM observations o WHERE o.id = ANY(%s)", (list(ids),)
         )
         return {r[0]: observation_row(r) for r in rows}
@@ -88,14 +88,14 @@ class PostgresStore(
             where += " AND o.kind = %s"
             params.append(kind)
         if capsule_id is not None:
-            rows = self._read(
+            rows = self.read(
                 f"SELECT {OBS_COLUMNS} FROM capsule_observations co"
                 " JOIN observations o ON o.id = co.observation_id"
                 f" WHERE co.capsule_id = %s AND {where} ORDER BY co.seq LIMIT %s",
                 [capsule_id, *params, limit],
             )
         else:
-            rows = self._read(
+            rows = self.read(
                 f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
                 " ORDER BY o.ts DESC, o.id ASC LIMIT %s",
                 [*params, limit],
@@ -106,7 +106,7 @@ class PostgresStore(
         """observation id -> intent of the capsule it belongs to (the first, by id)."""
         if not obs_ids:
             return {}
-        rows = self._read(
+        rows = self.read(
             "SELECT DISTINCT ON (co.observation_id) co.observation_id, c.intent"
             " FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
             " WHERE co.observation_id = ANY(%s) ORDER BY co.observation_id, c.id",
@@ -115,7 +115,7 @@ class PostgresStore(
         return {r[0]: r[1] for r in rows}
 
     def capsules_of(self, obs_id: str) -> list[str]:
-        rows = self._read(
+        rows = self.read(
             "SELECT co.capsule_id FROM capsule_observations co"
             " JOIN capsules c ON c.id = co.capsule_id"
             " WHERE co.observation_id = %s ORDER BY c.opened_at, c.id",
@@ -126,7 +126,7 @@ class PostgresStore(
     # ------------------------------------------------------------------ capsules
 
     def insert_capsule(self, capsule: Capsule) -> None:
-        self._exec(
+        self.write(
             "INSERT INTO capsules (id, type, intent, status, opened_at, closed_at, scope_ids,"
             " session_id, repo_id, agent_id, user_id)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -143,7 +143,7 @@ class PostgresStore(
         )
 
     def _capsules(self, where: str, params: Sequence[Any], tail: str = "") -> list[Capsule]:
-        rows = self._read(
+        rows = self.read(
             f"SELECT {CAPSULE_COLUMNS}, (SELECT s.id FROM summaries s"
             " WHERE s.capsule_id = c.id), ARRAY(SELECT co.observation_id FROM"
             " capsule_observations co WHERE co.capsule_id = c.id ORDER BY co.seq)"
@@ -170,7 +170,7 @@ class PostgresStore(
         return found[0] if found else None
 
     def capsule_ref(self, capsule_id: str) -> CapsuleRef | None:
-        rows = self._read(
+        rows = self.read(
             f"SELECT {CAPSULE_REF_COLUMNS} FROM capsules c WHERE c.id = %s", (capsule_id,)
         )
         return CapsuleRef(rows[0][0], rows[0][1], row_scope(rows[0], 2)) if rows else None
@@ -180,7 +180,7 @@ class PostgresStore(
         if session_id is not None:
             where += " AND c.session_id = %s AND c.type = 'session'"
             params.append(session_id)
-        rows = self._read(
+        rows = self.read(
             f"SELECT {CAPSULE_REF_COLUMNS} FROM capsules c WHERE c.status = 'open' AND {where}"
             " ORDER BY c.opened_at DESC, c.id LIMIT 1",
             params,
@@ -188,7 +188,7 @@ class PostgresStore(
         return CapsuleRef(rows[0][0], rows[0][1], row_scope(rows[0], 2)) if rows else None
 
     def set_capsule_closed(self, capsule_id: str, closed_at: int) -> None:
-        self._exec(
+        self.write(
             "UPDATE capsules SET status = 'closed', closed_at = %s WHERE id = %s",
             (closed_at, capsule_id),
         )
@@ -208,10 +208,10 @@ class PostgresStore(
         refs = json.dumps(list(summary.evidence_refs))
         with self.transaction():
             # Lock the capsule: two writers setting one capsule's summary must not both insert.
-            self._read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (summary.capsule_id,))
+            self.read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (summary.capsule_id,))
             existing = self.summary_for_capsule(summary.capsule_id)
             if existing is None:
-                self._exec(
+                self.write(
                     "INSERT INTO summaries (id, capsule_id, content, confidence, created_at,"
                     " evidence_refs) VALUES (%s, %s, %s, %s, %s, %s)",
                     (
@@ -223,14 +223,14 @@ class PostgresStore(
                         refs,
                     ),
                 )
-                self._index_summary(summary.id)
+                self.index_summary(summary.id)
                 return summary
-            self._exec(
+            self.write(
                 "UPDATE summaries SET content = %s, confidence = %s, created_at = %s,"
                 " evidence_refs = %s WHERE id = %s",
                 (summary.content, summary.confidence, summary.created_at, refs, existing.id),
             )
-            self._index_summary(existing.id)
+            self.index_summary(existing.id)
             return replace(summary, id=existing.id)
 
     def get_summary(self, summary_id: str) -> Summary | None:
@@ -239,20 +239,20 @@ class PostgresStore(
     def get_summaries(self, ids: Sequence[str]) -> dict[str, Summary]:
         if not ids:
             return {}
-        rows = self._read(
+        rows = self.read(
             f"SELECT {SUMMARY_COLUMNS} FROM summaries s WHERE s.id = ANY(%s)", (list(ids),)
         )
         return {r[0]: summary_row(r) for r in rows}
 
     def summary_for_capsule(self, capsule_id: str) -> Summary | None:
-        rows = self._read(
+        rows = self.read(
             f"SELECT {SUMMARY_COLUMNS} FROM summaries s WHERE s.capsule_id = %s", (capsule_id,)
         )
         return summary_row(rows[0]) if rows else None
 
     def list_summaries(self, *, scope: Scope, limit: int) -> list[Summary]:
         where, params = scope_where(scope, "c")
-        rows = self._read(
+        rows = self.read(
             f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
             f" WHERE {where} ORDER BY s.created_at DESC, s.id LIMIT %s",
             [*params, limit],
@@ -262,7 +262,7 @@ class PostgresStore(
     # ------------------------------------------------------------------ pins
 
     def insert_pin(self, pin: Pin) -> None:
-        self._exec(
+        self.write(
             "INSERT INTO pins (id, target_type, target_id, reason, created_at, expires_at,"
             " scope_ids, session_id, repo_id, agent_id, user_id)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -279,18 +279,18 @@ class PostgresStore(
         )
 
     def get_pin(self, pin_id: str) -> Pin | None:
-        rows = self._read(f"SELECT {PIN_COLUMNS} FROM pins p WHERE p.id = %s", (pin_id,))
+        rows = self.read(f"SELECT {PIN_COLUMNS} FROM pins p WHERE p.id = %s", (pin_id,))
         return pin_row(rows[0]) if rows else None
 
     def delete_pin(self, pin_id: str) -> bool:
-        return self._exec("DELETE FROM pins WHERE id = %s", (pin_id,)) > 0
+        return self.write("DELETE FROM pins WHERE id = %s", (pin_id,)) > 0
 
     def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]:
         where, params = scope_where(scope, "p")
         if active_at is not None:
             where += " AND (p.expires_at IS NULL OR p.expires_at > %s)"
             params.append(active_at)
-        rows = self._read(
+        rows = self.read(
             f"SELECT {PIN_COLUMNS} FROM pins p WHERE {where}"
             " ORDER BY p.created_at DESC, p.id ASC LIMIT %s",
             [*params, limit],
@@ -298,7 +298,7 @@ class PostgresStore(
         return [pin_row(r) for r in rows]
 
     def pins_for_target(self, target_type: TargetType, target_id: str) -> list[Pin]:
-        rows = self._read(
+        rows = self.read(
             f"SELECT {PIN_COLUMNS} FROM pins p WHERE p.target_type = %s AND p.target_id = %s"
             " ORDER BY p.created_at DESC, p.id",
             (target_type, target_id),
@@ -308,11 +308,11 @@ class PostgresStore(
     # ------------------------------------------------------------------ whole-store reads
 
     def stats(self) -> StoreStats:
-        by_kind = dict(self._read("SELECT kind, COUNT(*) FROM observations GROUP BY kind"))
-        redacted = self._read("SELECT COUNT(*) FROM observations WHERE redacted")[0][0]
-        by_status = dict(self._read("SELECT status, COUNT(*) FROM capsules GROUP BY status"))
-        summaries = self._read("SELECT COUNT(*) FROM summaries")[0][0]
-        pins = self._read("SELECT COUNT(*) FROM pins")[0][0]
+        by_kind = dict(self.read("SELECT kind, COUNT(*) FROM observations GROUP BY kind"))
+        redacted = self.read("SELECT COUNT(*) FROM observations WHERE redacted")[0][0]
+        by_status = dict(self.read("SELECT status, COUNT(*) FROM capsules GROUP BY status"))
+        summaries = self.read("SELECT COUNT(*) FROM summaries")[0][0]
+        pins = self.read("SELECT COUNT(*) FROM pins")[0][0]
         return StoreStats(
             {k: int(v) for k, v in by_kind.items()},
             int(redacted),
@@ -329,7 +329,7 @@ class PostgresStore(
             where += " AND NOT o.redacted"
         observations = [
             observation_row(r)
-            for r in self._read(
+            for r in self.read(
                 f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
                 " ORDER BY o.ts ASC, o.id ASC",
                 params,
@@ -343,7 +343,7 @@ class PostgresStore(
         ]
         summaries = [
             summary_row(r)
-            for r in self._read(
+            for r in self.read(
                 f"SELECT {SUMMARY_COLUMNS} FROM summaries s JOIN capsules c"
                 f" ON c.id = s.capsule_id WHERE {cwhere} ORDER BY s.created_at ASC, s.id ASC",
                 cparams,
@@ -357,7 +357,7 @@ class PostgresStore(
             )
         pins = [
             pin_row(r)
-            for r in self._read(
+            for r in self.read(
                 f"SELECT {PIN_COLUMNS} FROM pins p WHERE {pwhere}"
                 " ORDER BY p.created_at ASC, p.id ASC",
                 pparams,

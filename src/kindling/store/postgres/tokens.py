@@ -17,29 +17,29 @@ _COLUMNS = "id, user_id, team, created_at, revoked_at"
 class PgTokensMixin:
     if TYPE_CHECKING:
 
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
 
     def insert_token(self, token: ApiToken, token_hash: str) -> None:
-        self._exec(
+        self.write(
             "INSERT INTO api_tokens (id, token_hash, user_id, team, created_at, revoked_at)"
             " VALUES (%s, %s, %s, %s, %s, %s)",
             (token.id, token_hash, token.user_id, token.team, token.created_at, token.revoked_at),
         )
 
     def token_by_hash(self, token_hash: str) -> ApiToken | None:
-        rows = self._read(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = %s", (token_hash,))
+        rows = self.read(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = %s", (token_hash,))
         return ApiToken(*rows[0]) if rows else None
 
     def list_tokens(self) -> list[ApiToken]:
         return [
             ApiToken(*r)
-            for r in self._read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
+            for r in self.read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
         ]
 
     def revoke_token(self, token_id: str, revoked_at: int) -> bool:
         return (
-            self._exec(
+            self.write(
                 "UPDATE api_tokens SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
                 (revoked_at, token_id),
             )
@@ -48,7 +48,7 @@ class PgTokensMixin:
 
     def grant_repo(self, team: str, repo_id: str, granted_at: int) -> bool:
         return (
-            self._exec(
+            self.write(
                 "INSERT INTO team_repos (team, repo_id, granted_at) VALUES (%s, %s, %s)"
                 " ON CONFLICT DO NOTHING",
                 (team, repo_id, granted_at),
@@ -59,7 +59,7 @@ class PgTokensMixin:
     def team_repos(self, team: str) -> list[str]:
         return [
             r[0]
-            for r in self._read(
+            for r in self.read(
                 "SELECT repo_id FROM team_repos WHERE team = %s ORDER BY repo_id", (team,)
             )
         ]
