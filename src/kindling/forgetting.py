@@ -169,7 +169,7 @@ class ForgetVerbs:
             if eid in store.get_observations([eid]):
                 report = self._forget_observations(eid, [eid])
             elif store.get_summary(eid) is not None:
-                store.redact_summary(eid)
+                store.forget_summary(eid)
                 report = ForgetReport(id=eid, summaries=(eid,))
             elif store.get_pin(eid) is not None:
                 store.delete_pin_purged(eid)
@@ -188,11 +188,11 @@ class ForgetVerbs:
         with store.transaction():
             report = self._forget_observations(None, list(found.observations))
             for summary_id in found.summaries:
-                store.redact_summary(summary_id)
+                store.forget_summary(summary_id)
             for pin_id in found.pins:
                 store.clear_pin_reason(pin_id)
             for capsule_id in found.capsules:
-                store.redact_capsule_intent(capsule_id)
+                store.forget_capsule_intent(capsule_id)
         summaries = tuple(sorted({*report.summaries, *found.summaries}))
         return self._purge_state(
             replace(report, summaries=summaries, pins=found.pins, capsules=found.capsules)
@@ -221,9 +221,9 @@ class ForgetVerbs:
                 ):
                     derived.add(summary.id)
         for obs_id in obs_ids:
-            self.store.redact_observation(obs_id)
+            self.store.forget_observation(obs_id)
         for summary_id in sorted(derived):
-            self.store.redact_summary(summary_id)
+            self.store.forget_summary(summary_id)
         return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=tuple(sorted(derived)))
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:

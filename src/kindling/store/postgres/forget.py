@@ -80,7 +80,7 @@ class PgForgetMixin:
         )
         return tuple(r[0] for r in rows)
 
-    def redact_summary(self, summary_id: str) -> bool:
+    def forget_summary(self, summary_id: str) -> bool:
         with self.transaction():
             self.mark_forgotten("summaries", "summary_details")
             done = self.write(
@@ -101,7 +101,7 @@ class PgForgetMixin:
             self.mark_forgotten("pins")
             return self.write("UPDATE pins SET reason = NULL WHERE id = %s", (pin_id,)) > 0
 
-    def redact_capsule_intent(self, capsule_id: str) -> bool:
+    def forget_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and rebuild the documents that carried it."""
         with self.transaction():
             self.mark_forgotten("capsules", "observations")

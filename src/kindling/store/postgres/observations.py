@@ -66,7 +66,7 @@ _OBS_INSERT = (
 
 
 class PgObservationsMixin:
-    """``insert_observation(s)``, ``link_observation``, ``redact_observation`` and the index
+    """``insert_observation(s)``, ``link_observation``, ``forget_observation`` and the index
     maintenance the other writers call (``_index_observations``)."""
 
     if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class PgObservationsMixin:
                 self.index_observations([obs_id])
         return added
 
-    def redact_observation(self, obs_id: str) -> bool:
+    def forget_observation(self, obs_id: str) -> bool:
         """Forget an observation: its text leaves the row and the index, and its successor
         is re-indexed without its excerpt (docs/privacy.md: what VACUUM then removes)."""
         with self.transaction():

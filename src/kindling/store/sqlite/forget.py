@@ -43,7 +43,7 @@ class ForgetMixin:
             raise store_error(exc, db.path) from exc
         return cur.rowcount > 0
 
-    def redact_observation(self, obs_id: str) -> bool:
+    def forget_observation(self, obs_id: str) -> bool:
         """Forget an observation's text everywhere, including on disk (see ``purge``): its
         row, its index entry, and the index entry of the neighbour whose context held it.
 
@@ -73,7 +73,7 @@ class ForgetMixin:
             raise store_error(exc, db.path) from exc
         return True
 
-    def redact_summary(self, summary_id: str) -> bool:
+    def forget_summary(self, summary_id: str) -> bool:
         """Forget a summary's text (content and structured fields); its id and refs stay."""
         with self.db.transaction():
             done = self._purging(
@@ -88,7 +88,7 @@ class ForgetMixin:
     def clear_pin_reason(self, pin_id: str) -> bool:
         return self._purging("UPDATE pins SET reason = NULL WHERE id = ?", (pin_id,))
 
-    def redact_capsule_intent(self, capsule_id: str) -> bool:
+    def forget_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and the copy of it its observations are indexed with."""
         with self.db.transaction():
             self.db.index_pending()  # appends of this transaction get their context rows first
