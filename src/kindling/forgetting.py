@@ -28,6 +28,8 @@ from kindling.model import Capsule, Observation, Pin, Summary
 from kindling.store.base import Store
 
 MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
+# A distinctive part of a text finds it; SQLite refuses LIKE patterns over 50,000 bytes
+MAX_MATCH_CHARS = 10_000
 # Which entities a caller may act on (as ``kindling.lookup.Visible``; the server passes its rule)
 Visible: TypeAlias = Callable[[Observation | Capsule | Summary | Pin], bool]
 
@@ -110,6 +112,11 @@ def check_match_text(text: object) -> str:
         raise InvalidInputError(
             f"the text to forget must be at least {MIN_MATCH_CHARS} characters"
             " (shorter text would match nearly everything)"
+        )
+    if len(text) > MAX_MATCH_CHARS:
+        raise InvalidInputError(
+            f"the text to forget must be at most {MAX_MATCH_CHARS} characters, got {len(text)}"
+            " (a distinctive part of it finds every copy)"
         )
     return text
 
