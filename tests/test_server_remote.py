@@ -187,15 +187,14 @@ def test_secrets_are_masked_before_they_leave_the_machine() -> None:
         assert b"ghp_" not in body
 
 
-def test_the_mcp_server_talks_to_the_server(
-    remote: dict[str, str], store_url: str, git_repo: Path
-) -> None:
+def mcp_calls(env: dict[str, str], cwd: Path, *calls: tuple[str, str, Any]) -> dict[str, Any]:
+    """``kindling mcp`` in remote mode: each (name, tool, arguments) called in order, the
+    results by name."""
     pytest.importorskip("mcp")
     import anyio
     from mcp import ClientSession, StdioServerParameters, stdio_client
-    from mcp.types import TextContent
 
-    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=git_repo, env=remote)
+    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=cwd, env=env)
     seen: dict[str, Any] = {}
 
     async def main() -> None:
@@ -205,15 +204,28 @@ def test_the_mcp_server_talks_to_the_server(
                 ClientSession(read, write) as session,
             ):
                 await session.initialize()
-                seen["remember"] = await session.call_tool(
-                    "remember", {"content": "Decision: sessions expire after 30 minutes"}
-                )
-                seen["retrieve"] = await session.call_tool("retrieve", {"query": "sessions expire"})
-                seen["status"] = await session.call_tool("status", {})
-                seen["recent"] = await session.call_tool("recent", {"limit": 5})
-                seen["too_many"] = await session.call_tool("recent", {"limit": 500})
+                for name, tool, args in calls:
+                    seen[name] = await session.call_tool(tool, args)
 
     anyio.run(main)
+    return seen
+
+
+def test_the_mcp_server_talks_to_the_server(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    pytest.importorskip("mcp")
+    from mcp.types import TextContent
+
+    seen = mcp_calls(
+        remote,
+        git_repo,
+        ("remember", "remember", {"content": "Decision: sessions expire after 30 minutes"}),
+        ("retrieve", "retrieve", {"query": "sessions expire"}),
+        ("status", "status", {}),
+        ("recent", "recent", {"limit": 5}),
+        ("too_many", "recent", {"limit": 500}),
+    )
     assert not seen["remember"].is_error
     assert "sessions expire after 30 minutes" in str(seen["retrieve"].structured_content)
     for tool in ("status", "recent"):
@@ -247,8 +259,6 @@ def test_mcp_forget_with_match_goes_to_the_server(
     remote: dict[str, str], store_url: str, git_repo: Path
 ) -> None:
     pytest.importorskip("mcp")
-    import anyio
-    from mcp import ClientSession, StdioServerParameters, stdio_client
     from mcp.types import TextContent
 
     with Kindling.open(store_url) as kd:  # bob's copy of the text, in the same repository
@@ -257,30 +267,16 @@ def test_mcp_forget_with_match_goes_to_the_server(
             content="the zanzibar rollout",
             scope=Scope(repo_id=str(git_repo), user_id="bob"),
         )
-    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=git_repo, env=remote)
-    seen: dict[str, Any] = {}
-
-    async def main() -> None:
-        with open(os.devnull, "w") as errlog:
-            async with (
-                stdio_client(params, errlog=errlog) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                seen["remember"] = await session.call_tool(
-                    "remember", {"content": "Decision: the zanzibar flag stays off"}
-                )
-                seen["dry"] = await session.call_tool(
-                    "forget", {"match": "Zanzibar", "dry_run": True}
-                )
-                seen["forget"] = await session.call_tool("forget", {"match": "zanzibar"})
-                seen["after"] = await session.call_tool("retrieve", {"query": "zanzibar"})
-                seen["short"] = await session.call_tool("forget", {"match": "za"})
-                seen["both"] = await session.call_tool(
-                    "forget", {"match": "zanzibar", "observation_id": "x"}
-                )
-
-    anyio.run(main)
+    seen = mcp_calls(
+        remote,
+        git_repo,
+        ("remember", "remember", {"content": "Decision: the zanzibar flag stays off"}),
+        ("dry", "forget", {"match": "Zanzibar", "dry_run": True}),
+        ("forget", "forget", {"match": "zanzibar"}),
+        ("after", "retrieve", {"query": "zanzibar"}),
+        ("short", "forget", {"match": "za"}),
+        ("both", "forget", {"match": "zanzibar", "observation_id": "x"}),
+    )
     mine = seen["remember"].structured_content["id"]
     for tool in ("dry", "forget"):
         assert not seen[tool].is_error, seen[tool].content
