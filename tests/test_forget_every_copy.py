@@ -162,10 +162,48 @@ def test_forget_match_library_purges_every_copy(db_path: Path) -> None:
         _gone_everywhere(kd, db_path)
 
 
+def test_forget_match_dry_run_counts_the_summaries_the_purge_derives(kd: Kindling) -> None:
+    capsule = kd.open_capsule(intent="routine", scope=S)
+    obs = kd.append_observation(kind="error", content=f"saw {WORD}", capsule_id=capsule.id)
+    kd.close_capsule(capsule.id, summary="fixed it", evidence_refs=[obs.id])
+    summary = kd.list_summaries(scope=S)[0]
+    plan = kd.forget_matching(WORD, dry_run=True)
+    assert (plan.observations, plan.summaries) == ((obs.id,), (summary.id,))
+    assert plan.message == "would forget 1 observation, 1 summary"
+    report = kd.forget_matching(WORD)
+    assert (report.observations, report.summaries) == (plan.observations, plan.summaries)
+    assert kd.get_summary(summary.id).content == "[redacted]"
+
+
+def test_forget_match_leaves_what_visible_rejects(kd: Kindling) -> None:
+    mine = kd.append_observation(kind="message", content=f"my {WORD}", scope=S)
+    theirs = kd.append_observation(
+        kind="message", content=f"their {WORD}", scope=Scope(repo_id="/t")
+    )
+    pin = kd.pin("observation", theirs.id, reason=f"{WORD} too", scope=Scope(repo_id="/t"))
+
+    def visible(entity: object) -> bool:
+        return getattr(entity, "scope", None) == S
+
+    plan = kd.forget_matching(WORD, dry_run=True, visible=visible)
+    assert (plan.observations, plan.pins) == ((mine.id,), ())
+    assert kd.forget_matching(WORD, visible=visible).observations == (mine.id,)
+    assert kd.get_observation(theirs.id).content == f"their {WORD}"
+    assert kd.get_pin(pin.id).reason == f"{WORD} too"
+
+
 @pytest.mark.parametrize("text", ["", "  ", "ab", None, 42])
 def test_forget_match_refuses_text_that_would_match_everything(kd: Kindling, text: object) -> None:
     with pytest.raises(InvalidInputError, match="at least 3 characters"):
         kd.forget_matching(text)  # type: ignore[arg-type]
+
+
+def test_forget_match_refuses_text_longer_than_any_pattern(kd: Kindling) -> None:
+    kd.append_observation(kind="message", content="x" * 10_000, scope=S)
+    assert kd.forget_matching("x" * 10_000, dry_run=True).total == 1  # the longest allowed
+    assert kd.forget_matching("\U0001d11e" * 10_000, dry_run=True).total == 0  # 40,000 bytes
+    with pytest.raises(InvalidInputError, match="at most 10000 characters, got 60000"):
+        kd.forget_matching("\u00e9%" * 30_000, dry_run=True)  # SQLite: "pattern too complex"
 
 
 def test_forget_unknown_id_names_all_three_kinds(kd: Kindling) -> None:

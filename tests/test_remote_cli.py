@@ -1,7 +1,8 @@
 """Remote mode for the read commands: the real CLI (``list``, ``show``, ``status``, ``export``,
 ``import``, ``unpin``) against a real ``kindling serve``, each ``--json`` output compared with
 the same command run on the server's database directly; bad ids, other teams' ids, limits and
-a server that is down (both backends)."""
+a server that is down; and ``forget --match``, which reaches only what the token sees (both
+backends)."""
 
 from __future__ import annotations
 
@@ -232,3 +233,72 @@ def test_a_server_that_is_down_is_one_line_for_every_read(tmp_path: Path) -> Non
         message = one_line_error(out, "unreachable")
         assert "no answer from" in message, args
     assert not (tmp_path / "out.json").exists()
+
+
+def test_forget_match_purges_what_the_token_sees_and_nothing_else(
+    alice: dict[str, str], store_url: str, seeded: dict[str, str], server: str
+) -> None:
+    """``forget --match``: dry run, a refused prompt, then ``--yes``; another team's and
+    another user's copies of the text stay, uncounted."""
+    mallory = env_for(server, token(store_url, "mallory", "billing"))
+    ok_grant = kindling(store_url, "token", "grant", "--team", "billing", "--repo", "bill")
+    assert ok_grant.returncode == 0, ok_grant.stderr
+    bob = env_for(server, token(store_url, "bob"))
+    others = [
+        ok(cli(mallory, "log", "login fails for billing", "--repo", "bill", "--json"))["id"],
+        ok(cli(bob, "log", "login fails for bob too", "--repo", REPO, "--json"))["id"],
+    ]
+    dry = ok(cli(alice, "forget", "--match", "LOGIN", "--dry-run", "--json"))
+    assert (dry["observations"], dry["capsules"]) == ([seeded["first"]], [seeded["capsule"]])
+    assert dry["summaries"] == dry["pins"] == []
+    assert ok(cli(alice, "forget", "--match", "login", "--dry-run")).strip() == (
+        "would forget 1 observation, 1 capsule intent"
+    )
+    refused = subprocess.run(
+        [str(KINDLING), "forget", "--match", "login"],
+        capture_output=True, text=True, timeout=60, env=alice, input="n\n",
+    )  # fmt: skip
+    assert refused.returncode == 1
+    assert "would forget 1 observation, 1 capsule intent" in refused.stderr
+    assert "nothing forgotten" in refused.stderr
+    with Kindling.open(store_url) as kd:
+        assert not kd.get_observation(seeded["first"]).redacted
+
+    done = ok(cli(alice, "forget", "--match", "login", "--yes", "--json"))
+    for key in ("observations", "summaries", "pins", "capsules"):
+        assert done[key] == dry[key], key
+    on_postgres = store_url.startswith("postgresql://")
+    assert bool(done["remains"]) == on_postgres
+    assert ("gone from the database files" in done["message"]) == (not on_postgres)
+    human = ok(cli(alice, "forget", "--match", "login", "--yes"))
+    assert human.strip() == "would forget nothing"  # nothing of alice's is left to ask about
+    assert ok(cli(alice, "search", "login", "--repo", REPO, "--json"))["candidates"] == []
+    with Kindling.open(store_url) as kd:
+        assert kd.get_observation(seeded["first"]).content == "[redacted]"
+        assert kd.get_capsule(seeded["capsule"]).intent == "[redacted]"
+        assert kd.get_observation(seeded["second"]).content == "cookie path was wrong"
+        kept = kd.store.get_observations(others)
+        assert [kept[i].content for i in others] == [
+            "login fails for billing",
+            "login fails for bob too",
+        ]
+    theirs = ok(cli(mallory, "forget", "--match", "login", "--dry-run", "--json"))
+    assert theirs["observations"] == [others[0]]
+
+
+def test_forget_match_bad_inputs_are_one_line(alice: dict[str, str], store_url: str) -> None:
+    ok(cli(alice, "log", "the word zanzibar", "--repo", REPO))
+    for text, says in (("ab", "at least 3"), ("  ", "at least 3"), ("zanzibar" * 2000, "at most")):
+        message = one_line_error(cli(alice, "forget", "--match", text, "--json"), "invalid_input")
+        assert says in message
+        assert "zanzibar" not in message  # the text to forget is never echoed
+    for args in (
+        ["some-id", "--match", "zanzibar"],
+        ["--dry-run"],
+        ["--match", "zanzibar", "--finish"],
+    ):
+        out = cli(alice, "forget", *args)
+        assert out.returncode == 2, args
+        assert "Traceback" not in out.stderr
+    with Kindling.open(store_url) as kd:
+        assert kd.store.find_text("zanzibar").total == 1

@@ -16,6 +16,7 @@ import pytest
 
 from kindling import Kindling, Scope
 from kindling.bundle import parse_bundle
+from kindling.errors import InvalidInputError
 from kindling.mcp_schemas import OUTPUT_SCHEMAS
 from kindling.remote.client import ServerUnreachableError, UnauthorizedError
 from kindling.remote.front import RemoteKindling
@@ -91,10 +92,26 @@ def test_flags_override_the_environment(remote: dict[str, str]) -> None:
 
 
 def test_verbs_the_api_lacks_fail_with_one_line(remote: dict[str, str]) -> None:
-    out = cli(remote, "forget", "--match", "password", "--yes")
+    out = cli(remote, "forget", "--finish")  # the server's own WAL is the server's to empty
     assert out.returncode == 1
-    assert "not available in remote mode" in out.stderr
+    assert "finish_forget is not available in remote mode" in out.stderr
+    assert out.stderr.count("\n") == 1, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_bad_matches_are_refused_by_the_server_and_forget_nothing(
+    remote: dict[str, str], store_url: str
+) -> None:
+    kd = RemoteKindling(remote["KINDLING_URL"], remote["KINDLING_TOKEN"])
+    kd.append_observation(kind="message", content="zanzibar", scope=Scope(repo_id="r"))
+    for bad, says in (
+        ("zanzibar" * 2000, "at most 10000 characters"),
+        ("ab", "at least 3 characters"),
+        (42, "or match, a string"),
+    ):
+        with pytest.raises(InvalidInputError, match=says):
+            kd.forget_matching(bad)  # type: ignore[arg-type]
+    assert kd.forget_matching("ZANZIBAR", dry_run=True).message == "would forget 1 observation"
 
 
 def test_an_unreachable_server_is_a_one_line_error() -> None:
@@ -170,15 +187,14 @@ def test_secrets_are_masked_before_they_leave_the_machine() -> None:
         assert b"ghp_" not in body
 
 
-def test_the_mcp_server_talks_to_the_server(
-    remote: dict[str, str], store_url: str, git_repo: Path
-) -> None:
+def mcp_calls(env: dict[str, str], cwd: Path, *calls: tuple[str, str, Any]) -> dict[str, Any]:
+    """``kindling mcp`` in remote mode: each (name, tool, arguments) called in order, the
+    results by name."""
     pytest.importorskip("mcp")
     import anyio
     from mcp import ClientSession, StdioServerParameters, stdio_client
-    from mcp.types import TextContent
 
-    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=git_repo, env=remote)
+    params = StdioServerParameters(command=str(KINDLING), args=["mcp"], cwd=cwd, env=env)
     seen: dict[str, Any] = {}
 
     async def main() -> None:
@@ -188,15 +204,28 @@ def test_the_mcp_server_talks_to_the_server(
                 ClientSession(read, write) as session,
             ):
                 await session.initialize()
-                seen["remember"] = await session.call_tool(
-                    "remember", {"content": "Decision: sessions expire after 30 minutes"}
-                )
-                seen["retrieve"] = await session.call_tool("retrieve", {"query": "sessions expire"})
-                seen["status"] = await session.call_tool("status", {})
-                seen["recent"] = await session.call_tool("recent", {"limit": 5})
-                seen["too_many"] = await session.call_tool("recent", {"limit": 500})
+                for name, tool, args in calls:
+                    seen[name] = await session.call_tool(tool, args)
 
     anyio.run(main)
+    return seen
+
+
+def test_the_mcp_server_talks_to_the_server(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    pytest.importorskip("mcp")
+    from mcp.types import TextContent
+
+    seen = mcp_calls(
+        remote,
+        git_repo,
+        ("remember", "remember", {"content": "Decision: sessions expire after 30 minutes"}),
+        ("retrieve", "retrieve", {"query": "sessions expire"}),
+        ("status", "status", {}),
+        ("recent", "recent", {"limit": 5}),
+        ("too_many", "recent", {"limit": 500}),
+    )
     assert not seen["remember"].is_error
     assert "sessions expire after 30 minutes" in str(seen["retrieve"].structured_content)
     for tool in ("status", "recent"):
@@ -224,3 +253,48 @@ def test_the_mcp_server_talks_to_the_server(
         (obs,) = kd.list_observations(scope=Scope(repo_id=str(git_repo)), limit=5)
     assert obs.scope.user_id == "alice"
     assert obs.id == brief["id"]
+
+
+def test_mcp_forget_with_match_goes_to_the_server(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    pytest.importorskip("mcp")
+    from mcp.types import TextContent
+
+    with Kindling.open(store_url) as kd:  # bob's copy of the text, in the same repository
+        bobs = kd.append_observation(
+            kind="message",
+            content="the zanzibar rollout",
+            scope=Scope(repo_id=str(git_repo), user_id="bob"),
+        )
+    seen = mcp_calls(
+        remote,
+        git_repo,
+        ("remember", "remember", {"content": "Decision: the zanzibar flag stays off"}),
+        ("dry", "forget", {"match": "Zanzibar", "dry_run": True}),
+        ("forget", "forget", {"match": "zanzibar"}),
+        ("after", "retrieve", {"query": "zanzibar"}),
+        ("short", "forget", {"match": "za"}),
+        ("both", "forget", {"match": "zanzibar", "observation_id": "x"}),
+    )
+    mine = seen["remember"].structured_content["id"]
+    for tool in ("dry", "forget"):
+        assert not seen[tool].is_error, seen[tool].content
+        jsonschema.validate(seen[tool].structured_content, OUTPUT_SCHEMAS["forget"])
+    dry, done = seen["dry"].structured_content, seen["forget"].structured_content
+    assert (dry["observations"], dry["dryRun"], dry["message"]) == (
+        [mine],
+        True,
+        "would forget 1 observation",
+    )
+    assert (done["observations"], done["dryRun"]) == ([mine], False)
+    assert "zanzibar" not in str(seen["after"].structured_content)
+    for bad, says in (("short", "at least 3 characters"), ("both", "exactly one of")):
+        assert seen[bad].is_error
+        block = seen[bad].content[0]
+        assert isinstance(block, TextContent)
+        assert says in block.text
+        assert "\n" not in block.text
+    with Kindling.open(store_url) as kd:
+        assert kd.get_observation(mine).redacted
+        assert kd.get_observation(bobs.id).content == "the zanzibar rollout"

@@ -17,15 +17,21 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from kindling.capture.sanitize import require_id
 from kindling.errors import InvalidInputError, NotFoundError
-from kindling.store.base import Store, TextMatches
+from kindling.model import Capsule, Observation, Pin, Summary
+from kindling.store.base import Store
 
 MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
+# A distinctive part of a text finds it; SQLite refuses LIKE patterns over 50,000 bytes
+MAX_MATCH_CHARS = 10_000
+# Which entities a caller may act on (as ``kindling.lookup.Visible``; the server passes its rule)
+Visible: TypeAlias = Callable[[Observation | Capsule | Summary | Pin], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,18 +113,12 @@ def check_match_text(text: object) -> str:
             f"the text to forget must be at least {MIN_MATCH_CHARS} characters"
             " (shorter text would match nearly everything)"
         )
+    if len(text) > MAX_MATCH_CHARS:
+        raise InvalidInputError(
+            f"the text to forget must be at most {MAX_MATCH_CHARS} characters, got {len(text)}"
+            " (a distinctive part of it finds every copy)"
+        )
     return text
-
-
-def plan(matches: TextMatches) -> ForgetReport:
-    return ForgetReport(
-        id=None,
-        observations=matches.observations,
-        summaries=matches.summaries,
-        pins=matches.pins,
-        capsules=matches.capsules,
-        dry_run=True,
-    )
 
 
 def holders(db_path: str) -> tuple[str, ...]:
@@ -178,25 +178,29 @@ class ForgetVerbs:
                 raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
         return self._purge_state(report)
 
-    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
+    def forget_matching(
+        self, text: str, *, dry_run: bool = False, visible: Visible | None = None
+    ) -> ForgetReport:
         """Forget every observation, summary, pin reason and capsule intent containing
-        ``text`` (ASCII case-insensitive substring). ``dry_run`` only counts them."""
-        found = self.store.find_text(check_match_text(text))
+        ``text`` (ASCII case-insensitive substring). ``dry_run`` only counts them, the same
+        entities the purge would change (summaries derived from a forgotten observation
+        included). ``visible`` (the server passes its access rule) limits both to the entities
+        it accepts: the others are neither changed nor counted."""
+        text = check_match_text(text)
         if dry_run:
-            return plan(found)
+            return self._plan(text, visible)
         store = self.store
-        with store.transaction():
-            report = self._forget_observations(None, list(found.observations))
+        with store.transaction():  # what is found is what is purged: one transaction
+            found = self._plan(text, visible)
+            for obs_id in found.observations:
+                store.forget_observation(obs_id)
             for summary_id in found.summaries:
                 store.forget_summary(summary_id)
             for pin_id in found.pins:
                 store.clear_pin_reason(pin_id)
             for capsule_id in found.capsules:
                 store.forget_capsule_intent(capsule_id)
-        summaries = tuple(sorted({*report.summaries, *found.summaries}))
-        return self._purge_state(
-            replace(report, summaries=summaries, pins=found.pins, capsules=found.capsules)
-        )
+        return self._purge_state(replace(found, dry_run=False))
 
     def finish_forget(self, *, wait_ms: int = 2000) -> ForgetReport:
         """Empty the WAL now that the readers of old snapshots may have gone."""
@@ -205,7 +209,16 @@ class ForgetVerbs:
         self.store.finish_purge(wait_ms=wait_ms)
         return self._purge_state(ForgetReport(id=None))
 
-    def _forget_observations(self, eid: str | None, obs_ids: list[str]) -> ForgetReport:
+    def _forget_observations(self, eid: str, obs_ids: list[str]) -> ForgetReport:
+        derived = self._derived(obs_ids)
+        for obs_id in obs_ids:
+            self.store.forget_observation(obs_id)
+        for summary_id in derived:
+            self.store.forget_summary(summary_id)
+        return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=derived)
+
+    def _derived(self, obs_ids: Sequence[str]) -> tuple[str, ...]:
+        """The summaries that go with these observations (the module docstring's rule)."""
         derived = set(self.store.summaries_citing(obs_ids))
         contents = self.store.get_observations(obs_ids)
         for obs_id in obs_ids:
@@ -220,11 +233,33 @@ class ForgetVerbs:
                     and words & distinctive_words(summary.content)
                 ):
                     derived.add(summary.id)
-        for obs_id in obs_ids:
-            self.store.forget_observation(obs_id)
-        for summary_id in sorted(derived):
-            self.store.forget_summary(summary_id)
-        return ForgetReport(id=eid, observations=tuple(obs_ids), summaries=tuple(sorted(derived)))
+        return tuple(sorted(derived))
+
+    def _plan(self, text: str, visible: Visible | None) -> ForgetReport:
+        """What ``forget_matching`` changes: the matches ``visible`` accepts, with the
+        summaries derived from the matching observations (those it accepts too)."""
+        store = self.store
+        found = store.find_text(text)
+
+        def keep(entity: Observation | Capsule | Summary | Pin) -> bool:
+            return visible is None or visible(entity)
+
+        observations = store.get_observations(found.observations)
+        obs_ids = tuple(
+            i for i in found.observations if i in observations and keep(observations[i])
+        )
+        summary_ids = {*found.summaries, *self._derived(obs_ids)}
+        summaries = store.get_summaries(sorted(summary_ids))
+        pins = [p for p in map(store.get_pin, found.pins) if p is not None and keep(p)]
+        capsules = [c for c in map(store.get_capsule, found.capsules) if c is not None and keep(c)]
+        return ForgetReport(
+            id=None,
+            observations=obs_ids,
+            summaries=tuple(i for i in sorted(summaries) if keep(summaries[i])),
+            pins=tuple(p.id for p in pins),
+            capsules=tuple(c.id for c in capsules),
+            dry_run=True,
+        )
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:
         store = self.store

@@ -100,7 +100,7 @@ class KindlingTools:
         self.db = db
         self.default_repo = default_repo
         # The CLI passes its own opener: a postgresql:// database, or remote mode (every tool
-        # then asks the server; `forget` with `match` answers with a tool error).
+        # then asks the server).
         self._open = opener or (lambda: Kindling.open(self.db))
 
     @contextmanager

@@ -1,12 +1,12 @@
 """``RemoteKindling``: the ``Kindling`` verbs the CLI uses, over ``kindling serve``.
 
 Each verb is one request and returns the typed value the local engine returns, parsed from
-the wire JSON (entities with the bundle's parsers, so both read the same shapes). Text is
-scrubbed of secrets here, before it leaves the machine. The capture verbs and ``retrieve`` are
-here, the reads (listings, lookups, status, export, import) in ``remote.reads``. Verbs the HTTP
-API does not offer (``stats``: whole-store counts; ``forget_matching``...) raise a
-``RemoteError`` that says so. ``batch()`` groups nothing: every request is its own transaction
-on the server.
+the wire JSON (entities with the bundle's parsers, so both read the same shapes). Text to be
+stored is scrubbed of secrets here, before it leaves the machine (``forget_matching`` says why
+its text is not). The capture verbs, ``forget`` and ``retrieve`` are here, the reads (listings,
+lookups, status, export, import) in ``remote.reads``. Verbs the HTTP API does not offer
+(``stats``: whole-store counts; ``finish_forget``...) raise a ``RemoteError`` that says so.
+``batch()`` groups nothing: every request is its own transaction on the server.
 
 Must not be imported by the core; imports only the core.
 """
@@ -104,6 +104,24 @@ def parse_result(data: Mapping[str, Any]) -> RetrieveResult:
         )
     except (KeyError, TypeError, InvalidInputError) as exc:
         raise RemoteError(f"the server's retrieve answer is not seed 000 JSON ({exc})") from None
+
+
+def _report(answer: Any) -> ForgetReport:
+    """The server's forget report (``ForgetReport.to_dict``), parsed back."""
+    try:
+        return ForgetReport(
+            id=answer["id"],
+            observations=tuple(answer["observations"]),
+            summaries=tuple(answer["summaries"]),
+            pins=tuple(answer["pins"]),
+            capsules=tuple(answer["capsules"]),
+            complete=bool(answer["complete"]),
+            holders=tuple(answer["holders"]),
+            dry_run=bool(answer.get("dryRun")),
+            remains=str(answer.get("remains") or ""),  # what a PostgreSQL server keeps
+        )
+    except (KeyError, TypeError) as exc:
+        raise RemoteError(f"the server's forget answer is not a report ({exc})") from None
 
 
 class RemoteKindling(RemoteReads):
@@ -247,20 +265,15 @@ class RemoteKindling(RemoteReads):
         self.client.call("DELETE", f"/v1/pins/{path_id(pin_id)}")
 
     def forget(self, entity_id: str) -> ForgetReport:
-        answer = self.client.call("POST", "/v1/forget", {"id": entity_id})
-        try:
-            return ForgetReport(
-                id=answer["id"],
-                observations=tuple(answer["observations"]),
-                summaries=tuple(answer["summaries"]),
-                pins=tuple(answer["pins"]),
-                capsules=tuple(answer["capsules"]),
-                complete=bool(answer["complete"]),
-                holders=tuple(answer["holders"]),
-                remains=str(answer.get("remains") or ""),  # what a PostgreSQL server keeps
-            )
-        except (KeyError, TypeError) as exc:
-            raise RemoteError(f"the server's forget answer is not a report ({exc})") from None
+        return _report(self.client.call("POST", "/v1/forget", {"id": entity_id}))
+
+    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
+        """Every copy of ``text`` among what the token may touch (the server decides). The
+        text goes to the server as typed, not scrubbed: masking it would turn the secret into
+        the mask (``[REDACTED:github_token]``), which matches every masked secret of that
+        kind. It is in no error message and no log, on either side."""
+        body = {"match": text, "dry_run": dry_run}
+        return _report(self.client.call("POST", "/v1/forget", body))
 
     def retrieve(
         self,

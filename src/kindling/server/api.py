@@ -214,11 +214,22 @@ class Api:
 
     def forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
         """Forget an observation, summary or pin by id (``id``; ``observation_id`` also
-        accepted), with its derived copies; the answer is the library's forget report."""
-        args = fields(body, {"id", "observation_id"})
-        entity_id = args.get("id", args.get("observation_id"))
-        if not isinstance(entity_id, str) or len(args) != 1:
-            raise InvalidInputError("give exactly one of id or observation_id, a string")
+        accepted), with its derived copies, or every copy of a text (``match``, ``dry_run``
+        to only count) among the entities the token may touch; the answer is the library's
+        forget report."""
+        args = fields(body, {"id", "observation_id", "match", "dry_run"})
+        dry_run = args.pop("dry_run", None)
+        entity_id = next(iter(args.values()), None)  # or the text to match
+        if len(args) != 1 or not isinstance(entity_id, str):
+            raise InvalidInputError("give exactly one of id, observation_id or match, a string")
+        if "match" in args:
+            if not isinstance(dry_run, bool | None):
+                raise InvalidInputError("dry_run must be true or false")
+            return self.kd.forget_matching(
+                entity_id, dry_run=bool(dry_run), visible=self._visible(who)
+            ).to_dict()
+        if dry_run is not None:
+            raise InvalidInputError("dry_run goes with match")
         store = self.kd.store
         pin = store.get_pin(entity_id)
         if entity_id in store.get_observations([entity_id]):

@@ -44,7 +44,7 @@ _BODIES: dict[str, dict[str, Any]] = {
         ["target_type", "target_id"], target_type=_S, target_id=_S, reason=_S, expires_at=_I,
         ttl_ms=_I, scope=_SCOPE,
     ),
-    "forget": _obj([], id=_S, observation_id=_S),
+    "forget": _obj([], id=_S, observation_id=_S, match=_S, dry_run=_B),
     "retrieve": _obj(
         [], query=_S, scope=_SCOPE, token_budget=_I, max_candidates=_I, include_redacted=_B,
         intent=_S, now=_I,
@@ -141,7 +141,13 @@ def openapi_document() -> dict[str, Any]:
                     "Any entity by id, with its links (`kindling show --json`)", parameters=_ID
                 )
             },
-            "/v1/forget": {"post": _op("Forget an observation, summary or pin", "forget")},
+            "/v1/forget": {
+                "post": _op(
+                    "Forget an observation, summary or pin by id, or every copy of a text"
+                    " (match; dry_run only counts) among what the token may touch",
+                    "forget",
+                )
+            },
             "/v1/retrieve": {
                 "post": _op("Pins, current summary and ranked candidates (seed 000)", "retrieve")
             },
