@@ -181,3 +181,36 @@ def test_a_huge_match_is_refused_before_it_is_read(
     unauthenticated = client.post("/v1/forget", json={"match": WORD})
     assert unauthenticated.status_code == 401
     assert holding(kd) == before
+
+
+def test_forget_by_id_never_reaches_another_teams_derived_summary(
+    client: TestClient, kd: Kindling, world: dict[str, Any]
+) -> None:
+    alice, ids = world["tokens"]["alice"], world["ids"]
+    done = forget(client, alice, {"id": ids["alice"]["obs"]})
+    assert done.status_code == 200, done.text
+    report = done.json()
+    assert (report["observations"], report["summaries"]) == ([ids["alice"]["obs"]], [])
+    # mallory's summary cites alice's observation: it is not alice's to clear or to name
+    assert kd.get_summary(ids["mallory"]["summary"]).content == f"{WORD} came from the web team"
+    hidden = forget(client, alice, {"id": ids["mallory"]["summary"]})
+    unknown = forget(client, alice, {"id": "no-such-id"})
+    assert (hidden.status_code, error_code(hidden)) == (unknown.status_code, error_code(unknown))
+    assert hidden.json()["error"]["message"].replace(ids["mallory"]["summary"], "X") == (
+        unknown.json()["error"]["message"].replace("no-such-id", "X")
+    )
+
+
+def test_the_library_forget_takes_the_same_visibility_rule(kd: Kindling) -> None:
+    from kindling import NotFoundError
+
+    mine = kd.append_observation(kind="error", content=f"mine {WORD}", scope=Scope(user_id="a"))
+    theirs = kd.append_observation(kind="error", content=f"theirs {WORD}", scope=Scope(user_id="b"))
+
+    def only_a(entity: Any) -> bool:
+        return getattr(entity, "scope", Scope()).user_id == "a"
+
+    with pytest.raises(NotFoundError, match="no observation, summary or pin"):
+        kd.forget(theirs.id, visible=only_a)
+    assert kd.forget(mine.id, visible=only_a).observations == (mine.id,)
+    assert kd.get_observation(theirs.id).content == f"theirs {WORD}"

@@ -154,7 +154,7 @@ class ForgetVerbs:
 
     store: Store
 
-    def forget(self, entity_id: str) -> ForgetReport:
+    def forget(self, entity_id: str, *, visible: Visible | None = None) -> ForgetReport:
         """Forget an observation, summary or pin by id, with every derived copy.
 
         An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
@@ -162,16 +162,24 @@ class ForgetVerbs:
         are redacted too (``kindling.forgetting``); a summary's text and structured fields
         become ``[redacted]``; a pin is deleted. The text leaves the index and, once the
         transaction commits, the database files: the report says whether that is complete.
-        Inside ``batch()`` the files are purged when the batch commits."""
+        Inside ``batch()`` the files are purged when the batch commits.
+
+        ``visible`` (the server passes its access rule) limits it to the entities it accepts:
+        one it rejects is as unknown as a missing id, and a derived summary it rejects is
+        neither changed nor named."""
         eid = require_id(entity_id, "id")
         store = self.store
+
+        def keep(entity: Observation | Summary | Pin | None) -> bool:
+            return entity is not None and (visible is None or visible(entity))
+
         with store.transaction():
-            if eid in store.get_observations([eid]):
-                report = self._forget_observations(eid, [eid])
-            elif store.get_summary(eid) is not None:
+            if keep(store.get_observations([eid]).get(eid)):
+                report = self._forget_observations(eid, [eid], keep)
+            elif keep(store.get_summary(eid)):
                 store.forget_summary(eid)
                 report = ForgetReport(id=eid, summaries=(eid,))
-            elif store.get_pin(eid) is not None:
+            elif keep(store.get_pin(eid)):
                 store.delete_pin_purged(eid)
                 report = ForgetReport(id=eid, pins=(eid,))
             else:
@@ -209,8 +217,11 @@ class ForgetVerbs:
         self.store.finish_purge(wait_ms=wait_ms)
         return self._purge_state(ForgetReport(id=None))
 
-    def _forget_observations(self, eid: str, obs_ids: list[str]) -> ForgetReport:
-        derived = self._derived(obs_ids)
+    def _forget_observations(
+        self, eid: str, obs_ids: list[str], keep: Callable[[Summary], bool]
+    ) -> ForgetReport:
+        summaries = self.store.get_summaries(list(self._derived(obs_ids)))
+        derived = tuple(i for i in sorted(summaries) if keep(summaries[i]))
         for obs_id in obs_ids:
             self.store.forget_observation(obs_id)
         for summary_id in derived:
