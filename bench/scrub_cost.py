@@ -21,7 +21,7 @@ BIG = (LINE * 13_000)[: 1 << 20]
 def run(redact: bool, n: int = 2000) -> tuple[float, float]:
     with (
         tempfile.TemporaryDirectory() as tmp,
-        Kindling.open(Path(tmp) / "r.db", redact_secrets=redact) as kd,
+        Kindling.open(Path(tmp) / "r.db", scrub_secrets=redact) as kd,
     ):
         start = time.perf_counter()
         with kd.batch():
@@ -38,6 +38,6 @@ if __name__ == "__main__":
     for redact in (False, True):
         rate, big_ms = run(redact)
         print(
-            f"redact_secrets={redact!s:5}  {rate:8.0f} appends/s (2 KB)"
+            f"scrub_secrets={redact!s:5}  {rate:8.0f} appends/s (2 KB)"
             f"  one 1 MiB append {big_ms:6.1f} ms"
         )

@@ -17,7 +17,7 @@ SCRUB_MODULES = (
     *("capture/scrub_values.py", "capture/scrub_keywords.py", "capture/privacy.py"),
 )
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
-SCRUB_WIRE = {"redact_secrets", "redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
+SCRUB_WIRE = {"redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
 # Adapters that are not the chat-memory bridge: there an observation is never "a memory".
 NOT_BRIDGE = ("mcp_server.py", "mcp_schemas.py", "hooks", "cli")
 COUNTABLE_MEMORY = re.compile(r"\b(?:an? memory|memories)\b", re.IGNORECASE)
@@ -44,7 +44,7 @@ def _files(parts: tuple[str, ...]) -> list[Path]:
 
 def test_the_glossary_lists_wire_names() -> None:
     names = _wire_names()
-    assert {"redacted", "includeRedacted", "redact_secrets", "redactedKinds"} <= names
+    assert {"redacted", "includeRedacted", "redactedKinds"} <= names
 
 
 def test_every_redact_word_is_a_listed_wire_name() -> None:

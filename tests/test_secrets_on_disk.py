@@ -91,7 +91,7 @@ def test_redacted_kinds_name_the_kind_never_the_value(kd: Kindling) -> None:
 
 def test_a_bundle_import_cannot_skip_scrubbing(db_path: Path, tmp_path: Path) -> None:
     raw = tmp_path / "raw.db"
-    with Kindling.open(raw, redact_secrets=False) as plain:  # explicitly off: stored as given
+    with Kindling.open(raw, scrub_secrets=False) as plain:  # explicitly off: stored as given
         assert not plain.scrubs_secrets
         _write_everything(plain)
         assert set(_leaks(raw)) == set(SECRETS)
@@ -126,14 +126,34 @@ def test_cli_log_in_a_real_process_leaves_no_secret_on_disk(tmp_path: Path) -> N
 
 
 def test_scrubbing_is_off_only_when_asked_explicitly(db_path: Path) -> None:
-    with pytest.raises(InvalidInputError, match="redact_secrets"):
-        Kindling.open(db_path, redact_secrets="no")  # type: ignore[arg-type]
-    with pytest.raises(InvalidInputError, match="redact_secrets"):
-        Kindling.open(db_path, redact_secrets=0)  # type: ignore[arg-type]
-    with Kindling.open(db_path, redact_secrets=False) as kd:
+    with pytest.raises(InvalidInputError, match="scrub_secrets"):
+        Kindling.open(db_path, scrub_secrets="no")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="scrub_secrets"):
+        Kindling.open(db_path, scrub_secrets=0)  # type: ignore[arg-type]
+    with Kindling.open(db_path, scrub_secrets=False) as kd:
         obs = kd.append_observation(kind="command", content=planted("github_ghp"))
         assert obs.content == planted("github_ghp")
         assert REDACTED_KINDS_KEY not in obs.provenance
+
+
+def test_redact_secrets_is_the_deprecated_name_of_scrub_secrets(db_path: Path) -> None:
+    with pytest.warns(DeprecationWarning, match="use scrub_secrets"):
+        kd = Kindling.open(db_path, redact_secrets=False)
+    with kd:
+        assert kd.scrubs_secrets is False
+        assert kd.append_observation(kind="command", content=planted("github_ghp")).content == (
+            planted("github_ghp")
+        )
+    with (
+        pytest.warns(DeprecationWarning, match="use scrub_secrets"),
+        pytest.raises(InvalidInputError, match="give scrub_secrets only"),
+    ):
+        Kindling.open(db_path, scrub_secrets=False, redact_secrets=True)
+    with (
+        pytest.warns(DeprecationWarning, match="use scrub_secrets"),
+        pytest.raises(InvalidInputError, match="True or False"),
+    ):
+        Kindling.open(db_path, redact_secrets="no")  # type: ignore[arg-type]
 
 
 _BODY = st.text(

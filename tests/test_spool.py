@@ -105,7 +105,7 @@ def test_a_damaged_record_is_set_aside_and_the_rest_applied(tmp_path: Path) -> N
     Path(spool, "0000000000001-1-aaaa.json").write_text("{not json", encoding="utf-8")
     write_record(spool, {**obs_record(2), "kind": "no-such-kind"})
     write_record(spool, obs_record(3))
-    with Kindling.open(db, redact_secrets=True) as kd:
+    with Kindling.open(db, scrub_secrets=True) as kd:
         report = drain(kd, spool)  # open drained already; nothing left but the bad ones
         assert report.applied == 0
         assert len(kd.list_observations()) == 2

@@ -3,7 +3,7 @@
 ``ScrubbingStore`` wraps a ``Store`` and scrubs every value it is asked to write (observation
 content and provenance strings, capsule intents, summary content and structured fields, pin
 reasons) with ``capture.scrub.scrub_secrets`` before the wrapped store sees it. ``Kindling``
-wraps its store in one unless opened with ``redact_secrets=False``, so engine verbs, bundle
+wraps its store in one unless opened with ``scrub_secrets=False``, so engine verbs, bundle
 imports and anything else that writes through ``Kindling.store`` (CLI, bridge, hooks, MCP) are
 covered. Engine verbs also scrub before building the value they return (and before capping
 content, so that a cut cannot leave half a secret); the scrubber is idempotent, so the second
@@ -173,11 +173,11 @@ class ScrubbingStore:
         self.inner.insert_pin(replace(pin, reason=reason))
 
 
-def guard_store(store: Store, redact_secrets: bool) -> Store:
+def guard_store(store: Store, scrub_secrets: bool) -> Store:
     """``store`` wrapped in a ``ScrubbingStore`` unless scrubbing is explicitly turned off."""
-    if not isinstance(redact_secrets, bool):  # a truthy string must not turn it off by accident
-        raise InvalidInputError("redact_secrets must be True or False")
-    if redact_secrets and not isinstance(store, ScrubbingStore):
+    if not isinstance(scrub_secrets, bool):  # a truthy string must not turn it off by accident
+        raise InvalidInputError("scrub_secrets must be True or False")
+    if scrub_secrets and not isinstance(store, ScrubbingStore):
         return ScrubbingStore(store)
     return store
 

@@ -7,11 +7,13 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kindling.capture.privacy import guard_store, scrub_text
 from kindling.capture.sanitize import wall_clock_ms
+from kindling.errors import InvalidInputError
 from kindling.store.base import Store
 
 if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
@@ -24,7 +26,7 @@ Clock = Callable[[], int]
 
 class EngineBase:
     """The state the verb groups of ``Kindling`` read: ``store`` (every write scrubbed unless
-    ``redact_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``, ``tokenizer``."""
+    ``scrub_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``, ``tokenizer``."""
 
     def __init__(
         self,
@@ -34,11 +36,13 @@ class EngineBase:
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
-        redact_secrets: bool = True,
+        scrub_secrets: bool = True,
+        redact_secrets: bool | None = None,
     ) -> None:
-        self.store = guard_store(store, redact_secrets)  # every write, not just these verbs
+        scrub_secrets = scrub_switch(scrub_secrets, redact_secrets)
+        self.store = guard_store(store, scrub_secrets)  # every write, not just these verbs
         self.unscrubbed_store = store  # for rows scrubbed before their cut: no second pass
-        self.scrubs_secrets = redact_secrets
+        self.scrubs_secrets = scrub_secrets
         self.clock = clock
         self._provider = provider
         self._tokenizer = tokenizer
@@ -74,3 +78,18 @@ class EngineBase:
         """``text`` scrubbed of secrets when this engine scrubs; call it before any cut, so a
         cut never leaves half a secret."""
         return scrub_text(text) if self.scrubs_secrets else text
+
+
+def scrub_switch(scrub_secrets: bool, redact_secrets: bool | None) -> bool:
+    """``scrub_secrets``, or its deprecated old name ``redact_secrets`` (docs/glossary.md:
+    on the wire ``redacted`` means forgotten, so the switch of secret masking says scrub)."""
+    if redact_secrets is None:
+        return scrub_secrets
+    warnings.warn(
+        "redact_secrets is deprecated; use scrub_secrets", DeprecationWarning, stacklevel=3
+    )
+    if scrub_secrets is not True and scrub_secrets != redact_secrets:
+        raise InvalidInputError("give scrub_secrets only (redact_secrets is its old name)")
+    if not isinstance(redact_secrets, bool):  # a truthy string must not turn it off by accident
+        raise InvalidInputError("redact_secrets must be True or False")
+    return redact_secrets

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
-from kindling.engine.base import Clock
+from kindling.engine.base import Clock, scrub_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
@@ -46,7 +46,8 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         tokenizer: Tokenizer | None = None,
         clock: Clock = wall_clock_ms,
         weights: ScoringWeights | None = None,
-        redact_secrets: bool = True,
+        scrub_secrets: bool = True,
+        redact_secrets: bool | None = None,
         drain_spool: bool = True,
         busy_timeout_s: float | None = None,
         read_only: bool = False,
@@ -56,7 +57,8 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
         Secrets are masked before anything is written (``capture.scrub``); only an
-        explicit ``redact_secrets=False`` turns that off for this store.
+        explicit ``scrub_secrets=False`` turns that off for this store (``redact_secrets`` is
+        its deprecated old name).
 
         ``busy_timeout_s`` bounds how long a write waits for another writer (default 5 s; a
         hook the agent waits for wants less). ``read_only=True`` never creates, migrates or
@@ -66,6 +68,9 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
             raise InvalidInputError("path must be a file path or ':memory:'")
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only must be True or False")
+        scrub = scrub_switch(scrub_secrets, redact_secrets)  # checked before a file is opened
+        if not isinstance(scrub, bool):
+            raise InvalidInputError("scrub_secrets must be True or False")
         store = open_store(path, busy_timeout_s=_timeout(busy_timeout_s), read_only=read_only)
         kd = cls(
             store,
@@ -73,7 +78,7 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
             tokenizer=tokenizer,
             clock=clock,
             weights=weights,
-            redact_secrets=redact_secrets,
+            scrub_secrets=scrub,
         )
         if (
             drain_spool
