@@ -85,3 +85,25 @@ def test_same_parts_as_before_on_random_code() -> None:
     for _ in range(2000):
         text = "".join(rand.choice([*words, " ", "/", ":"]) for _ in range(rand.randint(0, 30)))
         assert identifier_parts(text) == _old_identifier_parts(text), text
+
+
+def test_threads_sharing_the_run_cache_never_fail() -> None:
+    """A server's capture threads share the cache; evicting from it must not race."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kindling.store import identifiers
+
+    def names(t: int) -> list[str]:
+        return [identifiers.identifier_parts(f"call get_item{t}_{n}Config") for n in range(12_000)]
+
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so an unguarded eviction races
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(names, range(4)))
+    finally:
+        sys.setswitchinterval(interval)
+    assert results[0][5] == identifiers.identifier_parts("call get_item0_5Config")
+    assert all(len(r) == 12_000 for r in results)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 
 # Punctuation inside one identifier (``get_order_user``, ``jwt.verify``, ``3.40.1``).
 _INNER = re.compile(r"[._:\-]")
@@ -32,6 +33,7 @@ _WORD = re.compile(r"[^\W_]+")
 _RUN_PUNCTUATION = str.maketrans("", "", "._:-")
 
 # The forms of each run seen lately, oldest first; the older half goes when it is full.
+_FORMS_LOCK = threading.Lock()
 _FORMS: dict[str, tuple[str, ...]] = {}
 _FORMS_MAX = 16384
 
@@ -60,10 +62,11 @@ def identifier_parts(text: str) -> str:
         forms = known.get(run)
         if forms is None:
             forms = _run_forms(run)
-            if len(known) >= _FORMS_MAX:
-                for old in list(itertools.islice(known, _FORMS_MAX // 2)):
-                    del known[old]
-            known[run] = forms
+            with _FORMS_LOCK:  # a server's threads share the cache: evict one at a time
+                if len(known) >= _FORMS_MAX:
+                    for old in list(itertools.islice(known, _FORMS_MAX // 2)):
+                        known.pop(old, None)
+                known[run] = forms
         for form in forms:
             seen[form] = None
     return " ".join(seen)
