@@ -110,3 +110,28 @@ def test_the_cli_says_what_postgresql_keeps(db_url: str) -> None:
     assert done.stdout.startswith("forgot 1 observation; VACUUM removed the old row versions")
     assert "the text is gone from the database files" not in done.stdout
     assert row_versions_with(db_url, "observations") == 0
+
+
+def test_the_server_never_shows_who_holds_a_snapshot(db_url: str) -> None:
+    """Through ``kindling serve`` a forget says it is incomplete, but not which connection (a
+    pid, a role, an address) holds the old snapshot: that is not another team's to see."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from kindling.server.app import create_app
+    from serverutil import auth, make_token
+
+    with Kindling.open(db_url) as kd:
+        secret = _fill(kd)
+        token = make_token(kd, "alice", "web", "r")
+        with (
+            TestClient(create_app(kd)) as client,
+            psycopg.connect(db_url) as reader,
+        ):
+            reader.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            reader.execute("SELECT count(*) FROM observations").fetchone()
+            report = client.post("/v1/forget", headers=auth(token), json={"id": secret}).json()
+    assert report["complete"] is False
+    assert report["holders"] == []
+    assert "PostgreSQL connection" not in report["message"]
+    assert "another connection" in report["message"]

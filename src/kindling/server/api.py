@@ -23,6 +23,7 @@ from kindling import __version__
 from kindling.bundle import export_bundle, import_bundle, parse_bundle
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.forgetting import ForgetReport
 from kindling.lookup import AnyEntity, Visible, describe
 from kindling.model import Scope, Summary
 from kindling.server.auth import (
@@ -225,13 +226,15 @@ class Api:
         if "match" in args:
             if not isinstance(dry_run, bool | None):
                 raise InvalidInputError("dry_run must be true or false")
-            return self.kd.forget_matching(
-                entity_id, dry_run=bool(dry_run), visible=self._visible(who)
-            ).to_dict()
+            return _for_clients(
+                self.kd.forget_matching(
+                    entity_id, dry_run=bool(dry_run), visible=self._visible(who)
+                )
+            )
         if dry_run is not None:
             raise InvalidInputError("dry_run goes with match")
         # one the token may not touch is as unknown as a missing id, and so are derived copies
-        return self.kd.forget(entity_id, visible=self._visible(who)).to_dict()
+        return _for_clients(self.kd.forget(entity_id, visible=self._visible(who)))
 
     # ------------------------------------------------------------------ reads
 
@@ -348,3 +351,9 @@ class Api:
 
 
 __all__ = ["GETTERS", "Api", "HttpError"]
+
+
+def _for_clients(report: ForgetReport) -> dict[str, Any]:
+    """A forget report as a token sees it: the connections that hold old snapshots are the
+    server's business (their pids, roles and addresses are not shown to other teams)."""
+    return replace(report, holders=()).to_dict()
