@@ -2,7 +2,7 @@
 
 One module per job: ``kindling.py`` (opening, closing, ``batch()``), ``base.py`` (what every
 verb shares: the store, the clock, the scrub switch, the lazily built provider and tokenizer),
-``validate.py`` (checking one new observation, pure), ``capture.py`` (the capture verbs),
+``validate.py`` (the checks before a write), ``capture.py`` (the capture verbs),
 ``reads.py`` (getters and listings), ``retrieval.py`` (``retrieve()``), ``memories.py`` (the chat
 memories of the bridge); the forget verbs live in ``kindling.forgetting``.
 

@@ -41,7 +41,6 @@ class EngineBase:
     ) -> None:
         scrub_secrets = scrub_switch(scrub_secrets, redact_secrets)
         self.store = guard_store(store, scrub_secrets)  # every write, not just these verbs
-        self.unscrubbed_store = store  # for rows scrubbed before their cut: no second pass
         self.scrubs_secrets = scrub_secrets
         self.clock = clock
         self._provider = provider

@@ -60,10 +60,10 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         explicit ``scrub_secrets=False`` turns that off for this store (``redact_secrets`` is
         its deprecated old name).
 
-        ``busy_timeout_s`` bounds how long a write waits for another writer (default 5 s; a
-        hook the agent waits for wants less). ``read_only=True`` never creates, migrates or
-        writes the database (nor applies the spool): reads work, every write raises
-        ``StoreError``."""
+        ``busy_timeout_s`` bounds how long a write waits for another writer (default: 5 s on
+        SQLite, no bound on PostgreSQL; a hook the agent waits for wants less).
+        ``read_only=True`` never creates, migrates or writes the database (nor applies the
+        spool): reads work, every write raises ``StoreError``."""
         if not isinstance(path, str | Path) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         if not isinstance(read_only, bool):

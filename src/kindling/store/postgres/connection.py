@@ -78,7 +78,7 @@ def pg_error(exc: BaseException, where: str) -> KindlingError:
 
 
 class PgConnection:
-    """Owns the pool; the store's verbs run their SQL through ``_read`` and ``_exec``."""
+    """Owns the pool; the store's verbs run their SQL through ``read`` and ``write``."""
 
     def __init__(
         self,
@@ -96,7 +96,8 @@ class PgConnection:
         kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": int(timeout_s)}
         options = [f"-c search_path={schema}"] if schema is not None else []
         if busy_timeout_s is not None:  # a write waits this long for a row or table lock
-            options.append(f"-c lock_timeout={int(busy_timeout_s * 1000)}")
+            # at least 1 ms: PostgreSQL reads lock_timeout=0 as "wait for ever", SQLite as "never"
+            options.append(f"-c lock_timeout={max(1, int(busy_timeout_s * 1000))}")
         if read_only:  # the server refuses every write of every session of this store
             options.append("-c default_transaction_read_only=on")
         if options:  # the URL's own options (a search_path, say) are kept, ours go after them

@@ -67,7 +67,7 @@ _OBS_INSERT = (
 
 class PgObservationsMixin:
     """``insert_observation(s)``, ``link_observation``, ``forget_observation`` and the index
-    maintenance the other writers call (``_index_observations``)."""
+    maintenance the other writers call (``index_observations``)."""
 
     if TYPE_CHECKING:
 
