@@ -298,3 +298,17 @@ def test_mcp_forget_with_match_goes_to_the_server(
     with Kindling.open(store_url) as kd:
         assert kd.get_observation(mine).redacted
         assert kd.get_observation(bobs.id).content == "the zanzibar rollout"
+
+
+def test_mcp_status_works_for_a_team_token_without_the_default_repo(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    pytest.importorskip("mcp")
+    created = kindling(store_url, "token", "create", "--user", "dave", "--team", "ops")
+    env = dict(remote, KINDLING_TOKEN=created.stdout.split()[-1])  # ops has no repository
+    seen = mcp_calls(env, git_repo, ("status", "status", {}))
+    assert not seen["status"].is_error, seen["status"].content
+    status = seen["status"].structured_content
+    jsonschema.validate(status, OUTPUT_SCHEMAS["status"])
+    assert (status["user"], status["team"], status["repos"]) == ("dave", "ops", [])
+    assert "openCapsulesInDefaultRepo" not in status  # not the token's to count

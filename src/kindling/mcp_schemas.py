@@ -85,9 +85,9 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             "defaultRepo": _STR,
             "version": _STR,
             "schemaVersion": _INT,
-            "openCapsulesInDefaultRepo": _INT,
         },
         {
+            "openCapsulesInDefaultRepo": _INT,  # remotely only where the token may read
             "db": _STR,
             "observationsByKind": _COUNTS,
             "redactedObservations": _INT,

@@ -9,13 +9,11 @@ What the model reads is the structured content (Claude Code hands the model
 score, snippet, pin reason; the scoring internals only with ``explain: true``. The text block
 carries the same object serialized as JSON, as the MCP specification asks.
 
-Bad calls come back as tool errors in one plain sentence: unknown arguments are rejected, values
-outside the schema are named with what is allowed (never pydantic's text or its URLs), queries
-are capped at ``MAX_QUERY_CHARS``, and a ``KindlingError`` keeps its code and message. The
-default scope is the repository root of the server's working directory; every tool that reads
-or writes takes ``repo`` to override it (``"*"`` = every repository). Each call opens the
-database (applying what hooks spooled) and closes it again, so the server holds no lock between
-calls and never shares a connection between threads.
+Bad calls are tool errors in one plain sentence (unknown arguments rejected, bad values named
+with what is allowed, queries capped at ``MAX_QUERY_CHARS``, a ``KindlingError``'s code and
+message kept). The default scope is the repository root of the working directory; ``repo``
+overrides it (``"*"`` = every one). Each call opens the database (applying the spool) and
+closes it, so the server holds no lock between calls and shares no connection between threads.
 
 Adapter: no SQL, no ranking; one ``Kindling`` call per tool. Must not be imported by the core.
 """
@@ -25,7 +23,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -294,11 +292,16 @@ class KindlingTools:
     def status(self) -> CallToolResult:
         """Where the database is, the default repository, and what the store holds."""
         with self._kd() as kd:
-            open_here = kd.list_capsules(status="open", scope=self.scope(None), limit=100)
+            here = self.scope(None)
             # Remote mode (remote.front.RemoteKindling) has the server's facts, not counts.
             server_status = getattr(kd, "server_status", None)
             if server_status is not None:
                 facts = server_status()
+                mine: dict[str, int] = {}
+                with suppress(KindlingError):  # a team may not be granted the default repository
+                    mine["openCapsulesInDefaultRepo"] = len(
+                        kd.list_capsules(status="open", scope=here, limit=100)
+                    )
                 return _result(
                     {
                         "server": facts.url,
@@ -310,9 +313,10 @@ class KindlingTools:
                         "user": facts.user,
                         "team": facts.team,
                         "repos": list(facts.repos),
-                        "openCapsulesInDefaultRepo": len(open_here),
+                        **mine,
                     }
                 )
+            open_here = kd.list_capsules(status="open", scope=here, limit=100)
             stats = kd.stats()
         return _result(
             {
