@@ -20,18 +20,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any
 
 from kindling.capture.sanitize import require_id
 from kindling.errors import InvalidInputError, NotFoundError
-from kindling.model import Capsule, Observation, Pin, Summary
+from kindling.model import Capsule, Observation, Pin, Summary, Visible
 from kindling.store.base import Store
 
 MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
 # A distinctive part of a text finds it; SQLite refuses LIKE patterns over 50,000 bytes
 MAX_MATCH_CHARS = 10_000
-# Which entities a caller may act on (as ``kindling.lookup.Visible``; the server passes its rule)
-Visible: TypeAlias = Callable[[Observation | Capsule | Summary | Pin], bool]
 
 
 @dataclass(frozen=True, slots=True)

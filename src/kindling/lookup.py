@@ -12,17 +12,14 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from kindling.engine import Kindling
 from kindling.errors import NotFoundError
-from kindling.model import Capsule, JsonObject, Observation, Pin, Summary
+from kindling.model import AnyEntity, Capsule, JsonObject, Observation, Pin, Summary, Visible
 
 EntityType: TypeAlias = Literal["observation", "capsule", "summary", "pin"]
-AnyEntity: TypeAlias = Observation | Capsule | Summary | Pin
-Visible: TypeAlias = Callable[[AnyEntity], bool]
 
 
 def everything(_: AnyEntity) -> bool:

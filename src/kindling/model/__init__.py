@@ -14,6 +14,7 @@ from kindling.model.entities import (
     REDACTED,
     SCOPE_FIELDS,
     TARGET_TYPES,
+    AnyEntity,
     Capsule,
     CapsuleStatus,
     CapsuleType,
@@ -27,6 +28,7 @@ from kindling.model.entities import (
     Scope,
     Summary,
     TargetType,
+    Visible,
     entity_type,
 )
 from kindling.model.memories import (
@@ -53,6 +55,7 @@ __all__ = [
     "SCOPE_FIELDS",
     "SUMMARY_STATUSES",
     "TARGET_TYPES",
+    "AnyEntity",
     "CandidateResult",
     "Capsule",
     "CapsuleStatus",
@@ -76,5 +79,6 @@ __all__ = [
     "SummaryDetails",
     "SummaryStatus",
     "TargetType",
+    "Visible",
     "entity_type",
 ]

@@ -10,7 +10,7 @@ Must not import anything from Kindling except ``errors``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
@@ -213,6 +213,12 @@ class Pin:
 
 
 Entity: TypeAlias = Observation | Summary
+
+
+# Any stored thing named by an id, and a caller's rule for which of them it may see or change
+# (the server passes its access rule to lookups and forgets).
+AnyEntity: TypeAlias = Observation | Capsule | Summary | Pin
+Visible: TypeAlias = Callable[[AnyEntity], bool]
 
 
 def entity_type(entity: Entity) -> TargetType:

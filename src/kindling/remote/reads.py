@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 from kindling.bundle import Bundle, ImportReport, _capsule, _observation, _pin, _summary
 from kindling.capture.privacy import scrub_observation, scrub_text
 from kindling.errors import InvalidInputError
-from kindling.lookup import AnyEntity, Described, EntityType
-from kindling.model import Capsule, Entity, JsonObject, Observation, Pin, Scope, Summary
+from kindling.lookup import Described, EntityType
+from kindling.model import AnyEntity, Capsule, Entity, JsonObject, Observation, Pin, Scope, Summary
 from kindling.remote.client import RemoteClient, RemoteError, path_id
 
 T = TypeVar("T")

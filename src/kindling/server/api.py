@@ -24,8 +24,8 @@ from kindling.bundle import export_bundle, import_bundle, parse_bundle
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.forgetting import ForgetReport
-from kindling.lookup import AnyEntity, Visible, describe
-from kindling.model import Scope, Summary
+from kindling.lookup import describe
+from kindling.model import AnyEntity, Scope, Summary, Visible
 from kindling.server.auth import (
     HttpError,
     Principal,

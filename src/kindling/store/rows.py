@@ -138,6 +138,10 @@ def observation_values(obs: Observation) -> tuple[Any, ...]:
     )
 
 
+# The structured fields of a chat memory that hold free text (what forget --match searches).
+SUMMARY_DETAIL_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
+
+
 def like_pattern(text: str) -> str:
     """``text`` as a LIKE pattern matching it anywhere (with ``ESCAPE '\\'``)."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

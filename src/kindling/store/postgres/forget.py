@@ -23,10 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.model import REDACTED
 from kindling.store.base import TextMatches
-from kindling.store.rows import like_pattern
-
-_SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
-
+from kindling.store.rows import SUMMARY_DETAIL_TEXT, like_pattern
 
 # Where forgotten text can be; ``finish_purge`` vacuums them all.
 _TEXT_TABLES = ("capsules", "observations", "pins", "summaries", "summary_details")
@@ -133,7 +130,7 @@ class PgForgetMixin:
         def ids(sql: str, n: int) -> tuple[str, ...]:
             return tuple(sorted({r[0] for r in self.read(sql, (like,) * n)}))
 
-        detail_where = " OR ".join(f"d.{c} ILIKE %s" for c in _SUMMARY_TEXT)
+        detail_where = " OR ".join(f"d.{c} ILIKE %s" for c in SUMMARY_DETAIL_TEXT)
         return TextMatches(
             observations=ids(
                 "SELECT id FROM observations WHERE content ILIKE %s OR provenance ILIKE %s", 2
@@ -142,7 +139,7 @@ class PgForgetMixin:
                 "SELECT s.id FROM summaries s LEFT JOIN summary_details d"
                 f" ON d.summary_id = s.id WHERE s.content ILIKE %s OR {detail_where}"
                 " OR d.refs ILIKE %s",
-                len(_SUMMARY_TEXT) + 2,
+                len(SUMMARY_DETAIL_TEXT) + 2,
             ),
             pins=ids("SELECT id FROM pins WHERE reason ILIKE %s", 1),
             capsules=ids("SELECT id FROM capsules WHERE intent ILIKE %s", 1),

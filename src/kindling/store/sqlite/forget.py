@@ -20,12 +20,10 @@ from typing import Any
 
 from kindling.model import REDACTED
 from kindling.store.base import TextMatches, iter_chunks
-from kindling.store.rows import like_pattern, store_error
+from kindling.store.rows import SUMMARY_DETAIL_TEXT, like_pattern, store_error
 from kindling.store.sqlite import index
 from kindling.store.sqlite.connection import Database
 from kindling.store.sqlite.purge import truncate_wal
-
-_SUMMARY_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
 
 
 class ForgetMixin:
@@ -135,7 +133,7 @@ class ForgetMixin:
         def ids(sql: str, n: int) -> tuple[str, ...]:
             return tuple(sorted({r[0] for r in self.db.read(sql, (like,) * n)}))
 
-        detail_where = " OR ".join(f"d.{c} LIKE ? ESCAPE '\\'" for c in _SUMMARY_TEXT)
+        detail_where = " OR ".join(f"d.{c} LIKE ? ESCAPE '\\'" for c in SUMMARY_DETAIL_TEXT)
         return TextMatches(
             observations=ids(
                 "SELECT id FROM observations WHERE content LIKE ? ESCAPE '\\'"
@@ -146,7 +144,7 @@ class ForgetMixin:
                 "SELECT s.id FROM summaries s LEFT JOIN summary_details d"
                 " ON d.summary_id = s.id WHERE s.content LIKE ? ESCAPE '\\'"
                 f" OR {detail_where} OR d.refs LIKE ? ESCAPE '\\'",
-                len(_SUMMARY_TEXT) + 2,
+                len(SUMMARY_DETAIL_TEXT) + 2,
             ),
             pins=ids("SELECT id FROM pins WHERE reason LIKE ? ESCAPE '\\'", 1),
             capsules=ids("SELECT id FROM capsules WHERE intent LIKE ? ESCAPE '\\'", 1),
