@@ -25,7 +25,6 @@ from typing import Any
 
 from kindling.capture.sanitize import check_depth
 from kindling.capture.scrub import scrub_secrets
-from kindling.errors import InvalidInputError
 from kindling.model import Capsule, Observation, Pin, Summary, SummaryDetails
 from kindling.store.base import Store
 
@@ -174,9 +173,8 @@ class ScrubbingStore:
 
 
 def guard_store(store: Store, scrub_secrets: bool) -> Store:
-    """``store`` wrapped in a ``ScrubbingStore`` unless scrubbing is explicitly turned off."""
-    if not isinstance(scrub_secrets, bool):  # a truthy string must not turn it off by accident
-        raise InvalidInputError("scrub_secrets must be True or False")
+    """``store`` wrapped in a ``ScrubbingStore`` unless scrubbing is turned off (a bool, checked
+    by ``engine.base.scrub_switch``)."""
     if scrub_secrets and not isinstance(store, ScrubbingStore):
         return ScrubbingStore(store)
     return store

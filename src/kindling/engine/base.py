@@ -81,14 +81,17 @@ class EngineBase:
 
 def scrub_switch(scrub_secrets: bool, redact_secrets: bool | None) -> bool:
     """``scrub_secrets``, or its deprecated old name ``redact_secrets`` (docs/glossary.md:
-    on the wire ``redacted`` means forgotten, so the switch of secret masking says scrub)."""
+    on the wire ``redacted`` means forgotten, so the switch of secret masking says scrub);
+    only a real bool: a truthy string must not turn scrubbing off by accident."""
     if redact_secrets is None:
+        if not isinstance(scrub_secrets, bool):
+            raise InvalidInputError("scrub_secrets must be True or False")
         return scrub_secrets
     warnings.warn(
         "redact_secrets is deprecated; use scrub_secrets", DeprecationWarning, stacklevel=3
     )
     if scrub_secrets is not True and scrub_secrets != redact_secrets:
         raise InvalidInputError("give scrub_secrets only (redact_secrets is its old name)")
-    if not isinstance(redact_secrets, bool):  # a truthy string must not turn it off by accident
+    if not isinstance(redact_secrets, bool):
         raise InvalidInputError("redact_secrets must be True or False")
     return redact_secrets

@@ -69,8 +69,6 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only must be True or False")
         scrub = scrub_switch(scrub_secrets, redact_secrets)  # checked before a file is opened
-        if not isinstance(scrub, bool):
-            raise InvalidInputError("scrub_secrets must be True or False")
         store = open_store(path, busy_timeout_s=_timeout(busy_timeout_s), read_only=read_only)
         kd = cls(
             store,
