@@ -161,7 +161,7 @@ def _choice(value: Any, allowed: Sequence[str], name: str) -> Any:
     return value
 
 
-def _observation(o: Mapping[str, Any], w: str) -> Observation:
+def parse_observation(o: Mapping[str, Any], w: str) -> Observation:
     redacted = _get(o, "redacted", w, optional=True) or False
     if not isinstance(redacted, bool):
         raise InvalidInputError(f"{w}: redacted must be true or false")
@@ -180,7 +180,7 @@ def _observation(o: Mapping[str, Any], w: str) -> Observation:
     )
 
 
-def _capsule(c: Mapping[str, Any], w: str) -> Capsule:
+def parse_capsule(c: Mapping[str, Any], w: str) -> Capsule:
     closed = _get(c, "closedAt", w, optional=True)
     ids = _get(c, "observationIds", w, optional=True) or []
     if not isinstance(ids, list):
@@ -197,7 +197,7 @@ def _capsule(c: Mapping[str, Any], w: str) -> Capsule:
     )
 
 
-def _summary(s: Mapping[str, Any], w: str) -> Summary:
+def parse_summary(s: Mapping[str, Any], w: str) -> Summary:
     refs = _get(s, "evidenceRefs", w, optional=True) or []
     if not isinstance(refs, list):
         raise InvalidInputError(f"{w}: evidenceRefs must be a list of ids")
@@ -211,7 +211,7 @@ def _summary(s: Mapping[str, Any], w: str) -> Summary:
     )
 
 
-def _pin(p: Mapping[str, Any], w: str) -> Pin:
+def parse_pin(p: Mapping[str, Any], w: str) -> Pin:
     reason = _get(p, "reason", w, optional=True)
     expires = _get(p, "expiresAt", w, optional=True)
     return Pin(
@@ -270,10 +270,10 @@ def parse_bundle(data: object) -> Bundle:
     return Bundle(
         exported_at=require_ts(exported, "exportedAt"),
         scope=Scope.from_dict(dataset.get("scope")),
-        observations=_items(dataset, "observations", _observation),
-        capsules=_items(dataset, "capsules", _capsule),
-        summaries=_items(dataset, "summaries", _summary),
-        pins=_items(dataset, "pins", _pin),
+        observations=_items(dataset, "observations", parse_observation),
+        capsules=_items(dataset, "capsules", parse_capsule),
+        summaries=_items(dataset, "summaries", parse_summary),
+        pins=_items(dataset, "pins", parse_pin),
     )
 
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from kindling.bundle import _observation, _pin, _summary
+from kindling.bundle import parse_observation, parse_pin, parse_summary
 from kindling.capture.privacy import scrub_content, scrub_text
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.errors import InvalidInputError
@@ -75,10 +75,12 @@ def parse_result(data: Mapping[str, Any]) -> RetrieveResult:
         current = data["currentSummary"]
         return RetrieveResult(
             pins=tuple(
-                PinResult(_pin(x["pin"], "pin"), entity_of(x["pin"]["targetType"], x["target"]))
+                PinResult(
+                    parse_pin(x["pin"], "pin"), entity_of(x["pin"]["targetType"], x["target"])
+                )
                 for x in data["pins"]
             ),
-            current_summary=None if current is None else _summary(current, "currentSummary"),
+            current_summary=None if current is None else parse_summary(current, "currentSummary"),
             candidates=tuple(
                 CandidateResult(
                     entity=entity_of(c["targetType"], c["entity"]),
@@ -185,7 +187,7 @@ class RemoteKindling(RemoteReads):
             capsule_id=capsule_id,
             id=id,
         )
-        return _observation(self.client.call("POST", "/v1/observations", body), "observation")
+        return parse_observation(self.client.call("POST", "/v1/observations", body), "observation")
 
     def open_capsule(
         self,
@@ -239,7 +241,7 @@ class RemoteKindling(RemoteReads):
             evidence_refs=None if evidence_refs is None else list(evidence_refs),
             created_at=created_at,
         )
-        return _summary(self.client.call("POST", "/v1/summaries", body), "summary")
+        return parse_summary(self.client.call("POST", "/v1/summaries", body), "summary")
 
     def pin(
         self,
@@ -259,7 +261,7 @@ class RemoteKindling(RemoteReads):
             ttl_ms=ttl_ms,
             scope=_scope(scope),
         )
-        return _pin(self.client.call("POST", "/v1/pins", body), "pin")
+        return parse_pin(self.client.call("POST", "/v1/pins", body), "pin")
 
     def unpin(self, pin_id: str) -> None:
         self.client.call("DELETE", f"/v1/pins/{path_id(pin_id)}")

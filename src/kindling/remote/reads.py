@@ -16,7 +16,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from kindling.bundle import Bundle, ImportReport, _capsule, _observation, _pin, _summary
+from kindling.bundle import (
+    Bundle,
+    ImportReport,
+    parse_capsule,
+    parse_observation,
+    parse_pin,
+    parse_summary,
+)
 from kindling.capture.privacy import scrub_observation, scrub_text
 from kindling.errors import InvalidInputError
 from kindling.lookup import Described, EntityType
@@ -48,14 +55,14 @@ def capsule_of(data: Mapping[str, Any], where: str) -> Capsule:
     """A capsule as the server sends it: the bundle's fields and its ``summaryId`` (which a
     bundle leaves to its summaries)."""
     summary_id = data.get("summaryId")
-    capsule = _capsule(data, where)
+    capsule = parse_capsule(data, where)
     return capsule if summary_id is None else replace(capsule, summary_id=str(summary_id))
 
 
 def entity_of(target_type: str, data: Mapping[str, Any]) -> Entity:
     if target_type == "observation":
-        return _observation(data, "observation")
-    return _summary(data, "summary")
+        return parse_observation(data, "observation")
+    return parse_summary(data, "summary")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +103,7 @@ class RemoteReads:
         self, *, kind: str | None = None, scope: Scope | None = None, limit: int = 50
     ) -> list[Observation]:
         query = query_of(scope, kind=kind, limit=limit)
-        return self._list("/v1/observations", _observation, query)
+        return self._list("/v1/observations", parse_observation, query)
 
     def list_capsules(
         self, *, status: str | None = None, scope: Scope | None = None, limit: int = 50
@@ -104,27 +111,27 @@ class RemoteReads:
         return self._list("/v1/capsules", capsule_of, query_of(scope, status=status, limit=limit))
 
     def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
-        return self._list("/v1/summaries", _summary, query_of(scope, limit=limit))
+        return self._list("/v1/summaries", parse_summary, query_of(scope, limit=limit))
 
     def list_pins(
         self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
     ) -> list[Pin]:
         query = query_of(scope, active_at=active_at, limit=limit)
-        return self._list("/v1/pins", _pin, query)
+        return self._list("/v1/pins", parse_pin, query)
 
     # ------------------------------------------------------------------ by id
 
     def get_observation(self, observation_id: str) -> Observation:
-        return self._one("observations", observation_id, _observation)
+        return self._one("observations", observation_id, parse_observation)
 
     def get_capsule(self, capsule_id: str) -> Capsule:
         return self._one("capsules", capsule_id, capsule_of)
 
     def get_summary(self, summary_id: str) -> Summary:
-        return self._one("summaries", summary_id, _summary)
+        return self._one("summaries", summary_id, parse_summary)
 
     def get_pin(self, pin_id: str) -> Pin:
-        return self._one("pins", pin_id, _pin)
+        return self._one("pins", pin_id, parse_pin)
 
     def get(self, entity_id: str, target_type: str) -> Entity:
         if target_type == "observation":
@@ -144,20 +151,20 @@ class RemoteReads:
             if "observations" in links:
                 kind, entity = "capsule", capsule_of(body, "capsule")
             elif "target" in links:
-                kind, entity = "pin", _pin(body, "pin")
+                kind, entity = "pin", parse_pin(body, "pin")
             elif "evidence" in links:
-                kind, entity = "summary", _summary(body, "summary")
+                kind, entity = "summary", parse_summary(body, "summary")
             else:
-                kind, entity = "observation", _observation(body, "observation")
+                kind, entity = "observation", parse_observation(body, "observation")
             summary, target = links.get("summary"), links.get("target")
             observations = links.get("observations", links.get("evidence", []))
             return Described(
                 type=kind,
                 entity=entity,
                 capsules=tuple(self.get_capsule(i) for i in links.get("capsules", [])),
-                observations=tuple(_observation(o, "observation") for o in observations),
-                summary=None if summary is None else _summary(summary, "summary"),
-                pins=tuple(_pin(p, "pin") for p in links.get("pins", [])),
+                observations=tuple(parse_observation(o, "observation") for o in observations),
+                summary=None if summary is None else parse_summary(summary, "summary"),
+                pins=tuple(parse_pin(p, "pin") for p in links.get("pins", [])),
                 target=None
                 if target is None or not isinstance(entity, Pin)
                 else entity_of(entity.target_type, target),
