@@ -10,7 +10,6 @@ import json
 from collections import Counter
 
 import pytest
-
 from bench.quality.coding import rules
 from bench.quality.coding.data import SPLITS, CodingSet, load_set
 from bench.quality.coding.harness import RETRIEVERS, run_split
@@ -35,7 +34,8 @@ def test_splits_are_disjoint_by_source_and_agent(data: CodingSet) -> None:
     parts = {name: data.split(name) for name in SPLITS}
     sources = {n: {s["source"].split("@")[0] for s in p.sessions} for n, p in parts.items()}
     agents = {n: {s["agent"] for s in p.sessions} for n, p in parts.items()}
-    assert sources["tune"] and sources["heldout"]
+    assert sources["tune"]
+    assert sources["heldout"]
     assert not sources["tune"] & sources["heldout"]
     assert not agents["tune"] & agents["heldout"]
     assert all(p.questions for p in parts.values())

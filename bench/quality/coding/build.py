@@ -24,7 +24,10 @@ from bench.quality.coding.sources import (
     Source,
     Trajectory,
     git_show,
+    patch_from_steps,
     read_mini,
+    read_pretty,
+    read_runs,
     read_sweagent,
 )
 
@@ -36,6 +39,7 @@ SPREAD_DAYS = 56
 NS = uuid.UUID("5a1e6c0d-3c2b-4f7e-9d1a-6b0c2e4f8a10")
 
 LIVE = "RussellRyanH/CSCI-635-LiveSWE-Agent"
+CONSISTENCY = "amanmehta-maniac/agent-consistency"
 SOURCES = (
     Source(
         LIVE,
@@ -51,7 +55,7 @@ SOURCES = (
         "none stated",
         "SWE-agent 1.0.1",
         "heldout",
-        (("trajs", "unnamed (SWE-agent run)"),),
+        (("trajs", "unnamed (SWE-agent run)"), ("pretty_trajs", "unnamed (SWE-agent run)")),
     ),
     Source(
         "apurv-sawant15/SWE-Agent-Trajectory-Analysis",
@@ -73,6 +77,18 @@ SOURCES = (
         (("trajs/sweagent_lm", "SWE-agent-LM"),),
     ),
     Source(
+        CONSISTENCY,
+        "3e7f58d",
+        "none stated",
+        "mini-SWE-agent-style bash agent (agent-consistency study)",
+        "heldout",
+        (
+            ("swe-bench/results_claude_10", "Claude Sonnet 4.5"),
+            ("swe-bench/results_llama_10", "Llama 3.1 70B Instruct"),
+            ("swe-bench/results_gpt5_snowflake", "GPT-5"),
+        ),
+    ),
+    Source(
         "SWE-agent/SWE-agent",
         "3ea751c087f32b16e039a2233dd6eefecef325d5",
         "MIT",
@@ -90,7 +106,10 @@ SOURCES = (
 )
 
 
-def _ls(src: Source, under: str) -> list[str]:
+TRAJ_FILES = (".traj", ".traj.json", "_formatted.txt")
+
+
+def _ls(src: Source, under: str, ends: tuple[str, ...] | str = TRAJ_FILES) -> list[str]:
     import subprocess
 
     git = payloads_git(src)
@@ -104,7 +123,7 @@ def _ls(src: Source, under: str) -> list[str]:
     for line in out.splitlines():
         meta, path = line.split("\t", 1)
         size = meta.split()[3]
-        if path.endswith((".traj", ".traj.json")) and size.isdigit():
+        if path.endswith(ends) and size.isdigit():
             files.append(path)
     return sorted(files)
 
@@ -119,11 +138,23 @@ def read_all() -> list[Trajectory]:
     out: list[Trajectory] = []
     for src in SOURCES:
         preds: dict[str, Any] = {}
-        for under, model in src.paths:
+        for k, (under, model) in enumerate(src.paths):
+            if src.repo == CONSISTENCY:
+                # The same ten tasks were run by three models: the i-th task (by name) is
+                # taken from model i mod 3, its first run only.
+                for i, path in enumerate(_ls(src, under, ".json")):
+                    if i % len(src.paths) == k:
+                        doc = json.loads(git_show(src.repo, src.commit, path))
+                        out.append(read_runs(doc, src, path, model))
+                continue
             if src.repo == LIVE:
                 preds = json.loads(git_show(src.repo, src.commit, f"{under}/preds.json"))
             for path in _ls(src, under):
-                doc = json.loads(git_show(src.repo, src.commit, path))
+                raw = git_show(src.repo, src.commit, path)
+                if path.endswith("_formatted.txt"):
+                    out.append(read_pretty(raw.decode("utf-8"), src, path, model))
+                    continue
+                doc = json.loads(raw)
                 if "messages" in doc:
                     iid = doc.get("instance_id") or Path(path).parent.name
                     patch = str((preds.get(iid) or {}).get("model_patch") or "")
@@ -131,13 +162,36 @@ def read_all() -> list[Trajectory]:
                 else:
                     out.append(read_sweagent(doc, src, path, model))
     seen: set[tuple[str, str]] = set()
+    tuned = {t.instance_id for t in out if t.split == "tune"}
     kept = []
     for t in out:  # one session per (split, task): two runs of one task would share a title
         if (t.split, t.instance_id) in seen or not t.task or not t.steps:
             continue
+        if t.split == "heldout" and t.instance_id in tuned:
+            continue  # a held-out session never repeats a task of the tuning split
+        if not t.patch.strip():
+            t.patch, t.patch_from = patch_from_steps(t) or patch_from_commands(t), "steps"
         seen.add((t.split, t.instance_id))
         kept.append(t)
     return kept
+
+
+SOURCE_PATH = re.compile(r"(?:/testbed/)?((?:[\w.-]+/)+[\w.-]+\.py)\b")
+
+
+def patch_from_commands(t: Trajectory) -> str:
+    """Headers for the source files that shell commands wrote to (``rules.WRITE_OP``), for a
+    bash-only agent whose final patch was not kept."""
+    files: list[str] = []
+    for step in t.steps:
+        if step.tool == "bash" and rules.WRITE_OP.search(step.command):
+            files.extend(SOURCE_PATH.findall(step.command.split("<<", 1)[0] + step.command))
+    files = [f for f in dict.fromkeys(files) if f in rules.fixed_files(_headers(files))]
+    return _headers(files)
+
+
+def _headers(files: list[str]) -> str:
+    return "".join(f"diff --git a/{f} b/{f}\n" for f in dict.fromkeys(files))
 
 
 def repo_of(instance_id: str) -> str:
@@ -198,6 +252,7 @@ def record(trajs: list[Trajectory]) -> tuple[list[dict[str, Any]], list[dict[str
                 "model": t.model,
                 "instance_id": t.instance_id,
                 "title": t.title,
+                "patch_from": t.patch_from,
                 "patch": trim_patch(t.patch),
                 "opened_at": opened,
                 "closed_at": ts + 5000,

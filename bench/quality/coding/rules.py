@@ -29,7 +29,7 @@ from kindling.store.fts import STOPWORDS
 SHORT_WORDS = 4
 MAX_SYMBOLS = 2
 TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_tests?\.py$|(^|/)conftest\.py$")
-SCRATCH = re.compile(r"(^|/)(reproduce|repro|debug|check|verify)[^/]*$")
+SCRATCH = re.compile(r"(^|/)(reproduce|repro|debug|check|verify)[^/]*$|^(tmp|scratch)/")
 DIFF_FILE = re.compile(r"^diff --git a/(\S+) b/(\S+)$", re.MULTILINE)
 HUNK_SYMBOL = re.compile(
     r"^@@ [^@]+ @@\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE
@@ -90,8 +90,13 @@ class Question:
 
 
 def fixed_files(patch: str) -> list[str]:
-    """Source files the final patch changes: not tests, not scratch scripts."""
-    files = dict.fromkeys(b for _, b in DIFF_FILE.findall(patch))
+    """Source files the final patch changes: files it modifies (not ones it creates), not
+    tests, not scratch scripts."""
+    files: dict[str, None] = {}
+    for chunk in re.split(r"(?=^diff --git )", patch, flags=re.MULTILINE):
+        head = DIFF_FILE.search(chunk)
+        if head is not None and "\nnew file mode" not in chunk.split("\n@@", 1)[0]:
+            files[head.group(2)] = None
     return [f for f in files if not TEST_PATH.search(f) and not SCRATCH.search(f)]
 
 

@@ -56,6 +56,7 @@ class Trajectory:
     task: str  # the issue text (title first)
     patch: str
     steps: list[Step] = field(default_factory=list)
+    patch_from: str = "agent"  # the agent's submission; "steps" when rebuilt from its steps
 
     @property
     def title(self) -> str:
@@ -200,4 +201,123 @@ def read_sweagent(doc: dict[str, Any], src: Source, path: str, model: str) -> Tr
         step, open_file = _sweagent_step(raw, open_file)
         if step.command.strip() or step.tool != "bash":
             traj.steps.append(step)
+    return traj
+
+
+_BAR = "█" * 100
+_RULE = "-" * 100
+
+
+def _section(chunk: str, head: str, ends: tuple[str, ...]) -> str:
+    i = chunk.find(head)
+    if i < 0:
+        return ""
+    body = chunk[i + len(head) :].lstrip("\n")
+    body = body[len(_RULE) :].lstrip("\n") if body.startswith(_RULE) else body
+    cut = min((j for e in ends if (j := body.find(e)) >= 0), default=len(body))
+    return body[:cut].strip("\n")
+
+
+def _pretty_action(chunk: str) -> str:
+    if "\nFull Action:\n" in chunk:
+        block = _section(chunk, "\nFull Action:\n", ("\n👁️",))
+        return "\n".join(line[2:] if line.startswith("  ") else line for line in block.split("\n"))
+    return _section(chunk, "Command: ", ("\n",))
+
+
+def _editor_step(action: str, output: str, thought: str) -> Step | None:
+    import shlex
+
+    try:
+        argv = shlex.split(action)
+    except ValueError:
+        return None
+    if len(argv) < 3 or argv[0] != "str_replace_editor":
+        return None
+    cmd, path = argv[1], argv[2]
+    opts = {argv[i][2:]: argv[i + 1] for i in range(3, len(argv) - 1) if argv[i].startswith("--")}
+    if cmd == "str_replace":
+        step = Step("edit", path=path, old=opts.get("old_str", ""), new=opts.get("new_str", ""))
+    elif cmd == "insert":
+        step = Step("edit", path=path, new=opts.get("new_str", ""))
+    elif cmd == "create":
+        step = Step("write", path=path, new=opts.get("file_text", ""))
+    else:
+        step = Step("view", path=path)
+    step.command, step.output, step.thought = action, output, thought
+    return step
+
+
+def read_pretty(text: str, src: Source, path: str, model: str) -> Trajectory:
+    """A trajectory as ``format_trajectory.py`` of lgetter/swe-agent-trajectory-analysis
+    printed it (observations cut at 2,000 characters; no final patch)."""
+    text = text.replace("\r\n", "\n")
+    problem = _section(text, "PROBLEM DESCRIPTION / INITIAL OBSERVATION", ("\n" + "=" * 100,))
+    problem = problem.split("\n", 2)[-1]  # the box's lower edge
+    instance = Path(path).name.split("_formatted")[0]
+    traj = Trajectory(
+        f"{src.repo}@{src.commit}:{path}",
+        src.agent,
+        model,
+        src.split,
+        instance,
+        _task_text(problem),
+        "",
+    )
+    for chunk in text.split(_BAR + "\nSTEP ")[1:]:
+        thought = _section(chunk, "💭 AGENT'S THOUGHT PROCESS:", ("\n⚡ ACTION TAKEN:",))
+        action = _pretty_action(chunk)
+        output = _section(
+            chunk,
+            "👁️  OBSERVATION/RESULT:",
+            ("\n📝 AGENT'S RESPONSE:", "\n⏱️", "\n📁 Working Directory", "\n" + _BAR),
+        )
+        if not action.strip() or action == "No action recorded":
+            continue
+        step = _editor_step(action, output, thought)
+        if step is None:
+            word = action.split(None, 1)[0]
+            step = Step("submit" if word == "submit" else "bash", action, output, thought=thought)
+        traj.steps.append(step)
+    return traj
+
+
+def patch_from_steps(traj: Trajectory) -> str:
+    """When a trajectory carries no final patch: the last ``git diff`` output it shows, else a
+    header per file its editor changed (no hunks: the rules then name no symbol)."""
+    for step in reversed(traj.steps):
+        if "git diff" in step.command and step.output.lstrip().startswith("diff --git"):
+            return step.output.strip() + "\n"
+    files = [s.path.replace("/testbed/", "") for s in traj.steps if s.tool == "edit" and s.path]
+    return "".join(f"diff --git a/{f} b/{f}\n" for f in dict.fromkeys(files))
+
+
+def read_runs(doc: dict[str, Any], src: Source, path: str, model: str) -> Trajectory:
+    """The first run of an amanmehta-maniac/agent-consistency result file (a bash-only agent:
+    thought, command, output, return code per step; the final diff as ``final_output``)."""
+    run = doc["runs"][0]
+    final = str(run.get("final_output") or "")
+    traj = Trajectory(
+        f"{src.repo}@{src.commit}:{path}#runs[0]",
+        src.agent,
+        model,
+        src.split,
+        str(doc["task_id"]),
+        str(doc["task"]).replace("\r\n", "\n").strip(),
+        final if final.lstrip().startswith("diff --git") else "",
+    )
+    for step in run.get("steps") or []:
+        action = str(step.get("action") or "")
+        if not action.strip():
+            continue
+        rc = step.get("returncode")
+        traj.steps.append(
+            Step(
+                "bash",
+                action,
+                str(step.get("observation") or "").replace("\r\n", "\n"),
+                rc if isinstance(rc, int) else None,
+                thought=str(step.get("thought") or ""),
+            )
+        )
     return traj
