@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from bench.quality.coding.data import SPLITS, load_set
-from bench.quality.coding.harness import SEED, run_split, table
+from bench.quality.coding.harness import SEED, per_question, run_split, table
 
 
 def conversations() -> dict[str, Any]:
@@ -52,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the conversation sets (bench.quality hand-late, buried)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--questions",
+        action="store_true",
+        help="with --json: each question's first answer rank and top 10, per retriever",
+    )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
@@ -64,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             result = run_split(part, small=small, seed=args.seed)
             key = f"{split}{'-small' if small else ''}"
             outcomes = result.pop("outcomes")
+            if args.questions:
+                result["questionDetails"] = per_question(outcomes)
             out["splits"][key] = result
             if not args.json:
                 print(
@@ -71,7 +78,6 @@ def main(argv: list[str] | None = None) -> int:
                     f"observations, {result['questions']} questions ({result['seconds']} s)\n"
                 )
                 print(table(result))
-            del outcomes
     if args.with_conversations:
         conv = conversations()
         out["conversations"] = conv["sets"]

@@ -168,6 +168,7 @@ def read_all() -> list[Trajectory]:
         if (t.split, t.instance_id) in seen or not t.task or not t.steps:
             continue
         if t.split == "heldout" and t.instance_id in tuned:
+            print(f"left out (a tuned task): {t.source}", file=sys.stderr)
             continue  # a held-out session never repeats a task of the tuning split
         if not t.patch.strip():
             t.patch, t.patch_from = patch_from_steps(t) or patch_from_commands(t), "steps"

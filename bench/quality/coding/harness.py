@@ -136,6 +136,33 @@ def run_split(cs: CodingSet, *, small: bool = False, seed: int = SEED) -> dict[s
     }
 
 
+def per_question(scored: dict[str, list[Scored]]) -> list[dict[str, Any]]:
+    """One row per question: its text, class, phrasing, session and evidence, and for each
+    retriever the rank of its first evidence item (None: not in the list) and its top 10."""
+    rows: dict[str, dict[str, Any]] = {}
+    for name, items in scored.items():
+        for o, sid in items:
+            q = o.query
+            row = rows.setdefault(
+                q.id,
+                {
+                    "id": q.id,
+                    "class": q.cls,
+                    "phrasing": q.note,
+                    "text": q.text,
+                    "sessionId": sid,
+                    "repoId": q.repo_id,
+                    "evidence": sorted(q.qrels),
+                    "retrievers": {},
+                },
+            )
+            row["retrievers"][name] = {
+                "firstAnswerRank": o.first_relevant(),
+                "top10": list(o.ranked[:10]),
+            }
+    return list(rows.values())
+
+
 def table(result: dict[str, Any]) -> str:
     """One markdown row per retriever: R@10 overall, by class, by phrasing; then R@5, MRR, S@5."""
     cols = ["all", *CLASSES, *PHRASINGS]

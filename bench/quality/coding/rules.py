@@ -155,6 +155,7 @@ def is_run(obs: dict[str, Any]) -> bool:
 def derive(session: dict[str, Any], observations: list[dict[str, Any]]) -> list[Question]:
     """Every question one session yields (see the module)."""
     sid, repo, title = session["session_id"], session["repo_id"], session["title"]
+    short = session["short"]
     files = fixed_files(session["patch"])
     steps = [o for o in observations if o["provenance"].get("event") != "UserPromptSubmit"]
     edits = [i for i, o in enumerate(steps) if edited(o, files)]
@@ -175,7 +176,7 @@ def derive(session: dict[str, Any], observations: list[dict[str, Any]]) -> list[
             for phrasing, template in TEMPLATES[cls].items():
                 out.append(
                     Question(
-                        f"{sid}:{cls}:{phrasing}",
+                        f"{short}:{cls}:{phrasing}",
                         cls,
                         phrasing,
                         template.format(**words),
@@ -192,7 +193,7 @@ def derive(session: dict[str, Any], observations: list[dict[str, Any]]) -> list[
         for phrasing, template in TEMPLATES["location"].items():
             out.append(
                 Question(
-                    f"{sid}:location{k}:{phrasing}",
+                    f"{short}:location{k}:{phrasing}",
                     "location",
                     phrasing,
                     template.format(symbol=symbol),
