@@ -20,9 +20,12 @@ def data() -> CodingSet:
     return load_set()
 
 
-def test_every_evidence_id_is_an_observation_of_the_question_session(data: CodingSet) -> None:
+def test_every_evidence_id_is_an_item_of_the_question_session(data: CodingSet) -> None:
     where = {o["id"]: (o["session_id"], o["repo_id"]) for o in data.observations}
     assert len(where) == len(data.observations), "observation ids are unique"
+    for s in data.sessions:  # a decision's evidence is its session's summary
+        if s["summary"].strip():
+            where[rules.summary_ref(s)] = (s["session_id"], s["repo_id"])
     assert data.questions
     for q in data.questions:
         assert q["evidence"], q["id"]
@@ -51,7 +54,7 @@ def test_questions_are_the_rules_applied_to_the_committed_observations(data: Cod
 
 def test_every_class_and_phrasing_is_present(data: CodingSet) -> None:
     classes = Counter(q["class"] for q in data.questions)
-    assert set(classes) == {"fix", "error", "check", "location"}
+    assert set(classes) == {"fix", "error", "check", "decision", "location"}
     phrasings = Counter(q["phrasing"] for q in data.questions)
     assert set(phrasings) == {"full", "short", "para"}
     assert len(set(phrasings.values())) == 1, "every question comes in every phrasing"

@@ -78,7 +78,7 @@ SOURCES = (
     ),
     Source(
         CONSISTENCY,
-        "3e7f58d",
+        "3e7f58d37abbb7250c479f9eddcdf22fc3921c54",
         "none stated",
         "mini-SWE-agent-style bash agent (agent-consistency study)",
         "heldout",

@@ -23,33 +23,44 @@ from pathlib import Path
 from typing import Any
 
 from bench.quality.coding.data import CodingSet, capsule_key, judged, records
+from bench.quality.coding.rules import summary_ref
 from bench.quality.dataset import JudgedQuery
 from bench.quality.evaluate import MEASURES, PlainFts, QueryOutcome, build_store, evaluate
 from kindling import Kindling
 
 SEED = 23
 RETRIEVERS = ("kindling", "fts", "random")
-CLASSES = ("fix", "error", "check", "location")
+CLASSES = ("fix", "error", "check", "decision", "location")
 PHRASINGS = ("full", "short", "para")
 Scored = tuple[QueryOutcome, str]  # an outcome and the session of its answer
 
 
-def _owners(kd: Kindling, cs: CodingSet) -> dict[str, str]:
-    """Every id a list may hold (observations and session summaries) -> its session."""
-    owner = {o["id"]: o["session_id"] for o in cs.observations}
+def summary_names(kd: Kindling, cs: CodingSet) -> dict[str, str]:
+    """Store summary id -> its judged id (``summary:t013``)."""
+    names = {}
     for s in cs.sessions:
         summary = kd.get_capsule(capsule_key(s)).summary_id
         if summary is not None:
-            owner[summary] = s["session_id"]
+            names[summary] = summary_ref(s)
+    return names
+
+
+def _owners(cs: CodingSet) -> dict[str, str]:
+    """Every judged id a list may hold (observations, session summaries) -> its session."""
+    owner = {o["id"]: o["session_id"] for o in cs.observations}
+    owner.update((summary_ref(s), s["session_id"]) for s in cs.sessions if s["summary"].strip())
     return owner
 
 
 def random_step(cs: CodingSet, seed: int = SEED) -> Callable[[JudgedQuery], tuple[list[str], None]]:
-    steps = cs.by_session()
+    pools = {sid: [o["id"] for o in steps] for sid, steps in cs.by_session().items()}
+    for s in cs.sessions:
+        if s["summary"].strip():
+            pools[s["session_id"]].append(summary_ref(s))
     session_of = {q["id"]: q["session_id"] for q in cs.questions}
 
     def rank(q: JudgedQuery) -> tuple[list[str], None]:
-        ids = [o["id"] for o in steps[session_of[q.id]]]
+        ids = list(pools[session_of[q.id]])
         random.Random(f"{seed}:{q.id}").shuffle(ids)
         return ids, None
 
@@ -62,11 +73,12 @@ def score_store(cs: CodingSet, path: Path, seed: int = SEED) -> dict[str, list[S
     plain = PlainFts(path)
     try:
         qs = judged(cs)
-        owner = _owners(kd, cs)
+        owner = _owners(cs)
+        names = summary_names(kd, cs)
         reports = {
-            "kindling": evaluate(kd, {}, qs, tiers=False),
-            "fts": evaluate(kd, {}, qs, ranker=plain.rank),
-            "random": evaluate(kd, {}, qs, ranker=random_step(cs, seed)),
+            "kindling": evaluate(kd, names, qs, tiers=False),
+            "fts": evaluate(kd, names, qs, ranker=plain.rank),
+            "random": evaluate(kd, names, qs, ranker=random_step(cs, seed)),
         }
         session_of = {q["id"]: q["session_id"] for q in cs.questions}
         out: dict[str, list[Scored]] = {}

@@ -9,6 +9,9 @@ says about the task: the issue title and the final patch. From them:
 - error: "What error did we get when reproducing: <title>" -> the failing runs (``error``
   observations of commands that run code) before the first such edit;
 - check: "Did the tests pass after the fix for: <title>" -> the runs after the last edit;
+- decision: "Why did we fix it this way: <title>" -> the session's summary (the agent's last
+  message, which the hooks keep at SessionEnd), when it states a reason (``because``,
+  ``instead of``, ``ensures``...): the only agent words the hooks record;
 - location: "Where is <symbol> defined?" -> the steps whose text shows ``def <symbol>`` or
   ``class <symbol>``, for the functions and classes the patch's hunk headers name.
 
@@ -43,6 +46,12 @@ RUN_OP = re.compile(
     r"\bnosetests\b|\bunittest\b"
 )
 
+RATIONALE = re.compile(
+    r"\b(because|since|so that|instead of|rather than|in order to|chose|decided|root cause|"
+    r"ensures?|the reason)\b",
+    re.IGNORECASE,
+)
+
 TEMPLATES: dict[str, dict[str, str]] = {
     "fix": {
         "full": "How did we fix: {title}",
@@ -58,6 +67,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "full": "Did the tests pass after the fix for: {title}",
         "short": "Did tests pass after fixing {short}?",
         "para": "test results after the {short} change",
+    },
+    "decision": {
+        "full": "Why did we fix it this way: {title}",
+        "short": "Why did we choose that fix for {short}?",
+        "para": "reasoning behind the {short} change",
     },
     "location": {
         "full": "Where is {symbol} defined?",
@@ -129,6 +143,11 @@ def salient(title: str, n: int = SHORT_WORDS) -> str:
     return " ".join(words[i] for _, i in chosen)
 
 
+def summary_ref(session: dict[str, Any]) -> str:
+    """The judged id of a session's summary (the store gives summaries their own ids)."""
+    return f"summary:{session['short']}"
+
+
 def command_of(obs: dict[str, Any]) -> str:
     """The command line of a ``command`` or Bash ``error`` observation, else ''."""
     text = str(obs["content"])
@@ -171,7 +190,9 @@ def derive(session: dict[str, Any], observations: list[dict[str, Any]]) -> list[
             evidence["check"] = [runs]
     out: list[Question] = []
     words = {"title": title, "short": salient(title)}
-    for cls in ("fix", "error", "check"):
+    if RATIONALE.search(session["summary"]):
+        evidence["decision"] = [(summary_ref(session),)]
+    for cls in ("fix", "error", "check", "decision"):
         for ev in evidence.get(cls, []):
             for phrasing, template in TEMPLATES[cls].items():
                 out.append(
