@@ -26,6 +26,7 @@ from bench.quality.coding.sources import (
     git_show,
     patch_from_steps,
     read_mini,
+    read_openhands,
     read_pretty,
     read_runs,
     read_sweagent,
@@ -40,6 +41,9 @@ NS = uuid.UUID("5a1e6c0d-3c2b-4f7e-9d1a-6b0c2e4f8a10")
 
 LIVE = "RussellRyanH/CSCI-635-LiveSWE-Agent"
 CONSISTENCY = "amanmehta-maniac/agent-consistency"
+OPENHANDS = "gsmoon97/swe-agent-eval"
+OPENHANDS_DIR = "evaluation/python/verified/20250329_OpenHands_Claude-3.5-Sonnet(Oct)"
+OPENHANDS_SAMPLE = 80  # of 500, seeded
 SOURCES = (
     Source(
         LIVE,
@@ -87,6 +91,14 @@ SOURCES = (
             ("swe-bench/results_llama_10", "Llama 3.1 70B Instruct"),
             ("swe-bench/results_gpt5_snowflake", "GPT-5"),
         ),
+    ),
+    Source(
+        OPENHANDS,
+        "2b8d930540ddaf0ae1290e718f1bd0741c70005e",
+        "none stated (a copy of a published SWE-bench submission)",
+        "MopenHands (OpenHands CodeAct)",
+        "tune",
+        ((OPENHANDS_DIR + "/trajs", "Claude 3.5 Sonnet (Oct)"),),
     ),
     Source(
         "SWE-agent/SWE-agent",
@@ -147,6 +159,8 @@ def read_all() -> list[Trajectory]:
                         doc = json.loads(git_show(src.repo, src.commit, path))
                         out.append(read_runs(doc, src, path, model))
                 continue
+            if src.repo == OPENHANDS:
+                continue  # read last: its sample avoids every other source's tasks
             if src.repo == LIVE:
                 preds = json.loads(git_show(src.repo, src.commit, f"{under}/preds.json"))
             for path in _ls(src, under):
@@ -161,6 +175,7 @@ def read_all() -> list[Trajectory]:
                     out.append(read_mini(doc, src, path, model, patch))
                 else:
                     out.append(read_sweagent(doc, src, path, model))
+    out.extend(read_openhands_sample({t.instance_id for t in out}))
     seen: set[tuple[str, str]] = set()
     tuned = {t.instance_id for t in out if t.split == "tune"}
     kept = []
@@ -175,6 +190,19 @@ def read_all() -> list[Trajectory]:
         seen.add((t.split, t.instance_id))
         kept.append(t)
     return kept
+
+
+def read_openhands_sample(taken: set[str]) -> list[Trajectory]:
+    """``OPENHANDS_SAMPLE`` OpenHands runs, drawn (seeded) from the tasks no other source
+    covers, so that adding them leaves the other sessions, and the held-out split, as they are."""
+    src = next(s for s in SOURCES if s.repo == OPENHANDS)
+    ((under, model),) = src.paths
+    files = [p for p in _ls(src, under, ".json") if Path(p).parent.name not in taken]
+    out = []
+    for path in sorted(random.Random(SEED).sample(files, OPENHANDS_SAMPLE)):
+        doc = json.loads(git_show(src.repo, src.commit, path))
+        out.append(read_openhands(doc, src, path, model))
+    return out
 
 
 SOURCE_PATH = re.compile(r"(?:/testbed/)?((?:[\w.-]+/)+[\w.-]+\.py)\b")

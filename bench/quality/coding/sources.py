@@ -284,12 +284,24 @@ def read_pretty(text: str, src: Source, path: str, model: str) -> Trajectory:
 
 def patch_from_steps(traj: Trajectory) -> str:
     """When a trajectory carries no final patch: the last ``git diff`` output it shows, else a
-    header per file its editor changed (no hunks: the rules then name no symbol)."""
+    header per file its editor changed, with a hunk header for each edit whose old (else new)
+    text defines a function or class, naming the first one (what the rules read)."""
     for step in reversed(traj.steps):
         if "git diff" in step.command and step.output.lstrip().startswith("diff --git"):
             return step.output.strip() + "\n"
-    files = [s.path.replace("/testbed/", "") for s in traj.steps if s.tool == "edit" and s.path]
-    return "".join(f"diff --git a/{f} b/{f}\n" for f in dict.fromkeys(files))
+    out: dict[str, list[str]] = {}
+    for s in traj.steps:
+        if s.tool == "edit" and s.path.startswith("/testbed/"):
+            symbols = out.setdefault(s.path[len("/testbed/") :], [])
+            if found := _DEFINED.search(s.old or s.new):
+                symbols.append(found.group(1))
+    return "".join(
+        f"diff --git a/{f} b/{f}\n" + "".join(f"@@ -0,0 +0,0 @@ def {n}(\n" for n in names)
+        for f, names in out.items()
+    )
+
+
+_DEFINED = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
 
 
 def read_runs(doc: dict[str, Any], src: Source, path: str, model: str) -> Trajectory:
@@ -321,3 +333,81 @@ def read_runs(doc: dict[str, Any], src: Source, path: str, model: str) -> Trajec
             )
         )
     return traj
+
+
+_EXIT = re.compile(r"\[Command finished with exit code (-?\d+)\]")
+_META = re.compile(
+    r"^\[(The command completed|Current working directory|Python interpreter|"
+    r"Command finished)[^\n]*\]\n?",
+    re.MULTILINE,
+)
+_WORKSPACE = re.compile(r"/workspace/[\w.-]+__[\w.-]+__[\w.-]+")
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        content = "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return _WORKSPACE.sub("/testbed", str(content or ""))
+
+
+def read_openhands(doc: dict[str, Any], src: Source, path: str, model: str) -> Trajectory:
+    """An OpenHands CodeAct trajectory as its last LLM call logged it: the whole conversation
+    (``<function=...>`` calls in the assistant's text, ``EXECUTION RESULT of [...]`` replies)
+    and the final ``response``. No final patch is kept."""
+    messages = list(doc.get("messages") or [])
+    choices = (doc.get("response") or {}).get("choices") or []
+    if choices and isinstance(choices[0].get("message"), dict):
+        messages.append(choices[0]["message"])
+    users = [_text_of(m) for m in messages if m.get("role") == "user"]
+    task = next((u for u in users if "<issue_description>" in u), "")
+    traj = Trajectory(
+        f"{src.repo}@{src.commit}:{path}",
+        src.agent,
+        model,
+        src.split,
+        Path(path).parent.name,
+        _between(task, "<issue_description>", "</issue_description>").strip(),
+        "",
+    )
+    pending: Step | None = None
+    for m in messages:
+        text = _text_of(m)
+        if m.get("role") == "assistant":
+            func = _FUNC.search(text)
+            if func is None:
+                continue
+            params = dict(_PARAM.findall(text))
+            thought = text[: func.start()].strip()
+            name = func.group(1)
+            if name == "str_replace_editor":
+                step = _editor_params(params, thought)
+            elif name == "finish":
+                step = Step("submit", "finish", thought=thought)
+            else:
+                step = Step("bash", params.get("command", "").strip(), thought=thought)
+            traj.steps.append(step)
+            pending = step
+        elif m.get("role") == "user" and pending is not None:
+            if text.startswith("EXECUTION RESULT of ["):
+                body = text.split("]:\n", 1)[-1]
+                code = _EXIT.search(body)
+                pending.output = _META.sub("", body).strip("\n")
+                pending.returncode = int(code.group(1)) if code else None
+            pending = None
+    traj.steps = [s for s in traj.steps if s.tool != "bash" or s.command]
+    return traj
+
+
+def _editor_params(params: dict[str, str], thought: str) -> Step:
+    cmd, path = params.get("command", "").strip(), params.get("path", "").strip()
+    if cmd == "str_replace":
+        step = Step("edit", path=path, old=params.get("old_str", ""), new=params.get("new_str", ""))
+    elif cmd == "insert":
+        step = Step("edit", path=path, new=params.get("new_str", ""))
+    elif cmd == "create":
+        step = Step("write", path=path, new=params.get("file_text", ""))
+    else:
+        step = Step("view", path=path)
+    step.command, step.thought = f"str_replace_editor {cmd} {path}", thought
+    return step
