@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 from bench.quality.coding import rules
@@ -82,3 +83,64 @@ def test_baselines_are_reproducible_byte_for_byte(data: CodingSet, small: bool) 
     doc = json.loads(first)
     # The random baseline starts in the right session: its first item is always in it.
     assert doc["random"]["overall"]["S@5"] == 1.0
+
+
+def _obs(kind: str, content: str, ident: str = "o", event: str = "PostToolUse") -> dict[str, Any]:
+    return {"id": ident, "kind": kind, "content": content, "provenance": {"event": event}}
+
+
+def test_fixed_files_are_modified_sources_not_tests_scratch_or_new_files() -> None:
+    patch = (
+        "diff --git a/pkg/core.py b/pkg/core.py\n--- a/pkg/core.py\n+++ b/pkg/core.py\n"
+        "@@ -1,2 +1,2 @@ def parse(\n-a\n+b\n"
+        "diff --git a/pkg/new_helper.py b/pkg/new_helper.py\nnew file mode 100644\n"
+        "diff --git a/tests/test_core.py b/tests/test_core.py\n"
+        "diff --git a/reproduce.py b/reproduce.py\n"
+    )
+    assert rules.fixed_files(patch) == ["pkg/core.py"]
+    assert rules.patch_symbols(patch, ["pkg/core.py"]) == ["parse"]
+
+
+TRACEBACK = "Bash failed: python repro.py\n[exit 1]\nTraceback (most recent call last):"
+
+
+def test_edits_runs_and_reproductions_are_told_apart() -> None:
+    files = ["pkg/core.py"]
+    assert rules.edited(_obs("file_diff", "Edit pkg/core.py\n--- a/pkg/core.py"), files)
+    assert rules.edited(_obs("command", "$ sed -i 's/a/b/' pkg/core.py\n[completed]"), files)
+    assert not rules.edited(_obs("command", "$ grep -n parse pkg/core.py\n[completed]"), files)
+    assert not rules.edited(_obs("command", "$ sed -i 's/a/b/' pkg/other.py\n[completed]"), files)
+    run = _obs("error", TRACEBACK)
+    assert rules.is_run(run)
+    assert rules.reproduced(run)
+    missing = _obs("error", "Bash failed: python repro.py\n[exit 2]\ncan't open file 'repro.py'")
+    assert rules.is_run(missing)
+    assert not rules.reproduced(missing)
+    assert not rules.is_run(_obs("command", "$ cat <<EOF > t.py\npython is here\nEOF\n[completed]"))
+
+
+def test_a_session_yields_fix_error_check_and_location_by_rule() -> None:
+    session = {
+        "session_id": "s",
+        "short": "x001",
+        "repo_id": "/src/o/r",
+        "summary": "Done.",
+        "title": "parse() crashes on empty input",
+        "patch": "diff --git a/pkg/core.py b/pkg/core.py\n@@ -1 +1 @@ def parse(\n",
+    }
+    steps = [
+        _obs("message", "parse() crashes", "p", "UserPromptSubmit"),
+        _obs("command", "$ grep -n 'def parse' pkg/core.py\n[completed]\n3:def parse(s):", "a"),
+        _obs("error", TRACEBACK, "b"),
+        _obs("file_diff", "Edit pkg/core.py\n--- a/pkg/core.py", "c"),
+        _obs("command", "$ python -m pytest tests\n[completed]\n3 passed", "d"),
+    ]
+    got = {(q.cls, q.phrasing): q.evidence for q in rules.derive(session, steps)}
+    assert got[("fix", "full")] == ("c",)
+    assert got[("error", "short")] == ("b",)
+    assert got[("check", "para")] == ("d",)
+    assert got[("location", "full")] == ("a",)
+    assert ("decision", "full") not in got
+    session["summary"] = "I return None instead of raising, because callers expect it."
+    got = {(q.cls, q.phrasing): q.evidence for q in rules.derive(session, steps)}
+    assert got[("decision", "full")] == ("summary:x001",)

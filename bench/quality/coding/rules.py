@@ -7,11 +7,12 @@ says about the task: the issue title and the final patch. From them:
   changes (a ``file_diff`` of that file, or a shell command that writes to it: ``sed -i``, a
   redirect, a heredoc, a Python write);
 - error: "What error did we get when reproducing: <title>" -> the failing runs (``error``
-  observations of commands that run code) before the first such edit;
+  observations of commands that run code, not those that never started: a wrong path, an
+  unknown command) before the first such edit;
 - check: "Did the tests pass after the fix for: <title>" -> the runs after the last edit;
 - decision: "Why did we fix it this way: <title>" -> the session's summary (the agent's last
   message, which the hooks keep at SessionEnd), when it states a reason (``because``,
-  ``instead of``, ``ensures``...): the only agent words the hooks record;
+  ``instead of``, ``rather than``...): the only agent words the hooks record;
 - location: "Where is <symbol> defined?" -> the steps whose text shows ``def <symbol>`` or
   ``class <symbol>``, for the functions and classes the patch's hunk headers name.
 
@@ -48,7 +49,7 @@ RUN_OP = re.compile(
 
 RATIONALE = re.compile(
     r"\b(because|since|so that|instead of|rather than|in order to|chose|decided|root cause|"
-    r"ensures?|the reason)\b",
+    r"the reason)\b",
     re.IGNORECASE,
 )
 
@@ -166,6 +167,18 @@ def edited(obs: dict[str, Any], files: list[str]) -> bool:
     return bool(cmd) and bool(WRITE_OP.search(cmd)) and any(f in cmd for f in files)
 
 
+MISFIRE = re.compile(r"can't open file|No such file or directory|command not found")
+
+
+def reproduced(obs: dict[str, Any]) -> bool:
+    """A failing run that reproduced something: not one that never started (a wrong path, an
+    unknown command), unless it still printed a traceback."""
+    text = str(obs["content"])
+    return (
+        obs["kind"] == "error" and is_run(obs) and ("Traceback" in text or not MISFIRE.search(text))
+    )
+
+
 def is_run(obs: dict[str, Any]) -> bool:
     cmd = command_of(obs)
     return bool(cmd) and bool(RUN_OP.search(cmd.split("<<", 1)[0]))
@@ -182,7 +195,7 @@ def derive(session: dict[str, Any], observations: list[dict[str, Any]]) -> list[
     if edits:
         first, last = edits[0], edits[-1]
         evidence["fix"] = [tuple(steps[i]["id"] for i in edits)]
-        err = tuple(o["id"] for o in steps[:first] if o["kind"] == "error" and is_run(o))
+        err = tuple(o["id"] for o in steps[:first] if reproduced(o))
         if err:
             evidence["error"] = [err]
         runs = tuple(o["id"] for o in steps[last + 1 :] if is_run(o))
