@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         metavar="N",
-        help="only the first N sessions of each split",
+        help="only N sessions of each split (evenly spaced over its sources)",
     )
     parser.add_argument(
         "--small",

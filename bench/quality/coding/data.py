@@ -33,9 +33,11 @@ class CodingSet:
     questions: list[dict[str, Any]]
 
     def split(self, name: str, limit: int | None = None) -> CodingSet:
-        """The sessions of one split (the first ``limit`` of them, in the committed order),
-        their observations and their questions."""
-        sessions = [s for s in self.sessions if s["split"] == name][:limit]
+        """The sessions of one split (``limit`` of them, evenly spaced in the committed order,
+        so that every source is in), their observations and their questions."""
+        sessions = [s for s in self.sessions if s["split"] == name]
+        if limit is not None and limit < len(sessions):
+            sessions = [sessions[i * len(sessions) // limit] for i in range(limit)]
         ids = {s["session_id"] for s in sessions}
         return CodingSet(
             sessions,
