@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
+    if args.questions and not args.json:
+        parser.error("--questions needs --json")
     data = load_set()
     modes = [False, True] if args.both_modes else [args.small]
     out: dict[str, Any] = {"seed": args.seed, "splits": {}}
