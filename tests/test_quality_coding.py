@@ -7,13 +7,18 @@ harness's baselines are reproducible byte for byte. No figure of Kindling's is a
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from bench.quality.coding import rules
 from bench.quality.coding.data import SPLITS, CodingSet, load_set
 from bench.quality.coding.harness import RETRIEVERS, run_split
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +149,30 @@ def test_a_session_yields_fix_error_check_and_location_by_rule() -> None:
     session["summary"] = "I return None instead of raising, because callers expect it."
     got = {(q.cls, q.phrasing): q.evidence for q in rules.derive(session, steps)}
     assert got[("decision", "full")] == ("summary:x001",)
+
+
+def test_the_command_prints_every_retriever_class_and_phrasing_as_json() -> None:
+    argv = ["--split", "heldout", "--limit", "3", "--json", "--questions"]
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.quality.coding", *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    doc = json.loads(out.stdout)
+    split = doc["splits"]["heldout"]
+    assert split["sessions"] == 3
+    assert set(split["retrievers"]) == {"kindling", "fts", "random"}
+    for summary in split["retrievers"].values():
+        assert {"R@5", "R@10", "MRR", "S@5"} <= set(summary["overall"])
+        assert set(summary["byPhrasing"]) == {"full", "short", "para"}
+    assert len(split["questionDetails"]) == split["questions"]
+    bad = subprocess.run(
+        [sys.executable, "-m", "bench.quality.coding", "--limit", "0"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert bad.returncode == 2
+    assert "Traceback" not in bad.stderr
