@@ -5,6 +5,8 @@ coding-session set, overall, by class and by phrasing, for the tuning and the he
 ``--small`` asks each session's questions of a store holding that session alone;
 ``--with-conversations`` also runs the conversation sets of ``python -m bench.quality``
 (hand-judged asked late, and buried) in the same run. ``--json`` prints one JSON object.
+
+Must not import the builder (``build``, ``sources``): it runs without the mirrors.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ records each as one Claude Code session (``payloads``), gives the sessions seede
 spread over eight weeks and the steps seconds apart, derives the questions (``rules``) and
 writes three gzip JSON-lines files to ``data/``. Everything is seeded: two runs write the
 same bytes. The harness reads only ``data/``.
+
+Must not be imported by the harness (it needs the mirrors; CI has no network).
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ that prefix is rewritten in every text (the hooks make edit paths relative to it
 A failed run is a command with a non-zero recorded return code; SWE-agent trajectories record
 none, so there a command whose output holds a Python traceback counts as ``Exit code 1`` (what
 an uncaught exception exits with), and an editor call the tool refused is an Edit failure.
+
+Of Kindling, must import only the hooks' mapping, payload and config (what the hooks run).
 """
 
 from __future__ import annotations
