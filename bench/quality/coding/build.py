@@ -22,15 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.quality.coding import payloads, rules
+from bench.quality.coding.readers import read_openhands, read_pretty, read_runs
 from bench.quality.coding.sources import (
     Source,
     Trajectory,
     git_show,
     patch_from_steps,
     read_mini,
-    read_openhands,
-    read_pretty,
-    read_runs,
     read_sweagent,
 )
 
