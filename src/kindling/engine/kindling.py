@@ -15,6 +15,7 @@ from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
 from kindling.engine.base import Clock, scrub_switch
 from kindling.engine.capture import CaptureVerbs
+from kindling.engine.disclosure import DisclosureVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
 from kindling.errors import InvalidInputError, KindlingError
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from kindling.retrieval.scoring import ScoringWeights
 
 
-class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
+class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:

@@ -7,6 +7,7 @@ from ``kindling.model``. ``to_dict()`` gives the JSON of the retrieval contract 
 Must not import anything from Kindling except ``errors``.
 """
 
+from kindling.model.disclosure import ITEM_TYPES, Item, Items, ItemType, Timeline, cut_marker
 from kindling.model.entities import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -50,6 +51,7 @@ from kindling.model.results import (
 __all__ = [
     "CAPSULE_STATUSES",
     "CAPSULE_TYPES",
+    "ITEM_TYPES",
     "OBSERVATION_KINDS",
     "REDACTED",
     "SCOPE_FIELDS",
@@ -62,6 +64,9 @@ __all__ = [
     "CapsuleType",
     "Entity",
     "Explanation",
+    "Item",
+    "ItemType",
+    "Items",
     "JsonObject",
     "Memory",
     "MemoryFields",
@@ -79,6 +84,8 @@ __all__ = [
     "SummaryDetails",
     "SummaryStatus",
     "TargetType",
+    "Timeline",
     "Visible",
+    "cut_marker",
     "entity_type",
 ]
