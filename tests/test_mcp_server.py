@@ -261,7 +261,7 @@ def test_timeline_and_get_open_a_hit(git_repo: Path) -> None:
     first, second = got["items"]
     assert first["totalChars"] > 400
     assert first["cutChars"] > 0
-    assert first["content"].endswith("characters: raise token_budget or get this id alone]")
+    assert first["content"].endswith("characters: ask with a larger budget, or for this id alone]")
     assert f"cut {first['cutChars']} characters" in first["content"]
     assert second["content"] == "" or second["cutChars"] == second["totalChars"]
     assert got["truncated"] is True

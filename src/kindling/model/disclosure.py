@@ -99,4 +99,4 @@ class Items:
 
 def cut_marker(cut_chars: int) -> str:
     """What ends a text cut to the budget: how much is missing and how to see it."""
-    return f"…[cut {cut_chars} characters: raise token_budget or get this id alone]"
+    return f"…[cut {cut_chars} characters: ask with a larger budget, or for this id alone]"
