@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import AnyEntity, Capsule, Observation, Scope, Summary, Visible
-from kindling.model.disclosure import Item, Items, ItemType, Timeline, cut_marker
+
+if TYPE_CHECKING:  # the answers' values load with the first call (hooks never make one)
+    from kindling.model.disclosure import Items, ItemType, Timeline
 
 MAX_STEPS = 50  # each side of a timeline: a window, not the whole session (that is `list`)
 MAX_ITEMS = 100  # ids in one get_items call
@@ -59,6 +62,8 @@ class DisclosureVerbs(ReadVerbs):
         """The ``before`` steps (observations) before ``anchor_id`` in its session and the
         ``after`` steps after it, oldest first. The anchor is an observation, or a summary (a
         retrieve hit), placed at its creation time in its capsule's session."""
+        from kindling.model.disclosure import Timeline
+
         if not isinstance(anchor_id, str) or not anchor_id:
             raise InvalidInputError("the anchor id must be a non-empty string")
         before, after = _count(before, "before", MAX_STEPS), _count(after, "after", MAX_STEPS)
@@ -101,6 +106,8 @@ class DisclosureVerbs(ReadVerbs):
         """The observations, summaries and capsules named by ``ids``, whole, in the order
         asked (each id once), their texts cut where the running total passes
         ``token_budget``; ids that name nothing are reported in ``missing``."""
+        from kindling.model.disclosure import Item, Items, cut_marker
+
         if isinstance(ids, str) or not isinstance(ids, Sequence):
             raise InvalidInputError("ids must be a list of ids")
         if not ids or len(ids) > MAX_ITEMS:

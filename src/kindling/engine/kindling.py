@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
+from os import PathLike
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,7 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
     @classmethod
     def open(
         cls,
-        path: str | Path = ":memory:",
+        path: str | PathLike[str] = ":memory:",
         *,
         provider: RetrievalProvider | None = None,
         tokenizer: Tokenizer | None = None,
@@ -65,7 +65,7 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
         SQLite, no bound on PostgreSQL; a hook the agent waits for wants less).
         ``read_only=True`` never creates, migrates or writes the database (nor applies the
         spool): reads work, every write raises ``StoreError``."""
-        if not isinstance(path, str | Path) or not str(path).strip():
+        if not isinstance(path, str | PathLike) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only must be True or False")

@@ -7,7 +7,6 @@ from ``kindling.model``. ``to_dict()`` gives the JSON of the retrieval contract 
 Must not import anything from Kindling except ``errors``.
 """
 
-from kindling.model.disclosure import ITEM_TYPES, Item, Items, ItemType, Timeline, cut_marker
 from kindling.model.entities import (
     CAPSULE_STATUSES,
     CAPSULE_TYPES,
@@ -32,21 +31,65 @@ from kindling.model.entities import (
     Visible,
     entity_type,
 )
-from kindling.model.memories import (
-    SUMMARY_STATUSES,
-    Memory,
-    MemoryFields,
-    MemoryMatch,
-    SummaryDetails,
-    SummaryStatus,
-)
-from kindling.model.results import (
-    CandidateResult,
-    Explanation,
-    PinResult,
-    RetrieveProvenance,
-    RetrieveResult,
-)
+
+# The results, chat-memory and disclosure values load on first use: a hook that only opens the
+# store and appends pays for the entities alone (each dataclass costs its creation at import).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.model.disclosure import (
+        ITEM_TYPES,
+        Item,
+        Items,
+        ItemType,
+        Timeline,
+        cut_marker,
+    )
+    from kindling.model.memories import (
+        SUMMARY_STATUSES,
+        Memory,
+        MemoryFields,
+        MemoryMatch,
+        SummaryDetails,
+        SummaryStatus,
+    )
+    from kindling.model.results import (
+        CandidateResult,
+        Explanation,
+        PinResult,
+        RetrieveProvenance,
+        RetrieveResult,
+    )
+
+_LAZY = {
+    **dict.fromkeys(
+        ("ITEM_TYPES", "Item", "Items", "ItemType", "Timeline", "cut_marker"),
+        "kindling.model.disclosure",
+    ),
+    **dict.fromkeys(
+        ("SUMMARY_STATUSES", "Memory", "MemoryFields", "MemoryMatch", "SummaryDetails",
+         "SummaryStatus"),
+        "kindling.model.memories",
+    ),
+    **dict.fromkeys(
+        ("CandidateResult", "Explanation", "PinResult", "RetrieveProvenance", "RetrieveResult"),
+        "kindling.model.results",
+    ),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    raise AttributeError(f"module 'kindling.model' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "CAPSULE_STATUSES",
