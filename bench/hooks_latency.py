@@ -9,8 +9,10 @@ record in the spool; for the others opening the database, draining the spool, in
 
 Rounds are interleaved (each round runs ``python -c pass`` once and every case once), so the
 baseline and the hooks see the same machine load. The report gives each case's median and p95
-and its median as a multiple of the baseline's; the target (issue 11) is PostToolUse median
-<= 40 ms and <= 3x ``python -c pass``.
+and its median as a multiple of the baseline's, and checks the targets: every capture hook's
+median <= 40 ms (issue 11 asked PostToolUse <= 3x ``python -c pass`` too), and SessionStart,
+which the agent waits for, median <= 50 ms and <= 4x ``python -c pass`` (issue 19). Medians
+on a busy machine say little: the load average is printed beside them.
 
     .venv/bin/python bench/hooks_latency.py            # 30 rounds
     .venv/bin/python bench/hooks_latency.py --runs 50 --json
@@ -49,8 +51,11 @@ SCRUB_ONCE = (
     "from kindling.capture.scrub import scrub_secrets;"
     " scrub_secrets('pytest -q tests/test_session.py 1 failed, 1 passed in 0.21s')"
 )
-TARGET_MS = 40.0
-TARGET_RATIO = 3.0
+TARGET_MS = 40.0  # every capture hook's median
+TARGET_RATIO = 3.0  # PostToolUse's median / python -c pass
+CAPTURE = ("PostToolUse", "PostToolUseFailure", "SubagentStop", "PostCompact", "UserPromptSubmit")
+START_TARGET_MS = 50.0  # SessionStart's median: the agent waits for it
+START_TARGET_RATIO = 4.0
 
 
 def payload(name: str, repo: Path, session: str) -> bytes:
@@ -134,6 +139,8 @@ def main() -> None:
         for key, values in times.items()
     }
     post = results["PostToolUse:post_tool_use_bash"]
+    start = results["SessionStart:session_start"]
+    capture = [row for key, row in results.items() if key.split(":")[0] in CAPTURE]
     info: dict[str, object] = {
         "python_startup_median_ms": round(base, 1),
         "import_engine_median_ms": round(statistics.median(import_kindling), 1),
@@ -141,6 +148,9 @@ def main() -> None:
         "scrub_once_median_ms": round(statistics.median(scrubber), 1),
         "post_tool_use_target_met": post["median_ms"] <= TARGET_MS
         and post["x_python"] <= TARGET_RATIO,
+        "capture_target_met": all(row["median_ms"] <= TARGET_MS for row in capture),
+        "session_start_target_met": start["median_ms"] <= START_TARGET_MS
+        and start["x_python"] <= START_TARGET_RATIO,
         "cpus": os.cpu_count(),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
         "history": args.history,
@@ -155,8 +165,19 @@ def main() -> None:
         f"(python -c pass: {info['python_startup_median_ms']} ms; python -c 'import"
         f" kindling.engine': {info['import_engine_median_ms']} ms; python + one scrub:"
         f" {info['scrub_once_median_ms']} ms; cpus={info['cpus']};"
-        f" load average {info['loadavg']}; PostToolUse target <= {TARGET_MS} ms and <="
-        f" {TARGET_RATIO}x python: {'met' if info['post_tool_use_target_met'] else 'NOT met'})"
+        f" load average {info['loadavg']})"
+    )
+
+    def verdict(key: str) -> str:
+        return "met" if info[key] else "NOT met"
+
+    print(
+        f"targets: SessionStart median <= {START_TARGET_MS} ms and <= {START_TARGET_RATIO}x"
+        f" python ({start['median_ms']} ms, {start['x_python']}x, p95 {start['p95_ms']} ms):"
+        f" {verdict('session_start_target_met')}; capture hooks median <= {TARGET_MS} ms:"
+        f" {verdict('capture_target_met')}; PostToolUse <= {TARGET_MS} ms and <="
+        f" {TARGET_RATIO}x python ({post['median_ms']} ms, {post['x_python']}x, p95"
+        f" {post['p95_ms']} ms): {verdict('post_tool_use_target_met')}"
     )
 
 
