@@ -77,8 +77,8 @@ class DisclosureVerbs(ReadVerbs):
             capsule = None if anchor is None else store.get_capsule(anchor.capsule_id)
             if anchor is None or capsule is None or not visible(anchor):
                 raise NotFoundError(
-                    f"no observation or summary has id {anchor_id!r}; "
-                    "the ids of retrieve's results and of `kindling list` are"
+                    f"no observation or summary has id {anchor_id!r}; a timeline opens around"
+                    " a search result's id"
                 )
             scope, ts, pivot = capsule.scope, anchor.created_at, None
         where = Scope(session_id=scope.session_id) if scope.session_id else scope

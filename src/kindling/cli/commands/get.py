@@ -38,7 +38,7 @@ def _human(found: Items, now: int) -> str:
 @click.argument("ids", nargs=-1, required=True, metavar="ID...")
 @click.option(
     "--budget",
-    type=click.IntRange(0),
+    type=click.IntRange(0, 10**9),
     metavar="TOKENS",
     help="Cap on the tokens of the texts; past it they are cut with a marker. Default: none.",
 )
