@@ -1,8 +1,9 @@
 """Kindling's domain values: frozen dataclasses with closed sets for kinds and statuses.
 
 ``entities`` (scope, observations, capsules, summaries, pins), ``results`` (what ``retrieve()``
-answers) and ``memories`` (the chat memories' structured fields); every name is importable
-from ``kindling.model``. ``to_dict()`` gives the JSON of the retrieval contract (seed 000).
+answers), ``memories`` (the chat memories' structured fields) and ``disclosure`` (what
+``timeline()`` and ``get_items()`` answer); every name is importable from ``kindling.model``,
+the last three on first use. ``to_dict()`` gives the JSON of the retrieval contract (seed 000).
 
 Must not import anything from Kindling except ``errors``.
 """
