@@ -7,6 +7,7 @@ daemon manager of v0.7.x, ``bridge/PythonBridgeDaemonManager.ts``, and ``runPyth
   ``retrieve`` with ``query``, ``max_results``, ``max_tokens``, ``half_life_days``,
   ``include_superseded``, ``top_k`` and ``session_id``, one JSON-RPC 2.0 object per line;
 - every version spawns ``PYTHON <ext>/bridge/retrieve.py ARGS`` in spawn mode;
+- v0.7.x send ``ingest`` to the daemon: ``summary_json`` (camelCase) or a conversation turn;
 - v0.7.x probe ``PYTHON -c "import cognee ..."`` before a spawn.
 """
 
@@ -96,7 +97,7 @@ def test_the_daemon_refuses_what_is_not_its_job_and_survives_bad_lines(
         env,
         "not json",
         '["a list"]',
-        rpc("i1", "ingest", mode="sync", summary_json="{}"),
+        rpc("i1", "cognify"),
         rpc("u1", "teleport"),
         {"jsonrpc": "2.0", "id": "p1", "method": "retrieve", "params": [1]},
         rpc("e1", "retrieve", query="   "),  # the bridge's own error
@@ -104,7 +105,7 @@ def test_the_daemon_refuses_what_is_not_its_job_and_survives_bad_lines(
     )
     codes = [a.get("error", {}).get("code") for a in answers]
     assert codes == [-32700, -32600, -32601, -32601, -32602, -32000, None]
-    assert "kindling bridge ingest" in answers[2]["error"]["message"]
+    assert "Cognee's" in answers[2]["error"]["message"]
     assert answers[-1]["result"]["status"] == "ok"  # still serving
     assert all(a["jsonrpc"] == "2.0" for a in answers)
 
@@ -132,3 +133,43 @@ def test_the_cognee_probe_gets_a_true_answer(ws: Path, env: dict[str, str]) -> N
         [*LAUNCHER, "-c", probe], capture_output=True, env=env, timeout=60, check=False
     )
     assert json.loads(proc.stdout) == {"cognee_importable": False}
+
+
+def test_the_daemon_stores_flowbabys_summaries_and_turns(ws: Path, env: dict[str, str]) -> None:
+    summary = {
+        "topic": "Plan 014 structured summaries",
+        "context": "Migrating summaries to DataPoints",
+        "decisions": ["Store summaries with metadata"],
+        "rationale": [],
+        "openQuestions": ["How to rank?"],
+        "nextSteps": ["Implement Plan 015"],
+        "references": [],
+        "timeScope": "Nov 17 14:00-16:30",
+        "topicId": "plan-014",
+        "sessionId": None,
+        "planId": "014",
+        "status": "Active",
+        "sourceCreatedAt": "2025-12-31T14:00:00.000Z",  # a day before NOW
+        "createdAt": None,
+        "updatedAt": None,
+        "workspace_path": str(ws),
+        "__user_session_id": "5f0c6f0e-8a1b-4f37-9a52-2c1d3e4f5a6b",
+    }
+    stored, turn, bad, found = daemon(
+        ws,
+        env,
+        rpc("i1", "ingest", mode="sync", summary_json=json.dumps(summary), workspace_path=str(ws)),
+        rpc("i2", "ingest", user_message="Where do tokens live?", assistant_message="In Redis.",
+            importance=0.5, workspace_path=str(ws)),
+        rpc("i3", "ingest", mode="sync", summary_json="[1]"),
+        rpc("r1", "retrieve", query="structured summaries", max_results=3),
+    )  # fmt: skip
+    assert stored["result"]["success"] is True
+    assert turn["result"]["success"] is True
+    assert bad["error"]["code"] == -32000
+    (hit,) = [r for r in found["result"]["results"] if r["id"] == stored["result"]["id"]]
+    assert hit["topic"] == "Plan 014 structured summaries"
+    assert hit["topic_id"] == "plan-014"
+    assert hit["decisions"] == ["Store summaries with metadata"]
+    words = daemon(ws, env, rpc("r2", "retrieve", query="Redis"))[0]["result"]["results"]
+    assert [r["id"] for r in words] == [turn["result"]["id"]]
