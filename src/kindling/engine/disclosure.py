@@ -105,7 +105,8 @@ class DisclosureVerbs(ReadVerbs):
     ) -> Items:
         """The observations, summaries and capsules named by ``ids``, whole, in the order
         asked (each id once), their texts cut where the running total passes
-        ``token_budget``; ids that name nothing are reported in ``missing``."""
+        ``token_budget``; ids that name nothing are reported in ``missing``. Ids are unique
+        per table: one that names several is the observation, else the summary."""
         from kindling.model.disclosure import Item, Items, cut_marker
 
         if isinstance(ids, str) or not isinstance(ids, Sequence):
