@@ -19,7 +19,6 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from kindling.capture.sanitize import require_id
@@ -121,7 +120,7 @@ def check_match_text(text: object) -> str:
 
 def holders(db_path: str) -> tuple[str, ...]:
     """Other processes with the database, its WAL or its shared memory open (Linux only)."""
-    if db_path == ":memory:" or not Path("/proc/self/fd").is_dir():
+    if db_path == ":memory:" or not os.path.isdir("/proc/self/fd"):
         return ()
     try:
         real = os.path.realpath(db_path)
@@ -139,7 +138,8 @@ def holders(db_path: str) -> tuple[str, ...]:
             fds = os.listdir(f"/proc/{pid}/fd")
             if not any(os.readlink(f"/proc/{pid}/fd/{fd}") in targets for fd in fds):
                 continue
-            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                raw = fh.read()
         except OSError:
             continue
         command = " ".join(raw.replace(b"\0", b" ").decode("utf-8", "replace").split())[:80]

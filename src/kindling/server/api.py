@@ -298,6 +298,19 @@ class Api:
         """``kindling show --json`` of one id, its links narrowed to what the token sees."""
         return describe(self.kd, entity_id, visible=self._visible(who)).to_dict()
 
+    def timeline(self, who: Principal, anchor_id: str, params: Mapping[str, str]) -> dict[str, Any]:
+        """``Kindling.timeline`` of what the token sees: another team's anchor is unknown,
+        and its steps are left out."""
+        args = fields(params, {"before", "after"})
+        counts = {k: n for k in args if (n := whole_number(args, k)) is not None}
+        return self.kd.timeline(anchor_id, visible=self._visible(who), **counts).to_dict()
+
+    def get_items(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``Kindling.get_items``: ids the token may not see are ``missing``, like unknown
+        ones."""
+        args = fields(body, {"ids", "token_budget"}, {"ids"})
+        return self.kd.get_items(args.pop("ids"), visible=self._visible(who), **args).to_dict()
+
     def status(self, who: Principal) -> dict[str, Any]:
         mine = self.kd.list_capsules(
             status="open", scope=Scope(user_id=who.user_id), limit=OPEN_SHOWN

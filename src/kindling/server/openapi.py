@@ -49,6 +49,7 @@ _BODIES: dict[str, dict[str, Any]] = {
         [], query=_S, scope=_SCOPE, token_budget=_I, max_candidates=_I, include_redacted=_B,
         intent=_S, now=_I,
     ),
+    "items": _obj(["ids"], ids=_L, token_budget=_I),
     "bundle": {"type": "object", "description": "An export bundle (bundleVersion 1.0)."},
 }  # fmt: skip
 
@@ -140,6 +141,15 @@ def openapi_document() -> dict[str, Any]:
                 "get": _op(
                     "Any entity by id, with its links (`kindling show --json`)", parameters=_ID
                 )
+            },
+            "/v1/timeline/{id}": {
+                "get": _op(
+                    "The steps before and after an observation or summary in its session",
+                    parameters=[*_ID, *_query("before", "after")],
+                )
+            },
+            "/v1/items": {
+                "post": _op("Whole observations, summaries, capsules by id, to a budget", "items")
             },
             "/v1/forget": {
                 "post": _op(
