@@ -67,6 +67,18 @@ class Dataset:
 
 
 @dataclass(frozen=True, slots=True)
+class RepoActivity:
+    """One repository: how many observations it holds and the newest one's time."""
+
+    repo_id: str
+    observations: int
+    last_ts: int
+
+    def to_dict(self) -> dict[str, str | int]:
+        return {"repoId": self.repo_id, "observations": self.observations, "lastTs": self.last_ts}
+
+
+@dataclass(frozen=True, slots=True)
 class StoreStats:
     observations_by_kind: dict[str, int]
     redacted_observations: int
@@ -114,7 +126,16 @@ class Store(Protocol):
         scope: Scope,
         capsule_id: str | None,
         limit: int,
-    ) -> list[Observation]: ...
+        before: tuple[int, str] | None = None,
+    ) -> list[Observation]:
+        """Newest first, ties by id; ``before`` = (ts, id) of the last row of the previous
+        page (keyset pagination: only rows after it in that order); ignored with a capsule."""
+        ...
+
+    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
+        """The repositories with observations in ``scope``, the most recently active first."""
+        ...
+
     def forget_observation(self, obs_id: str) -> bool: ...
     def forget_summary(self, summary_id: str) -> bool: ...
     def delete_pin_purged(self, pin_id: str) -> bool: ...
