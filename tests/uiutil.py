@@ -9,7 +9,7 @@ OTHER_REPO = "/work/secret-team"
 SESSION = "sess-checkout"
 HOSTILE = (
     '<script>alert("xss-script")</script> <img src="/x" onerror="alert(\'xss-img\')">'
-    ' <a href="javascript:alert(\'xss-link\')">click me</a>'
+    " <a href=\"javascript:alert('xss-link')\">click me</a>"
 )
 DIFF = "--- a/cart.py\n+++ b/cart.py\n@@ -1,2 +1,2 @@\n-total = sum(p)\n+total = sum(p) * rate\n"
 

@@ -2,7 +2,7 @@
 its report. Each change is one ``Source`` call made from a POST that ``app`` has checked
 (CSRF field, same origin); the preview is the same call with ``dry_run``.
 
-Must not import the CLI, the core or other adapters.
+Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 - Every answer carries a Content-Security-Policy without inline script or style, and asks
   for no caching, no framing, no referrer.
 
-Must not import the CLI, the core or other adapters (standard library and Starlette only).
+Must not import the CLI, other adapters or the rest of Kindling (stdlib and Starlette only).
 """
 
 from __future__ import annotations

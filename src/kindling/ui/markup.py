@@ -1,7 +1,7 @@
 """HTML built from parts that escape everything: a value becomes text unless it is ``Markup``,
 which only this package's own builders make. Observation text can never become HTML here.
 
-Must not import the CLI, the core or other adapters (standard library only).
+Must not import the CLI, other adapters or the rest of Kindling (standard library only).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Each takes the API's wire JSON and returns ``Markup``; text from the store only ever reaches
 the page through ``markup.esc`` (``tag`` children and attribute values).
 
-Must not import the CLI, the core or other adapters.
+Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 pins and status. Each is one ``Source`` call (two for a repository: its sessions and its
 timeline), rendered by ``pages``.
 
-Must not import the CLI, the core or other adapters.
+Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations
