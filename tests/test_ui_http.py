@@ -107,7 +107,7 @@ def test_every_page_forbids_inline_script_and_framing(client: TestClient, path: 
     assert "default-src 'none'" in csp
     assert "frame-ancestors 'none'" in csp
     assert r.headers["cache-control"] == "no-store"
-    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["referrer-policy"] == "same-origin"
     scripts = re.findall(r"<script[^>]*>", r.text)
     assert scripts == ['<script src="/static/ui.js" defer>']
     assert not re.search(r"<[a-z][^>]*\son[a-z]+=", r.text)  # no event handler attribute

@@ -9,7 +9,7 @@
 - Every POST needs the CSRF field (an HMAC of the cookie under a per-process key) and, when the
   browser sends them, an ``Origin`` equal to the page's and ``Sec-Fetch-Site: same-origin``.
 - Every answer carries a Content-Security-Policy without inline script or style, and asks
-  for no caching, no framing, no referrer.
+  for no caching, no framing, no referrer to other sites.
 
 Must not import the CLI, other adapters or the rest of Kindling (stdlib and Starlette only).
 """
@@ -33,7 +33,7 @@ HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # "no-referrer" makes a browser send "Origin: null"
     "Cache-Control": "no-store",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
