@@ -10,7 +10,7 @@ import webbrowser
 
 import click
 
-from kindling.cli.app import State, pass_state
+from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
 from kindling.errors import InvalidInputError, StoreError
 
@@ -24,9 +24,10 @@ from kindling.errors import InvalidInputError, StoreError
     help="TCP port on 127.0.0.1 (0: a free one).",
 )
 @click.option("--no-open", is_flag=True, help="Print the address; do not open a browser.")
+@json_option
 @pass_state
 @library_errors
-def command(state: State, /, port: int, no_open: bool) -> None:
+def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     """Browse, search, pin and forget memory in a web page on this machine.
 
     Serves on 127.0.0.1 only, behind a random token given once in the printed address (then
@@ -36,6 +37,7 @@ def command(state: State, /, port: int, no_open: bool) -> None:
     Example:
       kindling ui
       kindling ui --no-open --port 8777
+      kindling ui --no-open --json   # {"url": ...} on stdout, for scripts
     """
     if state.server is not None:
         raise InvalidInputError(
@@ -61,7 +63,10 @@ def command(state: State, /, port: int, no_open: bool) -> None:
     with state.open_local() as kd:
         db = None if state.url else state.db.resolve()
         app = create_local_app(kd, token=token, db=db)
-        click.echo(f"kindling: memory browser at {address}", err=False)
+        if as_json:
+            emit_json({"url": address, "database": str(db) if db else "postgresql"})
+        else:
+            click.echo(f"kindling: memory browser at {address}")
         click.echo("kindling: Ctrl-C to stop", err=True)
         if not no_open:
             webbrowser.open(address)
