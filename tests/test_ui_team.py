@@ -86,10 +86,11 @@ def test_login_from_another_site_is_refused(app_client: TestClient, world: dict[
         ("/ui/", 200),
         (f"/ui/repo?repo={REPO}", 200),
         (f"/ui/repo?repo={OTHER_REPO}", 403),
-        ("/ui/timeline", 403),
+        ("/ui/timeline", 200),  # a chooser of its repositories
         (f"/ui/session?session={SESSION}&repo={REPO}", 200),
         (f"/ui/session?session=sess-other&repo={OTHER_REPO}", 403),
-        ("/ui/search?q=rounding+plan", 403),
+        ("/ui/search?q=rounding+plan", 200),
+        ("/ui/pins", 200),
         (f"/ui/search?q=rounding+plan&repo={REPO}", 200),
         (f"/ui/search?q=rounding+plan&repo={OTHER_REPO}", 403),
         (f"/ui/pins?repo={REPO}", 200),
@@ -108,6 +109,16 @@ def test_a_team_token_never_sees_another_teams_repository(
         if secret in path.format(other=world["other"]) and status != 200:
             continue  # a refusal may name what the request itself named
         assert secret not in r.text
+
+
+def test_a_team_token_chooses_among_its_repositories(
+    app_client: TestClient, world: dict[str, str]
+) -> None:
+    login(app_client, world["alice"])
+    page = app_client.get("/ui/search?q=rounding").text
+    assert "Choose a repository" in page
+    assert "/ui/search?q=rounding&amp;repo=%2Fwork%2Fshop" in page
+    assert OTHER_REPO not in page
 
 
 def test_team_changes_reach_only_what_the_token_may_touch(
@@ -177,3 +188,26 @@ def test_a_revoked_token_is_logged_out(
     tokens = kd.store.list_tokens()  # type: ignore[attr-defined]
     kd.store.revoke_token(next(t.id for t in tokens if t.user_id == "alice"), 2)  # type: ignore[attr-defined]
     assert app_client.get("/ui/").status_code == 303
+
+
+def test_the_json_api_pages_observations_and_previews_one_forget(
+    app_client: TestClient, kd: Kindling, world: dict[str, str]
+) -> None:
+    """What the page relies on, as the API offers it to every client."""
+    head = auth(world["alice"])
+    first = app_client.get(f"/v1/observations?repo={REPO}&limit=2", headers=head).json()
+    last = first[-1]
+    cursor = f"{last['ts']}:{last['id']}"
+    rest = app_client.get(f"/v1/observations?repo={REPO}&before={cursor}", headers=head).json()
+    whole = app_client.get(f"/v1/observations?repo={REPO}", headers=head).json()
+    assert [o["id"] for o in first + rest] == [o["id"] for o in whole]
+    for bad in ("12", "x:y", ":id", "12:"):
+        r = app_client.get(f"/v1/observations?repo={REPO}&before={bad}", headers=head)
+        assert r.status_code == 400
+        assert "before must be <ts>:<id>" in r.json()["error"]["message"]
+    r = app_client.post("/v1/forget", headers=head, json={"id": world["o1"], "dry_run": True})
+    assert r.json()["dryRun"] is True
+    assert r.json()["observations"] == [world["o1"]]
+    assert not kd.get_observation(world["o1"]).redacted
+    r = app_client.post("/v1/forget", headers=head, json={"id": world["other"], "dry_run": True})
+    assert r.status_code == 404

@@ -32,6 +32,7 @@ class Source(Protocol):
     """Every action of the page (all answers are JSON objects as the HTTP API sends them)."""
 
     who: str
+    needs_repo: bool  # a team token: every read names one of its repositories
 
     async def run(self, call: Callable[[], T]) -> T: ...
     def repos(self) -> list[Json]: ...
@@ -59,6 +60,7 @@ class LocalSource:
     """The local database, as its owner sees it (``kindling ui``)."""
 
     who = "local"
+    needs_repo = False
 
     def __init__(self, kd: Kindling, api: Api, db: Path | None) -> None:
         self.kd, self.api, self.db = kd, api, db
@@ -127,6 +129,7 @@ class TeamSource:
     def __init__(self, api: Api, principal: Principal) -> None:
         self.api, self.principal = api, principal
         self.who = principal.user_id + (f" ({principal.team})" if principal.team else "")
+        self.needs_repo = principal.team is not None
 
     async def run(self, call: Callable[[], T]) -> T:
         return await self.api.run(call)

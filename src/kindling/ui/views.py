@@ -72,10 +72,21 @@ async def repos(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
     return layout(ctx, "Repositories", table if rows else empty, extra)
 
 
+async def choose_repo(src: Source, ctx: Ctx, path: str, params: Mapping[str, str]) -> Markup:
+    """A team token reads one repository at a time: which one?"""
+    found = await src.run(src.repos)
+    rest = {k: v for k, v in params.items() if k != "repo"}
+    links = [tag("li", None, link(ctx, r["repoId"], path, **rest, repo=r["repoId"])) for r in found]
+    note = tag("p", {"class": "muted"}, "A team token reads one repository at a time.")
+    return layout(ctx, "Choose a repository", note, tag("ul", None, *links))
+
+
 async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) -> Markup:
     """``/repo``, ``/session`` and ``/timeline``: a keyset page of observations, newest first;
     a repository's page starts with its newest sessions (capsules)."""
     scope = Scope(repo_id=params.get("repo") or None, session_id=params.get("session") or None)
+    if src.needs_repo and scope.repo_id is None:
+        return await choose_repo(src, ctx, path, params)
     before = params.get("before") or None
     limit = _int(params, "limit", PAGE, 500)
     items = await src.run(lambda: src.observations(scope, before, limit))
@@ -102,6 +113,9 @@ async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) 
         tag("button", {"type": "submit"}, "Search"),
     )
     body += [
+        tag("p", None, link(ctx, "pins here", "/pins", repo=scope.repo_id))
+        if scope.repo_id
+        else "",
         search,
         tag("h2", None, "Timeline"),
         tag("div", {"class": "timeline"}, *(observation(ctx, o) for o in items)),
@@ -245,6 +259,8 @@ async def search(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
     )
     if not query.strip():
         return layout(ctx, "Search", form)
+    if src.needs_repo and scope.repo_id is None:
+        return await choose_repo(src, ctx, "/search", params)
     found = await src.run(lambda: src.search(query, scope, count))
     prov = found["provenance"]
     hits = [_hit(ctx, c) for c in found["candidates"]]
@@ -311,6 +327,8 @@ def _hit(ctx: Ctx, cand: Mapping[str, Any]) -> Markup:
 
 async def pins(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
     scope = Scope(repo_id=params.get("repo") or None)
+    if src.needs_repo and scope.repo_id is None:
+        return await choose_repo(src, ctx, "/pins", params)
     found = await src.run(lambda: src.pins(scope, 200))
     rows = [pin_row(ctx, p) for p in found]
     return layout(
