@@ -364,3 +364,8 @@ def test_kindling_ui_serves_the_database_behind_its_printed_address(
                 assert web.get("/", headers={"host": "rebound.example"}).status_code == 403
         finally:
             proc.terminate()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_are_deterministic(client: TestClient, path: str) -> None:
+    assert client.get(path).content == client.get(path).content
