@@ -369,3 +369,16 @@ def test_kindling_ui_serves_the_database_behind_its_printed_address(
 @pytest.mark.parametrize("path", PAGES)
 def test_pages_are_deterministic(client: TestClient, path: str) -> None:
     assert client.get(path).content == client.get(path).content
+
+
+def test_a_busy_port_is_a_one_line_error(db_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = run("--db", str(db_path), "ui", "--no-open", "--port", str(port))
+    assert r.code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in r.stderr
+    assert "Traceback" not in r.stderr

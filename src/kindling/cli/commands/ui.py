@@ -5,7 +5,9 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 import webbrowser
 
 import click
@@ -55,6 +57,7 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.bind(("127.0.0.1", port))
+        sock.listen(128)  # the browser may connect before the server's loop has started
     except OSError as exc:
         sock.close()
         raise StoreError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
@@ -68,7 +71,15 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
         else:
             click.echo(f"kindling: memory browser at {address}")
         click.echo("kindling: Ctrl-C to stop", err=True)
-        if not no_open:
+        if not no_open and _has_desktop():
             webbrowser.open(address)
         config = uvicorn.Config(app, log_level="warning", access_log=False)
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def _has_desktop() -> bool:
+    """Open a browser only where a graphical one can run: a terminal browser (lynx, w3m) would
+    take over this terminal, where the server's messages go."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
