@@ -9,6 +9,7 @@ import os
 import socket
 import sys
 import webbrowser
+from pathlib import Path
 
 import click
 
@@ -64,7 +65,7 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     token = new_token()
     address = f"http://127.0.0.1:{sock.getsockname()[1]}/?token={token}"
     with state.open_local() as kd:
-        db = None if state.url else state.db.resolve()
+        db = None if state.url else Path(os.path.abspath(state.db))
         app = create_local_app(kd, token=token, db=db)
         if as_json:
             emit_json({"url": address, "database": str(db) if db else "postgresql"})
