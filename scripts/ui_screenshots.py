@@ -11,6 +11,7 @@ the main views, saving one PNG each.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import threading
@@ -73,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["KINDLING_HOME"] = tmp  # the status page names its hooks.log
         db = Path(tmp) / "kindling.db"
         with Kindling.open(db, clock=lambda: NOW) as kd:
             seed(kd)

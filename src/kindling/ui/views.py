@@ -344,14 +344,14 @@ async def status(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
     if "observationsByKind" in doc:
         kinds = doc["observationsByKind"]
         rows += [
-            ("database", doc["database"]),
-            ("size", size(doc["sizeBytes"])),
+            ("database", doc["database"] or "PostgreSQL"),
+            ("size", size(doc["sizeBytes"]) if doc["database"] else "-"),
             ("schema", doc["schemaVersion"]),
             (
                 "observations",
                 f"{sum(kinds.values())} (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")",
             ),
-            ("masked or forgotten", doc["redacted"]),
+            ("forgotten", doc["redacted"]),
             ("capsules", ", ".join(f"{k} {n}" for k, n in doc["capsulesByStatus"].items()) or "0"),
             ("summaries", doc["summaries"]),
             ("pins", doc["pins"]),
