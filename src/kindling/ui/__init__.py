@@ -1,4 +1,4 @@
-"""``kindling ui`` and the page of ``kindling serve``: a memory browser (extra ``server``).
+"""``kindling ui`` and the page of ``kindling serve``: the memory browser (extra ``server``).
 
 Server-rendered HTML over the same verbs as the HTTP API: ``source`` makes one library call per
 action (the local database, or ``server.api.Api`` under a team token's access rules),
