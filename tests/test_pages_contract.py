@@ -91,3 +91,25 @@ def test_any_page_size_gives_the_same_listing(
     with Kindling.open(path) as kd:
         _seed(kd, times)
         assert _pages(kd, size) == [o.id for o in kd.list_observations(limit=100)]
+
+
+def test_the_remote_client_pages_and_previews_like_the_library(
+    kd: Kindling, store_url: str
+) -> None:
+    """``KINDLING_URL`` mode: the same ``before`` pages and ``forget(dry_run=True)``."""
+    from kindling.remote.front import RemoteKindling
+    from serverutil import make_token, running_server
+
+    token = make_token(kd, "alice")
+    with running_server(store_url) as (url, _proc):
+        remote = RemoteKindling(url, token)
+        for n in range(5):
+            remote.append_observation(kind="command", content=f"step {n}", ts=100 + n // 2)
+        first = remote.list_observations(limit=2)
+        rest = remote.list_observations(limit=10, before=(first[-1].ts, first[-1].id))
+        whole = remote.list_observations(limit=10)
+        assert [o.id for o in first + rest] == [o.id for o in whole]
+        preview = remote.forget(whole[0].id, dry_run=True)
+        assert preview.dry_run
+        assert preview.observations == (whole[0].id,)
+        assert not remote.get_observation(whole[0].id).redacted
