@@ -152,3 +152,34 @@ def test_a_cross_origin_form_post_is_rejected(
     assert "cross-origin request refused" in by_css(driver, "body").text
     with Kindling.open(db_path) as check:
         assert not check.get_observation(ids["o1"]).redacted
+
+
+def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) -> None:
+    from kindling.server.app import create_app
+    from kindling.ui.app import add_team_ui
+    from serverutil import make_token
+    from uiutil import OTHER_REPO
+
+    ids = seed(kd)
+    token = make_token(kd, "alice", "web", REPO)
+    app = create_app(kd)
+    add_team_ui(app, app.state.api)
+    with serving(app) as base:
+        driver.get(f"{base}/ui/")
+        assert driver.current_url == f"{base}/ui/login"
+        box = by_css(driver, "input[name=token]")
+        box.send_keys(token)
+        box.submit()
+        click_link(driver, REPO)
+        assert "fix the checkout rounding bug" in by_css(driver, "main").text
+        driver.get(f"{base}/ui/item?id={ids['o2']}")
+        by_css(driver, "form.pinform input[name=reason]").send_keys("team pin")
+        by_css(driver, "form.pinform button").click()
+        assert "team pin" in by_css(driver, "li.pin").text
+        for path in ("/ui/", f"/ui/item?id={ids['other']}", f"/ui/repo?repo={OTHER_REPO}"):
+            driver.get(base + path)
+            assert "other team's rounding plan" not in driver.page_source
+        driver.get(f"{base}/ui/")
+        assert OTHER_REPO not in by_css(driver, "main").text
+    (pin,) = kd.list_pins()
+    assert pin.scope.user_id == "alice"
