@@ -5,10 +5,10 @@
 Opens the bench store of ``--size`` observations (built first if missing, as ``python -m
 bench`` does), serves ``kindling ui``'s application in-process (Starlette's test client, so
 the time is the request through routing, the library calls and rendering; no network, no
-browser paint) and times each page: the repositories, a repository's first timeline page
-(its newest sessions and 50 observations), a page 100 pages deep (keyset: as cheap as the
-first), everything newest first, one item, status, and a search page for each of the
-corpus's queries scoped to their repository. Prints JSON (p50/p95/max in ms).
+browser paint) and times each page: the repositories; the biggest repository's first
+timeline page (its newest sessions and 50 observations) and a page 100 pages deep (keyset:
+as cheap as the first); everything newest first; one item; status; and a search page for
+each of the corpus's queries, scoped to their repository. Prints JSON (p50/p95/max in ms).
 """
 
 from __future__ import annotations
@@ -69,16 +69,21 @@ def main(argv: list[str] | None = None) -> int:
     path, meta = ensure_store(args.data, size, args.seed)
     report: dict[str, Any] = {"observations": meta["observations"], "budgetMs": BUDGET_MS}
     with Kindling.open(path) as kd:
-        repo = kd.list_repos(limit=1)[0].repo_id
+        repos = kd.list_repos(limit=1000)
+        repo = max(repos, key=lambda r: r.observations)  # the biggest: the deepest pages
+        depth = min(100, repo.observations // 50 - 1)
         obs = kd.list_observations(limit=1)[0].id
-        cursor = deep_cursor(kd, repo, 100)
+        cursor = deep_cursor(kd, repo.repo_id, depth)
+        report["repository"] = {"id": repo.repo_id, "observations": repo.observations}
         app = create_local_app(kd, token=TOKEN, db=path)
         with TestClient(app, base_url="http://127.0.0.1:8000") as client:
             client.get(f"/?token={TOKEN}")
             pages = {
                 "repositories": "/",
-                "repo timeline, first page": f"/repo?repo={quote(repo)}",
-                "repo timeline, page 101": f"/repo?repo={quote(repo)}&before={quote(cursor)}",
+                "repo timeline, first page": f"/repo?repo={quote(repo.repo_id)}",
+                f"repo timeline, page {depth + 1}": (
+                    f"/repo?repo={quote(repo.repo_id)}&before={quote(cursor)}"
+                ),
                 "everything, first page": "/timeline",
                 "one observation": f"/item?id={obs}",
                 "status": "/status",
