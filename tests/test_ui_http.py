@@ -382,3 +382,13 @@ def test_a_busy_port_is_a_one_line_error(db_path: Path) -> None:
     assert r.code == 1
     assert f"cannot listen on 127.0.0.1:{port}" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_timeline_shows_one_kind(client: TestClient) -> None:
+    errors = client.get("/session", params={"session": SESSION, "kind": "error"}).text
+    assert "AssertionError" in errors
+    assert "off by a cent" not in errors
+    assert "<strong>errors</strong>" in errors
+    bad = client.get("/session", params={"session": SESSION, "kind": "bogus"})
+    assert bad.status_code == 400
+    assert "observation kind" in bad.text

@@ -27,7 +27,7 @@ from kindling.errors import InvalidInputError, KindlingError
 from kindling.server.api import Api, HttpError
 from kindling.server.app import STATUS_OF_CODE
 from kindling.server.auth import authenticate
-from kindling.ui import actions, views
+from kindling.ui import actions, search, views
 from kindling.ui.guard import COOKIE, HEADERS, Csrf, Refused, check_loopback_host, same
 from kindling.ui.markup import Markup, esc, tag
 from kindling.ui.pages import Ctx, layout
@@ -45,7 +45,7 @@ READS: dict[str, View] = {
     "/session": partial(views.timeline, path="/session"),
     "/timeline": partial(views.timeline, path="/timeline"),
     "/item": views.item,
-    "/search": views.search,
+    "/search": search.search,
     "/pins": views.pins,
     "/status": views.status,
     "/forget": actions.forget_form,

@@ -36,7 +36,9 @@ class Source(Protocol):
 
     async def run(self, call: Callable[[], T]) -> T: ...
     def repos(self) -> list[Json]: ...
-    def observations(self, scope: Scope, before: str | None, limit: int) -> list[Json]: ...
+    def observations(
+        self, scope: Scope, before: str | None, limit: int, kind: str | None = None
+    ) -> list[Json]: ...
     def capsules(self, scope: Scope, limit: int) -> list[Json]: ...
     def pins(self, scope: Scope, limit: int) -> list[Json]: ...
     def search(self, query: str, scope: Scope, max_candidates: int) -> Json: ...
@@ -71,8 +73,15 @@ class LocalSource:
     def repos(self) -> list[Json]:
         return [r.to_dict() for r in self.kd.list_repos(limit=MAX_REPOS)]
 
-    def observations(self, scope: Scope, before: str | None, limit: int) -> list[Json]:
-        found = self.kd.list_observations(scope=scope, limit=limit, before=cursor_of(before))
+    def observations(
+        self, scope: Scope, before: str | None, limit: int, kind: str | None = None
+    ) -> list[Json]:
+        found = self.kd.list_observations(
+            scope=scope,
+            limit=limit,
+            before=cursor_of(before),
+            kind=kind,  # type: ignore[arg-type]  # the library checks it
+        )
         return [o.to_dict() for o in found]
 
     def capsules(self, scope: Scope, limit: int) -> list[Json]:
@@ -143,8 +152,11 @@ class TeamSource:
             found = [r for r in self.api.kd.list_repos(limit=MAX_REPOS) if r.repo_id in who.repos]
         return [r.to_dict() for r in found]
 
-    def observations(self, scope: Scope, before: str | None, limit: int) -> list[Json]:
-        return self.api.list_observations(self.principal, _params(scope, limit, before))
+    def observations(
+        self, scope: Scope, before: str | None, limit: int, kind: str | None = None
+    ) -> list[Json]:
+        params = _params(scope, limit, before) | ({"kind": kind} if kind else {})
+        return self.api.list_observations(self.principal, params)
 
     def capsules(self, scope: Scope, limit: int) -> list[Json]:
         return self.api.list_capsules(self.principal, _params(scope, limit))

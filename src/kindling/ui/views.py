@@ -1,6 +1,6 @@
-"""The read pages: repositories, a repository's or session's timeline, one item, search,
-pins and status. Each is one ``Source`` call (two for a repository: its sessions and its
-timeline), rendered by ``pages``.
+"""The read pages: repositories, a repository's or session's timeline (all kinds or one), one
+item, pins and status (search is ``ui.search``). Each is one ``Source`` call (two for a
+repository's first page: its sessions and its timeline), rendered by ``pages``.
 
 Must not import the CLI or other adapters.
 """
@@ -16,7 +16,6 @@ from kindling.ui.markup import Markup, size, tag, when
 from kindling.ui.pages import (
     Ctx,
     capsule_row,
-    explanation,
     layout,
     link,
     observation,
@@ -29,12 +28,18 @@ from kindling.ui.pages import (
 from kindling.ui.source import Source
 
 PAGE = 50  # observations per timeline page
-SESSIONS = 20  # newest capsules on a repository's page
-HITS = 20  # search hits per page (``more`` adds as many)
-MAX_HITS = 200
+SESSIONS = 20
+KINDS = (
+    (None, "all"),
+    ("message", "messages"),
+    ("command", "commands"),
+    ("error", "errors"),
+    ("file_diff", "edits"),
+    ("tool_call", "tools"),
+)  # newest capsules on a repository's page
 
 
-def _int(params: Mapping[str, str], name: str, default: int, top: int) -> int:
+def whole(params: Mapping[str, str], name: str, default: int, top: int) -> int:
     value = params.get(name)
     if value is None or value == "":
         return default
@@ -88,8 +93,9 @@ async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) 
     if src.needs_repo and scope.repo_id is None:
         return await choose_repo(src, ctx, path, params)
     before = params.get("before") or None
-    limit = _int(params, "limit", PAGE, 500)
-    items = await src.run(lambda: src.observations(scope, before, limit))
+    limit = whole(params, "limit", PAGE, 500)
+    kind = params.get("kind") or None
+    items = await src.run(lambda: src.observations(scope, before, limit, kind))
     title = f"Session {scope.session_id}" if scope.session_id else scope.repo_id or "Everything"
     body: list[object] = [tag("p", None, scope_line(ctx, scope.to_dict()))]
     if path == "/repo" and before is None:
@@ -118,10 +124,21 @@ async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) 
         else "",
         search,
         tag("h2", None, "Timeline"),
+        _kinds(ctx, path, scope, kind),
         tag("div", {"class": "timeline"}, *(observation(ctx, o) for o in items)),
-        pager(ctx, path, items, limit, repo=scope.repo_id, session=scope.session_id),
+        pager(ctx, path, items, limit, repo=scope.repo_id, session=scope.session_id, kind=kind),
     ]
     return layout(ctx, title, *body)
+
+
+def _kinds(ctx: Ctx, path: str, scope: Scope, kind: str | None) -> Markup:
+    """Links that show one kind of observation (the current one in bold)."""
+    here = {"repo": scope.repo_id, "session": scope.session_id}
+    shown: list[object] = ["show: "]
+    for value, label in KINDS:
+        name = tag("strong", None, label) if value == kind else label
+        shown += [link(ctx, name, path, **here, kind=value), " "]
+    return tag("p", {"class": "kinds"}, *shown)
 
 
 async def item(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
@@ -226,102 +243,6 @@ def _pin_form(ctx: Ctx, kind: str, target: str) -> Markup:
             ),
         ),
         cls="pinform",
-    )
-
-
-async def search(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
-    query = params.get("q", "")
-    scope = Scope(repo_id=params.get("repo") or None, session_id=params.get("session") or None)
-    count = _int(params, "n", HITS, MAX_HITS)
-    form = tag(
-        "form",
-        {"method": "get", "action": ctx.url("/search"), "class": "searchform"},
-        tag("input", {"type": "search", "name": "q", "value": query, "placeholder": "words"}),
-        tag(
-            "input",
-            {
-                "type": "text",
-                "name": "repo",
-                "value": scope.repo_id or "",
-                "placeholder": "repository (all)",
-            },
-        ),
-        tag(
-            "input",
-            {
-                "type": "text",
-                "name": "session",
-                "value": scope.session_id or "",
-                "placeholder": "session (all)",
-            },
-        ),
-        tag("button", {"type": "submit"}, "Search"),
-    )
-    if not query.strip():
-        return layout(ctx, "Search", form)
-    if src.needs_repo and scope.repo_id is None:
-        return await choose_repo(src, ctx, "/search", params)
-    found = await src.run(lambda: src.search(query, scope, count))
-    prov = found["provenance"]
-    hits = [_hit(ctx, c) for c in found["candidates"]]
-    pins = [pin_row(ctx, p["pin"]) for p in found["pins"]]
-    more = (
-        tag(
-            "p",
-            {"class": "pager"},
-            link(
-                ctx,
-                "more results →",
-                "/search",
-                q=query,
-                repo=scope.repo_id,
-                session=scope.session_id,
-                n=min(count + HITS, MAX_HITS),
-            ),
-        )
-        if prov["totalCandidates"] > len(hits) and count < MAX_HITS
-        else ""
-    )
-    return layout(
-        ctx,
-        "Search",
-        form,
-        tag(
-            "p",
-            {"class": "muted"},
-            f"{prov['returnedCandidates']} of {prov['totalCandidates']} candidates · "
-            f"mode {prov['queryMode']} · provider {prov['providerUsed']}",
-            f" · dropped: {', '.join(prov['droppedTerms'])}" if prov["droppedTerms"] else "",
-        ),
-        tag("h2", None, "Pinned in scope") if pins else "",
-        tag("ul", None, *pins) if pins else "",
-        summary_block(ctx, found.get("currentSummary")),
-        tag("h2", None, "Hits"),
-        tag("ol", {"class": "hits"}, *hits) if hits else tag("p", {"class": "muted"}, "no match"),
-        more,
-    )
-
-
-def _hit(ctx: Ctx, cand: Mapping[str, Any]) -> Markup:
-    exp = cand["explanation"]
-    entity = cand["entity"]
-    context = (
-        tag("span", {"class": "badge context"}, "context-only match")
-        if exp.get("contextOnly")
-        else ""
-    )
-    head = tag(
-        "div",
-        {"class": "head"},
-        tag("span", {"class": "score"}, f"{cand['score']:.3f}"),
-        tag("span", {"class": "kind"}, cand["targetType"]),
-        context,
-        link(ctx, entity["id"], "/item", id=entity["id"]),
-        scope_line(ctx, entity.get("scopeIds") or {}),
-    )
-    snippet = cand.get("matchContext") or str(entity.get("content", ""))[:300]
-    return tag(
-        "li", {"class": "hit"}, head, tag("pre", {"class": "snippet"}, snippet), explanation(exp)
     )
 
 
