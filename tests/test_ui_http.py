@@ -135,6 +135,7 @@ def test_the_views_show_the_seeded_session(client: TestClient, ids: dict[str, st
     repo = client.get("/repo", params={"repo": REPO}).text
     assert "fix the checkout rounding bug" in repo
     assert "session sess-checkout" in repo
+    assert 'class="said">Rounding fixed in cart.py' in repo  # the capsule's summary
     session = client.get("/session", params={"session": SESSION}).text
     for shown in [
         "prompt",
@@ -194,6 +195,9 @@ def test_pin_with_reason_and_expiry_then_unpin(
     assert (pin.target_id, pin.reason) == (ids["o2"], "the real cause")
     assert pin.expires_at == clock.now + 7 * 86_400_000
     assert "the real cause" in client.get("/pins").text
+    session = client.get("/session", params={"session": SESSION}).text
+    assert "<h2>Pinned</h2>" in session
+    assert session.count('class="badge pinned">pinned') == 2  # the pin, and its observation
     r = client.post("/unpin", data={"csrf": csrf(client), "pin_id": pin.id})
     assert r.status_code == 303
     assert kd.list_pins() == []

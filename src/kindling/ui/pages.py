@@ -124,7 +124,9 @@ def text_block(content: str, kind: str, full: bool) -> Markup:
     return Markup(tag("pre", None, shown) + cut)
 
 
-def observation(ctx: Ctx, obs: Mapping[str, Any], *, full: bool = False) -> Markup:
+def observation(
+    ctx: Ctx, obs: Mapping[str, Any], *, full: bool = False, pinned: bool = False
+) -> Markup:
     kind = str(obs["kind"])
     prov = obs.get("provenance") or {}
     label = KIND_LABELS.get(kind, kind)
@@ -143,6 +145,8 @@ def observation(ctx: Ctx, obs: Mapping[str, Any], *, full: bool = False) -> Mark
         )
     if obs.get("redacted"):
         badges.append(tag("span", {"class": "badge masked"}, "forgotten"))
+    if pinned:
+        badges.append(tag("span", {"class": "badge pinned"}, "pinned"))
     head = tag(
         "div",
         {"class": "head"},
@@ -158,7 +162,10 @@ def observation(ctx: Ctx, obs: Mapping[str, Any], *, full: bool = False) -> Mark
     )
 
 
-def capsule_row(ctx: Ctx, cap: Mapping[str, Any]) -> Markup:
+def capsule_row(
+    ctx: Ctx, cap: Mapping[str, Any], summary: Mapping[str, Any] | None = None
+) -> Markup:
+    said = tag("div", {"class": "said"}, summary.get("content")) if summary else ""
     return tag(
         "li",
         {"class": f"capsule {cap.get('status')}"},
@@ -167,6 +174,7 @@ def capsule_row(ctx: Ctx, cap: Mapping[str, Any]) -> Markup:
         link(ctx, cap.get("intent") or "(no intent)", "/item", id=cap["id"]),
         tag("span", {"class": "muted"}, f" {len(cap.get('observationIds') or [])} observations "),
         scope_line(ctx, cap.get("scopeIds") or {}),
+        said,
     )
 
 

@@ -41,6 +41,7 @@ class Source(Protocol):
     ) -> list[Json]: ...
     def capsules(self, scope: Scope, limit: int) -> list[Json]: ...
     def pins(self, scope: Scope, limit: int) -> list[Json]: ...
+    def summaries(self, scope: Scope, limit: int) -> list[Json]: ...
     def search(self, query: str, scope: Scope, max_candidates: int) -> Json: ...
     def item(self, entity_id: str) -> Json: ...
     def pin(self, body: Json) -> Json: ...
@@ -89,6 +90,9 @@ class LocalSource:
 
     def pins(self, scope: Scope, limit: int) -> list[Json]:
         return [p.to_dict() for p in self.kd.list_pins(scope=scope, limit=limit)]
+
+    def summaries(self, scope: Scope, limit: int) -> list[Json]:
+        return [s.to_dict() for s in self.kd.list_summaries(scope=scope, limit=limit)]
 
     def search(self, query: str, scope: Scope, max_candidates: int) -> Json:
         return self.kd.retrieve(query, scope=scope, max_candidates=max_candidates).to_dict()
@@ -163,6 +167,9 @@ class TeamSource:
 
     def pins(self, scope: Scope, limit: int) -> list[Json]:
         return self.api.list_pins(self.principal, _params(scope, limit))
+
+    def summaries(self, scope: Scope, limit: int) -> list[Json]:
+        return self.api.list_summaries(self.principal, _params(scope, limit))
 
     def search(self, query: str, scope: Scope, max_candidates: int) -> Json:
         body = {"query": query, "scope": scope.to_dict(), "max_candidates": max_candidates}

@@ -29,6 +29,7 @@ from kindling.ui.source import Source
 
 PAGE = 50  # observations per timeline page
 SESSIONS = 20
+PINS = 200  # the pins of a scope shown (and marked in its timeline)
 KINDS = (
     (None, "all"),
     ("message", "messages"),
@@ -98,14 +99,18 @@ async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) 
     items = await src.run(lambda: src.observations(scope, before, limit, kind))
     title = f"Session {scope.session_id}" if scope.session_id else scope.repo_id or "Everything"
     body: list[object] = [tag("p", None, scope_line(ctx, scope.to_dict()))]
+    pins = await src.run(lambda: src.pins(scope, PINS))
     if path == "/repo" and before is None:
         caps = await src.run(lambda: src.capsules(scope, SESSIONS))
-        body += [
-            tag("h2", None, "Sessions and capsules"),
-            tag("ul", {"class": "capsules"}, *(capsule_row(ctx, c) for c in caps)),
-        ]
+        said = await src.run(lambda: src.summaries(scope, SESSIONS))
+        by_capsule = {x["capsuleId"]: x for x in said}
+        rows = (capsule_row(ctx, c, by_capsule.get(c["id"])) for c in caps)
+        body += [tag("h2", None, "Sessions and capsules"), tag("ul", {"class": "capsules"}, *rows)]
         if not caps:
             body.append(tag("p", {"class": "muted"}, "no capsules"))
+    if pins and before is None and kind is None:
+        body += [tag("h2", None, "Pinned"), tag("ul", None, *(pin_row(ctx, p) for p in pins))]
+    pinned = {p["targetId"] for p in pins}
     search = tag(
         "form",
         {"method": "get", "action": ctx.url("/search"), "class": "scoped"},
@@ -125,7 +130,11 @@ async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) 
         search,
         tag("h2", None, "Timeline"),
         _kinds(ctx, path, scope, kind),
-        tag("div", {"class": "timeline"}, *(observation(ctx, o) for o in items)),
+        tag(
+            "div",
+            {"class": "timeline"},
+            *(observation(ctx, o, pinned=o["id"] in pinned) for o in items),
+        ),
         pager(ctx, path, items, limit, repo=scope.repo_id, session=scope.session_id, kind=kind),
     ]
     return layout(ctx, title, *body)
