@@ -1,6 +1,7 @@
 """The read pages: repositories, a repository's or session's timeline (all kinds or one), one
-item, pins and status (search is ``ui.search``). Each is one ``Source`` call (two for a
-repository's first page: its sessions and its timeline), rendered by ``pages``.
+item, pins and status (search is ``ui.search``). Each listing is one ``Source`` call (a
+timeline page adds its scope's pins; a repository's first page its sessions and their
+summaries), rendered by ``pages``.
 
 Must not import the CLI or other adapters.
 """
