@@ -109,7 +109,7 @@ async def timeline(src: Source, ctx: Ctx, params: Mapping[str, str], path: str) 
         body += [tag("h2", None, "Sessions and capsules"), tag("ul", {"class": "capsules"}, *rows)]
         if not caps:
             body.append(tag("p", {"class": "muted"}, "no capsules"))
-    if pins and before is None and kind is None:
+    if pins and before is None and kind is None and not scope.is_empty():  # everything: /pins
         body += [tag("h2", None, "Pinned"), tag("ul", None, *(pin_row(ctx, p) for p in pins))]
     pinned = {p["targetId"] for p in pins}
     search = tag(
