@@ -112,9 +112,15 @@ class RemoteReads:
     # ------------------------------------------------------------------ listings
 
     def list_observations(
-        self, *, kind: str | None = None, scope: Scope | None = None, limit: int = 50
+        self,
+        *,
+        kind: str | None = None,
+        scope: Scope | None = None,
+        limit: int = 50,
+        before: tuple[int, str] | None = None,
     ) -> list[Observation]:
-        query = query_of(scope, kind=kind, limit=limit)
+        cursor = None if before is None else f"{before[0]}:{before[1]}"
+        query = query_of(scope, kind=kind, limit=limit, before=cursor)
         return self._list("/v1/observations", parse_observation, query)
 
     def list_capsules(

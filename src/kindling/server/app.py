@@ -211,4 +211,6 @@ def create_app(kd: Kindling) -> Starlette:
         detail = exc.detail if isinstance(exc, HTTPException) else "error"
         return error_response(status, code, f"{request.method} {request.url.path}: {detail}")
 
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.api = api  # the memory browser's team page shares its handlers and lock
+    return app

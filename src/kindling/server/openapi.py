@@ -111,7 +111,10 @@ def openapi_document() -> dict[str, Any]:
         "paths": {
             "/v1/observations": {
                 "post": _op("Append an observation", "observation", "201"),
-                "get": _op("Newest observations in scope", parameters=_query(*_IN, "kind")),
+                "get": _op(
+                    "Newest observations in scope; before=<ts>:<id> (the last shown) pages on",
+                    parameters=_query(*_IN, "kind", "before"),
+                ),
             },
             "/v1/observations/{id}": {"get": _op("One observation", parameters=_ID)},
             "/v1/capsules": {
@@ -154,7 +157,7 @@ def openapi_document() -> dict[str, Any]:
             "/v1/forget": {
                 "post": _op(
                     "Forget an observation, summary or pin by id, or every copy of a text"
-                    " (match; dry_run only counts) among what the token may touch",
+                    " (match) among what the token may touch; dry_run only reports",
                     "forget",
                 )
             },

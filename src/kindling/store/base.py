@@ -73,6 +73,18 @@ class Dataset:
 
 
 @dataclass(frozen=True, slots=True)
+class RepoActivity:
+    """One repository: how many observations it holds and the newest one's time."""
+
+    repo_id: str
+    observations: int
+    last_ts: int
+
+    def to_dict(self) -> dict[str, str | int]:
+        return {"repoId": self.repo_id, "observations": self.observations, "lastTs": self.last_ts}
+
+
+@dataclass(frozen=True, slots=True)
 class StoreStats:
     """Whole-store counts (``Kindling.stats``)."""
 
@@ -122,7 +134,16 @@ class Store(Protocol):
         scope: Scope,
         capsule_id: str | None,
         limit: int,
-    ) -> list[Observation]: ...
+        before: tuple[int, str] | None = None,
+    ) -> list[Observation]:
+        """Newest first, ties by id; ``before`` = (ts, id) of the last row of the previous
+        page (keyset pagination: only rows after it in that order); ignored with a capsule."""
+        ...
+
+    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
+        """The repositories with observations in ``scope``, the most recently active first."""
+        ...
+
     def session_steps(
         self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
     ) -> tuple[list[Observation], list[Observation]]:
