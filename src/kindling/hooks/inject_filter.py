@@ -43,6 +43,8 @@ CHECK_WORDS = re.compile(
     r"go (test|vet|build)|cargo (test|check|build|clippy)|(npm|pnpm|yarn|bun) (run )?"
     r"(test|build|lint|check)|make( \w+)?|mvn|gradle|ctest)\b"
 )
+# The line that names what went wrong (preferred over a "FAILURES" banner).
+ERROR_LINE = re.compile(r"\b\w*(Error|Exception):|\berror(\[\w+\])?:|\bpanicked at\b")
 FAILURE = re.compile(
     r"\bFAIL(ED|URES?)?\b|Traceback \(most recent|\b\w*(Error|Exception):|\berror(\[\w+\])?:"
     r"|\bpanicked at\b|\b[1-9]\d* (failed|errors?)\b"
@@ -80,9 +82,11 @@ def _programs(command: str) -> list[list[str]]:
 
 def _is_trivial(words: list[str]) -> bool:
     program = words[0].rsplit("/", 1)[-1]
-    if program == "git":
-        sub = next((w for w in words[1:] if not w.startswith("-")), "")
-        return sub in READ_ONLY_GIT
+    if program == "git":  # its subcommand, past options (-C and -c take a value)
+        rest = words[1:]
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0] in {"-C", "-c"} else rest[1:]
+        return bool(rest) and rest[0] in READ_ONLY_GIT
     return program in TRIVIAL_PROGRAMS or (program.startswith(">") and len(words) == 1)
 
 
@@ -137,7 +141,10 @@ def _gist(output: str, limit: int) -> str:
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if len(lines) <= 3:
         return one_line(" ".join(lines), limit)
-    first = next((line for line in lines[:-1] if FAILURE.search(line)), lines[0])
+    first = next(
+        (line for pattern in (ERROR_LINE, FAILURE) for line in lines[:-1] if pattern.search(line)),
+        lines[0],
+    )
     tail = one_line(lines[-1], max(20, limit // 2))
     return one_line(first, max(10, limit - len(tail) - 3)) + " … " + tail
 
