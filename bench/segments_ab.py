@@ -8,7 +8,8 @@ those calls replaced by what the code did without them, and both sides run inter
 same 100k store (the order alternates each repeat):
 
 - repository-scoped ``retrieve()`` of the corpus's Latin queries (every class), p50/p95;
-- ``append_many`` capture into copies of the store, alternating before/after.
+- ``append_many`` capture into copies of the store, alternating before/after;
+- the Python work alone: searchable parts per row, query reading and snippet spans per query.
 
     .venv/bin/python -m bench.segments_ab [--size 100k] [--repeats 5] [--capture 20000]
 
@@ -31,10 +32,11 @@ from typing import Any
 import kindling.retrieval.snippets as snippets
 import kindling.store.fts as fts
 import kindling.store.sqlite.index as sqlite_index
-from bench.corpus import end_ms, generate, parse_size, queries
+from bench.corpus import ObservationRecord, end_ms, generate, parse_size, queries
 from bench.latency import _relabel, ensure_store, percentiles
 from bench.loader import SettableClock, load
 from kindling import Kindling, Scope
+from kindling.store.documents import searchable_parts
 from kindling.store.identifiers import identifier_parts
 
 OUT = Path(__file__).parent / "out"
@@ -96,6 +98,40 @@ def measure_queries(path: Path, size: int, seed: int, repeats: int) -> dict[str,
     }
 
 
+def measure_python_work(size: int, seed: int, rows: int, repeats: int) -> dict[str, Any]:
+    """What the segments add in Python alone, where the load of a shared machine matters
+    least: per row, the searchable parts of its content (``searchable_parts`` against
+    ``identifier_parts``); per query, reading it and finding its snippet spans."""
+    contents = [r.content for r in generate(rows, seed + 7) if isinstance(r, ObservationRecord)]
+    qs = [q.text for q in queries(size, seed, per_class=20)]
+    row_s: dict[str, float] = {"before": 0.0, "after": 0.0}
+    query_s: dict[str, float] = {"before": 0.0, "after": 0.0}
+    for rep in range(repeats):
+        for side in ("before", "after") if rep % 2 == 0 else ("after", "before"):
+            parts = identifier_parts if side == "before" else searchable_parts
+            t = time.perf_counter()
+            for text in contents:
+                parts(text)
+            row_s[side] += time.perf_counter() - t
+            with SIDES[side]():
+                t = time.perf_counter()
+                for q in qs:
+                    plan = fts.build_query(q)
+                    for text in contents[:20]:
+                        snippets.find_terms(text, plan.words)
+                query_s[side] += time.perf_counter() - t
+    n_rows, n_queries = len(contents) * repeats, len(qs) * repeats
+    return {
+        "rows": len(contents),
+        "queries": len(qs),
+        "repeats": repeats,
+        "partsMicrosecondsPerRow": {k: round(v / n_rows * 1e6, 2) for k, v in row_s.items()},
+        "queryAndSnippetsMicrosecondsPerQuery": {
+            k: round(v / n_queries * 1e6, 1) for k, v in query_s.items()
+        },
+    }
+
+
 def measure_capture(path: Path, seed: int, n: int, rounds: int) -> dict[str, Any]:
     out: dict[str, list[float]] = {"before": [], "after": []}
     for r in range(rounds):
@@ -117,14 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="100k")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--capture", type=int, default=20_000)
-    parser.add_argument("--capture-rounds", type=int, default=2)
+    parser.add_argument("--capture", type=int, default=10_000)
+    parser.add_argument("--capture-rounds", type=int, default=4)
     args = parser.parse_args(argv)
     size = parse_size(args.size)
     path, meta = ensure_store(DATA, size, args.seed)
     report = {
         "store": meta,
         "loadAverage": os.getloadavg(),
+        "pythonWork": measure_python_work(size, args.seed, 20_000, 6),
         "retrieveRepoScoped": measure_queries(path, size, args.seed, args.repeats),
         "capture": measure_capture(path, args.seed, args.capture, args.capture_rounds),
         "loadAverageAfter": os.getloadavg(),
