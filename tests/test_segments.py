@@ -54,6 +54,20 @@ def test_a_japanese_question_is_cut_at_its_hiragana() -> None:
     assert query_words("数据库迁移") == ["数据库迁移"]
 
 
+def test_a_chinese_question_is_cut_at_function_words_and_a_korean_word_loses_its_particle() -> None:
+    assert query_words("数据库迁移是什么时候进行的") == ["数据库迁移", "进行"]
+    assert query_words("现在") == ["现在"]  # short runs are never cut
+    assert query_words("데이터베이스를") == ["데이터베이스"]
+    assert query_words("데이터") == ["데이터"]
+
+
+@given(texts)
+def test_query_words_only_shorten_or_split(word: str) -> None:
+    """A document holding the whole word holds every part the query asks for."""
+    for part in query_words(word):
+        assert part in word
+
+
 def test_thai_marks_are_dropped_as_fts5_drops_them() -> None:
     assert segment_query("ดิน") == "ดน"
     assert "ดน" in index_segments("ดิน").split()

@@ -19,7 +19,7 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   ``AuthenticationError``, ``validateToken`` finds ``validate_token`` and the other way round
   (both are the token ``validatetoken``), and a path matches through its segments.
 - Han, Kana, Hangul and Thai words are spelled as the index spells them: the phrase of their
-  bigrams; a Japanese question is cut at its hiragana (``store.segments``).
+  bigrams; a question is cut into the words it asks for (``store.segments``).
 - ``summary_match`` is the same query for an index of plain content (the summaries'), where
   identifiers match as phrases of their parts.
 - The plan keeps its parse tree, so the caller can drop very common terms afterwards
@@ -200,7 +200,7 @@ class _Parser:
             return Leaf(tok[1:-1], phrase=True)
         if tok.endswith("*") and _usable(tok):
             return Leaf(tok.rstrip("*"), prefix=True)
-        words = query_words(tok)  # a Japanese question: the OR of the words it asks for
+        words = query_words(tok)  # a CJK question: the OR of the words it asks for
         return Leaf(words[0]) if len(words) == 1 else Op("OR", tuple(Leaf(w) for w in words))
 
 

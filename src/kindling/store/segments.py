@@ -12,9 +12,9 @@ can be found. Both sides of the search therefore spell such runs as the same big
   sequence of their bigrams, which the backends read as a phrase (``データベース移行`` finds
   ``... データベース移行 ...``: the phrase ``デー ータ タベ ベー ース ス移 移行``), and a one-letter
   run stays one letter (which matches the per-letter tokens);
-- ``query_words(word)`` cuts a Japanese question at its hiragana (particles and endings):
-  ``東京のデータベース移行はいつ`` asks for ``東京`` and ``データベース移行``, not for the
-  whole sentence as one phrase.
+- ``query_words(word)`` cuts a question into the words it asks for (a Japanese one at its
+  hiragana: ``東京のデータベース移行はいつ`` asks for ``東京`` and ``データベース移行``, not for
+  the whole sentence as one phrase; Chinese and Korean rules in its docstring).
 
 Letters and digits of other scripts inside a run's word (``DB移行``) are kept as they are, so a
 mixed word matches as the phrase ``DB 移行``. Combining marks are dropped and text is NFC
@@ -125,15 +125,44 @@ def segment_query(text: str) -> str:
     )
 
 
+# Chinese function words that cut a long question (``数据库迁移是什么时候进行的`` asks for
+# ``数据库迁移`` and ``进行``); only runs of CHINESE_CUT_FROM letters or more are cut, so a
+# short word (``现在``, ``目的``) is never split.
+_CHINESE_FUNCTION = re.compile(
+    "为什么|什么|怎么样|怎么|怎样|如何|哪里|哪个|哪些|时候|是否|已经|还是|或者|因为|所以|但是|"
+    "然后|我们|你们|他们|这个|那个|[是的了吗呢吧在和与把被就也都还有我你他她它这那]"
+)
+CHINESE_CUT_FROM = 5
+_HAN_ONLY = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]+")
+# Korean particles at a word's end (``데이터베이스를`` asks for ``데이터베이스``), longest first.
+_KOREAN_PARTICLE = re.compile(
+    "(에서|으로|에게|까지|부터|처럼|보다|이나|이랑|을|를|이|가|은|는|에|로|의|와|과|도|만)$"
+)
+_HANGUL_WORD = re.compile("[\uac00-\ud7a3]{3,}")
+
+
 def query_words(word: str) -> list[str]:
-    """A typed word cut at its hiragana when it also holds other letters (a Japanese question:
-    ``東京のデータベース移行は`` -> ``東京``, ``データベース移行``); the word itself otherwise.
-    Hiragana are particles and verb endings there: asking for them would make every sentence
-    with ``は`` a match, and the whole question is no phrase any document holds."""
-    if not has_segments(word) or _HIRAGANA.search(word) is None:
+    """The words a typed word asks for; the word itself unless a rule below cuts it. Each rule
+    only shortens or splits, so a document holding the whole word is still found.
+
+    - Japanese: cut at hiragana when the word also holds other letters
+      (``東京のデータベース移行は`` -> ``東京``, ``データベース移行``): hiragana are particles and
+      verb endings there, and the whole question is no phrase any document holds.
+    - Chinese: a run of ``CHINESE_CUT_FROM`` or more Han letters is cut at question and
+      function words (``数据库迁移是什么时候进行的`` -> ``数据库迁移``, ``进行``).
+    - Korean: a word of three or more syllables loses a particle at its end
+      (``데이터베이스를`` -> ``데이터베이스``)."""
+    if not has_segments(word):
         return [word]
-    parts = [p for p in _HIRAGANA.split(word) if any(ch.isalnum() for ch in p)]
-    return parts or [word]
+    if _HIRAGANA.search(word) is not None:
+        parts = [p for p in _HIRAGANA.split(word) if any(ch.isalnum() for ch in p)]
+        return parts or [word]
+    if _HAN_ONLY.fullmatch(word) and len(word) >= CHINESE_CUT_FROM:
+        parts = [p for p in _CHINESE_FUNCTION.split(word) if p]
+        return parts or [word]
+    if _HANGUL_WORD.fullmatch(word):
+        return [_KOREAN_PARTICLE.sub("", word)]
+    return [word]
 
 
 def segment_spans(content: str, words: tuple[str, ...] | list[str]) -> list[tuple[int, int]]:
