@@ -157,6 +157,9 @@ def test_a_long_command_keeps_its_command_line() -> None:
 def test_an_edit_shows_its_file_and_changed_lines() -> None:
     diff = "Edit src/a.py\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-return 1\n+return 2"
     assert render("file_diff", diff) == "Edit src/a.py: -return 1 +return 2"
+    assert render("file_diff", diff, "…return 2") == "Edit src/a.py: -return 1 +return 2"
+    long = diff + "\n" + "\n".join(f"+line {i}" for i in range(200)) + "\n+needle here"
+    assert render("file_diff", long, "…+needle here") == "Edit src/a.py: …+needle here"
 
 
 def test_an_error_shows_its_error_line_and_result() -> None:

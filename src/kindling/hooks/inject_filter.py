@@ -166,7 +166,10 @@ def render(kind: str, content: str, snippet: str | None = None) -> str:
             for line in diff.splitlines()
             if line[:1] in "+-" and not line.startswith(("+++", "---"))
         ]
-        return one_line(header + ": " + " ".join(changed or [diff]), EDIT_CHARS)
+        whole = header + ": " + " ".join(changed or [diff])
+        if snippet and len(whole) > EDIT_CHARS:  # a long diff: show where the query matched
+            whole = header + ": " + snippet
+        return one_line(whole, EDIT_CHARS)
     if kind in {"error", "node_error"}:
         subject, _, rest = content.partition("\n")
         body = snippet if snippet and subject[:20] not in snippet else rest
