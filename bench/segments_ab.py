@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "store": meta,
         "loadAverage": os.getloadavg(),
-        "pythonWork": measure_python_work(size, args.seed, 20_000, 2 * args.repeats),
+        "pythonWork": measure_python_work(size, args.seed, 20_000, max(2, 2 * args.repeats)),
         "retrieveRepoScoped": (
             measure_queries(path, size, args.seed, args.repeats) if args.repeats else None
         ),

@@ -72,6 +72,35 @@ def test_runs_that_are_not_there_are_not_found(kd: Kindling, clock: FakeClock) -
         assert kd.retrieve(query, scope=Scope(repo_id="/repo")).candidates == (), query
 
 
+BAD = [
+    '"東京',
+    "東*",
+    '"東京 データ"',
+    "東 NOT 京",
+    "東京 AND",
+    "(東京",
+    "NOT 東",
+    "\u0e34",  # a lone Thai mark
+    "\u3099",  # a lone combining dakuten
+    "東\x00京",
+    "東\ud800京",
+    '"" 東',
+    "東" * 3000,
+    "東京 OR OR",
+    "データ*",
+    "e\u0301東京",
+]
+
+
+def test_bad_queries_never_raise(kd: Kindling, clock: FakeClock) -> None:
+    _seed(kd, clock)
+    for query in BAD:
+        result = kd.retrieve(query, scope=Scope(repo_id="/repo"))
+        assert result == kd.retrieve(query, scope=Scope(repo_id="/repo"))  # deterministic
+    found = kd.retrieve("データ*", scope=Scope(repo_id="/repo")).candidates
+    assert [c.match_context for c in found] == [JA]
+
+
 def test_latin_search_is_unchanged(kd: Kindling, clock: FakeClock) -> None:
     ids = _seed(kd, clock)
     found = kd.retrieve("jwt.verify function", scope=Scope(repo_id="/repo")).candidates
