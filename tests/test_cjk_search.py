@@ -153,6 +153,8 @@ def test_mcp_retrieve_finds_it(
         calls["zh"] = await session.call_tool("retrieve", {"query": "数据库迁移"})
 
     run_client(git_repo, body)
+    with Kindling.open(store_url) as kd:  # remembered in $KINDLING_DB, not elsewhere
+        assert len(kd.list_observations(limit=10)) == 5
     for name, text in [("ja", JA), ("tokyo", JA), ("zh", ZH)]:
         results = structured(calls[name], "retrieve")["results"]
         assert results, name
@@ -171,6 +173,10 @@ def test_bridge_retrieve_finds_it(tmp_path: Path, store_url: str) -> None:
     out = retrieve(str(ws), "数据库迁移", env=env).out
     assert [r["id"] for r in out["results"]][:1] == [memory_id]
     assert retrieve(str(ws), "データベース移行", env=env).out["result_count"] == 1
+    with Kindling.open(store_url) as kd:  # the memories are in $KINDLING_DB, not elsewhere
+        assert kd.get_summary(memory_id) is not None
+    url_form = retrieve("--db", store_url, str(ws), "数据库迁移", env=make_env(tmp_path / "x.db"))
+    assert [r["id"] for r in url_form.out["results"]][:1] == [memory_id]
 
 
 # ---------------------------------------------------------------------------- migration
