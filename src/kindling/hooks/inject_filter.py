@@ -31,6 +31,7 @@ TRIVIAL_PROGRAMS = frozenset(
     true false : sleep echo printf cd pushd popd ls ll la dir pwd clear exit wait date whoami
     which type command history env printenv export set unset alias source . cat head tail
     less more wc tree stat file du df id hostname uname jobs read test [ grep rg ag fd find
+    sort uniq cut tr jq ps column nl basename dirname realpath
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
 READ_ONLY_GIT = frozenset(
