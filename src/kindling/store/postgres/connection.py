@@ -149,6 +149,8 @@ class PgConnection:
                 if step.version <= version:
                     continue
                 conn.execute(step.sql)  # no parameters: several statements in one call
+                if step.then is not None:
+                    step.then(conn)
                 conn.execute(
                     "INSERT INTO kindling_schema_migrations VALUES"
                     " (%s, %s, (extract(epoch from clock_timestamp()) * 1000)::bigint)",

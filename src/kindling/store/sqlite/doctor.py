@@ -67,6 +67,7 @@ def check(path: str) -> Checkup:
         conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.DatabaseError:
         conn = _open_read_only(path)
+    index.register_functions(conn)  # the summary index reads its documents through them
     try:
         try:
             rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(20)")]
