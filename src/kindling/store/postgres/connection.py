@@ -31,7 +31,6 @@ from kindling.errors import (
     SchemaError,
     StoreError,
 )
-from kindling.model import Scope
 from kindling.store.postgres.migrations import LATEST_VERSION, MIGRATIONS
 
 CONNECT_TIMEOUT_S = 10
@@ -247,15 +246,6 @@ class PgConnection:
         with self.transaction(), self._cursor() as cur, cur.copy(sql) as copy:
             for row in rows:
                 copy.write_row(row)
-
-
-def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str, list[Any]]:
-    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``);
-    ``indexed=False`` writes it so that the planner does not use the scope's b-tree."""
-    items = scope.items()
-    op = "=" if indexed else "IS NOT DISTINCT FROM"
-    sql = " AND ".join(f"{alias}.{name} {op} %s" for name, _ in items)
-    return sql or "TRUE", [value for _, value in items]
 
 
 def _version(conn: psycopg.Connection[Any]) -> int:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Observation, Scope
 from kindling.store.documents import context_excerpt, searchable_parts, summary_document
-from kindling.store.postgres.connection import scope_where
+from kindling.store.postgres.scopes import scope_where
 from kindling.store.rows import LAST_ROWID, observation_row, observation_values, steps_sql
 
 CONFIG = "kindling"  # english stemming, no stop words (migration 4)

@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch
-from kindling.store.postgres.connection import scope_where
 from kindling.store.postgres.observations import (
     CONFIG,
     SUMMARY_UPDATE,
     document_text,
     summary_text,
 )
+from kindling.store.postgres.scopes import scope_where
 from kindling.store.postgres.tsquery import tsquery_text, word_query
 from kindling.store.rows import (
     OBS_COLUMNS,
