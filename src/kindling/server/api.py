@@ -41,6 +41,9 @@ from kindling.store.tokens import TokenStore
 
 T = TypeVar("T")
 IGNORED = frozenset({"user_id", "userId"})
+# retrieve's query: a question, not a document (an 800 KB query took 3.3 s); the remote hook
+# cuts a prompt to this (hooks.remote.MAX_QUERY_CHARS)
+MAX_QUERY_CHARS = 10_000
 OPEN_SHOWN = 20  # open capsules in the status answer (as `kindling status` shows locally)
 # GET /v1/{kind}/{id}: the engine's getter of each kind, and the kind's name in messages
 GETTERS = {
@@ -221,6 +224,12 @@ class Api(AccessRules):
                 "now",
             },
         )
+        query = args.get("query")
+        if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(
+                f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} (a question, "
+                "not a document)"
+            )
         args["scope"] = read_scope(who, scope_of(args.get("scope")))
         return self.kd.retrieve(**args).to_dict()
 
