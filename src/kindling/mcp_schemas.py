@@ -72,6 +72,7 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             "holders": _STRS,
             "dryRun": {"type": "boolean"},
             "remains": _STR,
+            "exports": _STR,
             "message": _STR,
         }
     ),

@@ -35,6 +35,7 @@ FILE_MODE = 0o600
 # Words in SQLite's messages for a file that is not (or no longer) a sound database.
 # ("file is not a database" is a different failure: a wrong path, not a damaged store.)
 DAMAGE_WORDS = ("malformed", "corrupt", "could not decode")
+NOT_UTF8 = "its schema (sqlite_master) holds text that is not valid UTF-8"
 
 
 def damaged_message(path: str, detail: str) -> str:
