@@ -4,7 +4,9 @@
   observations hold source, commands and conversations. SQLite gives the ``-wal`` and ``-shm``
   files the database file's mode, so they are 0600 too.
 - A database whose file is not writable (no write bit, or no access) is opened read-only
-  (``mode=ro``): searching it works, writing is a one-line ``StoreError``.
+  (``mode=ro``; ``immutable`` when its directory is not writable either, as for another
+  user's 0444 file in a 0555 directory): searching it works, writing is a one-line
+  ``StoreError``.
 - Before the first write of a process, ``PRAGMA quick_check`` runs unless it passed within
   ``CHECK_INTERVAL_S`` (recorded by the mtime of ``<db>-checked``): a damaged database is
   refused before anything is written to it, with a message that points at ``kindling doctor``.
@@ -134,13 +136,46 @@ def is_damage(message: str) -> bool:
 
 
 def connect(path: str, busy_timeout_s: float, *, read_only: bool) -> sqlite3.Connection:
-    """The store's connection: autocommit, shareable across threads, read-only when asked."""
+    """The store's connection: autocommit, shareable across threads, read-only when asked
+    (``open_read_only``)."""
+    if read_only:
+        return open_read_only(path, busy_timeout_s)
     return sqlite3.connect(
-        read_only_uri(path) if read_only else path,
-        timeout=busy_timeout_s,
-        isolation_level=None,
-        check_same_thread=False,
-        uri=read_only,
+        path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+    )
+
+
+# SQLite's reasons a read-only connection cannot use a WAL database: it may not create the
+# -shm file beside it (the directory is not writable by this user, or the -shm file is not).
+_NO_SHARED_MEMORY = {"SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN", "SQLITE_READONLY_CANTINIT"}
+
+
+def open_read_only(path: str, busy_timeout_s: float = 5.0) -> sqlite3.Connection:
+    """A ``mode=ro`` connection; when SQLite cannot share the file's WAL index from here (a
+    0444 database in a 0555 directory of another user), an ``immutable`` one: read as a
+    file nobody changes, no -wal or -shm file touched. Refused if a -wal file holds changes
+    not yet in the database (immutable would not see them)."""
+    conn = _ro(read_only_uri(path), busy_timeout_s)
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorname", "") not in _NO_SHARED_MEMORY:
+            return conn  # the store reports it on its first statement
+        conn.close()
+    wal = Path(f"{Path(path).expanduser()}-wal")
+    if wal.exists() and wal.stat().st_size:
+        raise StoreError(
+            f"{path} is read-only and its latest changes are in {wal.name}, which SQLite can"
+            " read only with write access to the directory; ask its owner to run any"
+            " kindling command there once (it folds them into the database)"
+        )
+    return _ro(f"{read_only_uri(path)}&immutable=1", busy_timeout_s)
+
+
+def _ro(uri: str, busy_timeout_s: float) -> sqlite3.Connection:
+    return sqlite3.connect(
+        uri, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False, uri=True
     )
 
 

@@ -82,7 +82,7 @@ def list_(state: State, /, as_json: bool) -> None:
     Example:
       kindling token list --json
     """
-    with state.open_local() as kd:
+    with state.open_local(create=False) as kd:
         tokens = cast(TokenStore, kd.store).list_tokens()
     if as_json:
         emit_json([_row(t) for t in tokens])
