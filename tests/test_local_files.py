@@ -324,3 +324,12 @@ def test_forget_says_exports_keep_the_text(tmp_path: Path) -> None:
     again = run_process("--db", str(db), "log", "the zanzibar password")
     plain = run_process("--db", str(db), "forget", again.stdout.strip())
     assert "exports, bundles and backups written before this forget" in plain.stdout.lower()
+
+
+def test_a_sound_doctor_check_stands_for_the_write_check(tmp_path: Path, sound: bytes) -> None:
+    """``kindling doctor`` on a sound file stamps it: the next writer (a hook with a deadline,
+    say) need not run the integrity check itself within the hour."""
+    db = _place(tmp_path, sound)
+    assert not files.recently_checked(str(db))
+    assert run_process("--db", str(db), "doctor").code == 0
+    assert files.recently_checked(str(db))

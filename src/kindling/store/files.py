@@ -183,6 +183,11 @@ def integrity_check(conn: sqlite3.Connection, path: str) -> None:
     if [r[0] for r in rows] != ["ok"]:
         forget_check(path)
         raise DamagedDatabaseError(damaged_message(path, "; ".join(str(r[0]) for r in rows)))
+    stamp_checked(path)
+
+
+def stamp_checked(path: str) -> None:
+    """Record that ``path`` passed the integrity check now (also ``kindling doctor``'s)."""
     if path != ":memory:":
         try:
             fd = os.open(_stamp(path), os.O_CREAT | os.O_WRONLY | os.O_TRUNC, FILE_MODE)

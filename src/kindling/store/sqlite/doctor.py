@@ -84,6 +84,8 @@ def check(path: str) -> Checkup:
                     problems.append(f"{table}: {_why(exc)}")
     finally:
         conn.close()
+    if not problems:
+        files.stamp_checked(path)  # the next writer need not check again within the hour
     return Checkup(tuple(problems))
 
 
