@@ -68,7 +68,7 @@ FTS1 = _both(
     _statement("INSERT INTO summaries_fts(summaries_fts, rank) VALUES('integrity-check', 1)"),
 )
 CANDIDATES: dict[str, Check] = {
-    "structure (header + schema)": _structure,
+    "structure (schema)": _structure,
     "quick_check": _statement("PRAGMA quick_check(5)"),
     "integrity_check": _statement("PRAGMA integrity_check(5)"),
     "fts_structure": FTS0,

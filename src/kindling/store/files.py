@@ -9,8 +9,8 @@
   ``StoreError``.
 - Before the first write of a process, two checks, so that a damaged database is refused
   before anything is written to it, with a message that points at ``kindling doctor``:
-  ``structure_check`` every time (the 100-byte header against the file's size, and the
-  schema read whole and decoded: well under a millisecond), and ``PRAGMA integrity_check``
+  ``structure_check`` every time (the schema read whole and decoded: well under a
+  millisecond), and ``PRAGMA integrity_check``
   (every page, and every index against its table) unless it passed within
   ``CHECK_INTERVAL_S`` on this very file (the ``<db>-checked`` stamp: its mtime, and the
   file's device and inode; ``kindling doctor`` stamps a sound file too). ``bench/write_check``
@@ -44,7 +44,6 @@ FILE_MODE = 0o600
 # Words in SQLite's messages for a file that is not (or no longer) a sound database.
 # ("file is not a database" is a different failure: a wrong path, not a damaged store.)
 DAMAGE_WORDS = ("malformed", "corrupt", "could not decode")
-SQLITE_MAGIC = b"SQLite format 3\x00"
 NOT_UTF8 = "its schema (sqlite_master) holds text that is not valid UTF-8"
 
 
@@ -125,47 +124,19 @@ def recently_checked(path: str) -> bool:
         return False
 
 
-def header_problem(path: str) -> str | None:
-    """What is wrong with the database file's 100-byte header, if anything: one read, for
-    every writer (an empty file is a new database)."""
-    target = Path(path).expanduser()
-    try:
-        with open(target, "rb") as fh:
-            head = fh.read(100)
-        size = target.stat().st_size
-    except OSError:
-        return None  # SQLite says why it cannot open it
-    if size == 0:
-        return None
-    if len(head) < 100 or head[:16] != SQLITE_MAGIC:
-        return None  # not SQLite at all: "file is not a database", not damage
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    if page < 512 or page & (page - 1):
-        return f"its header names page size {page}"
-    if head[18] not in (1, 2) or head[19] not in (1, 2) or head[21:24] != b"\x40\x20\x20":
-        return "its header holds values no SQLite writes"
-    pending = any(  # a crash left changes to replay: sizes may disagree until then
-        (p := Path(f"{target}{suffix}")).exists() and p.stat().st_size
-        for suffix in ("-wal", "-journal")
-    )
-    counted = int.from_bytes(head[28:32], "big")
-    if not pending and (size % page or (head[24:28] == head[92:96] and counted * page != size)):
-        return f"its header counts {counted} pages of {page} bytes, the file has {size} bytes"
-    return None
-
-
 def structure_check(conn: sqlite3.Connection, path: str) -> None:
-    """The check of every writer, on every open (well under a millisecond): the header
-    (``header_problem``) and the schema, read whole and decoded."""
-    problem = None if path == ":memory:" else header_problem(path)
-    if problem is None:
-        try:
-            conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
-        except sqlite3.DatabaseError as exc:
-            problem = str(exc)
-        except UnicodeDecodeError:
-            problem = NOT_UTF8
+    """The check of every writer, on every open (well under a millisecond): the schema, read
+    whole and decoded, through SQLite. (Never by opening the file here: closing any other
+    descriptor of the database file drops this process's POSIX locks on it, SQLite's, and
+    concurrent writers then corrupt it. A header check that way corrupted indexes in
+    ``tests/test_concurrency.py``.)"""
+    problem = None
+    try:
+        conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    except sqlite3.DatabaseError as exc:
+        problem = str(exc)
+    except UnicodeDecodeError:
+        problem = NOT_UTF8
     if problem is not None:
         forget_check(path)
         raise DamagedDatabaseError(damaged_message(path, problem))
