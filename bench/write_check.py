@@ -104,11 +104,14 @@ def cost(sizes: list[int], runs: int) -> None:
 def catches(flips: int, seed: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base.db"
-        with Kindling.open(base) as kd, kd.batch():
-            for i in range(400):
+        with Kindling.open(base, clock=lambda: 1_767_225_600_000) as kd, kd.batch():
+            for i in range(400):  # fixed ids and times: the same bytes, so the same flips
                 text = f"build {i} failed in module_{i % 17}.py: KeyError 'user_{i}' " * 4
-                kd.append_observation(kind="error", content=text, scope=Scope(repo_id="/r"))
-        conn = sqlite3.connect(base)
+                kd.append_observation(
+                    kind="error", content=text, scope=Scope(repo_id="/r"), id=f"o{i:04d}", ts=i
+                )
+        conn = sqlite3.connect(base, isolation_level=None)
+        conn.execute("UPDATE schema_migrations SET applied_at = 0")  # the one wall-clock value
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()
         data = base.read_bytes()

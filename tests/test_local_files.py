@@ -33,11 +33,12 @@ def _mode(path: Path) -> int:
 
 
 def _make(db: Path, n: int = 300) -> None:
-    with Kindling.open(db) as kd, kd.batch():
-        for i in range(n):
+    with Kindling.open(db, clock=lambda: 1_767_225_600_000) as kd, kd.batch():
+        for i in range(n):  # fixed ids and times: the same bytes on every run
             text = f"build {i} failed in module_{i % 17}.py: KeyError 'user_{i}' " * 3
-            kd.append_observation(kind="error", content=text, scope=S)
-    conn = sqlite3.connect(db)
+            kd.append_observation(kind="error", content=text, scope=S, id=f"o{i:04d}", ts=i)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("UPDATE schema_migrations SET applied_at = 0")  # the one wall-clock value
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     for suffix in ("-wal", "-shm", "-checked"):

@@ -15,8 +15,8 @@
   ``CHECK_INTERVAL_S`` on this very file (the ``<db>-checked`` stamp: its mtime, and the
   file's device and inode; ``kindling doctor`` stamps a sound file too). ``bench/write_check``
   measures both and what they catch: the integrity check costs about twice the quick check
-  it replaced (2.1 vs 1.1 s at 100k observations, 21 vs 11 s at 1M, load 9) and refuses three
-  times as many single-bit flips (50 vs 15 of the 118 that doctor calls damaged); damage only
+  it replaced (2.1 vs 1.1 s at 100k observations, 21 vs 11 s at 1M, load 9) and refuses half
+  as many single-bit flips again (33 vs 20 of the 107 that doctor calls damaged); damage only
   a full ``kindling doctor`` sees (text whose index no longer matches it: the FTS5 content
   check, 5.4 s at 100k, 40-65 s at 1M) is left to doctor. ``SqliteStore(check_before_write=
   False)`` skips both for a caller with a tighter budget; any "malformed" error seen later
