@@ -115,7 +115,7 @@ def test_log_never_writes_into_a_bit_flipped_file_the_check_calls_damaged(
     damaged is refused with one line and left byte for byte; among them are copies that
     PRAGMA quick_check (the check before) passed, and doctor calls each of them damaged."""
     refused = quick_missed = 0
-    for k, (pos, bit) in enumerate(_flips(sound, 120)):
+    for k, (pos, bit) in enumerate(_flips(sound, 200)):
         data = _flipped(sound, pos, bit)
         probe = _place(tmp_path, data, f"probe{k}.db")
         damaged = not _passes(probe, "PRAGMA integrity_check(5)")
@@ -133,8 +133,8 @@ def test_log_never_writes_into_a_bit_flipped_file_the_check_calls_damaged(
         assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
         refused += 1
         quick_missed += quick_ok
-    assert refused >= 10
-    assert quick_missed >= 5  # the flips that got written before
+    assert refused == 23  # the copies are the same on every run (fixed ids, times, seed)
+    assert quick_missed == 6  # the flips that got written before
 
 
 def test_a_copy_over_a_checked_database_is_checked_again(tmp_path: Path, sound: bytes) -> None:
