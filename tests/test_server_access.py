@@ -16,10 +16,13 @@ unknown id gets (ids replaced), the 404s and import answers included.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,12 +42,14 @@ SECRET = "zebrafalcon"  # in every victim entity's text
 KINDS = ("owner", "teammate", "other_team", "same_name", "personal", "none", "invalid")
 OUTSIDERS = ("other_team", "same_name", "personal", "none", "invalid")
 ANONYMOUS = {"none": 401, "invalid": 401}
+KINDLING_CLI = Path(sys.executable).with_name("kindling")
 
 
 @dataclass
 class Server:
     http: Any
     tokens: dict[str, str | None]
+    store_url: str
 
     def call(self, kind: str, method: str, path: str, body: Any = None, **params: Any) -> Any:
         token = self.tokens[kind]
@@ -110,7 +115,7 @@ def server(store_backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
             }
         base, _ = stack.enter_context(running_server(url))
         http = stack.enter_context(httpx.Client(base_url=base, timeout=30))
-        yield Server(http, tokens)
+        yield Server(http, tokens, url)
 
 
 def expect(r: Any, kind: str, *, echoed: bool = False, **status: int) -> None:
@@ -443,3 +448,19 @@ def test_every_route_is_covered(tmp_path: Any) -> None:
             if method != "HEAD"
         }
     assert routes == set(COVERED)
+
+
+def test_a_repository_granted_later_takes_personal_writes_no_more(server: Server) -> None:
+    """A personal capsule in a repository no team had: once a team is granted it, the personal
+    token's appends, summaries and closing there are refused (what it wrote before stays)."""
+    repo = f"/home/alice/later-{uuid.uuid4().hex[:8]}"
+    cap = server.ok("personal", "POST", "/v1/capsules", {"intent": "i", "scope": {"repoId": repo}})
+    body = {"kind": "message", "content": "x", "capsule_id": cap["id"]}
+    server.ok("personal", "POST", "/v1/observations", body)
+    grant = [str(KINDLING_CLI), "--db", server.store_url, "token", "grant", "--team", "web"]
+    assert subprocess.run([*grant, "--repo", repo], capture_output=True).returncode == 0
+    assert server.call("personal", "POST", "/v1/observations", body).status_code == 403
+    summary = {"capsule_id": cap["id"], "content": "s"}
+    assert server.call("personal", "POST", "/v1/summaries", summary).status_code == 403
+    r = server.call("personal", "POST", f"/v1/capsules/{cap['id']}/close", {})
+    assert r.status_code == 403

@@ -30,11 +30,14 @@ class AccessRules:
     tokens: TokenStore
 
     def _capsule_owned(self, who: Principal, capsule_id: Any) -> str:
+        """A capsule a write goes into (append, close, summary): the token's own, in a
+        repository the token may still write (``_write_scope``)."""
         ref = self.kd.store.capsule_ref(str(capsule_id)) if isinstance(capsule_id, str) else None
         if ref is None or not may_touch(who, ref.scope):
             raise NotFoundError(f"no capsule with id {capsule_id!r}")
         if not owns(who, ref.scope):
             raise forbidden(f"capsule {capsule_id} belongs to another user")
+        self._write_scope(who, ref.scope)
         return ref.id
 
     def _scope_of(self, entity: AnyEntity) -> Scope:
