@@ -26,6 +26,7 @@ import json
 import os
 import shlex
 import shutil
+import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -234,9 +235,16 @@ def _backup(path: Path) -> Path | None:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Replace ``path`` atomically; a new file (and directory) is private, an existing file
+    keeps its mode."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o600
     tmp = path.with_name(f".{path.name}.kindling-tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    os.chmod(tmp, mode)
     os.replace(tmp, path)
 
 

@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from kindling.errors import (
     ConflictError,
     DatabaseLockedError,
+    InvalidInputError,
     KindlingError,
     SchemaError,
     StoreError,
@@ -61,6 +62,10 @@ def _url_options(conninfo: str) -> list[str]:
 def pg_error(exc: BaseException, where: str) -> KindlingError:
     if isinstance(exc, KindlingError):
         return exc
+    if isinstance(exc, psycopg.DataError) and "NUL" in str(exc):  # psycopg's own check
+        return InvalidInputError(
+            "text may not contain NUL characters (PostgreSQL cannot hold them)"
+        )
     if isinstance(exc, pg_errors.UniqueViolation):
         return ConflictError(f"an entity with that id already exists ({exc.diag.message_primary})")
     if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
