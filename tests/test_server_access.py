@@ -301,6 +301,32 @@ def test_get_entities(server: Server, kind: str) -> None:
 
 
 @kinds
+def test_get_timeline(server: Server, kind: str) -> None:
+    v = server.victim()
+
+    def around(ident: str) -> Any:
+        return server.call(kind, "GET", f"/v1/timeline/{ident}")
+
+    as_unknown(server, kind, around, v["observation"])
+    expect(around(v["observation"]), kind, **BY_ID)
+
+
+@kinds
+def test_post_items(server: Server, kind: str) -> None:
+    v = server.victim()
+
+    def items(ident: str) -> Any:
+        return server.call(kind, "POST", "/v1/items", {"ids": [ident]})
+
+    for victim_id in (v["capsule"], v["observation"], v["summary"]):  # what get_items reads
+        as_unknown(server, kind, items, victim_id)
+        r = items(victim_id)
+        expect(r, kind, **dict.fromkeys(BY_ID, 200))
+        if r.status_code == 200:  # an outsider's victim id is missing, like an unknown one
+            assert (r.json()["missing"] == [victim_id]) == (kind in OUTSIDERS), (kind, r.text)
+
+
+@kinds
 def test_post_retrieve(server: Server, kind: str) -> None:
     server.victim()
     r = server.call(kind, "POST", "/v1/retrieve", {"query": SECRET, "scope": {"repoId": REPO}})
@@ -425,6 +451,8 @@ COVERED = {
     ("GET", "/v1/entities/{id}"): test_get_entities,
     ("POST", "/v1/forget"): test_post_forget,
     ("POST", "/v1/retrieve"): test_post_retrieve,
+    ("GET", "/v1/timeline/{id}"): test_get_timeline,
+    ("POST", "/v1/items"): test_post_items,
     ("GET", "/v1/status"): test_get_status,
     ("GET", "/v1/export"): test_get_export,
     ("POST", "/v1/import"): test_post_import,
