@@ -211,6 +211,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if quoted is not None:
         if not quoted or leave_value(quoted) or _too_short(kind, quoted):
             return None
+        if _VERSION_RANGE.fullmatch(quoted):
+            return None  # "@inquirer/password": "^5.0.12" names a package and its version
         quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
@@ -226,6 +228,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if kind != "password" and value.isalpha() and value.islower():
         return None  # "Unexpected token: operator": a word, never a generated credential
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
+
+
+_VERSION_RANGE = re.compile(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
 
 
 def _too_short(kind: str, value: str) -> bool:
