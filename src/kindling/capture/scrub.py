@@ -75,11 +75,14 @@ class Scrubbed:
     __slots__ = ("found", "kinds", "text")
     text: str
     kinds: tuple[str, ...]
-    # The values masked, for the caller that remembers them for later texts of a session
-    # (``capture.session_secrets`` keeps keyed hashes, never these). Not in ==, hash or repr.
-    found: tuple[str, ...]
+    # The values masked and their kinds, for the caller that remembers them for later texts
+    # of a session (``capture.session_secrets`` keeps keyed hashes, never these). Not in ==,
+    # hash or repr.
+    found: tuple[tuple[str, str], ...]
 
-    def __init__(self, text: str, kinds: tuple[str, ...], found: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, text: str, kinds: tuple[str, ...], found: tuple[tuple[str, str], ...] = ()
+    ) -> None:
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "found", found)
@@ -189,7 +192,7 @@ def _around_public_blocks(text: str) -> Scrubbed:
         )
     pieces: list[str] = []
     kinds: set[str] = set()
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     last = 0
     for m in _PUBLIC_PEM.finditer(text):
         part = _scrub_piece(text[last : m.start()])
@@ -203,7 +206,7 @@ def _around_public_blocks(text: str) -> Scrubbed:
     pieces.append(part.text)
     kinds.update(part.kinds)
     found += part.found
-    return Scrubbed("".join(pieces), tuple(sorted(kinds)), tuple(dict.fromkeys(found)))
+    return Scrubbed("".join(pieces), tuple(sorted(kinds)), tuple(dict(found).items()))
 
 
 def _scrub_piece(text: str) -> Scrubbed:
@@ -237,7 +240,27 @@ def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
         text = pattern.sub(apply(rule), text)
     if values:
         text = mask_copies(text, values)
-    return Scrubbed(text, tuple(sorted(found)), tuple(values))
+        if _COLLECTED is not None:
+            _COLLECTED.update(values)
+    return Scrubbed(text, tuple(sorted(found)), tuple(values.items()))
+
+
+# Values masked since ``collect_found()``; None when nobody collects (the default: a long-lived
+# process keeps no secret it masked). Hooks collect while they map one event.
+_COLLECTED: dict[str, str] | None = None
+
+
+def collect_found() -> None:
+    """Start keeping the values masked by this process (value -> kind), in memory only."""
+    global _COLLECTED
+    _COLLECTED = {}
+
+
+def take_found() -> dict[str, str]:
+    """The values masked since ``collect_found()``; stops collecting."""
+    global _COLLECTED
+    found, _COLLECTED = _COLLECTED or {}, None
+    return found
 
 
 # A value shorter than this is masked where a rule found it, but its other copies are left:

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 # Words joined the ways code joins them (``KeySerializationEncryption``, ``AI_ADDRCONFIG``,
 # ``sha256_digest``): a name, never a generated credential.
 WORDY = re.compile(
-    r"(?:[A-Z]?[a-z]{2,}+|[A-Z]{2,}+(?![a-z])|[A-Z](?=[A-Z0-9_.-]|$)|[0-9]{1,3}+|[_.-])++",
+    r"(?:[A-Z][a-z]{2,}+|[A-Z][a-z](?=[0-9])|[a-z]{3,}+|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)"
+    r"|[A-Z](?=[^A-Za-z]|$)|[0-9]++|[_.-])+",
     re.ASCII,
 )
 
@@ -45,9 +46,18 @@ def is_name(value: str) -> bool:
     """Words joined as code joins them, with few digits: ``sha256_digest``, not hex."""
     if _HEXISH.fullmatch(value):
         return False  # hex (with dashes): a digest or key, never a name
+    letters = sum(c.isalpha() for c in value)
+    if letters < 0.6 * sum(c.isalnum() for c in value) or _WORD3.search(value) is None:
+        return False  # mostly digits: generated
+    if any(not _VOWEL.search(w) for w in _LOWER_RUN.findall(value)):
+        return False  # "tpvgx": letters no language strings together
     return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
 
 
+_VERSION = re.compile(r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?", re.ASCII)
+_LOWER_RUN = re.compile(r"[a-z]{3,}", re.ASCII)
+_VOWEL = re.compile(r"[aeiouy]", re.ASCII)
+_WORD3 = re.compile(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
 _HEXISH = re.compile(r"[0-9a-fA-F-]++", re.ASCII)
 _LONG_DIGITS = re.compile(r"[0-9]{6}", re.ASCII)
 
@@ -73,7 +83,7 @@ def credential_like(value: str) -> bool:
         return True
     if len(value) < 24 and _HEXISH.fullmatch(value):
         return False  # a short hex id: a GPG key id, a short commit, a color
-    if is_name(value) or _DOTTED_CODE.fullmatch(value):
+    if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION.fullmatch(value):
         return False  # CamelCase or snake_case words, an attribute chain: a name in code
     core = value.rstrip("=")
     digits = sum(c.isdigit() for c in core)
@@ -205,6 +215,7 @@ _NETRC_SRC = (
     r"[ \t]++)(?P<value>\S++)"
 )
 # (keywords, pattern with ``keep`` and ``value``): commands that take a secret in a known place.
+# The first two are certain places (any value there is a secret, even one shaped like a path).
 COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         ("configure",),
@@ -265,11 +276,18 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
-def _command(m: re.Match[str]) -> tuple[str, str] | None:
+def _certain(m: re.Match[str]) -> tuple[str, str] | None:
+    """A value in a place that only ever holds a secret (``vault operator unseal X``)."""
+    return _command(m, certain=True)
+
+
+def _command(m: re.Match[str], certain: bool = False) -> tuple[str, str] | None:
     value = m["value"]
     inner = value[1:-1] if value[:1] in "\"'" and value[-1:] == value[:1] else value
-    if not inner or leave_value(inner) or P.code.fullmatch(inner) or "[REDACTED:" in inner:
+    if not inner or leave_value(inner) or "[REDACTED:" in inner:
         return None
+    if not certain and P.code.fullmatch(inner) and not credential_like(inner):
+        return None  # -Password $cred.Password, a path
     if inner.startswith("$") or inner.lower() in ("true", "false", "-"):
         return None
     quote = value[0] if inner is not value else ""
@@ -287,8 +305,9 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (("=",), LazyPattern(_QUERY_SRC, a), _query),
-        (("password",), LazyPattern(_NETRC_SRC, a | re.IGNORECASE), _command),
-        *((words, LazyPattern(src, a), _command) for words, src in COMMAND_SRC),
+        (("password",), LazyPattern(_NETRC_SRC, a | re.IGNORECASE), _certain),
+        *((words, LazyPattern(src, a), _certain) for words, src in COMMAND_SRC[:2]),
+        *((words, LazyPattern(src, a), _command) for words, src in COMMAND_SRC[2:]),
     ]
 
 
