@@ -126,6 +126,8 @@ def mask_remembered(
     memory: SessionSecrets, session: str | None, content: str, provenance: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
     """Content and provenance with the values ``memory`` holds for ``session`` masked."""
+    if not memory.knows(session):
+        return content, provenance
     kinds: set[str] = set()
 
     def walk(value: Any) -> Any:

@@ -46,8 +46,8 @@ def is_name(value: str) -> bool:
     """Words joined as code joins them, with few digits: ``sha256_digest``, not hex."""
     if _HEXISH.fullmatch(value):
         return False  # hex (with dashes): a digest or key, never a name
-    letters = sum(c.isalpha() for c in value)
-    if letters < 0.6 * sum(c.isalnum() for c in value) or _WORD3.search(value) is None:
+    letters = sum(map(str.isalpha, value))
+    if letters < 0.6 * sum(map(str.isalnum, value)) or _WORD3.search(value) is None:
         return False  # mostly digits: generated
     if any(not _VOWEL.search(w) for w in _LOWER_RUN.findall(value)):
         return False  # "tpvgx": letters no language strings together
@@ -86,9 +86,9 @@ def credential_like(value: str) -> bool:
     if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION.fullmatch(value):
         return False  # CamelCase or snake_case words, an attribute chain: a name in code
     core = value.rstrip("=")
-    digits = sum(c.isdigit() for c in core)
-    lower = sum(c.islower() for c in core)
-    upper = sum(c.isupper() for c in core)
+    digits = sum(map(str.isdigit, core))
+    lower = sum(map(str.islower, core))
+    upper = sum(map(str.isupper, core))
     if digits == len(core):
         return n >= 16 and len(set(core)) >= 6  # a long numeric key; not 0000... or a date
     if not digits and not (lower and upper and n >= 20):
@@ -137,13 +137,15 @@ _NEAR_SRC = (
 
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if not credential_like(value) or leave_value(value):
-        return None
     text, start = m.string, m.start()
     if text[m.end() : m.end() + 1] in ("(", "["):
         return None  # a call or a subscript
     line_start = max(text.rfind("\n", 0, start) + 1, start - 64)
     window = text[line_start:start]
+    if "[REDACTED:" in window:  # a mask names a kind, not a key: "[REDACTED:secret] = x"
+        window = P.marker.sub(lambda k: " " * len(k[0]), window)
+    # The key word first: most long tokens in code and logs have none before them, and the
+    # value checks cost more than this look back.
     stem = None
     for found in P.stem.finditer(window):
         after = window[found.end() : found.end() + 1]
@@ -153,14 +155,14 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
         if before.islower() and window[found.start()].islower():
             continue  # the end of a longer word: oauth, monkey, bypass
         stem = found
-    if stem is None or _BETWEEN.search(window[stem.end() :]) is None:
-        return None
-    if _BETWEEN.match(window, stem.end()) is None:
+    if stem is None or _BETWEEN.match(window, stem.end()) is None:
         return None
     if _ABOUT.match(window, stem.end()):
         return None
     lowered = window.lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
+        return None
+    if not credential_like(value) or leave_value(value):
         return None
     return "secret", mask("secret")
 
@@ -268,7 +270,7 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
         rf"(?P<value>{_ARG})",
     ),
     (
-        ("-",),
+        ("password", "passwd", "token", "secret", "apikey", "api-key", "accesskey"),
         # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x.
         r"(?P<keep>(?<![\w-])-(?i:[A-Za-z]{0,20}(?:password|passwd|token|secret|apikey|"
         rf"api-key|accesskey|secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
@@ -304,7 +306,11 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
-        (("=",), LazyPattern(_QUERY_SRC, a), _query),
+        (
+            ("sig=", "signature=", "key=", "code=", "auth=", "credential="),
+            LazyPattern(_QUERY_SRC, a),
+            _query,
+        ),
         (("password",), LazyPattern(_NETRC_SRC, a | re.IGNORECASE), _certain),
         *((words, LazyPattern(src, a), _certain) for words, src in COMMAND_SRC[:2]),
         *((words, LazyPattern(src, a), _command) for words, src in COMMAND_SRC[2:]),

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 SECRETS_SUFFIX = "-secrets"
 MAX_PER_SESSION = 256
+MAX_SESSIONS_CACHED = 64  # sessions a long-lived process keeps in memory (oldest dropped)
 TTL_S = 7 * 24 * 3600  # a session older than a week is over
 _KEY_FILE = "key"
 _FILE_SUFFIX = ".fp"
@@ -91,6 +92,7 @@ class SessionSecrets:
         self._hash: Hasher | None = None
         self._mem_key: bytes | None = None
         self._memory: dict[str, dict[str, str]] = {}  # session -> fingerprint -> kind
+        self._files: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
 
     # ---------------------------------------------------------------- keys and files
 
@@ -122,23 +124,40 @@ class SessionSecrets:
         return os.path.join(self.directory, name + _FILE_SUFFIX)
 
     def _load(self, session: str) -> dict[str, str]:
-        known = dict(self._memory.get(session, {}))
+        known = self._from_file(session)
+        mine = self._memory.get(session)
+        return {**known, **mine} if mine else known
+
+    def _from_file(self, session: str) -> dict[str, str]:
+        """The session's file, read again only when it changed (a hook wrote to it)."""
         path = self._file(session) if self.directory is not None else None
         if path is None:
-            return known
+            return {}
         try:
             info = os.stat(path)
-            if time.time() - info.st_mtime > TTL_S:
-                if self.writes:
+        except OSError:
+            return {}  # no memory yet
+        if time.time() - info.st_mtime > TTL_S:
+            if self.writes:
+                with _quiet():
                     os.unlink(path)
-                return known
+            return {}
+        stamp = (info.st_mtime_ns, info.st_size)
+        cached = self._files.get(session)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        known: dict[str, str] = {}
+        try:
             with open(path, encoding="ascii") as f:
                 for line in f:
                     fp, _, kind = line.strip().partition(" ")
                     if fp and kind.isidentifier():
                         known.setdefault(fp, kind)
         except (OSError, ValueError):
-            pass  # no memory yet, or one this process may not read: nothing to mask
+            return {}  # one this process may not read, or damaged: nothing to mask
+        if len(self._files) >= MAX_SESSIONS_CACHED:
+            self._files.pop(next(iter(self._files)))
+        self._files[session] = (stamp, known)
         return known
 
     # ---------------------------------------------------------------- the verbs
@@ -164,12 +183,14 @@ class SessionSecrets:
         memory.update(entries)
         while len(memory) > MAX_PER_SESSION:
             del memory[next(iter(memory))]
+        while len(self._memory) > MAX_SESSIONS_CACHED:
+            del self._memory[next(iter(self._memory))]
 
     def _append(self, session: str, entries: dict[str, str]) -> None:
         path = self._file(session)
         if path is None:
             return
-        known = self._load(session)
+        known = dict(self._from_file(session))
         known.update(entries)
         kept = list(known.items())[-MAX_PER_SESSION:]
         data = "".join(f"{fp} {kind}\n" for fp, kind in kept).encode("ascii")
@@ -205,6 +226,10 @@ class SessionSecrets:
         for value in sorted(hits, key=len, reverse=True):
             text = text.replace(value, f"[REDACTED:{hits[value]}]")
         return text, tuple(sorted(set(hits.values())))
+
+    def knows(self, session: str | None) -> bool:
+        """True when something is remembered for ``session`` (cheap: no hashing)."""
+        return bool(session) and (session in self._memory or self._has_file(str(session)))
 
     def _has_file(self, session: str) -> bool:
         if self.directory is None or not os.path.isdir(self.directory):
