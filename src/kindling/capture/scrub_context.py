@@ -110,8 +110,8 @@ def credential_like(value: str) -> bool:
 # A word that means secret, in any case; ``auth`` and ``pass`` must not run on into a longer
 # lowercase word (``author``, ``passing``), which the handler checks against the original case.
 _STEM_SRC = (
-    r"(?i:api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|passwd|pwd|pass|auth|"
-    r"credentials?|private|access|key|sig(?:nature)?|bearer)"
+    r"(?i:(api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|passwd|pwd|pass|auth|"
+    r"credentials?|private|access|key|sig(?:nature)?|bearer))"
 )
 # What may sit between the word and the value: separators and at most two short words
 # (``SECRET key ``, ``ACCESS code ``, ``_key": "``).
@@ -129,7 +129,11 @@ _NOT_SECRET_WORDS = (
     *("public", "publishable", "pubkey", "pub_", "keyboard", "keyword", "cache", "primary"),
     *("foreign", "partition", "sort_key", "sort-key", "idempotency", "dedup", "hash"),
 )
+# From the key word to the value: the word (a whole word, or a CamelCase part: ``adobeKey``,
+# not ``monkey`` or ``author``), at most two short words and separators, then the value.
 _NEAR_SRC = (
+    rf"(?:(?<![a-z])|(?=[A-Z])){_STEM_SRC}(?![a-z])"
+    r"(?P<between>[^A-Za-z0-9\r\n]{0,6}+(?:[A-Za-z0-9]{1,16}+[^A-Za-z0-9\r\n]{1,6}+){0,2}?)"
     r"(?<![A-Za-z0-9+/=_.~$%@-])(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
     r"(?![A-Za-z0-9+/=_.~$%@-])"
 )
@@ -137,34 +141,18 @@ _NEAR_SRC = (
 
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    text, start = m.string, m.start()
+    text = m.string
     if text[m.end() : m.end() + 1] in ("(", "["):
         return None  # a call or a subscript
-    line_start = max(text.rfind("\n", 0, start) + 1, start - 64)
-    window = text[line_start:start]
-    if "[REDACTED:" in window:  # a mask names a kind, not a key: "[REDACTED:secret] = x"
-        window = P.marker.sub(lambda k: " " * len(k[0]), window)
-    # The key word first: most long tokens in code and logs have none before them, and the
-    # value checks cost more than this look back.
-    stem = None
-    for found in P.stem.finditer(window):
-        after = window[found.end() : found.end() + 1]
-        if after.islower():
-            continue  # a longer word: author, passing, tokenizer, keyboard
-        before = window[found.start() - 1 : found.start()] if found.start() else ""
-        if before.islower() and window[found.start()].islower():
-            continue  # the end of a longer word: oauth, monkey, bypass
-        stem = found
-    if stem is None or _BETWEEN.match(window, stem.end()) is None:
+    if _ABOUT.match(text, m.end(1)) or "[REDACTED:" in m[0]:
         return None
-    if _ABOUT.match(window, stem.end()):
-        return None
-    lowered = window.lower()
+    line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 48)
+    lowered = text[line_start : m.start("value")].lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
         return None
     if not credential_like(value) or leave_value(value):
         return None
-    return "secret", mask("secret")
+    return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
 
 # ------------------------------------------------------------------ URLs
@@ -220,7 +208,7 @@ _NETRC_SRC = (
 # The first two are certain places (any value there is a secret, even one shaped like a path).
 COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
     (
-        ("configure",),
+        ("configure set",),
         r"(?P<keep>\baws[ \t]++configure[ \t]++set[ \t]++[\w.-]*(?i:secret|token|key|password)"
         rf"[ \t]++)(?P<value>{_ARG})",
     ),
@@ -248,7 +236,7 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
         rf"(?P<keep>\bldap\w*+\b[^\r\n]{{0,300}}?[ \t]-w[ \t]++)(?P<value>{_ARG})",
     ),
     (
-        ("zip", "7z", "rar"),
+        ("zip", "7z", "rar "),
         rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar)\b[^\r\n]{{0,300}}?[ \t]-(?:P[ \t]++|p))"
         rf"(?P<value>{_ARG})",
     ),
@@ -302,7 +290,6 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     from kindling.capture.scrub import LazyPattern
 
     a = re.ASCII
-    P.stem = re.compile(_STEM_SRC, a)
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),

@@ -59,7 +59,6 @@ class P:
     loose_words: tuple[str, ...]
     vendor_words: tuple[str, ...]
     hex: re.Pattern[str]
-    stem: re.Pattern[str]  # filled by ``capture.scrub_context``
 
 
 def leave_value(value: str) -> bool:
