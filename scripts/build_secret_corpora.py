@@ -3,6 +3,9 @@ test data (run by hand, offline from local clones; tests never need it or the ne
 
     python scripts/build_secret_corpora.py --kingfisher DIR --gitleaks DIR --detect-secrets DIR
 
+It also writes ``src/kindling/capture/data/kingfisher_rules.json``: the kingfisher rules the
+scrubber loads as data (a maintained rule source, Apache-2.0, patterns unchanged).
+
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 Needs ``pyyaml``, ``regex`` and ``detect-secrets`` (not Kindling dependencies). A positive
 example becomes ``{"rule", "text", "secret"}``: the example as the scanner's authors wrote it,
@@ -222,6 +225,62 @@ def _corpus(
     }
 
 
+RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "capture" / "data"
+
+
+def kingfisher_rules(repo: str) -> dict[str, Any]:
+    """The kingfisher rules the scrubber loads as data (``capture.scrub_data``): those whose
+    pattern starts with a literal of 3+ characters (the keyword that wakes the rule) and
+    compiles with Python's ``re``, minus rules that report an identifier, not a credential,
+    and the generic ones (Kindling's key-value rules do that job).
+    Each is ``[id, keyword, pattern, min_entropy]``; the pattern is the rule's own text."""
+    import re as std_re
+    import warnings
+
+    import yaml
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import sre_constants as sc
+        import sre_parse
+
+    rules = []
+    for path in _files(repo, "data/rules", ".yml"):
+        doc = yaml.safe_load(_show(repo, path)) or {}
+        for rule in doc.get("rules") or []:
+            pattern = rule.get("pattern", "")
+            if _NOT_SECRET.search(rule.get("name", "")) or ".generic." in rule["id"]:
+                continue  # identifiers; and generic key=value rules, which Kindling has its own of
+            try:
+                std_re.compile(pattern, std_re.ASCII)
+                parsed = sre_parse.parse(pattern)
+            except (std_re.error, ValueError):
+                continue
+            literal = ""
+            for op, arg in parsed:
+                if op == sc.AT:
+                    continue
+                if op == sc.LITERAL:
+                    literal += chr(arg)
+                    continue
+                if op == sc.SUBPATTERN and all(o == sc.LITERAL for o, _ in arg[-1]):
+                    literal += "".join(chr(a) for _, a in arg[-1])
+                    continue
+                break
+            if len(literal) >= 3 and literal.isascii():
+                entropy = float(rule.get("min_entropy") or 0)
+                rules.append([rule["id"], literal.lower(), pattern, entropy])
+    return {
+        "source": "kingfisher",
+        "url": "https://github.com/mongodb/kingfisher",
+        "licence": "Apache-2.0",
+        "notice": "Rule patterns from MongoDB kingfisher data/rules (Apache License 2.0), "
+        "used unchanged as data; selection by scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kingfisher")
@@ -229,6 +288,12 @@ def main() -> int:
     parser.add_argument("--detect-secrets", dest="detect_secrets")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.kingfisher:
+        RULES_OUT.mkdir(parents=True, exist_ok=True)
+        data = kingfisher_rules(args.kingfisher)
+        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        (RULES_OUT / "kingfisher_rules.json").write_text(text + "\n", encoding="ascii")
+        print(f"kingfisher rules: {len(data['rules'])}", file=sys.stderr)
     for name, build in (
         ("kingfisher", kingfisher),
         ("gitleaks", gitleaks),

@@ -136,7 +136,7 @@ def _all_kinds() -> tuple[str, ...]:
     named = {kind for kind, _, _ in TOKEN_SHAPES} | {kind for kind, _, _ in FREE_SHAPES}
     named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
     named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
-    named |= {"random_token", "url_secret", "url_token", "webhook_url"}
+    named |= {"random_token", "url_secret", "url_token", "webhook_url", "vendor_secret"}
     return tuple(sorted(named | {"url_password"}))
 
 

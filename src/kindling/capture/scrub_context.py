@@ -33,11 +33,40 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ value shape
 
+
+class LazyRe:
+    """A helper pattern compiled on first use: a hook process scrubs one event, and compiling
+    every helper up front would cost it milliseconds for patterns it never asks."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source, self._flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def _re(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self._re().fullmatch(text)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self._re().match(text, pos)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._re().search(text)
+
+    def findall(self, text: str) -> list[str]:
+        return self._re().findall(text)
+
+
 # Words joined the ways code joins them (``KeySerializationEncryption``, ``AI_ADDRCONFIG``,
 # ``sha256_digest``): a name, never a generated credential.
-WORDY = re.compile(
-    r"(?:[A-Z][a-z]{2,}+|[A-Z][a-z](?=[0-9])|[a-z]{3,}+|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)"
-    r"|[A-Z](?=[^A-Za-z]|$)|[0-9]++|[_.-])+",
+WORDY = LazyRe(
+    r"(?:[A-Z]{1,4}[a-z]{2,}+|[A-Z][a-z](?=[0-9])|[a-z]{3,}+|(?<=[_.-])[a-z]{2}(?![a-z])"
+    r"|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z](?=[^A-Za-z]|$)|[0-9]++|[_.-])+",
     re.ASCII,
 )
 
@@ -54,16 +83,16 @@ def is_name(value: str) -> bool:
     return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
 
 
-_VERSION = re.compile(r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?", re.ASCII)
-_LOWER_RUN = re.compile(r"[a-z]{3,}", re.ASCII)
-_VOWEL = re.compile(r"[aeiouy]", re.ASCII)
-_WORD3 = re.compile(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
-_HEXISH = re.compile(r"[0-9a-fA-F-]++", re.ASCII)
-_LONG_DIGITS = re.compile(r"[0-9]{6}", re.ASCII)
+_VERSION = LazyRe(r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?", re.ASCII)
+_LOWER_RUN = LazyRe(r"[a-z]{3,}", re.ASCII)
+_VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
+_WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
+_HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
+_LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
 
 
-_DOTTED_CODE = re.compile(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
-_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
+_DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
+_UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
 
 
 def _entropy(text: str) -> float:
@@ -113,13 +142,8 @@ _STEM_SRC = (
     r"(?i:(api[_-]?key|apikey|secret|token|passw(?:or)?d|passphrase|passwd|pwd|pass|auth|"
     r"credentials?|private|access|key|sig(?:nature)?|bearer))"
 )
-# What may sit between the word and the value: separators and at most two short words
-# (``SECRET key ``, ``ACCESS code ``, ``_key": "``).
-_BETWEEN = re.compile(
-    r"[^A-Za-z0-9\r\n]{0,6}(?:[A-Za-z0-9]{1,16}[^A-Za-z0-9\r\n]{1,6}){0,2}\Z", re.ASCII
-)
 # After the word: what makes the key about a secret, not one (``key_id``, ``token_type``).
-_ABOUT = re.compile(
+_ABOUT = LazyRe(
     r"[_.-]?(?i:ids?|names?|hash|sha|length|len|size|type|file|path|url|uri|count|expir\w*|"
     r"version|format|field|header|prefix|alias|ref|arn|index|length)\b|Id\b|Name\b|_?ID\b",
     re.ASCII,

@@ -6,13 +6,15 @@ hold a secret word or a vendor name anywhere when the value looks generated. See
 ``capture.scrub`` for what is masked and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+from Kindling except ``capture.scrub_values``, ``capture.scrub_context`` (for ``LazyRe``) and
+``capture.scrub`` (for ``LazyPattern``).
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.capture.scrub_context import LazyRe
 from kindling.capture.scrub_values import P, leave_value, mask, random_enough
 
 TYPE_CHECKING = False
@@ -230,7 +232,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
-_VERSION_RANGE = re.compile(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
+_VERSION_RANGE = LazyRe(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
 
 
 def _too_short(kind: str, value: str) -> bool:

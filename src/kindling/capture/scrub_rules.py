@@ -20,6 +20,7 @@ import math
 import re
 
 from kindling.capture.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
+from kindling.capture.scrub_data import data_rules
 from kindling.capture.scrub_keyed import LOOSE_WORDS, keyed_rules
 from kindling.capture.scrub_values import P, compile_values, leave_value, mask
 
@@ -258,6 +259,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
         *keyed_rules(),
+        *data_rules(),
         near_key_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
     ]
