@@ -131,3 +131,12 @@ def test_any_text_is_masked_safely(text: str, value: str) -> None:
         assert out == text or kinds
     if value.strip() == value and value in candidates(f" {value} "):
         assert value not in memory.mask("s", f"see {value} here")[0]
+
+
+def test_a_hostile_session_id_stays_inside_the_memory_directory(tmp_path: Path) -> None:
+    directory = tmp_path / "m"
+    memory = SessionSecrets(str(directory), writes=True)
+    for session in ("../../escape", "a/b\\c", "\x00\ud800nul", "x" * 10_000):
+        memory.remember(session, {"Zx81kQ0pLm3N7vB2qW": "token"})
+        assert memory.mask(session, "use Zx81kQ0pLm3N7vB2qW now")[0] == "use [REDACTED:token] now"
+    assert sorted(p.parent for p in tmp_path.rglob("*") if p.is_file()) == [directory] * 5
