@@ -172,14 +172,14 @@ def scrub_secrets(text: str) -> Scrubbed:
     if not woken:
         return Scrubbed(text, ())
     if "-----begin" in lowered:
-        return _around_public_blocks(text)
+        return _around_public_blocks(text, woken)
     return run_rules(text, woken)
 
 
 _PUBLIC_PEM: re.Pattern[str] | None = None
 
 
-def _around_public_blocks(text: str) -> Scrubbed:
+def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
     """Scrub the text between public PEM blocks (certificates, public keys, CSRs), leaving
     the blocks as they are: their base64 is public and looks random to every other rule."""
     global _PUBLIC_PEM
@@ -187,7 +187,8 @@ def _around_public_blocks(text: str) -> Scrubbed:
         _PUBLIC_PEM = re.compile(
             r"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE"
             r" REQUEST|X509 CRL|PKCS7|CMS|DH PARAMETERS|EC PARAMETERS)(?: [A-Z0-9]+){0,2})-----"
-            r"[A-Za-z0-9+/=\s:,.()\\-]{0,20000}?-----END (?P=label)-----",
+            # The body never holds five dashes: the scan stops at the next one (linear).
+            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----",
             re.ASCII,
         )
     pieces: list[str] = []
@@ -201,7 +202,7 @@ def _around_public_blocks(text: str) -> Scrubbed:
         found += part.found
         last = m.end()
     if last == 0:
-        return run_rules(text, _rules()[1].woken(text.lower()))
+        return run_rules(text, woken)
     part = _scrub_piece(text[last:])
     pieces.append(part.text)
     kinds.update(part.kinds)

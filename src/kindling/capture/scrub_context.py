@@ -168,7 +168,8 @@ _NOT_SECRET_WORDS = (
 # From the key word to the value: the word (a whole word, or a CamelCase part: ``adobeKey``,
 # not ``monkey`` or ``author``), at most two short words and separators, then the value.
 _NEAR_SRC = (
-    rf"(?:(?<![a-z])|(?=[A-Z])){_STEM_SRC}(?![a-z])"
+    # The first-letter look-ahead lets a position that starts no key word fail at once.
+    rf"(?=[ABCKPSTabckpst])(?:(?<![a-z])|(?=[A-Z])){_STEM_SRC}(?![a-z])"
     r"(?P<between>[^A-Za-z0-9\r\n]{0,6}+(?:[A-Za-z0-9]{1,16}+[^A-Za-z0-9\r\n]{1,6}+){0,2}?)"
     r"(?<![A-Za-z0-9+/=_.~$%@-])(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
     r"(?![A-Za-z0-9+/=_.~$%@-])"
