@@ -225,6 +225,12 @@ def _corpus(
     }
 
 
+# Literals too common to wake a rule (every URL, every sentence): a rule that starts with
+# one would run on most tool output, and Kindling has its own rules for URLs and GitHub.
+_COMMON = frozenset(
+    {"the", "line", "less", "flat", "box", "lob", "tly", "http", "https", "github", "postg"}
+    | {"http://", "https://", "https://hooks.", "postgres"}
+)
 RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "capture" / "data"
 
 
@@ -267,7 +273,7 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
                     literal += "".join(chr(a) for _, a in arg[-1])
                     continue
                 break
-            if len(literal) >= 3 and literal.isascii():
+            if len(literal) >= 3 and literal.isascii() and literal.lower() not in _COMMON:
                 entropy = float(rule.get("min_entropy") or 0)
                 rules.append([rule["id"], literal.lower(), pattern, entropy])
     return {
