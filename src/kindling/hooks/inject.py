@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from kindling.engine import Kindling
 from kindling.hooks.config import HookConfig
-from kindling.model import Entity, Observation, Scope, Summary
+from kindling.model import RELEVANCE_THRESHOLD, Entity, Observation, Scope, Summary
 
 # Claude Code caps additionalContext at 10,000 characters; stay clearly below it.
 HARD_CHAR_LIMIT = 9_000
@@ -105,8 +105,9 @@ def build_context(
             if b.add(summary.id, line, summary.content):
                 fixed += 1
     found = 0
+    cut = RELEVANCE_THRESHOLD if cfg.min_relevance is None else cfg.min_relevance
     for cand in result.candidates:
-        if query and cand.explanation.relevance < cfg.min_relevance:
+        if query and cand.explanation.relevance < cut:
             continue
         if not query and _label(cand.entity) in SESSION_START_SKIP:
             continue

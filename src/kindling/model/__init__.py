@@ -40,6 +40,7 @@ from kindling.model.memories import (
     SummaryStatus,
 )
 from kindling.model.results import (
+    RELEVANCE_THRESHOLD,
     CandidateResult,
     Explanation,
     PinResult,
@@ -52,6 +53,7 @@ __all__ = [
     "CAPSULE_TYPES",
     "OBSERVATION_KINDS",
     "REDACTED",
+    "RELEVANCE_THRESHOLD",
     "SCOPE_FIELDS",
     "SUMMARY_STATUSES",
     "TARGET_TYPES",

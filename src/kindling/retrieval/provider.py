@@ -28,19 +28,22 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kindling.model import Entity, Explanation, Observation, Scope, Summary, TargetType
+from kindling.retrieval.episodes import expand_episodes
+from kindling.retrieval.needs import Need, read_need
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     ScoreInputs,
     ScoringWeights,
     calculate_score,
-    describe,
     intent_factor,
     scope_factor,
     stable_sort_key,
 )
+from kindling.retrieval.signals import Query, explain, fill_text_signals
+from kindling.retrieval.signals import Scored as _Scored
 from kindling.retrieval.snippets import find_terms, make_snippet
 from kindling.store.base import ObservationMatch, Store, SummaryMatch
-from kindling.store.fts import QueryPlan, build_query, without_terms
+from kindling.store.fts import QueryPlan, build_query, phrases_as_terms, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64
@@ -83,6 +86,8 @@ class ProviderHit:
 class ProviderResult:
     hits: tuple[ProviderHit, ...]
     plan: QueryPlan
+    need: Need | None = None
+    phrase_fallback: tuple[str, ...] = ()  # quoted phrases that matched nothing: read as terms
 
 
 class RetrievalProvider(Protocol):
@@ -91,24 +96,10 @@ class RetrievalProvider(Protocol):
     def search(self, request: ProviderRequest) -> ProviderResult: ...
 
 
-@dataclass(slots=True)
-class _Scored:
-    target_type: TargetType
-    entity: Entity
-    ts: int
-    bm25: float | None
-    scope: float
-    intent: float
-    confidence: float
-    context_only: bool = False
-    key: tuple[float, int, str, str] = (0.0, 0, "", "")
-    score: float = 0.0
-    raw: float = 0.0
-
-
 class LocalFtsProvider:
-    """BM25 over the observation and summary indexes, plus recency, scope, intent and
-    confidence; deterministic for a given store state, request and reference time."""
+    """Calibrated text relevance over the observation and summary indexes, the question's
+    need and episode, recency, scope, intent and confidence; deterministic for a given store
+    state, request and reference time."""
 
     name = "local-fts"
 
@@ -124,15 +115,47 @@ class LocalFtsProvider:
         if reference is None:
             reference = self.store.newest_ts(request.scope) or 0
         scope = scope_factor(request.scope, request.scope)
-        plan = self._drop_common(full)
+        full, counts, fallback = self._read_terms(full)
+        query = Query(full, read_need(request.query) if full.match else None, counts[0], counts[1])
+        plan = self._drop_common(full, counts[1])
         found = self._candidates(request, plan, reference, scope)
         if plan is not full and len(found) < request.limit:
             # The rarer words alone found too little (they may not be the topic: "what queue
             # did we pick"): the whole question decides after all.
             plan = full
             found = self._candidates(request, plan, reference, scope)
+        if plan.match is not None:
+            fill_text_signals(found, query, self.weights)
+            found += expand_episodes(self.store, request, found, query, self.weights, scope)
+            self._rescore(found, plan, reference)
         ranked = sorted(found, key=lambda s: s.key)[: request.limit]
-        return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
+        hits = tuple(self._finish(ranked, plan, reference, query))
+        return ProviderResult(hits, plan, query.need, fallback)
+
+    def _read_terms(
+        self, plan: QueryPlan
+    ) -> tuple[QueryPlan, tuple[int, dict[str, int]], tuple[str, ...]]:
+        """Document counts of the plan's terms (own text only; none for a single term) and the
+        plan with every phrase that matches nothing read as its words (reported)."""
+        items = [*plan.terms, *plan.phrases]
+        if plan.match is None or len(items) < 2:
+            return plan, (0, {}), ()
+        total = self.store.indexed_observations()
+        _, counts = self.store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+        empty = tuple(p for p in plan.phrases if counts.get(p, 0) == 0)
+        if not empty:
+            return plan, (total, counts), ()
+        plan = phrases_as_terms(plan, empty)
+        items = [*plan.terms, *plan.phrases]
+        _, counts = self.store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+        return plan, (total, counts), empty
+
+    def _rescore(self, found: list[_Scored], plan: QueryPlan, reference: int) -> None:
+        for item in found:
+            result = calculate_score(self._inputs(item, plan, reference), self.weights)
+            item.score = result.score
+            item.raw = result.raw
+            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
 
     def _candidates(
         self, request: ProviderRequest, plan: QueryPlan, reference: int, scope: float
@@ -140,14 +163,12 @@ class LocalFtsProvider:
         observations = self._exact_pool(request, plan, reference, scope, "observation")
         return observations + self._exact_pool(request, plan, reference, scope, "summary")
 
-    def _drop_common(self, plan: QueryPlan) -> QueryPlan:
-        if plan.mode != "terms" or len(plan.terms) < 2:
+    def _drop_common(self, plan: QueryPlan, counts: dict[str, int]) -> QueryPlan:
+        if plan.mode != "terms" or len(plan.terms) < 2 or not counts:
             return plan
-        threshold, counts = self.store.document_counts(
-            plan.terms, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS
-        )
-        common = {word for word, n in counts.items() if n > threshold}
-        if not common or len(common) == len(counts):
+        threshold = max(COMMON_MIN_DOCS, int(self.store.indexed_observations() * COMMON_SHARE))
+        common = {word for word in plan.terms if counts.get(word, 0) > threshold}
+        if not common or len(common) == len(plan.terms):
             return plan
         return without_terms(plan, common)
 
@@ -231,6 +252,11 @@ class LocalFtsProvider:
             item.intent,
             item.confidence,
             item.target_type == "summary",
+            own=item.own,
+            context=item.context,
+            support=item.support,
+            episode=item.episode,
+            need=item.need,
         )
 
     def _score_observations(
@@ -249,6 +275,9 @@ class LocalFtsProvider:
                 intent=intent_factor(request.intent, intents.get(m.observation.id)),
                 confidence=1.0,
                 context_only=m.context_only,
+                context_text=m.context,
+                context_prompt=m.context_prompt,
+                capsule_intent=m.intent,
             )
             for m in rows
         ]
@@ -265,6 +294,7 @@ class LocalFtsProvider:
                 scope=scope,
                 intent=intent_factor(request.intent, m.intent),
                 confidence=m.summary.confidence,
+                capsule_intent=m.intent,
             )
             for m in rows
         ]
@@ -272,7 +302,7 @@ class LocalFtsProvider:
     # -- explanation and evidence ----------------------------------------------------------
 
     def _finish(
-        self, ranked: Sequence[_Scored], plan: QueryPlan, reference: int
+        self, ranked: Sequence[_Scored], plan: QueryPlan, reference: int, query: Query
     ) -> list[ProviderHit]:
         hits = []
         for item in ranked:
@@ -282,32 +312,21 @@ class LocalFtsProvider:
             spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
             terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
             result = calculate_score(self._inputs(item, plan, reference), self.weights)
-            why = describe(
+            explanation = explain(
+                result,
+                self._inputs(item, plan, reference),
+                self.weights,
+                query,
                 terms,
-                result.age_ms,
-                text_query=plan.match is not None,
-                via_context=item.context_only,
-            )
-            explanation = Explanation(
-                relevance=result.relevance,
-                bm25=round(item.bm25, 6) if item.bm25 is not None else None,
-                recency=result.recency,
-                age_ms=result.age_ms,
-                scope=item.scope,
-                intent=item.intent,
-                confidence=item.confidence,
-                source=1.0 if item.target_type == "summary" else 1.0 - self.weights.observation,
-                score=result.score,
-                matched_terms=terms,
-                why=why,
                 context_only=item.context_only,
+                entity=entity,
             )
             hits.append(
                 ProviderHit(
                     target_type=item.target_type,
                     target_id=entity.id,
                     score=result.score,
-                    why=why,
+                    why=explanation.why,
                     evidence_refs=(
                         entity.evidence_refs if isinstance(entity, Summary) else (entity.id,)
                     ),

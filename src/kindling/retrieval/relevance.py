@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kindling.model import Scope, Summary
-from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights, relevance
+from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoreInputs, ScoringWeights, relevance
+from kindling.retrieval.terms import TextTerms, coverage, term_weights
 from kindling.store.base import Store
 from kindling.store.fts import build_query
 
@@ -38,10 +39,19 @@ def summaries_by_relevance(
     if plan.match is None or limit <= 0:
         return []
     rows = store.search_summaries(plan, scope, exclude_ids=(), limit=limit)
-    return [
-        SummaryRelevance(
-            m.summary,
-            round(relevance(m.bm25, plan.clauses, weights.relevance_k, weights.match_floor), 6),
-        )
-        for m in rows
-    ]
+    items = list(dict.fromkeys((*plan.terms, *plan.phrases)))
+    counts: dict[str, int] = {}
+    total = 0
+    if len(items) > 1:
+        total = store.indexed_observations()
+        _, counts = store.document_counts(items, share=0.05, minimum=500)
+    term_w = term_weights(items, total, counts)
+    out = []
+    for m in rows:
+        cover = coverage(term_w, TextTerms.of(m.summary.content), [TextTerms.of(m.intent)])
+        inputs = ScoreInputs(
+            m.bm25, plan.clauses, 0, 0, 1.0, 1.0, 1.0, True,
+            own=cover.own, context=weights.context * cover.context,
+        )  # fmt: skip
+        out.append(SummaryRelevance(m.summary, round(relevance(inputs, weights), 6)))
+    return out

@@ -1,0 +1,129 @@
+"""Which query terms a text holds, and how much each term weighs: the inputs of calibrated
+relevance (``scoring.relevance``). Pure functions, the same for every backend.
+
+- A **term** is a positive plain word or quoted phrase of the query plan. A text holds a
+  word when one of its tokens (its words, and the identifier parts the index adds:
+  ``jwt.verify`` -> ``jwtverify``, ``validateToken`` -> ``validate``, ``token``) starts with
+  the word's stem (``fail`` holds for ``failed``; a stand-in for the index's porter stemmer);
+  a word with inner punctuation needs its joined form, a path each of its segments, a phrase
+  each of its words. A term in a script without spaces (Han, Kana, Hangul, Thai) is held
+  when it occurs in the text as written.
+- A term's **weight** is a positive, smoothed IDF counted on the items' own text only:
+  ``log(1 + (N - df + 0.5) / (df + 0.5))``. It never reaches zero, so a word found in every
+  item of a five-row store still counts, and a word found in a neighbour's context never
+  makes another item's word weigh less (the issue 23 small-store collapse).
+- **Coverage** is the share of the query's weight a text holds: 1.0 for a full match in a
+  store of any size.
+
+Must not import anything from Kindling except ``store.identifiers`` and ``store.fts``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from kindling.store.identifiers import identifier_parts, joined_form
+
+_WORD = re.compile(r"[^\W_]+")
+# Scripts written without spaces between words: matched as written (the index cuts them into
+# bigrams, so any substring of two or more characters is findable there too).
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
+SCAN_CHARS = 20_000  # a term past this many characters of a text is not looked for
+_SUFFIXES = ("ational", "ations", "ation", "ings", "ing", "ions", "ion", "ies", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A crude stem: the word without one common English suffix, kept at 3+ letters."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True, slots=True)
+class TextTerms:
+    """A text as the matcher sees it: its stemmed tokens, sorted, and its lower-case form."""
+
+    tokens: tuple[str, ...]
+    lower: str
+
+    @classmethod
+    def of(cls, text: str) -> TextTerms:
+        head = text[:SCAN_CHARS]
+        lower = head.lower()
+        words = _WORD.findall(lower)
+        words += identifier_parts(head).split()
+        return cls(tuple(sorted({stem(w) for w in words})), lower)
+
+    def has_stem(self, wanted: str) -> bool:
+        if len(wanted) < 3:
+            i = bisect_left(self.tokens, wanted)
+            return i < len(self.tokens) and self.tokens[i] == wanted
+        i = bisect_left(self.tokens, wanted)
+        return i < len(self.tokens) and self.tokens[i].startswith(wanted)
+
+    def holds(self, term: str) -> bool:
+        parts = term_stems(term)
+        if parts is None:
+            return term.lower() in self.lower
+        return bool(parts) and all(self.has_stem(p) for p in parts)
+
+
+def term_stems(term: str) -> tuple[str, ...] | None:
+    """The stems a text must hold for ``term``; None for a term matched as written."""
+    if _UNSPACED.search(term):
+        return None
+    core = term.strip("\"'.,;:!?()[]{}<>").lower()
+    if " " in core.strip():  # a phrase: each of its words
+        return tuple(s for w in core.split() for s in term_stems(w) or ())
+    segments = [s for s in core.split("/") if _WORD.search(s)] if "/" in core else [core]
+    out: list[str] = []
+    for seg in segments:
+        joined = joined_form(seg)
+        if joined:
+            out.append(stem(joined))
+        else:
+            out += [stem(w) for w in _WORD.findall(seg)]
+    return tuple(out)
+
+
+def idf(total: int, df: int) -> float:
+    """BM25's IDF, smoothed to stay positive (``log(1 + ...)``): a term in every document
+    still weighs a little."""
+    n = max(total, df, 1)
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def term_weights(
+    terms: Sequence[str], total: int, counts: Mapping[str, int] | None
+) -> dict[str, float]:
+    """Each term's weight; every term weighs the same when no counts were taken (one term)."""
+    if not counts:
+        return dict.fromkeys(terms, 1.0)
+    return {t: idf(total, counts.get(t, 0)) for t in terms}
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    own: float  # share of the query's weight found in the item's own text
+    context: float  # share found only in its context (neighbour, capsule intent)
+    matched: tuple[str, ...]  # the terms found in its own text
+
+
+def coverage(
+    weights: Mapping[str, float], own: TextTerms, context: Sequence[TextTerms]
+) -> Coverage:
+    total = sum(weights.values())
+    if total <= 0:
+        return Coverage(0.0, 0.0, ())
+    found_own = [t for t in weights if own.holds(t)]
+    found_ctx = [t for t in weights if t not in found_own and any(c.holds(t) for c in context)]
+    return Coverage(
+        sum(weights[t] for t in found_own) / total,
+        sum(weights[t] for t in found_ctx) / total,
+        tuple(found_own),
+    )
