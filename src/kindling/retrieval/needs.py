@@ -85,19 +85,25 @@ def read_need(question: str | None) -> Need | None:
 
 # ------------------------------------------------------------------ what a step is
 
+# A command that writes a file: an editor tool, in-place edits, patches, a script that writes
+# (``Path.write_text``, ``open(..., "w")``), a redirect into a file with an extension.
 _EDIT_COMMAND = re.compile(
-    r"^\$?\s*(?:str_replace_editor\s+(?:create|str_replace|insert|undo_edit)\b|"
-    r"sed\s+-i|perl\s+-[a-z]*i|patch\b|git\s+apply\b|cat\s+(?:<<|>)|"
-    r"(?:echo|printf)\b[^\n|]*>\s*\S+\.\w+|tee\s)",
-    re.MULTILINE,
+    r"str_replace_editor\s+(?:create|str_replace|insert|undo_edit)\b|\bsed\s+-[a-zE]*i|"
+    r"\bperl\b[^\n]*\s-[0-9a-z]*i|\bapply_?patch\b|\bpatch\s+(?:-p|<)|\bgit\s+apply\b|"
+    r"\bed\s+-s\b|write_text\(|write_bytes\(|\.write\(|\bopen\([^)\n]*['\"][wa]b?\+?['\"]|"
+    r"\binplace\b|(?<![0-9&])>>?\s*(?!/dev/)['\"]?[\w./-]+\.(?!log\b|txt\b|out\b)[a-z]{1,5}\b|"
+    r"\btee\s+(?!/dev/)\S"
 )
 _EDIT_PATH = re.compile(
-    r"str_replace_editor\s+\w+\s+(\S+)|^\+\+\+ (?:b/)?(\S+)|^--- (?:a/)?(\S+)|"
-    r">\s*(\S+\.\w+)|sed\s+-i\S*\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s+(\S+)",
+    r"str_replace_editor\s+\w+\s+(\S+)|^\+\+\+ (?:b/)?(\S+)|^\*\*\* (?:Update|Add) File: (\S+)|"
+    r"Path\(['\"]([^'\"]+)['\"]\)|\bp\s*=\s*['\"]([^'\"]+\.\w+)['\"]|"
+    r"open\(['\"]([^'\"]+)['\"]|sed\s+-i\S*\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s+(\S+)|"
+    r">\s*['\"]?([\w./-]+\.\w+)",
     re.MULTILINE,
 )
 _RUN = re.compile(
-    r"^\$?\s*(?:cd \S+ && )?(?:python\d?(?:\.\d+)?\s|pytest|py\.test|tox\b|nox\b|npm (?:run )?test|"
+    r"^(?:\$ |Bash failed: )?\s*(?:cd \S+ && )?"
+    r"(?:python\d?(?:\.\d+)?\s|pytest|py\.test|tox\b|nox\b|npm (?:run )?test|"
     r"yarn test|pnpm test|node\s|npx\s|jest|vitest|go (?:test|run|build)|cargo (?:test|run|build)|"
     r"make\b|mvn\b|gradle|\./|bash\s+\S+\.sh|sh\s+\S+\.sh|ruby\s|rspec|bundle exec|dotnet test)",
     re.MULTILINE,
@@ -109,7 +115,10 @@ _FAILURE = re.compile(
     r"\bfailed\b|\berror:|\bpanic:|\bSegmentation fault\b|\bAssertionError\b"
 )
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|spec)/|(?:^|/)test_|_test\.|\.spec\.|\.test\.")
-_SCRATCH_PATH = re.compile(r"(?:^|/)(?:repro\w*|reproduce\w*|scratch\w*|debug\w*)\.\w+$|^/tmp/")
+_SCRATCH_PATH = re.compile(
+    r"(?:^|/)(?:repro|reproduce|scratch|debug|tmp|temp|check|compare|verify|demo|run|try)[\w-]*\.\w+$"
+    r"|^/tmp/|\.(?:txt|log|out|md|bak|orig)$"
+)
 _DEFINITION = re.compile(
     r"\b(?:def|class|function|func|fn|interface|struct|enum|trait|type|const|let|var)\s+(\w+)"
 )
@@ -126,14 +135,26 @@ class Phase:
 def is_edit(obs: Observation) -> bool:
     if obs.kind == "file_diff":
         return True
-    return obs.kind in ("command", "tool_call") and bool(_EDIT_COMMAND.search(obs.content[:2000]))
+    if obs.kind not in ("command", "tool_call", "error"):
+        return False
+    return bool(_EDIT_COMMAND.search(_command_part(obs)))
+
+
+def _command_part(obs: Observation) -> str:
+    """The command line (and heredoc) of a command: what comes before its output."""
+    text = obs.content[:4000]
+    for marker in ("\n[completed]", "\n[exit ", "\n[interrupted]", "\n[running in"):
+        cut = text.find(marker)
+        if cut >= 0:
+            text = text[:cut]
+    return text
 
 
 def edited_path(obs: Observation) -> str:
     path = obs.provenance.get("path")
     if isinstance(path, str) and path:
         return path
-    m = _EDIT_PATH.search(obs.content[:2000])
+    m = _EDIT_PATH.search(_command_part(obs))
     return next((g for g in m.groups() if g), "") if m else ""
 
 
@@ -150,7 +171,7 @@ def is_failing(obs: Observation) -> bool:
 
 
 def is_run(obs: Observation) -> bool:
-    return obs.kind == "command" and bool(_RUN.search(obs.content[:300]))
+    return obs.kind in ("command", "error") and bool(_RUN.search(obs.content[:300]))
 
 
 def is_prompt(obs: Observation) -> bool:
@@ -185,7 +206,7 @@ def step_fit(
         return 0.4 if is_run(obs) else 0.15
     if need == "check":
         if is_run(obs) and (after or no_edit):
-            return 1.0 if _TEST_RUN.search(obs.content[:300]) else 0.85
+            return 1.0 if _TEST_RUN.search(_command_part(obs)[:300]) else 0.85
         if is_run(obs):
             return 0.4
         return 0.15

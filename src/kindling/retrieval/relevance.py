@@ -1,7 +1,7 @@
 """Text relevance of summaries alone: the ``relevance`` factor of the scoring model without
 recency or multipliers, for callers that combine it with factors of their own (the chat-memory
-bridge, seed 002). The value equals the local provider's ``explanation.relevance`` for the same
-summary and query, and does not depend on which other summaries matched.
+bridge, seed 002): calibrated as the provider's (``scoring.relevance``), with term weights
+counted among the in-scope memories that match (see ``summaries_by_relevance``).
 
 Must not import anything from Kindling except ``model``, ``store`` and ``retrieval``.
 """
@@ -31,7 +31,7 @@ def summaries_by_relevance(
     limit: int,
     weights: ScoringWeights = DEFAULT_WEIGHTS,
 ) -> list[SummaryRelevance]:
-    """In-scope summaries matching ``query``, most relevant first (then newer, then id).
+    """In-scope summaries matching ``query``, in bm25 order, each with its relevance.
 
     A query without a searchable word matches nothing: relevance needs a text match.
     """
@@ -40,15 +40,15 @@ def summaries_by_relevance(
         return []
     rows = store.search_summaries(plan, scope, exclude_ids=(), limit=limit)
     items = list(dict.fromkeys((*plan.terms, *plan.phrases)))
-    counts: dict[str, int] = {}
-    total = 0
-    if len(items) > 1:
-        total = store.indexed_observations()
-        _, counts = store.document_counts(items, share=0.05, minimum=500)
-    term_w = term_weights(items, total, counts)
+    texts = [TextTerms.of(m.summary.content) for m in rows]
+    # Term weights among the in-scope memories that match (plus one that does not): a
+    # memory store is small and its rendered memories share their field labels ("Topic",
+    # "Decisions"), which must weigh little; the observation index knows nothing of them.
+    counts = {t: sum(1 for text in texts if text.holds(t)) for t in items}
+    term_w = term_weights(items, len(rows) + 1, counts if len(items) > 1 else None)
     out = []
-    for m in rows:
-        cover = coverage(term_w, TextTerms.of(m.summary.content), [TextTerms.of(m.intent)])
+    for m, text in zip(rows, texts, strict=True):
+        cover = coverage(term_w, text, [TextTerms.of(m.intent)])
         inputs = ScoreInputs(
             m.bm25, plan.clauses, 0, 0, 1.0, 1.0, 1.0, True,
             own=cover.own, context=weights.context * cover.context,
