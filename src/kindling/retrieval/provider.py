@@ -138,7 +138,7 @@ class LocalFtsProvider:
         """Document counts of the plan's terms (own text only; none for a single term) and the
         plan with every phrase that matches nothing read as its words (reported)."""
         items = [*plan.terms, *plan.phrases]
-        if plan.match is None or len(items) < 2:
+        if plan.match is None or (len(items) < 2 and not plan.phrases):
             return plan, (0, {}), ()
         total = self.store.indexed_observations()
         _, counts = self.store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
