@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from kindling.retrieval.provider import ProviderRequest
 
 EPISODES = 3
-STEP_LIMIT = 400
+STEP_LIMIT = 200
 
 
 def _text_relevance(item: Scored, weights: ScoringWeights) -> float:

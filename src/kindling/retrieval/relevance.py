@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kindling.model import Scope, Summary
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoreInputs, ScoringWeights, relevance
-from kindling.retrieval.terms import TextTerms, coverage, term_weights
+from kindling.retrieval.terms import TermMatcher, term_weights
 from kindling.store.base import Store
 from kindling.store.fts import build_query
 
@@ -40,18 +40,23 @@ def summaries_by_relevance(
         return []
     rows = store.search_summaries(plan, scope, exclude_ids=(), limit=limit)
     items = list(dict.fromkeys((*plan.terms, *plan.phrases)))
-    texts = [TextTerms.of(m.summary.content) for m in rows]
+    matcher = TermMatcher(items)
+    texts = [matcher.held(m.summary.content) for m in rows]
     # Term weights among the in-scope memories that match (plus one that does not): a
     # memory store is small and its rendered memories share their field labels ("Topic",
     # "Decisions"), which must weigh little; the observation index knows nothing of them.
-    counts = {t: sum(1 for text in texts if text.holds(t)) for t in items}
+    counts = {t: sum(1 for text in texts if t in text) for t in items}
     term_w = term_weights(items, len(rows) + 1, counts if len(items) > 1 else None)
     out = []
+    total = sum(term_w.values()) or 1.0
     for m, text in zip(rows, texts, strict=True):
-        cover = coverage(term_w, text, [TextTerms.of(m.intent)])
+        intent = matcher.held(m.intent)
+        own = sum(w for t, w in term_w.items() if t in text) / total
+        rest = sum(w for t, w in term_w.items() if t in intent and t not in text) / total
         inputs = ScoreInputs(
             m.bm25, plan.clauses, 0, 0, 1.0, 1.0, 1.0, True,
-            own=cover.own, context=weights.context * cover.context,
+            own=own, context=weights.context * rest,
+            support=0.5 * sum(w for t, w in term_w.items() if t in intent) / total,
         )  # fmt: skip
         out.append(SummaryRelevance(m.summary, round(relevance(inputs, weights), 6)))
     return out

@@ -24,7 +24,7 @@ from kindling.retrieval.scoring import (
     bm25_strength,
     describe_age,
 )
-from kindling.retrieval.terms import TextTerms, term_weights
+from kindling.retrieval.terms import TermMatcher, term_weights
 from kindling.store.fts import QueryPlan
 
 
@@ -78,20 +78,21 @@ def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWei
     term_w = term_weights(query.items, query.total, query.counts)
     total = sum(term_w.values())
     words = query.words
+    matcher = TermMatcher(list(term_w))
     for item in found:
         item.need = step_fit(query.need, item.entity, None, words)
         if total <= 0:
             continue
-        own = TextTerms.of(item.entity.content)
-        held = [t for t in term_w if own.holds(t)]
+        own = matcher.held(item.entity.content)
+        held = [t for t in term_w if t in own]
         credit = support = 0.0
-        neighbour = TextTerms.of(item.context_text) if item.context_text else None
-        intent = TextTerms.of(item.capsule_intent) if item.capsule_intent else None
+        neighbour = matcher.held(item.context_text)
+        intent = matcher.held(item.capsule_intent)
         n_credit = weights.prompt_context if item.context_prompt else weights.context
         n_support = n_credit / weights.context if weights.context > 0 else 0.0
         for t in term_w:
-            in_n = neighbour is not None and neighbour.holds(t)
-            in_i = intent is not None and intent.holds(t)
+            in_n = t in neighbour
+            in_i = t in intent
             support += term_w[t] * (0.5 * n_support * in_n + 0.5 * in_i)
             if t not in held:
                 credit += term_w[t] * max(n_credit * in_n, weights.context * in_i)

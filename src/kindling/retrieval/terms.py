@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from kindling.store.identifiers import identifier_parts, joined_form
 
@@ -44,33 +42,47 @@ def stem(word: str) -> str:
     return word
 
 
-@dataclass(frozen=True, slots=True)
-class TextTerms:
-    """A text as the matcher sees it: its stemmed tokens, sorted, and its lower-case form."""
+class TermMatcher:
+    """Which of a question's terms a text holds: one regular expression over the text finds
+    every word (or camelCase part) that starts with one of the terms' stems; a term holds when
+    all of its stems were found. Built once per question, then applied to each text."""
 
-    tokens: tuple[str, ...]
-    lower: str
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.terms = tuple(terms)
+        self.stems = {t: term_stems(t) for t in self.terms}
+        every = sorted({s for v in self.stems.values() if v for s in v}, key=lambda s: (-len(s), s))
+        self.pattern = (
+            re.compile(
+                r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:"
+                + "|".join(re.escape(s) for s in every)
+                + ")"
+            )
+            if every
+            else None
+        )
+        # stems that only the index's joined identifier forms can hold (``jwtverify``)
+        self.joined = any(joined_form(seg) for t in self.terms for seg in t.split("/"))
 
-    @classmethod
-    def of(cls, text: str) -> TextTerms:
+    def held(self, text: str) -> frozenset[str]:
+        if not text:
+            return frozenset()
         head = text[:SCAN_CHARS]
-        lower = head.lower()
-        words = _WORD.findall(lower)
-        words += identifier_parts(head).split()
-        return cls(tuple(sorted({stem(w) for w in words})), lower)
-
-    def has_stem(self, wanted: str) -> bool:
-        if len(wanted) < 3:
-            i = bisect_left(self.tokens, wanted)
-            return i < len(self.tokens) and self.tokens[i] == wanted
-        i = bisect_left(self.tokens, wanted)
-        return i < len(self.tokens) and self.tokens[i].startswith(wanted)
-
-    def holds(self, term: str) -> bool:
-        parts = term_stems(term)
-        if parts is None:
-            return term.lower() in self.lower
-        return bool(parts) and all(self.has_stem(p) for p in parts)
+        found: set[str] = set()
+        if self.pattern is not None:
+            found.update(m.group(0).lower() for m in self.pattern.finditer(head))
+            if self.joined:
+                parts = identifier_parts(head)
+                found.update(m.group(0).lower() for m in self.pattern.finditer(parts))
+        lower: str | None = None
+        out = []
+        for term, stems in self.stems.items():
+            if stems is None:
+                lower = head.lower() if lower is None else lower
+                if term.lower() in lower:
+                    out.append(term)
+            elif stems and all(any(f.startswith(s) for f in found) for s in stems):
+                out.append(term)
+        return frozenset(out)
 
 
 def term_stems(term: str) -> tuple[str, ...] | None:
@@ -105,25 +117,3 @@ def term_weights(
     if not counts:
         return dict.fromkeys(terms, 1.0)
     return {t: idf(total, counts.get(t, 0)) for t in terms}
-
-
-@dataclass(frozen=True, slots=True)
-class Coverage:
-    own: float  # share of the query's weight found in the item's own text
-    context: float  # share found only in its context (neighbour, capsule intent)
-    matched: tuple[str, ...]  # the terms found in its own text
-
-
-def coverage(
-    weights: Mapping[str, float], own: TextTerms, context: Sequence[TextTerms]
-) -> Coverage:
-    total = sum(weights.values())
-    if total <= 0:
-        return Coverage(0.0, 0.0, ())
-    found_own = [t for t in weights if own.holds(t)]
-    found_ctx = [t for t in weights if t not in found_own and any(c.holds(t) for c in context)]
-    return Coverage(
-        sum(weights[t] for t in found_own) / total,
-        sum(weights[t] for t in found_ctx) / total,
-        tuple(found_own),
-    )
