@@ -34,7 +34,7 @@ from kindling.store.base import Store
 if TYPE_CHECKING:
     from kindling.retrieval.provider import ProviderRequest
 
-EPISODES = 3
+EPISODES = 2
 STEP_LIMIT = 200
 
 

@@ -230,11 +230,9 @@ class LocalFtsProvider:
             )
             scored = self._score_summaries(sum_rows, request, text, scope)
             rows = sum_rows
-        for item in scored:
-            result = calculate_score(self._inputs(item, plan, reference), self.weights)
-            item.score = result.score
-            item.raw = result.raw
-            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
+        if text:
+            return scored, None  # scored with the text signals later (``_rescore``)
+        self._rescore(scored, plan, reference)
         if len(rows) < pool or not scored:
             return scored, None
         # The best any unread match can do: the last row's time (the pool is newest first) with
@@ -311,10 +309,11 @@ class LocalFtsProvider:
             kind = entity.kind if isinstance(entity, Observation) else None
             spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
             terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
-            result = calculate_score(self._inputs(item, plan, reference), self.weights)
+            inputs = self._inputs(item, plan, reference)
+            result = calculate_score(inputs, self.weights)
             explanation = explain(
                 result,
-                self._inputs(item, plan, reference),
+                inputs,
                 self.weights,
                 query,
                 terms,

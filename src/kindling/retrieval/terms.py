@@ -2,9 +2,10 @@
 relevance (``scoring.relevance``). Pure functions, the same for every backend.
 
 - A **term** is a positive plain word or quoted phrase of the query plan. A text holds a
-  word when one of its tokens (its words, and the identifier parts the index adds:
-  ``jwt.verify`` -> ``jwtverify``, ``validateToken`` -> ``validate``, ``token``) starts with
-  the word's stem (``fail`` holds for ``failed``; a stand-in for the index's porter stemmer);
+  word when one of its words or camelCase parts starts with the word's stem (``fail`` holds
+  for ``failed``, ``token`` for ``validateToken``; a stand-in for the index's porter
+  stemmer), or, for an identifier with inner punctuation, when the text holds its joined
+  form once that punctuation is removed (``jwt.verify`` -> ``jwtverify``);
   a word with inner punctuation needs its joined form, a path each of its segments, a phrase
   each of its words. A term in a script without spaces (Han, Kana, Hangul, Thai) is held
   when it occurs in the text as written.
@@ -24,9 +25,10 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
-from kindling.store.identifiers import identifier_parts, joined_form
+from kindling.store.identifiers import joined_form
 
 _WORD = re.compile(r"[^\W_]+")
+_INNER = re.compile(r"[._:\-]")
 # Scripts written without spaces between words: matched as written (the index cuts them into
 # bigrams, so any substring of two or more characters is findable there too).
 _UNSPACED = re.compile(r"[\u0e00-\u0e7f\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
@@ -43,44 +45,42 @@ def stem(word: str) -> str:
 
 
 class TermMatcher:
-    """Which of a question's terms a text holds: one regular expression over the text finds
-    every word (or camelCase part) that starts with one of the terms' stems; a term holds when
-    all of its stems were found. Built once per question, then applied to each text."""
+    """Which of a question's terms a text holds. Built once per question, then applied to
+    each text: a stem is held when the text contains it (a fast substring test) at the start
+    of a word or of a camelCase part; a term when all of its stems are held."""
 
     def __init__(self, terms: Sequence[str]) -> None:
-        self.terms = tuple(terms)
-        self.stems = {t: term_stems(t) for t in self.terms}
-        every = sorted({s for v in self.stems.values() if v for s in v}, key=lambda s: (-len(s), s))
-        self.pattern = (
-            re.compile(
-                r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:"
-                + "|".join(re.escape(s) for s in every)
-                + ")"
-            )
-            if every
-            else None
+        self.stems = {t: term_stems(t) for t in dict.fromkeys(terms)}
+        every = sorted({s for v in self.stems.values() if v for s in v})
+        self.boundary = {
+            s: re.compile(r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + re.escape(s) + ")")
+            for s in every
+        }
+        # stems that only an identifier's joined form holds (``jwt.verify`` -> ``jwtverify``)
+        self.joined = frozenset(
+            stem(j) for t in self.stems for seg in t.split("/") if (j := joined_form(seg))
         )
-        # stems that only the index's joined identifier forms can hold (``jwtverify``)
-        self.joined = any(joined_form(seg) for t in self.terms for seg in t.split("/"))
 
     def held(self, text: str) -> frozenset[str]:
         if not text:
             return frozenset()
         head = text[:SCAN_CHARS]
-        found: set[str] = set()
-        if self.pattern is not None:
-            found.update(m.group(0).lower() for m in self.pattern.finditer(head))
-            if self.joined:
-                parts = identifier_parts(head)
-                found.update(m.group(0).lower() for m in self.pattern.finditer(parts))
-        lower: str | None = None
+        lower = head.lower()
+        squeezed: str | None = None
+        have: set[str] = set()
+        for s, boundary in self.boundary.items():
+            if s in lower and boundary.search(head):
+                have.add(s)
+            elif s in self.joined:
+                squeezed = _INNER.sub("", lower) if squeezed is None else squeezed
+                if s in squeezed:
+                    have.add(s)
         out = []
         for term, stems in self.stems.items():
             if stems is None:
-                lower = head.lower() if lower is None else lower
                 if term.lower() in lower:
                     out.append(term)
-            elif stems and all(any(f.startswith(s) for f in found) for s in stems):
+            elif stems and all(s in have for s in stems):
                 out.append(term)
         return frozenset(out)
 
