@@ -142,7 +142,7 @@ def is_edit(obs: Observation) -> bool:
 
 def _command_part(obs: Observation) -> str:
     """The command line (and heredoc) of a command: what comes before its output."""
-    text = obs.content[:1500]
+    text = obs.content[:4000]
     for marker in ("\n[completed]", "\n[exit ", "\n[interrupted]", "\n[running in"):
         cut = text.find(marker)
         if cut >= 0:
