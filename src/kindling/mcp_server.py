@@ -36,7 +36,7 @@ from pydantic import Field, ValidationError
 from kindling import Kindling, KindlingError, Scope, __version__
 from kindling.config import repo_root
 from kindling.mcp_schemas import OUTPUT_SCHEMAS, age, plain_error
-from kindling.model import RELEVANCE_THRESHOLD, Observation, Summary
+from kindling.model import Observation, Summary
 
 ALL_REPOS = "*"
 SNIPPET_CHARS = 300
@@ -161,10 +161,7 @@ class KindlingTools:
         ]
         summary = result.current_summary
         results = []
-        text_query = result.provenance.fts_query is not None
-        for c in result.candidates:
-            if text_query and c.explanation.relevance < RELEVANCE_THRESHOLD:
-                continue  # the shared "nothing relevant" cut
+        for c in result.relevant():  # the shared "nothing relevant" cut
             item = {
                 **_entity_brief(c.entity, now),
                 "score": round(c.score, 3),

@@ -155,6 +155,13 @@ class RetrieveResult:
     candidates: tuple[CandidateResult, ...]
     provenance: RetrieveProvenance = field(repr=False)
 
+    def relevant(self, threshold: float = RELEVANCE_THRESHOLD) -> tuple[CandidateResult, ...]:
+        """The candidates a text query found relevant (relevance at or above ``threshold``);
+        every candidate of the empty query ("where was I?"), which has no relevance."""
+        if self.provenance.fts_query is None:
+            return self.candidates
+        return tuple(c for c in self.candidates if c.explanation.relevance >= threshold)
+
     def to_dict(self) -> JsonObject:
         return {
             "pins": [p.to_dict() for p in self.pins],

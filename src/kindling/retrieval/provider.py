@@ -42,8 +42,9 @@ from kindling.retrieval.scoring import (
 from kindling.retrieval.signals import Query, explain, fill_text_signals
 from kindling.retrieval.signals import Scored as _Scored
 from kindling.retrieval.snippets import find_terms, make_snippet
+from kindling.retrieval.terms import phrases_as_terms
 from kindling.store.base import ObservationMatch, Store, SummaryMatch
-from kindling.store.fts import QueryPlan, build_query, phrases_as_terms, without_terms
+from kindling.store.fts import QueryPlan, build_query, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64

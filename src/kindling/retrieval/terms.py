@@ -16,6 +16,8 @@ relevance (``scoring.relevance``). Pure functions, the same for every backend.
 - **Coverage** is the share of the query's weight a text holds: 1.0 for a full match in a
   store of any size.
 
+A quoted phrase that matches nothing is read as its words (``phrases_as_terms``).
+
 Must not import anything from Kindling except ``store.identifiers`` and ``store.fts``.
 """
 
@@ -23,8 +25,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
+from kindling.store.fts import Leaf, Node, QueryPlan, build_query
 from kindling.store.identifiers import joined_form
 
 _WORD = re.compile(r"[^\W_]+")
@@ -117,3 +120,25 @@ def term_weights(
     if not counts:
         return dict.fromkeys(terms, 1.0)
     return {t: idf(total, counts.get(t, 0)) for t in terms}
+
+
+def phrases_as_terms(plan: QueryPlan, phrases: Collection[str]) -> QueryPlan:
+    """The plan with each quoted phrase in ``phrases`` (as typed) read as its words, in its
+    place: the query is written out again without those quotes and read as usual (stop words
+    dropped), so a phrase that matches nothing falls back to its terms (issue 23)."""
+    if not phrases or plan.tree is None:
+        return plan
+    wanted = set(phrases)
+
+    def text(node: Node) -> str:
+        if isinstance(node, Leaf):
+            if node.phrase:
+                return node.text if node.text in wanted else f'"{node.text}"'
+            return node.text + ("*" if node.prefix else "")
+        return "(" + f" {node.op} ".join(text(c) for c in node.children) + ")"
+
+    again = build_query(text(plan.tree))
+    return QueryPlan(
+        again.mode, again.match, again.terms, (*plan.dropped, *again.dropped), again.clauses,
+        again.phrases, again.negated, again.words, again.summary_match, again.tree,
+    )  # fmt: skip

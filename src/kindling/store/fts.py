@@ -392,35 +392,3 @@ def without_terms(plan: QueryPlan, words: Collection[str]) -> QueryPlan:
     gone = [c.text for c in tree.children if c not in keep and isinstance(c, Leaf)]
     new_tree = keep[0] if len(keep) == 1 else Op("OR", tuple(keep))
     return _plan(plan.mode, new_tree, [*plan.dropped, *gone])
-
-
-def phrases_as_terms(plan: QueryPlan, phrases: Collection[str]) -> QueryPlan:
-    """The plan with each quoted phrase in ``phrases`` (as typed) read as its words, OR'ed
-    in its place (stop words dropped as usual): a phrase that matches nothing falls back."""
-    if not phrases or plan.tree is None:
-        return plan
-    wanted = set(phrases)
-
-    def swap(node: Node) -> Node:
-        if isinstance(node, Leaf):
-            if node.phrase and node.text in wanted:
-                words = _lex(node.text, syntax=False)
-                return Op("OR", tuple(Leaf(w) for w in words)) if words else node
-            return node
-        kids: list[Node] = []
-        for child in node.children:
-            new = swap(child)
-            if node.op == "OR" and isinstance(new, Op) and new.op == "OR":
-                kids.extend(new.children)  # flatten into the enclosing OR
-            else:
-                kids.append(new)
-        return Op(node.op, tuple(kids))
-
-    tree = swap(plan.tree)
-    if isinstance(tree, Op) and tree.op == "OR" and len(tree.children) == 1:
-        tree = tree.children[0]
-    dropped: list[str] = list(plan.dropped)
-    pruned = _prune(tree, dropped)
-    if pruned is not None:
-        pruned = _cut(pruned, MAX_CLAUSES, dropped)
-    return _plan(plan.mode, pruned, dropped)
