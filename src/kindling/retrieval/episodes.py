@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from kindling.retrieval.provider import ProviderRequest
 
 EPISODES = 2
-STEP_LIMIT = 200
+STEP_LIMIT = 100
 
 
 def _text_relevance(item: Scored, weights: ScoringWeights) -> float:

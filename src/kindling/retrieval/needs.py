@@ -135,7 +135,9 @@ class Phase:
 def is_edit(obs: Observation) -> bool:
     if obs.kind == "file_diff":
         return True
-    if obs.kind not in ("command", "tool_call", "error"):
+    if obs.kind == "tool_call":
+        return "str_replace_editor" in obs.content[:200]
+    if obs.kind not in ("command", "error"):
         return False
     return bool(_EDIT_COMMAND.search(_command_part(obs)))
 
@@ -167,7 +169,10 @@ def is_failing(obs: Observation) -> bool:
     m = _EXIT.search(obs.content[:400])
     if m is not None:
         return m.group(1) != "0"
-    return obs.kind == "command" and bool(_FAILURE.search(obs.content[:20_000]))
+    text = obs.content
+    if len(text) > 5_000:  # a failure shows in the head (the command) or the tail (the error)
+        text = text[:3_000] + "\n" + text[-2_000:]
+    return obs.kind == "command" and bool(_FAILURE.search(text))
 
 
 def is_run(obs: Observation) -> bool:
@@ -213,7 +218,7 @@ def step_fit(
     if need == "decision":
         return 1.0 if obs.kind == "message" else 0.4
     # location
-    names = {m.lower() for m in _DEFINITION.findall(obs.content[:20_000])}
+    names = {m.lower() for m in _DEFINITION.findall(obs.content[:8_000])}
     if names & words:
         return 1.0
     return 0.5 if obs.kind in ("tool_call", "command", "file_diff") else 0.3

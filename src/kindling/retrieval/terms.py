@@ -35,7 +35,18 @@ _INNER = re.compile(r"[._:\-]")
 # Scripts written without spaces between words: matched as written (the index cuts them into
 # bigrams, so any substring of two or more characters is findable there too).
 _UNSPACED = re.compile(r"[\u0e00-\u0e7f\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
-SCAN_CHARS = 20_000  # a term past this many characters of a text is not looked for
+# A long text is looked at in its head and tail (a command line and its last error lines; a
+# traceback's first and last frames), as a neighbour enters the index (store.documents).
+HEAD_CHARS = 4_000
+TAIL_CHARS = 2_000
+
+
+def _scanned(text: str) -> str:
+    if len(text) <= HEAD_CHARS + TAIL_CHARS:
+        return text
+    return text[:HEAD_CHARS] + "\n" + text[-TAIL_CHARS:]
+
+
 _SUFFIXES = ("ational", "ations", "ation", "ings", "ing", "ions", "ion", "ies", "ed", "es", "s")
 
 
@@ -67,7 +78,7 @@ class TermMatcher:
     def held(self, text: str) -> frozenset[str]:
         if not text:
             return frozenset()
-        head = text[:SCAN_CHARS]
+        head = _scanned(text)
         lower = head.lower()
         squeezed: str | None = None
         have: set[str] = set()
