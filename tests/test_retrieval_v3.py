@@ -13,6 +13,7 @@ from kindling import Kindling, NewObservation, Scope
 from kindling.bridge.ranking import rank_matches
 from kindling.model import RELEVANCE_THRESHOLD, MemoryFields
 from kindling.retrieval.needs import read_need
+from kindling.retrieval.terms import TermMatcher
 
 DAY = 86_400_000
 REPO = Scope(repo_id="/r")
@@ -232,3 +233,29 @@ def test_the_bridge_returns_a_20_day_old_decision_record_and_a_2023_memory() -> 
             )
             == []
         )
+
+
+@pytest.mark.contract
+def test_both_backends_rank_the_small_store_and_the_episode_alike(kd: Kindling) -> None:
+    """SQLite and PostgreSQL return the same context texts, so the one scoring definition
+    gives the same order (relevance differs only in the bm25 tie-break)."""
+    _four_observations(kd)
+    first = kd.retrieve("why did jwt verify fail?", scope=REPO).candidates[0]
+    assert first.entity.content.startswith("TypeError: jwt.verify")
+    _coding_session(kd)
+    got = kd.retrieve("How did we fix: Parser drops trailing comments", scope=REPO)
+    assert got.candidates[0].entity.content.startswith("Edit src/config/parse.py")
+    step = kd.retrieve("grep comment", scope=Scope(session_id="task")).candidates
+    assert step[0].explanation.signals["own"] == 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=4), st.text(max_size=200))
+def test_term_matching_never_fails_and_a_text_holds_its_own_words(
+    terms: list[str], text: str
+) -> None:
+    matcher = TermMatcher(terms)
+    assert matcher.held(text) <= set(terms)
+    words = [w for w in text.split() if w.isascii() and w.isalpha()]
+    if words:
+        assert set(words) <= TermMatcher(words).held(text)
