@@ -166,7 +166,8 @@ def _brute_force(
         plan, scope, exclude_ids=(), include_redacted=False, limit=10**6
     )
     if plan.match is not None:
-        rows = sorted(rows, key=lambda r: (r.bm25, -r.rowid))[: max(TEXT_POOL, 2 * limit)]
+        depth = max(TEXT_POOL, limit + TEXT_POOL // 4)
+        rows = sorted(rows, key=lambda r: (r.bm25, -r.rowid))[:depth]
     intents = kd.store.capsule_intents_of([r.observation.id for r in rows])
     every = kd.list_observations(limit=10_000)
     terms = list(plan.terms)

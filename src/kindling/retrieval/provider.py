@@ -1,9 +1,10 @@
 """Retrieval providers: the contract (seeds 001, 004) and the local FTS provider.
 
 ``LocalFtsProvider`` scores candidates with ``retrieval.scoring``; the store only finds and
-orders them. For a text query the store returns the ``TEXT_POOL`` (or twice the limit)
-most relevant matches by bm25, and the full score orders that pool: recency and the bounded
-multipliers re-rank near-ties among the most relevant matches and never reach further down.
+orders them. For a text query the store returns the ``TEXT_POOL`` (or the limit plus 16)
+most relevant matches by bm25, and the full score orders that pool:
+calibrated relevance and the question's need (``signals``), the steps of the best episodes
+(``episodes``), then recency and the bounded multipliers; nothing further down is read.
 (An exact top over every match would have to read ever deeper pools whenever many matches
 tie on relevance, as single common words do: measured 100-1,000 ms at 100k observations.)
 For the empty query the store returns newest first; the recency order is final except for
@@ -48,10 +49,10 @@ from kindling.store.fts import QueryPlan, build_query, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64
-# How deep into the bm25 order a text query's full score looks (at least twice the limit).
-# A 0.05 recency weight moves an item only past others within 0.053 relevance of it, and 100
-# is five to ten times what a hook or the CLI shows.
-TEXT_POOL = 100
+# How deep into the bm25 order a text query's full score looks (at least the limit and 16):
+# eight times what a hook shows. 100 (or twice the limit) gave the same figures on every
+# quality set and cost a third more rows to score (docs/ranking.md).
+TEXT_POOL = 64
 # A word found in more than this share of the indexed observations (and in more than
 # COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
 # word's IDF is about 3, against 7-9 for the words that usually carry a question.
@@ -185,7 +186,7 @@ class LocalFtsProvider:
     ) -> list[_Scored]:
         """The top ``limit`` of ``target`` (see the module docstring for the pool and bound)."""
         if plan.match is not None:
-            pool = max(TEXT_POOL, request.limit * 2)
+            pool = max(TEXT_POOL, request.limit + TEXT_POOL // 4)
             return self._fetch(request, plan, reference, scope, target, pool)[0]
         if target == "observation" and request.intent is None:
             # Newest first is already the order: observations have no per-hit factor here.
