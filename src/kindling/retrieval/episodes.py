@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from kindling.retrieval.provider import ProviderRequest
 
 EPISODES = 2
+EPISODE_MARGIN = 0.15
 STEP_LIMIT = 100
 
 
@@ -74,6 +75,9 @@ def expand_episodes(
         ((rel, sid) for sid, rel in best.items() if rel >= RELEVANCE_THRESHOLD),
         key=lambda p: (-p[0], p[1]),
     )[:EPISODES]
+    # A runner-up well behind the best episode is not read: its steps would rank below the
+    # best episode's anyway, and reading a session is most of this stage's cost.
+    chosen = [(rel, sid) for rel, sid in chosen if rel >= chosen[0][0] - EPISODE_MARGIN]
     if not chosen:
         return []
     by_id = {item.entity.id: item for item in found}
