@@ -158,6 +158,8 @@ def test_episode_then_step(question: str, need: str, answer: str) -> None:
         ("what did we decide about redis", "decision"),
         ("Where is validate_token defined?", "location"),
         ("auth library decision", "decision"),
+        ("jwt.verify is not a function", "error"),
+        ("ReferenceError: user_id", "error"),
         ("where did I leave off", None),
         ("", None),
     ],

@@ -45,8 +45,9 @@ _CUES: tuple[tuple[Need, re.Pattern[str]], ...] = (
     (
         "error",
         re.compile(
-            r"\b(errors?|fail(?:s|ed|ing|ure|ures)?|exceptions?|traceback|crash(?:es|ed)?|"
-            r"broke|broken|breaks?|reproduc\w*|stack ?trace|raised?)\b"
+            r"\b(\w*errors?|fail(?:s|ed|ing|ure|ures)?|\w*exceptions?|traceback|crash(?:es|ed)?|"
+            r"broke|broken|breaks?|reproduc\w*|stack ?trace|raised?|panic|segmentation fault|"
+            r"is not (?:a function|defined)|cannot read|undefined)\b"
         ),
     ),
     (
