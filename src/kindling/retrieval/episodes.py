@@ -16,10 +16,9 @@ Must not import anything from Kindling except ``model``, ``store`` and ``retriev
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kindling.model import Observation
+from kindling.model import Observation, Scope
 from kindling.retrieval.needs import STEP_NEEDS, phase_of, step_fit
 from kindling.retrieval.scoring import (
     RELEVANCE_THRESHOLD,
@@ -44,6 +43,10 @@ def _text_relevance(item: Scored, weights: ScoringWeights) -> float:
         item.bm25, 1, 0, 0, 1.0, 1.0, 1.0, own=item.own, context=item.context, support=item.support
     )
     return relevance(inputs, weights)
+
+
+def _in_scope(wanted: Scope, scope: Scope) -> bool:
+    return all(getattr(scope, name) == value for name, value in wanted.items())
 
 
 def _session(item: Scored) -> str | None:
@@ -84,15 +87,16 @@ def expand_episodes(
     excluded = set(request.exclude_ids)
     added: list[Scored] = []
     for rel, sid in chosen:
+        # By session alone (its time index; with the repository too, SQLite walks the whole
+        # repository's index), then the request's other scope dimensions, exactly.
         steps = [
             o
             for o in store.list_observations(
-                kind=None,
-                scope=replace(request.scope, session_id=sid),
-                capsule_id=None,
-                limit=STEP_LIMIT,
+                kind=None, scope=Scope(session_id=sid), capsule_id=None, limit=STEP_LIMIT
             )
-            if (request.include_redacted or not o.redacted) and o.id not in excluded
+            if (request.include_redacted or not o.redacted)
+            and o.id not in excluded
+            and _in_scope(request.scope, o.scope)
         ]
         phase = phase_of(steps)
         for obs in steps:
