@@ -115,6 +115,11 @@ _FAILURE = re.compile(
     r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b[:(]|\bFAIL(?:ED|URE)?\b|"
     r"\bfailed\b|\berror:|\bpanic:|\bSegmentation fault\b|\bAssertionError\b"
 )
+_EDIT_CUES = (
+    "str_replace_editor", "sed", "perl", "patch", "git", "-s", "write", "open(",
+    "inplace", ">", "tee",
+)  # fmt: skip
+_FAILURE_CUES = ("traceback", "error", "exception", "fail", "panic", "segmentation")
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|spec)/|(?:^|/)test_|_test\.|\.spec\.|\.test\.")
 _SCRATCH_PATH = re.compile(
     r"(?:^|/)(?:repro|reproduce|scratch|debug|tmp|temp|check|compare|verify|demo|run|try)[\w-]*\.\w+$"
@@ -140,7 +145,10 @@ def is_edit(obs: Observation) -> bool:
         return "str_replace_editor" in obs.content[:200]
     if obs.kind not in ("command", "error"):
         return False
-    return bool(_EDIT_COMMAND.search(_command_part(obs)))
+    command = _command_part(obs)
+    if not any(cue in command for cue in _EDIT_CUES):  # the expression's every branch needs one
+        return False
+    return bool(_EDIT_COMMAND.search(command))
 
 
 def _command_part(obs: Observation) -> str:
@@ -170,10 +178,15 @@ def is_failing(obs: Observation) -> bool:
     m = _EXIT.search(obs.content[:400])
     if m is not None:
         return m.group(1) != "0"
+    if obs.kind != "command":
+        return False
     text = obs.content
     if len(text) > 5_000:  # a failure shows in the head (the command) or the tail (the error)
         text = text[:3_000] + "\n" + text[-2_000:]
-    return obs.kind == "command" and bool(_FAILURE.search(text))
+    lower = text.lower()
+    if not any(cue in lower for cue in _FAILURE_CUES):  # every branch holds one of these
+        return False
+    return bool(_FAILURE.search(text))
 
 
 def is_run(obs: Observation) -> bool:

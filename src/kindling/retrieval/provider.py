@@ -119,7 +119,7 @@ class LocalFtsProvider:
         scope = scope_factor(request.scope, request.scope)
         full, counts, fallback = self._read_terms(full)
         query = Query(full, read_need(request.query) if full.match else None, counts[0], counts[1])
-        plan = self._drop_common(full, counts[1])
+        plan = self._drop_common(full, counts)
         found = self._candidates(request, plan, reference, scope)
         if plan is not full and len(found) < request.limit:
             # The rarer words alone found too little (they may not be the topic: "what queue
@@ -165,10 +165,11 @@ class LocalFtsProvider:
         observations = self._exact_pool(request, plan, reference, scope, "observation")
         return observations + self._exact_pool(request, plan, reference, scope, "summary")
 
-    def _drop_common(self, plan: QueryPlan, counts: dict[str, int]) -> QueryPlan:
+    def _drop_common(self, plan: QueryPlan, taken: tuple[int, dict[str, int]]) -> QueryPlan:
+        total, counts = taken
         if plan.mode != "terms" or len(plan.terms) < 2 or not counts:
             return plan
-        threshold = max(COMMON_MIN_DOCS, int(self.store.indexed_observations() * COMMON_SHARE))
+        threshold = max(COMMON_MIN_DOCS, int(total * COMMON_SHARE))
         common = {word for word in plan.terms if counts.get(word, 0) > threshold}
         if not common or len(common) == len(plan.terms):
             return plan
