@@ -261,3 +261,12 @@ def test_term_matching_never_fails_and_a_text_holds_its_own_words(
     words = [w for w in text.split() if w.isascii() and w.isalpha()]
     if words:
         assert set(words) <= TermMatcher(words).held(text)
+
+
+@pytest.mark.contract
+def test_both_backends_fall_back_from_a_phrase_without_a_match(kd: Kindling) -> None:
+    kd.append_observation(kind="message", content="the cache eviction policy is LRU", scope=REPO)
+    got = kd.retrieve('"eviction of the cache policy" OR lru', scope=REPO)
+    assert got.provenance.phrase_fallback == ("eviction of the cache policy",)
+    assert [c.entity.content for c in got.candidates] == ["the cache eviction policy is LRU"]
+    assert got.candidates[0].explanation.relevance >= RELEVANCE_THRESHOLD
