@@ -182,4 +182,4 @@ def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) 
         driver.get(f"{base}/ui/")
         assert OTHER_REPO not in by_css(driver, "main").text
     (pin,) = kd.list_pins()
-    assert pin.scope.user_id == "alice"
+    assert pin.scope.user_id == "web/alice"  # identity is (team, user)

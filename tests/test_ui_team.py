@@ -144,7 +144,7 @@ def test_team_changes_reach_only_what_the_token_may_touch(
     )
     assert r.status_code == 303
     (pin,) = kd.list_pins()
-    assert pin.scope.user_id == "alice"
+    assert pin.scope.user_id == "web/alice"  # identity is (team, user)
 
 
 def test_the_other_team_sees_its_own_repository_only(

@@ -80,6 +80,8 @@ def is_name(value: str) -> bool:
         return False  # mostly digits: generated
     if any(not _VOWEL.search(w) for w in _LOWER_RUN.findall(value)):
         return False  # "tpvgx": letters no language strings together
+    if len(_DIGIT_RUN.findall(value)) > 2 or (len(value) >= 24 and _entropy(value) >= 4.3):
+        return False  # digits scattered through it, or letters as varied as a random draw
     return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
 
 
@@ -89,6 +91,7 @@ _VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
 _WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
 _HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
 _LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
+_DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
 
 
 _DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)

@@ -60,7 +60,7 @@ def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     from kindling.capture.scrub import LazyPattern
 
     try:
-        with open(DATA_FILE, encoding="ascii") as f:
+        with open(DATA_FILE, encoding="utf-8") as f:  # loaded at start-up: no codec import
             rules = json.load(f)["rules"]
     except (OSError, ValueError, KeyError, TypeError):
         return []
