@@ -33,6 +33,10 @@ import time
 
 from kindling.hooks.payload import EVENTS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Claude Code kills us
 LOG_NAME = "hooks.log"
 LOG_MAX_BYTES = 1 << 20
@@ -60,7 +64,9 @@ Options:
 
 
 # Events that need the database now; the others only write to the spool.
-ENGINE_EVENTS = ("SessionStart", "Stop", "StopFailure", "PreCompact", "SessionEnd")
+# Stop, StopFailure and SessionEnd are synchronous (``claude -p`` cancels background hooks when
+# it exits), so they only write the spool; the next SessionStart (or any open) applies it.
+ENGINE_EVENTS = ("SessionStart", "PreCompact")
 
 
 def log_problem(event: str, message: str) -> None:
@@ -95,21 +101,26 @@ def _arm_watchdog(event: str) -> None:
     signal.alarm(DEADLINE_S)
 
 
-def _parse_args(args: list[str]) -> tuple[str | None, str | None, bool]:
+def _parse_args(args: list[str]) -> tuple[str | None, str | None, str | None, bool]:
     event: str | None = None
     db: str | None = None
+    agent: str | None = None
     rest = list(args)
     while rest:
         arg = rest.pop(0)
         if arg in ("-h", "--help"):
-            return None, None, True
+            return None, None, None, True
         if arg == "--db" and rest:
             db = os.path.expanduser(rest.pop(0))
         elif arg.startswith("--db="):
             db = os.path.expanduser(arg[5:])
+        elif arg == "--agent" and rest:
+            agent = rest.pop(0)
+        elif arg.startswith("--agent="):
+            agent = arg[8:]
         elif event is None and not arg.startswith("-"):
             event = arg
-    return event, db, False
+    return event, db, agent, False
 
 
 def _read_stdin() -> bytes:
@@ -141,7 +152,7 @@ def run_hook_cli(
     """
     if exit_process is None:
         exit_process = _is_process_entry()
-    event, arg_db, want_help = _parse_args(args)
+    event, arg_db, agent, want_help = _parse_args(args)
     if want_help:
         sys.stdout.write(HELP)
         return 0
@@ -150,7 +161,7 @@ def run_hook_cli(
         _arm_watchdog(label)
         raw = _read_stdin()
         target = arg_db or (os.fspath(db) if db is not None else None)
-        output = _run(event, raw, target, keep_open=exit_process)
+        output = _run(event, raw, target, keep_open=exit_process, agent=agent)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
@@ -169,14 +180,41 @@ def run_hook_cli(
     return 0
 
 
-def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> str | None:
+def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | None:
+    """Another agent's payload as the canonical one (``kindling.agents``), and its module."""
+    from kindling.agents import load
+    from kindling.hooks.payload import HookPayload, parse_json
+
+    module = load(agent)
+    data = parse_json(raw)
+    native = event or data.get("hook_event_name")
+    if not isinstance(native, str) or native not in module.EVENTS:
+        raise ValueError(f"{agent} event {native!r} is not one Kindling records")
+    canonical = module.canonical(data, native)
+    if canonical is None:
+        return None
+    payload = HookPayload(canonical, module.EVENTS[native])
+    payload.agent = module.NAME
+    return payload, module
+
+
+def _run(
+    event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None = None
+) -> str | None:
     from kindling.config import default_db_file, repo_root
     from kindling.hooks.config import load_hook_config
     from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
     if len(raw) > MAX_STDIN_BYTES:
         raise ValueError(f"hook input larger than {MAX_STDIN_BYTES} bytes; ignored")
-    payload = parse_payload(raw, event)
+    module = None
+    if agent is not None and agent != "claude-code":
+        translated = _translate(agent, event, raw)
+        if translated is None:
+            return None
+        payload, module = translated
+    else:
+        payload = parse_payload(raw, event)
     if payload.event not in EVENTS:
         raise ValueError(f"unknown hook event {payload.event!r}; use one of: {', '.join(EVENTS)}")
     cfg = load_hook_config()
@@ -188,7 +226,7 @@ def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> s
         done, shown = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
-        return json.dumps(shown, ensure_ascii=False) if shown else None
+        return _render(module, shown)
     target = db or default_db_file()
     repo = repo_root(payload.cwd)
     prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt
@@ -199,4 +237,12 @@ def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> s
         return None
     from kindling.hooks.runner import run_with_engine
 
-    return run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
+    shown = run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
+    return _render(module, shown)
+
+
+def _render(module: Any, shown: dict[str, Any] | None) -> str | None:
+    """The context to print, in the agent's own output shape."""
+    if shown and module is not None:
+        shown = module.render(shown["hookSpecificOutput"]["hookEventName"], shown)
+    return json.dumps(shown, ensure_ascii=False) if shown else None
