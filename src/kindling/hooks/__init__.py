@@ -193,7 +193,7 @@ def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | N
     canonical = module.canonical(data, native)
     if canonical is None:
         return None
-    payload = HookPayload(canonical, module.EVENTS[native])
+    payload = HookPayload(canonical, canonical.get("hook_event_name") or module.EVENTS[native])
     payload.agent = module.NAME
     return payload, module
 

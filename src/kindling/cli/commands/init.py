@@ -48,7 +48,7 @@ def _agent_options(func: Any) -> Any:
 )
 @json_option
 @pass_state
-def command(state: State, scope: str, uninstall: bool, as_json: bool, **flags: bool) -> None:
+def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags: bool) -> None:
     """Create the database (idempotent) and print where it is.
 
     \b
