@@ -23,10 +23,11 @@ KINDLING = str(Path(sys.executable).with_name("kindling"))
 AGENTS_DIR = Path(__file__).resolve().parents[1] / "src" / "kindling" / "agents"
 FLAGS = {"claude-code": "--claude-code", "gemini": "--gemini", "codex": "--codex"}
 FLAGS |= {"opencode": "--opencode", "cursor": "--cursor"}
+SAY = {"hooks": [{"type": "command", "command": "say"}]}
 # The user's own content in each file an agent's init writes.
 USER_FILES: dict[str, dict[str, str]] = {
     "claude-code": {
-        ".claude/settings.json": '{"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say"}]}]}}'
+        ".claude/settings.json": json.dumps({"model": "opus", "hooks": {"Stop": [SAY]}})
     },
     "gemini": {
         ".gemini/settings.json": json.dumps(
@@ -42,7 +43,7 @@ USER_FILES: dict[str, dict[str, str]] = {
     },
     "codex": {
         ".codex/config.toml": '# mine\nmodel = "o4"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n',
-        ".codex/hooks.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say"}]}]}}',
+        ".codex/hooks.json": json.dumps({"hooks": {"Stop": [SAY]}}),
     },
     "opencode": {
         "opencode.json": '{"theme": "tokyonight", "mcp": {"gh": {"type": "remote", "url": "https://x"}}}'
@@ -62,9 +63,11 @@ def test_every_agent_is_found_and_has_an_init_flag() -> None:
     assert names() == ("claude-code", "codex", "cursor", "gemini", "opencode")
     for name in names():
         module = load(name)
-        assert (module.NAME, module.FLAG) == (name, FLAGS[name])
-        assert callable(module.install) and callable(module.uninstall)
-        assert callable(module.canonical) and callable(module.render)
+        assert (name, FLAGS[name]) == (module.NAME, module.FLAG)
+        assert callable(module.install)
+        assert callable(module.uninstall)
+        assert callable(module.canonical)
+        assert callable(module.render)
     with pytest.raises(ValueError, match="unknown agent 'vim'"):
         load("vim")
 
@@ -176,13 +179,15 @@ def test_a_users_own_kindling_server_is_never_replaced(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     proc = kindling("init", FLAGS[name], cwd=git_repo)
-    assert proc.returncode == 1 and "left untouched" in proc.stderr
+    assert proc.returncode == 1
+    assert "left untouched" in proc.stderr
     assert path.read_text(encoding="utf-8") == text
 
 
 def test_uninstall_needs_an_agent_flag(git_repo: Path) -> None:
     proc = kindling("init", "--uninstall", cwd=git_repo)
-    assert proc.returncode == 2 and "--uninstall goes with an agent flag" in proc.stderr
+    assert proc.returncode == 2
+    assert "--uninstall goes with an agent flag" in proc.stderr
 
 
 def test_file_change_report_shape(tmp_path: Path) -> None:

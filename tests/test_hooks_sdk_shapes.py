@@ -190,7 +190,7 @@ def test_stop_failure_records_the_error_and_saves_the_work_as_the_summary() -> N
 
 
 @pytest.mark.parametrize(
-    "message", ["API Error: 400 {\"type\":\"error\"}", "  API Error (request timed out)"]
+    "message", ['API Error: 400 {"type":"error"}', "  API Error (request timed out)"]
 )
 @pytest.mark.parametrize("event", ["Stop", "StopFailure", "SessionEnd"])
 def test_an_api_error_turn_is_never_a_summary(event: str, message: str) -> None:
