@@ -1,0 +1,167 @@
+"""Nothing lost at the end of a headless run: the transcript is reconciled at the synchronous
+points (Stop, StopFailure, PreCompact, SessionEnd), deduplicated by the tool call's id; an API
+error turn is never a summary; and the local and remote modes store the same records."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookutil import run_hook
+from kindling import Kindling, Scope
+
+SESSION = "0d4f6c1e-8a2b-4c3d-9e8f-1a2b3c4d5e6f"
+
+
+def entry(kind: str, blocks: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    role = "assistant" if kind == "assistant" else "user"
+    return {
+        "type": kind,
+        "message": {"role": role, "content": blocks},
+        "sessionId": SESSION,
+        "uuid": os.urandom(4).hex(),
+        **extra,
+    }
+
+
+def tool_use(tid: str, name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    return entry("assistant", [{"type": "tool_use", "id": tid, "name": name, "input": tool_input}])
+
+
+def tool_result(
+    tid: str, content: str, *, error: bool = False, result: Any = None
+) -> dict[str, Any]:
+    block = {"type": "tool_result", "tool_use_id": tid, "content": content, "is_error": error}
+    extra = {"toolUseResult": result} if result is not None else {}
+    return entry("user", [block], **extra)
+
+
+def say(text: str, **extra: Any) -> dict[str, Any]:
+    return entry("assistant", [{"type": "text", "text": text}], **extra)
+
+
+def write(path: Path, entries: list[dict[str, Any]]) -> None:
+    with path.open("a", encoding="utf-8") as fh:
+        for item in entries:
+            fh.write(json.dumps(item) + "\n")
+
+
+def hook(event: str, cwd: Path, transcript: Path, **fields: Any) -> None:
+    data = {
+        "session_id": SESSION,
+        "transcript_path": str(transcript),
+        "cwd": str(cwd),
+        "hook_event_name": event,
+        **fields,
+    }
+    proc = run_hook(event, data)
+    assert (proc.returncode, proc.stdout if event != "SessionStart" else "", proc.stderr) == (
+        0,
+        "",
+        "",
+    )
+
+
+def bash_payload(cwd: Path, transcript: Path) -> dict[str, Any]:
+    return {
+        "tool_name": "Bash",
+        "tool_input": {"command": "pytest -q"},
+        "tool_response": {"stdout": "3 passed", "stderr": "", "interrupted": False},
+        "tool_use_id": "toolu_1",
+    }
+
+
+def session_records() -> tuple[list[Any], list[Any]]:
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs = kd.list_observations(scope=Scope(session_id=SESSION), limit=100)
+        caps = kd.list_capsules(scope=Scope(session_id=SESSION), limit=10)
+        summaries = [kd.get_summary(c.summary_id) for c in caps if c.summary_id]
+    return sorted(obs, key=lambda o: o.content), summaries
+
+
+def test_tool_calls_whose_hooks_were_cancelled_come_from_the_transcript(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    write(
+        transcript,
+        [
+            entry("user", [{"type": "text", "text": "fix the tests"}]),
+            tool_use("toolu_1", "Bash", {"command": "pytest -q"}),
+            tool_result("toolu_1", "3 passed", result={"stdout": "3 passed", "stderr": ""}),
+            tool_use(
+                "toolu_2",
+                "Edit",
+                {"file_path": str(git_repo / "a.py"), "old_string": "x = 1", "new_string": "x = 2"},
+            ),
+            tool_result("toolu_2", "ok", result={"filePath": str(git_repo / "a.py")}),
+            tool_use("toolu_3", "Bash", {"command": "make lint"}),
+            tool_result("toolu_3", "Exit code 2\nE501 line too long", error=True),
+            tool_use("toolu_4", "Read", {"file_path": "a.py"}),
+            tool_result("toolu_4", "x = 2"),
+            tool_use("toolu_5", "Bash", {"command": "sleep 100"}),  # its result comes later
+        ],
+    )
+    hook("SessionStart", git_repo, transcript, source="startup")
+    # Only the first tool call's background hook ran; `claude -p` cancelled the others.
+    hook("PostToolUse", git_repo, transcript, **bash_payload(git_repo, transcript))
+    hook("Stop", git_repo, transcript, last_assistant_message="Tests pass; lint fails.")
+    obs, [summary] = session_records()
+    assert [o.kind for o in obs] == ["command", "error", "file_diff"]  # Read is a skipped tool
+    assert obs[0].content == "$ pytest -q\n[completed]\n3 passed"
+    assert obs[1].content == "Bash failed: make lint\n[exit 2]\nE501 line too long"
+    assert "-x = 1\n+x = 2" in obs[2].content
+    assert obs[1].provenance["reconciled"] is True
+    assert "reconciled" not in obs[0].provenance  # the hook's own record came first
+    assert summary.content == "Tests pass; lint fails."
+
+    # The pending call finishes; the next synchronous point records it, and only it.
+    write(transcript, [tool_result("toolu_5", "done", result={"stdout": "done", "stderr": ""})])
+    hook("Stop", git_repo, transcript, last_assistant_message="Slept.")
+    # A lost reconciliation state re-reads everything: the ids keep it to one record each.
+    for state in (Path(os.environ["KINDLING_HOME"]) / "transcripts").glob("*.json"):
+        state.unlink()
+    hook("SessionEnd", git_repo, transcript, reason="other")
+    hook("PostToolUse", git_repo, transcript, **bash_payload(git_repo, transcript))  # late
+    obs, _ = session_records()
+    assert sorted(o.content.split("\n")[0] for o in obs) == [
+        "$ pytest -q",
+        "$ sleep 100",
+        "Bash failed: make lint",
+        f"Edit {'a.py'}",
+    ]
+
+
+@pytest.mark.parametrize("event", ["Stop", "StopFailure"])
+def test_an_api_error_turn_never_becomes_the_summary(
+    event: str, git_repo: Path, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    error = 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error"}}'
+    write(transcript, [say("Refactored auth; tests pass."), say(error, isApiErrorMessage=True)])
+    hook("SessionStart", git_repo, transcript, source="startup")
+    fields: dict[str, Any] = {"last_assistant_message": error}
+    if event == "StopFailure":
+        fields |= {"error": "invalid_request", "error_details": error}
+    hook(event, git_repo, transcript, **fields)
+    hook("SessionEnd", git_repo, transcript, reason="other")
+    obs, summaries = session_records()
+    assert [s.content for s in summaries] == ["Refactored auth; tests pass."]
+    kinds = [o.kind for o in obs]
+    assert kinds == (["error"] if event == "StopFailure" else [])
+
+
+def test_a_run_that_only_failed_leaves_no_summary(git_repo: Path, tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    error = "API Error: 400 bad request"
+    write(transcript, [say(error, isApiErrorMessage=True)])
+    hook("SessionStart", git_repo, transcript, source="startup")
+    hook("StopFailure", git_repo, transcript, error="invalid_request", last_assistant_message=error)
+    hook("SessionEnd", git_repo, transcript, reason="other")
+    obs, summaries = session_records()
+    assert summaries == []
+    assert [o.kind for o in obs] == ["error"]
