@@ -9,10 +9,11 @@ if ! command -v npm >/dev/null; then
   exit 0
 fi
 mkdir -p "$cache"
-packages=(@google/gemini-cli@0.61.0 @openai/codex@0.169.0 opencode-ai@1.18.33)
+packages=(@anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 opencode-ai@1.18.33)
 if [ -f "$cache/node_modules/@google/gemini-cli/package.json" ] \
   && [ -f "$cache/node_modules/@openai/codex/package.json" ] \
-  && [ -x "$cache/node_modules/opencode-ai/bin/opencode.exe" ]; then
+  && [ -x "$cache/node_modules/opencode-ai/bin/opencode.exe" ] \
+  && [ -x "$cache/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ]; then
   exit 0
 fi
 npm install --no-audit --no-fund --loglevel=error --prefix "$cache" "${packages[@]}"
