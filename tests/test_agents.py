@@ -89,17 +89,82 @@ def test_agent_modules_never_import_each_other() -> None:
         assert forbidden == set(), f"{path.name} builds a store: {forbidden}"
 
 
-def test_a_fifth_agent_is_one_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A module dropped into the package is an agent: ``names`` lists it, ``load`` loads it."""
+ZED = '''"""Zed, the fifth agent of the test: one module, nothing else."""
+
+NAME = "zed"
+LABEL = "Zed"
+FLAG = "--zed"
+EVENTS = {"toolDone": "PostToolUse"}
+
+
+def canonical(data, event):
+    return {"session_id": data["thread"], "cwd": data["dir"], "tool_name": "Bash",
+            "tool_input": {"command": data["cmd"]}, "tool_response": data["out"]}
+
+
+def render(event, output):
+    return None
+
+
+def install(scope, cwd=None, exe=None):
+    from kindling.agents.base import FileChange
+    from pathlib import Path
+
+    return [FileChange(Path(cwd or ".") / ".zed" / "settings.json", True, None, ("mcp",))]
+
+
+def uninstall(scope, cwd=None):
+    return []
+'''
+
+
+def test_a_fifth_agent_is_one_module(
+    tmp_path: Path, git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module dropped into the package is an agent: its hooks record through the common
+    mapping and ``kindling init`` gets its flag, with no other file changed."""
+    import importlib
+    import io
+
+    from click.testing import CliRunner
+
     import kindling.agents as agents
+    from kindling.hooks import run_hook_cli
 
     fake = tmp_path / "agents"
     fake.mkdir()
     for path in AGENTS_DIR.glob("*.py"):
         (fake / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    (fake / "zed.py").write_text('"""Zed."""\nNAME = "zed"\n', encoding="utf-8")
+    (fake / "zed.py").write_text(ZED, encoding="utf-8")
     monkeypatch.setattr(agents, "__file__", str(fake / "__init__.py"))
+    monkeypatch.setattr(agents, "__path__", [str(fake), *agents.__path__])
     assert "zed" in agents.names()
+
+    event = {"thread": "z1", "dir": str(git_repo), "cmd": "zig build", "out": "ok"}
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert run_hook_cli(["--agent", "zed", "toolDone"], exit_process=False) == 0
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        [obs] = kd.list_observations()
+        [capsule] = kd.list_capsules()
+    assert (obs.kind, obs.content, obs.provenance["source"]) == (
+        "command",
+        "$ zig build\n[completed]\nok",
+        "zed",
+    )
+    assert capsule.intent.startswith("Zed session in")
+
+    import kindling.cli.commands.init as init_command
+
+    try:
+        fresh = importlib.reload(init_command)
+        assert "zed" in fresh.AGENTS
+        help_text = CliRunner().invoke(fresh.command, ["--help"]).output
+        assert "--zed" in help_text
+        assert "Zed's MCP config" in " ".join(help_text.split())
+    finally:
+        monkeypatch.undo()
+        importlib.reload(init_command)
 
 
 @pytest.mark.parametrize("name", sorted(USER_FILES))

@@ -101,6 +101,13 @@ def _arm_watchdog(event: str) -> None:
     signal.alarm(DEADLINE_S)
 
 
+def _disarm_watchdog() -> None:
+    import signal
+
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)
+
+
 def _parse_args(args: list[str]) -> tuple[str | None, str | None, str | None, bool]:
     event: str | None = None
     db: str | None = None
@@ -171,6 +178,8 @@ def run_hook_cli(
         where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
         at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
         log_problem(label, f"{type(exc).__name__}: {exc}{at}")
+    if not exit_process:
+        _disarm_watchdog()  # called in-process: the watchdog must not end the caller later
     if exit_process:
         try:
             sys.stdout.flush()
@@ -195,6 +204,7 @@ def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | N
         return None
     payload = HookPayload(canonical, canonical.get("hook_event_name") or module.EVENTS[native])
     payload.agent = module.NAME
+    payload.agent_label = module.LABEL
     return payload, module
 
 

@@ -40,17 +40,9 @@ SUMMARY_CHARS = 4000
 SUMMARY_EVENTS = ("Stop", "StopFailure", "PreCompact")
 # The synchronous points where the transcript is read for what the background hooks missed.
 RECONCILE_EVENTS = ("Stop", "StopFailure", "PreCompact", "SessionEnd")
-LABELS = {
-    "claude-code": "Claude Code",
-    "gemini": "Gemini CLI",
-    "codex": "Codex",
-    "opencode": "OpenCode",
-    "cursor": "Cursor",
-}
 
 
-def session_intent(repo: str, agent: str = "claude-code") -> str:
-    label = LABELS.get(agent, agent)
+def session_intent(repo: str, label: str = "Claude Code") -> str:
     return f"{label} session in {os.path.basename(repo.rstrip('/')) or repo}"
 
 
@@ -111,9 +103,9 @@ def _reconciled(
     out: list[dict[str, Any]] = []
     for event, data in found:
         q = HookPayload(data, event)
-        q.agent = p.agent
+        q.agent, q.agent_label = p.agent, p.agent_label
         base = {"ts": wall_clock_ms(), "session_id": q.session_id, "repo_id": repo}
-        base["intent"] = session_intent(repo, p.agent)
+        base["intent"] = session_intent(repo, p.agent_label)
         for record in _observation(q, cfg, repo, base):
             record["provenance"]["reconciled"] = True
             out.append(record)
@@ -134,7 +126,7 @@ def records(
     now = wall_clock_ms()
     base: dict[str, Any] = {"ts": now, "session_id": p.session_id, "repo_id": repo}
     if p.session_id is not None:
-        base["intent"] = session_intent(repo, p.agent)
+        base["intent"] = session_intent(repo, p.agent_label)
     out: list[dict[str, Any]] = []
     if p.event in RECONCILE_EVENTS and p.session_id is not None and commits is not None:
         out += _reconciled(p, cfg, repo, commits)

@@ -56,6 +56,7 @@ class HookPayload:
 
     __slots__ = (
         "agent",
+        "agent_label",
         "agent_type",
         "compact_summary",
         "cwd",
@@ -83,6 +84,7 @@ class HookPayload:
             error = json.dumps(error, ensure_ascii=False, default=str)
         self.event: str = event or _str(data, "hook_event_name") or ""
         self.agent = "claude-code"  # which agent sent it (``kindling.agents``); set by the caller
+        self.agent_label = "Claude Code"  # its name for people (the agent module's ``LABEL``)
         self.session_id = _str(data, "session_id")
         self.cwd = _str(data, "cwd")
         self.transcript_path = _str(data, "transcript_path")

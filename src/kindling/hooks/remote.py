@@ -80,7 +80,7 @@ def requests_for(
     out: list[tuple[str, str, dict[str, Any]]] = []
     if p.event == "SessionStart" and p.session_id:
         scope = {"repoId": repo, "sessionId": p.session_id}
-        intent = scrub_text(session_intent(repo, p.agent))
+        intent = scrub_text(session_intent(repo, p.agent_label))
         body = {"id": session_capsule_id(p.session_id), "intent": intent, "scope": scope}
         out.append(("POST", "/v1/capsules", body))
     for record in records(p, cfg, repo, commits):

@@ -53,7 +53,7 @@ def _ensure_capsule(kd: Kindling, p: HookPayload, repo: str) -> None:
         return
     with suppress(ConflictError):  # another hook of this session opened it a moment ago
         kd.open_capsule(
-            intent=session_intent(repo, p.agent),
+            intent=session_intent(repo, p.agent_label),
             scope=Scope(session_id=p.session_id, repo_id=repo),
         )
 
