@@ -73,6 +73,7 @@ class FakeAnthropic:
     def __init__(self, *, fail_after_tool: bool = False) -> None:
         self.fail_after_tool = fail_after_tool
         self.requests = 0
+        self.calls = 0
         self.lock = threading.Lock()
         owner = self
 
@@ -111,8 +112,8 @@ class FakeAnthropic:
 
     def answer(self, handler: Any, body: dict[str, Any]) -> None:
         text, has_result = _last_user(body)
-        found = MARKER.search(text)
-        marker = found.group(0) if found else "marker-none"
+        found = MARKER.findall(text)
+        marker = found[-1] if found else "marker-none"  # the newest prompt's
         if has_result and self.fail_after_tool:
             handler._json(
                 400,
@@ -134,9 +135,12 @@ class FakeAnthropic:
             message["stop_reason"] = "end_turn"
         else:
             command = {"command": f"echo {marker}", "description": "Print the marker"}
+            with self.lock:
+                self.calls += 1
+                tid = f"toolu_{marker.replace('-', '_')}_{self.calls}"
             tool = {
                 "type": "tool_use",
-                "id": f"toolu_{marker.replace('-', '_')}",
+                "id": tid,
                 "name": "Bash",
                 "input": command,
             }
