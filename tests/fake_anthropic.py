@@ -112,8 +112,8 @@ class FakeAnthropic:
 
     def answer(self, handler: Any, body: dict[str, Any]) -> None:
         text, has_result = _last_user(body)
-        found = MARKER.findall(text)
-        marker = found[-1] if found else "marker-none"  # the newest prompt's
+        found = MARKER.search(text)  # the prompt's (context Kindling injects comes after it)
+        marker = found.group(0) if found else "marker-none"
         if has_result and self.fail_after_tool:
             handler._json(
                 400,

@@ -312,7 +312,7 @@ def test_secrets_in_tool_output_never_reach_the_database(git_repo: Path) -> None
 def test_hook_help() -> None:
     proc = run_hook("--help", b"")
     assert proc.returncode == 0
-    assert "Usage: kindling hook EVENT" in proc.stdout
+    assert "Usage: kindling hook [--agent NAME] EVENT" in proc.stdout
 
 
 def test_hook_through_click_with_global_db(git_repo: Path, tmp_path: Path) -> None:

@@ -41,15 +41,16 @@ DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Cl
 LOG_NAME = "hooks.log"
 LOG_MAX_BYTES = 1 << 20
 
-HELP = f"""Usage: kindling hook EVENT [--db PATH]
+HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
 
-  Run one Claude Code hook: read the hook's JSON from stdin and record it (first in the
+  Run one Claude Code hook (or, with --agent gemini|codex|cursor, that agent's hook, named
+  and shaped as the agent sends it): read the hook's JSON from stdin and record it (first in the
   spool beside the database, scrubbed; the database takes it at the next drain). For
   SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
   agent as hookSpecificOutput.additionalContext.
 
   Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
-  Install the hooks with: kindling init --claude-code
+  Install the hooks with: kindling init --claude-code (or --gemini, --codex, --cursor)
 
 Events:
   {", ".join(EVENTS)}
@@ -58,8 +59,9 @@ Example:
   echo '{{"session_id": "s1", "cwd": "'$PWD'", "source": "startup"}}' | kindling hook SessionStart
 
 Options:
-  --db PATH   Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
-  -h, --help  Show this message and exit.
+  --agent NAME  The agent whose hook this is (default: claude-code).
+  --db PATH     Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
+  -h, --help    Show this message and exit.
 """
 
 
