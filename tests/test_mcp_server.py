@@ -50,7 +50,9 @@ def test_tools_are_listed_with_descriptions_annotations_and_schemas(git_repo: Pa
         seen.update({t.name: t for t in listed.tools})
 
     run_client(git_repo, body)
-    assert sorted(seen) == ["forget", "pin", "recent", "remember", "retrieve", "status", "unpin"]
+    assert sorted(seen) == [
+        *("forget", "get", "pin", "recent", "remember", "retrieve", "status", "timeline", "unpin")
+    ]
     for tool in seen.values():
         assert tool.description
         assert "\n " not in tool.description, tool.name  # dedented
@@ -59,6 +61,8 @@ def test_tools_are_listed_with_descriptions_annotations_and_schemas(git_repo: Pa
         assert tool.input_schema["additionalProperties"] is False
     assert seen["retrieve"].annotations.read_only_hint is True
     assert seen["recent"].annotations.read_only_hint is True
+    assert seen["timeline"].annotations.read_only_hint is True
+    assert seen["get"].annotations.read_only_hint is True
     assert seen["forget"].annotations.destructive_hint is True
     assert seen["remember"].annotations.destructive_hint is False
     assert seen["retrieve"].input_schema["properties"]["query"]["maxLength"] == MAX_QUERY_CHARS
@@ -134,7 +138,15 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember", {"content": "x", "kind": "bogus"}, 'kind must be one of: "message", "error"'),
     ("remember", {"content": "   "}, "invalid_input: content is blank"),
     ("pin", {"target_id": "x", "ttl_minutes": 10**12}, "ttl_minutes must be at most"),
-    ("unpin", {"pin_id": "no-such-pin"}, "not_found: no pin with id 'no-such-pin'"),
+    ("unpin", {"pin_id": "no-such-pin"}, "not_found: no pin with id 'no-such-pin'; retrieve"),
+    ("timeline", {"id": "nope"}, "not_found: no observation or summary has id 'nope'"),
+    ("timeline", {"id": "x", "before": 51}, "before must be at most 50"),
+    ("timeline", {"id": "x", "after": -1}, "after must be at least 0"),
+    ("get", {"ids": []}, "ids must have at least 1 item(s)."),
+    ("get", {"ids": "abc"}, "ids must be a list."),
+    ("get", {"ids": ["a"] * 101}, "ids must have at most 100 items."),
+    ("get", {"ids": [""]}, "invalid_input: every id must be a non-empty string"),
+    ("get", {"ids": ["a"], "token_budget": -1}, "token_budget must be at least 0"),
 ]
 
 
@@ -154,6 +166,7 @@ def test_bad_calls_are_tool_errors_in_one_plain_sentence(git_repo: Path) -> None
         assert "\n" not in message
         for noise in ("pydantic", "http", "validation error", "Error executing tool", "[type="):
             assert noise not in message, message
+        assert "()" not in message, message  # names tools, never a Python function
     assert not results[-1].is_error
 
 
@@ -193,3 +206,68 @@ def test_huge_pinned_memories_are_bounded_in_structured_content(git_repo: Path) 
     assert len(data["pins"][0]["snippet"]) <= SNIPPET_CHARS
     assert len(text(calls["retrieve"])) < 2000
     assert len(structured(calls["everywhere"], "recent")["observations"]) == 1
+
+
+def _session(kd: Kindling, repo: Path, steps: int) -> tuple[list[str], str]:
+    """A capsule of ``steps`` commands in session s1, closed with a summary."""
+    scope = Scope(session_id="s1", repo_id=str(repo))
+    cap = kd.open_capsule(intent="fix the flaky login test", scope=scope)
+    ids = [
+        kd.append_observation(
+            kind="command",
+            content=f"$ pytest tests/test_login.py  # try {i}\n" + "assert failed\n" * 40 * i,
+            scope=scope,
+            ts=1_000 + i,
+            capsule_id=cap.id,
+        ).id
+        for i in range(steps)
+    ]
+    other = Scope(session_id="s2", repo_id=str(repo))
+    kd.append_observation(kind="command", content="$ make other", scope=other, ts=1_003)
+    summary = kd.close_capsule(cap.id, summary="login fixed by a retry", closed_at=2_000)
+    assert summary.summary_id is not None
+    return ids, summary.summary_id
+
+
+def test_timeline_and_get_open_a_hit(git_repo: Path) -> None:
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        ids, summary_id = _session(kd, git_repo, 8)
+    calls: dict[str, CallToolResult] = {}
+
+    async def body(session: ClientSession) -> None:
+        calls["middle"] = await session.call_tool("timeline", {"id": ids[4], "before": 2})
+        calls["summary"] = await session.call_tool("timeline", {"id": summary_id, "before": 3})
+        calls["get"] = await session.call_tool(
+            "get", {"ids": [ids[7], summary_id, "nope", ids[7]], "token_budget": 100}
+        )
+        calls["whole"] = await session.call_tool("get", {"ids": [ids[7]]})
+
+    run_client(git_repo, body)
+    middle = structured(calls["middle"], "timeline")
+    assert middle["anchor"] == ids[4]
+    assert middle["session"] == "s1"
+    assert [s["id"] for s in middle["steps"]] == ids[2:10]  # 2 before, 5 after (default)
+    assert [s.get("anchor", False) for s in middle["steps"]].count(True) == 1
+    assert middle["steps"][2]["anchor"] is True
+    assert (middle["moreBefore"], middle["moreAfter"]) == (True, False)
+    assert all(len(s["snippet"]) <= SNIPPET_CHARS for s in middle["steps"])
+    around_summary = structured(calls["summary"], "timeline")
+    assert [s["id"] for s in around_summary["steps"]] == [*ids[5:], summary_id]
+    assert around_summary["steps"][-1]["kind"] == "summary"
+
+    got = structured(calls["get"], "get")
+    assert [i["id"] for i in got["items"]] == [ids[7], summary_id]
+    assert got["missing"] == ["nope"]
+    first, second = got["items"]
+    assert first["totalChars"] > 400
+    assert first["cutChars"] > 0
+    assert first["content"].endswith("characters: ask with a larger budget, or for this id alone]")
+    assert f"cut {first['cutChars']} characters" in first["content"]
+    assert second["content"] == "" or second["cutChars"] == second["totalChars"]
+    assert got["truncated"] is True
+    assert got["cut"] == [ids[7], summary_id]
+    assert got["tokensUsed"] <= 100
+    whole = structured(calls["whole"], "get")["items"][0]
+    assert whole["cutChars"] == 0
+    assert len(whole["content"]) == whole["totalChars"]
+    assert whole["content"].count("assert failed") == 280

@@ -153,7 +153,7 @@ def test_a_personal_token_forgets_only_its_users_entities(
         ({"match": WORD * 1000}, "at most 10000 characters, got 12000"),
         ({"match": WORD, "dry_run": "yes"}, "dry_run must be true or false"),
         ({"match": WORD, "dry_run": 1}, "dry_run must be true or false"),
-        ({"id": "x", "dry_run": True}, "dry_run goes with match"),
+        ({"id": "x", "dry_run": "yes"}, "dry_run must be true or false"),
         ({"match": WORD, "scope": {"repoId": REPO}}, "unknown field(s) ['scope']"),
     ],
 )

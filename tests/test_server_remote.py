@@ -312,3 +312,42 @@ def test_mcp_status_works_for_a_team_token_without_the_default_repo(
     jsonschema.validate(status, OUTPUT_SCHEMAS["status"])
     assert (status["user"], status["team"], status["repos"]) == ("dave", "ops", [])
     assert "openCapsulesInDefaultRepo" not in status  # not the token's to count
+
+
+def test_timeline_and_get_in_remote_mode(
+    remote: dict[str, str], store_url: str, git_repo: Path
+) -> None:
+    """The MCP tools and the client verbs that open a hit go to the server."""
+    scope = Scope(session_id="s1", repo_id=str(git_repo), user_id="alice")
+    with Kindling.open(store_url) as kd:
+        ids = [
+            kd.append_observation(kind="command", content=f"$ step {i}", scope=scope, ts=10 + i).id
+            for i in range(5)
+        ]
+        kd.append_observation(
+            kind="message", content="bob's", scope=Scope(session_id="s1", user_id="bob"), ts=12
+        )
+    client = RemoteKindling(remote["KINDLING_URL"], remote["KINDLING_TOKEN"])
+    local_view = client.timeline(ids[2], before=1, after=1)
+    assert [o.id for o in local_view.steps] == ids[1:4]  # bob's step is not alice's to see
+    items = client.get_items([ids[0], "nope"], token_budget=1)
+    assert [i.entity.id for i in items.items] == [ids[0]]
+    assert (items.missing, items.truncated) == (("nope",), True)
+    seen = mcp_calls(
+        remote,
+        git_repo,
+        ("timeline", "timeline", {"id": ids[2], "before": 1, "after": 1}),
+        ("get", "get", {"ids": [ids[0], ids[4]]}),
+        ("unknown", "timeline", {"id": "nope"}),
+    )
+    for tool in ("timeline", "get"):
+        assert not seen[tool].is_error, seen[tool].content
+        jsonschema.validate(seen[tool].structured_content, OUTPUT_SCHEMAS[tool])
+    steps = seen["timeline"].structured_content["steps"]
+    assert [s["id"] for s in steps] == ids[1:4]
+    assert [i["content"] for i in seen["get"].structured_content["items"]] == [
+        "$ step 0",
+        "$ step 4",
+    ]
+    assert seen["unknown"].is_error
+    assert "not_found" in seen["unknown"].content[0].text

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
         CandidateResult,
         Capsule,
         Explanation,
+        Item,
+        Items,
         Memory,
         MemoryFields,
         MemoryMatch,
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
         Scope,
         Summary,
         SummaryDetails,
+        Timeline,
     )
     from kindling.retrieval.budget import CharTokenizer, Tokenizer
     from kindling.retrieval.provider import (
@@ -45,9 +48,9 @@ if TYPE_CHECKING:
 
 _ERRORS = "ConflictError DatabaseLockedError InvalidInputError KindlingError NotFoundError"
 _MODEL = (
-    "CandidateResult Capsule Explanation Memory MemoryFields MemoryMatch NewObservation"
+    "CandidateResult Capsule Explanation Item Items Memory MemoryFields MemoryMatch NewObservation"
     " Observation Pin"
-    " PinResult RetrieveProvenance RetrieveResult Scope Summary SummaryDetails"
+    " PinResult RetrieveProvenance RetrieveResult Scope Summary SummaryDetails Timeline"
 )
 _LAZY = {
     "Kindling": "kindling.engine",
@@ -87,6 +90,8 @@ __all__ = [
     "DatabaseLockedError",
     "Explanation",
     "InvalidInputError",
+    "Item",
+    "Items",
     "Kindling",
     "KindlingError",
     "LocalFtsProvider",
@@ -109,6 +114,7 @@ __all__ = [
     "StoreError",
     "Summary",
     "SummaryDetails",
+    "Timeline",
     "Tokenizer",
 ]
 __version__ = "0.1.0"

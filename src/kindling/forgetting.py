@@ -19,7 +19,6 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from kindling.capture.sanitize import require_id
@@ -121,7 +120,7 @@ def check_match_text(text: object) -> str:
 
 def holders(db_path: str) -> tuple[str, ...]:
     """Other processes with the database, its WAL or its shared memory open (Linux only)."""
-    if db_path == ":memory:" or not Path("/proc/self/fd").is_dir():
+    if db_path == ":memory:" or not os.path.isdir("/proc/self/fd"):
         return ()
     try:
         real = os.path.realpath(db_path)
@@ -139,7 +138,8 @@ def holders(db_path: str) -> tuple[str, ...]:
             fds = os.listdir(f"/proc/{pid}/fd")
             if not any(os.readlink(f"/proc/{pid}/fd/{fd}") in targets for fd in fds):
                 continue
-            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                raw = fh.read()
         except OSError:
             continue
         command = " ".join(raw.replace(b"\0", b" ").decode("utf-8", "replace").split())[:80]
@@ -152,7 +152,9 @@ class ForgetVerbs:
 
     store: Store
 
-    def forget(self, entity_id: str, *, visible: Visible | None = None) -> ForgetReport:
+    def forget(
+        self, entity_id: str, *, dry_run: bool = False, visible: Visible | None = None
+    ) -> ForgetReport:
         """Forget an observation, summary or pin by id, with every derived copy.
 
         An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
@@ -164,9 +166,11 @@ class ForgetVerbs:
 
         ``visible`` (the server passes its access rule) limits it to the entities it accepts:
         one it rejects is as unknown as a missing id, and a derived summary it rejects is
-        neither changed nor named."""
+        neither changed nor named. ``dry_run`` changes nothing and reports what would go."""
         eid = require_id(entity_id, "id")
         store = self.store
+        if dry_run:
+            return self._plan_one(eid, visible)
 
         def keep(entity: Observation | Summary | Pin | None) -> bool:
             return entity is not None and (visible is None or visible(entity))
@@ -243,6 +247,23 @@ class ForgetVerbs:
                 ):
                     derived.add(summary.id)
         return tuple(sorted(derived))
+
+    def _plan_one(self, eid: str, visible: Visible | None) -> ForgetReport:
+        """What ``forget(eid)`` changes, changing nothing."""
+        store = self.store
+
+        def keep(entity: Observation | Summary | Pin | None) -> bool:
+            return entity is not None and (visible is None or visible(entity))
+
+        if keep(store.get_observations([eid]).get(eid)):
+            summaries = store.get_summaries(list(self._derived([eid])))
+            derived = tuple(i for i in sorted(summaries) if keep(summaries[i]))
+            return ForgetReport(id=eid, observations=(eid,), summaries=derived, dry_run=True)
+        if keep(store.get_summary(eid)):
+            return ForgetReport(id=eid, summaries=(eid,), dry_run=True)
+        if keep(store.get_pin(eid)):
+            return ForgetReport(id=eid, pins=(eid,), dry_run=True)
+        raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
 
     def _plan(self, text: str, visible: Visible | None) -> ForgetReport:
         """What ``forget_matching`` changes: the matches ``visible`` accepts, with the

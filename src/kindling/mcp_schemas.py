@@ -17,9 +17,18 @@ from typing import Any
 from kindling.timefmt import relative
 
 _STR: dict[str, Any] = {"type": "string"}
-_OPT_STR: dict[str, Any] = {"type": ["string", "null"]}
 _INT: dict[str, Any] = {"type": "integer"}
+_BOOL: dict[str, Any] = {"type": "boolean"}
 _STRS: dict[str, Any] = {"type": "array", "items": _STR}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null, as ``anyOf``: a type array (``["string", "null"]``) is valid JSON
+    Schema, but the MCP Inspector's strict mode warns on it and some clients mishandle it."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+_OPT_STR = _nullable(_STR)
 
 
 def _object(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -40,14 +49,39 @@ _RESULT = _object(
 )
 _SUMMARY = _object({**_BRIEF, "snippet": _STR})
 _COUNTS = {"type": "object", "additionalProperties": _INT}
+# timeline: the steps around a hit, like recent's items; the hit itself marked
+_STEP = _object(
+    {**_BRIEF, "snippet": _STR}, {"path": _STR, "anchor": {"type": "boolean", "const": True}}
+)
+# get: whole items; the fields after the common ones depend on the type
+_ITEM = _object(
+    {
+        **_BRIEF,
+        "type": {"enum": ["observation", "summary", "capsule"]},
+        "content": _STR,
+        "totalChars": _INT,
+        "cutChars": _INT,
+    },
+    {
+        **_WHERE,
+        "provenance": {"type": "object"},
+        "redacted": _BOOL,
+        "capsuleId": _STR,
+        "confidence": {"type": "number"},
+        "evidenceRefs": _STRS,
+        "status": _STR,
+        "observationIds": _STRS,
+        "summaryId": _STR,
+    },
+)
 
 OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
     "retrieve": _object(
         {
             "pins": {"type": "array", "items": _PIN},
-            "currentSummary": {"anyOf": [_SUMMARY, {"type": "null"}]},
+            "currentSummary": _nullable(_SUMMARY),
             "results": {"type": "array", "items": _RESULT},
-            "more": {"type": "boolean"},
+            "more": _BOOL,
         }
     ),
     "remember": _object({"id": _STR, "kind": _STR, "pinId": _OPT_STR}),
@@ -57,7 +91,7 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             "targetType": _STR,
             "targetId": _STR,
             "reason": _OPT_STR,
-            "expiresAt": {"type": ["integer", "null"]},
+            "expiresAt": _nullable(_INT),
         }
     ),
     "unpin": _object({"unpinned": _STR}),
@@ -68,15 +102,33 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             "summaries": _STRS,
             "pins": _STRS,
             "capsules": _STRS,
-            "complete": {"type": "boolean"},
+            "complete": _BOOL,
             "holders": _STRS,
-            "dryRun": {"type": "boolean"},
+            "dryRun": _BOOL,
             "remains": _STR,
             "message": _STR,
         }
     ),
     "recent": _object(
         {"observations": {"type": "array", "items": _object({**_BRIEF, "snippet": _STR}, _WHERE)}}
+    ),
+    "timeline": _object(
+        {
+            "anchor": _STR,
+            "steps": {"type": "array", "items": _STEP},
+            "moreBefore": _BOOL,
+            "moreAfter": _BOOL,
+        },
+        {"session": _STR},
+    ),
+    "get": _object(
+        {
+            "items": {"type": "array", "items": _ITEM},
+            "missing": _STRS,
+            "tokensUsed": _INT,
+            "truncated": _BOOL,
+            "cut": _STRS,
+        }
     ),
     # Locally the database and its counts; in remote mode the server and the token's facts
     # (no counts: the server's database is shared between teams).
@@ -130,6 +182,9 @@ _MESSAGES = {
     "less_than": "{name} must be less than {lt}",
     "string_too_long": "{name} must be at most {max_length} characters",
     "string_too_short": "{name} must be at least {min_length} characters",
+    "list_type": "{name} must be a list",
+    "too_short": "{name} must have at least {min_length} item(s)",
+    "too_long": "{name} must have at most {max_length} items",
 }
 
 

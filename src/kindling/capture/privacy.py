@@ -18,15 +18,18 @@ Must not import anything from Kindling except ``model``, ``errors``, ``store.bas
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kindling.capture.sanitize import check_depth
 from kindling.capture.scrub import scrub_secrets
-from kindling.model import Capsule, Observation, Pin, Summary, SummaryDetails
-from kindling.store.base import Store
+from kindling.model import Capsule, Observation, Pin, Summary
+
+if TYPE_CHECKING:
+    from kindling.model import SummaryDetails
+    from kindling.store.base import Store
 
 REDACTED_KINDS_KEY = "redactedKinds"
 
@@ -41,7 +44,7 @@ class _Recent:
         self._chars = 0
         self._max_entries = max_entries
         self._max_chars = max_chars
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()  # threading.Lock itself, minus threading's import
 
     def __contains__(self, text: str) -> bool:
         with self._lock:

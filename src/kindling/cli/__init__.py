@@ -14,6 +14,10 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"]:
+        if argv is None:  # a process of its own, which ends with the hook: no cyclic garbage
+            import gc  # collection during start-up (imports allocate much and free little)
+
+            gc.disable()
         from kindling.hooks import run_hook_cli
 
         sys.exit(run_hook_cli(args[1:]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
+from os import PathLike
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -15,6 +15,7 @@ from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
 from kindling.engine.base import Clock, scrub_switch
 from kindling.engine.capture import CaptureVerbs
+from kindling.engine.disclosure import DisclosureVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
 from kindling.errors import InvalidInputError, KindlingError
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from kindling.retrieval.scoring import ScoringWeights
 
 
-class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
+class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -40,7 +41,7 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
     @classmethod
     def open(
         cls,
-        path: str | Path = ":memory:",
+        path: str | PathLike[str] = ":memory:",
         *,
         provider: RetrievalProvider | None = None,
         tokenizer: Tokenizer | None = None,
@@ -64,7 +65,7 @@ class Kindling(CaptureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
         SQLite, no bound on PostgreSQL; a hook the agent waits for wants less).
         ``read_only=True`` never creates, migrates or writes the database (nor applies the
         spool): reads work, every write raises ``StoreError``."""
-        if not isinstance(path, str | Path) or not str(path).strip():
+        if not isinstance(path, str | PathLike) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only must be True or False")

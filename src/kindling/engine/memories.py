@@ -6,21 +6,17 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-from kindling.capture.memory import check_memory_fields, memory_intent
+from typing import TYPE_CHECKING
+
 from kindling.capture.privacy import scrub_details
 from kindling.capture.sanitize import MAX_LIMIT, new_id, require_limit, require_text
 from kindling.engine import validate
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError
-from kindling.model import (
-    Capsule,
-    Memory,
-    MemoryFields,
-    MemoryMatch,
-    Scope,
-    Summary,
-    SummaryDetails,
-)
+from kindling.model import Capsule, Scope, Summary
+
+if TYPE_CHECKING:  # the chat memories' values and checks load with the first memory verb
+    from kindling.model import Memory, MemoryFields, MemoryMatch, SummaryDetails
 
 
 class MemoryVerbs(EngineBase):
@@ -34,6 +30,9 @@ class MemoryVerbs(EngineBase):
         ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
         marks the other Active memories of that topic in the workspace Superseded: the newest
         write wins. One transaction."""
+        from kindling.capture.memory import check_memory_fields, memory_intent
+        from kindling.model import Memory
+
         where = require_text(workspace, "workspace")
         text = validate.clean_text(content, "memory content", self.clean)
         checked = check_memory_fields(fields) if fields is not None else None
@@ -76,6 +75,7 @@ class MemoryVerbs(EngineBase):
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
+        from kindling.model import Memory, MemoryMatch
         from kindling.retrieval.relevance import summaries_by_relevance
 
         found = summaries_by_relevance(
@@ -94,6 +94,8 @@ class MemoryVerbs(EngineBase):
 
 def _details(summary_id: str, fields: MemoryFields, now: int) -> SummaryDetails:
     """What is stored of checked ``fields``: the same values, keyed by the summary."""
+    from kindling.model import SummaryDetails
+
     return SummaryDetails(
         summary_id=summary_id,
         topic=fields.topic,

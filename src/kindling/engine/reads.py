@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from kindling.capture.sanitize import require_choice, require_limit, require_scope, require_ts
 from kindling.engine.base import EngineBase
-from kindling.errors import NotFoundError
+from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import (
     CAPSULE_STATUSES,
     OBSERVATION_KINDS,
@@ -25,9 +25,23 @@ from kindling.model import (
     Summary,
     TargetType,
 )
-from kindling.store.base import StoreStats
+from kindling.store.base import RepoActivity, StoreStats
 
 T = TypeVar("T")
+
+
+def require_cursor(before: object) -> tuple[int, str]:
+    """A page cursor: (ts, id) of the last row already shown."""
+    if (
+        not isinstance(before, tuple)
+        or len(before) != 2
+        or isinstance(before[0], bool)
+        or not isinstance(before[0], int)
+        or not isinstance(before[1], str)
+    ):
+        raise InvalidInputError("before must be a (ts, id) pair: the last row of the page shown")
+    require_ts(before[0], "before ts")
+    return before[0], before[1]
 
 
 def _found(value: T | None, what: str, entity_id: str) -> T:
@@ -65,13 +79,25 @@ class ReadVerbs(EngineBase):
         scope: Scope | None = None,
         capsule_id: str | None = None,
         limit: int = 50,
+        before: tuple[int, str] | None = None,
     ) -> list[Observation]:
-        """Newest first (or in capsule order when ``capsule_id`` is given)."""
+        """Newest first, ties by id (or in capsule order when ``capsule_id`` is given).
+        ``before`` is the (ts, id) of the last observation of the previous page: the next
+        page starts after it (keyset pagination, as fast on page 1000 as on page 1)."""
         if kind is not None:
             require_choice(kind, OBSERVATION_KINDS, "observation kind")
+        cursor = None if before is None else require_cursor(before)
         return self.store.list_observations(
-            kind=kind, scope=require_scope(scope), capsule_id=capsule_id, limit=require_limit(limit)
+            kind=kind,
+            scope=require_scope(scope),
+            capsule_id=capsule_id,
+            limit=require_limit(limit),
+            before=cursor,
         )
+
+    def list_repos(self, *, scope: Scope | None = None, limit: int = 50) -> list[RepoActivity]:
+        """The repositories with observations in ``scope``: most recently active first."""
+        return self.store.list_repos(scope=require_scope(scope), limit=require_limit(limit))
 
     def list_capsules(
         self,

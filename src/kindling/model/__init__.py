@@ -1,8 +1,9 @@
 """Kindling's domain values: frozen dataclasses with closed sets for kinds and statuses.
 
 ``entities`` (scope, observations, capsules, summaries, pins), ``results`` (what ``retrieve()``
-answers) and ``memories`` (the chat memories' structured fields); every name is importable
-from ``kindling.model``. ``to_dict()`` gives the JSON of the retrieval contract (seed 000).
+answers), ``memories`` (the chat memories' structured fields) and ``disclosure`` (what
+``timeline()`` and ``get_items()`` answer); every name is importable from ``kindling.model``,
+the last three on first use. ``to_dict()`` gives the JSON of the retrieval contract (seed 000).
 
 Must not import anything from Kindling except ``errors``.
 """
@@ -31,25 +32,70 @@ from kindling.model.entities import (
     Visible,
     entity_type,
 )
-from kindling.model.memories import (
-    SUMMARY_STATUSES,
-    Memory,
-    MemoryFields,
-    MemoryMatch,
-    SummaryDetails,
-    SummaryStatus,
-)
-from kindling.model.results import (
-    CandidateResult,
-    Explanation,
-    PinResult,
-    RetrieveProvenance,
-    RetrieveResult,
-)
+
+# The results, chat-memory and disclosure values load on first use: a hook that only opens the
+# store and appends pays for the entities alone (each dataclass costs its creation at import).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.model.disclosure import (
+        ITEM_TYPES,
+        Item,
+        Items,
+        ItemType,
+        Timeline,
+        cut_marker,
+    )
+    from kindling.model.memories import (
+        SUMMARY_STATUSES,
+        Memory,
+        MemoryFields,
+        MemoryMatch,
+        SummaryDetails,
+        SummaryStatus,
+    )
+    from kindling.model.results import (
+        CandidateResult,
+        Explanation,
+        PinResult,
+        RetrieveProvenance,
+        RetrieveResult,
+    )
+
+_LAZY = {
+    **dict.fromkeys(
+        ("ITEM_TYPES", "Item", "Items", "ItemType", "Timeline", "cut_marker"),
+        "kindling.model.disclosure",
+    ),
+    **dict.fromkeys(
+        ("SUMMARY_STATUSES", "Memory", "MemoryFields", "MemoryMatch", "SummaryDetails",
+         "SummaryStatus"),
+        "kindling.model.memories",
+    ),
+    **dict.fromkeys(
+        ("CandidateResult", "Explanation", "PinResult", "RetrieveProvenance", "RetrieveResult"),
+        "kindling.model.results",
+    ),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    raise AttributeError(f"module 'kindling.model' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "CAPSULE_STATUSES",
     "CAPSULE_TYPES",
+    "ITEM_TYPES",
     "OBSERVATION_KINDS",
     "REDACTED",
     "SCOPE_FIELDS",
@@ -62,6 +108,9 @@ __all__ = [
     "CapsuleType",
     "Entity",
     "Explanation",
+    "Item",
+    "ItemType",
+    "Items",
     "JsonObject",
     "Memory",
     "MemoryFields",
@@ -79,6 +128,8 @@ __all__ = [
     "SummaryDetails",
     "SummaryStatus",
     "TargetType",
+    "Timeline",
     "Visible",
+    "cut_marker",
     "entity_type",
 ]

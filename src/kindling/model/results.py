@@ -64,6 +64,8 @@ class Explanation:
 
 @dataclass(frozen=True, slots=True)
 class PinResult:
+    """An active pin and the entity it points at."""
+
     pin: Pin
     target: Entity
 
@@ -73,6 +75,8 @@ class PinResult:
 
 @dataclass(frozen=True, slots=True)
 class CandidateResult:
+    """One ranked candidate: the entity, its score, the matched text and why it ranked there."""
+
     entity: Entity
     score: float
     match_context: str | None

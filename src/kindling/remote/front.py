@@ -266,8 +266,9 @@ class RemoteKindling(RemoteReads):
     def unpin(self, pin_id: str) -> None:
         self.client.call("DELETE", f"/v1/pins/{path_id(pin_id)}")
 
-    def forget(self, entity_id: str) -> ForgetReport:
-        return _report(self.client.call("POST", "/v1/forget", {"id": entity_id}))
+    def forget(self, entity_id: str, *, dry_run: bool = False) -> ForgetReport:
+        body = {"id": entity_id, "dry_run": True} if dry_run else {"id": entity_id}
+        return _report(self.client.call("POST", "/v1/forget", body))
 
     def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
         """Every copy of ``text`` among what the token may touch (the server decides). The

@@ -11,7 +11,7 @@ Must not be imported by the core; imports only the core and ``remote.client``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -27,7 +27,19 @@ from kindling.bundle import (
 from kindling.capture.privacy import scrub_observation, scrub_text
 from kindling.errors import InvalidInputError
 from kindling.lookup import Described, EntityType
-from kindling.model import AnyEntity, Capsule, Entity, JsonObject, Observation, Pin, Scope, Summary
+from kindling.model import (
+    AnyEntity,
+    Capsule,
+    Entity,
+    Item,
+    Items,
+    JsonObject,
+    Observation,
+    Pin,
+    Scope,
+    Summary,
+    Timeline,
+)
 from kindling.remote.client import RemoteClient, RemoteError, path_id
 
 T = TypeVar("T")
@@ -100,9 +112,15 @@ class RemoteReads:
     # ------------------------------------------------------------------ listings
 
     def list_observations(
-        self, *, kind: str | None = None, scope: Scope | None = None, limit: int = 50
+        self,
+        *,
+        kind: str | None = None,
+        scope: Scope | None = None,
+        limit: int = 50,
+        before: tuple[int, str] | None = None,
     ) -> list[Observation]:
-        query = query_of(scope, kind=kind, limit=limit)
+        cursor = None if before is None else f"{before[0]}:{before[1]}"
+        query = query_of(scope, kind=kind, limit=limit, before=cursor)
         return self._list("/v1/observations", parse_observation, query)
 
     def list_capsules(
@@ -169,6 +187,53 @@ class RemoteReads:
                 if target is None or not isinstance(entity, Pin)
                 else entity_of(entity.target_type, target),
                 also=tuple(data.get("sameIdAlso", [])),
+            )
+
+    # ------------------------------------------------------------------ opening a hit
+
+    def timeline(self, anchor_id: str, *, before: int = 5, after: int = 5) -> Timeline:
+        """``Kindling.timeline`` on the server (``GET /v1/timeline/{id}``)."""
+        for name, value in (("before", before), ("after", after)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidInputError(f"{name} must be a whole number from 0")
+        answer = self.client.call(
+            "GET", f"/v1/timeline/{path_id(anchor_id)}", before=str(before), after=str(after)
+        )
+        with parsing("timeline"):
+            return Timeline(
+                anchor=entity_of(answer["anchorType"], answer["anchor"]),
+                session_id=answer["sessionId"],
+                before=tuple(parse_observation(o, "before") for o in answer["before"]),
+                after=tuple(parse_observation(o, "after") for o in answer["after"]),
+                more_before=bool(answer["moreBefore"]),
+                more_after=bool(answer["moreAfter"]),
+            )
+
+    def get_items(self, ids: Sequence[str], *, token_budget: int | None = None) -> Items:
+        """``Kindling.get_items`` on the server (``POST /v1/items``)."""
+        body: dict[str, Any] = {"ids": ids if isinstance(ids, str) else list(ids)}
+        if token_budget is not None:
+            body["token_budget"] = token_budget
+        answer = self.client.call("POST", "/v1/items", body)
+        parsers: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
+            "observation": parse_observation,
+            "summary": parse_summary,
+            "capsule": capsule_of,
+        }
+        with parsing("items"):
+            return Items(
+                items=tuple(
+                    Item(
+                        i["type"],
+                        parsers[i["type"]](i["entity"], "item"),
+                        int(i["totalChars"]),
+                        int(i["cutChars"]),
+                    )
+                    for i in answer["items"]
+                ),
+                missing=tuple(str(m) for m in answer["missing"]),
+                token_budget=answer["tokenBudget"],
+                tokens_used=int(answer["tokensUsed"]),
             )
 
     # ------------------------------------------------------------------ the whole store

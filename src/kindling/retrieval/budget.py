@@ -29,6 +29,8 @@ class CharTokenizer:
 
 @dataclass(frozen=True, slots=True)
 class BudgetOutcome:
+    """How many candidates fit the budget, and the tokens used."""
+
     kept: int  # how many candidates (a prefix, in rank order) fit
     tokens_used: int  # fixed tiers plus kept candidates
     truncated: bool  # True exactly when a candidate was cut

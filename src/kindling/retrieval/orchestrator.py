@@ -46,6 +46,8 @@ class TierStore(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class RetrieveRequest:
+    """A retrieve call, its arguments checked."""
+
     query: str
     scope: Scope
     token_budget: int | None

@@ -57,6 +57,8 @@ COMMON_MIN_DOCS = 500
 
 @dataclass(frozen=True, slots=True)
 class ProviderRequest:
+    """What a provider is asked for."""
+
     query: str | None
     scope: Scope
     limit: int = DEFAULT_LIMIT
@@ -68,6 +70,8 @@ class ProviderRequest:
 
 @dataclass(frozen=True, slots=True)
 class ProviderHit:
+    """One scored hit of a provider."""
+
     target_type: TargetType
     target_id: str
     score: float
@@ -81,6 +85,8 @@ class ProviderHit:
 
 @dataclass(frozen=True, slots=True)
 class ProviderResult:
+    """A provider's hits, best first, and what it searched with."""
+
     hits: tuple[ProviderHit, ...]
     plan: QueryPlan
 
@@ -93,6 +99,8 @@ class RetrievalProvider(Protocol):
 
 @dataclass(slots=True)
 class _Scored:
+    """A hit with its score, before the stable sort."""
+
     target_type: TargetType
     entity: Entity
     ts: int

@@ -95,6 +95,8 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(frozen=True, slots=True)
 class ScoreInputs:
+    """What the score of one hit is computed from."""
+
     bm25: float | None  # FTS5 bm25(): <= 0, lower is better; None without a text query
     clauses: int  # positive clauses of the query (>= 1 when there is a text query)
     ts: int
@@ -107,6 +109,8 @@ class ScoreInputs:
 
 @dataclass(frozen=True, slots=True)
 class Score:
+    """One hit's score and its factors."""
+
     relevance: float
     recency: float
     age_ms: int

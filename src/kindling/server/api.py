@@ -89,6 +89,16 @@ def whole_number(args: Mapping[str, str], name: str) -> int | None:
     return int(value)
 
 
+def cursor_of(value: str | None) -> tuple[int, str] | None:
+    """``before=<ts>:<id>``, the last observation of the page shown (keyset pagination)."""
+    if value is None:
+        return None
+    ts, sep, last_id = value.partition(":")
+    if not sep or not (ts.isascii() and ts.isdigit() and len(ts) <= 18) or not last_id:
+        raise InvalidInputError(f"before must be <ts>:<id>, got {value[:40]!r}")
+    return int(ts), last_id
+
+
 def limit_of(args: Mapping[str, str]) -> int:
     limit = whole_number(args, "limit")
     return 50 if limit is None else limit
@@ -215,9 +225,9 @@ class Api:
 
     def forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
         """Forget an observation, summary or pin by id (``id``; ``observation_id`` also
-        accepted), with its derived copies, or every copy of a text (``match``, ``dry_run``
-        to only count) among the entities the token may touch; the answer is the library's
-        forget report."""
+        accepted), with its derived copies, or every copy of a text (``match``); ``dry_run``
+        only reports what would go. Both among the entities the token may touch; the answer
+        is the library's forget report."""
         args = fields(body, {"id", "observation_id", "match", "dry_run"})
         dry_run = args.pop("dry_run", None)
         entity_id = next(iter(args.values()), None)  # or the text to match
@@ -231,10 +241,12 @@ class Api:
                     entity_id, dry_run=bool(dry_run), visible=self._visible(who)
                 )
             )
-        if dry_run is not None:
-            raise InvalidInputError("dry_run goes with match")
+        if not isinstance(dry_run, bool | None):
+            raise InvalidInputError("dry_run must be true or false")
         # one the token may not touch is as unknown as a missing id, and so are derived copies
-        return _for_clients(self.kd.forget(entity_id, visible=self._visible(who)))
+        return _for_clients(
+            self.kd.forget(entity_id, dry_run=bool(dry_run), visible=self._visible(who))
+        )
 
     # ------------------------------------------------------------------ reads
 
@@ -272,7 +284,13 @@ class Api:
         return self._listing(who, params, self.kd.list_summaries)
 
     def list_observations(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        return self._listing(who, params, self.kd.list_observations, kind=lambda a: a.get("kind"))
+        return self._listing(
+            who,
+            params,
+            self.kd.list_observations,
+            kind=lambda a: a.get("kind"),
+            before=lambda a: cursor_of(a.get("before")),
+        )
 
     def list_capsules(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
         return self._listing(who, params, self.kd.list_capsules, status=lambda a: a.get("status"))
@@ -297,6 +315,19 @@ class Api:
     def describe(self, who: Principal, entity_id: str) -> dict[str, Any]:
         """``kindling show --json`` of one id, its links narrowed to what the token sees."""
         return describe(self.kd, entity_id, visible=self._visible(who)).to_dict()
+
+    def timeline(self, who: Principal, anchor_id: str, params: Mapping[str, str]) -> dict[str, Any]:
+        """``Kindling.timeline`` of what the token sees: another team's anchor is unknown,
+        and its steps are left out."""
+        args = fields(params, {"before", "after"})
+        counts = {k: n for k in args if (n := whole_number(args, k)) is not None}
+        return self.kd.timeline(anchor_id, visible=self._visible(who), **counts).to_dict()
+
+    def get_items(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``Kindling.get_items``: ids the token may not see are ``missing``, like unknown
+        ones."""
+        args = fields(body, {"ids", "token_budget"}, {"ids"})
+        return self.kd.get_items(args.pop("ids"), visible=self._visible(who), **args).to_dict()
 
     def status(self, who: Principal) -> dict[str, Any]:
         mine = self.kd.list_capsules(

@@ -157,6 +157,16 @@ def create_app(kd: Kindling) -> Starlette:
     def getter(kind: str) -> Callable[[Principal, str], Any]:
         return lambda who, entity_id: api.get_entity(who, kind, entity_id)
 
+    async def timeline(request: Request) -> Any:
+        who = await api.who(request)
+        anchor_id, params = request.path_params["id"], dict(request.query_params)
+        return await api.run(lambda: api.timeline(who, anchor_id, params))
+
+    async def items(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request)
+        return await api.run(lambda: api.get_items(who, body))
+
     async def status(request: Request) -> Any:
         who = await api.who(request)
         return await api.run(lambda: api.status(who))
@@ -185,6 +195,8 @@ def create_app(kd: Kindling) -> Starlette:
         Route("/v1/pins", listing(api.list_pins), methods=["GET"]),
         *(Route(f"/v1/{kind}/{{id}}", lookup(getter(kind)), methods=["GET"]) for kind in GETTERS),
         Route("/v1/entities/{id}", lookup(api.describe), methods=["GET"]),
+        Route("/v1/timeline/{id}", endpoint(timeline), methods=["GET"]),
+        Route("/v1/items", endpoint(items), methods=["POST"]),
         Route("/v1/forget", endpoint(forget), methods=["POST"]),
         Route("/v1/retrieve", endpoint(retrieve), methods=["POST"]),
         Route("/v1/status", endpoint(status), methods=["GET"]),
@@ -199,4 +211,6 @@ def create_app(kd: Kindling) -> Starlette:
         detail = exc.detail if isinstance(exc, HTTPException) else "error"
         return error_response(status, code, f"{request.method} {request.url.path}: {detail}")
 
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.api = api  # the memory browser's team page shares its handlers and lock
+    return app

@@ -49,6 +49,7 @@ _BODIES: dict[str, dict[str, Any]] = {
         [], query=_S, scope=_SCOPE, token_budget=_I, max_candidates=_I, include_redacted=_B,
         intent=_S, now=_I,
     ),
+    "items": _obj(["ids"], ids=_L, token_budget=_I),
     "bundle": {"type": "object", "description": "An export bundle (bundleVersion 1.0)."},
 }  # fmt: skip
 
@@ -110,7 +111,10 @@ def openapi_document() -> dict[str, Any]:
         "paths": {
             "/v1/observations": {
                 "post": _op("Append an observation", "observation", "201"),
-                "get": _op("Newest observations in scope", parameters=_query(*_IN, "kind")),
+                "get": _op(
+                    "Newest observations in scope; before=<ts>:<id> (the last shown) pages on",
+                    parameters=_query(*_IN, "kind", "before"),
+                ),
             },
             "/v1/observations/{id}": {"get": _op("One observation", parameters=_ID)},
             "/v1/capsules": {
@@ -141,10 +145,19 @@ def openapi_document() -> dict[str, Any]:
                     "Any entity by id, with its links (`kindling show --json`)", parameters=_ID
                 )
             },
+            "/v1/timeline/{id}": {
+                "get": _op(
+                    "The steps before and after an observation or summary in its session",
+                    parameters=[*_ID, *_query("before", "after")],
+                )
+            },
+            "/v1/items": {
+                "post": _op("Whole observations, summaries, capsules by id, to a budget", "items")
+            },
             "/v1/forget": {
                 "post": _op(
                     "Forget an observation, summary or pin by id, or every copy of a text"
-                    " (match; dry_run only counts) among what the token may touch",
+                    " (match) among what the token may touch; dry_run only reports",
                     "forget",
                 )
             },

@@ -8,7 +8,7 @@ Must not import anything from Kindling except ``errors`` and ``store``.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from kindling.errors import StoreError
 from kindling.store.base import Store
@@ -34,14 +34,14 @@ def open_postgres(
 
 
 def open_store(
-    path: str | Path, *, busy_timeout_s: float | None = None, read_only: bool = False
+    path: str | os.PathLike[str], *, busy_timeout_s: float | None = None, read_only: bool = False
 ) -> Store:
     """The store of a file path, ``:memory:`` or a ``postgresql://`` URL. ``busy_timeout_s``:
     how long a write waits for another writer's lock (None: the backend's default);
     ``read_only``: refuse every write (SQLite opens the file ``mode=ro``)."""
     if is_postgres_url(path):
         return open_postgres(str(path), busy_timeout_s=busy_timeout_s, read_only=read_only)
-    where = Path(path).expanduser() if str(path) != ":memory:" else path
+    where = os.path.expanduser(os.fspath(path)) if str(path) != ":memory:" else path
     if busy_timeout_s is None:
         return SqliteStore(where, read_only=read_only)
     return SqliteStore(where, busy_timeout_s=busy_timeout_s, read_only=read_only)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kindling.model import (
     Capsule,
@@ -24,10 +24,12 @@ from kindling.model import (
     Pin,
     Scope,
     Summary,
-    SummaryDetails,
     TargetType,
 )
 from kindling.store.fts import QueryPlan
+
+if TYPE_CHECKING:  # annotations only: the chat memories' values load on first use
+    from kindling.model import SummaryDetails
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class CapsuleRef:
 
 @dataclass(frozen=True, slots=True)
 class ObservationMatch:
+    """An observation a search found, with its bm25 and rowid."""
+
     observation: Observation
     bm25: float  # FTS5's bm25(): lower is better; 0.0 for recency (empty query) results
     rowid: int
@@ -49,6 +53,8 @@ class ObservationMatch:
 
 @dataclass(frozen=True, slots=True)
 class SummaryMatch:
+    """A summary a search found, with its bm25 and its capsule's scope and intent."""
+
     summary: Summary
     bm25: float
     rowid: int
@@ -67,7 +73,21 @@ class Dataset:
 
 
 @dataclass(frozen=True, slots=True)
+class RepoActivity:
+    """One repository: how many observations it holds and the newest one's time."""
+
+    repo_id: str
+    observations: int
+    last_ts: int
+
+    def to_dict(self) -> dict[str, str | int]:
+        return {"repoId": self.repo_id, "observations": self.observations, "lastTs": self.last_ts}
+
+
+@dataclass(frozen=True, slots=True)
 class StoreStats:
+    """Whole-store counts (``Kindling.stats``)."""
+
     observations_by_kind: dict[str, int]
     redacted_observations: int
     capsules_by_status: dict[str, int]
@@ -114,7 +134,24 @@ class Store(Protocol):
         scope: Scope,
         capsule_id: str | None,
         limit: int,
-    ) -> list[Observation]: ...
+        before: tuple[int, str] | None = None,
+    ) -> list[Observation]:
+        """Newest first, ties by id; ``before`` = (ts, id) of the last row of the previous
+        page (keyset pagination: only rows after it in that order); ignored with a capsule."""
+        ...
+
+    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
+        """The repositories with observations in ``scope``, the most recently active first."""
+        ...
+
+    def session_steps(
+        self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
+    ) -> tuple[list[Observation], list[Observation]]:
+        """The observations in ``scope`` just before and just after a point in time, each list
+        oldest first, at most ``before`` and ``after`` of them. The point is the observation
+        ``obs_id`` (itself in neither list), or, when it is None, the end of the time ``ts``."""
+        ...
+
     def forget_observation(self, obs_id: str) -> bool: ...
     def forget_summary(self, summary_id: str) -> bool: ...
     def delete_pin_purged(self, pin_id: str) -> bool: ...

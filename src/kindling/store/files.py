@@ -24,8 +24,6 @@ import sqlite3
 import stat
 import time
 from collections.abc import Callable
-from pathlib import Path
-from urllib.parse import quote
 
 from kindling.errors import DamagedDatabaseError, SchemaError, StoreError
 
@@ -60,7 +58,7 @@ def prepare(path: str, *, read_only: bool = False) -> bool:
         if "\x00" in path:
             raise ValueError("it contains a NUL character")
         if read_only:
-            if not Path(path).expanduser().exists():
+            if not os.path.exists(os.path.expanduser(path)):
                 raise StoreError(f"cannot open database read-only: there is no file {path!r}")
             _prepare(path)  # a regular file, never created here
             return True
@@ -72,34 +70,37 @@ def prepare(path: str, *, read_only: bool = False) -> bool:
 
 
 def _prepare(path: str) -> bool:
-    target = Path(path).expanduser()
-    parent = target.parent
-    if not parent.exists():
-        parent.mkdir(parents=True, mode=DIR_MODE, exist_ok=True)
-    if not target.exists():
+    # os.path, not pathlib: this runs when a hook opens the database (pathlib's import costs)
+    target = os.path.expanduser(path)
+    parent = os.path.dirname(target) or "."
+    if not os.path.exists(parent):
+        os.makedirs(parent, mode=DIR_MODE, exist_ok=True)
+    if not os.path.exists(target):
         try:
             fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
             os.close(fd)
         except FileExistsError:
             pass  # another process created it first
         return False
-    info = target.stat()
+    info = os.stat(target)
     if not stat.S_ISREG(info.st_mode):
         raise StoreError(f"cannot open database: {path!r} is not a regular file")
     return not (info.st_mode & stat.S_IWUSR) or not os.access(target, os.W_OK)
 
 
 def read_only_uri(path: str) -> str:
-    return f"file:{quote(str(Path(path).expanduser()))}?mode=ro"
+    from urllib.parse import quote
+
+    return f"file:{quote(os.path.expanduser(path))}?mode=ro"
 
 
-def _stamp(path: str) -> Path:
-    return Path(f"{path}-checked")
+def _stamp(path: str) -> str:
+    return f"{path}-checked"
 
 
 def recently_checked(path: str) -> bool:
     try:
-        return time.time() - _stamp(path).stat().st_mtime < CHECK_INTERVAL_S
+        return time.time() - os.stat(_stamp(path)).st_mtime < CHECK_INTERVAL_S
     except OSError:
         return False
 
@@ -124,7 +125,7 @@ def quick_check(conn: sqlite3.Connection, path: str) -> None:
 
 def forget_check(path: str) -> None:
     with contextlib.suppress(OSError):
-        _stamp(path).unlink()
+        os.unlink(_stamp(path))
 
 
 def is_damage(message: str) -> bool:

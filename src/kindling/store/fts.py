@@ -66,6 +66,8 @@ class Leaf:
 
 @dataclass(frozen=True, slots=True)
 class Op:
+    """A boolean operator between terms of a parsed query."""
+
     op: Literal["OR", "AND", "NOT"]
     children: tuple[Node, ...]
 

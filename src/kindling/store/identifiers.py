@@ -18,9 +18,9 @@ Must not import anything from Kindling.
 
 from __future__ import annotations
 
+import _thread
 import itertools
 import re
-import threading
 
 # Punctuation inside one identifier (``get_order_user``, ``jwt.verify``, ``3.40.1``).
 _INNER = re.compile(r"[._:\-]")
@@ -33,7 +33,7 @@ _WORD = re.compile(r"[^\W_]+")
 _RUN_PUNCTUATION = str.maketrans("", "", "._:-")
 
 # The forms of each run seen lately, oldest first; the older half goes when it is full.
-_FORMS_LOCK = threading.Lock()
+_FORMS_LOCK = _thread.allocate_lock()  # threading.Lock, minus threading's import
 _FORMS: dict[str, tuple[str, ...]] = {}
 _FORMS_MAX = 16384
 

@@ -9,8 +9,6 @@ Must not import anything from Kindling except ``errors``.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,6 +17,8 @@ TOKEN_PREFIX = "kdt_"
 
 @dataclass(frozen=True, slots=True)
 class ApiToken:
+    """An API token's record (the secret itself is never stored, only its hash)."""
+
     id: str
     user_id: str
     team: str | None
@@ -28,11 +28,15 @@ class ApiToken:
 
 def new_token() -> tuple[str, str, str]:
     """(id, secret token, its hash)."""
+    import secrets  # on first use: only the server makes tokens
+
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     return secrets.token_hex(6), token, hash_token(token)
 
 
 def hash_token(token: str) -> str:
+    import hashlib  # on first use: opening a store must not pay for it
+
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -20,7 +20,8 @@ from kindling.errors import StoreError
 @pass_state
 @library_errors
 def command(state: State, /, host: str, port: int) -> None:
-    """Serve the database over HTTP for a team: bearer tokens, JSON API, /openapi.json.
+    """Serve the database over HTTP for a team: bearer tokens, JSON API, /openapi.json, and
+    the memory browser at /ui (log in with a token).
 
     Create a token per developer first with 'kindling token create --user NAME'.
 
@@ -33,10 +34,14 @@ def command(state: State, /, host: str, port: int) -> None:
         import uvicorn
 
         from kindling.server.app import create_app
+        from kindling.ui.app import add_team_ui
     except ImportError:
         raise StoreError(
             "kindling serve needs the server extra: pip install 'kindling-memory[server]'"
         ) from None
     with state.open_local() as kd:
+        app = create_app(kd)
+        add_team_ui(app, app.state.api)
         click.echo(f"kindling: serving on http://{host}:{port} (Ctrl-C to stop)", err=True)
-        uvicorn.run(create_app(kd), host=host, port=port, log_level="warning", access_log=False)
+        click.echo(f"kindling: memory browser at http://{host}:{port}/ui/", err=True)
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

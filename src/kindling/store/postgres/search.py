@@ -31,7 +31,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Scope
-from kindling.store.base import ObservationMatch, SummaryMatch
+from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch
 from kindling.store.postgres.connection import scope_where
 from kindling.store.postgres.observations import CONFIG, document_text
 from kindling.store.postgres.tsquery import tsquery_text, word_query
@@ -330,3 +330,14 @@ class PgSearchMixin:
             [*obs_params, *sum_params],
         )[0]
         return None if row[0] is None else int(row[0])
+
+    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
+        """Repositories with observations in ``scope``: newest activity first, ties by id."""
+        where, params = scope_where(scope, "o")
+        rows = self.read(
+            "SELECT o.repo_id, COUNT(*), MAX(o.ts) FROM observations o"
+            f" WHERE o.repo_id IS NOT NULL AND {where} GROUP BY o.repo_id"
+            " ORDER BY MAX(o.ts) DESC, o.repo_id LIMIT %s",
+            [*params, limit],
+        )
+        return [RepoActivity(str(r[0]), int(r[1]), int(r[2])) for r in rows]

@@ -82,8 +82,12 @@ class PostgresStore(
         scope: Scope,
         capsule_id: str | None,
         limit: int,
+        before: tuple[int, str] | None = None,
     ) -> list[Observation]:
         where, params = scope_where(scope, "o")
+        if before is not None and capsule_id is None:  # keyset: the index range on ts
+            where += " AND o.ts <= %s AND (o.ts < %s OR o.id > %s)"
+            params.extend([before[0], before[0], before[1]])
         if kind is not None:
             where += " AND o.kind = %s"
             params.append(kind)

@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
-from pathlib import Path
+from os import PathLike
 from typing import Any, TypeVar
 
 from kindling.errors import InvalidInputError
@@ -41,7 +41,7 @@ class Database:
 
     def __init__(
         self,
-        path: str | Path,
+        path: str | PathLike[str],
         *,
         busy_timeout_s: float,
         check_before_write: bool,

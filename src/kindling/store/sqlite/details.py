@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kindling.model import SummaryDetails
 from kindling.store.base import iter_chunks
 from kindling.store.sqlite.connection import Database
+
+if TYPE_CHECKING:  # the chat memories' values load when a memory is read, not on open
+    from kindling.model import SummaryDetails
 
 _COLUMNS = (
     "summary_id",
@@ -46,6 +48,8 @@ def _strings(text: str | None) -> tuple[str, ...]:
 
 
 def _details(row: Sequence[Any]) -> SummaryDetails:
+    from kindling.model import SummaryDetails
+
     return SummaryDetails(
         summary_id=row[0],
         topic=row[1],

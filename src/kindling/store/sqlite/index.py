@@ -31,7 +31,6 @@ Must not import anything from Kindling except ``model``, ``store.base`` and
 from __future__ import annotations
 
 import functools
-import hashlib
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -51,11 +50,15 @@ TEXT_COLUMNS = "{body context intent}"
 _SCOPE_PREFIX = (("session_id", "ks"), ("repo_id", "kr"), ("agent_id", "ka"), ("user_id", "ku"))
 
 
+try:  # hashlib's own blake2b, without hashlib's import of OpenSSL (milliseconds at hook start)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without the builtin module
+    from hashlib import blake2b
+
+
 @functools.lru_cache(maxsize=4096)  # every capture asks for its session's and repo's tokens
 def _token(prefix: str, value: str) -> str:
-    return (
-        prefix + hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
-    )
+    return prefix + blake2b(value.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def scope_tokens(

@@ -20,6 +20,8 @@ from kindling.store.sqlite import index
 
 @dataclass(frozen=True, slots=True)
 class Migration:
+    """One ordered, named schema step."""
+
     version: int
     name: str
     sql: str

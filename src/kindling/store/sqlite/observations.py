@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from kindling.model import Observation, ObservationKind, Scope
 from kindling.store.base import iter_chunks
 from kindling.store.rows import (
+    LAST_ROWID,
     OBS_COLUMNS,
     observation_row,
     observation_values,
     scope_where,
+    steps_sql,
     store_error,
 )
 from kindling.store.sqlite.connection import Database
@@ -78,8 +80,12 @@ class ObservationsMixin:
         scope: Scope,
         capsule_id: str | None,
         limit: int,
+        before: tuple[int, str] | None = None,
     ) -> list[Observation]:
         where, params = scope_where(scope, "o")
+        if before is not None and capsule_id is None:  # keyset: the index range on ts
+            where += " AND o.ts <= ? AND (o.ts < ? OR o.id > ?)"
+            params.extend([before[0], before[0], before[1]])
         if kind is not None:
             where += " AND o.kind = ?"
             params.append(kind)
@@ -97,3 +103,18 @@ class ObservationsMixin:
                 [*params, limit],
             )
         return [observation_row(r) for r in rows]
+
+    def session_steps(
+        self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
+    ) -> tuple[list[Observation], list[Observation]]:
+        pivot = LAST_ROWID
+        if obs_id is not None:
+            found = self.db.read("SELECT rowid FROM observations WHERE id = ?", [obs_id])
+            if not found:
+                return [], []
+            pivot = int(found[0][0])
+        where, params = scope_where(scope, "o")
+        earlier_sql, later_sql = steps_sql(where, "?")
+        earlier = self.db.read(earlier_sql, [*params, ts, ts, pivot, before]) if before else []
+        later = self.db.read(later_sql, [*params, ts, ts, pivot, after]) if after else []
+        return [observation_row(r) for r in reversed(earlier)], [observation_row(r) for r in later]

@@ -16,11 +16,13 @@ Must not import anything from Kindling.
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import random
 
 T = TypeVar("T")
 
@@ -53,7 +55,6 @@ def retry_busy(
 
     The last busy error is re-raised once ``timeout_s`` has passed since the first attempt.
     """
-    jitter = rng or random.Random()
     deadline = clock() + timeout_s
     delay = FIRST_DELAY_S
     while True:
@@ -63,5 +64,9 @@ def retry_busy(
             remaining = deadline - clock()
             if not is_busy(exc) or remaining <= 0:
                 raise
-            sleep(min(remaining, jitter.uniform(0, delay)))
+            if rng is None:  # made on the first busy error: the common path never imports it
+                import random
+
+                rng = random.Random()
+            sleep(min(remaining, rng.uniform(0, delay)))
             delay = min(MAX_DELAY_S, delay * 2)

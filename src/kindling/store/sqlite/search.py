@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kindling.model import SCOPE_FIELDS, Scope
-from kindling.store.base import ObservationMatch, SummaryMatch, iter_chunks
+from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch, iter_chunks
 from kindling.store.fts import QueryPlan, term_match
 from kindling.store.rows import (
     OBS_COLUMNS,
@@ -178,3 +178,14 @@ class SearchMixin:
             [*obs_params, *sum_params],
         )[0]
         return None if row[0] is None else int(row[0])
+
+    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
+        """Repositories with observations in ``scope``: newest activity first, ties by id."""
+        where, params = scope_where(scope, "o")
+        rows = self.db.read(
+            "SELECT o.repo_id, COUNT(*), MAX(o.ts) FROM observations o"
+            f" WHERE o.repo_id IS NOT NULL AND {where} GROUP BY o.repo_id"
+            " ORDER BY MAX(o.ts) DESC, o.repo_id LIMIT ?",
+            [*params, limit],
+        )
+        return [RepoActivity(str(r[0]), int(r[1]), int(r[2])) for r in rows]

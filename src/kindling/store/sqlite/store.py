@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import AbstractContextManager
-from pathlib import Path
+from os import PathLike
 
 from kindling.store.base import StoreStats
 from kindling.store.sqlite.capsules import CapsulesMixin
@@ -45,7 +45,7 @@ class SqliteStore(
 
     def __init__(
         self,
-        path: str | Path,
+        path: str | PathLike[str],
         *,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
         check_before_write: bool = True,

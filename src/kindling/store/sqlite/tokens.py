@@ -6,8 +6,12 @@ Must not import anything from Kindling except ``store``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kindling.store.sqlite.connection import Database
-from kindling.store.tokens import ApiToken
+
+if TYPE_CHECKING:  # the server's; opening a store for a hook never loads it
+    from kindling.store.tokens import ApiToken
 
 _COLUMNS = "id, user_id, team, created_at, revoked_at"
 
@@ -28,9 +32,13 @@ class SqliteTokensMixin:
         rows = self.db.read(
             f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,)
         )
+        from kindling.store.tokens import ApiToken
+
         return ApiToken(*rows[0]) if rows else None
 
     def list_tokens(self) -> list[ApiToken]:
+        from kindling.store.tokens import ApiToken
+
         return [
             ApiToken(*r)
             for r in self.db.read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")

@@ -1,57 +1,35 @@
-"""``kindling mcp``: Kindling's memory as Model Context Protocol tools over stdio.
+"""The MCP tools: one ``Kindling`` call each, answered in the compact shapes of ``render``.
 
-Built on the official MCP Python SDK (``mcp`` 2.x, ``MCPServer``). Tools: ``retrieve``,
-``remember``, ``pin``, ``unpin``, ``forget``, ``recent``, ``status``; each carries read-only /
-destructive annotations and an ``outputSchema`` (``kindling.mcp_schemas``).
+``retrieve``, ``remember``, ``pin``, ``unpin``, ``forget``, ``recent`` and ``status`` are here;
+``timeline`` and ``get`` (opening a hit) in ``disclosure``. Bad values are tool errors in one
+plain sentence; queries are capped at ``MAX_QUERY_CHARS``. The default scope is the repository
+root of the working directory; ``repo`` overrides it (``"*"`` = every one). Each call opens the
+database (applying the spool) and closes it, so the server holds no lock between calls and
+shares no connection between threads.
 
-What the model reads is the structured content (Claude Code hands the model
-``structuredContent``, not the text), so it is the compact, model-readable form: ids, kind, age,
-score, snippet, pin reason; the scoring internals only with ``explain: true``. The text block
-carries the same object serialized as JSON, as the MCP specification asks.
-
-Bad calls are tool errors in one plain sentence (unknown arguments rejected, bad values named
-with what is allowed, queries capped at ``MAX_QUERY_CHARS``, a ``KindlingError``'s code and
-message kept). The default scope is the repository root of the working directory; ``repo``
-overrides it (``"*"`` = every one). Each call opens the database (applying the spool) and
-closes it, so the server holds no lock between calls and shares no connection between threads.
-
-Adapter: no SQL, no ranking; one ``Kindling`` call per tool. Must not be imported by the core.
+Adapter: no SQL, no ranking. Must not be imported by the core.
 """
 
 from __future__ import annotations
 
-import inspect
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from mcp.types import CallToolResult
+from pydantic import Field
 
 from kindling import Kindling, KindlingError, Scope, __version__
 from kindling.config import repo_root
-from kindling.mcp_schemas import OUTPUT_SCHEMAS, age, plain_error
-from kindling.model import Observation, Summary
+from kindling.errors import NotFoundError
+from kindling.mcp_server import render
+from kindling.mcp_server.disclosure import DisclosureTools
 
 ALL_REPOS = "*"
-SNIPPET_CHARS = 300
 MAX_QUERY_CHARS = 2000  # a question, not a document: a 5 MB query once took 15 s
 MAX_TTL_MINUTES = 100 * 365 * 24 * 60  # a century; beyond it a pin is simply permanent
-
-INSTRUCTIONS = """Kindling is this project's local memory: what earlier sessions ran, changed,
-learned and decided. Call `retrieve` with a question before re-investigating something that
-may have been solved before; `remember` a decision or finding worth keeping; `pin` what must
-stay visible. Results carry ids, kinds, ages, scores and snippets; treat them as notes, not as
-truth."""
-
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
-ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 KINDS = Literal["message", "error", "command", "file_diff", "tool_call"]
 
 RepoArg = Annotated[
@@ -63,33 +41,7 @@ RepoArg = Annotated[
 ]
 
 
-def _line(text: str, limit: int = SNIPPET_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def _result(data: dict[str, Any]) -> CallToolResult:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
-
-
-def _fail(exc: KindlingError) -> ToolError:
-    return ToolError(f"{exc.code}: {exc.message}")
-
-
-def _entity_brief(entity: Observation | Summary, now: int) -> dict[str, Any]:
-    if isinstance(entity, Observation):
-        brief: dict[str, Any] = {"id": entity.id, "kind": entity.kind, "age": age(entity.ts, now)}
-        if entity.scope.session_id:
-            brief["session"] = entity.scope.session_id
-        path = entity.provenance.get("path")
-        if isinstance(path, str) and path:
-            brief["path"] = path
-        return brief
-    return {"id": entity.id, "kind": "summary", "age": age(entity.created_at, now)}
-
-
-class KindlingTools:
+class KindlingTools(DisclosureTools):
     """The tools, bound to one database path and one default repository."""
 
     def __init__(
@@ -107,7 +59,7 @@ class KindlingTools:
             with self._open() as kd:
                 yield kd
         except KindlingError as exc:
-            raise _fail(exc) from None
+            raise render.fail(exc) from None
 
     def scope(self, repo: str | None, session_id: str | None = None) -> Scope:
         try:
@@ -118,7 +70,7 @@ class KindlingTools:
                 where = repo_root(str(Path(where).expanduser()))
             return Scope(repo_id=where, session_id=session_id)
         except KindlingError as exc:
-            raise _fail(exc) from None
+            raise render.fail(exc) from None
 
     # ------------------------------------------------------------------ tools
 
@@ -148,14 +100,14 @@ class KindlingTools:
                     query, scope=scope, token_budget=token_budget, max_candidates=max_candidates
                 )
             except KindlingError as exc:
-                raise _fail(exc) from None
+                raise render.fail(exc) from None
             now = kd.clock()
         pins = [
             {
                 "pinId": p.pin.id,
-                **_entity_brief(p.target, now),
+                **render.brief(p.target, now),
                 "reason": p.pin.reason,
-                "snippet": _line(p.target.content),
+                "snippet": render.line(p.target.content),
             }
             for p in result.pins
         ]
@@ -163,20 +115,20 @@ class KindlingTools:
         results = []
         for c in result.candidates:
             item = {
-                **_entity_brief(c.entity, now),
+                **render.brief(c.entity, now),
                 "score": round(c.score, 3),
-                "snippet": _line(c.match_context or c.entity.content),
+                "snippet": render.line(c.match_context or c.entity.content),
             }
             if explain:
                 item["explanation"] = c.explanation.to_dict()
             results.append(item)
         prov = result.provenance
-        return _result(
+        return render.result(
             {
                 "pins": pins,
                 "currentSummary": None
                 if summary is None
-                else {**_entity_brief(summary, now), "snippet": _line(summary.content)},
+                else {**render.brief(summary, now), "snippet": render.line(summary.content)},
                 "results": results,
                 "more": prov.total_candidates > prov.returned_candidates,
             }
@@ -202,8 +154,10 @@ class KindlingTools:
                     )
                     pinned = kd.pin("observation", obs.id, reason=reason) if pin else None
             except KindlingError as exc:
-                raise _fail(exc) from None
-        return _result({"id": obs.id, "kind": obs.kind, "pinId": pinned.id if pinned else None})
+                raise render.fail(exc) from None
+        return render.result(
+            {"id": obs.id, "kind": obs.kind, "pinId": pinned.id if pinned else None}
+        )
 
     def pin(
         self,
@@ -220,8 +174,8 @@ class KindlingTools:
                 ttl = ttl_minutes * 60_000 if ttl_minutes else None
                 made = kd.pin(target_type, target_id, reason=reason, ttl_ms=ttl)
             except KindlingError as exc:
-                raise _fail(exc) from None
-        return _result(
+                raise render.fail(exc) from None
+        return render.result(
             {
                 "pinId": made.id,
                 "targetType": made.target_type,
@@ -236,9 +190,15 @@ class KindlingTools:
         with self._kd() as kd:
             try:
                 kd.unpin(pin_id)
+            except NotFoundError:
+                # the library's message names a Python function; an agent has tools
+                raise ToolError(
+                    f"not_found: no pin with id {pin_id!r}; retrieve lists the active pins "
+                    "with their pinId"
+                ) from None
             except KindlingError as exc:
-                raise _fail(exc) from None
-        return _result({"unpinned": pin_id})
+                raise render.fail(exc) from None
+        return render.result({"unpinned": pin_id})
 
     def forget(
         self,
@@ -269,8 +229,8 @@ class KindlingTools:
                 else:
                     report = kd.forget(observation_id or "")
             except KindlingError as exc:
-                raise _fail(exc) from None
-        return _result(report.to_dict())
+                raise render.fail(exc) from None
+        return render.result(report.to_dict())
 
     def recent(
         self,
@@ -284,10 +244,10 @@ class KindlingTools:
             try:
                 found = kd.list_observations(kind=kind, scope=scope, limit=limit)
             except KindlingError as exc:
-                raise _fail(exc) from None
+                raise render.fail(exc) from None
             now = kd.clock()
-        items = [{**_entity_brief(o, now), "snippet": _line(o.content)} for o in found]
-        return _result({"observations": items})
+        items = [{**render.brief(o, now), "snippet": render.line(o.content)} for o in found]
+        return render.result({"observations": items})
 
     def status(self) -> CallToolResult:
         """Where the database is, the default repository, and what the store holds."""
@@ -302,7 +262,7 @@ class KindlingTools:
                     mine["openCapsulesInDefaultRepo"] = len(
                         kd.list_capsules(status="open", scope=here, limit=100)
                     )
-                return _result(
+                return render.result(
                     {
                         "server": facts.url,
                         "defaultRepo": self.default_repo,
@@ -318,7 +278,7 @@ class KindlingTools:
                 )
             open_here = kd.list_capsules(status="open", scope=here, limit=100)
             stats = kd.stats()
-        return _result(
+        return render.result(
             {
                 "db": str(self.db),
                 "defaultRepo": self.default_repo,
@@ -332,69 +292,3 @@ class KindlingTools:
                 "openCapsulesInDefaultRepo": len(open_here),
             }
         )
-
-
-class _StrictTool(Tool):
-    """A tool that rejects unknown arguments and explains a bad one in one plain sentence."""
-
-    async def run(
-        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
-    ) -> Any:
-        known = self.parameters.get("properties", {})
-        unknown = sorted(set(arguments) - set(known))
-        if unknown:
-            raise ToolError(
-                f"{self.name} takes no argument {unknown[0]!r}; "
-                f"it takes: {', '.join(known) or 'nothing'}."
-            )
-        try:
-            self.fn_metadata.validate_arguments(arguments)
-        except ValidationError as exc:
-            raise ToolError(plain_error(exc.errors(), known)) from None
-        try:
-            return await super().run(arguments, context, convert_result)
-        except ToolError as exc:  # the SDK prefixes our own message; keep it plain
-            if isinstance(exc.__cause__, ToolError):
-                raise ToolError(str(exc.__cause__)) from None
-            raise
-
-
-def _tool(fn: Callable[..., Any], name: str, title: str, annotations: ToolAnnotations) -> Tool:
-    base = Tool.from_function(
-        fn,
-        name=name,
-        title=title,
-        description=inspect.cleandoc(fn.__doc__ or ""),
-        annotations=annotations,
-    )
-    tool = _StrictTool(**dict(base))
-    tool.parameters["additionalProperties"] = False
-    tool.fn_metadata.output_schema = OUTPUT_SCHEMAS[name]
-    return tool
-
-
-def build_server(
-    db: Path, cwd: str | None = None, opener: Callable[[], Kindling] | None = None
-) -> MCPServer[Any]:
-    t = KindlingTools(db, repo_root(cwd), opener)
-    tools = [
-        _tool(t.retrieve, "retrieve", "Search memory", READ_ONLY),
-        _tool(t.remember, "remember", "Remember a note", ADDITIVE),
-        _tool(t.pin, "pin", "Pin an observation or summary", ADDITIVE),
-        _tool(t.unpin, "unpin", "Unpin", DESTRUCTIVE),
-        _tool(t.forget, "forget", "Forget an observation", DESTRUCTIVE),
-        _tool(t.recent, "recent", "Recent work", READ_ONLY),
-        _tool(t.status, "status", "Memory status", READ_ONLY),
-    ]
-    return MCPServer(
-        name="kindling",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-        log_level="WARNING",
-        tools=tools,
-    )
-
-
-def serve(db: Path, opener: Callable[[], Kindling] | None = None) -> None:
-    """Serve over stdio until the client hangs up."""
-    build_server(db, opener=opener).run("stdio")

@@ -1,0 +1,304 @@
+"""The page's routes: who is asking (``guard``), one view or action, the answer as HTML.
+
+``create_local_app`` is ``kindling ui``'s application (mounted at ``/``); ``add_team_ui`` mounts
+the same pages at ``/ui`` on ``kindling serve``'s application, logged in with a bearer token.
+
+Must not import the CLI or other adapters than ``kindling.server``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
+from importlib.resources import files
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kindling.engine import Kindling
+from kindling.errors import InvalidInputError, KindlingError
+from kindling.server.api import Api, HttpError
+from kindling.server.app import STATUS_OF_CODE
+from kindling.server.auth import authenticate
+from kindling.ui import actions, search, views
+from kindling.ui.guard import COOKIE, HEADERS, Csrf, Refused, check_loopback_host, same
+from kindling.ui.markup import Markup, esc, tag
+from kindling.ui.pages import Ctx, layout
+from kindling.ui.source import LocalSource, Source, TeamSource
+
+MAX_FORM_BYTES = 64 << 10
+STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8"}
+log = logging.getLogger("kindling.ui")
+
+View = Callable[[Source, Ctx, Mapping[str, str]], Awaitable[Markup]]
+Action = Callable[[Source, Ctx, Mapping[str, str]], Awaitable[str]]
+READS: dict[str, View] = {
+    "/": views.repos,
+    "/repo": partial(views.timeline, path="/repo"),
+    "/session": partial(views.timeline, path="/session"),
+    "/timeline": partial(views.timeline, path="/timeline"),
+    "/item": views.item,
+    "/search": search.search,
+    "/pins": views.pins,
+    "/status": views.status,
+    "/forget": actions.forget_form,
+}
+PAGES: dict[str, View] = {"/forget/preview": actions.forget_preview, "/forget": actions.forget}
+REDIRECTS: dict[str, Action] = {"/pin": actions.pin, "/unpin": actions.unpin}
+
+
+class NeedLogin(Exception):
+    """No valid session on the team page: go to the login form."""
+
+
+class Secured:
+    """ASGI wrapper: the security headers on every answer; on the local page, the loopback
+    ``Host`` check before anything else (static files and unknown paths included)."""
+
+    def __init__(self, app: ASGIApp, *, loopback_only: bool) -> None:
+        self.app, self.loopback_only = app, loopback_only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        if scope["type"] == "http" and self.loopback_only:
+            try:
+                check_loopback_host(Request(scope))
+            except Refused as exc:
+                await refused(str(exc))(scope, receive, secured)
+                return
+        await self.app(scope, receive, secured)
+
+
+def refused(message: str) -> Response:
+    return HTMLResponse(f"<!doctype html><title>403</title><p>{esc(message)}</p>", 403)
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """A urlencoded form, at most ``MAX_FORM_BYTES`` (first value of each field)."""
+    chunks, total = [], 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > MAX_FORM_BYTES:
+            raise InvalidInputError(f"the form is over {MAX_FORM_BYTES} bytes")
+        chunks.append(chunk)
+    try:
+        pairs = parse_qsl(b"".join(chunks).decode("utf-8"), keep_blank_values=True)
+    except (UnicodeDecodeError, ValueError):
+        raise InvalidInputError("the form is not valid UTF-8 urlencoded data") from None
+    form: dict[str, str] = {}
+    for key, value in pairs:
+        form.setdefault(key, value)
+    return form
+
+
+class Ui:
+    """The routes of one page (local or team) and how a request becomes a ``Source``."""
+
+    def __init__(
+        self, base: str, enter: Callable[[Request], Awaitable[tuple[Source, str]]], team: bool
+    ) -> None:
+        self.base, self.enter, self.team, self.csrf = base, enter, team, Csrf()
+
+    def routes(self) -> list[Route]:
+        found = [Route(p, self.handler(v), methods=["GET"]) for p, v in READS.items()]
+        found += [Route(p, self.handler(v), methods=["POST"]) for p, v in PAGES.items()]
+        found += [Route(p, self.redirecting(a), methods=["POST"]) for p, a in REDIRECTS.items()]
+        found.append(Route("/static/{name}", static, methods=["GET"]))
+        return found
+
+    async def _begin(self, request: Request) -> tuple[Source, Ctx, Mapping[str, str]]:
+        src, cookie = await self.enter(request)
+        ctx = Ctx(self.base, self.csrf.field(cookie), src.who, self.team)
+        if request.method != "POST":
+            return src, ctx, dict(request.query_params)
+        form = await read_form(request)
+        self.csrf.check(request, cookie, form.get("csrf"))
+        return src, ctx, form
+
+    def handler(self, view: View) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            async def page() -> Response:
+                src, ctx, params = await self._begin(request)
+                try:
+                    return HTMLResponse(await view(src, ctx, params))
+                except (KindlingError, HttpError) as exc:
+                    return self.error_page(ctx, exc)
+
+            return await self.answer(request, page)
+
+        return run
+
+    def redirecting(self, action: Action) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            async def act() -> Response:
+                src, ctx, form = await self._begin(request)
+                try:
+                    return RedirectResponse(await action(src, ctx, form), 303)
+                except (KindlingError, HttpError) as exc:
+                    return self.error_page(ctx, exc)
+
+            return await self.answer(request, act)
+
+        return run
+
+    async def answer(self, request: Request, make: Callable[[], Awaitable[Response]]) -> Response:
+        try:
+            return await make()
+        except Refused as exc:
+            return refused(str(exc))
+        except NeedLogin:
+            if request.method == "POST":
+                return refused("log in first")
+            return RedirectResponse(f"{self.base}/login", 303)
+        except KindlingError as exc:  # a bad form, before a page could be drawn
+            return HTMLResponse(f"<!doctype html><p>{esc(exc.message)}</p>", 400)
+        except Exception:
+            log.exception("unexpected error on %s %s", request.method, request.url.path)
+            return HTMLResponse("<!doctype html><p>internal error; see the log</p>", 500)
+
+    def error_page(self, ctx: Ctx, exc: KindlingError | HttpError) -> Response:
+        status = exc.status if isinstance(exc, HttpError) else STATUS_OF_CODE.get(exc.code, 400)
+        body = tag("p", {"class": "error"}, f"{exc.code}: {exc.message}")
+        return HTMLResponse(layout(ctx, "Error", body), status)
+
+
+async def static(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in STATIC:
+        return Response("not found", 404, media_type="text/plain")
+    data = files("kindling.ui").joinpath("static", name).read_bytes()
+    return Response(data, media_type=STATIC[name])
+
+
+def create_local_app(kd: Kindling, *, token: str, db: Path | None) -> ASGIApp:
+    """``kindling ui``: the local database for whoever holds ``token`` (see ``guard``)."""
+    source = LocalSource(kd, Api(kd), db)
+
+    async def enter(request: Request) -> tuple[Source, str]:
+        cookie = request.cookies.get(COOKIE)
+        if not same(cookie, token):
+            raise Refused("open the address that 'kindling ui' printed (it carries the token)")
+        return source, token
+
+    ui = Ui("", enter, team=False)
+
+    async def welcome(request: Request) -> Response:
+        """``?token=``: swap the token for the cookie, and drop it from the address bar."""
+        params = dict(request.query_params)
+        if not same(params.pop("token", None), token):
+            return refused("wrong token")
+        path = request.url.path
+        target = path + (f"?{urlencode(params)}" if params else "")
+        response = RedirectResponse(target if path in READS else "/", 303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
+
+    inner = Starlette(routes=ui.routes())
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and "token" in Request(scope).query_params:
+            response = await welcome(Request(scope, receive))
+            await response(scope, receive, send)
+            return
+        await inner(scope, receive, send)
+
+    return Secured(app, loopback_only=True)
+
+
+def add_team_ui(app: Starlette, api: Api) -> None:
+    """Mount the page at ``/ui`` on ``kindling serve``'s application (bearer-token login)."""
+
+    async def enter(request: Request) -> tuple[Source, str]:
+        cookie = request.cookies.get(COOKIE)
+        if not cookie:
+            raise NeedLogin
+        try:
+            who = await api.run(lambda: authenticate(api.tokens, f"Bearer {cookie}"))
+        except HttpError:
+            raise NeedLogin from None
+        return TeamSource(api, who), cookie
+
+    ui = Ui("/ui", enter, team=True)
+
+    async def login_form(request: Request) -> Response:
+        return HTMLResponse(_login_page(None))
+
+    async def login(request: Request) -> Response:
+        try:
+            ui.csrf.check_origin(request)
+            form = await read_form(request)
+            token = form.get("token", "").strip()
+            await api.run(lambda: authenticate(api.tokens, f"Bearer {token}"))
+        except Refused as exc:
+            return refused(str(exc))
+        except (HttpError, KindlingError) as exc:
+            return HTMLResponse(_login_page(exc.message), 401)
+        response = RedirectResponse("/ui/", 303)
+        secure = request.url.scheme == "https"
+        response.set_cookie(
+            COOKIE, token, httponly=True, samesite="strict", path="/ui", secure=secure
+        )
+        return response
+
+    async def logout(request: Request) -> Response:
+        async def out() -> Response:
+            await ui._begin(request)
+            response = RedirectResponse("/ui/login", 303)
+            response.delete_cookie(COOKIE, path="/ui")
+            return response
+
+        return await ui.answer(request, out)
+
+    routes = [
+        Route("/login", login_form, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        *ui.routes(),
+    ]
+    app.router.routes.append(Mount("/ui", Secured(Starlette(routes=routes), loopback_only=False)))
+
+    async def to_ui(request: Request) -> Response:
+        return RedirectResponse("/ui/", 307)
+
+    app.router.routes.append(Route("/ui", to_ui, methods=["GET"]))
+
+
+def _login_page(error: str | None) -> str:
+    ctx = Ctx("/ui", "", "", team=False)
+    field = tag(
+        "input",
+        {
+            "type": "password",
+            "name": "token",
+            "required": True,
+            "autocomplete": "off",
+            "placeholder": "bearer token",
+        },
+    )
+    form = tag(
+        "form",
+        {"method": "post", "action": "/ui/login", "class": "login"},
+        field,
+        tag("button", {"type": "submit"}, "Log in"),
+    )
+    note = tag(
+        "p",
+        {"class": "muted"},
+        "The token 'kindling token create' gave you. It is kept "
+        "in an HttpOnly cookie for this site only.",
+    )
+    err = tag("p", {"class": "error"}, error) if error else ""
+    return str(layout(ctx, "Log in", err, form, note))
