@@ -165,3 +165,38 @@ def test_a_run_that_only_failed_leaves_no_summary(git_repo: Path, tmp_path: Path
     obs, summaries = session_records()
     assert summaries == []
     assert [o.kind for o in obs] == ["error"]
+
+
+def test_a_background_commands_result_arrives_with_its_exit_code_and_output(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("", encoding="utf-8")
+    output = tmp_path / "bash_7.output"
+    secret = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    output.write_text(
+        f"compiling\n.env:1:DB_PASSWORD=hunter2\nGITHUB_TOKEN={secret}\nbuild failed: 2 errors\n",
+        encoding="utf-8",
+    )
+    note = (
+        "<task-notification><task-id>bash_7</task-id><tool-use-id>toolu_bg</tool-use-id>"
+        f"<output-file>{output}</output-file><status>failed</status>"
+        '<summary>Background command "npm run build" failed with exit code 2</summary>'
+        "</task-notification>"
+    )
+    hook("SessionStart", git_repo, transcript, source="startup")
+    for _ in range(2):  # delivered twice: one result
+        hook("UserPromptSubmit", git_repo, transcript, prompt=note)
+    hook(
+        "UserPromptSubmit", git_repo, transcript, prompt="<task-notification>x</task-notification>"
+    )
+    obs, _ = session_records()
+    [result] = [o for o in obs if o.kind == "command"]
+    assert result.content.startswith("[background task bash_7 failed, exit 2]\n")
+    assert "build failed: 2 errors" in result.content
+    assert secret not in result.content
+    assert "hunter2" not in result.content  # a grep line from an excluded file is dropped
+    assert result.provenance["exitCode"] == 2
+    assert result.provenance["backgroundTaskId"] == "bash_7"
+    assert result.provenance["toolUseId"] == "toolu_bg"
+    assert [o.provenance["role"] for o in obs if o.kind == "message"] == ["system"]

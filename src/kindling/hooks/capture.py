@@ -15,6 +15,8 @@ and that ``hooks.remote`` sends to a server. One mapping for both modes, and for
 - Stop, StopFailure, PreCompact and SessionEnd are also where the agent's transcript is
   reconciled (``missed`` of its agent module): the tool calls whose background hook was
   cancelled are recorded from it.
+- UserPromptSubmit carrying a ``<task-notification>``: the background command's result, its
+  exit code and output (``hooks.background``), one record per task.
 - SessionStart: nothing to record (the hook opens the capsule and injects context).
 
 Must not import click, the CLI, the MCP server or the engine: this runs in every hook process.
@@ -56,15 +58,30 @@ def _summary_text(p: HookPayload) -> str | None:
 
 
 def _observation(p: HookPayload, cfg: HookConfig, repo: str, base: dict[str, Any]) -> list[Any]:
-    draft = to_draft(p, cfg, repo)
+    draft = _task_result(p, cfg) or to_draft(p, cfg, repo)
     if draft is None:
         return []
-    if p.tool_use_id and p.session_id:
+    task = draft.provenance.get("backgroundTaskId") if draft.kind == "command" else None
+    if p.event == "UserPromptSubmit" and isinstance(task, str) and p.session_id:
+        rid = stable_id("task", p.session_id, task)  # a repeated notification is one result
+    elif p.tool_use_id and p.session_id:
         rid = stable_id("tool", p.session_id, p.tool_use_id)
     else:
         rid = new_id()
     body = {"op": "observation", "id": rid, "kind": draft.kind, "content": draft.content}
     return [{**base, **body, "provenance": draft.provenance}]
+
+
+def _task_result(p: HookPayload, cfg: HookConfig) -> Any:
+    """A background command's result (``hooks.background``), from its notification prompt."""
+    if p.event != "UserPromptSubmit" or "<task-notification>" not in (p.prompt or ""):
+        return None
+    from kindling.hooks.background import task_result
+
+    prov: dict[str, Any] = {"source": p.agent, "event": "TaskNotification", "role": "system"}
+    if p.cwd:
+        prov["cwd"] = p.cwd
+    return task_result(p, cfg, prov)
 
 
 def _failed_turn(p: HookPayload, base: dict[str, Any]) -> dict[str, Any]:
