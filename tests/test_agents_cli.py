@@ -98,3 +98,43 @@ def test_opencode_loads_the_config_and_connects(git_repo: Path, home: dict[str, 
     out = run([*argv, "mcp", "list"], git_repo, home)
     assert "kindling" in out
     assert "connected" in out, out
+
+
+def test_a_real_codex_session_records_its_tool_call_and_summary(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
+    run (once the user trusts them: ``--dangerously-bypass-hook-trust`` here) and record."""
+    from fake_openai import FakeOpenAI
+    from kindling import Kindling
+
+    argv = cli("codex")
+    codex_home = Path(home["CODEX_HOME"])
+    codex_home.mkdir(parents=True, exist_ok=True)
+    with FakeOpenAI() as api:
+        (codex_home / "config.toml").write_text(
+            'model = "gpt-5"\nmodel_provider = "fake"\n'
+            f'[model_providers.fake]\nname = "fake"\nbase_url = "{api.url}"\n'
+            'wire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
+            f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
+            encoding="utf-8",
+        )
+        env = {**home, "FAKE_OPENAI_KEY": "not-a-key"}
+        run_argv = [*argv, "exec", "--dangerously-bypass-approvals-and-sandbox"]
+        run_argv += ["--dangerously-bypass-hook-trust", "Print marker-codex with the shell"]
+        out = run(run_argv, git_repo, env)
+    assert "Done with marker-codex." in out, out
+    assert "clamping" not in out, out  # the timeouts init wrote are within Codex's limits
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs = kd.list_observations(limit=10)
+        [capsule] = kd.list_capsules()
+        summary = kd.get_summary(capsule.summary_id) if capsule.summary_id else None
+    assert sorted((o.kind, o.provenance["source"]) for o in obs) == [
+        ("command", "codex"),
+        ("message", "codex"),
+    ]
+    command = next(o for o in obs if o.kind == "command")
+    assert command.content == "$ echo marker-codex\n[completed]\nmarker-codex"
+    assert capsule.intent.startswith("Codex session in")
+    assert summary is not None
+    assert summary.content == "Done with marker-codex."

@@ -48,6 +48,8 @@ EVENTS = {
     )
 }
 TOOLS = {"shell": "Bash", "exec_command": "Bash", "local_shell": "Bash"}
+# Codex's longest hook timeout for SessionEnd (it clamps a longer one, with a warning).
+TIMEOUTS = {"SessionEnd": 3}
 BEGIN = "# kindling: begin (written by `kindling init --codex`; --uninstall removes it)"
 END = "# kindling: end"
 
@@ -196,7 +198,7 @@ def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
             event: {
                 "type": "command",
                 "command": base.hook_command(exe or "kindling", NAME, event),
-                "timeout": base.HOOK_TIMEOUT_S,
+                "timeout": TIMEOUTS.get(event, base.HOOK_TIMEOUT_S),
             }
             for event in EVENTS
         }
