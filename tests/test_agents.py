@@ -497,3 +497,32 @@ def test_init_change_for_agents_without_hooks_is_mcp_only(git_repo: Path) -> Non
         "enabled": True,
     }
     assert "mcpServers" not in data  # the .mcp.json shape OpenCode rejects
+
+
+@pytest.mark.parametrize(
+    ("response", "event", "field", "value"),
+    [
+        (
+            {
+                "llmContent": "<untrusted_context>\nOutput: ok\nProcess Group PGID: 9\n</untrusted_context>"
+            },
+            "PostToolUse",
+            "tool_response",
+            {"stdout": "ok", "stderr": ""},
+        ),
+        (
+            {"llmContent": "Output: boom\nExit Code: 2", "returnDisplay": "boom"},
+            "PostToolUseFailure",
+            "error",
+            "Exit code 2\nboom",
+        ),
+        ({"llmContent": "", "error": "denied"}, "PostToolUseFailure", "error", "denied"),
+    ],
+)
+def test_gemini_shell_results_as_claude_codes(
+    response: dict[str, Any], event: str, field: str, value: Any
+) -> None:
+    data = {"tool_name": "run_shell_command", "tool_input": {"command": "x"}}
+    out = load("gemini").canonical({**data, "tool_response": response}, "AfterTool")
+    assert out is not None
+    assert (out["hook_event_name"], out[field]) == (event, value)

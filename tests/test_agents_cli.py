@@ -10,6 +10,7 @@ installs from cursor.com), so Cursor is covered by the replayed payloads of test
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -138,3 +139,37 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
     assert capsule.intent.startswith("Codex session in")
     assert summary is not None
     assert summary.content == "Done with marker-codex."
+
+
+def test_a_real_gemini_session_records_its_tool_call_and_summary(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """``gemini -p`` against a local stand-in for the Gemini API: the hooks ``init`` wrote
+    record the prompt, the shell command (its output, not the model's wrapper) and the
+    summary AfterAgent leaves."""
+    from fake_gemini import FakeGemini
+    from kindling import Kindling
+
+    argv = cli("gemini")
+    user = Path(home["HOME"]) / ".gemini"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "trustedFolders.json").write_text(f'{{"{git_repo}": "TRUST_FOLDER"}}')
+    auth = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+    (user / "settings.json").write_text(json.dumps(auth), encoding="utf-8")
+    with FakeGemini() as api:
+        env = {**home, "GOOGLE_GEMINI_BASE_URL": api.url, "GEMINI_API_KEY": "not-a-key"}
+        out = run([*argv, "-p", "Print marker-gemini", "--yolo"], git_repo, env)
+    assert "Done with marker-gemini." in out, out
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs = kd.list_observations(limit=10)
+        [capsule] = kd.list_capsules()
+        summary = kd.get_summary(capsule.summary_id) if capsule.summary_id else None
+    assert sorted((o.kind, o.provenance["source"]) for o in obs) == [
+        ("command", "gemini"),
+        ("message", "gemini"),
+    ]
+    command = next(o for o in obs if o.kind == "command")
+    assert command.content == "$ echo marker-gemini\n[completed]\nmarker-gemini"
+    assert capsule.intent.startswith("Gemini CLI session in")
+    assert summary is not None
+    assert summary.content == "Done with marker-gemini."

@@ -92,8 +92,34 @@ def _tool(data: dict[str, Any], out: dict[str, Any]) -> str:
         message = error.get("message") if isinstance(error, dict) else error
         out["error"] = str(message or text or "failed")
         return "PostToolUseFailure"
-    out["tool_response"] = {"stdout": text, "stderr": ""} if name == "Bash" else text
+    if name != "Bash":
+        out["tool_response"] = text
+        return "PostToolUse"
+    output, code = _shell(text, response.get("returnDisplay"))
+    if code:
+        out["error"] = f"Exit code {code}\n{output}"
+        return "PostToolUseFailure"
+    out["tool_response"] = {"stdout": output, "stderr": ""}
     return "PostToolUse"
+
+
+def _shell(text: str, display: Any) -> tuple[str, int]:
+    """A shell result's output and exit code. Gemini CLI tells the model "Output: ...",
+    "Exit Code: N" and the process group, inside ``<untrusted_context>``; the user sees
+    ``returnDisplay``, the output itself."""
+    import re
+
+    inner = re.sub(r"</?untrusted_context>", "", text).strip()
+    found = re.search(r"^Exit Code: (-?\d+)", inner, re.MULTILINE)
+    code = int(found.group(1)) if found else 0
+    if isinstance(display, str) and display.strip():
+        return display.strip(), code
+    kept = [
+        line[len("Output: ") :] if line.startswith("Output: ") else line
+        for line in inner.splitlines()
+        if not line.startswith(("Process Group PGID:", "Exit Code:", "Command:", "Directory:"))
+    ]
+    return "\n".join(kept).strip(), code
 
 
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
