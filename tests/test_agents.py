@@ -499,13 +499,14 @@ def test_init_change_for_agents_without_hooks_is_mcp_only(git_repo: Path) -> Non
     assert "mcpServers" not in data  # the .mcp.json shape OpenCode rejects
 
 
+END = "</untrusted_context>"
+
+
 @pytest.mark.parametrize(
     ("response", "event", "field", "value"),
     [
         (
-            {
-                "llmContent": "<untrusted_context>\nOutput: ok\nProcess Group PGID: 9\n</untrusted_context>"
-            },
+            {"llmContent": "<untrusted_context>\nOutput: ok\nProcess Group PGID: 9\n" + END},
             "PostToolUse",
             "tool_response",
             {"stdout": "ok", "stderr": ""},
