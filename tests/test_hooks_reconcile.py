@@ -200,3 +200,31 @@ def test_a_background_commands_result_arrives_with_its_exit_code_and_output(
     assert result.provenance["backgroundTaskId"] == "bash_7"
     assert result.provenance["toolUseId"] == "toolu_bg"
     assert [o.provenance["role"] for o in obs if o.kind == "message"] == ["system"]
+
+
+def test_the_next_session_start_takes_what_a_run_left_unreconciled(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    """A run whose synchronous hooks never saw its last tool call (cancelled, or run before
+    the transcript was written): the next SessionStart, of any session, records it, once."""
+    transcript = tmp_path / "t.jsonl"
+    write(transcript, [entry("user", [{"type": "text", "text": "build it"}])])
+    hook("SessionStart", git_repo, transcript, source="startup")
+    hook("UserPromptSubmit", git_repo, transcript, prompt="build it")  # notes the transcript
+    write(
+        transcript,
+        [
+            tool_use("toolu_9", "Bash", {"command": "make"}),
+            tool_result("toolu_9", "built", result={"stdout": "built", "stderr": ""}),
+        ],
+    )
+    # No PostToolUse, Stop or SessionEnd ran. A new session starts:
+    other = tmp_path / "other.jsonl"
+    other.write_text("", encoding="utf-8")
+    for _ in range(2):
+        data = {"session_id": "next", "transcript_path": str(other), "cwd": str(git_repo)}
+        proc = run_hook("SessionStart", {**data, "hook_event_name": "SessionStart"})
+        assert proc.returncode == 0
+    obs, _ = session_records()
+    assert [o.content for o in obs if o.kind == "command"] == ["$ make\n[completed]\nbuilt"]
+    assert all(o.scope.repo_id == str(git_repo) for o in obs)

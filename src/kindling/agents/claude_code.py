@@ -14,6 +14,10 @@ hooks still running, and these only write the spool (no database), so they cost 
 few milliseconds. The tool events' matcher leaves out the plain names of ``skip_tools``
 (``tool_matcher``), so Claude Code starts no process for them.
 
+``register`` notes each session's transcript at its first prompt, and ``earlier`` lets the next
+SessionStart reconcile the recent sessions whose transcript grew after their last reading (a
+run whose synchronous hooks did not run, or ran before the transcript was written).
+
 ``missed``: at Stop, StopFailure, PreCompact and SessionEnd the transcript (JSONL) is read
 from where the last reconciliation of the session stopped, and every tool call with its
 result becomes the PostToolUse (or PostToolUseFailure) payload its hook would have sent. Both
@@ -59,6 +63,7 @@ ASYNC_EVENTS = ("PostToolUse", "PostToolUseFailure", "PreCompact", "SubagentStop
 _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
 READ_LIMIT = 8 << 20  # the most of a transcript one reconciliation reads
 STATE_DIR = "transcripts"
+SWEEP_SESSIONS = 20  # the most recent sessions a SessionStart checks for a missed tail
 
 
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
@@ -97,22 +102,30 @@ def _state_path(session_id: str) -> str:
 
 
 def _read_state(path: str, transcript: str) -> int:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            state = json.load(fh)
-    except (OSError, ValueError):
-        return 0
-    offset = state.get("offset") if isinstance(state, dict) else None
+    state = _load_state(path)
+    offset = state.get("offset")
     if state.get("transcript") != transcript or not isinstance(offset, int) or offset < 0:
         return 0
     return offset
 
 
-def _write_state(path: str, transcript: str, offset: int) -> None:
+def _load_state(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            state = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _write_state(
+    path: str, transcript: str, offset: int, session: str, cwd: str | None = None
+) -> None:
     os.makedirs(os.path.dirname(path), 0o700, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
+    state = {"transcript": transcript, "offset": offset, "session": session, "cwd": cwd}
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"transcript": transcript, "offset": offset}, fh)
+        json.dump(state, fh)
     os.replace(tmp, path)
 
 
@@ -188,13 +201,76 @@ def missed(p: HookPayload) -> tuple[list[tuple[str, dict[str, Any]]], Callable[[
         data["session_id"] = p.session_id  # the hook's word for it, whatever the file says
         data["cwd"] = data.get("cwd") or p.cwd
         data["transcript_path"] = p.transcript_path
-    path = p.transcript_path
+    path, session = p.transcript_path, p.session_id
 
     def commit() -> None:
         try:  # noqa: SIM105  (contextlib would cost the hook process an import)
-            _write_state(state, path, offset)
+            _write_state(state, path, offset, session, p.cwd)
         except OSError:
             pass  # the next reading starts earlier; the ids keep it harmless
+
+    return found, commit
+
+
+def register(p: HookPayload) -> None:
+    """Remember the session's transcript (at its first prompt), so that a later session can
+    reconcile it even if none of this session's synchronous hooks ran."""
+    if not p.transcript_path or not p.session_id:
+        return
+    state = _state_path(p.session_id)
+    if not os.path.exists(state):
+        try:  # noqa: SIM105  (contextlib would cost the hook process an import)
+            _write_state(state, p.transcript_path, 0, p.session_id, p.cwd)
+        except OSError:
+            pass
+
+
+def earlier(
+    p: HookPayload, limit: int = SWEEP_SESSIONS
+) -> tuple[list[tuple[str, dict[str, Any]]], Callable[[], None] | None]:
+    """At SessionStart: what the most recent other sessions' transcripts hold beyond where
+    their reconciliation stopped (their last synchronous hook may never have run)."""
+    from kindling.config import kindling_home
+
+    folder = os.path.join(kindling_home(), STATE_DIR)
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
+    except OSError:
+        return [], None
+    entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+    found: list[tuple[str, dict[str, Any]]] = []
+    moves: list[tuple[str, str, int, str, str | None]] = []
+    for entry in entries[:limit]:
+        state = _load_state(entry.path)
+        transcript, offset, session = (
+            state.get("transcript"),
+            state.get("offset"),
+            state.get("session"),
+        )
+        if not isinstance(transcript, str) or not isinstance(session, str):
+            continue
+        if session == p.session_id or not isinstance(offset, int):
+            continue
+        try:
+            if os.stat(transcript).st_size <= offset:
+                continue
+        except OSError:
+            continue
+        calls, end = read_tool_calls(transcript, offset)
+        cwd = state.get("cwd") if isinstance(state.get("cwd"), str) else None
+        for _, data in calls:
+            data["session_id"] = session
+            data["transcript_path"] = transcript
+            data["cwd"] = data.get("cwd") or cwd
+        found += calls
+        moves.append((entry.path, transcript, end, session, cwd))
+
+    def commit() -> None:
+        for path, transcript, end, session, cwd in moves:
+            try:  # noqa: SIM105  (contextlib would cost the hook process an import)
+                _write_state(path, transcript, end, session, cwd)
+            except OSError:
+                pass
 
     return found, commit
 

@@ -28,6 +28,7 @@ import os
 
 from kindling.capture.ids import new_id, stable_id, wall_clock_ms
 from kindling.capture.spool import spool_dir, write_record
+from kindling.config import repo_root
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import bound, masked, to_draft
 from kindling.hooks.payload import HookPayload, is_error_text, last_assistant_text
@@ -42,6 +43,9 @@ SUMMARY_CHARS = 4000
 SUMMARY_EVENTS = ("Stop", "StopFailure", "PreCompact")
 # The synchronous points where the transcript is read for what the background hooks missed.
 RECONCILE_EVENTS = ("Stop", "StopFailure", "PreCompact", "SessionEnd")
+# ... plus SessionStart (the recent sessions whose tail was missed) and the first prompt (the
+# session's transcript is noted for that sweep).
+SWEEP_EVENTS = (*RECONCILE_EVENTS, "SessionStart", "UserPromptSubmit")
 
 
 def session_intent(repo: str, label: str = "Claude Code") -> str:
@@ -116,14 +120,22 @@ def _reconciled(
     missed = getattr(agent, "missed", None)
     if missed is None:
         return []
-    found, commit = missed(p)
+    if p.event in ("SessionStart", "UserPromptSubmit"):
+        if hasattr(agent, "register"):
+            agent.register(p)
+        if p.event != "SessionStart" or not hasattr(agent, "earlier"):
+            return []
+        found, commit = agent.earlier(p)
+    else:
+        found, commit = missed(p)
     out: list[dict[str, Any]] = []
     for event, data in found:
         q = HookPayload(data, event)
         q.agent, q.agent_label = p.agent, p.agent_label
-        base = {"ts": wall_clock_ms(), "session_id": q.session_id, "repo_id": repo}
-        base["intent"] = session_intent(repo, p.agent_label)
-        for record in _observation(q, cfg, repo, base):
+        where = repo if q.session_id == p.session_id else repo_root(q.cwd)
+        base = {"ts": wall_clock_ms(), "session_id": q.session_id, "repo_id": where}
+        base["intent"] = session_intent(where, p.agent_label)
+        for record in _observation(q, cfg, where, base):
             record["provenance"]["reconciled"] = True
             out.append(record)
     if commit is not None and commits is not None:
@@ -145,7 +157,7 @@ def records(
     if p.session_id is not None:
         base["intent"] = session_intent(repo, p.agent_label)
     out: list[dict[str, Any]] = []
-    if p.event in RECONCILE_EVENTS and p.session_id is not None and commits is not None:
+    if p.event in SWEEP_EVENTS and p.session_id is not None and commits is not None:
         out += _reconciled(p, cfg, repo, commits)
     if p.event == "StopFailure" and p.session_id is not None:
         out.append(_failed_turn(p, base))
