@@ -172,9 +172,18 @@ def backup(path: Path) -> Path | None:
 
 
 def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Replace ``path`` atomically; a new file (and directory) is private, an existing file
+    keeps its mode."""
+    import stat
+
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o600
     tmp = path.with_name(f".{path.name}.kindling-tmp-{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(tmp, mode)
     os.replace(tmp, path)
 
 
