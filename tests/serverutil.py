@@ -59,11 +59,11 @@ def kindling(
 
 
 @contextmanager
-def running_server(store_url: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``kindling --db STORE serve`` on a free loopback port, until the block ends."""
+def running_server(store_url: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``kindling --db STORE serve [ARGS]`` on a free loopback port, until the block ends."""
     port = free_port()
     proc = subprocess.Popen(
-        [str(KINDLING), "--db", store_url, "serve", "--port", str(port)],
+        [str(KINDLING), "--db", store_url, "serve", "--port", str(port), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

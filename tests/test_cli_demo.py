@@ -30,8 +30,9 @@ def test_demo_runs_and_is_deterministic_apart_from_the_path() -> None:
 
 def test_demo_never_writes_to_the_users_database(tmp_path: Path) -> None:
     assert run("demo").code == 0
-    status = run("status", "--json").json()
-    assert status["observations"]["total"] == 0
+    status = run("status", "--json")  # the default database was never created
+    assert status.code == 1
+    assert "no database at" in status.json()["error"]["message"]
 
 
 def test_demo_into_a_given_database_is_idempotent(tmp_path: Path) -> None:

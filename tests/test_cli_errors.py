@@ -64,6 +64,7 @@ RUNTIME = [
     ("args", "code"), RUNTIME, ids=lambda v: " ".join(v) if isinstance(v, tuple) else v
 )
 def test_runtime_errors_exit_1_with_a_stable_code(args: tuple[str, ...], code: str) -> None:
+    assert run_process("log", "a first note").code == 0  # a database to read
     plain = run_process(*args)
     assert plain.code == 1
     assert len(plain.stderr.strip().splitlines()) == 1

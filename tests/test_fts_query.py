@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.store.fts import MAX_CLAUSES, build_query, without_terms
-from kindling.store.sqlite.index import identifier_parts
+from kindling.store.identifiers import identifier_parts
 
 DOCS = [
     "the multi-agent planner calls validate_token in src/auth/tokens.ts",

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, NewObservation, Scope
-from kindling.store.sqlite.index import identifier_parts, scope_tokens
+from kindling.store.identifiers import identifier_parts
+from kindling.store.sqlite.index import scope_tokens
 
 DAY = 86_400_000
 NOW = 100 * DAY

@@ -126,11 +126,11 @@ def test_user_id_in_the_body_is_ignored(client: TestClient, alice: str) -> None:
         },
     )
     assert r.status_code == 201
-    assert r.json()["scopeIds"]["userId"] == "alice"
+    assert r.json()["scopeIds"]["userId"] == "web/alice"
     capsule = post(
         client, "/v1/capsules", alice, {"intent": "i", "scope": {"userId": "eve", "repoId": REPO}}
     )
-    assert capsule.json()["scopeIds"]["userId"] == "alice"
+    assert capsule.json()["scopeIds"]["userId"] == "web/alice"
 
 
 def test_a_token_cannot_read_another_users_session(

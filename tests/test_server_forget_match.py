@@ -60,8 +60,9 @@ def world(kd: Kindling) -> dict[str, Any]:
         "carol": make_token(kd, "carol"),
     }
     ids: dict[str, Any] = {}
+    teams = {"alice": "web", "bob": "web", "mallory": "billing"}
     for user, repo in (("alice", REPO), ("bob", REPO), ("mallory", OTHER_REPO)):
-        scope = Scope(user_id=user, repo_id=repo)
+        scope = Scope(user_id=f"{teams[user]}/{user}", repo_id=repo)  # (team, user)
         capsule = kd.open_capsule(intent=f"chase {WORD}", scope=scope)
         obs = kd.append_observation(
             kind="error", content=f"{user} saw {WORD}", capsule_id=capsule.id
@@ -115,8 +116,8 @@ def test_a_team_token_forgets_only_what_it_may_touch(
     assert report["id"] is None
     assert bool(report["remains"]) == (getattr(kd.store, "backend", "sqlite") == "postgresql")
     left = holding(kd)
-    assert sorted(set(left.values())) == ["carol", "mallory"]
-    assert {i: o for i, o in before.items() if o in ("carol", "mallory")} == left
+    assert sorted(set(left.values())) == ["billing/mallory", "carol"]
+    assert {i: o for i, o in before.items() if o in ("carol", "billing/mallory")} == left
     assert kd.get_summary(ids["mallory"]["summary"]).content == f"{WORD} came from the web team"
     # what is left is not alice's to count; mallory and carol still find their own
     again = forget(client, alice, {"match": WORD, "dry_run": True}).json()

@@ -42,6 +42,7 @@ from kindling.model import (
     Pin,
     Scope,
     Summary,
+    Visible,
 )
 
 BUNDLE_VERSION = "1.0"
@@ -50,8 +51,6 @@ ENTITY_TYPES = ("observations", "capsules", "summaries", "pins")
 
 Progress = Callable[[int], None]
 T = TypeVar("T")
-
-
 MAX_BUNDLE_BYTES = 1 << 30  # what import reads at most: a bundle, not /dev/zero
 
 
@@ -301,31 +300,37 @@ class ImportReport:
         }
 
 
+MISSING_CAPSULE = "summary {s.id} belongs to capsule {s.capsule_id}, which is neither in the bundle nor in the database"  # noqa: E501
 IMPORT_CHUNK = 1000  # observations per insert statement batch (and per progress step)
 
 
 def import_bundle(
-    kd: Kindling, bundle: Bundle, *, dry_run: bool = False, progress: Progress = _no_progress
+    kd: Kindling,
+    bundle: Bundle,
+    *,
+    dry_run: bool = False,
+    progress: Progress = _no_progress,
+    visible: Visible | None = None,
 ) -> ImportReport:
     """Add the bundle's entities that this store lacks, in one transaction.
 
     Entities are matched by id; an existing one is left as it is (never overwritten). A
     capsule's observations are linked in the bundle's order; links to observations neither in
     the bundle nor in the store are skipped and reported. With ``dry_run`` nothing is written.
+    ``visible`` (a server's access rule): a store observation it rejects is never linked.
     """
+    known: Visible = visible or (lambda _: True)
     store = kd.store
     added = dict.fromkeys(ENTITY_TYPES, 0)
     existing = dict.fromkeys(ENTITY_TYPES, 0)
     skipped: list[str] = []
     links = 0
-
     have_obs = set(store.get_observations([o.id for o in bundle.observations]))
     have_caps = {c.id for c in bundle.capsules if store.get_capsule(c.id) is not None}
     have_sums = set(store.get_summaries([s.id for s in bundle.summaries]))
     have_pins = {p.id for p in bundle.pins if store.get_pin(p.id) is not None}
     bundle_obs = {o.id for o in bundle.observations}
     bundle_caps = {c.id for c in bundle.capsules}
-
     linked = _linked_pairs(kd, bundle)
     summarised: set[str] = set()
     with nullcontext() if dry_run else store.transaction():
@@ -345,7 +350,9 @@ def import_bundle(
                 if not dry_run:
                     store.insert_capsule(cap)
             for obs_id in cap.observation_ids:
-                if obs_id not in bundle_obs and not store.get_observations([obs_id]):
+                if obs_id not in bundle_obs and not any(
+                    map(known, store.get_observations([obs_id]).values())
+                ):
                     skipped.append(f"capsule {cap.id} lists unknown observation {obs_id}")
                 elif (cap.id, obs_id) not in linked and (
                     dry_run or store.link_observation(cap.id, obs_id)
@@ -359,10 +366,7 @@ def import_bundle(
                 summary.capsule_id not in bundle_caps
                 and store.get_capsule(summary.capsule_id) is None
             ):
-                raise InvalidInputError(
-                    f"summary {summary.id} belongs to capsule {summary.capsule_id}, which is "
-                    "neither in the bundle nor in the database"
-                )
+                raise InvalidInputError(MISSING_CAPSULE.format(s=summary))
             elif summary.capsule_id in summarised or (
                 store.summary_for_capsule(summary.capsule_id) is not None
             ):

@@ -31,6 +31,12 @@ MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
 MAX_MATCH_CHARS = 10_000
 
 
+EXPORTS_KEEP = (
+    "exports, bundles and backups written before this forget still hold the text: "
+    "delete them or export again"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ForgetReport:
     """What a forget changed, and whether the old bytes have left the files.
@@ -39,7 +45,8 @@ class ForgetReport:
     database file and WAL no longer hold the forgotten text (on PostgreSQL: when VACUUM has
     removed the old row versions); ``holders`` names the processes (or PostgreSQL snapshots)
     that kept them when it was not; ``remains`` says what may still hold copies even when
-    complete (PostgreSQL's freed pages, WAL and backups; empty for SQLite)."""
+    complete (PostgreSQL's freed pages, WAL and backups; empty for SQLite); ``exports`` that
+    copies written out before (``kindling export`` bundles, backups) keep the text."""
 
     id: str | None
     observations: tuple[str, ...] = ()
@@ -66,10 +73,20 @@ class ForgetReport:
         return ", ".join(shown).replace("summarys", "summaries") or "nothing"
 
     @property
+    def exports(self) -> str:
+        """What a forget cannot reach: copies written out of the database before it."""
+        return "" if self.dry_run or not self.total else EXPORTS_KEEP
+
+    @property
     def message(self) -> str:
-        """One line for people: what was done and, if unfinished, how to finish."""
+        """One line for people: what was done and, if unfinished, how to finish; then what
+        it cannot reach (``exports``)."""
         if self.dry_run:
             return f"would forget {self.counts()}"
+        done = self._done()
+        return f"{done}. {self.exports[0].upper()}{self.exports[1:]}" if self.exports else done
+
+    def _done(self) -> str:
         done = f"forgot {self.counts()}"
         if self.complete and self.remains:
             return f"{done}; VACUUM removed the old row versions, but {self.remains}"
@@ -92,6 +109,7 @@ class ForgetReport:
             "holders": list(self.holders),
             "dryRun": self.dry_run,
             "remains": self.remains,
+            "exports": self.exports,
             "message": self.message,
         }
 

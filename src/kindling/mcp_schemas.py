@@ -106,6 +106,7 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             "holders": _STRS,
             "dryRun": _BOOL,
             "remains": _STR,
+            "exports": _STR,
             "message": _STR,
         }
     ),

@@ -61,7 +61,7 @@ class CommandLine:
     """Positional arguments and the options every bridge command accepts."""
 
     positional: tuple[str, ...]
-    db: Path | None
+    db: Path | str | None  # a file, or a database URL (``postgresql://...``) kept as given
     help: bool
     json_request: str | None = None  # ``--json '{...}'``
 
@@ -90,13 +90,19 @@ def shorten(value: str, limit: int = 120) -> str:
     return repr(value if len(value) <= limit else value[: limit - 1] + "…")
 
 
+def database(value: str) -> Path | str:
+    """A ``--db`` or ``$KINDLING_DB`` value: a URL stays a string (``Path`` would fold its
+    ``//``), anything else is a file path."""
+    return value if "://" in value else Path(value).expanduser()
+
+
 def split_command_line(argv: Sequence[str]) -> CommandLine:
     """Pick out the leading options: ``--db PATH``/``--db=PATH``, ``--json REQUEST`` and
     ``-h``/``--help``. Options end at the first other word or at ``--``: from there on every
     word is an argument, even one that looks like an option (a QUERY of ``-h``, ``--db`` or
     ``--`` is text, and ``-5`` is a number)."""
     positional: list[str] = []
-    db: Path | None = None
+    db: Path | str | None = None
     request: str | None = None
     wants_help = False
     words = iter(argv)
@@ -111,7 +117,7 @@ def split_command_line(argv: Sequence[str]) -> CommandLine:
             value = word[5:] if word.startswith("--db=") else next(words, "")
             if not value.strip():
                 raise ArgumentError("--db needs a database file path, e.g. --db ./kindling.db")
-            db = Path(value).expanduser()
+            db = database(value)
         elif word == "--json" or word.startswith("--json="):
             request = word[7:] if word.startswith("--json=") else next(words, None)
             if request is None:

@@ -60,7 +60,7 @@ class Outcome:
     exit_code: int
 
 
-def _open(db: Path, now: int) -> Kindling:
+def _open(db: Path | str, now: int) -> Kindling:
     try:
         return Kindling.open(db, clock=lambda: now)
     except OSError as exc:  # e.g. the database's directory cannot be created
@@ -71,7 +71,7 @@ def _open(db: Path, now: int) -> Kindling:
 
 
 def _ingest(
-    argv: Sequence[str], default_db: Path, stdin: BinaryIO, env: Mapping[str, str]
+    argv: Sequence[str], default_db: Path | str, stdin: BinaryIO, env: Mapping[str, str]
 ) -> Outcome:
     line = split_command_line(argv)
     if line.help:
@@ -91,7 +91,7 @@ def _ingest(
     return Outcome(ingest_response(memory), 0)
 
 
-def _retrieve(argv: Sequence[str], default_db: Path, env: Mapping[str, str]) -> Outcome:
+def _retrieve(argv: Sequence[str], default_db: Path | str, env: Mapping[str, str]) -> Outcome:
     line = split_command_line(argv)
     if line.help:
         return Outcome(RETRIEVE_USAGE, 0)
@@ -105,7 +105,8 @@ def _retrieve(argv: Sequence[str], default_db: Path, env: Mapping[str, str]) -> 
     now = resolve_now(env)
     db = line.db or default_db
     matches: list[MemoryMatch] = []
-    if db.exists():  # no database yet: no memories, and reading must not create one
+    if isinstance(db, str) or db.exists():  # no file yet: no memories, and reading must not
+        # create one (a server database is opened as it is)
         with _open(db, now) as kd:
             limit = MAX_HITS if args.search_top_k is None else min(args.search_top_k, MAX_HITS)
             matches = kd.search_memories(workspace, args.query, limit=limit)
@@ -141,14 +142,14 @@ def _guard(step: Callable[[], Outcome]) -> Outcome:
 def run_ingest(
     argv: Sequence[str],
     *,
-    default_db: Path,
+    default_db: Path | str,
     stdin: BinaryIO,
     env: Mapping[str, str],
 ) -> Outcome:
     return _guard(lambda: _ingest(argv, default_db, stdin, env))
 
 
-def run_retrieve(argv: Sequence[str], *, default_db: Path, env: Mapping[str, str]) -> Outcome:
+def run_retrieve(argv: Sequence[str], *, default_db: Path | str, env: Mapping[str, str]) -> Outcome:
     return _guard(lambda: _retrieve(argv, default_db, env))
 
 

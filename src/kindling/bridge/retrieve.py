@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import sys
 
+from kindling.bridge.contract import database
 from kindling.bridge.handler import emit, run_retrieve
-from kindling.config import default_db_path
+from kindling.config import default_db_file
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    outcome = run_retrieve(args, default_db=default_db_path(), env=os.environ)
+    outcome = run_retrieve(args, default_db=database(default_db_file()), env=os.environ)
     return emit(outcome, sys.stdout.buffer, sys.stderr)
 
 

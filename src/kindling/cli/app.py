@@ -48,16 +48,23 @@ class State:
     server: str | None = None  # remote mode: a `kindling serve` URL (--url or KINDLING_URL)
     token: str | None = None  # its bearer token (--token or KINDLING_TOKEN)
 
-    def open(self) -> Kindling:
+    def open(self, *, create: bool = True) -> Kindling:
         """The local database, or in remote mode a client of the server with the same verbs
-        (``remote.front.RemoteKindling``; verbs the HTTP API lacks fail with a clear error)."""
+        (``remote.front.RemoteKindling``; verbs the HTTP API lacks fail with a clear error).
+        A read command passes ``create=False``: a database file that does not exist is an
+        error (a mistyped --db), never a new empty database."""
         if self.server is not None:
             from kindling.remote.front import RemoteKindling
 
             return cast(Kindling, RemoteKindling(self.server, self.token))
-        return self.open_local()
+        return self.open_local(create=create)
 
-    def open_local(self) -> Kindling:
+    def open_local(self, *, create: bool = True) -> Kindling:
+        if not create and self.url is None and not self.db.expanduser().exists():
+            raise StoreError(
+                f"no database at {self.db}: check --db or KINDLING_DB (reading never creates"
+                " one; `kindling log` or `kindling init` does)"
+            )
         fixed = self.now
         clock = wall_clock_ms if fixed is None else (lambda: fixed)
         try:

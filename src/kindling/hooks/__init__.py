@@ -83,7 +83,9 @@ def log_problem(event: str, message: str) -> None:
             os.replace(path, path + ".1")
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = " ".join(message.split())[:2000]
-        with open(path, "a", encoding="utf-8") as fh:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private
+        os.fchmod(fd, 0o600)  # an older log created 0644 becomes private too
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
             fh.write(f"{stamp} pid={os.getpid()} {event or '-'} {line}\n")
     except Exception:  # the log is best effort; nothing may escape a hook
         pass

@@ -1,13 +1,16 @@
-"""Build the context a hook injects into the agent, from one ``Kindling.retrieve()`` call.
+"""Build the context a hook injects into the agent, from one ``Kindling.retrieve()`` call
+(and, at session start, the repository's latest edits and errors).
 
-Order: active pins, the latest summary for this repository, then the ranked candidates (for a
-prompt: those whose text relevance clears ``min_relevance``; at session start: recent work).
-Everything is deduplicated (by id and by identical text), each item is a bounded snippet, and
+Order: active pins, the latest summary for this repository, then the candidates (for a prompt:
+those whose text relevance clears ``min_relevance``; at session start: recent work). Noise is
+left out and the rest is ordered edits, errors, decisions, checks, other work by the rules of
+``inject_filter`` (retrieval's order within each), so the budget goes to the session's edits.
+Everything is deduplicated (by id and by identical text), each item is one bounded line, and
 the whole text stays within the token budget and always under Claude Code's 10,000-character
 limit. When nothing qualifies the result is ``None``, and the hook prints nothing at all.
 
-Must not import click, the CLI or the MCP server. No ranking here: order and scores come from
-``retrieve()``; this module only selects by threshold, renders and cuts.
+Must not import click, the CLI or the MCP server. No scoring here: scores come from
+``retrieve()``; this module only selects by threshold and by kind, renders and cuts.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from dataclasses import dataclass
 
 from kindling.engine import Kindling
 from kindling.hooks.config import HookConfig
-from kindling.model import Entity, Observation, Scope, Summary
+from kindling.hooks.inject_filter import one_line, render, tier
+from kindling.model import Entity, Observation, ObservationKind, Scope, Summary
 
 # Claude Code caps additionalContext at 10,000 characters; stay clearly below it.
 HARD_CHAR_LIMIT = 9_000
@@ -25,6 +29,9 @@ ITEM_CHARS = 600  # one pin or summary never takes more than this
 # they are most of a session's events and its noise; what they led to shows up as edits,
 # commands, errors and prompts. A prompt-driven injection keeps them when they are relevant.
 SESSION_START_SKIP = frozenset({"tool_call"})
+# At session start edits and errors are read by kind too: a long session's last hundred events
+# can be routine, and its edits must not fall out of the recency window.
+SESSION_START_KINDS: tuple[ObservationKind, ...] = ("file_diff", "error")
 HEADER = (
     "Kindling memory for this repository"
     " (recorded by earlier sessions; verify before relying on it):"
@@ -35,11 +42,6 @@ HEADER = (
 class Injection:
     text: str
     items: int
-
-
-def _one_line(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def _label(entity: Entity) -> str:
@@ -78,6 +80,21 @@ class _Builder:
         return True
 
 
+def _tier(entity: Entity) -> int | None:
+    provenance = entity.provenance if isinstance(entity, Observation) else None
+    return tier(_label(entity), entity.content, provenance)
+
+
+def _where(entity: Entity, repo: str) -> str:
+    """`` path:`` for an observation of a file whose line would not name it."""
+    path = entity.provenance.get("path") if isinstance(entity, Observation) else None
+    if not isinstance(path, str) or not path:
+        return ""
+    prefix = repo.rstrip("/") + "/"
+    rel = path[len(prefix) :] if path.startswith(prefix) else path
+    return "" if rel in entity.content[:200] else f" {rel}:"
+
+
 def build_context(
     kd: Kindling, *, repo: str, query: str, cfg: HookConfig, with_pins: bool = True
 ) -> Injection | None:
@@ -92,8 +109,8 @@ def build_context(
     fixed = 0
     if with_pins:
         for pin in result.pins:
-            reason = f" ({_one_line(pin.pin.reason, 80)})" if pin.pin.reason else ""
-            line = f"- [pinned{reason}] {_one_line(pin.target.content, ITEM_CHARS)}"
+            reason = f" ({one_line(pin.pin.reason, 80)})" if pin.pin.reason else ""
+            line = f"- [pinned{reason}] {one_line(pin.target.content, ITEM_CHARS)}"
             if b.add(pin.target.id, line, pin.target.content):
                 fixed += 1
         summaries: list[Summary] = []
@@ -101,28 +118,37 @@ def build_context(
             summaries.append(result.current_summary)
         summaries += kd.list_summaries(scope=scope, limit=1)
         for summary in summaries[:1]:
-            line = f"- [latest session summary] {_one_line(summary.content, ITEM_CHARS)}"
+            line = f"- [latest session summary] {one_line(summary.content, ITEM_CHARS)}"
             if b.add(summary.id, line, summary.content):
                 fixed += 1
-    found = 0
+    # (tier, position, entity, matched snippet): retrieval's candidates, then at session start
+    # the latest edits and errors by kind; noise never enters.
+    chosen: list[tuple[int, int, Entity, str | None]] = []
     for cand in result.candidates:
         if query and cand.explanation.relevance < cfg.min_relevance:
             continue
         if not query and _label(cand.entity) in SESSION_START_SKIP:
             continue
-        if found >= cfg.max_candidates:
+        rank = _tier(cand.entity)
+        if rank is not None:
+            chosen.append((rank, len(chosen), cand.entity, cand.match_context if query else None))
+    if not query:
+        for kind in SESSION_START_KINDS:
+            for obs in kd.list_observations(kind=kind, scope=scope, limit=cfg.max_candidates):
+                if not obs.redacted and (rank := _tier(obs)) is not None:
+                    chosen.append((rank, len(chosen), obs, None))
+    chosen.sort(key=lambda item: item[:2])
+    # At session start nothing is ranked against a question: the budget, not a count, bounds it.
+    limit = cfg.max_candidates if query else cfg.max_candidates * 2
+    found = 0
+    for _, _, entity, snippet in chosen:
+        if found >= limit:
             break
-        snippet = cand.match_context or cand.entity.content
-        where = ""
-        path = cand.entity.provenance.get("path") if isinstance(cand.entity, Observation) else None
-        if isinstance(path, str) and path:
-            prefix = repo.rstrip("/") + "/"
-            rel = path[len(prefix) :] if path.startswith(prefix) else path
-            where = "" if rel in snippet[:200] else f" {rel}:"
-        line = f"- [{_label(cand.entity)}]{where} {_one_line(snippet, 300)}"
-        if not b.add(cand.entity.id, line, cand.entity.content):
-            break
-        found += 1
+        label = _label(entity)
+        line = f"- [{label}]{_where(entity, repo)} {render(label, entity.content, snippet)}"
+        shown = len(b.lines)
+        b.add(entity.id, line, entity.content)  # over budget: a shorter line may still fit
+        found += len(b.lines) - shown
     if not b.lines or (query and found == 0):
         return None
     return Injection("\n".join([HEADER, *b.lines]), len(b.lines))

@@ -31,6 +31,7 @@ from kindling.remote.spool import Delivery, Spool
 
 SPOOL_DIR = "spool"
 TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting
+MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (server.api.MAX_QUERY_CHARS)
 
 
 def session_capsule_id(session_id: str) -> str:
@@ -97,7 +98,7 @@ def injection(
     server's memory exactly as from a local one; nothing when the server does not answer."""
     query = ""
     if p.event == "UserPromptSubmit" and cfg.inject_on_prompt and p.prompt:
-        query = p.prompt
+        query = p.prompt[:MAX_QUERY_CHARS]
     elif p.event != "SessionStart":
         return None
     from kindling.errors import KindlingError

@@ -14,6 +14,7 @@ Must not be imported by the core; imports only the core and ``remote.client``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -43,7 +44,11 @@ class Spool:
 
     def _prepare(self) -> None:
         for d in (self.dir, self.failed_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            missing = [p for p in (d, *d.parents) if not p.exists()]
+            for new in reversed(missing):  # KINDLING_HOME too, when this creates it: 0700
+                with contextlib.suppress(FileExistsError):
+                    new.mkdir(mode=0o700)
+                os.chmod(new, 0o700)
             os.chmod(d, 0o700)
 
     def put(self, method: str, path: str, body: dict[str, Any], entry_id: str) -> Path:

@@ -3,9 +3,10 @@
 Match positions are found in the entity's own text by ``find_terms``: no database work on
 read. A query word matches a word of the text, or a part of a camelCase identifier, that starts
 with the query word's stem (``fail`` for ``failing``/``failed``, a close stand-in for the
-index's porter stemmer). Pure and deterministic.
+index's porter stemmer). A Han, Kana, Hangul or Thai word matches wherever its runs occur
+(``store.segments``: the index finds them inside longer runs). Pure and deterministic.
 
-Must not import anything from Kindling except ``model``.
+Must not import anything from Kindling except ``model`` and ``store.segments``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kindling.model import REDACTED
+from kindling.store.segments import segment_spans
 
 SNIPPET_CHARS = 240
 ELLIPSIS = "…"
@@ -52,9 +54,10 @@ def stem(word: str) -> str:
 def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[int, int], ...]:
     """Spans of ``content`` that match a query word (see the module docstring), in order;
     matching parts of one identifier (``verifyToken``) make one span."""
+    segmented = segment_spans(content[:SCAN_CHARS], words)
     stems = sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2})
     if not stems:
-        return ()
+        return _merge(segmented, [])
     # A token starts after a non-alphanumeric character or at a lower-to-upper case step; it
     # matches when it starts with a stem, and runs on to the end of its token.
     pattern = re.compile(
@@ -70,7 +73,18 @@ def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[
         if len(spans) >= MAX_SPANS:
             break
         spans.append((m.start(), m.end()))
-    return tuple(spans)
+    return _merge(segmented, spans) if segmented else tuple(spans)
+
+
+def _merge(one: list[tuple[int, int]], two: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Two span lists as one, in order, overlapping spans joined, at most ``MAX_SPANS``."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted([*one, *two]):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        elif len(merged) < MAX_SPANS:
+            merged.append((start, end))
+    return tuple(merged)
 
 
 def _clip(text: str, limit: int) -> str:

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
+from functools import partial
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
@@ -25,7 +26,8 @@ from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.forgetting import ForgetReport
 from kindling.lookup import describe
-from kindling.model import AnyEntity, Scope, Summary, Visible
+from kindling.model import AnyEntity, Scope
+from kindling.server.access import AccessRules
 from kindling.server.auth import (
     HttpError,
     Principal,
@@ -34,12 +36,14 @@ from kindling.server.auth import (
     may_touch,
     owns,
     read_scope,
-    write_scope,
 )
 from kindling.store.tokens import TokenStore
 
 T = TypeVar("T")
 IGNORED = frozenset({"user_id", "userId"})
+# retrieve's query: a question, not a document (an 800 KB query took 3.3 s); the remote hook
+# cuts a prompt to this (hooks.remote.MAX_QUERY_CHARS)
+MAX_QUERY_CHARS = 10_000
 OPEN_SHOWN = 20  # open capsules in the status answer (as `kindling status` shows locally)
 # GET /v1/{kind}/{id}: the engine's getter of each kind, and the kind's name in messages
 GETTERS = {
@@ -104,7 +108,7 @@ def limit_of(args: Mapping[str, str]) -> int:
     return 50 if limit is None else limit
 
 
-class Api:
+class Api(AccessRules):
     """The handlers, bound to one ``Kindling`` (the store is shared by every request)."""
 
     def __init__(self, kd: Kindling) -> None:
@@ -126,44 +130,6 @@ class Api:
         header = request.headers.get("authorization")
         return await self.run(lambda: authenticate(self.tokens, header))
 
-    # ------------------------------------------------------------------ access checks
-
-    def _capsule_owned(self, who: Principal, capsule_id: Any) -> str:
-        ref = self.kd.store.capsule_ref(str(capsule_id)) if isinstance(capsule_id, str) else None
-        if ref is None or not may_touch(who, ref.scope):
-            raise NotFoundError(f"no capsule with id {capsule_id!r}")
-        if not owns(who, ref.scope):
-            raise forbidden(f"capsule {capsule_id} belongs to another user")
-        return ref.id
-
-    def _scope_of(self, entity: AnyEntity) -> Scope:
-        """Whose an entity is: its scope; a summary's is its capsule's."""
-        if isinstance(entity, Summary):
-            ref = self.kd.store.capsule_ref(entity.capsule_id)
-            return Scope() if ref is None else ref.scope
-        return entity.scope
-
-    def _visible(self, who: Principal) -> Visible:
-        """The access rule for entities named by id (``auth.may_touch``)."""
-        return lambda entity: may_touch(who, self._scope_of(entity))
-
-    def _evidence_visible(self, who: Principal, refs: Any) -> None:
-        """Evidence may cite only observations the token sees: one it may not see is as unknown
-        as a missing one, in the library's words (else citing would confirm another team's id)."""
-        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-            return  # the library refuses it
-        found, visible = self.kd.store.get_observations(refs), self._visible(who)
-        unknown = sorted({r for r in refs if r not in found or not visible(found[r])})
-        if unknown:
-            raise NotFoundError(f"evidence refs name unknown observations: {', '.join(unknown)}")
-
-    def _target_scope(self, who: Principal, target_type: Any, target_id: Any) -> Scope:
-        entity = self.kd.get(str(target_id), target_type) if isinstance(target_id, str) else None
-        scope = None if entity is None else self._scope_of(entity)
-        if scope is None or not may_touch(who, scope):
-            raise NotFoundError(f"no {target_type} with id {target_id!r}")
-        return scope
-
     # ------------------------------------------------------------------ capture verbs
 
     def append_observation(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,7 +142,7 @@ class Api:
         if capsule_id is not None:
             self._capsule_owned(who, capsule_id)
         if "scope" in args or capsule_id is None:
-            args["scope"] = write_scope(who, scope_of(args.get("scope")))
+            args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
             session = args["scope"].session_id
             if capsule_id is None and session is not None:
                 joined = self.kd.store.find_open_capsule(Scope(), session_id=session)
@@ -186,7 +152,12 @@ class Api:
 
     def open_capsule(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
         args = fields(body, {"intent", "scope", "type", "id", "opened_at"}, {"intent"})
-        args["scope"] = write_scope(who, scope_of(args.get("scope")))
+        args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
+        session = args["scope"].session_id
+        if session is not None and args.get("type", "session") == "session":
+            joined = self.kd.store.find_open_capsule(Scope(), session_id=session)
+            if joined is not None and not may_touch(who, joined.scope):
+                raise forbidden(f"session {session!r} belongs to another user")
         return self.kd.open_capsule(**args).to_dict()
 
     def close_capsule(
@@ -213,7 +184,9 @@ class Api:
             {"target_type", "target_id"},
         )
         target = self._target_scope(who, args["target_type"], args["target_id"])
-        args["scope"] = write_scope(who, scope_of(args["scope"]) if "scope" in args else target)
+        args["scope"] = self._write_scope(
+            who, scope_of(args["scope"]) if "scope" in args else target
+        )
         return self.kd.pin(args.pop("target_type"), args.pop("target_id"), **args).to_dict()
 
     def unpin(self, who: Principal, pin_id: str) -> dict[str, Any]:
@@ -263,6 +236,12 @@ class Api:
                 "now",
             },
         )
+        query = args.get("query")
+        if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(
+                f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} (a question, "
+                "not a document)"
+            )
         args["scope"] = read_scope(who, scope_of(args.get("scope")))
         return self.kd.retrieve(**args).to_dict()
 
@@ -337,7 +316,7 @@ class Api:
             "version": __version__,
             "backend": getattr(self.kd.store, "backend", "sqlite"),
             "schemaVersion": self.kd.stats().schema_version,
-            "user": who.user_id,
+            "user": who.name,
             "team": who.team,
             "repos": sorted(who.repos),
             "openCapsules": [c.to_dict() for c in mine],
@@ -352,33 +331,32 @@ class Api:
         return export_bundle(self.kd, scope=scope, include_redacted=redacted == "true")
 
     def import_(self, who: Principal, body: Mapping[str, Any], dry_run: bool) -> dict[str, Any]:
+        """Import a bundle under the write rule: every entity is stamped with the token's
+        identity and must land in a repository it may write (``_write_scope``), and nothing in
+        it may reach an entity the token may not touch (``_import_checks``)."""
         bundle = parse_bundle(body)
-        own_caps = {c.id for c in bundle.capsules}
-        own_obs = {o.id for o in bundle.observations}
-        for summary in bundle.summaries:  # no summary onto someone else's capsule
-            if summary.capsule_id not in own_caps:
-                self._capsule_owned(who, summary.capsule_id)
-        for capsule in bundle.capsules:  # no linking of entities the token cannot see
-            for obs_id in capsule.observation_ids:
-                if obs_id not in own_obs and self.kd.store.get_observations([obs_id]):
-                    self._target_scope(who, "observation", obs_id)
-
-        def stamp(scope: Scope) -> Scope:  # one rule for every entity
-            return write_scope(who, scope)
-
+        self._import_checks(who, bundle)
+        stamp, visible = partial(self._write_scope, who), self._visible(who)
+        pins = [p for p in bundle.pins if self._pin_target_known(bundle, p, visible)]
+        unpinned = tuple(
+            f"pin {p.id} targets unknown {p.target_type} {p.target_id}"
+            for p in bundle.pins
+            if p not in pins
+        )
         bundle = replace(
             bundle,
             scope=replace(bundle.scope, user_id=who.user_id),
             observations=tuple(replace(o, scope=stamp(o.scope)) for o in bundle.observations),
             capsules=tuple(replace(c, scope=stamp(c.scope)) for c in bundle.capsules),
-            pins=tuple(replace(p, scope=stamp(p.scope)) for p in bundle.pins),
+            pins=tuple(replace(p, scope=stamp(p.scope)) for p in pins),
         )
         try:
-            return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
+            report = import_bundle(self.kd, bundle, dry_run=dry_run, visible=visible)
         except ConflictError:
             # Another request imported the same entities meanwhile (both saw them missing):
             # once more, and they are found, so importing stays idempotent under races.
-            return import_bundle(self.kd, bundle, dry_run=dry_run).to_dict()
+            report = import_bundle(self.kd, bundle, dry_run=dry_run, visible=visible)
+        return replace(report, skipped=report.skipped + unpinned).to_dict()
 
 
 __all__ = ["GETTERS", "Api", "HttpError"]

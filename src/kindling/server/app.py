@@ -3,16 +3,20 @@
 Every failure is ``{"error": {"code": ..., "message": ...}}``: the library's stable codes
 (``invalid_input`` 400, ``not_found`` 404, ``conflict`` 409, ``store``/``database_locked`` 503,
 ``schema`` 500) plus the HTTP layer's own (``unauthorized`` 401, ``forbidden`` 403,
-``too_large`` 413, ``method_not_allowed`` 405). Bodies are read up to a limit before parsing
-(``Content-Length`` is checked first, the stream counted anyway), so a huge body costs
-nothing; each endpoint is one library call, one transaction, so a failed request writes
-nothing. Unexpected exceptions become a 500 ``internal`` error without a traceback in the body.
+``too_large`` 413, ``method_not_allowed`` 405, ``request_timeout`` 408). Bodies are read up to
+a limit before parsing (``Content-Length`` is checked first, the stream counted anyway) and
+within the read timeout, so a huge or slow body costs nothing; JSON nested deeper than
+``shedding.MAX_DEPTH`` and a NUL in a path or query parameter are 400s. Each endpoint is one
+library call, one transaction, so a failed request writes nothing. Unexpected exceptions
+become a 500 ``internal`` error without a traceback in the body; a store failure's own words
+(which name the database's host, port and name) go to the log, never to the client.
 
 Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -29,9 +33,16 @@ from kindling.errors import InvalidInputError, KindlingError
 from kindling.server.api import GETTERS, Api, HttpError
 from kindling.server.auth import Principal
 from kindling.server.openapi import openapi_document
+from kindling.server.shedding import READ_TIMEOUT_S, check_depth
 
 MAX_BODY_BYTES = 1 << 20  # 1 MiB: far above any capture (content is capped at 64 KiB)
 MAX_IMPORT_BYTES = 64 << 20  # bundles are whole stores
+IMPORT_TIMEOUT_FACTOR = 10  # ... and take longer to send
+# A store failure's message names the database (host, port, name): the log gets it, not clients.
+HIDDEN = {
+    "store": "the store failed; the server's log says why",
+    "schema": "the database's schema is not one this server reads; the server's log says why",
+}
 STATUS_OF_CODE = {
     "invalid_input": 400,
     "not_found": 404,
@@ -49,7 +60,7 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-async def read_json(request: Request, limit: int) -> Any:
+async def read_json(request: Request, limit: int, timeout_s: float = READ_TIMEOUT_S) -> Any:
     declared = request.headers.get("content-length")
     if declared is not None and not declared.isdigit():
         raise InvalidInputError("Content-Length must be a number of bytes")
@@ -57,36 +68,62 @@ async def read_json(request: Request, limit: int) -> Any:
         raise HttpError(413, "too_large", f"request body over {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HttpError(413, "too_large", f"request body over {limit} bytes")
-        chunks.append(chunk)
     try:
-        return json.loads(b"".join(chunks) or b"{}")
+        async with asyncio.timeout(timeout_s):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HttpError(413, "too_large", f"request body over {limit} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise HttpError(
+            408, "request_timeout", f"the request body did not arrive within {timeout_s:g} s"
+        ) from None
+    try:
+        body = json.loads(b"".join(chunks) or b"{}")
     except ValueError as exc:  # UnicodeDecodeError included
         raise InvalidInputError(f"the body is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise InvalidInputError("the body nests JSON too deeply") from None
+    check_depth(body)
+    return body
 
 
-async def read_object(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    body = await read_json(request, limit)
+async def read_object(
+    request: Request, limit: int = MAX_BODY_BYTES, timeout_s: float = READ_TIMEOUT_S
+) -> dict[str, Any]:
+    body = await read_json(request, limit, timeout_s)
     if not isinstance(body, dict):
         raise InvalidInputError("the body must be a JSON object")
     return body
 
 
-def create_app(kd: Kindling) -> Starlette:
-    """The API over ``kd``; the caller owns ``kd`` and closes it after the server stops."""
+def no_nul(request: Request) -> None:
+    """A NUL in the path or query is a 400 (PostgreSQL cannot even compare such text)."""
+    if "\x00" in request.url.path or any(
+        "\x00" in k or "\x00" in v for k, v in request.query_params.multi_items()
+    ):
+        raise InvalidInputError("the path and query parameters may not contain NUL characters")
+
+
+def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlette:
+    """The API over ``kd``; the caller owns ``kd`` and closes it after the server stops.
+    A request body must arrive within ``read_timeout_s`` (a bundle: ten times that)."""
     api = Api(kd)
 
     def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Handler:
         async def wrapped(request: Request) -> Response:
             try:
+                no_nul(request)
                 return JSONResponse(await handler(request), status_code=status)
             except HttpError as exc:
                 return error_response(exc.status, exc.code, exc.message)
             except KindlingError as exc:
-                return error_response(STATUS_OF_CODE.get(exc.code, 400), exc.code, exc.message)
+                message = HIDDEN.get(exc.code)
+                if message is not None:
+                    log.error("%s %s: %s", request.method, request.url.path, exc.message)
+                code_status = STATUS_OF_CODE.get(exc.code, 400)
+                return error_response(code_status, exc.code, message or exc.message)
             except Exception:  # a bug: log it here, never send a traceback
                 log.exception("unexpected error on %s %s", request.method, request.url.path)
                 return error_response(500, "internal", "internal server error; see the log")
@@ -95,28 +132,28 @@ def create_app(kd: Kindling) -> Starlette:
 
     async def observations(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.append_observation(who, body))
 
     async def capsules(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.open_capsule(who, body))
 
     async def close_capsule(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         capsule_id = request.path_params["id"]
         return await api.run(lambda: api.close_capsule(who, capsule_id, body))
 
     async def summaries(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.add_summary(who, body))
 
     async def pins(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.pin(who, body))
 
     async def unpin(request: Request) -> Any:
@@ -126,12 +163,12 @@ def create_app(kd: Kindling) -> Starlette:
 
     async def forget(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.forget(who, body))
 
     async def retrieve(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.retrieve(who, body))
 
     def listing(handler: Callable[[Principal, dict[str, str]], Any]) -> Handler:
@@ -176,7 +213,7 @@ def create_app(kd: Kindling) -> Starlette:
         dry_run = request.query_params.get("dry_run", "false")
         if dry_run not in ("true", "false"):
             raise InvalidInputError("dry_run must be true or false")
-        body = await read_json(request, MAX_IMPORT_BYTES)
+        body = await read_json(request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s)
         return await api.run(lambda: api.import_(who, body, dry_run == "true"))
 
     async def openapi(request: Request) -> Any:

@@ -1,13 +1,18 @@
 """Who is calling, and what they may touch (pure rules; the store only looks tokens up).
 
 A request carries ``Authorization: Bearer <token>``; the store keeps only the token's SHA-256.
-The token names a user and, optionally, a team:
+The token names a user and, optionally, a team. Who the caller is, is the pair (team, user),
+never the user's name alone: ``Principal.user_id`` is ``team/user`` for a team token and the
+bare name for a personal one (a token's user name may not contain ``/``, so the two never
+meet), and that is what every write is stamped with and every ownership test compares.
 
-- Every write is stamped with the token's user (``scope.userId`` in a body is replaced).
+- Every write is stamped with the token's identity (``scope.userId`` in a body is replaced).
 - A team token works only in the repositories granted to its team: every write and every
   read must name one of them (403 otherwise). A read naming a session sees only the token
   user's own entities in that session, never a teammate's session.
-- A token without a team is personal: all its reads and writes are confined to its user.
+- A token without a team is personal: all its reads are confined to its user, and it writes
+  only outside team memory: a scope with no repository, or a repository no team is granted
+  (403 otherwise), so it can never plant text that a team's reads return.
 - An entity named by id (a capsule to close, an observation to forget, a pin to delete) must
   be the token user's own, or lie in a granted repository of a team token; otherwise it is
   reported as not found, so ids of other teams' entities are never confirmed.
@@ -17,6 +22,7 @@ Must not import the CLI or other adapters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kindling.model import Scope
@@ -43,10 +49,20 @@ def forbidden(message: str) -> HttpError:
 
 @dataclass(frozen=True, slots=True)
 class Principal:
+    """The caller: ``user_id`` is its identity as stamped on entities (``identity``), ``name``
+    the token's user name as given to ``kindling token create``."""
+
     user_id: str
     team: str | None
     repos: frozenset[str]
     token_id: str
+    name: str = ""
+
+
+def identity(user: str, team: str | None) -> str:
+    """The identity stamped on a token's entities: (team, user) as one string, ``team/user``
+    for a team token, ``user`` for a personal one (user names never contain ``/``)."""
+    return user if team is None else f"{team}/{user}"
 
 
 def authenticate(tokens: TokenStore, header: str | None) -> Principal:
@@ -58,8 +74,15 @@ def authenticate(tokens: TokenStore, header: str | None) -> Principal:
     found = tokens.token_by_hash(hash_token(token.strip()))
     if found is None or found.revoked_at is not None:
         raise unauthorized("unknown or revoked token; ask for one with 'kindling token create'")
+    if "/" in found.user_id:
+        raise unauthorized(
+            "this token's user name contains '/', which identities reserve; "
+            "create a new token ('kindling token create --user NAME')"
+        )
     repos = frozenset(tokens.team_repos(found.team)) if found.team else frozenset()
-    return Principal(found.user_id, found.team, repos, found.id)
+    return Principal(
+        identity(found.user_id, found.team), found.team, repos, found.id, found.user_id
+    )
 
 
 def _granted(who: Principal, scope: Scope) -> None:
@@ -71,10 +94,16 @@ def _granted(who: Principal, scope: Scope) -> None:
         raise forbidden(f"team {who.team!r} has no access to repository {scope.repo_id!r}")
 
 
-def write_scope(who: Principal, scope: Scope) -> Scope:
-    """The scope a write gets: the token's user, in a repository the token may write."""
+def write_scope(who: Principal, scope: Scope, team_repo: Callable[[str], bool]) -> Scope:
+    """The scope a write gets: the token's identity, in a repository the token may write.
+    ``team_repo`` says whether a repository is granted to any team (``TokenStore``)."""
     stamped = replace(scope, user_id=who.user_id)
     _granted(who, stamped)
+    if who.team is None and stamped.repo_id is not None and team_repo(stamped.repo_id):
+        raise forbidden(
+            f"repository {stamped.repo_id!r} is team memory: a personal token writes only "
+            "where no team is granted; ask for a team token"
+        )
     return stamped
 
 

@@ -58,6 +58,7 @@ _ERRORS = {
     "401": "unauthorized",
     "403": "forbidden",
     "404": "not_found",
+    "408": "request_timeout",
     "409": "conflict",
     "413": "too_large",
     "503": "store",

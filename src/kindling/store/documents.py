@@ -1,12 +1,20 @@
-"""What an observation's search document takes from its neighbour, for both stores: the
-head and tail of a long text (the command line and the last error line of a long output),
-never a 30,000-character log twice. SQLite cuts it in the index's view
-(``store.sqlite.index``), PostgreSQL with ``context_excerpt``.
+"""What the search documents of both stores hold besides an item's words, written once:
 
-Must not import anything from Kindling.
+- ``searchable_parts``: what an observation's own text is also searchable by (identifier parts,
+  and the bigrams of its Han, Kana, Hangul and Thai runs);
+- ``summary_document``: a summary's text with the bigrams of those runs;
+- ``context_excerpt``: what a document takes from its neighbour: the head and tail of a long
+  text (the command line and the last error line of a long output), never a 30,000-character
+  log twice. SQLite cuts it in the index's view (``store.sqlite.index``), PostgreSQL with
+  ``context_excerpt``.
+
+Must not import anything from Kindling except ``store.identifiers`` and ``store.segments``.
 """
 
 from __future__ import annotations
+
+from kindling.store.identifiers import identifier_parts
+from kindling.store.segments import has_segments, index_segments
 
 CONTEXT_HEAD = 400
 CONTEXT_TAIL = 200
@@ -18,3 +26,21 @@ def context_excerpt(content: str) -> str:
     if len(content) <= CONTEXT_HEAD + CONTEXT_TAIL:
         return content
     return content[:CONTEXT_HEAD] + ELISION + content[-CONTEXT_TAIL:]
+
+
+def searchable_parts(text: str) -> str:
+    """What an item's own text is searchable by besides its words: its identifier parts, then
+    the segments of its Han, Kana, Hangul and Thai runs (of the parts too, so a joined
+    identifier of such letters is found as the query spells it)."""
+    parts = identifier_parts(text)
+    if not has_segments(text):
+        return parts
+    segments = index_segments(f"{text}\n{parts}")
+    return f"{parts} {segments}" if parts else segments
+
+
+def summary_document(text: str) -> str:
+    """A summary as its index holds it: the content, and the segments of its Han, Kana, Hangul
+    and Thai runs on a line of their own (content without them is left as it is)."""
+    segments = index_segments(text)
+    return f"{text}\n{segments}" if segments else text

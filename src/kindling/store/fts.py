@@ -18,13 +18,15 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   punctuation (``store.identifiers.identifier_parts``): ``authentication`` finds
   ``AuthenticationError``, ``validateToken`` finds ``validate_token`` and the other way round
   (both are the token ``validatetoken``), and a path matches through its segments.
+- Han, Kana, Hangul and Thai words are spelled as the index spells them: the phrase of their
+  bigrams; a question is cut into the words it asks for (``store.segments``).
 - ``summary_match`` is the same query for an index of plain content (the summaries'), where
   identifiers match as phrases of their parts.
 - The plan keeps its parse tree, so the caller can drop very common terms afterwards
   (``without_terms``) and report them, and backends other than FTS5 read ``terms``,
   ``phrases`` and ``negated`` instead of the MATCH string.
 
-Must not import anything from Kindling except ``model`` and ``store.identifiers``.
+Must not import from Kindling except ``model``, ``store.identifiers``, ``store.segments``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Literal, TypeAlias
 
 from kindling.model import QueryMode
 from kindling.store.identifiers import joined_form
+from kindling.store.segments import query_words, segment_query
 
 # Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
 # human question needs more. The cut is reported in the plan's ``dropped`` list.
@@ -104,7 +107,7 @@ def _usable(text: str) -> bool:
 
 
 def _quote(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
+    return '"' + segment_query(text).replace('"', '""') + '"'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,7 +202,8 @@ class _Parser:
             return Leaf(tok[1:-1], phrase=True)
         if tok.endswith("*") and _usable(tok):
             return Leaf(tok.rstrip("*"), prefix=True)
-        return Leaf(tok)
+        words = query_words(tok)  # a CJK question: the OR of the words it asks for
+        return Leaf(words[0]) if len(words) == 1 else Op("OR", tuple(Leaf(w) for w in words))
 
 
 def _has_syntax(tokens: list[str]) -> bool:
@@ -369,7 +373,8 @@ def build_query(query: str) -> QueryPlan:
                 tree = None
     if tree is None:
         words = _lex(text, syntax=False)
-        tree = Op("OR", tuple(Leaf(w.replace('"', " ")) for w in words)) if words else None
+        leaves = [Leaf(p) for w in words for p in query_words(w.replace('"', " "))]
+        tree = Op("OR", tuple(leaves)) if leaves else None
         mode = "terms"
     pruned = _prune(tree, dropped) if tree is not None else None
     if pruned is not None:

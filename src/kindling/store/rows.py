@@ -124,7 +124,10 @@ def pin_row(row: Sequence[Any]) -> Pin:
     )
 
 
-def store_error(exc: sqlite3.DatabaseError, path: str) -> KindlingError:
+def store_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, path: str) -> KindlingError:
+    if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes a schema that is not UTF-8
+        files.forget_check(path)
+        return DamagedDatabaseError(files.damaged_message(path, files.NOT_UTF8))
     message = str(exc)
     if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
         return ConflictError(f"an entity with that id already exists ({message})")

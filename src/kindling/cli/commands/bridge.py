@@ -78,7 +78,8 @@ legacy ({{"text": ...}}). Prints {{"success": true, "id": ...}}.
 @click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="WORKSPACE")
 @pass_state
 def ingest(state: State, words: tuple[str, ...]) -> None:
-    _exit(run_ingest(words, default_db=state.db, stdin=sys.stdin.buffer, env=os.environ))
+    db = state.url or state.db  # $KINDLING_DB may name a PostgreSQL database
+    _exit(run_ingest(words, default_db=db, stdin=sys.stdin.buffer, env=os.environ))
 
 
 @command.command(
@@ -104,4 +105,4 @@ search_top_k). Options go before WORKSPACE: after it every word is an argument.
 )
 @pass_state
 def retrieve(state: State, words: tuple[str, ...]) -> None:
-    _exit(run_retrieve(words, default_db=state.db, env=os.environ))
+    _exit(run_retrieve(words, default_db=state.url or state.db, env=os.environ))

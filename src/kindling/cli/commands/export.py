@@ -75,7 +75,7 @@ def command(state: State, /, file: Path, include_redacted: bool, as_json: bool, 
       kindling export webapp.json --repo ~/src/webapp
     """
     scope = scope_of(kw)
-    with state.open() as kd:
+    with state.open(create=False) as kd:
         if isinstance(kd, RemoteKindling):  # one request; the server stamps the time
             bundle = kd.export_bundle(scope=scope, include_redacted=include_redacted)
         else:

@@ -88,7 +88,7 @@ def command(
         raise click.UsageError(f"--status {status} does not apply to {what}; {hint}")
     scope = scope_of(kw)
     items: Sequence[Any]
-    with state.open() as kd:
+    with state.open(create=False) as kd:
         if what == "observations":
             items = kd.list_observations(kind=kind, scope=scope, limit=limit)  # type: ignore[arg-type]
         elif what == "capsules":

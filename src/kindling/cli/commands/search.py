@@ -53,7 +53,7 @@ def command(
       kindling search "why does the login fail" --repo . --explain
       kindling search "jwt.verify" --session s1 --budget 2000 --json
     """
-    with state.open() as kd:
+    with state.open(create=False) as kd:
         result = kd.retrieve(
             query,
             scope=scope_of(kw),

@@ -17,9 +17,16 @@ from kindling.errors import StoreError
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="TCP port."
 )
+@click.option(
+    "--read-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a client has to send a request's head, and then its body.",
+)
 @pass_state
 @library_errors
-def command(state: State, /, host: str, port: int) -> None:
+def command(state: State, /, host: str, port: int, read_timeout: float) -> None:
     """Serve the database over HTTP for a team: bearer tokens, JSON API, /openapi.json, and
     the memory browser at /ui (log in with a token).
 
@@ -34,14 +41,22 @@ def command(state: State, /, host: str, port: int) -> None:
         import uvicorn
 
         from kindling.server.app import create_app
+        from kindling.server.shedding import uvicorn_options
         from kindling.ui.app import add_team_ui
     except ImportError:
         raise StoreError(
             "kindling serve needs the server extra: pip install 'kindling-memory[server]'"
         ) from None
     with state.open_local() as kd:
-        app = create_app(kd)
+        app = create_app(kd, read_timeout_s=read_timeout)
         add_team_ui(app, app.state.api)
         click.echo(f"kindling: serving on http://{host}:{port} (Ctrl-C to stop)", err=True)
         click.echo(f"kindling: memory browser at http://{host}:{port}/ui/", err=True)
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            **uvicorn_options(read_timeout),
+        )

@@ -93,7 +93,7 @@ def command(state: State, /, entity_id: str, as_json: bool) -> None:
       kindling show 3f2a9c1e-0d4b-4c8e-9a57-1b2c3d4e5f60
       kindling show 3f2a9c1e-0d4b-4c8e-9a57-1b2c3d4e5f60 --json
     """
-    with state.open() as kd:
+    with state.open(create=False) as kd:
         found = (
             kd.describe(entity_id) if isinstance(kd, RemoteKindling) else describe(kd, entity_id)
         )

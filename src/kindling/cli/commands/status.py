@@ -48,7 +48,7 @@ def command(state: State, /, as_json: bool) -> None:
       kindling status
       kindling --db ./team.db status --json
     """
-    with state.open() as kd:
+    with state.open(create=False) as kd:
         if isinstance(kd, RemoteKindling):
             _remote(kd, as_json, state.clock())
             return

@@ -21,6 +21,12 @@ def _name(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
     return value
 
 
+def _user(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and "/" in value:  # identities are team/user (server.auth.identity)
+        raise click.BadParameter("may not contain '/'")
+    return _name(ctx, param, value)
+
+
 def _row(t: ApiToken) -> dict[str, object]:
     return {
         "id": t.id,
@@ -43,7 +49,7 @@ def command() -> None:
 
 
 @command.command("create")
-@click.option("--user", "user", required=True, callback=_name, help="The token's user id.")
+@click.option("--user", "user", required=True, callback=_user, help="The token's user id.")
 @click.option("--team", "team", callback=_name, help="Team whose repositories it may use.")
 @json_option
 @pass_state
@@ -76,7 +82,7 @@ def list_(state: State, /, as_json: bool) -> None:
     Example:
       kindling token list --json
     """
-    with state.open_local() as kd:
+    with state.open_local(create=False) as kd:
         tokens = cast(TokenStore, kd.store).list_tokens()
     if as_json:
         emit_json([_row(t) for t in tokens])

@@ -27,11 +27,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from kindling.errors import (
     ConflictError,
     DatabaseLockedError,
+    InvalidInputError,
     KindlingError,
     SchemaError,
     StoreError,
 )
-from kindling.model import Scope
 from kindling.store.postgres.migrations import LATEST_VERSION, MIGRATIONS
 
 CONNECT_TIMEOUT_S = 10
@@ -62,6 +62,10 @@ def _url_options(conninfo: str) -> list[str]:
 def pg_error(exc: BaseException, where: str) -> KindlingError:
     if isinstance(exc, KindlingError):
         return exc
+    if isinstance(exc, psycopg.DataError) and "NUL" in str(exc):  # psycopg's own check
+        return InvalidInputError(
+            "text may not contain NUL characters (PostgreSQL cannot hold them)"
+        )
     if isinstance(exc, pg_errors.UniqueViolation):
         return ConflictError(f"an entity with that id already exists ({exc.diag.message_primary})")
     if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
@@ -149,6 +153,8 @@ class PgConnection:
                 if step.version <= version:
                     continue
                 conn.execute(step.sql)  # no parameters: several statements in one call
+                if step.then is not None:
+                    step.then(conn)
                 conn.execute(
                     "INSERT INTO kindling_schema_migrations VALUES"
                     " (%s, %s, (extract(epoch from clock_timestamp()) * 1000)::bigint)",
@@ -245,15 +251,6 @@ class PgConnection:
         with self.transaction(), self._cursor() as cur, cur.copy(sql) as copy:
             for row in rows:
                 copy.write_row(row)
-
-
-def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str, list[Any]]:
-    """AND over the given dimensions, exact match (``store.rows.scope_where`` with ``%s``);
-    ``indexed=False`` writes it so that the planner does not use the scope's b-tree."""
-    items = scope.items()
-    op = "=" if indexed else "IS NOT DISTINCT FROM"
-    sql = " AND ".join(f"{alias}.{name} {op} %s" for name, _ in items)
-    return sql or "TRUE", [value for _, value in items]
 
 
 def _version(conn: psycopg.Connection[Any]) -> int:

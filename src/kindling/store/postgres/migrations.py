@@ -6,12 +6,16 @@ tables, and a weighted ``tsvector`` per row (see ``store.postgres.search``). Eac
 one transaction under an advisory lock, so many processes opening a new database at once
 migrate it exactly once. ``kindling_schema_migrations`` records every applied step.
 
-Must not import anything from Kindling except ``errors``.
+Must not import anything from Kindling except ``errors`` and ``store.postgres.resegment``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from kindling.store.postgres.resegment import resegment
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +23,8 @@ class Migration:
     version: int
     name: str
     sql: str
+    # A step SQL alone cannot do, run after ``sql`` in the same transaction, on its connection.
+    then: Callable[[Any], None] | None = None
 
 
 _SCOPE = """
@@ -193,6 +199,14 @@ CREATE FUNCTION kindling_scope_query(s TEXT, r TEXT, a TEXT, u TEXT) RETURNS tsq
 UPDATE observations SET search = search
   || kindling_scope_vector(session_id, repo_id, agent_id, user_id) WHERE search IS NOT NULL;
 """,
+    ),
+    Migration(
+        8,
+        "008_segmented_scripts",
+        # Han, Kana, Hangul and Thai runs become searchable by their parts (store.segments):
+        # the documents of the rows that hold such letters are built again with their bigrams.
+        "SELECT 1",
+        then=resegment,
     ),
 )
 

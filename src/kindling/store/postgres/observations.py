@@ -2,12 +2,13 @@
 keeping each observation's search document current in the writing transaction.
 
 A document (see ``store.postgres.search``) has three weighted parts: A the observation's own
-text plus identifier parts, B an excerpt of the previous observation of its session (by time,
-then insertion order), C the intent of the capsule it was first linked to; and, unweighted,
-one token per scope dimension (``scope_vector_sql``), which scoped searches match. So a write
-re-indexes the rows it touched and their session successors (whose neighbour they now are):
-an insert indexes the new rows and the rows that follow them; a forget clears the row's
-vector and re-indexes its successor, so the forgotten text leaves every document.
+text plus its searchable parts (identifier parts, Han/Kana/Hangul/Thai bigrams), B an excerpt
+of the previous observation of its session (by time, then insertion order), C the intent of the
+capsule it was first linked to; and, unweighted, one token per scope dimension
+(``scope_vector_sql``), which scoped searches match. So a write re-indexes the rows it touched
+and their session successors (whose neighbour they now are): an insert indexes the new rows and
+the rows that follow them; a forget clears the row's vector and re-indexes its successor, so
+the forgotten text leaves every document.
 
 Inserts are set-based whatever the batch size: one ``COPY`` of the rows, one statement for
 the capsule links (sequence numbers continue each capsule's, in batch order), one read of
@@ -24,9 +25,8 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Observation, Scope
-from kindling.store.documents import context_excerpt
-from kindling.store.identifiers import identifier_parts
-from kindling.store.postgres.connection import scope_where
+from kindling.store.documents import context_excerpt, searchable_parts, summary_document
+from kindling.store.postgres.scopes import scope_where
 from kindling.store.rows import LAST_ROWID, observation_row, observation_values, steps_sql
 
 CONFIG = "kindling"  # english stemming, no stop words (migration 4)
@@ -41,8 +41,19 @@ def document_text(text: str) -> str:
 
 def document_parts(content: str, previous: str, intent: str) -> tuple[str, str, str]:
     """The texts parsed into weights A, B and C of an observation's document."""
-    own = document_text(f"{content}\n{identifier_parts(content)}")
+    own = document_text(f"{content}\n{searchable_parts(content)}")
     return own, document_text(context_excerpt(previous)), document_text(intent)
+
+
+def summary_text(content: str) -> str:
+    """What a summary's document (weight A) is parsed from: its text and segments."""
+    return document_text(summary_document(content))
+
+
+# Writes one summary's document: parameters ``(summary_text(content), id)``.
+SUMMARY_UPDATE = (
+    f"UPDATE summaries SET search = setweight(to_tsvector('{CONFIG}', %s), 'A') WHERE id = %s"
+)
 
 
 def vector_sql(a: str, b: str, c: str) -> str:
@@ -58,6 +69,36 @@ def scope_vector_sql(prefix: str) -> str:
     """SQL of the scope tokens of a row whose scope columns are ``{prefix}session_id`` ...
     (migration 6's ``kindling_scope_vector``)."""
     return f"kindling_scope_vector({', '.join(prefix + name for name, _ in SCOPE_FIELDS)})"
+
+
+# What the documents of some observations are built from: (id, content, redacted, the
+# neighbour's content, the capsule intent); add a WHERE on ``o``.
+DOCUMENT_SOURCES = (
+    "SELECT o.id, o.content, o.redacted,"
+    " (SELECT CASE WHEN p.redacted THEN '' ELSE p.content END FROM observations p"
+    "   WHERE o.session_id IS NOT NULL AND p.session_id = o.session_id"
+    "   AND (p.ts, p.rowid) < (o.ts, o.rowid) ORDER BY p.ts DESC, p.rowid DESC LIMIT 1),"
+    " (SELECT c.intent FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
+    "   WHERE co.observation_id = o.id ORDER BY co.link_order LIMIT 1)"
+    " FROM observations o"
+)
+# Writes the documents ``document_columns`` built (a forgotten row gets none).
+DOCUMENT_UPDATE = (
+    "UPDATE observations o SET search = CASE WHEN u.a IS NULL THEN NULL ELSE"
+    f" {vector_sql('u.a', 'u.b', 'u.c')} || {scope_vector_sql('o.')} END"
+    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[]) AS u(id, a, b, c)"
+    " WHERE o.id = u.id"
+)
+
+
+def document_columns(rows: Iterable[Sequence[Any]]) -> tuple[list[Any], ...]:
+    """``DOCUMENT_UPDATE``'s parameters from ``DOCUMENT_SOURCES``' rows."""
+    columns: tuple[list[Any], ...] = ([], [], [], [])
+    for obs_id, content, redacted, previous, intent in rows:
+        parts = (None,) * 3 if redacted else document_parts(content, previous or "", intent or "")
+        for column, value in zip(columns, (obs_id, *parts), strict=True):
+            column.append(value)
+    return columns
 
 
 _OBS_INSERT = (
@@ -170,27 +211,5 @@ class PgObservationsMixin:
         ids = list(dict.fromkeys(obs_ids))
         if not ids:
             return
-        rows = self.read(
-            "SELECT o.id, o.content, o.redacted,"
-            " (SELECT CASE WHEN p.redacted THEN '' ELSE p.content END FROM observations p"
-            "   WHERE o.session_id IS NOT NULL AND p.session_id = o.session_id"
-            "   AND (p.ts, p.rowid) < (o.ts, o.rowid) ORDER BY p.ts DESC, p.rowid DESC LIMIT 1),"
-            " (SELECT c.intent FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
-            "   WHERE co.observation_id = o.id ORDER BY co.link_order LIMIT 1)"
-            " FROM observations o WHERE o.id = ANY(%s)",
-            (ids,),
-        )
-        columns: tuple[list[Any], ...] = ([], [], [], [])
-        for obs_id, content, redacted, previous, intent in rows:
-            parts = (
-                (None,) * 3 if redacted else document_parts(content, previous or "", intent or "")
-            )
-            for column, value in zip(columns, (obs_id, *parts), strict=True):
-                column.append(value)
-        self.write(
-            "UPDATE observations o SET search = CASE WHEN u.a IS NULL THEN NULL ELSE"
-            f" {vector_sql('u.a', 'u.b', 'u.c')} || {scope_vector_sql('o.')} END"
-            " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[]) AS u(id, a, b, c)"
-            " WHERE o.id = u.id",
-            columns,
-        )
+        rows = self.read(f"{DOCUMENT_SOURCES} WHERE o.id = ANY(%s)", (ids,))
+        self.write(DOCUMENT_UPDATE, document_columns(rows))

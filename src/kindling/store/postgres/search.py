@@ -32,8 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch
-from kindling.store.postgres.connection import scope_where
-from kindling.store.postgres.observations import CONFIG, document_text
+from kindling.store.postgres.observations import (
+    CONFIG,
+    SUMMARY_UPDATE,
+    document_text,
+    summary_text,
+)
+from kindling.store.postgres.scopes import scope_where
 from kindling.store.postgres.tsquery import tsquery_text, word_query
 from kindling.store.rows import (
     OBS_COLUMNS,
@@ -43,6 +48,7 @@ from kindling.store.rows import (
     scope_values,
     summary_row,
 )
+from kindling.store.segments import segment_query
 
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan
@@ -80,16 +86,8 @@ class PgSearchMixin:
     # ------------------------------------------------------------------ index
 
     def index_summary(self, summary_id: str) -> None:
-        self.write(
-            f"UPDATE summaries SET search = setweight(to_tsvector('{CONFIG}', %s), 'A')"
-            " WHERE id = %s",
-            (
-                document_text(
-                    self.read("SELECT content FROM summaries WHERE id = %s", (summary_id,))[0][0]
-                ),
-                summary_id,
-            ),
-        )
+        content = self.read("SELECT content FROM summaries WHERE id = %s", (summary_id,))[0][0]
+        self.write(SUMMARY_UPDATE, (summary_text(content), summary_id))
 
     # ------------------------------------------------------------------ search
 
@@ -290,10 +288,10 @@ class PgSearchMixin:
         rows = self.read(
             f"SELECT t, tsvector_to_array(to_tsvector('{CONFIG}', t))"
             " FROM unnest(%s::text[]) AS u(t)",
-            ([document_text(i) for i in items],),
+            ([document_text(segment_query(i)) for i in items],),
         )
         by_text = {r[0]: tuple(r[1]) for r in rows}
-        return {item: by_text.get(document_text(item), ()) for item in items}
+        return {item: by_text.get(document_text(segment_query(item)), ()) for item in items}
 
     def _rank_sql(self, table: str, alias: str, plan: QueryPlan) -> tuple[str, list[Any], int]:
         """``sum(idf(t) * ts_rank_cd(doc, t))`` over the plan's terms and phrases: the rarity

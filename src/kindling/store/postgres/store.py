@@ -30,10 +30,11 @@ from kindling.model import (
     TargetType,
 )
 from kindling.store.base import CapsuleRef, Dataset, StoreStats
-from kindling.store.postgres.connection import PgConnection, scope_where
+from kindling.store.postgres.connection import PgConnection
 from kindling.store.postgres.details import PgSummaryDetailsMixin
 from kindling.store.postgres.forget import PgForgetMixin
 from kindling.store.postgres.observations import PgObservationsMixin
+from kindling.store.postgres.scopes import scope_where
 from kindling.store.postgres.search import PgSearchMixin
 from kindling.store.postgres.tokens import PgTokensMixin
 from kindling.store.rows import (

@@ -63,3 +63,6 @@ class PgTokensMixin:
                 "SELECT repo_id FROM team_repos WHERE team = %s ORDER BY repo_id", (team,)
             )
         ]
+
+    def repo_is_granted(self, repo_id: str) -> bool:
+        return bool(self.read("SELECT 1 FROM team_repos WHERE repo_id = %s LIMIT 1", (repo_id,)))

@@ -7,10 +7,12 @@ with punctuation inside (``src/auth/tokens.ts``) is a phrase of its parts, phras
 word order, negated items exclude documents. Stemming is the store's ``kindling`` text
 search configuration.
 
-Only runs of letters and digits reach the output, each single-quoted, so no user text can be
-read as tsquery syntax: ``to_tsquery`` never raises on what this returns (tested).
+A Han, Kana, Hangul or Thai word is the phrase of its bigrams, as the documents spell it
+(``store.segments``). Only runs of letters and digits reach the output, each single-quoted, so
+no user text can be read as tsquery syntax: ``to_tsquery`` never raises on what this returns
+(tested).
 
-Must not import anything from Kindling.
+Must not import anything from Kindling except ``store.segments``.
 """
 
 from __future__ import annotations
@@ -18,12 +20,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kindling.store.segments import segment_query
+
 _RUN = re.compile(r"[^\W_]+")
 
 
 def word_query(text: str, *, weight: str = "") -> str | None:
     """One term or phrase: its runs in order (``<->``); None when it has none."""
-    runs = [f"'{r.lower()}'" + (f":{weight}" if weight else "") for r in _RUN.findall(text)]
+    runs = [
+        f"'{r.lower()}'" + (f":{weight}" if weight else "")
+        for r in _RUN.findall(segment_query(text))
+    ]
     if not runs:
         return None
     return runs[0] if len(runs) == 1 else "(" + " <-> ".join(runs) + ")"

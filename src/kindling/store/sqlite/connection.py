@@ -78,7 +78,7 @@ class Database:
             ):
                 self.retry(partial(self.conn.execute, pragma))
             self.retry(self._migrate)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise store_error(exc, self.path) from exc
 
     def close(self) -> None:
@@ -118,7 +118,7 @@ class Database:
             if purge:
                 merge_fts_segments(self.conn)
             self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             self._rollback()
             raise store_error(exc, self.path) from exc
         if purge and self.path != ":memory:":
@@ -146,7 +146,7 @@ class Database:
             first, self._unindexed_from = self._unindexed_from, None
             try:
                 index.index_from(self.conn, first)
-            except sqlite3.DatabaseError as exc:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 raise store_error(exc, self.path) from exc
 
     def _rollback(self) -> None:
@@ -178,7 +178,7 @@ class Database:
         try:
             with self.transaction():
                 return self.conn.execute(sql, params)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise store_error(exc, self.path) from exc
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -187,5 +187,5 @@ class Database:
             if self._depth:  # inside a write transaction: we hold the lock, never busy
                 return self.conn.execute(sql, params).fetchall()
             return self.retry(lambda: self.conn.execute(sql, params).fetchall())
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise store_error(exc, self.path) from exc

@@ -1,6 +1,7 @@
 """``kindling doctor``: check a database, rebuild its text indexes, copy what can be read.
 
-- ``check``: SQLite's full ``integrity_check`` and each FTS5 index's ``integrity-check``.
+- ``check``: SQLite's full ``integrity_check`` and each FTS5 index's ``integrity-check`` (the
+  latter needs write access: on a file this user may only read, the integrity check alone).
 - ``rebuild_indexes``: rebuilds the FTS5 indexes from their tables (a damaged index, or one
   an older tool left inconsistent); the tables themselves are not touched.
 - ``salvage``: copies every row that can still be read, table by table in rowid ranges (a
@@ -53,35 +54,56 @@ class Salvage:
 def _open_read_only(path: str) -> sqlite3.Connection:
     if not Path(path).is_file():
         raise StoreError(f"no database at {path}")
-    return sqlite3.connect(files.read_only_uri(path), uri=True, isolation_level=None)
+    return files.open_read_only(path)
 
 
 def check(path: str) -> Checkup:
-    """The checks only read, but FTS5's check needs a writable connection when one is possible."""
+    """The checks only read, but FTS5's check needs a writable connection when one is possible.
+    A schema SQLite cannot even read (text that is not UTF-8) is one problem, not an error."""
     problems: list[str] = []
     if not Path(path).is_file():
         raise StoreError(f"no database at {path}")
     try:
-        uri = f"{files.read_only_uri(path).rsplit('?', 1)[0]}?mode=rw"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-        conn.execute("PRAGMA user_version").fetchone()
-    except sqlite3.DatabaseError:
-        conn = _open_read_only(path)
+        conn = _open_for_check(path)
+    except UnicodeDecodeError:
+        return Checkup((f"schema: {files.NOT_UTF8}",))
+    index.register_functions(conn)  # the summary index reads its documents through them
     try:
         try:
             rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(20)")]
             if rows != ["ok"]:
                 problems += [f"integrity: {r}" for r in rows]
-        except sqlite3.DatabaseError as exc:
-            problems.append(f"integrity: {exc}")
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if isinstance(exc, UnicodeDecodeError):  # nothing else can be read either
+                return Checkup((f"schema: {files.NOT_UTF8}",))
+            problems.append(f"integrity: {_why(exc)}")
         for table in FTS_TABLES:
             try:
                 conn.execute(f"INSERT INTO {table}({table}, rank) VALUES('integrity-check', 1)")
-            except sqlite3.DatabaseError as exc:
-                problems.append(f"{table}: {exc}")
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                if "readonly" not in str(exc):  # FTS5 checks only where it may write
+                    problems.append(f"{table}: {_why(exc)}")
     finally:
         conn.close()
+    if not problems:
+        files.stamp_checked(path)  # the next writer need not check again within the hour
     return Checkup(tuple(problems))
+
+
+def _why(exc: Exception) -> str:
+    return files.NOT_UTF8 if isinstance(exc, UnicodeDecodeError) else str(exc)
+
+
+def _open_for_check(path: str) -> sqlite3.Connection:
+    try:
+        uri = f"{files.read_only_uri(path).rsplit('?', 1)[0]}?mode=rw"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        conn.execute("PRAGMA user_version").fetchone()
+        return conn
+    except sqlite3.DatabaseError:
+        conn = _open_read_only(path)
+        conn.execute("PRAGMA user_version").fetchone()
+        return conn
 
 
 def rebuild_indexes(conn: sqlite3.Connection) -> None:
@@ -129,6 +151,7 @@ def salvage(path: str, out: str) -> Salvage:
         raise StoreError(f"{out} already exists; salvage writes a new database")
     SqliteStore(out).close()
     src = _open_read_only(path)
+    src.execute("PRAGMA writable_schema = ON")  # read past schema rows SQLite cannot parse
     dst = sqlite3.connect(out, isolation_level=None)
     report = Salvage()
     try:
@@ -140,7 +163,7 @@ def salvage(path: str, out: str) -> Salvage:
                 wanted = _columns(dst, table)
                 have = set(_columns(src, table))
                 top = src.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0] or 0
-            except sqlite3.DatabaseError:
+            except (sqlite3.DatabaseError, UnicodeDecodeError):
                 report.lost[table] = -1  # the table itself cannot be read
                 continue
             cols = ",".join(c for c in wanted if c in have)

@@ -3,9 +3,11 @@
 Each observation that is not forgotten has one row in ``observations_fts`` (FTS5, external
 content read through the ``observation_docs`` view) with four columns:
 
-- ``body``: its own content, then ``identifier_parts`` of it (camelCase words split,
-  identifiers with inner punctuation joined), so identifiers match their words and their whole
-  without a per-query prefix scan or a phrase of common words. bm25 weight 1.
+- ``body``: its own content, then ``documents.searchable_parts`` of it: ``identifier_parts``
+  (camelCase words split, identifiers with inner punctuation joined), so identifiers match
+  their words and their whole without a per-query prefix scan or a phrase of common words; and
+  ``index_segments`` (Han, Kana, Hangul and Thai runs as bigrams, ``store.segments``), so those
+  runs are found by their parts. bm25 weight 1.
 - ``context``: an excerpt of the previous observation of the same session (its neighbour), so
   the prompt that explains a command, or the command that printed an error, finds it too.
   bm25 weight 0.5.
@@ -24,8 +26,8 @@ the previous row on every append (three FTS5 writes per capture instead of one).
 The SQL functions ``kindling_parts`` and ``kindling_scope`` are registered on every connection
 the store opens; the migration that builds the index uses the same ones.
 
-Must not import anything from Kindling except ``model``, ``store.base`` and
-``store.identifiers``.
+Must not import anything from Kindling except ``model``, ``store.base``,
+``store.documents`` and ``store.segments``.
 """
 
 from __future__ import annotations
@@ -37,8 +39,14 @@ from contextlib import contextmanager
 
 from kindling.model import Scope
 from kindling.store.base import iter_chunks
-from kindling.store.documents import CONTEXT_HEAD, CONTEXT_TAIL, ELISION
-from kindling.store.identifiers import identifier_parts as identifier_parts
+from kindling.store.documents import (
+    CONTEXT_HEAD,
+    CONTEXT_TAIL,
+    ELISION,
+    searchable_parts,
+    summary_document,
+)
+from kindling.store.segments import has_segments
 
 # bm25 column weights: body, context, intent, scope.
 BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
@@ -87,13 +95,24 @@ def scoped_match(match: str | None, scope: Scope) -> str | None:
 
 
 def register_functions(conn: sqlite3.Connection) -> None:
-    """Make ``kindling_parts(text)`` and ``kindling_scope(s, r, a, u)`` callable from SQL."""
+    """Make ``kindling_parts(text)``, ``kindling_summary_doc(text)``, ``kindling_segmented(text)``
+    and ``kindling_scope(s, r, a, u)`` callable from SQL."""
     conn.create_function("kindling_parts", 1, _parts_sql, deterministic=True)
+    conn.create_function("kindling_summary_doc", 1, _summary_doc_sql, deterministic=True)
+    conn.create_function("kindling_segmented", 1, _segmented_sql, deterministic=True)
     conn.create_function("kindling_scope", 4, scope_tokens, deterministic=True)
 
 
 def _parts_sql(text: object) -> str:
-    return identifier_parts(text) if isinstance(text, str) else ""
+    return searchable_parts(text) if isinstance(text, str) else ""
+
+
+def _summary_doc_sql(text: object) -> str | None:
+    return summary_document(text) if isinstance(text, str) else None
+
+
+def _segmented_sql(text: object) -> int:
+    return int(isinstance(text, str) and has_segments(text))
 
 
 # The documents as indexed. Forgotten observations are not indexed, and a forgotten neighbour
@@ -189,6 +208,56 @@ def reindexing(conn: sqlite3.Connection, rowids: Sequence[int]) -> Iterator[None
     unindex(conn, rowids)
     yield
     index(conn, rowids)
+
+
+def resegment(conn: sqlite3.Connection) -> None:
+    """Index the observations and summaries that hold Han, Kana, Hangul or Thai letters again,
+    now with their segments (the migration that introduces them; a no-op for Latin-only
+    databases). Summaries are few: their index is rebuilt whole."""
+    register_functions(conn)
+    rowids = [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT x.rowid FROM observation_context x JOIN observations o ON o.rowid = x.rowid"
+            " WHERE o.redacted = 0 AND kindling_segmented(o.content) ORDER BY x.rowid"
+        )
+    ]
+    with reindexing(conn, rowids):
+        for chunk in iter_chunks(rowids):
+            marks = ",".join("?" * len(chunk))
+            conn.execute(
+                "UPDATE observation_context SET parts = (SELECT kindling_parts(o.content)"
+                " FROM observations o WHERE o.rowid = observation_context.rowid)"
+                f" WHERE rowid IN ({marks})",
+                chunk,
+            )
+    conn.execute("INSERT INTO summaries_fts(summaries_fts) VALUES('rebuild')")
+
+
+# The summary index reads its documents through this view (the content and its segments), so
+# FTS5's rebuild and integrity-check see what the triggers indexed.
+SUMMARY_INDEX_SQL = """
+DROP TRIGGER IF EXISTS summaries_fts_insert;
+DROP TRIGGER IF EXISTS summaries_fts_update;
+DROP TRIGGER IF EXISTS summaries_fts_delete;
+DROP TABLE IF EXISTS summaries_fts;
+CREATE VIEW summary_docs AS SELECT rowid, kindling_summary_doc(content) AS content FROM summaries;
+CREATE VIRTUAL TABLE summaries_fts USING fts5(
+  content, content='summary_docs', content_rowid='rowid', tokenize='porter unicode61'
+);
+CREATE TRIGGER summaries_fts_insert AFTER INSERT ON summaries BEGIN
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, kindling_summary_doc(NEW.content));
+END;
+CREATE TRIGGER summaries_fts_update AFTER UPDATE OF content ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, kindling_summary_doc(OLD.content));
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, kindling_summary_doc(NEW.content));
+END;
+CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, kindling_summary_doc(OLD.content));
+END;
+"""
 
 
 def dependents(conn: sqlite3.Connection, rowid: int) -> list[int]:

@@ -289,6 +289,15 @@ CREATE TABLE IF NOT EXISTS team_repos (
 );
 """,
     ),
+    Migration(
+        12,
+        "012_segmented_scripts",
+        # Han, Kana, Hangul and Thai runs become searchable by their parts (store.segments):
+        # observations through their parts, summaries through a view that adds the segments.
+        # Existing rows holding such letters are indexed again; Latin-only rows are untouched.
+        index.SUMMARY_INDEX_SQL,
+        then=index.resegment,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

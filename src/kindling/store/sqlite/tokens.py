@@ -65,3 +65,6 @@ class SqliteTokensMixin:
                 "SELECT repo_id FROM team_repos WHERE team = ? ORDER BY repo_id", (team,)
             )
         ]
+
+    def repo_is_granted(self, repo_id: str) -> bool:
+        return bool(self.db.read("SELECT 1 FROM team_repos WHERE repo_id = ? LIMIT 1", (repo_id,)))

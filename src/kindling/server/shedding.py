@@ -1,0 +1,102 @@
+"""What ``kindling serve`` refuses before a request costs anything: slow clients, deep JSON.
+
+uvicorn bounds idle keep-alive connections (``timeout_keep_alive``) and the size of a request
+head (``h11_max_incomplete_event_size``) but has no read timeout: a client sending one byte a
+second holds a connection for as long as it likes. ``HeadTimeoutProtocol`` (uvicorn's own h11
+protocol) closes a connection whose request head is not complete ``read_timeout_s`` after the
+connection opened or the previous response ended; the body has the same time, counted by the
+app (``app.read_json``). ``check_depth`` bounds JSON nesting after parsing, without recursion
+(the parser itself is bounded by Python's recursion limit, a ``RecursionError`` the app turns
+into a 400).
+
+Must not import the CLI or other adapters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import h11
+from uvicorn.config import Config
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
+
+from kindling.errors import InvalidInputError
+
+READ_TIMEOUT_S = 10.0  # a request head, and then its body, must arrive within this
+MAX_HEAD_BYTES = 16 << 10  # request line and headers
+KEEP_ALIVE_S = 5  # an idle connection between requests
+MAX_DEPTH = 32  # JSON nesting: a bundle needs 5, an observation's provenance a few more
+
+
+def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
+    """``InvalidInputError`` when ``value`` nests arrays/objects more than ``limit`` deep."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                raise InvalidInputError(f"the body nests JSON more than {limit} levels deep")
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+
+
+class HeadTimeoutProtocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request head."""
+
+    read_timeout_s = READ_TIMEOUT_S
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self._head_timer: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self.read_timeout_s, self._head_late)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()  # half a request head: nothing to answer
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def uvicorn_options(read_timeout_s: float = READ_TIMEOUT_S) -> dict[str, Any]:
+    """``uvicorn.run`` keyword arguments: the protocol above and uvicorn's own bounds."""
+    protocol = type(
+        "KindlingH11Protocol", (HeadTimeoutProtocol,), {"read_timeout_s": read_timeout_s}
+    )
+    return {
+        "http": protocol,
+        "timeout_keep_alive": KEEP_ALIVE_S,
+        "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
+    }

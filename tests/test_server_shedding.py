@@ -1,0 +1,156 @@
+"""``kindling serve`` sheds bad clients (the real process, both backends): JSON nested too
+deeply, NUL characters, huge queries and over-long heads are clear 4xx errors, a client that
+sends its head or body too slowly is cut off, and the server's log shows no traceback and no
+client answer names the database's address."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kindling import Kindling
+from serverutil import auth, make_token, running_server
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("uvicorn")
+
+pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
+
+REPO = "/src/webapp"
+READ_TIMEOUT_S = 1  # the server's --read-timeout here
+PATIENCE_S = 20  # how long a test waits for the server to act (never a timing assertion)
+
+
+@pytest.fixture
+def served(store_url: str) -> Iterator[tuple[str, str, subprocess.Popen[bytes]]]:
+    with Kindling.open(store_url) as kd:
+        token = make_token(kd, "alice", "web", REPO)
+    with running_server(store_url, "--read-timeout", str(READ_TIMEOUT_S)) as (url, proc):
+        yield url, token, proc
+
+
+def raw(url: str, data: bytes) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=PATIENCE_S)
+    sock.sendall(data)
+    return sock
+
+
+def answer(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    out = b""
+    while chunk := sock.recv(65536):
+        out += chunk
+    return out
+
+
+def server_log(proc: subprocess.Popen[bytes]) -> str:
+    proc.send_signal(2)
+    proc.wait(timeout=PATIENCE_S)
+    return proc.stderr.read().decode() if proc.stderr else ""
+
+
+def test_deep_json_is_a_400_without_a_traceback(
+    served: tuple[str, str, subprocess.Popen[bytes]],
+) -> None:
+    url, token, proc = served
+    with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:
+        for depth in (100_000, 1_000_000):
+            body = b"[" * depth + b"]" * depth
+            for path in ("/v1/observations", "/v1/import"):
+                r = http.post(path, content=body, headers=auth(token))
+                assert r.status_code == (413 if len(body) > 1 << 20 and path != "/v1/import"
+                                         else 400), r.text  # fmt: skip
+        nested: Any = {"kind": "message", "content": "x", "provenance": {}}
+        for _ in range(40):
+            nested["provenance"] = {"k": nested["provenance"]}
+        r = http.post("/v1/observations", json=nested, headers=auth(token))
+        assert r.status_code == 400
+        assert "levels deep" in r.json()["error"]["message"]
+    assert "Traceback" not in server_log(proc)
+
+
+def test_nul_is_a_400_and_no_answer_names_the_database(
+    served: tuple[str, str, subprocess.Popen[bytes]], store_url: str
+) -> None:
+    url, token, proc = served
+    with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:
+        answers = [
+            http.get("/v1/observations/a%00b", headers=auth(token)),
+            http.get(
+                "/v1/observations", params={"repo": REPO, "kind": "a\x00"}, headers=auth(token)
+            ),
+            http.post(
+                "/v1/observations",
+                headers=auth(token),
+                json={"id": "a\x00b", "kind": "message", "content": "x", "scope": {"repoId": REPO}},
+            ),
+            http.post("/v1/forget", headers=auth(token), json={"id": "a\x00b"}),
+        ]
+    for r in answers:
+        assert r.status_code == 400, r.text
+        assert r.json()["error"]["code"] == "invalid_input"
+        for part in ("127.0.0.1", "5432", "postgresql", "kd_t_", store_url):
+            assert part not in r.text
+    assert "Traceback" not in server_log(proc)
+
+
+def test_a_huge_query_is_a_clear_400(served: tuple[str, str, subprocess.Popen[bytes]]) -> None:
+    url, token, _ = served
+    with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:
+        big = {"query": "word " * 160_000, "scope": {"repoId": REPO}}  # 800 KB
+        r = http.post("/v1/retrieve", json=big, headers=auth(token))
+        assert r.status_code == 400
+        assert "at most 10000" in r.json()["error"]["message"]
+        ok = {"query": "word " * 1_999, "scope": {"repoId": REPO}}
+        assert http.post("/v1/retrieve", json=ok, headers=auth(token)).status_code == 200
+
+
+def test_a_slow_head_is_cut_off(served: tuple[str, str, subprocess.Popen[bytes]]) -> None:
+    url, _, _ = served
+    sock = raw(url, b"GET /v1/status HTTP/1.1\r\nHost: x\r\n")
+    closed = False
+    deadline = time.monotonic() + PATIENCE_S
+    try:
+        while time.monotonic() < deadline:  # one header byte at a time, like a slowloris
+            sock.sendall(b"X")
+            time.sleep(0.2)
+    except OSError:  # the server closed the connection
+        closed = True
+    else:
+        sock.settimeout(0.5)
+        try:
+            closed = sock.recv(1) == b""
+        except TimeoutError:
+            closed = False
+    sock.close()
+    assert closed
+
+
+def test_a_slow_body_gets_408(served: tuple[str, str, subprocess.Popen[bytes]]) -> None:
+    url, token, _ = served
+    head = (
+        "POST /v1/observations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {token}\r\nContent-Length: 100\r\nConnection: close\r\n\r\n"
+    )
+    sock = raw(url, head.encode() + b'{"kind": ')
+    got = answer(sock)
+    sock.close()
+    assert got.startswith(b"HTTP/1.1 408"), got[:200]
+    assert json.loads(got.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "request_timeout"
+
+
+def test_an_oversized_head_is_refused(served: tuple[str, str, subprocess.Popen[bytes]]) -> None:
+    url, token, _ = served
+    sock = raw(url, b"GET /v1/status HTTP/1.1\r\nX-Pad: " + b"a" * 40_000)  # head unfinished
+    got = answer(sock)
+    sock.close()
+    assert got.startswith(b"HTTP/1.1 400"), got[:200]
+    with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:
+        assert http.get("/v1/status", headers=auth(token)).status_code == 200
