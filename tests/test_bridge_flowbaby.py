@@ -120,6 +120,6 @@ def test_no_result_is_ever_scored_at_or_below_the_floor(ages: list[int]) -> None
             ingest_ok(workspace, {"topic": "aging memory", "source_created_at": when}, env=env)
         out = retrieve(str(workspace), "aging memory", "50", "100000", "0.5", env=env).out
         assert all(r["score"] > MIN_SCORE for r in out["results"])
-        assert len(out["results"]) >= sum(1 for d in ages if d == 0)  # fresh ones always stay
-        # A month old at a half-life of half a day scores ~0: dropped, never shown as 0.0.
-        assert len(out["results"]) <= sum(1 for d in ages if d < 30)
+        # Age alone never drops a relevant memory (issue 23): even years old at a half-life of
+        # half a day, it stays, above the 0.01 floor clients drop (RECENCY_FLOOR).
+        assert len(out["results"]) == len(ages)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -13,6 +14,7 @@ from kindling import InvalidInputError, Kindling, Scope, ScoringWeights
 from kindling.retrieval.provider import TEXT_POOL, LocalFtsProvider, ProviderRequest
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
+    RELEVANCE_THRESHOLD,
     ScoreInputs,
     calculate_score,
     intent_factor,
@@ -24,7 +26,7 @@ from kindling.store.fts import build_query
 
 DAY = 86_400_000
 BASE = ScoreInputs(
-    bm25=-4.0, clauses=1, ts=0, reference_ms=DAY, scope=1.0, intent=1.0, confidence=1.0
+    bm25=-4.0, clauses=1, ts=0, reference_ms=DAY, scope=1.0, intent=1.0, confidence=1.0, own=1.0
 )
 
 
@@ -34,12 +36,15 @@ def score(**changes: object) -> float:
 
 def test_fts_match_increases_score() -> None:
     assert score(bm25=-8.0) > score(bm25=-4.0) > score(bm25=-0.1)
+    assert score(own=1.0) > score(own=0.5) > score(own=0.0, context=0.3) > score(own=0.0)
+    assert score(support=1.0) > score(support=0.0)
 
 
 def test_the_formula_with_its_default_constants() -> None:
     """Pinned numbers: swapping w_fts/w_recency, changing the half-life or the relevance
-    transform changes them. relevance = 4 / (4 + 3); recency = 7 d / (7 d + 1 d)."""
-    rel, rec = 4.0 / 7.0, 7.0 / 8.0
+    transform changes them. relevance = 0.6 * coverage 1 + 0.3 * support 0 + 0.1 * 4 / (4 + 3);
+    recency = 7 d / (7 d + 1 d)."""
+    rel, rec = 0.6 + 0.1 * 4.0 / 7.0, 7.0 / 8.0
     got = calculate_score(BASE)
     assert got.relevance == round(rel, 6)
     assert got.recency == round(rec, 6)
@@ -47,9 +52,14 @@ def test_the_formula_with_its_default_constants() -> None:
     assert calculate_score(replace(BASE, summary=True)).raw == pytest.approx(
         0.95 * rel + 0.05 * rec, abs=1e-12
     )
-    observation = calculate_score(replace(BASE, scope=0.75, intent=0.5, confidence=0.3))
+    observation = calculate_score(replace(BASE, scope=0.75, intent=0.5, confidence=0.3, need=0.5))
     mults = (1 - 0.1 + 0.1 * 0.75) * 0.7 * (1 - 0.2 + 0.2 * 0.5) * (1 - 0.5 + 0.5 * 0.3)
+    mults *= 1 - 0.6 + 0.6 * 0.5
     assert observation.raw == pytest.approx((0.95 * rel + 0.05 * rec) * mults, abs=1e-12)
+    assert [s.name for s in observation.signals] == ["scope", "intent", "confidence", "need"]
+    # a step of a matched episode inherits w_episode of the episode's relevance
+    step = calculate_score(replace(BASE, bm25=0.0, own=0.0, episode=0.9))
+    assert step.relevance == pytest.approx(0.8 * 0.9)
 
 
 def test_empty_query_is_ordered_by_recency_at_full_weight() -> None:
@@ -58,10 +68,10 @@ def test_empty_query_is_ordered_by_recency_at_full_weight() -> None:
 
 
 def test_relevance_outweighs_any_recency_for_text_queries() -> None:
-    """A month-old item with twice the bm25 beats a brand-new one: recency only breaks
-    near-ties (seed 000's 0.7/0.3 would put the new one first)."""
-    old_strong = score(bm25=-8.0, ts=DAY - 40 * DAY)
-    new_weak = score(bm25=-4.0, ts=DAY)
+    """A month-old item holding the whole question beats a brand-new one holding half of it:
+    recency only breaks near-ties (seed 000's 0.7/0.3 would put the new one first)."""
+    old_strong = score(own=1.0, ts=DAY - 40 * DAY)
+    new_weak = score(own=0.5, ts=DAY)
     assert old_strong > new_weak
     near_tie_new = score(bm25=-4.0, ts=DAY)
     near_tie_old = score(bm25=-4.05, ts=DAY - 40 * DAY)
@@ -96,17 +106,21 @@ def test_confidence_increases_score() -> None:
 def test_score_is_normalised(
     bm25: float | None, clauses: int, ts: int, ref: int, sc: float, it: float, conf: float
 ) -> None:
-    result = calculate_score(ScoreInputs(bm25, clauses, ts, ref, sc, it, conf))
+    result = calculate_score(ScoreInputs(bm25, clauses, ts, ref, sc, it, conf, own=it))
     assert 0.0 <= result.score <= 1.0
     assert 0.0 <= result.relevance < 1.0
     assert 0.0 < result.recency <= 1.0
 
 
 def test_relevance_is_independent_of_other_hits() -> None:
-    """A hit's relevance is a function of its own BM25 and the query: thresholds mean something."""
+    """A hit's relevance is a function of its own coverage, context and bm25: thresholds mean
+    something. A full own-text match stays within 0.1 whatever bm25 says (store size)."""
     alone = calculate_score(BASE).relevance
     assert alone == calculate_score(BASE).relevance
-    assert alone == pytest.approx(4.0 / (4.0 + DEFAULT_WEIGHTS.relevance_k))
+    assert alone == pytest.approx(0.6 + 0.1 * 4.0 / (4.0 + DEFAULT_WEIGHTS.relevance_k))
+    weakest = calculate_score(replace(BASE, bm25=-1e-6)).relevance
+    strongest = calculate_score(replace(BASE, bm25=-1e6)).relevance
+    assert RELEVANCE_THRESHOLD < weakest <= strongest <= weakest + 0.1
 
 
 def test_stable_sort_score_then_newer_then_id() -> None:
@@ -140,7 +154,9 @@ def _brute_force(
     kd: Kindling, query: str, scope: Scope, limit: int, intent: str | None
 ) -> list[str]:
     """The oracle: every match from the store, the TEXT_POOL best by bm25 (ties: newest
-    insert first, the store's documented order), each scored in Python, sorted."""
+    insert first, the store's documented order), each scored in Python, sorted. Coverage is
+    computed here from plain word lists (the test's words are plain): IDF over every row's own
+    text, a term held in the intent only counts w_context, support is half the intent's share."""
     provider = kd.provider
     assert isinstance(provider, LocalFtsProvider)
     plan = build_query(query)
@@ -150,11 +166,23 @@ def _brute_force(
         plan, scope, exclude_ids=(), include_redacted=False, limit=10**6
     )
     if plan.match is not None:
-        rows = sorted(rows, key=lambda r: (r.bm25, -r.rowid))[: max(TEXT_POOL, 2 * limit)]
+        depth = max(TEXT_POOL, limit + TEXT_POOL // 4)
+        rows = sorted(rows, key=lambda r: (r.bm25, -r.rowid))[:depth]
     intents = kd.store.capsule_intents_of([r.observation.id for r in rows])
+    every = kd.list_observations(limit=10_000)
+    terms = list(plan.terms)
+    weight = dict.fromkeys(terms, 1.0)
+    if len(terms) > 1:
+        n = len(every)
+        for t in terms:
+            df = sum(1 for o in every if t in o.content.split())
+            weight[t] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+    total = sum(weight.values())
     keyed = []
     for r in rows:
         obs = r.observation
+        own = [t for t in terms if t in obs.content.split()]
+        in_intent = [t for t in terms if t in intents.get(obs.id, "").split()]
         raw = calculate_score(
             ScoreInputs(
                 r.bm25 if plan.match else None,
@@ -164,6 +192,11 @@ def _brute_force(
                 scope_factor(request.scope, obs.scope),
                 intent_factor(intent, intents.get(obs.id)),
                 1.0,
+                own=sum(weight[t] for t in own) / total if terms else 0.0,
+                context=sum(0.5 * weight[t] for t in in_intent if t not in own) / total
+                if terms
+                else 0.0,
+                support=sum(0.5 * weight[t] for t in in_intent) / total if terms else 0.0,
             )
         ).raw
         keyed.append((stable_sort_key(raw, obs.ts, "observation", obs.id), obs.id))
@@ -246,7 +279,7 @@ def test_docs_state_the_default_weights() -> None:
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "ranking.md").read_text("utf-8")
-    stated = {m[0]: float(m[1]) for m in re.findall(r"`(w_\w+|k|floor) = ([\d.]+)", doc)}
+    stated = {m[0]: float(m[1]) for m in re.findall(r"`(w_\w+|k) = ([\d.]+)", doc)}
     w = DEFAULT_WEIGHTS
     assert stated == {
         "w_fts": w.fts,
@@ -256,6 +289,11 @@ def test_docs_state_the_default_weights() -> None:
         "w_confidence": w.confidence,
         "w_observation": w.observation,
         "k": w.relevance_k,
-        "floor": w.match_floor,
+        "w_tie": w.tie_break,
+        "w_support": w.support,
+        "w_context": w.context,
+        "w_prompt_context": w.prompt_context,
+        "w_episode": w.episode,
+        "w_need": w.need,
     }
     assert f"`H = {w.half_life_days:g} days`" in doc

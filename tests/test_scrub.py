@@ -149,6 +149,31 @@ PLANTED: list[tuple[str, str, str]] = [
     ("note <private>my home address</private> ok", "my home address", "private_tag"),
     ("<PRIVATE>\nline one\nline two\n</PRIVATE>", "line one", "private_tag"),
     ("<private>cut off before the closing tag", "cut off before", "private_tag"),
+    # Shapes of Trust v3 (issue 18); random-value versions are in test_scrub_context.py.
+    ("key-" + "3f9a" * 8, "3f9a" * 8, "mailgun_api_key"),
+    (
+        "ya29.A0ARrdaM9Ra8K7R9AcxA1PpIMLVQ021H0TL0",
+        "A0ARrdaM9Ra8K7R9AcxA1PpIMLVQ021H0TL0",
+        "google_oauth_token",
+    ),
+    ("CFPAT-" + "Ab3" * 15, "Ab3" * 15, "contentful_token"),
+    ("phx_" + "Ab3" * 15, "Ab3" * 15, "posthog_api_key"),
+    (
+        "$2a$05$Uo385Fa0g86uUXHwZxB90.qMMdRFExaXePGka4WGFv.86I45AEjmO",
+        "Uo385Fa0g86uUXHwZxB90",
+        "password_hash",
+    ),
+    (
+        "https://a.blob.core.windows.net/c?sv=2020&sig=FAKEsig0%2Bx&se=1",
+        "FAKEsig0%2Bx",
+        "url_secret",
+    ),
+    (
+        "https://9f2c41d87be05a63c1e4f9b2d7a80c35e6f14b92:x-oauth-basic@github.com/o/r",
+        "9f2c41d87be05a63c1e4f9b2d7a80c35e6f14b92",
+        "url_token",
+    ),
+    ("https://discord.com/api/webhooks/1234567/" + "Ab3_" * 15, "Ab3_" * 15, "webhook_url"),
 ]
 
 # (input, exact output): the shapes the module promises.
@@ -331,7 +356,10 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=15)
 
 
-SCRUB_MODULES = ("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords")
+SCRUB_MODULES = (
+    *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
+    "scrub_data",
+)
 
 
 @pytest.mark.parametrize("name", [*SCRUB_MODULES, "secret_shapes"])
@@ -346,6 +374,7 @@ def test_module_imports_only_stdlib_and_errors(name: str) -> None:
     }
     allowed = {"__future__", "re", "collections.abc", "kindling.errors"}
     allowed |= {"math", "itertools", "base64", "binascii"}  # stdlib, in the lazy rules only
+    allowed |= {"json", "os"}  # scrub_data reads its rules file
     assert imported <= allowed | {
         f"kindling.capture.{m}" for m in (*SCRUB_MODULES, "secret_shapes")
     }

@@ -6,11 +6,14 @@
 ``text_relevance`` is Kindling's BM25 text relevance in [0, 1] (wire name ``semantic_score``,
 fixed by seed 002: it is no semantic similarity); the age is counted from
 ``source_created_at``, else ``created_at``, and a memory with neither (legacy) gets 1.0. Order:
-score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. A score at or
-below ``MIN_SCORE`` is dropped: clients read 0.0 as a synthesized answer, and Flowbaby's own
-bridge drops them too. Results are added in that order, up to ``max_results``, while they fit
-in the token budget; the first is kept even when it alone is over (an answer cut to nothing
-helps no one, and Flowbaby's bridge does the same).
+score desc, then DecisionRecord > Active (and legacy) > Superseded, then id. A memory whose
+text relevance is below Kindling's one "nothing relevant" cut (``RELEVANCE_THRESHOLD``) is
+dropped; age alone never drops a relevant memory: the recency multiplier stops decaying at
+``RECENCY_FLOOR``, so every returned score stays above ``MIN_SCORE`` (clients read 0.0 as a
+synthesized answer, and Flowbaby's own bridge drops scores at or below 0.01). Results are
+added in that order, up to ``max_results``, while they fit in the token budget; the first is
+kept even when it alone is over (an answer cut to nothing helps no one, and Flowbaby's bridge
+does the same).
 
 Must not import anything from Kindling except ``model`` and ``retrieval.budget`` (the one token
 estimate and budget cut).
@@ -22,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kindling.model import MemoryMatch, SummaryStatus
+from kindling.model import RELEVANCE_THRESHOLD, MemoryMatch, SummaryStatus
 from kindling.retrieval.budget import CharTokenizer, fit_to_budget
 
 TOKENIZER = CharTokenizer()  # the core's estimate: one token per four characters
@@ -45,14 +48,18 @@ STATUS_RANK: dict[SummaryStatus | None, int] = {
 }
 PLACES = 6  # scores are rounded so that equal-looking values tie exactly
 MIN_SCORE = 0.01
+# Recency never falls below this (after ~3.2 half-lives): the least relevant memory that is
+# still relevant (RELEVANCE_THRESHOLD), Superseded (0.4), scores 0.011, above MIN_SCORE.
+RECENCY_FLOOR = 0.11
 
 
 def recency_multiplier(reference_ms: int | None, now_ms: int, half_life_days: float) -> float:
-    """Halves every ``half_life_days``; 1.0 without a time or for a time in the future."""
+    """Halves every ``half_life_days`` down to ``RECENCY_FLOOR``; 1.0 without a time or for a
+    time in the future."""
     if reference_ms is None:
         return 1.0
     age_days = max(0, now_ms - reference_ms) / DAY_MS
-    return round(math.exp(-math.log(2) / half_life_days * age_days), PLACES)
+    return round(max(RECENCY_FLOOR, math.exp(-math.log(2) / half_life_days * age_days)), PLACES)
 
 
 def status_multiplier(status: SummaryStatus | None) -> float:
@@ -96,7 +103,7 @@ def rank_matches(
     include_superseded: bool,
 ) -> list[Scored]:
     """Every hit considered, scored and in final order; Superseded ones dropped unless asked,
-    and those scored at or below ``MIN_SCORE``."""
+    and those whose text relevance is below ``RELEVANCE_THRESHOLD``."""
     scored = []
     for match in matches:
         details = match.memory.details
@@ -111,10 +118,12 @@ def rank_matches(
                 else details.created_at
             )
         text_relevance = round(match.relevance, PLACES)
+        if text_relevance < RELEVANCE_THRESHOLD:
+            continue
         recency = recency_multiplier(reference, now_ms, half_life_days)
         multiplier = status_multiplier(status)
         score = final_score(text_relevance, recency, multiplier)
-        if score <= MIN_SCORE:
+        if score <= MIN_SCORE:  # cannot happen above the threshold (RECENCY_FLOOR); kept safe
             continue
         scored.append(
             Scored(

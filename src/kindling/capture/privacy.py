@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.capture.sanitize import check_depth
 from kindling.capture.scrub import scrub_secrets
+from kindling.capture.session_secrets import SessionSecrets
 from kindling.model import Capsule, Observation, Pin, Summary
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ class Scrub:
 
     def __init__(self) -> None:
         self.kinds: set[str] = set()
+        self.found: dict[str, str] = {}  # value -> kind, for ``capture.session_secrets``
 
     def text(self, value: str) -> str:
         if value in _RECENT:
@@ -83,6 +85,7 @@ class Scrub:
         """``value`` scrubbed, for a text no other layer scrubs again: not remembered."""
         found = scrub_secrets(value)
         self.kinds.update(found.kinds)
+        self.found.update(found.found)
         return found.text
 
     def maybe(self, value: str | None) -> str | None:
@@ -101,8 +104,11 @@ class Scrub:
         return value
 
 
-def scrub_content(content: str, provenance: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """Observation content and provenance, scrubbed; the kinds masked join ``redactedKinds``."""
+def scrub_content(
+    content: str, provenance: dict[str, Any], found: dict[str, str] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Observation content and provenance, scrubbed; the kinds masked join ``redactedKinds``
+    and the values masked (value -> kind) are added to ``found`` when it is given."""
     scrub = Scrub()
     # An observation's content is written once (the engine writes the scrubbed rows under the
     # guard), and remembering it would only push the short provenance strings, which come
@@ -110,11 +116,41 @@ def scrub_content(content: str, provenance: dict[str, Any]) -> tuple[str, dict[s
     text = scrub.once(content)
     check_depth(provenance, "provenance")  # Scrub.json recurses
     prov = scrub.json(provenance)
+    if found is not None:
+        found.update(scrub.found)
     if scrub.kinds:
         earlier = prov.get(REDACTED_KINDS_KEY)
         known = {k for k in earlier if isinstance(k, str)} if isinstance(earlier, list) else set()
         prov[REDACTED_KINDS_KEY] = sorted(known | scrub.kinds)
     return text, prov
+
+
+def mask_remembered(
+    memory: SessionSecrets, session: str | None, content: str, provenance: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """Content and provenance with the values ``memory`` holds for ``session`` masked."""
+    if not memory.knows(session):
+        return content, provenance
+    kinds: set[str] = set()
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            text, found = memory.mask(session, value)
+            kinds.update(found)
+            return text
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    content = walk(content)
+    provenance = walk(provenance)
+    if kinds:
+        earlier = provenance.get(REDACTED_KINDS_KEY)
+        known = {k for k in earlier if isinstance(k, str)} if isinstance(earlier, list) else set()
+        provenance[REDACTED_KINDS_KEY] = sorted(known | kinds)
+    return content, provenance
 
 
 def scrub_observation(obs: Observation) -> Observation:

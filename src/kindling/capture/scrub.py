@@ -72,13 +72,20 @@ class Scrubbed:
 
     A frozen value (a plain class: ``dataclasses`` costs the hook path milliseconds)."""
 
-    __slots__ = ("kinds", "text")
+    __slots__ = ("found", "kinds", "text")
     text: str
     kinds: tuple[str, ...]
+    # The values masked and their kinds, for the caller that remembers them for later texts
+    # of a session (``capture.session_secrets`` keeps keyed hashes, never these). Not in ==,
+    # hash or repr.
+    found: tuple[tuple[str, str], ...]
 
-    def __init__(self, text: str, kinds: tuple[str, ...]) -> None:
+    def __init__(
+        self, text: str, kinds: tuple[str, ...], found: tuple[tuple[str, str], ...] = ()
+    ) -> None:
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "found", found)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Scrubbed is frozen; cannot set {name}")
@@ -129,7 +136,7 @@ def _all_kinds() -> tuple[str, ...]:
     named = {kind for kind, _, _ in TOKEN_SHAPES} | {kind for kind, _, _ in FREE_SHAPES}
     named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
     named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
-    named |= {"random_token"}
+    named |= {"random_token", "url_secret", "url_token", "webhook_url", "vendor_secret"}
     return tuple(sorted(named | {"url_password"}))
 
 
@@ -160,10 +167,52 @@ def scrub_secrets(text: str) -> Scrubbed:
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
     index = _rules()[1]
-    woken = index.woken(text.lower())
+    lowered = text.lower()
+    woken = index.woken(lowered)
     if not woken:
         return Scrubbed(text, ())
+    if "-----begin" in lowered:
+        return _around_public_blocks(text, woken)
     return run_rules(text, woken)
+
+
+_PUBLIC_PEM: re.Pattern[str] | None = None
+
+
+def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
+    """Scrub the text between public PEM blocks (certificates, public keys, CSRs), leaving
+    the blocks as they are: their base64 is public and looks random to every other rule."""
+    global _PUBLIC_PEM
+    if _PUBLIC_PEM is None:
+        _PUBLIC_PEM = re.compile(
+            r"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE"
+            r" REQUEST|X509 CRL|PKCS7|CMS|DH PARAMETERS|EC PARAMETERS)(?: [A-Z0-9]+){0,2})-----"
+            # The body never holds five dashes: the scan stops at the next one (linear).
+            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----",
+            re.ASCII,
+        )
+    pieces: list[str] = []
+    kinds: set[str] = set()
+    found: list[tuple[str, str]] = []
+    last = 0
+    for m in _PUBLIC_PEM.finditer(text):
+        part = _scrub_piece(text[last : m.start()])
+        pieces += [part.text, m[0]]
+        kinds.update(part.kinds)
+        found += part.found
+        last = m.end()
+    if last == 0:
+        return run_rules(text, woken)
+    part = _scrub_piece(text[last:])
+    pieces.append(part.text)
+    kinds.update(part.kinds)
+    found += part.found
+    return Scrubbed("".join(pieces), tuple(sorted(kinds)), tuple(dict(found).items()))
+
+
+def _scrub_piece(text: str) -> Scrubbed:
+    woken = _rules()[1].woken(text.lower()) if text else []
+    return run_rules(text, woken) if woken else Scrubbed(text, ())
 
 
 def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
@@ -171,18 +220,81 @@ def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
     keywords wake, in rule order, and any other rule would leave the text as it is)."""
     rules, _ = _rules()
     found: set[str] = set()
+    values: dict[str, str] = {}
 
     def apply(rule: Rule) -> Callable[[re.Match[str]], str]:
         def replace(m: re.Match[str]) -> str:
             result = rule(m)
             if result is None:
                 return m[0]
-            found.add(result[0])
-            return result[1]
+            kind, replacement = result
+            found.add(kind)
+            value = _masked_value(m[0], replacement, kind)
+            if value:
+                values.setdefault(value, kind)
+            return replacement
 
         return replace
 
     for number in numbers:
         _, pattern, rule = rules[number]
         text = pattern.sub(apply(rule), text)
-    return Scrubbed(text, tuple(sorted(found)))
+    if values:
+        text = mask_copies(text, values)
+        if _COLLECTED is not None:
+            _COLLECTED.update(values)
+    return Scrubbed(text, tuple(sorted(found)), tuple(values.items()))
+
+
+# Values masked since ``collect_found()``; None when nobody collects (the default: a long-lived
+# process keeps no secret it masked). Hooks collect while they map one event.
+_COLLECTED: dict[str, str] | None = None
+
+
+def collect_found() -> None:
+    """Start keeping the values masked by this process (value -> kind), in memory only."""
+    global _COLLECTED
+    _COLLECTED = {}
+
+
+def take_found() -> dict[str, str]:
+    """The values masked since ``collect_found()``; stops collecting."""
+    global _COLLECTED
+    found, _COLLECTED = _COLLECTED or {}, None
+    return found
+
+
+# A value shorter than this is masked where a rule found it, but its other copies are left:
+# "admin" or "secret" elsewhere in the text is more likely a word than the password again.
+MIN_COPY_CHARS = 8
+
+
+def _masked_value(original: str, replacement: str, kind: str) -> str | None:
+    """The stretch of ``original`` that ``replacement`` masks (prefix and suffix kept)."""
+    marker = f"[REDACTED:{kind}]"
+    at = replacement.find(marker)
+    if at < 0:
+        return None
+    head, tail = replacement[:at], replacement[at + len(marker) :]
+    if not original.startswith(head) or not original.endswith(tail):
+        return None
+    value = original[len(head) : len(original) - len(tail)].strip().strip("\"'`")
+    if len(value) < MIN_COPY_CHARS or "[REDACTED:" in value or "\n" in value:
+        return None
+    if _is_name(value):
+        return None  # a name (a wrong guess by a key rule): other copies are code, not secrets
+    return value
+
+
+def _is_name(value: str) -> bool:
+    from kindling.capture.scrub_context import is_name
+
+    return is_name(value)
+
+
+def mask_copies(text: str, values: dict[str, str]) -> str:
+    """``text`` with every copy of each value (value -> kind) masked, longest value first."""
+    for value in sorted(values, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, f"[REDACTED:{values[value]}]")
+    return text

@@ -6,13 +6,15 @@ hold a secret word or a vendor name anywhere when the value looks generated. See
 ``capture.scrub`` for what is masked and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+from Kindling except ``capture.scrub_values``, ``capture.scrub_context`` (for ``LazyRe``) and
+``capture.scrub`` (for ``LazyPattern``).
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.capture.scrub_context import LazyRe
 from kindling.capture.scrub_values import P, leave_value, mask, random_enough
 
 TYPE_CHECKING = False
@@ -211,6 +213,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if quoted is not None:
         if not quoted or leave_value(quoted) or _too_short(kind, quoted):
             return None
+        if _VERSION_RANGE.fullmatch(quoted):
+            return None  # "@inquirer/password": "^5.0.12" names a package and its version
         quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
@@ -226,6 +230,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if kind != "password" and value.isalpha() and value.islower():
         return None  # "Unexpected token: operator": a word, never a generated credential
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
+
+
+_VERSION_RANGE = LazyRe(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
 
 
 def _too_short(kind: str, value: str) -> bool:

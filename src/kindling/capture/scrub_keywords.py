@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 # Texts scrubbed with the substring loop before the trie is compiled (a long-lived process).
 SCAN_AFTER = 200
+# A text this long is scanned with the trie at once: the loop asks ``in`` once per keyword
+# (about 1,100 with the data rules), each a pass over the whole text.
+SCAN_ABOVE = 32_768
 
 
 def trie_source(words: Iterable[str]) -> str:
@@ -121,7 +124,7 @@ class KeywordIndex:
 
     def woken(self, lowered: str) -> list[int]:
         """The numbers of the rules ``lowered`` wakes, in rule order."""
-        if self._scan is None and self._texts < SCAN_AFTER:
+        if self._scan is None and self._texts < SCAN_AFTER and len(lowered) < SCAN_ABOVE:
             self._texts += 1
             return self.woken_by_substring(lowered)
         return self.woken_by_scan(lowered)

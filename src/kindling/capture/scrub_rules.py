@@ -19,6 +19,8 @@ import itertools
 import math
 import re
 
+from kindling.capture.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
+from kindling.capture.scrub_data import data_rules
 from kindling.capture.scrub_keyed import LOOSE_WORDS, keyed_rules
 from kindling.capture.scrub_values import P, compile_values, leave_value, mask
 
@@ -89,7 +91,7 @@ _AUTH_SRC = r"""
         (?: (?<=authorization.)
             (?: (?<=["'])[ \t]*+[:=] | (?<=[ \t])[ \t]*+[:=] | (?<=[:=]) )
             [ \t]*+["']?
-            (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest)[ \t]++)?
+            (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest|ssws|sso-key)[ \t]++)?
           | (?<![a-z0-9_]bearer.)(?<=bearer[ \t])[ \t]*+(?P<bearer>)
         )
     )
@@ -117,8 +119,10 @@ _URL_PASSWORD_SRC = (
 
 
 def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
-    if leave_value(m["value"]):
+    if leave_value(m["value"]) or "[REDACTED:" in m["prefix"]:
         return None
+    if m["value"].lower() in OAUTH_PLACEHOLDERS:
+        return None  # the token is the user (masked by ``url_token``); this is a fixed word
     return "url_password", f"{m['prefix']}{mask('url_password')}"
 
 
@@ -251,9 +255,12 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     rules += [
         (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
         (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
+        *context_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
         *keyed_rules(),
+        *data_rules(),
+        near_key_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
     ]
     return rules

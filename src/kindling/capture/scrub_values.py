@@ -39,6 +39,8 @@ _CODE_VALUE_SRC = r"""
     | [{\[(\#].*                                       # structure opener or comment
     | (?i:none|null|nil|true|false|undefined|yes|no|on|off|str|string|bytes|int|integer
          |number|bool|boolean|any|unknown|object|secretstr)
+    | [*&]++[A-Za-z_][\w.]*+[,;)}]?                   # Go/C pointer: Token: *scanToken,
+    | [\^~]\d[\w.+-]*+ | [<>]=?\d[\w.+-]*+ | \d++(?:\.\d++){1,3}[\w.+-]*+  # version: ^5.0.12
     | (?:~|\.{1,2})?/[\w.@+~/-]*                      # POSIX path
     | [A-Za-z]:\\.*                                    # Windows path
     """

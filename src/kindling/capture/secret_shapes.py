@@ -134,6 +134,10 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("groq_api_key", "gsk_", "[A-Za-z0-9]{48,}+"),
     ("replicate_token", "r8_", "[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
     ("langsmith_api_key", "lsv2_", "(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    ("mailgun_api_key", "key-", "[a-f0-9]{32}(?![A-Za-z0-9])"),
+    ("google_oauth_token", "ya29.", f"{_URL}{{20,}}+"),
+    ("contentful_token", "CFPAT-", f"{_URL}{{43,}}+"),
+    ("posthog_api_key", "phx_", f"{_URL}{{40,}}+"),
 )
 
 # (kind, keyword, pattern): shapes whose distinctive part is not at the start.
@@ -155,6 +159,20 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "contribsys",
         # Runs only in text that names contribsys: its credential is user:password in hex.
         "(?<![A-Za-z0-9])[a-f0-9]{8}:[a-f0-9]{8}(?![A-Za-z0-9])",
+    ),
+    (
+        "password_hash",
+        "$2",
+        "(?<![A-Za-z0-9$])\\$2[abxy]?\\$[0-9]{2}\\$[./A-Za-z0-9]{53}(?![./A-Za-z0-9])",
+    ),
+    *(
+        (
+            "password_hash",
+            f"${n}$",
+            f"(?<![A-Za-z0-9$])\\${n}\\$(?:rounds=[0-9]+\\$)?[./A-Za-z0-9]{{1,16}}\\$"
+            "[./A-Za-z0-9]{22,86}(?![./A-Za-z0-9])",
+        )
+        for n in ("1", "5", "6", "8")
     ),
     ("telegram_bot_token", ":aa", f"(?<![0-9])[0-9]{{8,10}}:AA{_URL}{{33}}{_END}"),
     (

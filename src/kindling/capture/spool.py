@@ -18,8 +18,11 @@ Who drains: the hooks that open the database anyway (SessionStart, UserPromptSub
 injection, Stop, PreCompact, PostCompact, SessionEnd), ``Kindling.open`` and so every CLI
 command and server. When the directory does not exist that costs one failed ``scandir``.
 
-The writer half imports only the standard library and ``capture.scrub`` (it runs in every
-hook process); the drain half imports the engine's types lazily.
+The writer half imports only the standard library, ``capture.scrub`` and
+``capture.session_secrets`` (it runs in every hook process); the drain half imports the
+engine's types lazily. The writer also carries the values masked in a session to its later
+records (``capture.session_secrets``): a second copy of a secret is masked before it is
+spooled.
 Must not import the CLI, servers or adapters.
 """
 
@@ -31,6 +34,7 @@ import time
 
 from kindling.capture.ids import new_id as new_id  # records carry their observation's id
 from kindling.capture.scrub import scrub_secrets
+from kindling.capture.session_secrets import SessionSecrets, secrets_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,10 +63,12 @@ def spool_dir(db_path: str) -> str:
 class _Scrubber:
     def __init__(self) -> None:
         self.kinds: set[str] = set()
+        self.found: dict[str, str] = {}
 
     def text(self, value: str) -> str:
         found = scrub_secrets(value)
         self.kinds.update(found.kinds)
+        self.found.update(found.found)
         return found.text
 
     def json(self, value: Any) -> Any:
@@ -75,8 +81,9 @@ class _Scrubber:
         return value
 
 
-def scrubbed(record: dict[str, Any]) -> dict[str, Any]:
-    """The record with every free text masked: content, intent, provenance values."""
+def scrubbed(record: dict[str, Any], found: dict[str, str] | None = None) -> dict[str, Any]:
+    """The record with every free text masked: content, intent, provenance values. The values
+    masked are added to ``found`` (value -> kind) when it is given."""
     scrub = _Scrubber()
     out = dict(record)
     for key in ("content", "intent"):
@@ -91,6 +98,44 @@ def scrubbed(record: dict[str, Any]) -> dict[str, Any]:
         if scrub.kinds:
             prov[REDACTED_KINDS_KEY] = sorted(scrub.kinds)
         out["provenance"] = prov
+    if found is not None:
+        found.update(scrub.found)
+    return out
+
+
+def session_memory(directory: str) -> SessionSecrets:
+    """The session memory of the store whose spool is ``directory`` (hooks write to it)."""
+    db = directory[: -len(SPOOL_SUFFIX)] if directory.endswith(SPOOL_SUFFIX) else directory
+    return SessionSecrets(secrets_dir(db), writes=True)
+
+
+def _remembered(
+    directory: str, session: str, record: dict[str, Any], found: dict[str, str]
+) -> dict[str, Any]:
+    memory = session_memory(directory)
+    memory.remember(session, found)
+    kinds: set[str] = set()
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            text, masked = memory.mask(session, value)
+            kinds.update(masked)
+            return text
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    out = dict(record)
+    for key in ("content", "intent", "provenance"):
+        if key in out:
+            out[key] = walk(out[key])
+    prov = out.get("provenance")
+    if kinds and isinstance(prov, dict):
+        earlier = prov.get(REDACTED_KINDS_KEY)
+        known = {k for k in earlier if isinstance(k, str)} if isinstance(earlier, list) else set()
+        prov[REDACTED_KINDS_KEY] = sorted(known | kinds)
     return out
 
 
@@ -109,12 +154,22 @@ def _private_dir(path: str) -> None:
     os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
 
 
-def write_record(directory: str, record: dict[str, Any]) -> str:
+def write_record(
+    directory: str, record: dict[str, Any], found: dict[str, str] | None = None
+) -> str:
     """Scrub ``record`` and store it in ``directory``; return the file's path.
 
-    ``record`` needs ``op`` (one of ``OPS``) and ``ts`` (ms); observations also ``id``."""
+    ``record`` needs ``op`` (one of ``OPS``) and ``ts`` (ms); observations also ``id``.
+    ``found`` holds values masked while the record was made (``capture.scrub.take_found``):
+    the session of the record remembers them, and every value its session remembers is
+    masked in the record (``capture.session_secrets``)."""
+    masked = dict(found or {})
+    clean = scrubbed(record, masked)
+    session = record.get("session_id")
+    if isinstance(session, str) and session:
+        clean = _remembered(directory, session, clean, masked)
     # ASCII: a lone surrogate (JSON allows "\\ud800") survives the trip; the engine cleans it.
-    data = json.dumps({"v": FORMAT, **scrubbed(record)}).encode("ascii")
+    data = json.dumps({"v": FORMAT, **clean}).encode("ascii")
     _private_dir(directory)
     name = f"{int(record['ts']):013d}-{os.getpid()}-{os.urandom(4).hex()}"
     tmp = os.path.join(directory, "." + name + ".tmp")

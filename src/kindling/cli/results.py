@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from kindling.cli import render
 from kindling.model import CandidateResult, Entity, Observation, RetrieveResult
-from kindling.retrieval.scoring import DEFAULT_WEIGHTS
 
 INDENT = "    "
 
@@ -24,19 +23,13 @@ def _ts(entity: Entity) -> int:
 
 
 def _factors(c: CandidateResult) -> str:
+    """Every named value of the score (``explanation.signals``), generically."""
     e = c.explanation
-    if e.bm25 is None:
-        text = "no text query"
-    elif -e.bm25 < DEFAULT_WEIGHTS.match_floor:
-        # A common word scores ~0 in BM25; the model counts any match at a floor (ranking.md).
-        text = f"bm25 {e.bm25:.2f}, match floor"
-    else:
-        text = f"bm25 {e.bm25:.2f}"
-    return (
-        f"relevance {e.relevance:.3f} ({text}) · recency {e.recency:.3f} · "
-        f"scope {e.scope:.2f} · intent {e.intent:.2f} · confidence {e.confidence:.2f} · "
-        f"source {e.source:.2f}"
-    )
+    head = "no text query" if e.bm25 is None else f"relevance {e.relevance:.3f}, bm25 {e.bm25:.2f}"
+    if e.need is not None:
+        head += f", asks for {e.need}"
+    named = " · ".join(f"{name} {value:.2f}" for name, value in e.signals.items())
+    return " · ".join(part for part in (head, named, f"source {e.source:.2f}") if part)
 
 
 def render_result(

@@ -11,8 +11,9 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kindling.capture.privacy import guard_store, scrub_text
+from kindling.capture.privacy import guard_store, scrub_text, unguarded
 from kindling.capture.sanitize import wall_clock_ms
+from kindling.capture.session_secrets import SessionSecrets, secrets_dir
 from kindling.errors import InvalidInputError
 from kindling.store.base import Store
 
@@ -46,6 +47,18 @@ class EngineBase:
         self._provider = provider
         self._tokenizer = tokenizer
         self._weights = weights
+
+    @property
+    def session_secrets(self) -> SessionSecrets:
+        """Keyed hashes of the values masked in each session (``capture.session_secrets``):
+        the hooks' files beside a SQLite database, read-only, plus this process's own."""
+        memory = self.__dict__.get("_session_secrets")
+        if memory is None:
+            path = getattr(unguarded(self.store), "path", None)
+            on_disk = isinstance(path, str) and path != ":memory:" and "://" not in path
+            memory = SessionSecrets(secrets_dir(str(path)) if on_disk else None)
+            self.__dict__["_session_secrets"] = memory
+        return memory
 
     @property
     def weights(self) -> ScoringWeights:

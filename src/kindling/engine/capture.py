@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kindling.capture.privacy import unguarded
+from kindling.capture.privacy import mask_remembered, unguarded
 from kindling.capture.sanitize import (
     new_id,
     require_choice,
@@ -119,7 +119,15 @@ class CaptureVerbs(ReadVerbs):
                     if item.scope is not None
                     else (capsule.scope if capsule else Scope())
                 )
-                obs = Observation(item.id, item.kind, item.content, item.provenance, item.ts, where)
+                content, provenance = item.content, item.provenance
+                if self.scrubs_secrets and where.session_id is not None:
+                    # A value masked earlier in this session is masked here too.
+                    memory = self.session_secrets
+                    memory.remember(where.session_id, item.found)
+                    content, provenance = mask_remembered(
+                        memory, where.session_id, content, provenance
+                    )
+                obs = Observation(item.id, item.kind, content, provenance, item.ts, where)
                 rows.append((obs, capsule.id if capsule else None))
             unguarded(self.store).insert_observations(rows)  # scrubbed in validate
         return [obs for obs, _ in rows]

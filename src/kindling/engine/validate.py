@@ -36,6 +36,7 @@ class ReadyObservation(NamedTuple):
     ts: int
     id: str
     scope: Scope | None
+    found: dict[str, str]  # values masked -> kind (in memory only: session_secrets hashes them)
 
 
 def prepare_observation(
@@ -46,8 +47,9 @@ def prepare_observation(
     okind: ObservationKind = require_choice(new.kind, OBSERVATION_KINDS, "observation kind")
     text = require_text(new.content, "content")
     prov = require_provenance(new.provenance)
+    found: dict[str, str] = {}
     if scrub:
-        text, prov = scrub_content(text, prov)
+        text, prov = scrub_content(text, prov, found)
     text, original_bytes = cap_content(text)
     if original_bytes is not None:
         prov["contentTruncatedFromBytes"] = original_bytes
@@ -58,6 +60,7 @@ def prepare_observation(
         require_ts(new.ts) if new.ts is not None else clock(),
         require_id(new.id) if new.id is not None else new_id(),
         None if new.scope is None else require_scope(new.scope),
+        found,
     )
 
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 import os
 
 from kindling.capture.ids import new_id, stable_id, wall_clock_ms
-from kindling.capture.spool import spool_dir, write_record
+from kindling.capture.scrub import collect_found, take_found
+from kindling.capture.spool import session_memory, spool_dir, write_record
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import bound, masked, to_draft
@@ -182,10 +183,33 @@ def records(
 def spool(p: HookPayload, cfg: HookConfig, repo: str, db: str) -> int:
     """Write the event's records to the spool of ``db``; return how many."""
     commits: list[Callable[[], None]] = []
-    found = records(p, cfg, repo, commits)
+    found, masked = mapped(p, cfg, repo, commits)
     directory = spool_dir(db)
     for record in found:
-        write_record(directory, record)
+        write_record(directory, record, masked)
     for commit in commits:
         commit()
+    ended(p, directory)
     return len(found)
+
+
+def mapped(
+    p: HookPayload,
+    cfg: HookConfig,
+    repo: str,
+    commits: list[Callable[[], None]] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The event's records, and the values masked while making them (value -> kind, in memory
+    only), which ``write_record`` hands to the session's memory (``capture.session_secrets``)."""
+    collect_found()
+    try:
+        found = records(p, cfg, repo, commits)
+    finally:
+        masked = take_found()
+    return found, masked
+
+
+def ended(p: HookPayload, directory: str) -> None:
+    """At SessionEnd, forget the session's remembered values (its records are spooled)."""
+    if p.event == "SessionEnd":
+        session_memory(directory).forget(p.session_id)

@@ -80,9 +80,9 @@ class HookConfig:
         # Injected context budget in tokens (the retrieval tokenizer's estimate: 4 chars a token).
         self.budget_tokens: int = values.get("budget_tokens", 1500)
         # A candidate is injected for a prompt only when its text relevance (in [0, 1],
-        # independent of the other hits) reaches this: below 0.2 a hit shares only a common
-        # word with the prompt.
-        self.min_relevance: float = values.get("min_relevance", 0.2)
+        # independent of the other hits and of the store's size) reaches this. None: the
+        # shared "nothing relevant" cut, ``kindling.model.RELEVANCE_THRESHOLD``.
+        self.min_relevance: float | None = values.get("min_relevance")
         # Prompt-time injection costs context (and a database round trip) on every turn, so
         # it is opt-in.
         self.inject_on_prompt: bool = values.get("inject_on_prompt", False)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from kindling.engine import Kindling
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject_filter import one_line, render, tier
-from kindling.model import Entity, Observation, ObservationKind, Scope, Summary
+from kindling.model import RELEVANCE_THRESHOLD, Entity, Observation, ObservationKind, Scope, Summary
 
 # Claude Code caps additionalContext at 10,000 characters; stay clearly below it.
 HARD_CHAR_LIMIT = 9_000
@@ -124,8 +124,9 @@ def build_context(
     # (tier, position, entity, matched snippet): retrieval's candidates, then at session start
     # the latest edits and errors by kind; noise never enters.
     chosen: list[tuple[int, int, Entity, str | None]] = []
+    cut = RELEVANCE_THRESHOLD if cfg.min_relevance is None else cfg.min_relevance
     for cand in result.candidates:
-        if query and cand.explanation.relevance < cfg.min_relevance:
+        if query and cand.explanation.relevance < cut:
             continue
         if not query and _label(cand.entity) in SESSION_START_SKIP:
             continue

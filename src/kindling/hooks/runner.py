@@ -27,7 +27,7 @@ from kindling.capture.spool import drain, pending, spool_dir
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, DatabaseLockedError
 from kindling.hooks import log_problem
-from kindling.hooks.capture import records, session_intent
+from kindling.hooks.capture import ended, mapped, session_intent
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
 from kindling.hooks.payload import HookPayload
@@ -66,13 +66,14 @@ def run_with_engine(
 
     directory = spool_dir(db)
     commits: list[Any] = []
-    pending = records(p, cfg, repo, commits)
+    pending, masked = mapped(p, cfg, repo, commits)
 
     def spool() -> None:
         while pending:
-            write_record(directory, pending.pop(0))
+            write_record(directory, pending.pop(0), masked)
         while commits:
             commits.pop(0)()
+        ended(p, directory)
 
     # A prompt is recorded after the search it drives (it would be its own best match);
     # everything else is safe in the spool before the database is even opened.

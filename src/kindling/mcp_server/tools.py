@@ -113,7 +113,7 @@ class KindlingTools(DisclosureTools):
         ]
         summary = result.current_summary
         results = []
-        for c in result.candidates:
+        for c in result.relevant():  # the shared "nothing relevant" cut
             item = {
                 **render.brief(c.entity, now),
                 "score": round(c.score, 3),

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         SummaryStatus,
     )
     from kindling.model.results import (
+        RELEVANCE_THRESHOLD,
         CandidateResult,
         Explanation,
         PinResult,
@@ -72,7 +73,8 @@ _LAZY = {
         "kindling.model.memories",
     ),
     **dict.fromkeys(
-        ("CandidateResult", "Explanation", "PinResult", "RetrieveProvenance", "RetrieveResult"),
+        ("CandidateResult", "Explanation", "PinResult", "RELEVANCE_THRESHOLD",
+         "RetrieveProvenance", "RetrieveResult"),
         "kindling.model.results",
     ),
 }  # fmt: skip
@@ -98,6 +100,7 @@ __all__ = [
     "ITEM_TYPES",
     "OBSERVATION_KINDS",
     "REDACTED",
+    "RELEVANCE_THRESHOLD",
     "SCOPE_FIELDS",
     "SUMMARY_STATUSES",
     "TARGET_TYPES",

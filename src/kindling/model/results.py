@@ -20,6 +20,12 @@ from kindling.model.entities import (
     entity_type,
 )
 
+# "Nothing relevant": a candidate whose ``explanation.relevance`` is below this holds less than
+# about a quarter of the question's weight (in its own text, its context or its episode).
+# Relevance does not depend on the store's size, so the hooks, the MCP server and the
+# chat-memory bridge share this one cut (docs/ranking.md).
+RELEVANCE_THRESHOLD = 0.25
+
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
@@ -44,6 +50,13 @@ class Explanation:
     # True when the text query matched only the item's context (its session neighbour or its
     # capsule's intent), not its own text.
     context_only: bool = False
+    # What the question asks for, read by rules on its words (``retrieval.needs``): "fix",
+    # "error", "check", "decision", "location", or None.
+    need: str | None = None
+    # Every named value the score is made of (coverage of the question in the item's own
+    # text and context, bm25 strength, episode, recency, and each multiplier): a new signal
+    # is a new name here, not a new field.
+    signals: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> JsonObject:
         return {
@@ -58,6 +71,8 @@ class Explanation:
             "score": self.score,
             "matchedTerms": list(self.matched_terms),
             "contextOnly": self.context_only,
+            "need": self.need,
+            "signals": dict(self.signals),
             "why": self.why,
         }
 
@@ -114,6 +129,8 @@ class RetrieveProvenance:
     # Query words left out: stop words, unusable tokens, clauses past the limit, and words so
     # common in the store that they would make it score most of the index.
     dropped_terms: tuple[str, ...] = ()
+    # Quoted phrases that matched nothing and were searched as their words instead.
+    phrase_fallback: tuple[str, ...] = ()
 
     def to_dict(self) -> JsonObject:
         return {
@@ -129,6 +146,7 @@ class RetrieveProvenance:
             "tokensUsed": self.tokens_used,
             "now": self.now,
             "droppedTerms": list(self.dropped_terms),
+            "phraseFallback": list(self.phrase_fallback),
         }
 
 
@@ -140,6 +158,13 @@ class RetrieveResult:
     current_summary: Summary | None
     candidates: tuple[CandidateResult, ...]
     provenance: RetrieveProvenance = field(repr=False)
+
+    def relevant(self, threshold: float = RELEVANCE_THRESHOLD) -> tuple[CandidateResult, ...]:
+        """The candidates a text query found relevant (relevance at or above ``threshold``);
+        every candidate of the empty query ("where was I?"), which has no relevance."""
+        if self.provenance.fts_query is None:
+            return self.candidates
+        return tuple(c for c in self.candidates if c.explanation.relevance >= threshold)
 
     def to_dict(self) -> JsonObject:
         return {

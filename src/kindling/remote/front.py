@@ -65,6 +65,10 @@ def _explanation(e: Mapping[str, Any]) -> Explanation:
         score=e["score"],
         matched_terms=tuple(e["matchedTerms"]),
         why=e["why"],
+        # later fields: an older server may not send them
+        context_only=bool(e.get("contextOnly", False)),
+        need=e.get("need"),
+        signals={str(k): float(v) for k, v in (e.get("signals") or {}).items()},
     )
 
 
@@ -102,6 +106,8 @@ def parse_result(data: Mapping[str, Any]) -> RetrieveResult:
                 token_budget=p["tokenBudget"],
                 tokens_used=p["tokensUsed"],
                 now=p["now"],
+                dropped_terms=tuple(p.get("droppedTerms", ())),
+                phrase_fallback=tuple(p.get("phraseFallback", ())),
             ),
         )
     except (KeyError, TypeError, InvalidInputError) as exc:

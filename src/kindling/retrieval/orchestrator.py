@@ -138,6 +138,7 @@ def retrieve(
         query_mode=found.plan.mode,
         fts_query=found.plan.match,
         dropped_terms=found.plan.dropped,
+        phrase_fallback=found.phrase_fallback,
         token_budget=request.token_budget,
         tokens_used=outcome.tokens_used,
         now=request.now,

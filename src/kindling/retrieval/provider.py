@@ -1,9 +1,10 @@
 """Retrieval providers: the contract (seeds 001, 004) and the local FTS provider.
 
 ``LocalFtsProvider`` scores candidates with ``retrieval.scoring``; the store only finds and
-orders them. For a text query the store returns the ``TEXT_POOL`` (or twice the limit)
-most relevant matches by bm25, and the full score orders that pool: recency and the bounded
-multipliers re-rank near-ties among the most relevant matches and never reach further down.
+orders them. For a text query the store returns the ``TEXT_POOL`` (or the limit plus 16)
+most relevant matches by bm25, and the full score orders that pool:
+calibrated relevance and the question's need (``signals``), the steps of the best episodes
+(``episodes``), then recency and the bounded multipliers; nothing further down is read.
 (An exact top over every match would have to read ever deeper pools whenever many matches
 tie on relevance, as single common words do: measured 100-1,000 ms at 100k observations.)
 For the empty query the store returns newest first; the recency order is final except for
@@ -28,26 +29,30 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kindling.model import Entity, Explanation, Observation, Scope, Summary, TargetType
+from kindling.retrieval.episodes import expand_episodes
+from kindling.retrieval.needs import Need, read_need
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     ScoreInputs,
     ScoringWeights,
     calculate_score,
-    describe,
     intent_factor,
     scope_factor,
     stable_sort_key,
 )
+from kindling.retrieval.signals import Query, explain, fill_text_signals
+from kindling.retrieval.signals import Scored as _Scored
 from kindling.retrieval.snippets import find_terms, make_snippet
+from kindling.retrieval.terms import phrases_as_terms
 from kindling.store.base import ObservationMatch, Store, SummaryMatch
 from kindling.store.fts import QueryPlan, build_query, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64
-# How deep into the bm25 order a text query's full score looks (at least twice the limit).
-# A 0.05 recency weight moves an item only past others within 0.053 relevance of it, and 100
-# is five to ten times what a hook or the CLI shows.
-TEXT_POOL = 100
+# How deep into the bm25 order a text query's full score looks (at least the limit and 16):
+# eight times what a hook shows. 100 (or twice the limit) gave the same figures on every
+# quality set and cost a third more rows to score (docs/ranking.md).
+TEXT_POOL = 64
 # A word found in more than this share of the indexed observations (and in more than
 # COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
 # word's IDF is about 3, against 7-9 for the words that usually carry a question.
@@ -89,6 +94,8 @@ class ProviderResult:
 
     hits: tuple[ProviderHit, ...]
     plan: QueryPlan
+    need: Need | None = None
+    phrase_fallback: tuple[str, ...] = ()  # quoted phrases that matched nothing: read as terms
 
 
 class RetrievalProvider(Protocol):
@@ -97,26 +104,10 @@ class RetrievalProvider(Protocol):
     def search(self, request: ProviderRequest) -> ProviderResult: ...
 
 
-@dataclass(slots=True)
-class _Scored:
-    """A hit with its score, before the stable sort."""
-
-    target_type: TargetType
-    entity: Entity
-    ts: int
-    bm25: float | None
-    scope: float
-    intent: float
-    confidence: float
-    context_only: bool = False
-    key: tuple[float, int, str, str] = (0.0, 0, "", "")
-    score: float = 0.0
-    raw: float = 0.0
-
-
 class LocalFtsProvider:
-    """BM25 over the observation and summary indexes, plus recency, scope, intent and
-    confidence; deterministic for a given store state, request and reference time."""
+    """Calibrated text relevance over the observation and summary indexes, the question's
+    need and episode, recency, scope, intent and confidence; deterministic for a given store
+    state, request and reference time."""
 
     name = "local-fts"
 
@@ -132,15 +123,47 @@ class LocalFtsProvider:
         if reference is None:
             reference = self.store.newest_ts(request.scope) or 0
         scope = scope_factor(request.scope, request.scope)
-        plan = self._drop_common(full)
+        full, counts, fallback = self._read_terms(full)
+        query = Query(full, read_need(request.query) if full.match else None, counts[0], counts[1])
+        plan = self._drop_common(full, counts)
         found = self._candidates(request, plan, reference, scope)
         if plan is not full and len(found) < request.limit:
             # The rarer words alone found too little (they may not be the topic: "what queue
             # did we pick"): the whole question decides after all.
             plan = full
             found = self._candidates(request, plan, reference, scope)
+        if plan.match is not None:
+            fill_text_signals(found, query, self.weights)
+            found += expand_episodes(self.store, request, found, query, self.weights, scope)
+            self._rescore(found, plan, reference)
         ranked = sorted(found, key=lambda s: s.key)[: request.limit]
-        return ProviderResult(tuple(self._finish(ranked, plan, reference)), plan)
+        hits = tuple(self._finish(ranked, plan, reference, query))
+        return ProviderResult(hits, plan, query.need, fallback)
+
+    def _read_terms(
+        self, plan: QueryPlan
+    ) -> tuple[QueryPlan, tuple[int, dict[str, int]], tuple[str, ...]]:
+        """Document counts of the plan's terms (own text only; none for a single term) and the
+        plan with every phrase that matches nothing read as its words (reported)."""
+        items = [*plan.terms, *plan.phrases]
+        if plan.match is None or (len(items) < 2 and not plan.phrases):
+            return plan, (0, {}), ()
+        total = self.store.indexed_observations()
+        _, counts = self.store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+        empty = tuple(p for p in plan.phrases if counts.get(p, 0) == 0)
+        if not empty:
+            return plan, (total, counts), ()
+        plan = phrases_as_terms(plan, empty)
+        items = [*plan.terms, *plan.phrases]
+        _, counts = self.store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+        return plan, (total, counts), empty
+
+    def _rescore(self, found: list[_Scored], plan: QueryPlan, reference: int) -> None:
+        for item in found:
+            result = calculate_score(self._inputs(item, plan, reference), self.weights)
+            item.score = result.score
+            item.raw = result.raw
+            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
 
     def _candidates(
         self, request: ProviderRequest, plan: QueryPlan, reference: int, scope: float
@@ -148,14 +171,13 @@ class LocalFtsProvider:
         observations = self._exact_pool(request, plan, reference, scope, "observation")
         return observations + self._exact_pool(request, plan, reference, scope, "summary")
 
-    def _drop_common(self, plan: QueryPlan) -> QueryPlan:
-        if plan.mode != "terms" or len(plan.terms) < 2:
+    def _drop_common(self, plan: QueryPlan, taken: tuple[int, dict[str, int]]) -> QueryPlan:
+        total, counts = taken
+        if plan.mode != "terms" or len(plan.terms) < 2 or not counts:
             return plan
-        threshold, counts = self.store.document_counts(
-            plan.terms, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS
-        )
-        common = {word for word, n in counts.items() if n > threshold}
-        if not common or len(common) == len(counts):
+        threshold = max(COMMON_MIN_DOCS, int(total * COMMON_SHARE))
+        common = {word for word in plan.terms if counts.get(word, 0) > threshold}
+        if not common or len(common) == len(plan.terms):
             return plan
         return without_terms(plan, common)
 
@@ -171,7 +193,7 @@ class LocalFtsProvider:
     ) -> list[_Scored]:
         """The top ``limit`` of ``target`` (see the module docstring for the pool and bound)."""
         if plan.match is not None:
-            pool = max(TEXT_POOL, request.limit * 2)
+            pool = max(TEXT_POOL, request.limit + TEXT_POOL // 4)
             return self._fetch(request, plan, reference, scope, target, pool)[0]
         if target == "observation" and request.intent is None:
             # Newest first is already the order: observations have no per-hit factor here.
@@ -217,11 +239,9 @@ class LocalFtsProvider:
             )
             scored = self._score_summaries(sum_rows, request, text, scope)
             rows = sum_rows
-        for item in scored:
-            result = calculate_score(self._inputs(item, plan, reference), self.weights)
-            item.score = result.score
-            item.raw = result.raw
-            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
+        if text:
+            return scored, None  # scored with the text signals later (``_rescore``)
+        self._rescore(scored, plan, reference)
         if len(rows) < pool or not scored:
             return scored, None
         # The best any unread match can do: the last row's time (the pool is newest first) with
@@ -239,6 +259,11 @@ class LocalFtsProvider:
             item.intent,
             item.confidence,
             item.target_type == "summary",
+            own=item.own,
+            context=item.context,
+            support=item.support,
+            episode=item.episode,
+            need=item.need,
         )
 
     def _score_observations(
@@ -257,6 +282,9 @@ class LocalFtsProvider:
                 intent=intent_factor(request.intent, intents.get(m.observation.id)),
                 confidence=1.0,
                 context_only=m.context_only,
+                context_text=m.context,
+                context_prompt=m.context_prompt,
+                capsule_intent=m.intent,
             )
             for m in rows
         ]
@@ -273,6 +301,7 @@ class LocalFtsProvider:
                 scope=scope,
                 intent=intent_factor(request.intent, m.intent),
                 confidence=m.summary.confidence,
+                capsule_intent=m.intent,
             )
             for m in rows
         ]
@@ -280,7 +309,7 @@ class LocalFtsProvider:
     # -- explanation and evidence ----------------------------------------------------------
 
     def _finish(
-        self, ranked: Sequence[_Scored], plan: QueryPlan, reference: int
+        self, ranked: Sequence[_Scored], plan: QueryPlan, reference: int, query: Query
     ) -> list[ProviderHit]:
         hits = []
         for item in ranked:
@@ -289,33 +318,23 @@ class LocalFtsProvider:
             kind = entity.kind if isinstance(entity, Observation) else None
             spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
             terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
-            result = calculate_score(self._inputs(item, plan, reference), self.weights)
-            why = describe(
+            inputs = self._inputs(item, plan, reference)
+            result = calculate_score(inputs, self.weights)
+            explanation = explain(
+                result,
+                inputs,
+                self.weights,
+                query,
                 terms,
-                result.age_ms,
-                text_query=plan.match is not None,
-                via_context=item.context_only,
-            )
-            explanation = Explanation(
-                relevance=result.relevance,
-                bm25=round(item.bm25, 6) if item.bm25 is not None else None,
-                recency=result.recency,
-                age_ms=result.age_ms,
-                scope=item.scope,
-                intent=item.intent,
-                confidence=item.confidence,
-                source=1.0 if item.target_type == "summary" else 1.0 - self.weights.observation,
-                score=result.score,
-                matched_terms=terms,
-                why=why,
                 context_only=item.context_only,
+                entity=entity,
             )
             hits.append(
                 ProviderHit(
                     target_type=item.target_type,
                     target_id=entity.id,
                     score=result.score,
-                    why=why,
+                    why=explanation.why,
                     evidence_refs=(
                         entity.evidence_refs if isinstance(entity, Summary) else (entity.id,)
                     ),

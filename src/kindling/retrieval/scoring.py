@@ -3,16 +3,19 @@ only place it is written (stores order matches by bm25 alone and never evaluate 
 
     text query:   base = w_fts * relevance + w_recency * recency
     empty query:  base = recency
-    score = base * source
-            * (1 - w_scope + w_scope * scope)
-            * (1 - w_intent + w_intent * intent)
-            * (1 - w_confidence + w_confidence * confidence)
+    score = base * source * prod(1 - w_s + w_s * s for each multiplier signal s)
 
-Every factor lies in [0, 1] and ``w_fts + w_recency = 1``, so the score lies in [0, 1]. For a
-text query relevance decides the order and recency only breaks near-ties (``w_recency =
-0.05``); the empty query ("where was I?") is ordered by recency. The multipliers can only lower
-a score; that is what lets the provider find the exact top from a bm25-ordered pool (see
-``provider``). ``docs/ranking.md`` gives each factor's default and why.
+    relevance = max((1 - w_tie - w_support) * min(1, own + context)
+                    + w_support * support + w_tie * bm25_strength,
+                    w_episode * episode)
+
+The multiplier signals are named (``Signal``): scope, intent, confidence and the question's
+need (``retrieval.needs``); a later signal (a semantic one) is one more name. Every factor lies
+in [0, 1] and ``w_fts + w_recency = 1``, so the score lies in [0, 1]. Relevance is the share
+of the question's IDF weight a hit holds in its own text (``retrieval.terms``), a context match
+counting partly: it does not depend on the store's size, so one threshold
+(``RELEVANCE_THRESHOLD``) means "nothing relevant" everywhere. ``docs/ranking.md`` gives each
+factor's default and why.
 
 Must not import anything from Kindling except ``model`` and ``errors``.
 """
@@ -25,9 +28,10 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from kindling.errors import InvalidInputError
-from kindling.model import Scope
+from kindling.model import RELEVANCE_THRESHOLD, Scope
 
 DAY_MS = 86_400_000
+__all__ = ["RELEVANCE_THRESHOLD"]  # re-exported: "nothing relevant" (kindling.model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,29 +50,54 @@ class ScoringWeights:
     # Raw observations weigh less than summaries, which condense a whole capsule's work (and are
     # what "what did we decide" and "where was I" questions want). See docs/ranking.md.
     observation: float = 0.3
-    # A hit whose BM25 is this much per query clause gets relevance 0.5: about one occurrence of
-    # a term found in one document in twenty, at average length. Fixed, so a hit's relevance
-    # does not depend on which other hits matched and thresholds mean the same for every query.
+    # The bm25 strength that counts as half: only a tie-break inside one coverage level.
     relevance_k: float = 3.0
-    # A match always counts for something: FTS5 gives a term found in half the documents or
-    # more an IDF of ~0, so in a small store (a handful of summaries) every match would
-    # otherwise score zero. 0.5 is a sixth of relevance_k: a floor, not a signal.
-    match_floor: float = 0.5
+    # Share of relevance given to bm25 strength (term frequency, length): a tie-break among
+    # hits that hold the same share of the question, never more than this.
+    tie_break: float = 0.1
+    # Share of relevance given to support: the question's weight found in the item's context
+    # (its neighbour and its capsule's intent, half each) whether or not its own text holds it
+    # too. An answer recorded in a session about the question outranks a line that only
+    # repeats the question's words (what FTS5's context columns did in retrieval v2).
+    support: float = 0.3
+    # A question term found only in an item's context (its session neighbour, its capsule's
+    # intent) counts this much of its weight; when the neighbour is a person's prompt, it
+    # counts ``prompt_context``: the step after a task prompt does not inherit the task.
+    context: float = 0.5
+    prompt_context: float = 0.2
+    # A step of a matched episode (session) inherits this share of the episode's relevance
+    # when the question asks for a kind of step (``retrieval.needs``).
+    episode: float = 0.8
+    # How much a hit that does not fit what the question asks for loses.
+    need: float = 0.6
     # Recency halves at this age and decays hyperbolically after it (a quarter at three
     # half-lives): a week of work stays fresh, and old decisions fade but never vanish.
     half_life_days: float = 7.0
 
     def __post_init__(self) -> None:
-        for name in ("fts", "recency", "scope", "intent", "confidence", "observation"):
+        for name in (
+            "fts",
+            "recency",
+            "scope",
+            "intent",
+            "confidence",
+            "observation",
+            "tie_break",
+            "support",
+            "context",
+            "prompt_context",
+            "episode",
+            "need",
+        ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidInputError(f"weight {name} must be in [0, 1], got {value}")
         if abs(self.fts + self.recency - 1.0) > 1e-9:
             raise InvalidInputError("weights fts and recency must add up to 1")
-        if self.relevance_k <= 0 or self.half_life_days <= 0 or self.match_floor < 0:
-            raise InvalidInputError(
-                "relevance_k and half_life_days must be positive, match_floor not negative"
-            )
+        if self.tie_break + self.support > 1.0:
+            raise InvalidInputError("weights tie_break and support must add up to 1 at most")
+        if self.relevance_k <= 0 or self.half_life_days <= 0:
+            raise InvalidInputError("relevance_k and half_life_days must be positive")
 
     @property
     def half_life_ms(self) -> float:
@@ -94,10 +123,23 @@ _WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
+class Signal:
+    """A named multiplier: ``1 - weight + weight * value``, both in [0, 1]."""
+
+    name: str
+    value: float
+    weight: float
+
+    @property
+    def factor(self) -> float:
+        return 1.0 - self.weight + self.weight * self.value
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreInputs:
     """What the score of one hit is computed from."""
 
-    bm25: float | None  # FTS5 bm25(): <= 0, lower is better; None without a text query
+    bm25: float | None  # bm25 (<= 0, lower is better; 0.0 = no text match); None: empty query
     clauses: int  # positive clauses of the query (>= 1 when there is a text query)
     ts: int
     reference_ms: int
@@ -105,6 +147,12 @@ class ScoreInputs:
     intent: float
     confidence: float
     summary: bool = False  # summaries are not discounted by ``ScoringWeights.observation``
+    own: float = 0.0  # coverage of the question in the item's own text (``retrieval.terms``)
+    context: float = 0.0  # coverage found only in its context, already weighted
+    support: float = 0.0  # the question's weight found in its context, own text or not
+    episode: float = 0.0  # relevance of the episode the item is a step of (0: none)
+    need: float = 1.0  # how well the item fits what the question asks for (``needs``)
+    extra: tuple[Signal, ...] = ()  # further named multipliers (a semantic signal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +164,30 @@ class Score:
     age_ms: int
     score: float  # rounded to 6 places: what results are ordered and shown by
     raw: float  # unrounded: what the exactness bound of the provider compares
+    signals: tuple[Signal, ...] = ()  # every multiplier, by name
 
 
-def relevance(bm25: float | None, clauses: int, k: float, floor: float) -> float:
-    """``s / (s + K)`` with ``s = max(-bm25, floor)`` and ``K = k * clauses``; 0 without a
-    text match. Monotone in bm25, so a bm25-ordered pool is relevance-ordered."""
+def bm25_strength(bm25: float | None, clauses: int, k: float) -> float:
+    """``s / (s + k * clauses)``, ``s = -bm25``: monotone in bm25, in [0, 1)."""
     if bm25 is None:
         return 0.0
-    strength = max(-bm25, floor)
-    return strength / (strength + k * max(1, clauses))
+    s = max(-bm25, 0.0)
+    return s / (s + k * max(1, clauses))
+
+
+def relevance(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS) -> float:
+    """Calibrated relevance in [0, 1]: the share of the question the item holds (own text,
+    context partly), bm25 as a bounded tie-break, or the share its episode passes on."""
+    if inputs.bm25 is None:
+        return 0.0
+    cover = min(1.0, inputs.own + inputs.context)
+    strength = bm25_strength(inputs.bm25, inputs.clauses, weights.relevance_k)
+    text = (
+        (1.0 - weights.tie_break - weights.support) * cover
+        + weights.support * inputs.support
+        + weights.tie_break * strength
+    )
+    return max(text, weights.episode * inputs.episode)
 
 
 def recency(ts: int, reference_ms: int, half_life_ms: float) -> float:
@@ -135,23 +198,36 @@ def multiplier(weight: float, factor: float) -> float:
     return 1.0 - weight + weight * factor
 
 
+def signals_of(
+    inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS
+) -> tuple[Signal, ...]:
+    """The named multipliers of one hit, in a fixed order."""
+    return (
+        Signal("scope", inputs.scope, weights.scope),
+        Signal("intent", inputs.intent, weights.intent),
+        Signal("confidence", inputs.confidence, weights.confidence),
+        Signal("need", inputs.need, weights.need),
+        *inputs.extra,
+    )
+
+
 def calculate_score(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS) -> Score:
     """The full score of one hit: the one definition of the model."""
-    rel = relevance(inputs.bm25, inputs.clauses, weights.relevance_k, weights.match_floor)
+    rel = relevance(inputs, weights)
     rec = recency(inputs.ts, inputs.reference_ms, weights.half_life_ms)
     source = 1.0 if inputs.summary else 1.0 - weights.observation
     base = rec if inputs.bm25 is None else weights.fts * rel + weights.recency * rec
-    value = base * (
-        (multiplier(weights.scope, inputs.scope) * source)
-        * multiplier(weights.intent, inputs.intent)
-        * multiplier(weights.confidence, inputs.confidence)
-    )
+    signals = signals_of(inputs, weights)
+    value = base * source
+    for signal in signals:
+        value *= signal.factor
     return Score(
         relevance=round(rel, 6),
         recency=round(rec, 6),
         age_ms=max(0, inputs.reference_ms - inputs.ts),
         score=round(min(1.0, max(0.0, value)), 6),
         raw=value,
+        signals=signals,
     )
 
 

@@ -49,6 +49,12 @@ class ObservationMatch:
     bm25: float  # FTS5's bm25(): lower is better; 0.0 for recency (empty query) results
     rowid: int
     context_only: bool = False  # matched through its neighbour or capsule intent, not its text
+    # What the index holds besides the item's own text (text queries only): the neighbour's
+    # excerpt, whether that neighbour is a person's prompt (a ``message`` with role "user"),
+    # and the capsule intent. Retrieval weighs them as a partial signal (``retrieval.terms``).
+    context: str = ""
+    context_prompt: bool = False
+    intent: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +226,11 @@ class Store(Protocol):
     ) -> tuple[int, dict[str, int]]:
         """``(threshold, {word: observations containing it})`` with ``threshold = max(minimum,
         share * observations)``; counts may stop at ``threshold + 1``."""
+        ...
+
+    def indexed_observations(self) -> int:
+        """How many observations the search index has held (the ``N`` of term weights; an
+        upper bound is fine: forgotten rows may still count)."""
         ...
 
     def newest_ts(self, scope: Scope) -> int | None:

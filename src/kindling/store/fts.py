@@ -26,18 +26,21 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   (``without_terms``) and report them, and backends other than FTS5 read ``terms``,
   ``phrases`` and ``negated`` instead of the MATCH string.
 
-Must not import from Kindling except ``model``, ``store.identifiers``, ``store.segments``.
+Must not import from Kindling except ``model``, ``store.fts_syntax``, ``store.identifiers``,
+``store.segments``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
 
 from kindling.model import QueryMode
+from kindling.store.fts_syntax import Leaf, Node, Op, lex, parse_syntax, usable
 from kindling.store.identifiers import joined_form
 from kindling.store.segments import query_words, segment_query
+
+__all__ = ["Leaf", "Node", "Op", "QueryPlan", "build_query", "term_match", "without_terms"]
 
 # Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
 # human question needs more. The cut is reported in the plan's ``dropped`` list.
@@ -56,26 +59,6 @@ STOPWORDS: frozenset[str] = frozenset(
     also may might must shall ever again last latest recent recently still yet
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Leaf:
-    """A term or phrase; ``text`` is what the user wrote, ``prefix`` a trailing ``*``."""
-
-    text: str
-    phrase: bool = False
-    prefix: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Op:
-    """A boolean operator between terms of a parsed query."""
-
-    op: Literal["OR", "AND", "NOT"]
-    children: tuple[Node, ...]
-
-
-Node: TypeAlias = Leaf | Op
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,133 +84,8 @@ class QueryPlan:
     tree: Node | None = field(default=None, repr=False, compare=False)
 
 
-def _usable(text: str) -> bool:
-    """True when FTS5's unicode61 tokenizer would find at least one token in ``text``."""
-    return any(ch.isalnum() for ch in text)
-
-
 def _quote(text: str) -> str:
     return '"' + segment_query(text).replace('"', '""') + '"'
-
-
-# ---------------------------------------------------------------------------------------------
-# Lexing and parsing
-
-
-def _lex(query: str, *, syntax: bool) -> list[str]:
-    """Split into tokens. With ``syntax``, quotes make phrases and parentheses are tokens."""
-    tokens: list[str] = []
-    i, n = 0, len(query)
-    while i < n:
-        ch = query[i]
-        if ch.isspace() or ch in "\x00":
-            i += 1
-        elif syntax and ch == '"':
-            end = query.find('"', i + 1)
-            tokens.append(query[i : end + 1])
-            i = end + 1
-        elif syntax and ch in "()":
-            tokens.append(ch)
-            i += 1
-        else:
-            j = i
-            stops = '"()' if syntax else ""
-            while j < n and not query[j].isspace() and query[j] not in stops:
-                j += 1
-            tokens.append(query[i:j])
-            i = j
-    return tokens
-
-
-class _ParseError(Exception):
-    pass
-
-
-class _Parser:
-    """Recursive descent over: or := and (["OR"] and)* ; and := not ("AND" not)* ;
-    not := primary ("NOT" primary)* ; primary := word | "phrase" | "(" or ")"."""
-
-    def __init__(self, tokens: list[str]) -> None:
-        self.tokens = tokens
-        self.pos = 0
-
-    def peek(self) -> str | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
-
-    def take(self) -> str:
-        tok = self.tokens[self.pos]
-        self.pos += 1
-        return tok
-
-    def parse(self) -> Node:
-        node = self.parse_or()
-        if self.peek() is not None:
-            raise _ParseError("trailing tokens")
-        return node
-
-    def parse_or(self) -> Node:
-        children = [self.parse_and()]
-        while (tok := self.peek()) is not None and tok != ")":
-            if tok == "OR":
-                self.take()
-            children.append(self.parse_and())
-        return children[0] if len(children) == 1 else Op("OR", tuple(children))
-
-    def parse_and(self) -> Node:
-        children = [self.parse_not()]
-        while self.peek() == "AND":
-            self.take()
-            children.append(self.parse_not())
-        return children[0] if len(children) == 1 else Op("AND", tuple(children))
-
-    def parse_not(self) -> Node:
-        node = self.parse_primary()
-        while self.peek() == "NOT":
-            self.take()
-            node = Op("NOT", (node, self.parse_primary()))
-        return node
-
-    def parse_primary(self) -> Node:
-        tok = self.peek()
-        if tok is None or tok in {"AND", "OR", "NOT", ")"}:
-            raise _ParseError(f"expected a term, got {tok!r}")
-        self.take()
-        if tok == "(":
-            node = self.parse_or()
-            if self.peek() != ")":
-                raise _ParseError("unclosed parenthesis")
-            self.take()
-            return node
-        if tok.startswith('"'):
-            return Leaf(tok[1:-1], phrase=True)
-        if tok.endswith("*") and _usable(tok):
-            return Leaf(tok.rstrip("*"), prefix=True)
-        words = query_words(tok)  # a CJK question: the OR of the words it asks for
-        return Leaf(words[0]) if len(words) == 1 else Op("OR", tuple(Leaf(w) for w in words))
-
-
-def _has_syntax(tokens: list[str]) -> bool:
-    return any(
-        t in {"AND", "OR", "NOT"} or t.startswith('"') or (t.endswith("*") and _usable(t))
-        for t in tokens
-    )
-
-
-def _balanced(query: str) -> bool:
-    if query.count('"') % 2:
-        return False
-    depth = 0
-    in_quote = False
-    for ch in query:
-        if ch == '"':
-            in_quote = not in_quote
-        elif not in_quote and ch == "(":
-            depth += 1
-        elif not in_quote and ch == ")":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,7 +95,7 @@ def _balanced(query: str) -> bool:
 def _prune(node: Node, dropped: list[str]) -> Node | None:
     """Remove unusable leaves, then stop words from OR lists that keep a content word."""
     if isinstance(node, Leaf):
-        if not _usable(node.text):
+        if not usable(node.text):
             if node.text:
                 dropped.append(node.text)
             return None
@@ -284,7 +142,7 @@ def term_match(word: str) -> str:
     needs each of its segments, an identifier its joined form, anything else is quoted (so
     FTS5's tokenizer reads it and punctuation is never syntax)."""
     core = word.strip("\"'.,;:!?()[]{}<>")
-    segments = [seg for seg in core.split("/") if _usable(seg)] if "/" in core else []
+    segments = [seg for seg in core.split("/") if usable(seg)] if "/" in core else []
     if len(segments) > 1:
         forms = [_quote(joined_form(seg) or seg) for seg in segments]
         return "(" + " AND ".join(forms) + ")"
@@ -363,16 +221,11 @@ def build_query(query: str) -> QueryPlan:
     tree: Node | None = None
     mode: QueryMode = "terms"
     dropped: list[str] = []
-    if _balanced(text):
-        tokens = _lex(text, syntax=True)
-        if _has_syntax(tokens):
-            try:
-                tree = _Parser(tokens).parse()
-                mode = "fts5"
-            except _ParseError:
-                tree = None
-    if tree is None:
-        words = _lex(text, syntax=False)
+    tree = parse_syntax(text)
+    if tree is not None:
+        mode = "fts5"
+    else:
+        words = lex(text, syntax=False)
         leaves = [Leaf(p) for w in words for p in query_words(w.replace('"', " "))]
         tree = Op("OR", tuple(leaves)) if leaves else None
         mode = "terms"

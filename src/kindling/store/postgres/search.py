@@ -24,6 +24,7 @@ Must not import anything from Kindling except ``model`` and ``store``.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Sequence
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Scope
 from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch
+from kindling.store.documents import context_excerpt
 from kindling.store.postgres.observations import (
     CONFIG,
     SUMMARY_UPDATE,
@@ -168,10 +170,39 @@ class PgSearchMixin:
                     limit,
                 ],
             )
+        contexts = self._contexts([r[0] for r in rows])
         return [
-            ObservationMatch(observation_row(r), -float(r[11]) * RANK_SCALE, int(r[10]), r[12])
+            ObservationMatch(
+                observation_row(r),
+                -float(r[11]) * RANK_SCALE,
+                int(r[10]),
+                r[12],
+                *contexts.get(r[0], ("", False, "")),
+            )
             for r in rows
         ]
+
+    def _contexts(self, obs_ids: Sequence[str]) -> dict[str, tuple[str, bool, str]]:
+        """id -> (neighbour excerpt, whether the neighbour is a user prompt, capsule intent):
+        what the document holds besides the item's own text, as ``index_observations`` built
+        it (one statement for the winners)."""
+        if not obs_ids:
+            return {}
+        rows = self.read(
+            "SELECT o.id, n.content, n.redacted, n.kind, n.provenance,"
+            " (SELECT c.intent FROM capsule_observations co JOIN capsules c ON c.id = co.capsule_id"
+            "   WHERE co.observation_id = o.id ORDER BY co.link_order LIMIT 1)"
+            " FROM observations o LEFT JOIN LATERAL (SELECT p.content, p.redacted, p.kind,"
+            "   p.provenance FROM observations p WHERE o.session_id IS NOT NULL"
+            "   AND p.session_id = o.session_id AND (p.ts, p.rowid) < (o.ts, o.rowid)"
+            "   ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) n ON true WHERE o.id = ANY(%s)",
+            (list(obs_ids),),
+        )
+        out: dict[str, tuple[str, bool, str]] = {}
+        for obs_id, content, redacted, kind, provenance, intent in rows:
+            text = "" if content is None or redacted else context_excerpt(content)
+            out[obs_id] = (text, kind == "message" and _role(provenance) == "user", intent or "")
+        return out
 
     def search_summaries(
         self,
@@ -317,6 +348,9 @@ class PgSearchMixin:
         threshold = max(minimum, int(total * share))
         return threshold, {w: min(c, threshold + 1) for w, c in counts.items()}
 
+    def indexed_observations(self) -> int:
+        return self._table_rows("observations")
+
     def newest_ts(self, scope: Scope) -> int | None:
         """The newest observation or summary time in ``scope``."""
         obs_where, obs_params = scope_where(scope, "o")
@@ -339,3 +373,13 @@ class PgSearchMixin:
             [*params, limit],
         )
         return [RepoActivity(str(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+
+def _role(provenance: object) -> object:
+    """The ``role`` of a stored provenance (JSON text, or already parsed)."""
+    if isinstance(provenance, str):
+        try:
+            provenance = json.loads(provenance)
+        except ValueError:
+            return None
+    return provenance.get("role") if isinstance(provenance, dict) else None

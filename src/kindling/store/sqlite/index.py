@@ -121,14 +121,16 @@ def _segmented_sql(text: object) -> int:
 _HEAD_AND_TAIL = (
     f"substr(p.content, 1, {CONTEXT_HEAD}) || {ELISION!r} || substr(p.content, -{CONTEXT_TAIL})"
 )
+# The ``context`` column of a row whose neighbour is ``p`` (NULL-safe).
+CONTEXT_SQL = f"""CASE WHEN p.rowid IS NULL OR p.redacted = 1 THEN ''
+            WHEN length(p.content) <= {CONTEXT_HEAD + CONTEXT_TAIL} THEN p.content
+            ELSE {_HEAD_AND_TAIL}
+       END"""
 VIEW_SQL = f"""
 CREATE VIEW observation_docs AS
 SELECT x.rowid AS rowid,
        o.content || char(10) || x.parts AS body,
-       CASE WHEN p.rowid IS NULL OR p.redacted = 1 THEN ''
-            WHEN length(p.content) <= {CONTEXT_HEAD + CONTEXT_TAIL} THEN p.content
-            ELSE {_HEAD_AND_TAIL}
-       END AS context,
+       {CONTEXT_SQL} AS context,
        x.intent AS intent,
        x.scope AS scope
 FROM observation_context x

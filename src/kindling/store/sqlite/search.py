@@ -30,7 +30,16 @@ from kindling.store.rows import (
     summary_row,
 )
 from kindling.store.sqlite.connection import Database
-from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, scoped_match
+from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, CONTEXT_SQL, scoped_match
+
+# The winners' rows with what their index documents hold besides their own text.
+_ROWS_WITH_CONTEXT = (
+    f"SELECT {OBS_COLUMNS}, o.rowid, COALESCE(x.intent, ''), {CONTEXT_SQL},"
+    " p.kind = 'message' AND json_valid(p.provenance)"
+    " AND json_extract(p.provenance, '$.role') = 'user'"
+    " FROM observations o LEFT JOIN observation_context x ON x.rowid = o.rowid"
+    " LEFT JOIN observations p ON p.rowid = x.prev_rowid WHERE o.rowid IN ({marks})"
+)
 
 
 class SearchMixin:
@@ -62,10 +71,7 @@ class SearchMixin:
         rows: dict[int, Any] = {}
         for chunk in iter_chunks([int(r[0]) for r in top]):
             marks = ",".join("?" * len(chunk))
-            for row in self.db.read(
-                f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE o.rowid IN ({marks})",
-                chunk,
-            ):
+            for row in self.db.read(_ROWS_WITH_CONTEXT.format(marks=marks), chunk):
                 rows[int(row[10])] = row
         excluded = set(exclude_ids)
         found = []
@@ -79,6 +85,9 @@ class SearchMixin:
                     bm25=float(bm25),
                     rowid=int(rowid),
                     context_only=float(body_bm25) == 0.0,
+                    context=row[12] or "",
+                    context_prompt=bool(row[13]),
+                    intent=row[11],
                 )
             )
         return found[:limit]
@@ -154,8 +163,7 @@ class SearchMixin:
         observations)``; each count is the number of observations whose own text contains the
         word, counted only up to ``threshold + 1`` (enough to tell a common word: counting
         further would cost the scan that dropping it avoids)."""
-        self.db.index_pending()
-        total = int(self.db.read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
+        total = self.indexed_observations()
         threshold = max(minimum, int(total * share))
         counts: dict[str, int] = {}
         for word in words:
@@ -167,6 +175,10 @@ class SearchMixin:
                 )[0][0]
             )
         return threshold, counts
+
+    def indexed_observations(self) -> int:
+        self.db.index_pending()
+        return int(self.db.read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
 
     def newest_ts(self, scope: Scope) -> int | None:
         obs_where, obs_params = scope_where(scope, "o")

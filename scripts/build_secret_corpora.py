@@ -1,0 +1,322 @@
+"""Build the public scanner corpora of ``tests/data/secret_corpora/`` from the scanners' own
+test data (run by hand, offline from local clones; tests never need it or the network).
+
+    python scripts/build_secret_corpora.py --kingfisher DIR --gitleaks DIR --detect-secrets DIR
+
+It also writes ``src/kindling/capture/data/kingfisher_rules.json``: the kingfisher rules the
+scrubber loads as data (a maintained rule source, Apache-2.0, patterns unchanged).
+
+Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
+Needs ``pyyaml``, ``regex`` and ``detect-secrets`` (not Kindling dependencies). A positive
+example becomes ``{"rule", "text", "secret"}``: the example as the scanner's authors wrote it,
+and the secret value the scanner itself reports in it (its own rule, run here). Negative
+examples become ``{"rule", "text"}``.
+
+Sources and licences (the derived files name them too):
+- kingfisher (MongoDB, Apache-2.0): ``data/rules/*.yml`` ``examples`` / ``negative_examples``;
+  the value is the rule pattern's first capture group. Tuning corpus.
+- gitleaks (MIT): string literals of ``tps``/``fps`` in ``cmd/generate/config/rules/*.go``;
+  the value is the ``secretGroup`` (else first group) of the rule in ``config/gitleaks.toml``.
+  Held out.
+- detect-secrets (Yelp, Apache-2.0): the string cases of ``tests/plugins/*_test.py``
+  parametrisations with a boolean verdict; the value is what the plugin reports on that line
+  (``scan_line``). Held out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_corpora"
+
+
+def _git(repo: str, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", repo, *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def _files(repo: str, prefix: str, suffix: str) -> list[str]:
+    names = _git(repo, "ls-tree", "-r", "--name-only", "HEAD", prefix).splitlines()
+    return [n for n in names if n.endswith(suffix)]
+
+
+def _show(repo: str, path: str) -> str:
+    return _git(repo, "show", f"HEAD:{path}")
+
+
+def _compile(pattern: str) -> Any:
+    import regex
+
+    pattern = pattern.replace("(?-i:", "(?-i:")
+    try:
+        return regex.compile(pattern, regex.VERSION1)
+    except regex.error:
+        try:
+            return regex.compile(pattern)
+        except regex.error:
+            return None
+
+
+def _value(compiled: Any, text: str, group: int | None = None) -> str | None:
+    m = compiled.search(text)
+    if m is None:
+        return None
+    if group is not None and group <= (compiled.groups or 0):
+        return m.group(group)
+    # The last group: where a rule captures two (an account and its key), the key comes last.
+    for g in range((compiled.groups or 0), 0, -1):
+        if m.group(g):
+            return str(m.group(g))
+    return str(m.group(0))
+
+
+def kingfisher(repo: str) -> dict[str, Any]:
+    import yaml
+
+    pos, neg = [], []
+    for path in _files(repo, "data/rules", ".yml"):
+        doc = yaml.safe_load(_show(repo, path)) or {}
+        for rule in doc.get("rules") or []:
+            compiled = _compile(rule.get("pattern", ""))
+            if _NOT_SECRET.search(rule.get("name", "")):
+                continue  # a domain, an id, a user name: what the rule reports with a key
+            for ex in rule.get("examples") or []:
+                value = _value(compiled, ex) if compiled is not None else None
+                if value and len(value) >= 6:
+                    pos.append({"rule": rule["id"], "text": ex.rstrip("\n"), "secret": value})
+            neg += [
+                {"rule": rule["id"], "text": str(ex)} for ex in rule.get("negative_examples") or []
+            ]
+    return _corpus(
+        "kingfisher", "https://github.com/mongodb/kingfisher", "Apache-2.0", repo, pos, neg
+    )
+
+
+# Rules that report an identifier rather than a credential (kept out of the positives).
+_NOT_SECRET = re.compile(
+    r"(?i)\b(?:id|ids|identifier|domain|host|hostname|url|uri|endpoint|user ?name|user|"
+    r"account ?name|org|organization|tenant|region|email|client id|app id|project)\b"
+    r"(?!.*\b(?:key|secret|token|password)\b)"
+)
+_GO_STRING = re.compile(r'`([^`]*)`|"((?:[^"\\\n]|\\.)*)"')
+
+
+def _go_literals(block: str) -> list[str]:
+    out = []
+    for m in _GO_STRING.finditer(block):
+        if m[1] is not None:
+            out.append(m[1])
+        else:
+            out.append(m[2].encode().decode("unicode_escape", "ignore"))
+    return out
+
+
+_SKIP = re.compile(r'`[^`]*`|"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+
+
+def _blocks(src: str, name: str) -> list[tuple[str, str]]:
+    """(function name, literal-list source) for each ``name := []string{...}`` or append."""
+    found = []
+    for m in re.finditer(rf"\b{name}\s*(?::?=)\s*(?:\[\]string\{{|append\({name},)", src):
+        depth, i = 1, m.end()
+        while i < len(src) and depth:
+            skip = _SKIP.match(src, i)  # brackets inside strings and comments do not count
+            if skip:
+                i = skip.end()
+                continue
+            depth += {"{": 1, "(": 1, "}": -1, ")": -1}.get(src[i], 0)
+            i += 1
+        func = re.findall(r"^func (\w+)", src[: m.start()], re.M)
+        body = src[m.end() : i - 1]
+        # Literals only: generated samples (utils.GenerateSampleSecrets, secrets.NewSecret)
+        # are skipped with the whole line they are on.
+        lines = [ln for ln in body.splitlines() if "utils." not in ln and "secrets." not in ln]
+        found.append((func[-1] if func else "", "\n".join(lines)))
+    return found
+
+
+def gitleaks(repo: str) -> dict[str, Any]:
+    config = tomllib.loads(_show(repo, "config/gitleaks.toml"))
+    rules = {r["id"]: r for r in config["rules"]}
+    pos, neg = [], []
+    for path in _files(repo, "cmd/generate/config/rules", ".go"):
+        src = _show(repo, path)
+        ids = dict(re.findall(r"^func (\w+)\(\)[^{]*\{.*?RuleID:\s*\"([^\"]+)\"", src, re.M | re.S))
+        for func, block in _blocks(src, "tps"):
+            rule = rules.get(ids.get(func, ""))
+            if rule is None or _NOT_SECRET.search(rule["id"].replace("-", " ")):
+                continue
+            compiled = _compile(rule["regex"]) if rule and "regex" in rule else None
+            for ex in _go_literals(block):
+                value = _value(compiled, ex, rule.get("secretGroup")) if compiled else None
+                if value and len(value) >= 6:
+                    pos.append({"rule": rule["id"], "text": ex, "secret": value})  # type: ignore[index]
+        for func, block in _blocks(src, "fps"):
+            neg += [{"rule": ids.get(func, func), "text": ex} for ex in _go_literals(block)]
+    return _corpus("gitleaks", "https://github.com/gitleaks/gitleaks", "MIT", repo, pos, neg)
+
+
+def detect_secrets(repo: str) -> dict[str, Any]:
+    from detect_secrets.core.scan import scan_line
+    from detect_secrets.settings import default_settings
+
+    pos, neg = [], []
+    with default_settings():
+        for path in _files(repo, "tests/plugins", "_test.py"):
+            tree = ast.parse(_show(repo, path))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Tuple) or len(node.elts) < 2:
+                    continue
+                first, verdict = node.elts[0], node.elts[-1]
+                if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                    continue
+                if not (isinstance(verdict, ast.Constant) and isinstance(verdict.value, bool)):
+                    continue
+                text, rule = first.value, Path(path).stem
+                if not verdict.value:
+                    neg.append({"rule": rule, "text": text})
+                    continue
+                values = [
+                    s.secret_value for line in text.splitlines() or [text] for s in scan_line(line)
+                ]
+                # Not secrets: words and names the plugin's test reports (``{secret}``,
+                # ``//username``), IP addresses, and ``xxxx`` placeholders.
+                values = [
+                    v
+                    for v in values
+                    if v
+                    and len(v) >= 8
+                    and re.search(r"[0-9]", v)
+                    and "xxxxx" not in v
+                    and not re.fullmatch(r"[0-9.:]+", v)
+                ]
+                if values:
+                    pos.append({"rule": rule, "text": text, "secret": max(values, key=len)})
+    return _corpus(
+        "detect-secrets", "https://github.com/Yelp/detect-secrets", "Apache-2.0", repo, pos, neg
+    )
+
+
+def _corpus(
+    name: str, url: str, licence: str, repo: str, pos: list[Any], neg: list[Any]
+) -> dict[str, Any]:
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for p in pos:
+        if (p["text"], p["secret"]) not in seen:
+            seen.add((p["text"], p["secret"]))
+            unique.append(p)
+    return {
+        "source": name,
+        "url": url,
+        "licence": licence,
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "positives": unique,
+        "negatives": neg,
+    }
+
+
+# Literals too common to wake a rule (every URL, every sentence): a rule that starts with
+# one would run on most tool output, and Kindling has its own rules for URLs and GitHub.
+_COMMON = frozenset(
+    {"the", "line", "less", "flat", "box", "lob", "tly", "http", "https", "github", "postg"}
+    | {"http://", "https://", "https://hooks.", "postgres"}
+)
+RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "capture" / "data"
+
+
+def kingfisher_rules(repo: str) -> dict[str, Any]:
+    """The kingfisher rules the scrubber loads as data (``capture.scrub_data``): those whose
+    pattern starts with a literal of 3+ characters (the keyword that wakes the rule) and
+    compiles with Python's ``re``, minus rules that report an identifier, not a credential,
+    and the generic ones (Kindling's key-value rules do that job).
+    Each is ``[id, keyword, pattern, min_entropy]``; the pattern is the rule's own text."""
+    import re as std_re
+    import warnings
+
+    import yaml
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import sre_constants as sc
+        import sre_parse
+
+    rules = []
+    for path in _files(repo, "data/rules", ".yml"):
+        doc = yaml.safe_load(_show(repo, path)) or {}
+        for rule in doc.get("rules") or []:
+            pattern = rule.get("pattern", "")
+            if _NOT_SECRET.search(rule.get("name", "")) or ".generic." in rule["id"]:
+                continue  # identifiers; and generic key=value rules, which Kindling has its own of
+            try:
+                std_re.compile(pattern, std_re.ASCII)
+                parsed = sre_parse.parse(pattern)
+            except (std_re.error, ValueError):
+                continue
+            literal = ""
+            for op, arg in parsed:
+                if op == sc.AT:
+                    continue
+                if op == sc.LITERAL:
+                    literal += chr(arg)
+                    continue
+                if op == sc.SUBPATTERN and all(o == sc.LITERAL for o, _ in arg[-1]):
+                    literal += "".join(chr(a) for _, a in arg[-1])
+                    continue
+                break
+            if len(literal) >= 3 and literal.isascii() and literal.lower() not in _COMMON:
+                entropy = float(rule.get("min_entropy") or 0)
+                rules.append([rule["id"], literal.lower(), pattern, entropy])
+    return {
+        "source": "kingfisher",
+        "url": "https://github.com/mongodb/kingfisher",
+        "licence": "Apache-2.0",
+        "notice": "Rule patterns from MongoDB kingfisher data/rules (Apache License 2.0), "
+        "used unchanged as data; selection by scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kingfisher")
+    parser.add_argument("--gitleaks")
+    parser.add_argument("--detect-secrets", dest="detect_secrets")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    if args.kingfisher:
+        RULES_OUT.mkdir(parents=True, exist_ok=True)
+        data = kingfisher_rules(args.kingfisher)
+        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        (RULES_OUT / "kingfisher_rules.json").write_text(text + "\n", encoding="ascii")
+        print(f"kingfisher rules: {len(data['rules'])}", file=sys.stderr)
+    for name, build in (
+        ("kingfisher", kingfisher),
+        ("gitleaks", gitleaks),
+        ("detect_secrets", detect_secrets),
+    ):
+        repo = getattr(args, name)
+        if repo:
+            corpus = build(repo)
+            text = json.dumps(corpus, ensure_ascii=False, indent=0, sort_keys=True)
+            (OUT / f"{name}.json").write_text(text + "\n", encoding="utf-8")
+            print(
+                f"{name}: {len(corpus['positives'])} positives, "
+                f"{len(corpus['negatives'])} negatives",
+                file=sys.stderr,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Rules loaded as data: the vendor rules of MongoDB's kingfisher scanner (Apache-2.0).
+
+``capture/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
+rules that start with a literal (a vendor name or a token prefix: the keyword that wakes the
+rule) and compile with Python's ``re``; ``scripts/build_secret_corpora.py`` selects them from
+a kingfisher checkout and names the commit. A match masks the rule's last capture group (its
+secret; the whole match when it has none) when that value has at least the rule's
+``min_entropy`` and is no placeholder. They run after Kindling's own rules, so a value is
+named by its own kind first, and report the kind ``vendor_secret``.
+
+Read on the first call of ``scrub_secrets`` (one JSON file, about 100 KB); each pattern is
+compiled only when its keyword occurs. Must not import anything from Kindling except
+``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+
+from kindling.capture.scrub_values import leave_value, mask
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.capture.scrub import LazyPattern
+    from kindling.capture.scrub_rules import Rule
+
+DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "kingfisher_rules.json")
+KIND = "vendor_secret"
+
+
+def _entropy(text: str) -> float:
+    counts: dict[str, int] = {}
+    for c in text:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(text)
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+def _handler(min_entropy: float) -> Rule:
+    def rule(m: re.Match[str]) -> tuple[str, str] | None:
+        group = next((g for g in range(m.re.groups, 0, -1) if m[g]), 0)
+        value = m[group]
+        if len(value) < 8 or "[REDACTED:" in value or leave_value(value):
+            return None
+        if _entropy(value) < min_entropy:
+            return None
+        start, end = m.span(group)
+        text = m.string
+        return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"
+
+    return rule
+
+
+def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """The kingfisher rules, in file order; none when the data file is missing or damaged
+    (an install without it scrubs with Kindling's own rules only)."""
+    from kindling.capture.scrub import LazyPattern
+
+    try:
+        with open(DATA_FILE, encoding="ascii") as f:
+            rules = json.load(f)["rules"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    out: list[tuple[tuple[str, ...], LazyPattern, Rule]] = []
+    for item in rules:
+        try:
+            _, keyword, pattern, min_entropy = item
+            out.append(
+                ((str(keyword),), LazyPattern(str(pattern), re.ASCII), _handler(min_entropy))
+            )
+        except (TypeError, ValueError):
+            continue
+    return out

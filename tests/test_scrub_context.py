@@ -1,0 +1,161 @@
+"""Trust v3 (issue 18): secrets found by what surrounds them, with random values each run.
+
+Every shape the issue lists as reaching disk is masked here with values hypothesis draws
+(no fixed fake can be special-cased), and the false positives it lists are left intact.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kindling.capture.scrub import scrub_secrets
+from kindling.capture.scrub_context import credential_like
+
+HEX = "0123456789abcdef"
+ALNUM = string.ascii_letters + string.digits
+
+
+def _random(alphabet: str, n: int) -> st.SearchStrategy[str]:
+    # Drawn from a seed, so every example looks as a generated credential does (hypothesis
+    # would otherwise shrink towards "0000AAAA", which no issuer hands out).
+    def draw(seed: int) -> str:
+        rng = random.Random(seed)
+        return "".join(rng.choice(alphabet) for _ in range(n))
+
+    return st.integers(0, 2**32).map(draw)
+
+
+def _mixed(n: int) -> st.SearchStrategy[str]:
+    return _random(ALNUM, n).filter(
+        lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
+    )
+
+
+UUID = st.uuids().map(str)
+
+SHAPES: dict[str, tuple[st.SearchStrategy[str], str]] = {
+    "aws configure set": (
+        _random(ALNUM + "+/", 40),
+        "$ aws configure set aws_secret_access_key {} --profile dev",
+    ),
+    "docker config auth": (
+        _mixed(24).map(lambda v: base64.b64encode(f"me:{v}".encode()).decode()),
+        '{{"auths": {{"https://index.docker.io/v1/": {{"auth": "{}"}}}}}}',
+    ),
+    ".netrc": (_random(HEX, 40), "machine api.example.com\n  login ada\n  password {}\n"),
+    ".netrc one line": (_random(HEX, 32), "machine x login y password {}"),
+    "PsExec -p": (_mixed(14), r"PsExec.exe \\web01 -u CORP\admin -p {} cmd.exe"),
+    "Connect-VIServer -Password": (
+        _mixed(14),
+        "Connect-VIServer -Server vc01 -User admin -Password {}",
+    ),
+    "vault operator unseal": (_random(ALNUM + "+/", 44), "vault operator unseal {}"),
+    "mailgun key-": (_random(HEX, 32), "using key-{} for mail"),
+    "azure SAS sig": (
+        _mixed(43),
+        "https://acct.blob.core.windows.net/c/f.txt?sv=2021-08-06&ss=b&srt=o&sp=r"
+        "&se=2026-01-01T00:00:00Z&sig={}%3D",
+    ),
+    "discord webhook": (
+        _random(ALNUM + "_-", 68),
+        "curl -X POST https://discord.com/api/webhooks/112233445566778899/{} -d @m.json",
+    ),
+    "token as URL user": (
+        _random(HEX, 40),
+        "git clone https://{}:x-oauth-basic@github.com/acme/app.git",
+    ),
+    "heroku key, then its copy": (
+        UUID,
+        "HEROKU_API_KEY={0}\nheroku: using key {0}",
+    ),
+    "ssh-less flag --token": (_mixed(30), "deploy --token {} --env prod"),
+    "query ?code=": (_mixed(32), "GET /callback?state=x&code={} HTTP/1.1"),
+    "near a key word": (_mixed(32), "stripe secret key is {} (rotate monthly)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_each_listed_shape_is_masked_with_random_values(name: str, data: st.DataObject) -> None:
+    strategy, template = SHAPES[name]
+    value = data.draw(strategy)
+    out = scrub_secrets(template.format(value)).text
+    assert value not in out
+    assert "[REDACTED:" in out
+
+
+@settings(max_examples=50, deadline=None)
+@given(_random(HEX, 40))
+def test_the_token_is_masked_in_userinfo_not_the_oauth_word(token: str) -> None:
+    out = scrub_secrets(f"https://{token}:x-oauth-basic@github.com/o/r").text
+    assert out == "https://[REDACTED:url_token]:x-oauth-basic@github.com/o/r"
+
+
+@settings(max_examples=50, deadline=None)
+@given(_mixed(32), st.integers(2, 5))
+def test_every_copy_of_a_masked_value_in_one_text_is_masked(value: str, copies: int) -> None:
+    text = f"API_TOKEN={value}\n" + "".join(f"echo {value} > /tmp/t{i}\n" for i in range(copies))
+    out = scrub_secrets(text).text
+    assert value not in out
+    assert out.count("[REDACTED:") == copies + 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '    "@inquirer/password": "^5.0.12",',
+        '        "node_modules/@inquirer/password": {\n          "version": "5.0.12",',
+        "\tToken: *githubScanToken,",
+        "\tclient := New(Config{Token: *githubScanToken, Secret: &cfg.secret})",
+        "gpg: key 3327FA703D84ADAA marked as ultimately trusted",
+        "cache-key: Linux-pip-b43223a60d8d8e038da7b6dd6e1512d8cce74f9af1087e2105870c88c2415ea2",
+        "class KeySerializationEncryption(metaclass=abc.ABCMeta):",
+        "private_key = ed25519.Ed25519PrivateKey.from_private_bytes(secret)",
+        "golang.org/x/oauth2 v0.0.0-20180821212333-d2e6202438be/go.mod"
+        " h1:N/0e6XlmueqKjAGxoOufVs8QHGRruUQn6yWY3a++T0U=",
+        "https://user:x-oauth-basic@github.com/o/r",
+    ],
+)
+def test_the_known_false_positives_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+def test_every_public_certificate_is_left_and_a_private_key_beside_it_is_masked() -> None:
+    import certifi
+
+    bundle = Path(certifi.where()).read_text("ascii")
+    assert bundle.count("BEGIN CERTIFICATE") > 100
+    assert scrub_secrets(bundle).text == bundle
+    first = bundle[bundle.index("-----BEGIN CERTIFICATE-----") :]
+    cert = first[: first.index("-----END CERTIFICATE-----") + 25]
+    key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
+    out = scrub_secrets(f"{cert}\n{key}\npassword=Sup3rS3cret!").text
+    assert cert in out
+    assert "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" not in out
+    assert "Sup3rS3cret!" not in out
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("KeySerializationEncryption", False),
+        ("sha256_digest_value", False),
+        ("rust_openssl.dh.DHPrivateNumbers", False),
+        ("3327FA703D84ADAA", False),
+        ("1.2.3-rc.4+build.5", False),
+        ("src/kindling/capture", False),
+        ("832d2129-a846-4e27-99f4-7004b6ad53ef", True),
+        ("9f2c41d87be05a63c1e4f9b2d7a80c35e6f14b92", True),
+        ("B2nM4vWcRxKp9ZjH7tLyAqY5fDg8sU3wE6PmNkTuSaV", True),
+    ],
+)
+def test_credential_like_tells_generated_values_from_names(value: str, expected: bool) -> None:
+    assert credential_like(value) is expected
