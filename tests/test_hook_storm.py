@@ -69,10 +69,13 @@ def _agent(repo: Path, agent: int, results: list[subprocess.CompletedProcess[byt
             session_id=session,
             tool_input={"command": f"make check-storm-a{agent}-e{e}"},
             tool_response={"stdout": f"storm marker a{agent}e{e}", "stderr": ""},
+            tool_use_id=f"toolu_storm_a{agent}_e{e}",
         )
         results.append(_hook("PostToolUse", data))
-        if e == 1:  # mid-stream: this agent's turn ends, and its Stop drains every spool
+        if e == 1:  # mid-stream: this agent's turn ends (Stop), and a PreCompact drains
             results.append(_hook("Stop", payload("stop", repo, session_id=session)))
+            pre = payload("pre_compact", repo, session_id=session)
+            results.append(_hook("PreCompact", pre))
 
 
 @pytest.mark.slow
@@ -104,23 +107,28 @@ def test_a_hook_storm_with_a_forget_loop_stores_every_event_exactly_once(
         out, err = forgetter.communicate(timeout=WAIT_S)
     assert forgetter.returncode == 0, err[-2000:]
     assert int(out) > 0  # the forget loop really ran during the storm
-    assert len(results) == AGENTS * (TOOL_EVENTS_PER_AGENT + 1)
+    assert len(results) == AGENTS * (TOOL_EVENTS_PER_AGENT + 2)
     assert all((r.returncode, r.stdout, r.stderr) == (0, b"", b"") for r in results)
 
-    # Past the busy timeout: a Stop gives up on the database, its event waits in the spool.
+    # Past the busy timeout: a PreCompact gives up on the database, its event waits in the spool
+    # (Stop no longer opens it: it only writes the spool).
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
         late = payload("post_tool_use_bash", git_repo, session_id="storm-late")
         late["tool_input"] = {"command": "make check-storm-late"}
+        late["tool_use_id"] = "toolu_storm_late"
         assert _hook("PostToolUse", late).returncode == 0
         assert _hook("Stop", payload("stop", git_repo, session_id="storm-late")).returncode == 0
+        pre = payload("pre_compact", git_repo, session_id="storm-late")
+        assert _hook("PreCompact", pre).returncode == 0
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     log = (Path(os.environ["KINDLING_HOME"]) / "hooks.log").read_text(encoding="utf-8")
-    assert "Stop DatabaseLockedError" in log
+    assert "PreCompact DatabaseLockedError" in log
     assert "PostToolUse" not in log  # a capture hook never touches the database
+    assert "Stop" not in log  # nor does Stop
     assert len(pending(spool_dir(str(db)))) >= 2  # kept for the next drain
 
     with Kindling.open(db) as kd:  # the next command drains what is left
@@ -134,5 +142,7 @@ def test_a_hook_storm_with_a_forget_loop_stores_every_event_exactly_once(
     markers.append("check-storm-late")
     counts = {m: sum(f"$ make {m}\n" in o.content for o in stored) for m in markers}
     assert counts == dict.fromkeys(markers, 1)
-    # Every agent's Stop saved its summary, once, on its own capsule.
-    assert len([s for s in summaries if s.content.startswith("Fixed the 500")]) == AGENTS + 1
+    # Every agent's Stop (then PreCompact, from the transcript) saved its summary, once, on
+    # its own capsule.
+    ours = [s for s in summaries if s.content.startswith(("Fixed the 500", "Done: login()"))]
+    assert len(ours) == len({s.capsule_id for s in ours}) == AGENTS + 1

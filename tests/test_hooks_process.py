@@ -223,9 +223,9 @@ def test_unknown_event_and_broken_database_exit_zero_and_log(tmp_path: Path) -> 
     assert "unknown hook event 'Bogus'" in log_text()
     not_a_db = tmp_path / "file.db"
     not_a_db.write_bytes(b"this is not sqlite" * 100)
-    proc = run_hook("Stop", payload("stop", tmp_path), "--db", str(not_a_db))
+    proc = run_hook("PreCompact", payload("stop", tmp_path), "--db", str(not_a_db))
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-    assert "Stop StoreError" in log_text() or "Stop SchemaError" in log_text()
+    assert "PreCompact StoreError" in log_text() or "PreCompact SchemaError" in log_text()
     assert "Done: login()" not in log_text()  # payload contents never reach the log
     # The event is not lost: it waits, scrubbed, in the spool beside the damaged file.
     assert len(list(Path(str(not_a_db) + "-spool").glob("*.json"))) == 1
@@ -312,7 +312,7 @@ def test_secrets_in_tool_output_never_reach_the_database(git_repo: Path) -> None
 def test_hook_help() -> None:
     proc = run_hook("--help", b"")
     assert proc.returncode == 0
-    assert "Usage: kindling hook EVENT" in proc.stdout
+    assert "Usage: kindling hook [--agent NAME] EVENT" in proc.stdout
 
 
 def test_hook_through_click_with_global_db(git_repo: Path, tmp_path: Path) -> None:
@@ -354,6 +354,7 @@ def test_a_write_lock_still_lets_session_start_inject(git_repo: Path) -> None:
     import sqlite3
 
     run_session(git_repo)
+    Kindling.open(db()).close()  # Stop and SessionEnd left their records in the spool
     holder = sqlite3.connect(db(), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # a long writer (an import, a forget) holds the lock
     try:

@@ -9,6 +9,7 @@ Every fixture follows a type of ``@anthropic-ai/claude-agent-sdk`` (its ``sdk.d.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -54,7 +55,7 @@ def post_tool_use(command: str, response: dict[str, object]) -> dict[str, object
         tool_name="Bash",
         tool_input={"command": command, "description": "Run it"},
         tool_response=response,
-        tool_use_id="toolu_01AbCdEf",
+        tool_use_id="toolu_01" + hashlib.sha256(command.encode()).hexdigest()[:12],
         duration_ms=412,
     )
 
@@ -174,16 +175,30 @@ def test_post_compact_keeps_the_compaction_summary() -> None:
     assert content.startswith("We fixed login")
 
 
-def test_stop_failure_saves_the_summary_and_records_no_error() -> None:
+def test_stop_failure_records_the_error_and_saves_the_work_as_the_summary() -> None:
     data = base(
         "StopFailure",
         error="rate_limit",
         error_details="429 Too Many Requests",
         last_assistant_message="Half-way: the session fix is in, tests still to run.",
     )
-    [record] = records(HookPayload(data), CFG, "/repo")
+    [error, record] = records(HookPayload(data), CFG, "/repo")
+    assert (error["op"], error["kind"]) == ("observation", "error")
+    assert error["content"] == "Turn ended by an API error: rate_limit\n429 Too Many Requests"
     assert record["op"] == "summary"
     assert record["content"] == "Half-way: the session fix is in, tests still to run."
+
+
+@pytest.mark.parametrize(
+    "message", ['API Error: 400 {"type":"error"}', "  API Error (request timed out)"]
+)
+@pytest.mark.parametrize("event", ["Stop", "StopFailure", "SessionEnd"])
+def test_an_api_error_turn_is_never_a_summary(event: str, message: str) -> None:
+    data = base(event, error="invalid_request", last_assistant_message=message)
+    found = records(HookPayload(data), CFG, "/repo")
+    texts = [r.get("content") for r in found if r["op"] in ("summary", "close")]
+    assert all(t is None for t in texts), found
+    assert not any(r["op"] == "summary" for r in found)
 
 
 def test_pre_compact_records_the_summary_and_prints_nothing(git_repo: Path) -> None:
@@ -218,6 +233,7 @@ def test_every_sdk_shape_runs_as_a_process_and_exits_0(git_repo: Path) -> None:
     assert kinds == [
         ("command", None),
         ("command", None),
+        ("error", None),
         ("message", "compaction"),
         ("message", "system"),
     ]

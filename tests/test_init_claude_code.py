@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from tests.hookutil import KINDLING
 
+from kindling.agents.claude_code import is_kindling_hook, merge_hooks, remove_hooks, tool_matcher
 from kindling.hooks.config import DEFAULT_SKIP_TOOLS
 from kindling.hooks.payload import EVENTS
-from kindling.hooks.settings import is_kindling_hook, merge_hooks, remove_hooks, tool_matcher
 
 EXISTING = {
     "model": "opus",
@@ -76,7 +76,7 @@ def test_fresh_install_adds_every_event_once(git_repo: Path) -> None:
     sub.mkdir()
     proc = kindling("init", "--claude-code", cwd=sub)  # the project is the repository root
     assert proc.returncode == 0, proc.stderr
-    assert f"Claude Code hooks installed in {settings(git_repo)}" in proc.stdout
+    assert f"Claude Code: {', '.join(EVENTS)} installed in {settings(git_repo)}" in proc.stdout
     data = json.loads(settings(git_repo).read_text())
     commands = kindling_commands(data)
     assert sorted(commands) == sorted(EVENTS)
@@ -85,9 +85,12 @@ def test_fresh_install_adds_every_event_once(git_repo: Path) -> None:
     assert data["hooks"]["PostToolUseFailure"][0]["matcher"] == tool_matcher(DEFAULT_SKIP_TOOLS)
     assert "matcher" not in data["hooks"]["SessionStart"][0]
     assert data["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 10
-    # Claude Code waits only for the hooks whose output must reach the model first.
+    # Claude Code waits for the hooks whose output must reach the model first, and for the
+    # ones that end a turn or a session (`claude -p` cancels background hooks at exit).
     is_async = {e: g[0]["hooks"][0].get("async", False) for e, g in data["hooks"].items()}
-    assert is_async == {e: e not in ("SessionStart", "UserPromptSubmit") for e in EVENTS}
+    waited = ("SessionStart", "UserPromptSubmit", "Stop", "StopFailure", "SessionEnd")
+    waited += ("PostCompact",)
+    assert is_async == {e: e not in waited for e in EVENTS}
     assert backups(git_repo) == []  # nothing to back up
 
 
@@ -139,11 +142,12 @@ def test_an_old_install_gets_async_and_the_matcher(git_repo: Path) -> None:
         }
     }
     merged, touched = merge_hooks(old, "kindling", "^(?!Read$).*")
-    assert {"PostToolUse", "Stop"} <= set(touched)
+    assert "PostToolUse" in touched
+    assert "Stop" not in touched
     groups = merged["hooks"]["PostToolUse"]
     assert groups[0] == {"matcher": "*", "hooks": [shared]}  # the user's hook keeps its group
     assert groups[1] == {"matcher": "^(?!Read$).*", "hooks": [{**old_entry, "async": True}]}
-    assert merged["hooks"]["Stop"][0]["hooks"][0]["async"] is True
+    assert "async" not in merged["hooks"]["Stop"][0]["hooks"][0]
     assert merge_hooks(merged, "kindling", "^(?!Read$).*")[1] == []  # idempotent
 
 

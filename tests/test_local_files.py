@@ -255,14 +255,16 @@ def test_remote_mode_creates_kindling_home_privately(
 
 
 def test_a_new_claude_settings_file_is_private(tmp_path: Path) -> None:
-    from kindling.hooks.settings import install
+    from kindling.agents.claude_code import install
 
     old = os.umask(0o022)
     try:
-        target = tmp_path / "proj" / ".claude" / "settings.json"
-        install(target, exe="kindling")
+        (tmp_path / "proj").mkdir()
+        [change] = install("project", str(tmp_path / "proj"), exe="kindling")
+        target = change.path
     finally:
         os.umask(old)
+    assert target == (tmp_path / "proj" / ".claude" / "settings.json").resolve()
     assert _mode(target) == 0o600
     assert _mode(target.parent) == 0o700
 

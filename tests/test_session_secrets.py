@@ -65,6 +65,7 @@ def test_the_hook_path_masks_a_copy_spooled_by_a_later_process(
         data["session_id"] = session
         data["tool_input"] = {"command": command}
         data["tool_response"] = {"stdout": out, "stderr": "", "interrupted": False}
+        data["tool_use_id"] = f"toolu_{len(command)}"  # two tool calls: two ids
         proc = run_hook("PostToolUse", data)
         assert proc.returncode == 0, proc.stderr
     spooled = b"".join(p.read_bytes() for p in Path(spool_dir(str(db))).glob("*.json"))

@@ -33,19 +33,24 @@ import time
 
 from kindling.hooks.payload import EVENTS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Claude Code kills us
 LOG_NAME = "hooks.log"
 LOG_MAX_BYTES = 1 << 20
 
-HELP = f"""Usage: kindling hook EVENT [--db PATH]
+HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
 
-  Run one Claude Code hook: read the hook's JSON from stdin and record it (first in the
+  Run one Claude Code hook (or, with --agent gemini|codex|cursor, that agent's hook, named
+  and shaped as the agent sends it): read the hook's JSON from stdin and record it (first in the
   spool beside the database, scrubbed; the database takes it at the next drain). For
   SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
   agent as hookSpecificOutput.additionalContext.
 
   Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
-  Install the hooks with: kindling init --claude-code
+  Install the hooks with: kindling init --claude-code (or --gemini, --codex, --cursor)
 
 Events:
   {", ".join(EVENTS)}
@@ -54,13 +59,16 @@ Example:
   echo '{{"session_id": "s1", "cwd": "'$PWD'", "source": "startup"}}' | kindling hook SessionStart
 
 Options:
-  --db PATH   Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
-  -h, --help  Show this message and exit.
+  --agent NAME  The agent whose hook this is (default: claude-code).
+  --db PATH     Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
+  -h, --help    Show this message and exit.
 """
 
 
 # Events that need the database now; the others only write to the spool.
-ENGINE_EVENTS = ("SessionStart", "Stop", "StopFailure", "PreCompact", "SessionEnd")
+# Stop, StopFailure and SessionEnd are synchronous (``claude -p`` cancels background hooks when
+# it exits), so they only write the spool; the next SessionStart (or any open) applies it.
+ENGINE_EVENTS = ("SessionStart", "PreCompact")
 
 
 def log_problem(event: str, message: str) -> None:
@@ -97,21 +105,33 @@ def _arm_watchdog(event: str) -> None:
     signal.alarm(DEADLINE_S)
 
 
-def _parse_args(args: list[str]) -> tuple[str | None, str | None, bool]:
+def _disarm_watchdog() -> None:
+    import signal
+
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)
+
+
+def _parse_args(args: list[str]) -> tuple[str | None, str | None, str | None, bool]:
     event: str | None = None
     db: str | None = None
+    agent: str | None = None
     rest = list(args)
     while rest:
         arg = rest.pop(0)
         if arg in ("-h", "--help"):
-            return None, None, True
+            return None, None, None, True
         if arg == "--db" and rest:
             db = os.path.expanduser(rest.pop(0))
         elif arg.startswith("--db="):
             db = os.path.expanduser(arg[5:])
+        elif arg == "--agent" and rest:
+            agent = rest.pop(0)
+        elif arg.startswith("--agent="):
+            agent = arg[8:]
         elif event is None and not arg.startswith("-"):
             event = arg
-    return event, db, False
+    return event, db, agent, False
 
 
 def _read_stdin() -> bytes:
@@ -143,7 +163,7 @@ def run_hook_cli(
     """
     if exit_process is None:
         exit_process = _is_process_entry()
-    event, arg_db, want_help = _parse_args(args)
+    event, arg_db, agent, want_help = _parse_args(args)
     if want_help:
         sys.stdout.write(HELP)
         return 0
@@ -152,7 +172,7 @@ def run_hook_cli(
         _arm_watchdog(label)
         raw = _read_stdin()
         target = arg_db or (os.fspath(db) if db is not None else None)
-        output = _run(event, raw, target, keep_open=exit_process)
+        output = _run(event, raw, target, keep_open=exit_process, agent=agent)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
@@ -162,6 +182,8 @@ def run_hook_cli(
         where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
         at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
         log_problem(label, f"{type(exc).__name__}: {exc}{at}")
+    if not exit_process:
+        _disarm_watchdog()  # called in-process: the watchdog must not end the caller later
     if exit_process:
         try:
             sys.stdout.flush()
@@ -171,14 +193,42 @@ def run_hook_cli(
     return 0
 
 
-def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> str | None:
+def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | None:
+    """Another agent's payload as the canonical one (``kindling.agents``), and its module."""
+    from kindling.agents import load
+    from kindling.hooks.payload import HookPayload, parse_json
+
+    module = load(agent)
+    data = parse_json(raw)
+    native = event or data.get("hook_event_name")
+    if not isinstance(native, str) or native not in module.EVENTS:
+        raise ValueError(f"{agent} event {native!r} is not one Kindling records")
+    canonical = module.canonical(data, native)
+    if canonical is None:
+        return None
+    payload = HookPayload(canonical, canonical.get("hook_event_name") or module.EVENTS[native])
+    payload.agent = module.NAME
+    payload.agent_label = module.LABEL
+    return payload, module
+
+
+def _run(
+    event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None = None
+) -> str | None:
     from kindling.config import default_db_file, repo_root
     from kindling.hooks.config import load_hook_config
     from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
     if len(raw) > MAX_STDIN_BYTES:
         raise ValueError(f"hook input larger than {MAX_STDIN_BYTES} bytes; ignored")
-    payload = parse_payload(raw, event)
+    module = None
+    if agent is not None and agent != "claude-code":
+        translated = _translate(agent, event, raw)
+        if translated is None:
+            return None
+        payload, module = translated
+    else:
+        payload = parse_payload(raw, event)
     if payload.event not in EVENTS:
         raise ValueError(f"unknown hook event {payload.event!r}; use one of: {', '.join(EVENTS)}")
     cfg = load_hook_config()
@@ -190,7 +240,7 @@ def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> s
         done, shown = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
-        return json.dumps(shown, ensure_ascii=False) if shown else None
+        return _render(module, shown)
     target = db or default_db_file()
     repo = repo_root(payload.cwd)
     prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt
@@ -201,4 +251,12 @@ def _run(event: str | None, raw: bytes, db: str | None, *, keep_open: bool) -> s
         return None
     from kindling.hooks.runner import run_with_engine
 
-    return run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
+    shown = run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
+    return _render(module, shown)
+
+
+def _render(module: Any, shown: dict[str, Any] | None) -> str | None:
+    """The context to print, in the agent's own output shape."""
+    if shown and module is not None:
+        shown = module.render(shown["hookSpecificOutput"]["hookEventName"], shown)
+    return json.dumps(shown, ensure_ascii=False) if shown else None

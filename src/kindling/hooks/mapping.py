@@ -103,7 +103,7 @@ def _rel(path: str, repo: str) -> str:
 
 
 def _base_provenance(p: HookPayload, repo: str) -> dict[str, Any]:
-    prov: dict[str, Any] = {"source": SOURCE, "event": p.event}
+    prov: dict[str, Any] = {"source": p.agent or SOURCE, "event": p.event}
     if p.tool_name:
         prov["tool"] = p.tool_name
     if p.tool_use_id:

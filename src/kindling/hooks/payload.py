@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 
 TYPE_CHECKING = False
@@ -34,6 +35,9 @@ EVENTS: tuple[str, ...] = (
     "StopFailure",
     "SessionEnd",
 )
+# How Claude Code words a turn an API error ended ("API Error: 400 {...}"), also seen as
+# "API Error (request timed out)" and, from other agents, "[API Error: ...]".
+_API_ERROR = re.compile(r"\s*\[?API Error\b", re.IGNORECASE)
 MAX_STDIN_BYTES = 64 << 20  # a Read of a huge file arrives whole; beyond this we give up
 TRANSCRIPT_TAIL_BYTES = 512 << 10
 
@@ -51,6 +55,8 @@ class HookPayload:
     """One hook input. Text fields are None when absent, blank or not a string."""
 
     __slots__ = (
+        "agent",
+        "agent_label",
         "agent_type",
         "compact_summary",
         "cwd",
@@ -77,6 +83,8 @@ class HookPayload:
         if error is not None and not isinstance(error, str):
             error = json.dumps(error, ensure_ascii=False, default=str)
         self.event: str = event or _str(data, "hook_event_name") or ""
+        self.agent = "claude-code"  # which agent sent it (``kindling.agents``); set by the caller
+        self.agent_label = "Claude Code"  # its name for people (the agent module's ``LABEL``)
         self.session_id = _str(data, "session_id")
         self.cwd = _str(data, "cwd")
         self.transcript_path = _str(data, "transcript_path")
@@ -98,6 +106,11 @@ class HookPayload:
 
 def parse_payload(raw: bytes, event: str | None) -> HookPayload:
     """Parse stdin bytes. ``event`` (from the command line) wins over ``hook_event_name``."""
+    return HookPayload(parse_json(raw), event)
+
+
+def parse_json(raw: bytes) -> dict[str, Any]:
+    """Stdin bytes as a JSON object (empty input is ``{}``); ``PayloadError`` otherwise."""
     text = raw.decode("utf-8", "replace").strip()
     if not text:
         data: Any = {}
@@ -108,12 +121,19 @@ def parse_payload(raw: bytes, event: str | None) -> HookPayload:
             raise PayloadError(f"hook input is not JSON ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):
         raise PayloadError("hook input must be a JSON object")
-    return HookPayload(data, event)
+    return data
+
+
+def is_error_text(text: str | None) -> bool:
+    """True for a turn an API error ended ("API Error: 400 ..."): never a summary."""
+    return bool(text) and _API_ERROR.match(text or "") is not None
 
 
 def _message_text(entry: Any) -> str | None:
     if not isinstance(entry, dict) or entry.get("type") != "assistant":
         return None
+    if entry.get("isApiErrorMessage") is True:
+        return None  # Claude Code's stand-in for a turn an API error ended
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str):
@@ -132,7 +152,8 @@ def _message_text(entry: Any) -> str | None:
 
 
 def last_assistant_text(transcript_path: str | None) -> str | None:
-    """The text of the last assistant entry of a JSONL transcript (read from its tail only)."""
+    """The text of the last assistant entry of a JSONL transcript (read from its tail only),
+    skipping the entries an API error left (they are not what the agent did)."""
     if not transcript_path:
         return None
     try:
@@ -151,6 +172,6 @@ def last_assistant_text(transcript_path: str | None) -> str | None:
         except ValueError:
             continue  # the first line of the tail may be cut
         text = _message_text(entry)
-        if text:
+        if text and not is_error_text(text):
             return text
     return None

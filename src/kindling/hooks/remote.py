@@ -2,9 +2,11 @@
 a local spool (``remote.spool``), so that a slow or absent server never blocks the agent.
 
 What is sent, per event: SessionStart opens the session's capsule (its id derived from the
-session id, so a repeat is a harmless ``conflict``); the capture events append their
-observation (the server joins it to the session's open capsule); Stop and PreCompact set the
-capsule's summary; SessionEnd closes the capsule. All text is scrubbed before it is spooled.
+session id, so a repeat is a harmless ``conflict``); then every record the local mode would
+spool (``hooks.capture.records``: one mapping for both modes) becomes one request
+(``request_for``): an observation is appended (the server joins it to the session's open
+capsule), a summary is set, a close closes the capsule with its summary. All text is scrubbed
+(``capture.spool.scrubbed``, as locally) before it is spooled.
 SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print context built from the
 server's memory by the same code as locally (``hooks.inject``), or nothing if it is down.
 
@@ -14,21 +16,20 @@ Must not import click, the CLI or the MCP server.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
-from kindling.capture.privacy import scrub_content, scrub_text
-from kindling.capture.sanitize import new_id, wall_clock_ms
+from kindling.capture.privacy import scrub_text
+from kindling.capture.sanitize import new_id
+from kindling.capture.spool import scrubbed
 from kindling.config import kindling_home, repo_root
+from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
-from kindling.hooks.mapping import to_draft
 from kindling.hooks.payload import HookPayload
 from kindling.remote.client import RemoteClient
 from kindling.remote.spool import Delivery, Spool
 
 SPOOL_DIR = "spool"
-SUMMARY_CHARS = 4_000
 TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting
 MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (server.api.MAX_QUERY_CHARS)
 
@@ -44,36 +45,49 @@ def spool() -> Spool:
     return Spool(Path(kindling_home()) / SPOOL_DIR)
 
 
-def requests_for(p: HookPayload, cfg: HookConfig) -> list[tuple[str, str, dict[str, Any]]]:
-    """The (method, path, body) requests an event should send, scrubbed."""
+def request_for(record: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
+    """The request that applies one record (``hooks.capture.records``) on the server, as
+    ``capture.spool.drain`` applies it locally. The record is already scrubbed."""
+    session = record.get("session_id")
+    scope: dict[str, str] = {"repoId": record["repo_id"]}
+    if isinstance(session, str):
+        scope["sessionId"] = session
+    op = record["op"]
+    if op == "observation":
+        body = {k: record[k] for k in ("id", "kind", "content", "provenance", "ts")}
+        return "POST", "/v1/observations", {**body, "scope": scope}
+    if not isinstance(session, str):
+        return None
+    capsule = session_capsule_id(session)
+    content = record.get("content")
+    text = content if isinstance(content, str) and content.strip() else None
+    if op == "summary":
+        if text is None:
+            return None
+        body = {"capsule_id": capsule, "content": text, "confidence": record["confidence"]}
+        return "POST", "/v1/summaries", body
+    close: dict[str, Any] = {}
+    if text is not None and record.get("replace", True):  # else Stop's summary stands
+        close = {"summary": text, "confidence": record["confidence"]}
+    return "POST", f"/v1/capsules/{capsule}/close", close
+
+
+def requests_for(
+    p: HookPayload, cfg: HookConfig, commits: list[Any] | None = None
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """The (method, path, body) requests an event should send, scrubbed: the same records as
+    in the local mode (``hooks.capture.records``), one request each."""
     repo = repo_root(p.cwd)
-    scope: dict[str, str] = {"repoId": repo}
-    if p.session_id:
-        scope["sessionId"] = p.session_id
-    capsule = session_capsule_id(p.session_id) if p.session_id else None
     out: list[tuple[str, str, dict[str, Any]]] = []
-    if p.event == "SessionStart" and capsule:
-        intent = scrub_text(f"Claude Code session in {os.path.basename(repo) or repo}")
-        out.append(("POST", "/v1/capsules", {"id": capsule, "intent": intent, "scope": scope}))
-    draft = to_draft(p, cfg, repo)
-    if draft is not None:
-        content, provenance = scrub_content(draft.content, dict(draft.provenance))
-        body = {
-            "id": new_id(),
-            "kind": draft.kind,
-            "content": content,
-            "provenance": provenance,
-            "scope": scope,
-            "ts": wall_clock_ms(),
-        }
-        out.append(("POST", "/v1/observations", body))
-    summary = (p.last_assistant_message or "").strip()[:SUMMARY_CHARS]
-    if p.event in ("Stop", "PreCompact") and capsule and summary:
-        out.append(
-            ("POST", "/v1/summaries", {"capsule_id": capsule, "content": scrub_text(summary)})
-        )
-    if p.event == "SessionEnd" and capsule:
-        out.append(("POST", f"/v1/capsules/{capsule}/close", {}))
+    if p.event == "SessionStart" and p.session_id:
+        scope = {"repoId": repo, "sessionId": p.session_id}
+        intent = scrub_text(session_intent(repo, p.agent_label))
+        body = {"id": session_capsule_id(p.session_id), "intent": intent, "scope": scope}
+        out.append(("POST", "/v1/capsules", body))
+    for record in records(p, cfg, repo, commits):
+        request = request_for(scrubbed(record))
+        if request is not None:
+            out.append(request)
     return out
 
 
@@ -113,7 +127,10 @@ def handle_remote(
     """Spool the event's requests, read the injection (before this prompt reaches the
     server: it would be its own best match), then deliver the spool (bounded in time)."""
     box = spool()
-    for method, path, body in requests_for(p, cfg):
+    commits: list[Any] = []
+    for method, path, body in requests_for(p, cfg, commits):
         box.put(method, path, body, str(body.get("id") or new_id()))
+    for commit in commits:
+        commit()
     output = injection(p, cfg, url, token)
     return box.deliver(RemoteClient(url, token, timeout_s=TIMEOUT_S)), output

@@ -7,9 +7,10 @@ Scope: ``repo`` = the repository root of the payload's ``cwd`` (the same for wri
   recent work.
 - UserPromptSubmit with ``inject_on_prompt`` injects observations relevant to the prompt (found
   before the prompt itself is recorded: it would be its own best match).
-- Stop (after every assistant turn), StopFailure and PreCompact refresh the capsule's summary;
-  SessionEnd closes the capsule. Their records go through the spool like every capture, and
-  opening the database applies them (``Kindling.open`` drains the spool).
+- PreCompact refreshes the capsule's summary. Its records go through the spool like every
+  capture, and opening the database applies them (``Kindling.open`` drains the spool). Stop,
+  StopFailure and SessionEnd only write the spool (``hooks.capture``): the agent waits for
+  them, and the next SessionStart, or any open, applies what they left.
 
 PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, and the SessionStart
 with source "compact" that follows a compaction is what injects.
@@ -19,7 +20,6 @@ Must not import click, the CLI or the MCP server. Speaks only ``Kindling`` verbs
 
 from __future__ import annotations
 
-import json
 from contextlib import suppress
 from typing import Any
 
@@ -53,22 +53,26 @@ def _ensure_capsule(kd: Kindling, p: HookPayload, repo: str) -> None:
         return
     with suppress(ConflictError):  # another hook of this session opened it a moment ago
         kd.open_capsule(
-            intent=session_intent(repo), scope=Scope(session_id=p.session_id, repo_id=repo)
+            intent=session_intent(repo, p.agent_label),
+            scope=Scope(session_id=p.session_id, repo_id=repo),
         )
 
 
 def run_with_engine(
     p: HookPayload, cfg: HookConfig, repo: str, db: str, *, keep_open: bool
-) -> str | None:
-    """Record the event (spool first), apply it, and return the JSON to print, if any."""
+) -> dict[str, Any] | None:
+    """Record the event (spool first), apply it, and return what to print, if anything."""
     from kindling.capture.spool import write_record
 
     directory = spool_dir(db)
-    pending, masked = mapped(p, cfg, repo)
+    commits: list[Any] = []
+    pending, masked = mapped(p, cfg, repo, commits)
 
     def spool() -> None:
         while pending:
             write_record(directory, pending.pop(0), masked)
+        while commits:
+            commits.pop(0)()
         ended(p, directory)
 
     # A prompt is recorded after the search it drives (it would be its own best match);
@@ -99,7 +103,7 @@ def run_with_engine(
                 kd.close()
     finally:
         spool()  # whatever failed, the event is kept
-    return dumps(output) if output else None
+    return output
 
 
 def _drain(kd: Kindling, directory: str, event: str) -> None:
@@ -112,7 +116,3 @@ def _drain(kd: Kindling, directory: str, event: str) -> None:
     if report.locked:
         waiting = len(pending(directory))
         log_problem(event, f"DatabaseLockedError: {waiting} spooled events wait for the next drain")
-
-
-def dumps(output: dict[str, Any]) -> str:
-    return json.dumps(output, ensure_ascii=False)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install the coding agents' CLIs from npm into $KINDLING_NPM_CACHE (default
+# ~/.cache/kindling-npm), for tests/test_agents_cli.py. Idempotent: an installed version is kept.
+# Cursor's CLI is not published on npm, so it is not installed here.
+set -euo pipefail
+cache="${KINDLING_NPM_CACHE:-$HOME/.cache/kindling-npm}"
+if ! command -v npm >/dev/null; then
+  echo "agent_clis: npm not found; the agent CLI tests will skip" >&2
+  exit 0
+fi
+mkdir -p "$cache"
+packages=(@anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 opencode-ai@1.18.33)
+if [ -f "$cache/node_modules/@google/gemini-cli/package.json" ] \
+  && [ -f "$cache/node_modules/@openai/codex/package.json" ] \
+  && [ -x "$cache/node_modules/opencode-ai/bin/opencode.exe" ] \
+  && [ -x "$cache/node_modules/@anthropic-ai/claude-code/bin/claude.exe" ]; then
+  exit 0
+fi
+npm install --no-audit --no-fund --loglevel=error --prefix "$cache" "${packages[@]}"

@@ -1,0 +1,225 @@
+"""Codex: ``[mcp_servers.kindling]`` in its ``config.toml`` and Kindling's hooks in its
+``hooks.json``; Codex's hook payloads become the canonical events.
+
+Codex's hooks follow Claude Code's: the same event names and fields. The input schemas are the
+``*.command.input`` JSON schemas built into the ``@openai/codex`` 0.169 binary: every input
+has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``model``,
+``permission_mode``; PostToolUse adds ``tool_name``, ``tool_input``, ``tool_response`` (any
+JSON), ``tool_use_id`` and ``turn_id``; Stop adds ``last_assistant_message``. Codex runs hooks
+as part of the turn and waits for them. SessionStart's ``hookSpecificOutput.additionalContext``
+reaches the model, as with Claude Code.
+
+Files (project scope: ``<repo>/.codex/``; user scope: ``$CODEX_HOME``, default ``~/.codex/``):
+``config.toml`` gets a block Kindling marks with comments, so ``--uninstall`` removes exactly
+it (TOML is edited as text: Python reads TOML but writes none, and the user's comments and
+layout stay as they were); ``hooks.json`` gets one group per event, as Claude Code's settings.
+A ``config.toml`` that does not parse, or that already defines a ``kindling`` server of the
+user's own, is refused and left untouched.
+
+Must not import click, the CLI, the MCP server, the engine or a store; only the standard
+library at module level.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from kindling.agents.base import FileChange, Scope
+
+NAME = "codex"
+LABEL = "Codex"
+FLAG = "--codex"
+EVENTS = {
+    event: event
+    for event in (
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "PostCompact",
+        "SubagentStop",
+        "Stop",
+        "SessionEnd",
+    )
+}
+TOOLS = {"shell": "Bash", "exec_command": "Bash", "local_shell": "Bash"}
+# Codex's longest hook timeout for SessionEnd (it clamps a longer one, with a warning).
+TIMEOUTS = {"SessionEnd": 3}
+BEGIN = "# kindling: begin (written by `kindling init --codex`; --uninstall removes it)"
+END = "# kindling: end"
+
+
+def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
+    if event != "PostToolUse":
+        return data
+    out = dict(data)
+    name = out.get("tool_name")
+    out["tool_name"] = TOOLS.get(name, name) if isinstance(name, str) else name
+    response = out.get("tool_response")
+    if out["tool_name"] != "Bash":
+        return out
+    if isinstance(response, dict) and ("output" in response or "exit_code" in response):
+        text = response.get("output")
+        text = text if isinstance(text, str) else ""
+        code = response.get("exit_code")
+        if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+            out["hook_event_name"] = "PostToolUseFailure"
+            out["error"] = f"Exit code {code}\n{text}"
+            return out
+        out["tool_response"] = {"stdout": text, "stderr": ""}
+    elif isinstance(response, str):
+        out["tool_response"] = {"stdout": response, "stderr": ""}
+    return out
+
+
+def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
+    return output
+
+
+def home(scope: Scope, cwd: str | None = None) -> Path:
+    from pathlib import Path
+
+    from kindling.agents.base import base_dir
+
+    if scope == "user" and os.environ.get("CODEX_HOME"):
+        return Path(os.environ["CODEX_HOME"])
+    return base_dir(scope, ".codex", cwd)
+
+
+# ---------------------------------------------------------------- config.toml
+
+
+def _toml_string(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
+def _block(exe: str) -> str:
+    from kindling.agents.base import exe_words
+
+    words = exe_words(exe)
+    args = ", ".join(_toml_string(w) for w in [*words[1:], "mcp"])
+    command = _toml_string(words[0])
+    return f"{BEGIN}\n[mcp_servers.kindling]\ncommand = {command}\nargs = [{args}]\n{END}\n"
+
+
+def _without_block(text: str) -> tuple[str, bool]:
+    start = text.find(BEGIN)
+    if start < 0:
+        return text, False
+    end = text.find(END, start)
+    if end < 0:
+        return text, False
+    end += len(END)
+    if text[end : end + 1] == "\n":
+        end += 1
+    head = text[:start]
+    if head.endswith("\n\n"):
+        head = head[:-1]
+    return head + text[end:], True
+
+
+def _parse(text: str, path: Path) -> dict[str, Any]:
+    import tomllib
+
+    from kindling.errors import InvalidInputError
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInputError(
+            f"{path} is not valid TOML ({exc}); fix or move it, then run this again "
+            "(it was left untouched)"
+        ) from None
+
+
+def _edit_toml(path: Path, exe: str | None, *, remove: bool) -> FileChange:
+    from kindling.agents.base import FileChange, backup, write_text
+    from kindling.errors import InvalidInputError
+
+    try:
+        before = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        before = ""
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    _parse(before, path)
+    rest, had = _without_block(before)
+    servers = _parse(rest, path).get("mcp_servers")
+    if not remove and isinstance(servers, dict) and "kindling" in servers:
+        raise InvalidInputError(
+            f"{path} already defines [mcp_servers.kindling] of its own; rename or remove it, "
+            "then run this again (it was left untouched)"
+        )
+    if remove:
+        after = rest
+    else:
+        after = (rest if not rest or rest.endswith("\n") else rest + "\n") + (
+            "\n" if rest.strip() else ""
+        )
+        after += _block(exe or "kindling")
+    _parse(after, path)
+    if after == before or (remove and not had):
+        return FileChange(path, False, None, ())
+    saved = backup(path)
+    write_text(path, after)
+    return FileChange(path, True, saved, ("mcp",))
+
+
+# ---------------------------------------------------------------- hooks.json
+
+
+def _ours(entry: Any, event: str) -> bool:
+    from kindling.agents.base import is_hook_command
+
+    return (
+        isinstance(entry, dict)
+        and entry.get("type") == "command"
+        and is_hook_command(entry.get("command"), NAME, event)
+    )
+
+
+def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
+    from kindling.agents import base
+
+    data = base.load_json(path)
+    base.check_hook_groups(data, path)
+    result = base.copy(data)
+    if remove:
+        items = base.remove_hook_groups(result, _ours)
+    else:
+        wanted = {
+            event: {
+                "type": "command",
+                "command": base.hook_command(exe or "kindling", NAME, event),
+                "timeout": TIMEOUTS.get(event, base.HOOK_TIMEOUT_S),
+            }
+            for event in EVENTS
+        }
+        items = base.merge_hook_groups(result.setdefault("hooks", {}), wanted, {}, _ours)
+    return base.save(path, data, result, items)
+
+
+def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
+    from kindling.agents.base import kindling_executable
+
+    exe = exe or kindling_executable()
+    where = home(scope, cwd)
+    return [
+        _edit_toml(where / "config.toml", exe, remove=False),
+        _hooks(where / "hooks.json", exe, remove=False),
+    ]
+
+
+def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
+    where = home(scope, cwd)
+    return [
+        _edit_toml(where / "config.toml", None, remove=True),
+        _hooks(where / "hooks.json", None, remove=True),
+    ]

@@ -1,0 +1,166 @@
+"""A stand-in for the Anthropic Messages API, for driving the real ``claude -p`` offline.
+
+Every conversation is scripted the same way: a request whose last user turn carries no tool
+result is answered with one ``tool_use`` of Bash (``echo <marker>``, the marker taken from the
+prompt), and a request that carries the tool's result with a short text and ``end_turn``, so
+the run ends right after a tool call. With ``fail_after_tool`` the second answer is an HTTP 400
+instead (the run ends on an API error). Answers are streamed as server-sent events when the
+request asks for a stream, as Claude Code does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MARKER = re.compile(r"marker-[a-z0-9-]+")
+
+
+def _last_user(body: dict[str, Any]) -> tuple[str, bool]:
+    """The text of the request, and whether its last user turn is a tool result."""
+    messages = body.get("messages") or []
+    text = json.dumps(messages)
+    last = messages[-1] if messages else {}
+    content = last.get("content") if isinstance(last, dict) else None
+    has_result = isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+    )
+    return text, has_result
+
+
+def _events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    start = {**message, "content": [], "stop_reason": None}
+    out: list[tuple[str, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": start})
+    ]
+    for i, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            first = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            first = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        out.append(
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": i, "content_block": first},
+            )
+        )
+        out.append(
+            ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta})
+        )
+        out.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+    out.append(
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                "usage": {"output_tokens": 10},
+            },
+        )
+    )
+    out.append(("message_stop", {"type": "message_stop"}))
+    return out
+
+
+class FakeAnthropic:
+    """``with FakeAnthropic() as api:`` serves on ``api.url`` until the block ends."""
+
+    def __init__(self, *, fail_after_tool: bool = False) -> None:
+        self.fail_after_tool = fail_after_tool
+        self.requests = 0
+        self.calls = 0
+        self.lock = threading.Lock()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_HEAD(self) -> None:
+                self.send_response(200)
+                self.end_headers()
+
+            def do_GET(self) -> None:
+                self._json(200, {"data": [], "has_more": False})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
+                    self._json(200, {"input_tokens": 10})
+                    return
+                with owner.lock:
+                    owner.requests += 1
+                owner.answer(self, body)
+
+            def _json(self, status: int, data: dict[str, Any]) -> None:
+                raw = json.dumps(data).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+        self.handler = Handler
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def answer(self, handler: Any, body: dict[str, Any]) -> None:
+        text, has_result = _last_user(body)
+        found = MARKER.search(text)  # the prompt's (context Kindling injects comes after it)
+        marker = found.group(0) if found else "marker-none"
+        if has_result and self.fail_after_tool:
+            handler._json(
+                400,
+                {
+                    "type": "error",
+                    "error": {"type": "invalid_request_error", "message": "scripted"},
+                },
+            )
+            return
+        message: dict[str, Any] = {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "claude"),
+            "usage": {"input_tokens": 10, "output_tokens": 10},
+        }
+        if has_result:
+            message["content"] = [{"type": "text", "text": f"Done with {marker}."}]
+            message["stop_reason"] = "end_turn"
+        else:
+            command = {"command": f"echo {marker}", "description": "Print the marker"}
+            with self.lock:
+                self.calls += 1
+                tid = f"toolu_{marker.replace('-', '_')}_{self.calls}"
+            tool = {
+                "type": "tool_use",
+                "id": tid,
+                "name": "Bash",
+                "input": command,
+            }
+            message["content"] = [tool]
+            message["stop_reason"] = "tool_use"
+        if not body.get("stream"):
+            handler._json(200, {**message, "stop_sequence": None})
+            return
+        handler.send_response(200)
+        handler.send_header("content-type", "text/event-stream")
+        handler.send_header("cache-control", "no-cache")
+        handler.end_headers()
+        for name, data in _events(message):
+            handler.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+            handler.wfile.flush()
+
+    def __enter__(self) -> FakeAnthropic:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,74 @@
+"""A stand-in for the Gemini API, for driving the real ``gemini -p`` offline.
+
+A streamed request whose last turn carries no function response is answered with one
+``run_shell_command`` call (``echo <marker>``, the marker taken from the prompt); one that
+carries the call's response with a short text, so the run ends right after a tool call. Other
+requests (token counts, the CLI's own small JSON questions) get a neutral answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MARKER = re.compile(r"marker-[a-z0-9-]+")
+
+
+def _answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
+    if "countTokens" in path:
+        return {"totalTokens": 10}
+    contents = body.get("contents") or []
+    found = MARKER.search(json.dumps(contents))
+    marker = found.group(0) if found else "marker-none"
+    parts: list[dict[str, Any]]
+    if "functionResponse" in json.dumps(contents[-1:]):
+        parts = [{"text": f"Done with {marker}."}]
+    elif "streamGenerateContent" in path:
+        args = {"command": f"echo {marker}", "description": "Print the marker"}
+        parts = [{"functionCall": {"name": "run_shell_command", "args": args}}]
+    else:
+        parts = [{"text": '{"reasoning": "-", "next_speaker": "user", "model_choice": "flash"}'}]
+    candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+    usage = {"promptTokenCount": 5, "candidatesTokenCount": 5, "totalTokenCount": 10}
+    return {"candidates": [candidate], "usageMetadata": usage}
+
+
+class FakeGemini:
+    """``with FakeGemini() as api:`` serves ``api.url`` (for ``GOOGLE_GEMINI_BASE_URL``)."""
+
+    def __init__(self) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, kind: str, raw: bytes) -> None:
+                self.send_response(status)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def do_GET(self) -> None:
+                self._send(200, "application/json", b"{}")
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                answer = _answer(self.path, json.loads(self.rfile.read(length) or b"{}"))
+                if "alt=sse" in self.path:
+                    self._send(200, "text/event-stream", f"data: {json.dumps(answer)}\n\n".encode())
+                else:
+                    self._send(200, "application/json", json.dumps(answer).encode())
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> FakeGemini:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,529 @@
+"""Agent modules: every agent's ``init`` keeps the user's keys, backs up and uninstalls exactly
+what it added; each agent's published hook payloads land as the right observation; agent
+modules never import each other; a new module is a new agent (found, and a new init flag)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookutil import run_hook
+from kindling import Kindling
+from kindling.agents import load, names
+from kindling.agents.base import FileChange
+
+KINDLING = str(Path(sys.executable).with_name("kindling"))
+AGENTS_DIR = Path(__file__).resolve().parents[1] / "src" / "kindling" / "agents"
+FLAGS = {"claude-code": "--claude-code", "gemini": "--gemini", "codex": "--codex"}
+FLAGS |= {"opencode": "--opencode", "cursor": "--cursor"}
+SAY = {"hooks": [{"type": "command", "command": "say"}]}
+# The user's own content in each file an agent's init writes.
+USER_FILES: dict[str, dict[str, str]] = {
+    "claude-code": {
+        ".claude/settings.json": json.dumps({"model": "opus", "hooks": {"Stop": [SAY]}})
+    },
+    "gemini": {
+        ".gemini/settings.json": json.dumps(
+            {
+                "theme": "Dracula",
+                "mcpServers": {"github": {"command": "gh-mcp"}},
+                "hooks": {
+                    "enabled": True,
+                    "AfterTool": [{"hooks": [{"type": "command", "command": "lint"}]}],
+                },
+            }
+        )
+    },
+    "codex": {
+        ".codex/config.toml": '# mine\nmodel = "o4"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n',
+        ".codex/hooks.json": json.dumps({"hooks": {"Stop": [SAY]}}),
+    },
+    "opencode": {
+        "opencode.json": '{"theme": "tokyonight", "mcp": {"gh": {"type": "remote", "url": "https://x"}}}'
+    },
+    "cursor": {
+        ".cursor/mcp.json": '{"mcpServers": {"gh": {"command": "gh-mcp"}}}',
+        ".cursor/hooks.json": '{"version": 1, "hooks": {"stop": [{"command": "./audit.sh"}]}}',
+    },
+}
+
+
+def kindling(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([KINDLING, *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+def test_every_agent_is_found_and_has_an_init_flag() -> None:
+    assert names() == ("claude-code", "codex", "cursor", "gemini", "opencode")
+    for name in names():
+        module = load(name)
+        assert (name, FLAGS[name]) == (module.NAME, module.FLAG)
+        assert callable(module.install)
+        assert callable(module.uninstall)
+        assert callable(module.canonical)
+        assert callable(module.render)
+    with pytest.raises(ValueError, match="unknown agent 'vim'"):
+        load("vim")
+
+
+def test_agent_modules_never_import_each_other() -> None:
+    agents = {p.stem for p in AGENTS_DIR.glob("*.py")} - {"__init__", "base"}
+    for path in AGENTS_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+        siblings = {m for m in imported if m.rsplit(".", 1)[-1] in agents and "agents" in m}
+        assert siblings == set(), f"{path.name} imports another agent: {siblings}"
+        forbidden = {m for m in imported if m.startswith(("kindling.engine", "kindling.store"))}
+        assert forbidden == set(), f"{path.name} builds a store: {forbidden}"
+
+
+ZED = '''"""Zed, the fifth agent of the test: one module, nothing else."""
+
+NAME = "zed"
+LABEL = "Zed"
+FLAG = "--zed"
+EVENTS = {"toolDone": "PostToolUse"}
+
+
+def canonical(data, event):
+    return {"session_id": data["thread"], "cwd": data["dir"], "tool_name": "Bash",
+            "tool_input": {"command": data["cmd"]}, "tool_response": data["out"]}
+
+
+def render(event, output):
+    return None
+
+
+def install(scope, cwd=None, exe=None):
+    from kindling.agents.base import FileChange
+    from pathlib import Path
+
+    return [FileChange(Path(cwd or ".") / ".zed" / "settings.json", True, None, ("mcp",))]
+
+
+def uninstall(scope, cwd=None):
+    return []
+'''
+
+
+def test_a_fifth_agent_is_one_module(
+    tmp_path: Path, git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module dropped into the package is an agent: its hooks record through the common
+    mapping and ``kindling init`` gets its flag, with no other file changed."""
+    import importlib
+    import io
+
+    from click.testing import CliRunner
+
+    import kindling.agents as agents
+    from kindling.hooks import run_hook_cli
+
+    fake = tmp_path / "agents"
+    fake.mkdir()
+    for path in AGENTS_DIR.glob("*.py"):
+        (fake / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    (fake / "zed.py").write_text(ZED, encoding="utf-8")
+    monkeypatch.setattr(agents, "__file__", str(fake / "__init__.py"))
+    monkeypatch.setattr(agents, "__path__", [str(fake), *agents.__path__])
+    assert "zed" in agents.names()
+
+    event = {"thread": "z1", "dir": str(git_repo), "cmd": "zig build", "out": "ok"}
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert run_hook_cli(["--agent", "zed", "toolDone"], exit_process=False) == 0
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        [obs] = kd.list_observations()
+        [capsule] = kd.list_capsules()
+    assert (obs.kind, obs.content, obs.provenance["source"]) == (
+        "command",
+        "$ zig build\n[completed]\nok",
+        "zed",
+    )
+    assert capsule.intent.startswith("Zed session in")
+
+    import kindling.cli.commands.init as init_command
+
+    try:
+        fresh = importlib.reload(init_command)
+        assert "zed" in fresh.AGENTS
+        help_text = CliRunner().invoke(fresh.command, ["--help"]).output
+        assert "--zed" in help_text
+        assert "Zed's MCP config" in " ".join(help_text.split())
+    finally:
+        monkeypatch.undo()
+        importlib.reload(init_command)
+
+
+@pytest.mark.parametrize("name", sorted(USER_FILES))
+def test_init_keeps_the_users_keys_backs_up_and_uninstalls_exactly(
+    name: str, git_repo: Path
+) -> None:
+    for rel, text in USER_FILES[name].items():
+        (git_repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (git_repo / rel).write_text(text, encoding="utf-8")
+    proc = kindling("init", FLAGS[name], "--json", cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)["agents"][name]
+    assert all(c["changed"] and c["backup"] for c in report)
+    for rel, text in USER_FILES[name].items():
+        now = (git_repo / rel).read_text(encoding="utf-8")
+        assert "kindling" in now
+        assert (
+            Path(next(c["backup"] for c in report if c["path"].endswith(rel))).read_text() == text
+        )
+        if rel.endswith(".json"):
+            mine = json.loads(text)
+            merged = json.loads(now)
+            for key, value in mine.items():
+                if isinstance(value, dict):
+                    for sub, inner in value.items():
+                        if isinstance(inner, list):  # a hook list keeps the user's hooks first
+                            assert merged[key][sub][: len(inner)] == inner
+                        else:
+                            assert merged[key][sub] == inner
+                else:
+                    assert merged[key] == value
+        else:
+            assert now.startswith(text)
+    again = json.loads(kindling("init", FLAGS[name], "--json", cwd=git_repo).stdout)
+    assert not any(c["changed"] for c in again["agents"][name])  # idempotent
+    proc = kindling("init", FLAGS[name], "--uninstall", "--json", cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    for rel, text in USER_FILES[name].items():
+        now = (git_repo / rel).read_text(encoding="utf-8")
+        if rel.endswith(".json"):
+            assert json.loads(now) == json.loads(text)
+        else:
+            assert now == text
+
+
+@pytest.mark.parametrize("name", sorted(USER_FILES))
+def test_a_file_that_does_not_parse_is_refused_and_left_untouched(
+    name: str, git_repo: Path
+) -> None:
+    for rel in USER_FILES[name]:
+        path = git_repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{broken = [", encoding="utf-8")
+    for extra in ((), ("--uninstall",)):
+        proc = kindling("init", FLAGS[name], *extra, "--json", cwd=git_repo)
+        assert proc.returncode == 1
+        assert json.loads(proc.stdout)["error"]["code"] == "invalid_input"
+        assert "Traceback" not in proc.stderr
+    for rel in USER_FILES[name]:
+        assert (git_repo / rel).read_text(encoding="utf-8") == "{broken = ["
+        assert not list((git_repo / rel).parent.glob("*.kindling-backup-*"))
+
+
+@pytest.mark.parametrize(
+    ("name", "rel", "text"),
+    [
+        ("gemini", ".gemini/settings.json", '{"mcpServers": {"kindling": {"command": "other"}}}'),
+        ("codex", ".codex/config.toml", '[mcp_servers.kindling]\ncommand = "other"\n'),
+        ("opencode", "opencode.json", '{"mcp": {"kindling": {"type": "remote", "url": "x"}}}'),
+        ("cursor", ".cursor/mcp.json", '{"mcpServers": {"kindling": {"url": "x"}}}'),
+    ],
+)
+def test_a_users_own_kindling_server_is_never_replaced(
+    name: str, rel: str, text: str, git_repo: Path
+) -> None:
+    path = git_repo / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    proc = kindling("init", FLAGS[name], cwd=git_repo)
+    assert proc.returncode == 1
+    assert "left untouched" in proc.stderr
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_uninstall_needs_an_agent_flag(git_repo: Path) -> None:
+    proc = kindling("init", "--uninstall", cwd=git_repo)
+    assert proc.returncode == 2
+    assert "--uninstall goes with an agent flag" in proc.stderr
+
+
+def test_file_change_report_shape(tmp_path: Path) -> None:
+    change = FileChange(tmp_path / "x.json", True, None, ("mcp",))
+    assert change.to_dict("install") == {
+        "path": str(tmp_path / "x.json"),
+        "changed": True,
+        "backup": None,
+        "items": ["mcp"],
+        "action": "install",
+    }
+
+
+# ---------------------------------------------------------------- payloads as published
+
+
+SESSION = "5b0c9a57-3f2e-4d1a-9c8b-7e6f5a4d3c2b"
+
+
+def gemini_base(event: str, cwd: Path) -> dict[str, Any]:
+    """``createBaseInput`` of Gemini CLI's hookEventHandler.ts."""
+    return {
+        "session_id": SESSION,
+        "transcript_path": "",
+        "cwd": str(cwd),
+        "hook_event_name": event,
+        "timestamp": "2026-11-25T14:00:00.000Z",
+    }
+
+
+def cursor_base(event: str, cwd: Path) -> dict[str, Any]:
+    return {
+        "conversation_id": SESSION,
+        "generation_id": "gen-1",
+        "hook_event_name": event,
+        "workspace_roots": [str(cwd)],
+        "cursor_version": "2.0.77",
+    }
+
+
+def codex_base(event: str, cwd: Path) -> dict[str, Any]:
+    """The required fields of Codex's ``*.command.input`` schemas."""
+    return {
+        "session_id": SESSION,
+        "transcript_path": None,
+        "cwd": str(cwd),
+        "hook_event_name": event,
+        "model": "gpt-5",
+        "permission_mode": "default",
+    }
+
+
+def replay(name: str, event: str, data: dict[str, Any]) -> None:
+    proc = run_hook(event, data, "--agent", name) if name else run_hook(event, data)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc
+    log = Path(os.environ["KINDLING_HOME"]) / "hooks.log"
+    assert not log.exists() or event not in log.read_text(encoding="utf-8"), log.read_text()
+
+
+def stored() -> list[Any]:
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        return list(reversed(kd.list_observations(limit=100)))
+
+
+def test_gemini_payloads_land_as_observations(git_repo: Path) -> None:
+    replay("gemini", "SessionStart", {**gemini_base("SessionStart", git_repo), "source": "startup"})
+    shell = {
+        **gemini_base("AfterTool", git_repo),
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "pytest -q", "description": "run the tests"},
+        "tool_response": {"llmContent": "3 passed", "returnDisplay": "3 passed"},
+    }
+    replay("gemini", "AfterTool", shell)
+    edit = {
+        **gemini_base("AfterTool", git_repo),
+        "tool_name": "replace",
+        "tool_input": {
+            "file_path": str(git_repo / "a.py"),
+            "old_string": "x = 1",
+            "new_string": "x = 2",
+        },
+        "tool_response": {"llmContent": "Successfully modified file", "returnDisplay": {}},
+    }
+    replay("gemini", "AfterTool", edit)
+    failed = {
+        **gemini_base("AfterTool", git_repo),
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "make"},
+        "tool_response": {"llmContent": "", "error": {"message": "Exit code 2", "type": "x"}},
+    }
+    replay("gemini", "AfterTool", failed)
+    mcp = {
+        **gemini_base("AfterTool", git_repo),
+        "tool_name": "retrieve",
+        "tool_input": {"query": "x"},
+        "tool_response": {"llmContent": "[]"},
+        "mcp_context": {"server_name": "kindling", "tool_name": "retrieve"},
+    }
+    replay("gemini", "AfterTool", mcp)  # Kindling's own tool: skipped, not fed back
+    read = {**shell, "tool_name": "read_file", "tool_input": {"file_path": "a.py"}}
+    replay("gemini", "AfterTool", read)  # a routine read: skipped like Claude Code's Read
+    agent = {
+        **gemini_base("AfterAgent", git_repo),
+        "prompt": "fix",
+        "prompt_response": "Fixed a.py.",
+    }
+    replay("gemini", "AfterAgent", agent)
+    replay("gemini", "SessionEnd", {**gemini_base("SessionEnd", git_repo), "reason": "exit"})
+    obs = stored()
+    assert [(o.kind, o.provenance["source"]) for o in obs] == [
+        ("command", "gemini"),
+        ("file_diff", "gemini"),
+        ("error", "gemini"),
+    ]
+    assert obs[0].content.startswith("$ pytest -q\n[completed]\n3 passed")
+    assert "-x = 1\n+x = 2" in obs[1].content
+    assert obs[2].content.startswith("Bash failed: make\n[exit 2]")
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        [capsule] = kd.list_capsules()
+        assert capsule.intent.startswith("Gemini CLI session in")
+        assert capsule.status == "closed"
+        assert kd.get_summary(capsule.summary_id or "").content == "Fixed a.py."
+
+
+def test_gemini_session_start_prints_context_in_its_shape(git_repo: Path) -> None:
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        kd.append_observation(kind="error", content="KeyError user_id", scope=None)
+        from kindling import Scope
+
+        kd.append_observation(
+            kind="error", content="pytest: KeyError user_id", scope=Scope(repo_id=str(git_repo))
+        )
+    data = {**gemini_base("SessionStart", git_repo), "source": "startup"}
+    proc = run_hook("SessionStart", data, "--agent", "gemini")
+    out = json.loads(proc.stdout)
+    assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "KeyError user_id" in out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_codex_payloads_land_as_observations(git_repo: Path) -> None:
+    replay("codex", "SessionStart", {**codex_base("SessionStart", git_repo), "source": "startup"})
+    tool = {
+        **codex_base("PostToolUse", git_repo),
+        "turn_id": "t1",
+        "tool_name": "Bash",
+        "tool_input": {"command": "cargo test"},
+        "tool_response": "test result: ok. 12 passed",
+        "tool_use_id": "call_abc",
+    }
+    replay("codex", "PostToolUse", tool)
+    replay("codex", "PostToolUse", tool)  # delivered twice: stored once (its tool_use_id)
+    failed = {
+        **tool,
+        "tool_use_id": "call_def",
+        "tool_response": {"output": "E0308", "exit_code": 101},
+    }
+    replay("codex", "PostToolUse", failed)
+    stop = {**codex_base("Stop", git_repo), "turn_id": "t1", "stop_hook_active": False}
+    replay("codex", "Stop", {**stop, "last_assistant_message": "All 12 tests pass."})
+    obs = stored()
+    assert [(o.kind, o.provenance["source"]) for o in obs] == [
+        ("command", "codex"),
+        ("error", "codex"),
+    ]
+    assert obs[0].content == "$ cargo test\n[completed]\ntest result: ok. 12 passed"
+    assert obs[1].content == "Bash failed: cargo test\n[exit 101]\nE0308"
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        [capsule] = kd.list_capsules()
+        assert kd.get_summary(capsule.summary_id or "").content == "All 12 tests pass."
+
+
+def test_cursor_payloads_land_as_observations(git_repo: Path) -> None:
+    replay("cursor", "sessionStart", cursor_base("sessionStart", git_repo))
+    shell = {
+        **cursor_base("afterShellExecution", git_repo),
+        "command": "npm test",
+        "output": "ok",
+        "duration": 150,
+    }
+    replay("cursor", "afterShellExecution", shell)
+    edit = {
+        **cursor_base("afterFileEdit", git_repo),
+        "file_path": str(git_repo / "main.ts"),
+        "edits": [{"old_string": "const foo = 1", "new_string": "const foo = 2"}],
+    }
+    replay("cursor", "afterFileEdit", edit)
+    mcp = {
+        **cursor_base("afterMCPExecution", git_repo),
+        "tool_name": "database_query",
+        "tool_input": '{"query": "SELECT 1"}',
+        "result_json": '{"rows": 1}',
+        "duration": 250,
+    }
+    replay("cursor", "afterMCPExecution", mcp)
+    prompt = {
+        **cursor_base("beforeSubmitPrompt", git_repo),
+        "prompt": "Fix the bug",
+        "attachments": [],
+    }
+    replay("cursor", "beforeSubmitPrompt", prompt)
+    replay(
+        "cursor",
+        "afterAgentResponse",
+        {**cursor_base("afterAgentResponse", git_repo), "text": "Fixed it."},
+    )
+    replay(
+        "cursor", "stop", {**cursor_base("stop", git_repo), "status": "completed", "loop_count": 0}
+    )
+    obs = stored()
+    assert [o.kind for o in obs] == ["command", "file_diff", "tool_call", "message"]
+    assert {o.provenance["source"] for o in obs} == {"cursor"}
+    assert obs[0].content == "$ npm test\n[completed]\nok"
+    assert "-const foo = 1\n+const foo = 2" in obs[1].content
+    assert obs[2].content.startswith("database_query query=SELECT 1\n")
+    assert obs[3].content == "Fix the bug"
+    assert all(o.scope.session_id == SESSION and o.scope.repo_id == str(git_repo) for o in obs)
+
+
+@pytest.mark.parametrize(
+    ("name", "event", "data"),
+    [
+        ("gemini", "AfterTool", {"tool_name": 3, "tool_response": [1, {"text": None}]}),
+        ("gemini", "BeforeModel", {}),
+        ("codex", "PostToolUse", {"tool_name": None, "tool_response": {"exit_code": True}}),
+        ("cursor", "afterFileEdit", {"edits": "nope", "workspace_roots": [None]}),
+        ("cursor", "afterMCPExecution", {"tool_input": "{not json", "result_json": 5}),
+        ("vim", "Stop", {}),
+    ],
+)
+def test_bad_agent_payloads_exit_zero_and_log(name: str, event: str, data: dict[str, Any]) -> None:
+    proc = run_hook(event, {"session_id": "s", **data}, "--agent", name)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_init_change_for_agents_without_hooks_is_mcp_only(git_repo: Path) -> None:
+    [change] = load("opencode").install("project", str(git_repo), "kindling")
+    assert change.items == ("mcp",)
+    data = json.loads(change.path.read_text())
+    assert data["mcp"]["kindling"] == {
+        "type": "local",
+        "command": ["kindling", "mcp"],
+        "enabled": True,
+    }
+    assert "mcpServers" not in data  # the .mcp.json shape OpenCode rejects
+
+
+END = "</untrusted_context>"
+
+
+@pytest.mark.parametrize(
+    ("response", "event", "field", "value"),
+    [
+        (
+            {"llmContent": "<untrusted_context>\nOutput: ok\nProcess Group PGID: 9\n" + END},
+            "PostToolUse",
+            "tool_response",
+            {"stdout": "ok", "stderr": ""},
+        ),
+        (
+            {"llmContent": "Output: boom\nExit Code: 2", "returnDisplay": "boom"},
+            "PostToolUseFailure",
+            "error",
+            "Exit code 2\nboom",
+        ),
+        ({"llmContent": "", "error": "denied"}, "PostToolUseFailure", "error", "denied"),
+    ],
+)
+def test_gemini_shell_results_as_claude_codes(
+    response: dict[str, Any], event: str, field: str, value: Any
+) -> None:
+    data = {"tool_name": "run_shell_command", "tool_input": {"command": "x"}}
+    out = load("gemini").canonical({**data, "tool_response": response}, "AfterTool")
+    assert out is not None
+    assert (out["hook_event_name"], out[field]) == (event, value)

@@ -1,0 +1,175 @@
+"""Conformance with the agents' real CLIs, from npm: each accepts the config ``kindling init``
+wrote and lists Kindling's MCP server (Gemini CLI and OpenCode connect to it: they start
+``kindling mcp`` and list its tools; Codex lists it as enabled).
+
+The CLIs are looked up in ``$KINDLING_NPM_CACHE`` (default ``~/.cache/kindling-npm``, where
+``scripts/agent_clis.sh`` installs them) and on PATH. Without them each test skips in one line,
+except under ``CI=true``, where a missing CLI fails. Cursor's CLI is not published on npm (it
+installs from cursor.com), so Cursor is covered by the replayed payloads of test_agents.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+KINDLING = str(Path(sys.executable).with_name("kindling"))
+CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
+MODULES = CACHE / "node_modules"
+CLIS = {
+    "gemini": ["node", str(MODULES / "@google" / "gemini-cli" / "bundle" / "gemini.js")],
+    "codex": ["node", str(MODULES / "@openai" / "codex" / "bin" / "codex.js")],
+    "opencode": [str(MODULES / "opencode-ai" / "bin" / "opencode.exe")],
+}
+
+
+def cli(name: str) -> list[str]:
+    argv = CLIS[name]
+    if Path(argv[-1]).is_file() and (argv[0] != "node" or shutil.which("node")):
+        return argv
+    on_path = shutil.which(name)
+    if on_path:
+        return [on_path]
+    reason = f"{name} CLI not found (run scripts/agent_clis.sh to install it from npm)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def run(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
+    proc = subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+    )
+    return proc.stdout + proc.stderr
+
+
+@pytest.fixture
+def home(tmp_path: Path, git_repo: Path) -> dict[str, str]:
+    """An environment whose HOME is private, with ``init`` already run for the agents."""
+    env = dict(os.environ)
+    home = Path(env["HOME"])
+    env["CODEX_HOME"] = str(home / ".codex")
+    env["NO_COLOR"] = "1"
+    for flag in ("--gemini", "--codex", "--opencode"):
+        proc = subprocess.run(
+            [KINDLING, "init", flag], cwd=git_repo, env=env, capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr
+    return env
+
+
+def test_gemini_cli_loads_the_config_and_connects(git_repo: Path, home: dict[str, str]) -> None:
+    argv = cli("gemini")
+    trusted = Path(home["HOME"]) / ".gemini" / "trustedFolders.json"
+    trusted.parent.mkdir(parents=True, exist_ok=True)
+    trusted.write_text(f'{{"{git_repo}": "TRUST_FOLDER"}}', encoding="utf-8")  # as the user would
+    out = run([*argv, "mcp", "list"], git_repo, home)
+    assert "kindling" in out
+    assert "Connected" in out, out  # it started `kindling mcp` and listed its tools
+    assert "Invalid hook event" not in out, out
+
+
+def test_codex_loads_the_config_and_lists_the_server(git_repo: Path, home: dict[str, str]) -> None:
+    argv = cli("codex")
+    codex_home = Path(home["CODEX_HOME"])
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        f'[projects."{git_repo}"]\ntrust_level = "trusted"\n', encoding="utf-8"
+    )  # Codex reads a project's .codex/ only once the user trusts it
+    out = run([*argv, "mcp", "list"], git_repo, home)
+    line = next((x for x in out.splitlines() if x.startswith("kindling")), "")
+    assert "mcp" in line, out
+    assert "enabled" in line, out
+
+
+def test_opencode_loads_the_config_and_connects(git_repo: Path, home: dict[str, str]) -> None:
+    argv = cli("opencode")
+    out = run([*argv, "mcp", "list"], git_repo, home)
+    assert "kindling" in out
+    assert "connected" in out, out
+
+
+def test_a_real_codex_session_records_its_tool_call_and_summary(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
+    run (once the user trusts them: ``--dangerously-bypass-hook-trust`` here) and record."""
+    from fake_openai import FakeOpenAI
+    from kindling import Kindling
+
+    argv = cli("codex")
+    codex_home = Path(home["CODEX_HOME"])
+    codex_home.mkdir(parents=True, exist_ok=True)
+    with FakeOpenAI() as api:
+        (codex_home / "config.toml").write_text(
+            'model = "gpt-5"\nmodel_provider = "fake"\n'
+            f'[model_providers.fake]\nname = "fake"\nbase_url = "{api.url}"\n'
+            'wire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
+            f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
+            encoding="utf-8",
+        )
+        env = {**home, "FAKE_OPENAI_KEY": "not-a-key"}
+        run_argv = [*argv, "exec", "--dangerously-bypass-approvals-and-sandbox"]
+        run_argv += ["--dangerously-bypass-hook-trust", "Print marker-codex with the shell"]
+        out = run(run_argv, git_repo, env)
+    assert "Done with marker-codex." in out, out
+    assert "clamping" not in out, out  # the timeouts init wrote are within Codex's limits
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs = kd.list_observations(limit=10)
+        [capsule] = kd.list_capsules()
+        summary = kd.get_summary(capsule.summary_id) if capsule.summary_id else None
+    assert sorted((o.kind, o.provenance["source"]) for o in obs) == [
+        ("command", "codex"),
+        ("message", "codex"),
+    ]
+    command = next(o for o in obs if o.kind == "command")
+    assert command.content == "$ echo marker-codex\n[completed]\nmarker-codex"
+    assert capsule.intent.startswith("Codex session in")
+    assert summary is not None
+    assert summary.content == "Done with marker-codex."
+
+
+def test_a_real_gemini_session_records_its_tool_call_and_summary(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """``gemini -p`` against a local stand-in for the Gemini API: the hooks ``init`` wrote
+    record the prompt, the shell command (its output, not the model's wrapper) and the
+    summary AfterAgent leaves."""
+    from fake_gemini import FakeGemini
+    from kindling import Kindling
+
+    argv = cli("gemini")
+    user = Path(home["HOME"]) / ".gemini"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "trustedFolders.json").write_text(f'{{"{git_repo}": "TRUST_FOLDER"}}')
+    auth = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+    (user / "settings.json").write_text(json.dumps(auth), encoding="utf-8")
+    with FakeGemini() as api:
+        env = {**home, "GOOGLE_GEMINI_BASE_URL": api.url, "GEMINI_API_KEY": "not-a-key"}
+        out = run([*argv, "-p", "Print marker-gemini", "--yolo"], git_repo, env)
+    assert "Done with marker-gemini." in out, out
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs = kd.list_observations(limit=10)
+        [capsule] = kd.list_capsules()
+        summary = kd.get_summary(capsule.summary_id) if capsule.summary_id else None
+    assert sorted((o.kind, o.provenance["source"]) for o in obs) == [
+        ("command", "gemini"),
+        ("message", "gemini"),
+    ]
+    command = next(o for o in obs if o.kind == "command")
+    assert command.content == "$ echo marker-gemini\n[completed]\nmarker-gemini"
+    assert capsule.intent.startswith("Gemini CLI session in")
+    assert summary is not None
+    assert summary.content == "Done with marker-gemini."

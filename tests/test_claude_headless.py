@@ -1,0 +1,126 @@
+"""The real ``claude -p`` (``@anthropic-ai/claude-code`` from npm) against a local stand-in
+for the model API (``fake_anthropic``): 20 headless runs, each ending right after a tool call,
+store every tool call and the summary Stop saves, with no duplicate; a run that ends on an API
+error stores its tool call and the error, and no summary made of the error.
+
+When ``claude -p`` exits it cancels the background hooks still running: these runs pass only
+because Stop and SessionEnd are synchronous and reconcile the transcript. Skips in one line
+without the CLI (see ``scripts/agent_clis.sh``), except under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fake_anthropic import FakeAnthropic
+from kindling import Kindling, Scope
+
+pytestmark = pytest.mark.slow
+
+KINDLING = str(Path(sys.executable).with_name("kindling"))
+CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
+CLAUDE = CACHE / "node_modules" / "@anthropic-ai" / "claude-code" / "bin" / "claude.exe"
+RUNS = 20
+
+
+def claude() -> str:
+    if CLAUDE.is_file():
+        return str(CLAUDE)
+    found = shutil.which("claude")
+    if found:
+        return found
+    reason = "claude CLI not found (run scripts/agent_clis.sh to install it from npm)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def run_claude(exe: str, repo: Path, api: FakeAnthropic, prompt: str) -> dict[str, Any]:
+    env = dict(os.environ)
+    env |= {
+        "ANTHROPIC_BASE_URL": api.url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-not-a-key",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
+    argv = [exe, "-p", prompt, "--allowedTools", "Bash", "--output-format", "json"]
+    proc = subprocess.run(
+        argv,
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    result: dict[str, Any] = json.loads(proc.stdout)
+    return result
+
+
+def init(repo: Path) -> None:
+    proc = subprocess.run(
+        [KINDLING, "init", "--claude-code"], cwd=repo, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def session_of(kd: Kindling, session: str) -> tuple[list[Any], Any]:
+    obs = kd.list_observations(scope=Scope(session_id=session), limit=100)
+    [capsule] = kd.list_capsules(scope=Scope(session_id=session), limit=10)
+    return obs, capsule
+
+
+def test_headless_runs_lose_nothing_and_store_nothing_twice(git_repo: Path) -> None:
+    exe = claude()
+    init(git_repo)
+    sessions = {}
+    with FakeAnthropic() as api:
+        for n in range(RUNS):
+            marker = f"marker-run-{n}"
+            result = run_claude(exe, git_repo, api, f"Print {marker} with Bash")
+            assert result["is_error"] is False, result
+            sessions[marker] = result["session_id"]
+    # Under load Claude Code may end a hook it waits for (SessionEnd gets 1.5 s) or run it
+    # before the transcript is written: the next session's start reconciles what is left.
+    start = {"session_id": "after", "cwd": str(git_repo), "hook_event_name": "SessionStart"}
+    proc = subprocess.run(
+        [KINDLING, "hook", "SessionStart"], input=json.dumps(start), capture_output=True, text=True
+    )
+    assert proc.returncode == 0
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        for marker, session in sessions.items():
+            obs, capsule = session_of(kd, session)
+            commands = [o for o in obs if o.kind == "command"]
+            assert [o.content for o in commands] == [f"$ echo {marker}\n[completed]\n{marker}"]
+            assert capsule.summary_id is not None, marker
+            assert kd.get_summary(capsule.summary_id).content == f"Done with {marker}."
+        everything = kd.list_observations(kind="command", limit=1000)
+    assert len(everything) == RUNS  # 0 duplicates
+    log = Path(os.environ["KINDLING_HOME"]) / "hooks.log"
+    assert not log.exists(), log.read_text(encoding="utf-8")
+
+
+def test_a_run_ending_on_an_api_error_leaves_no_summary_of_it(git_repo: Path) -> None:
+    exe = claude()
+    init(git_repo)
+    with FakeAnthropic(fail_after_tool=True) as api:
+        result = run_claude(exe, git_repo, api, "Print marker-fails with Bash")
+    assert result["is_error"] is True
+    assert result["result"].startswith("API Error: 400")
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs, capsule = session_of(kd, result["session_id"])
+        summaries = kd.list_summaries(limit=10)
+    assert summaries == []
+    assert capsule.summary_id is None
+    kinds = sorted(o.kind for o in obs)
+    assert kinds == ["command", "error", "message"]  # the tool call, the failed turn, the prompt
+    error = next(o for o in obs if o.kind == "error")
+    assert error.content.startswith("Turn ended by an API error")
