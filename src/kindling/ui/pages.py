@@ -211,15 +211,21 @@ def pin_row(ctx: Ctx, pin: Mapping[str, Any]) -> Markup:
 
 
 def explanation(exp: Mapping[str, Any]) -> Markup:
+    # The named signals come as they are (a new signal shows without a change here).
+    signals = exp.get("signals")
+    named = (
+        list(signals.items())
+        if isinstance(signals, Mapping)
+        else [(name, exp.get(name)) for name in ("scope", "intent", "confidence")]
+    )
     rows = [
         ("score", exp.get("score")),
         ("relevance", exp.get("relevance")),
         ("bm25", exp.get("bm25")),
         ("recency", exp.get("recency")),
-        ("scope", exp.get("scope")),
-        ("intent", exp.get("intent")),
-        ("confidence", exp.get("confidence")),
+        *named,
         ("source", exp.get("source")),
+        ("question asks for", exp.get("need") or "-"),
         ("matched", ", ".join(map(str, exp.get("matchedTerms") or [])) or "-"),
     ]
     cells = [tag("tr", None, tag("th", None, k), tag("td", None, _num(v))) for k, v in rows]
