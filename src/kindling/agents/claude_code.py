@@ -33,6 +33,8 @@ from __future__ import annotations
 import json
 import os
 
+from kindling.hooks.payload import EVENTS as CANONICAL_EVENTS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -45,19 +47,8 @@ if TYPE_CHECKING:
 NAME = "claude-code"
 LABEL = "Claude Code"
 FLAG = "--claude-code"
-_CANONICAL = (
-    "SessionStart",
-    "UserPromptSubmit",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PreCompact",
-    "PostCompact",
-    "SubagentStop",
-    "Stop",
-    "StopFailure",
-    "SessionEnd",
-)
-EVENTS = {event: event for event in _CANONICAL}
+# The canonical events are Claude Code's own (``hooks.payload``): each maps to itself.
+EVENTS = {event: event for event in CANONICAL_EVENTS}
 TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
 ASYNC_EVENTS = ("PostToolUse", "PostToolUseFailure", "PreCompact", "SubagentStop")
 _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
@@ -318,7 +309,7 @@ def merge_hooks(
 
     result = copy(data)
     wanted = {}
-    for event in _CANONICAL:
+    for event in CANONICAL_EVENTS:
         entry: dict[str, Any] = {
             "type": "command",
             "command": hook_command(exe, None, event),

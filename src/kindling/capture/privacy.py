@@ -131,21 +131,8 @@ def mask_remembered(
     """Content and provenance with the values ``memory`` holds for ``session`` masked."""
     if not memory.knows(session):
         return content, provenance
-    kinds: set[str] = set()
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, str):
-            text, found = memory.mask(session, value)
-            kinds.update(found)
-            return text
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        return value
-
-    content = walk(content)
-    provenance = walk(provenance)
+    masked, kinds = memory.mask_tree(session, {"c": content, "p": provenance})
+    content, provenance = masked["c"], masked["p"]  # type: ignore[index]
     if kinds:
         earlier = provenance.get(REDACTED_KINDS_KEY)
         known = {k for k in earlier if isinstance(k, str)} if isinstance(earlier, list) else set()

@@ -227,6 +227,24 @@ class SessionSecrets:
             text = text.replace(value, f"[REDACTED:{hits[value]}]")
         return text, tuple(sorted(set(hits.values())))
 
+    def mask_tree(self, session: str | None, value: object) -> tuple[object, set[str]]:
+        """``value`` (a text, or JSON objects and lists holding texts) with every remembered
+        value of ``session`` masked, and the kinds masked."""
+        kinds: set[str] = set()
+
+        def walk(item: object) -> object:
+            if isinstance(item, str):
+                text, found = self.mask(session, item)
+                kinds.update(found)
+                return text
+            if isinstance(item, dict):
+                return {k: walk(v) for k, v in item.items()}
+            if isinstance(item, list):
+                return [walk(v) for v in item]
+            return item
+
+        return walk(value), kinds
+
     def knows(self, session: str | None) -> bool:
         """True when something is remembered for ``session`` (cheap: no hashing)."""
         return bool(session) and (session in self._memory or self._has_file(str(session)))

@@ -115,22 +115,11 @@ def _remembered(
     memory = session_memory(directory)
     memory.remember(session, found)
     kinds: set[str] = set()
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, str):
-            text, masked = memory.mask(session, value)
-            kinds.update(masked)
-            return text
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        return value
-
     out = dict(record)
     for key in ("content", "intent", "provenance"):
         if key in out:
-            out[key] = walk(out[key])
+            out[key], masked = memory.mask_tree(session, out[key])
+            kinds |= masked
     prov = out.get("provenance")
     if kinds and isinstance(prov, dict):
         earlier = prov.get(REDACTED_KINDS_KEY)
