@@ -166,14 +166,14 @@ def scrub_secrets(text: str) -> Scrubbed:
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
-    result = _scrub_once(text)
+    result = scrub_once(text)
     # Masking a value (and its copies) can open a word boundary where another secret starts
     # (`AKIA...EXAMPLEgho_...`): the rules run again over the masked text until nothing more
     # changes, so scrubbing is idempotent. Only texts that held a secret pay for it.
     for _ in range(3):
         if not result.kinds:
             break
-        again = _scrub_once(result.text)
+        again = scrub_once(result.text)
         if again.text == result.text:
             break
         result = Scrubbed(
@@ -184,7 +184,9 @@ def scrub_secrets(text: str) -> Scrubbed:
     return result
 
 
-def _scrub_once(text: str) -> Scrubbed:
+def scrub_once(text: str) -> Scrubbed:
+    """One pass of the rules the text's keywords wake (``scrub_secrets`` repeats it until the
+    text no longer changes)."""
     index = _rules()[1]
     lowered = text.lower()
     woken = index.woken(lowered)
