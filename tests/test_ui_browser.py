@@ -48,6 +48,20 @@ def by_css(driver: Any, css: str) -> Any:
     return driver.find_element(By.CSS_SELECTOR, css)
 
 
+def text_after_click(driver: Any, css: str, wanted: str) -> str:
+    """The text of ``css`` once it holds ``wanted``: a click's form post loads a new page, and
+    the old page's element goes stale meanwhile."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    def ready(d: Any) -> str | None:
+        text = str(d.find_element("css selector", css).text)
+        return text if wanted in text else None
+
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return str(WebDriverWait(driver, 10, ignored_exceptions=ignored).until(ready))
+
+
 def click_link(driver: Any, text: str) -> None:
     from selenium.webdriver.common.by import By
 
@@ -76,9 +90,9 @@ def test_find_search_pin_and_forget_in_the_browser(
 
     click_link(driver, REPO)  # repositories -> sessions and capsules
     click_link(driver, "fix the checkout rounding bug")
-    assert "Rounding fixed in cart.py" in by_css(driver, ".summary").text
+    assert "Rounding fixed in cart.py" in text_after_click(driver, ".summary", "Rounding fixed")
     click_link(driver, f"session {SESSION}")
-    assert "The checkout total is off by a cent" in by_css(driver, ".timeline").text
+    assert "off by a cent" in text_after_click(driver, ".timeline", "off by a cent")
 
     box = by_css(driver, "nav input[type=search]")
     box.send_keys("rounding failed")
@@ -95,17 +109,17 @@ def test_find_search_pin_and_forget_in_the_browser(
     by_css(driver, "form.pinform input[name=reason]").send_keys("the real cause")
     by_css(driver, "form.pinform input[name=days]").send_keys("7")
     by_css(driver, "form.pinform button").click()
-    assert "the real cause" in by_css(driver, "li.pin").text
+    assert "the real cause" in text_after_click(driver, "li.pin", "the real cause")
 
     driver.get(f"{base}/item?id={ids['o3']}")
     by_css(driver, "form.danger button").click()
-    preview = by_css(driver, "main").text
+    preview = text_after_click(driver, "main", "would forget")
     assert "would forget 1 observation, 1 summary" in preview
     assert ids["o3"] in preview
     with Kindling.open(db_path) as check:
         assert not check.get_observation(ids["o3"]).redacted  # the preview changed nothing
     by_css(driver, "form.danger button").click()
-    assert "forgot 1 observation, 1 summary" in by_css(driver, ".report").text
+    assert "forgot 1 observation, 1 summary" in text_after_click(driver, ".report", "forgot")
 
     driver.get(f"{base}/session?session={SESSION}")
     assert "sum(p) * rate" not in driver.page_source
@@ -171,11 +185,11 @@ def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) 
         box.send_keys(token)
         box.submit()
         click_link(driver, REPO)
-        assert "fix the checkout rounding bug" in by_css(driver, "main").text
+        assert "fix the checkout rounding bug" in text_after_click(driver, "main", "rounding bug")
         driver.get(f"{base}/ui/item?id={ids['o2']}")
         by_css(driver, "form.pinform input[name=reason]").send_keys("team pin")
         by_css(driver, "form.pinform button").click()
-        assert "team pin" in by_css(driver, "li.pin").text
+        assert "team pin" in text_after_click(driver, "li.pin", "team pin")
         for path in ("/ui/", f"/ui/item?id={ids['other']}", f"/ui/repo?repo={OTHER_REPO}"):
             driver.get(base + path)
             assert "other team's rounding plan" not in driver.page_source
