@@ -21,10 +21,9 @@ from Kindling except ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyP
 
 from __future__ import annotations
 
-import math
 import re
 
-from kindling.capture.scrub_values import P, leave_value, mask
+from kindling.capture.scrub_values import P, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,7 +79,7 @@ def is_name(value: str) -> bool:
         return False  # mostly digits: generated
     if any(not _VOWEL.search(w) for w in _LOWER_RUN.findall(value)):
         return False  # "tpvgx": letters no language strings together
-    if len(_DIGIT_RUN.findall(value)) > 2 or (len(value) >= 24 and _entropy(value) >= 4.3):
+    if len(_DIGIT_RUN.findall(value)) > 2 or (len(value) >= 24 and entropy(value) >= 4.3):
         return False  # digits scattered through it, or letters as varied as a random draw
     return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
 
@@ -96,14 +95,6 @@ _DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
 
 _DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
 _UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
-
-
-def _entropy(text: str) -> float:
-    counts: dict[str, int] = {}
-    for c in text:
-        counts[c] = counts.get(c, 0) + 1
-    n = len(text)
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
 def credential_like(value: str) -> bool:
@@ -134,7 +125,7 @@ def credential_like(value: str) -> bool:
     words = re.split(r"[-_.]", core)
     if len(words) > 1 and max(map(len, words)) < 8 and digits < 4:
         return False  # snake, kebab or dotted words with a number: a name
-    return _entropy(core) >= (3.0 if n >= 20 else 2.8)
+    return entropy(core) >= (3.0 if n >= 20 else 2.8)
 
 
 # ------------------------------------------------------------------ near a key word

@@ -16,11 +16,10 @@ compiled only when its keyword occurs. Must not import anything from Kindling ex
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 
-from kindling.capture.scrub_values import leave_value, mask
+from kindling.capture.scrub_values import entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,21 +30,13 @@ DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "kingfisher_rules.js
 KIND = "vendor_secret"
 
 
-def _entropy(text: str) -> float:
-    counts: dict[str, int] = {}
-    for c in text:
-        counts[c] = counts.get(c, 0) + 1
-    n = len(text)
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
-
-
 def _handler(min_entropy: float) -> Rule:
     def rule(m: re.Match[str]) -> tuple[str, str] | None:
         group = next((g for g in range(m.re.groups, 0, -1) if m[g]), 0)
         value = m[group]
         if len(value) < 8 or "[REDACTED:" in value or leave_value(value):
             return None
-        if _entropy(value) < min_entropy:
+        if entropy(value) < min_entropy:
             return None
         start, end = m.span(group)
         text = m.string

@@ -16,13 +16,12 @@ and ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
 from __future__ import annotations
 
 import itertools
-import math
 import re
 
 from kindling.capture.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.capture.scrub_data import data_rules
 from kindling.capture.scrub_keyed import LOOSE_WORDS, keyed_rules
-from kindling.capture.scrub_values import P, compile_values, leave_value, mask
+from kindling.capture.scrub_values import P, compile_values, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -200,17 +199,9 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
         return None  # words with a number or two (release2024build7)
-    if _entropy(core) < 3.6 or _base64_text(token):
+    if entropy(core) < 3.6 or _base64_text(token):
         return None  # repetitive, or base64 of readable text (a fixture, a GitHub node id)
     return "random_token", mask("random_token")
-
-
-def _entropy(text: str) -> float:
-    counts: dict[str, int] = {}
-    for c in text:
-        counts[c] = counts.get(c, 0) + 1
-    n = len(text)
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
 def _base64_text(token: str) -> bool:

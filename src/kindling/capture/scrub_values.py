@@ -7,6 +7,7 @@ Must not import anything from Kindling.
 
 from __future__ import annotations
 
+import math
 import re
 
 
@@ -59,6 +60,15 @@ class P:
     loose_words: tuple[str, ...]
     vendor_words: tuple[str, ...]
     hex: re.Pattern[str]
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy of ``text`` in bits per character (0 for an empty text)."""
+    counts: dict[str, int] = {}
+    for c in text:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(text)
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
 def leave_value(value: str) -> bool:
