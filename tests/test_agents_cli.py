@@ -106,8 +106,8 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
 ) -> None:
     """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
     run (once the user trusts them: ``--dangerously-bypass-hook-trust`` here) and record."""
-    from fake_openai import FakeOpenAI
     from kindling import Kindling
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     codex_home = Path(home["CODEX_HOME"])
@@ -147,8 +147,8 @@ def test_a_real_gemini_session_records_its_tool_call_and_summary(
     """``gemini -p`` against a local stand-in for the Gemini API: the hooks ``init`` wrote
     record the prompt, the shell command (its output, not the model's wrapper) and the
     summary AfterAgent leaves."""
-    from fake_gemini import FakeGemini
     from kindling import Kindling
+    from tests.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     user = Path(home["HOME"]) / ".gemini"

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from clitools import run_process
-from hookutil import payload, run_hook
 from kindling import Kindling, Scope
 from kindling.store import files
 from kindling.store.sqlite import doctor
-from serverutil import free_port
+from tests.clitools import run_process
+from tests.hookutil import payload, run_hook
+from tests.serverutil import free_port
 
 S = Scope(repo_id="/r")
 KINDLING = Path(sys.executable).with_name("kindling")
