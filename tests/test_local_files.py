@@ -218,7 +218,7 @@ def test_another_users_read_only_database_can_be_searched(sound: bytes) -> None:
 
 
 def test_the_hook_log_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kindling.hooks import LOG_NAME, log_problem
+    from kindling.hooks.log import LOG_NAME, log_problem
 
     old = os.umask(0o022)
     try:
