@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
-from kindling.capture.spool import drain, pending, spool_dir
+from kindling.capture.spool import pending, spool_dir
+from kindling.engine.drain import drain
 from tests.hookutil import KINDLING, payload
 
 AGENTS = 24

@@ -23,8 +23,9 @@ from __future__ import annotations
 from contextlib import suppress
 from typing import Any
 
-from kindling.capture.spool import drain, pending, spool_dir
+from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
+from kindling.engine.drain import drain
 from kindling.errors import ConflictError, DatabaseLockedError
 from kindling.hooks.capture import ended, mapped, session_intent
 from kindling.hooks.config import HookConfig
