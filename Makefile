@@ -44,8 +44,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the browser,
+# crash and storm loops): make test PYTEST_ARGS='-m "not slow"'
+PYTEST_ARGS ?=
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

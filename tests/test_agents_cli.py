@@ -22,6 +22,8 @@ import pytest
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
 MODULES = CACHE / "node_modules"
+pytestmark = pytest.mark.slow  # real agent CLIs from npm: `-m "not slow"` leaves them out
+
 CLIS = {
     "gemini": ["node", str(MODULES / "@google" / "gemini-cli" / "bundle" / "gemini.js")],
     "codex": ["node", str(MODULES / "@openai" / "codex" / "bin" / "codex.js")],

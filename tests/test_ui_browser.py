@@ -15,6 +15,8 @@ from kindling.ui.app import create_local_app
 from tests.browser import Recorder, driver_or_skip, serving
 from tests.uiutil import REPO, SESSION, seed
 
+pytestmark = pytest.mark.slow  # a real Chromium: `-m "not slow"` leaves it out
+
 TOKEN = "browser-test-token"
 
 
