@@ -75,12 +75,23 @@ def _imports_in(source: str, module: str, *, runtime_only: bool = False) -> set[
     """Every module that ``source`` (the module ``module``) imports, wherever the import sits:
     at module level, inside a function or class, under ``TYPE_CHECKING``. ``from
     kindling.store.sqlite import doctor`` names ``kindling.store.sqlite.doctor``; a relative
-    import is resolved against ``module``. With ``runtime_only``, the imports under ``if
+    import is resolved against ``module``. ``importlib.import_module`` counts too: a literal
+    name is that module, and a name looked up at run time (``_LAZY[name]``) is every module
+    of ours the source spells out as a string; a name built at run time (the CLI's commands and
+    the agents, found by package) is not seen. With ``runtime_only``, the imports under ``if
     TYPE_CHECKING:`` are left out: they never run."""
     package = module.removesuffix(".__init__").split(".")
     if not SRC.parent.joinpath(*package).is_dir():
         package = package[:-1]  # a module's package is its parent; a package is its own
     found: set[str] = set()
+    tree = ast.parse(source)
+    spelled = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"kindling(\.\w+)+", node.value)
+    }
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
@@ -103,10 +114,23 @@ def _imports_in(source: str, module: str, *, runtime_only: bool = False) -> set[
                 as_path = SRC.parent.joinpath(*sub.split("."))
                 is_module = as_path.with_suffix(".py").exists() or as_path.is_dir()
                 found.add(sub if sub.startswith("kindling.") and is_module else base)
+        elif isinstance(node, ast.Call) and _calls_import_module(node) and node.args:
+            name = node.args[0]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                found.add(name.value)
+            elif not isinstance(name, ast.JoinedStr):
+                found.update(spelled)
         visit(node)
 
-    visit(ast.parse(source))
+    visit(tree)
     return found
+
+
+def _calls_import_module(node: ast.Call) -> bool:
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == "import_module") or (
+        isinstance(func, ast.Attribute) and func.attr == "import_module"
+    )
 
 
 def _imports(path: Path, *, runtime_only: bool = False) -> set[str]:
@@ -234,6 +258,9 @@ def test_the_import_walk_sees_every_level() -> None:
         "if TYPE_CHECKING:\n    from kindling.engine import Kindling\n"
         "def f():\n    from kindling.retrieval.scoring import relevance\n"
         "class C:\n    def g(self):\n        from . import budget\n"
+        "LAZY = {'x': 'kindling.model.memories'}\n"
+        "def h(n):\n    return importlib.import_module(LAZY[n])\n"
+        "def k():\n    return import_module('kindling.timefmt')\n"
     )
     everything = _imports_in(source, "kindling.retrieval.provider")
     assert everything == {
@@ -242,6 +269,8 @@ def test_the_import_walk_sees_every_level() -> None:
         "kindling.engine",
         "kindling.retrieval.scoring",
         "kindling.retrieval.budget",
+        "kindling.model.memories",
+        "kindling.timefmt",
     }
     running = _imports_in(source, "kindling.retrieval.provider", runtime_only=True)
     assert running == everything - {"kindling.engine"}
