@@ -47,7 +47,9 @@ keywords of a text in one pass and maps them to their rules. Every pattern runs 
 quantifiers that could backtrack are possessive or bounded.
 
 Must not import anything from Kindling except ``kindling.errors``, and lazily the scrubber's
-own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``);
+own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``,
+``capture.scrub_context``); none of them imports this module back (the shared pieces,
+``LazyPattern`` and the ``Rule`` type, live in the leaf ``capture.scrub_values``);
 standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from kindling.capture.scrub_keywords import KeywordIndex
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import LazyPattern, Rule
 
 __all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
 
@@ -105,25 +107,6 @@ class Scrubbed:
     def changed(self) -> bool:
         """True when anything was masked; the text is then different from the input."""
         return bool(self.kinds)
-
-
-class LazyPattern:
-    """A rule's pattern, compiled the first time text holding one of its keywords needs it.
-
-    A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
-
-    __slots__ = ("_compiled", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled.sub(repl, text)
 
 
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None

@@ -16,49 +16,20 @@
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+from Kindling except ``capture.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_values import P, entropy, leave_value, mask
+from kindling.capture.scrub_values import LazyPattern, LazyRe, P, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import Rule
 
 # ------------------------------------------------------------------ value shape
-
-
-class LazyRe:
-    """A helper pattern compiled on first use: a hook process scrubs one event, and compiling
-    every helper up front would cost it milliseconds for patterns it never asks."""
-
-    __slots__ = ("_compiled", "_flags", "_source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self._source, self._flags = source, flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def _re(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
-        return self._compiled
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self._re().fullmatch(text)
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self._re().match(text, pos)
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._re().search(text)
-
-    def findall(self, text: str) -> list[str]:
-        return self._re().findall(text)
 
 
 # Words joined the ways code joins them (``KeySerializationEncryption``, ``AI_ADDRCONFIG``,
@@ -318,8 +289,6 @@ def _command(m: re.Match[str], certain: bool = False) -> tuple[str, str] | None:
 def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The context rules, in the order they run: URL and command rules with the other
     shape rules, ``near_key`` last (before ``random_token``)."""
-    from kindling.capture.scrub import LazyPattern
-
     a = re.ASCII
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
@@ -342,6 +311,4 @@ NEAR_KEYWORDS = (
 
 
 def near_key_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
-    from kindling.capture.scrub import LazyPattern
-
     return (NEAR_KEYWORDS, LazyPattern(_NEAR_SRC, re.ASCII), _near_key)

@@ -6,21 +6,18 @@ hold a secret word or a vendor name anywhere when the value looks generated. See
 ``capture.scrub`` for what is masked and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values``, ``capture.scrub_context`` (for ``LazyRe``) and
-``capture.scrub`` (for ``LazyPattern``).
+from Kindling except ``capture.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_context import LazyRe
-from kindling.capture.scrub_values import P, leave_value, mask, random_enough
+from kindling.capture.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, random_enough
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import Rule
 
 # Words a log or form prints after "password:" that are a status, not the password.
 _STATUS_WORDS = frozenset(
@@ -294,8 +291,6 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
 
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The key-value rules, in the order they run (after every rule that knows its value)."""
-    from kindling.capture.scrub import LazyPattern
-
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
