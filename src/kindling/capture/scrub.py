@@ -111,6 +111,9 @@ class Scrubbed:
 
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
 _INDEX: KeywordIndex | None = None
+# The same keywords split: those of the rules every text may need, and those of the rules
+# that mask only a candidate value (``scrub_values.gated``), scanned only when the text has one.
+_SPLIT: tuple[KeywordIndex, KeywordIndex] | None = None
 
 
 def _all_kinds() -> tuple[str, ...]:
@@ -120,6 +123,7 @@ def _all_kinds() -> tuple[str, ...]:
     named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
     named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
     named |= {"random_token", "url_secret", "url_token", "webhook_url", "vendor_secret"}
+    named |= {"basic_credential"}
     return tuple(sorted(named | {"url_password"}))
 
 
@@ -132,15 +136,37 @@ def rule_keywords() -> frozenset[str]:
 
 
 def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIndex]:
-    global _RULES, _INDEX
+    global _RULES, _INDEX, _SPLIT
     if _RULES is None or _INDEX is None:
         from kindling.capture.scrub_keywords import KeywordIndex
         from kindling.capture.scrub_rules import compile_rules
+        from kindling.capture.scrub_values import is_gated
 
         rules = compile_rules()
         _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
+        # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
+        core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
+        value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])
+        _SPLIT = (core, value)
         _RULES = rules
     return _RULES, _INDEX
+
+
+def _woken(text: str, lowered: str) -> list[int]:
+    """The rules ``text`` wakes: those its keywords wake, less the gated rules when it holds
+    no candidate value (they would leave it as it is)."""
+    if _SPLIT is None:
+        _rules()
+    assert _SPLIT is not None
+    core, value = _SPLIT
+    woken = core.woken(lowered)
+    from kindling.capture.scrub_values import has_candidate
+
+    if has_candidate(text):
+        more = value.woken(lowered)
+        if more:
+            woken = sorted({*woken, *more})
+    return woken
 
 
 def scrub_secrets(text: str) -> Scrubbed:
@@ -170,9 +196,8 @@ def scrub_secrets(text: str) -> Scrubbed:
 def scrub_once(text: str) -> Scrubbed:
     """One pass of the rules the text's keywords wake (``scrub_secrets`` repeats it until the
     text no longer changes)."""
-    index = _rules()[1]
     lowered = text.lower()
-    woken = index.woken(lowered)
+    woken = _woken(text, lowered)
     if not woken:
         return Scrubbed(text, ())
     if "-----begin" in lowered:
@@ -215,7 +240,7 @@ def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
 
 
 def _scrub_piece(text: str) -> Scrubbed:
-    woken = _rules()[1].woken(text.lower()) if text else []
+    woken = _woken(text, text.lower()) if text else []
     return run_rules(text, woken) if woken else Scrubbed(text, ())
 
 

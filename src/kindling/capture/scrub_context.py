@@ -23,7 +23,16 @@ from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_values import LazyPattern, LazyRe, P, entropy, leave_value, mask
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    P,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -141,6 +150,7 @@ _NEAR_SRC = (
 )
 
 
+@gated
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     text = m.string
@@ -152,7 +162,7 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     lowered = text[line_start : m.start("value")].lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
         return None
-    if not credential_like(value) or leave_value(value):
+    if not credential_like(value) or leave_value(value) or not has_candidate(value):
         return None
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
@@ -261,9 +271,12 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (
         ("password", "passwd", "token", "secret", "apikey", "api-key", "accesskey"),
-        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x.
-        r"(?P<keep>(?<![\w-])-(?i:[A-Za-z]{0,20}(?:password|passwd|token|secret|apikey|"
-        rf"api-key|accesskey|secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
+        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x. The flag is
+        # read whole (possessive) and its end checked by look-behinds: trying each keyword at
+        # every letter after each dash cost a diff's worth of backtracking.
+        r"(?P<keep>-(?<![\w-]-)[A-Za-z][A-Za-z-]{0,39}+"
+        r"(?i:(?<=password)|(?<=passwd)|(?<=token)|(?<=secret)|(?<=apikey)|(?<=api-key)"
+        rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
     ),
 )
 

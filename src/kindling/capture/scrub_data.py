@@ -19,7 +19,14 @@ import json
 import os
 import re
 
-from kindling.capture.scrub_values import LazyPattern, entropy, leave_value, mask
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,13 +42,13 @@ def _handler(min_entropy: float) -> Rule:
         value = m[group]
         if len(value) < 8 or "[REDACTED:" in value or leave_value(value):
             return None
-        if entropy(value) < min_entropy:
+        if entropy(value) < min_entropy or not has_candidate(value):
             return None
         start, end = m.span(group)
         text = m.string
         return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"
 
-    return rule
+    return gated(rule)
 
 
 def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:

@@ -13,7 +13,16 @@ from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, random_enough
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    P,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+    random_enough,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,7 +117,7 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 _ADD_KEY_SRC = (
-    r"""(?P<keep>\bkey[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
+    r"""(?P<keep>\b(?:key|name)[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
     r"""[ \t\r\n]++value[ \t]*+=[ \t]*+(?P<q2>["']))(?P<value>[^"'\r\n]*+)(?P=q2)"""
 )
 
@@ -264,12 +273,15 @@ _LOOSE_SRC = (
 )
 
 
+@gated
 def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(".")
     # The value test the end needs, first: most operators in code are followed by a name or a
     # path, and then the key is never looked at.
     long_number = value.isdigit() and len(value) >= 14
     if not (long_number or random_enough(value)) or leave_value(value):
+        return None
+    if not has_candidate(value):
         return None
     start = m.start()
     key_match = P.loose_key.search(m.string, max(0, start - 80), start)

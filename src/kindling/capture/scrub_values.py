@@ -91,7 +91,8 @@ _LEAVE_VALUE_SRC = r"""
 
 # Unquoted values that are code, types or literals rather than secrets.
 _CODE_VALUE_SRC = r"""
-      [A-Za-z_$][\w$]*+(?:\.[A-Za-z_$][\w$]*+)*+[(\[].*  # call or subscript: os.environ[, f(
+      [A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+(?:::)?[(\[<].*  # call: f(, T::new(, x[
+    | [A-Za-z_][\w]*+(?:::[A-Za-z_][\w]*+)++[;,)]?       # a path: Ordering::Relaxed, std::io
     | [A-Za-z_]++(?:\.[A-Za-z_]++)++                      # attribute chain, no digits: self.token
     | [{\[(\#].*                                       # structure opener or comment
     | (?i:none|null|nil|true|false|undefined|yes|no|on|off|str|string|bytes|int|integer
@@ -125,6 +126,42 @@ def entropy(text: str) -> float:
         counts[c] = counts.get(c, 0) + 1
     n = len(text)
     return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+# A token that could be a generated credential: 8+ characters of a credential's alphabet with a
+# digit among them or 8 hex digits in a row (``deadbeef``), or 20+ with two capitals at most
+# one letter apart (``xKQz``, not the ``ClientSerializer`` of a CamelCase name). The rules that
+# find a secret by its value alone (self-identifying shapes, random tokens, a value near a key
+# word, loose keys, the kingfisher data rules) mask only such a value, so a text with none
+# skips them and their keyword scan (``gated``). The runs
+# are maximal (a run of 8 or more is matched from its start), so a value's run lies inside
+# one of its text's runs.
+_RUN = re.compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
+_DIGIT = re.compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
+_CAPITALS = re.compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
+_GATED: set[object] = set()
+
+
+def has_candidate(text: str) -> bool:
+    """True when ``text`` holds a token that could be a generated credential (see above)."""
+    for run in _RUN.findall(text):
+        if _DIGIT.search(run) is not None:
+            return True
+        if len(run) >= 20 and _CAPITALS.search(run) is not None:
+            return True
+    return False
+
+
+def gated(rule: Rule) -> Rule:
+    """Mark ``rule`` as one that masks only a candidate value: ``capture.scrub`` runs it only
+    on texts for which ``has_candidate`` is true. The rule must check its value with
+    ``has_candidate`` itself, so skipping it never changes a result."""
+    _GATED.add(rule)
+    return rule
+
+
+def is_gated(rule: Rule) -> bool:
+    return rule in _GATED
 
 
 def leave_value(value: str) -> bool:
