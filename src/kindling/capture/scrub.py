@@ -132,31 +132,44 @@ SECRET_KINDS = _all_kinds()
 
 def rule_keywords() -> frozenset[str]:
     """Every keyword of every rule: text containing none of them comes back unchanged."""
-    return _rules()[1].keywords
+    _compiled()
+    assert _SPLIT is not None
+    return _SPLIT[0].keywords | _SPLIT[1].keywords
 
 
 def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIndex]:
-    global _RULES, _INDEX, _SPLIT
-    if _RULES is None or _INDEX is None:
+    """The rules in order and the index of all their keywords (the reference the split
+    indexes of ``_woken`` must agree with; built on first use, scrubbing never needs it)."""
+    global _INDEX
+    rules = _compiled()
+    if _INDEX is None:
+        from kindling.capture.scrub_keywords import KeywordIndex
+
+        _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
+    return rules, _INDEX
+
+
+def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    global _RULES, _SPLIT
+    if _RULES is None or _SPLIT is None:
         from kindling.capture.scrub_keywords import KeywordIndex
         from kindling.capture.scrub_rules import compile_rules
         from kindling.capture.scrub_values import is_gated
 
         rules = compile_rules()
-        _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
         # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
         core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
         value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])
         _SPLIT = (core, value)
         _RULES = rules
-    return _RULES, _INDEX
+    return _RULES
 
 
 def _woken(text: str, lowered: str) -> list[int]:
     """The rules ``text`` wakes: those its keywords wake, less the gated rules when it holds
     no candidate value (they would leave it as it is)."""
     if _SPLIT is None:
-        _rules()
+        _compiled()
     assert _SPLIT is not None
     core, value = _SPLIT
     woken = core.woken(lowered)
@@ -247,7 +260,7 @@ def _scrub_piece(text: str) -> Scrubbed:
 def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
     """``text`` after the rules ``numbers`` (in that order; ``scrub_secrets`` runs those its
     keywords wake, in rule order, and any other rule would leave the text as it is)."""
-    rules, _ = _rules()
+    rules = _compiled()
     found: set[str] = set()
     values: dict[str, str] = {}
 

@@ -265,6 +265,13 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
         rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{_ARG})",
     ),
     (
+        ("env ", "arg "),
+        # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
+        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
+        rf"(?P<value>(?![=\s]){_ARG})",
+    ),
+    (
         ("mongo",),
         rf"(?P<keep>\bmongo(?:sh|dump|restore|import|export)?\b[^\r\n]{{0,300}}?[ \t]-p[ \t]++)"
         rf"(?P<value>{_ARG})",
