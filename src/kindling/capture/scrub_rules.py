@@ -65,6 +65,13 @@ def _whole(kind: str) -> Rule:
     return lambda m: (kind, mask(kind))
 
 
+def _gated_whole(kind: str) -> Rule:
+    def rule(m: re.Match[str]) -> tuple[str, str] | None:
+        return (kind, mask(kind)) if has_candidate(m[0]) else None
+
+    return gated(rule)
+
+
 _PERCENT_TAIL = r"(?:%[0-9A-Fa-f]{2}[A-Za-z0-9_+/=.-]*+)*+"
 
 
@@ -308,7 +315,10 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
     )
     for kind, keyword, source in FREE_SHAPES:
-        rules.append(((keyword,), LazyPattern(source, a), _whole(kind)))
+        # A one-character keyword (``.``, ``|``) wakes the rule for nearly every text: such a
+        # shape always holds digits, so it waits for a candidate instead.
+        handler = _gated_whole(kind) if len(keyword) == 1 else _whole(kind)
+        rules.append(((keyword,), LazyPattern(source, a), handler))
     rules += [
         (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
         (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),

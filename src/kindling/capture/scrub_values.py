@@ -91,7 +91,8 @@ _LEAVE_VALUE_SRC = r"""
 
 # Unquoted values that are code, types or literals rather than secrets.
 _CODE_VALUE_SRC = r"""
-      [A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+(?:::)?[(\[<].*  # call: f(, T::new(, x[
+      [A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+(?:::)?[(\[<].*  # call: f(, T::new(
+    | [A-Za-z_]++(?:\.[A-Za-z_]++)*+\{                 # Go/Rust struct literal: pkg.Type{}
     | [A-Za-z_][\w]*+(?:::[A-Za-z_][\w]*+)++[;,)]?       # a path: Ordering::Relaxed, std::io
     | [A-Za-z_]++(?:\.[A-Za-z_]++)++                      # attribute chain, no digits: self.token
     | [{\[(\#].*                                       # structure opener or comment
