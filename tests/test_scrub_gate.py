@@ -73,6 +73,8 @@ def test_skipping_the_gated_rules_never_changes_a_result(text: str) -> None:
         "    let mut index = TokenFactory::new();\n    let mut secret = EventResolver::new();",
         "password: Option<String>,",
         "std::sync::atomic::Ordering::Relaxed",
+        "internal/handlers/log_save.go:653: flag.token = BalanceValidator{}",
+        "\tuser.token = UserClient{}\n\tmessage.stream = UserClient{}",
         "github.com/x/y v0.3.0 h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWg=",
         '"integrity": "sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ=="',
         "see src/main/java/com/acme/billing/auth/Invoice.java:42 and ClientSerializer",
