@@ -80,6 +80,10 @@ def test_skipping_the_gated_rules_never_changes_a_result(text: str) -> None:
         "see src/main/java/com/acme/billing/auth/Invoice.java:42 and ClientSerializer",
         "ENV PATH /usr/local/bin",
         "ARG NPM_TOKEN",
+        "connect(host=h, password=password, token=token)",
+        '<add name="x">plain</add>',
+        'token = getToken("github-app-installation")',
+        'findSecret("prod/db/password-rotation")',
     ],
 )
 def test_code_digests_and_names_are_left(text: str) -> None:
@@ -150,6 +154,10 @@ def test_secret_keys_in_more_syntaxes(value: str) -> None:
         f"FROM python:3.12\nENV DB_PASSWORD {value}\nRUN make",
         f"curl --proxy-user admin:{value} --proxy https://proxy:8080 https://x",
         f"Set-Thing -SecretKey {value} -Force",
+        f'<entry key="db.password">{value}</entry>',
+        f"Server=db;Port=5432;User Id=app;Password={value};Database=shop;",
+        f'ds.setPassword("{value}");',
+        f"Client.builder().withApiKey('{value}').build()",
     ]
     for text in texts:
         assert value not in scrub_secrets(text).text, text

@@ -105,8 +105,15 @@ _XML_SRC = (
 )
 
 
+# The name an element's attributes give its text: ``<entry key="db.password">``.
+_NAME_ATTR = LazyRe(r"""[ \t](?:key|name|id)[ \t]*=[ \t]*["']([^"']{1,100})["']""", re.ASCII)
+
+
 def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     kind = _key_kind(m["tag"], len(m["tag"]))
+    if kind is None and "=" in m["open"]:
+        named = _NAME_ATTR.search(m["open"])
+        kind = _key_kind(named[1], len(named[1])) if named else None
     value = m["value"].strip()
     if kind is None or not value or leave_value(value):
         return None
@@ -173,7 +180,8 @@ _VALUE = r"""
       | '(?P<sq>[^'\r\n]*+)'
       | `(?P<bq>[^`\r\n]*+)`
       | \\"(?P<eq>(?:[^"\\\r\n]|\\(?!")|\\(?=\\))*+)\\"   # inside a JSON string: \"value\"
-      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]|[&;](?![A-Za-z_][\w.-]*+=)(?=[^\s"'`]))++)
+      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]
+                  |[&;](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
         # & and ; end a value only before the next key: token=x&user=y, Password=x;Server=y
     )
 """
@@ -249,8 +257,10 @@ def _too_short(kind: str, value: str) -> bool:
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if not any(c.isalnum() for c in value) or leave_value(value) or P.code.fullmatch(value):
         return True  # "password=>=>" holds operators, not a value
-    if P.identifier.fullmatch(value) and (
-        tail.startswith((",", ")", "}")) or _key_kind(value, len(value))
+    if (
+        P.identifier.fullmatch(value)
+        and (tail.startswith((",", ")", "}")) or _key_kind(value, len(value)))
+        and not _in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
@@ -258,6 +268,18 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
+
+
+# ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
+# every value is a literal, never a variable.
+_PAIR_BEFORE = LazyRe(r"[A-Za-z][A-Za-z ]{0,30}=[^;=\s]++;[ \t]*+", re.ASCII)
+
+
+def _in_pairs(text: str, end: int) -> bool:
+    if text[end : end + 1] != ";":
+        return False
+    line_start = text.rfind("\n", 0, end) + 1
+    return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
 
 
 # A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
@@ -301,6 +323,37 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
 
 
+def _setter_src() -> str:
+    # ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
+    # secret key, given one string literal. Starts at the parenthesis, looks back for the key.
+    return rf"""
+    \({_key_end(".")}
+    [ \t]*+(?P<q>["'])(?P<value>[^"'\r\n\\]{{1,200}}+)(?P=q)[ \t]*+\)
+    """
+
+
+_SETTER_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_]*+\Z", re.ASCII)
+_BARE_SETTERS = frozenset(
+    ("password", "passwd", "passphrase", "token", "secret", "apikey", "api_key", "accesskey")
+)
+
+
+def _setter(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    name_match = _SETTER_NAME.search(text[max(0, m.start() - 64) : m.start()])
+    if name_match is None:
+        return None
+    name = name_match[0].lower()
+    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
+        return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
+    kind = _key_kind(text, m.start())
+    value = m["value"]
+    if kind is None or leave_value(value) or _too_short(kind, value):
+        return None
+    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
+    return kind, f"{head}{mask(kind)}{tail}"
+
+
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The key-value rules, in the order they run (after every rule that knows its value)."""
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
@@ -311,5 +364,6 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
+        (_KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
         (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
     ]
