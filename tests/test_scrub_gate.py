@@ -84,6 +84,9 @@ def test_skipping_the_gated_rules_never_changes_a_result(text: str) -> None:
         '<add name="x">plain</add>',
         'token = getToken("github-app-installation")',
         'findSecret("prod/db/password-rotation")',
+        "password:\n  min_length: 8\n  required: true",
+        "The user is identified by a token",
+        "echo $TOKEN | docker login --password-stdin",
     ],
 )
 def test_code_digests_and_names_are_left(text: str) -> None:
@@ -158,6 +161,10 @@ def test_secret_keys_in_more_syntaxes(value: str) -> None:
         f"Server=db;Port=5432;User Id=app;Password={value};Database=shop;",
         f'ds.setPassword("{value}");',
         f"Client.builder().withApiKey('{value}').build()",
+        f"db:\n  password:\n    {value}\n  user: app",
+        f"mysql> CREATE USER 'app'@'%' IDENTIFIED BY '{value}';",
+        f"net user deploy {value} /add",
+        f"echo '{value}' | docker login -u me --password-stdin registry.example.com",
     ]
     for text in texts:
         assert value not in scrub_secrets(text).text, text

@@ -265,6 +265,25 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
         rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{_ARG})",
     ),
     (
+        ("identified",),
+        # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
+        r"[^\r\n;]{0,120}?"
+        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
+        rf"(?P<value>(?!(?i:password|values?)\b){_ARG})",
+    ),
+    (
+        ("net user",),
+        # Windows: net user NAME PASSWORD [/add]
+        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){_ARG}[ \t]++)(?P<value>(?![/*]){_ARG})",
+    ),
+    (
+        ("password-stdin",),
+        # echo PW | docker login --password-stdin: the value piped into a credential prompt.
+        rf"(?P<keep>\becho[ \t]++(?:-n[ \t]++)?)(?P<value>{_ARG})"
+        r"(?=[ \t]*+\|[^\r\n]{0,200}?--password-stdin)",
+    ),
+    (
         ("env ", "arg "),
         # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
         r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"

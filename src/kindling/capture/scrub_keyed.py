@@ -194,6 +194,7 @@ def _keyed_src() -> str:
     return rf"""
     (?P<sep>["' \t:=?+.,\\]{_key_end(".")}
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
+          | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
           | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
