@@ -221,8 +221,25 @@ def _flag_src() -> str:
     """
 
 
+# A YAML key alone on its line (``  - password:``), and a value alone on the next one.
+_YAML_KEY_LINE = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?[\w.-]++["']?""", re.ASCII)
+_LONE_VALUE = LazyRe(r"[^\s]++[ \t]*+(?:\r?\n|\Z)", re.ASCII)
+
+
+def _yaml_next_line(m: re.Match[str]) -> bool:
+    """For ``key:`` then the value on the next line: true only when both lines are YAML's,
+    not ``if token:`` and the body of a Python block."""
+    text, colon = m.string, m.start("sep")
+    line_start = text.rfind("\n", 0, colon) + 1
+    if _YAML_KEY_LINE.fullmatch(text[line_start:colon]) is None:
+        return False
+    return _LONE_VALUE.match(text, m.end("sep")) is not None
+
+
 def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
+    if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
+        return None
     kind = _key_kind(text, m.start("sep")) or "secret"
     quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
     if quoted is not None:
