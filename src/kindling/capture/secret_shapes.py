@@ -188,7 +188,9 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
     (
         "discord_bot_token",
         ".",
-        "(?<![A-Za-z0-9_-])(?:[MNO][A-Za-z0-9_-]{3}){5,6}[A-Za-z0-9_-]{0,3}"
+        # (The first letter first: the scan skips to an M, N or O before looking back.)
+        "[MNO](?<![A-Za-z0-9_-][MNO])[A-Za-z0-9_-]{3}(?:[MNO][A-Za-z0-9_-]{3}){4,5}"
+        "[A-Za-z0-9_-]{0,3}"
         "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
     ),
     ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
