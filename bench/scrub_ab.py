@@ -86,7 +86,7 @@ def main() -> int:
     parser.add_argument(
         "--store",
         type=Path,
-        default=Path("/tmp/secrets-data/corpus-v3-100000-s42.db"),
+        default=Path("bench/data/corpus-v3-100000-s42.db"),
         help="store",
     )
     parser.add_argument("--rounds", type=int, default=3)
