@@ -29,7 +29,9 @@ The SQL functions ``kindling_parts``, ``kindling_scope`` and ``kindling_with_seg
 registered on every connection the store opens; the migration that builds the index uses the
 same ones. No trigger calls them: only Kindling writes this index, so a connection without
 them (the ``sqlite3`` shell, another tool) can still write every table (an observation written
-that way is stored, not indexed).
+that way is stored, not indexed). Reading ``observation_docs`` (FTS5's ``rebuild``, and the
+``integrity-check`` of SQLite versions that compare external content) needs them:
+``kindling doctor`` registers them.
 
 The summary index (``summaries_fts``) is kept by triggers, which use built-in SQL only, so any
 SQLite writer can add or change a summary: its document is its content and, on a line of its
