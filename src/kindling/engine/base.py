@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from kindling.capture.privacy import guard_store, scrub_text, unguarded
 from kindling.capture.sanitize import wall_clock_ms
@@ -39,8 +39,10 @@ class EngineBase:
         weights: ScoringWeights | None = None,
         scrub_secrets: bool = True,
         redact_secrets: bool | None = None,
+        semantic: bool | str = False,
     ) -> None:
         scrub_secrets = scrub_switch(scrub_secrets, redact_secrets)
+        self.semantic_mode = semantic_switch(semantic)
         self.store = guard_store(store, scrub_secrets)  # every write, not just these verbs
         self.scrubs_secrets = scrub_secrets
         self.clock = clock
@@ -75,7 +77,12 @@ class EngineBase:
         if self._provider is None:
             from kindling.retrieval.provider import LocalFtsProvider
 
-            self._provider = LocalFtsProvider(self.store, self.weights)
+            scorer = None
+            if self.semantic_mode is not None:  # the optional extra: imported only when asked
+                from kindling.semantic.setup import scorer_for
+
+                scorer = scorer_for(self.store, self.semantic_mode)
+            self._provider = LocalFtsProvider(self.store, self.weights, semantic=scorer)
         return self._provider
 
     @property
@@ -90,6 +97,18 @@ class EngineBase:
         """``text`` scrubbed of secrets when this engine scrubs; call it before any cut, so a
         cut never leaves half a secret."""
         return scrub_text(text) if self.scrubs_secrets else text
+
+
+def semantic_switch(value: bool | str) -> Literal["auto", "on"] | None:
+    """``semantic``: False (lexical only, the default), ``"auto"`` (the signal when its extra,
+    model and vectors are there) or True / ``"on"`` (an error when one is missing)."""
+    if value is False:
+        return None
+    if value is True or value == "on":
+        return "on"
+    if value == "auto":
+        return "auto"
+    raise InvalidInputError("semantic must be False, True, 'on' or 'auto'")
 
 
 def scrub_switch(scrub_secrets: bool, redact_secrets: bool | None) -> bool:

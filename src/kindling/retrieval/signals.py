@@ -53,6 +53,7 @@ class Scored:
     episode: float = 0.0
     need: float = 1.0
     matched: tuple[str, ...] = ()
+    semantic: float | None = None  # the semantic signal's value (retrieval.semantic), if on
 
 
 @dataclass(frozen=True, slots=True)
