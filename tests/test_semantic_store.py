@@ -63,7 +63,10 @@ def test_forget_removes_the_vector(kd: Kindling) -> None:
     store = vectors(kd)
     store.put_vectors(
         MODEL,
-        [VectorRow("observation", secret.id, vec(1, 2)), VectorRow("observation", kept.id, vec(2, 1))],
+        [
+            VectorRow("observation", secret.id, vec(1, 2)),
+            VectorRow("observation", kept.id, vec(2, 1)),
+        ],
     )
     kd.forget(secret.id)
     assert store.vectors_of(MODEL, "observation", [secret.id, kept.id]) == {kept.id: vec(2, 1)}

@@ -187,13 +187,24 @@ class Encoder:
 
 
 def _gelu(np: Any, x: Array) -> Array:
-    """Exact GELU, ``x * Phi(x)``, with erf to float32 precision (Abramowitz-Stegun 7.1.26)."""
-    z = x / math.sqrt(2.0)
-    sign = np.sign(z)
+    """Exact GELU, ``x * Phi(x)``, with erf to float32 precision (Abramowitz-Stegun 7.1.26),
+    computed in place: the intermediate layer is the largest array of the pass."""
+    z = x * np.float32(1.0 / math.sqrt(2.0))
     a = np.abs(z)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    erf = sign * (1.0 - poly * np.exp(-a * a))
-    return (0.5 * x * (1.0 + erf)).astype(np.float32)
+    t = a * np.float32(0.3275911)
+    t += 1.0
+    np.reciprocal(t, out=t)
+    poly = t * np.float32(1.061405429)
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        poly += np.float32(c)
+        poly *= t
+    np.square(a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    poly *= a  # 1 - erf(|z|)
+    np.subtract(1.0, poly, out=poly)
+    np.copysign(poly, z, out=poly)  # erf(z)
+    poly += 1.0
+    poly *= x
+    poly *= np.float32(0.5)
+    return poly

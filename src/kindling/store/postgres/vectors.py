@@ -15,7 +15,13 @@ from kindling.model import REDACTED
 from kindling.store.vectors import Coverage, Unembedded, VectorRow, VectorTarget
 
 _TABLES: dict[str, tuple[str, str, str, str, str]] = {
-    "observation": ("observation_vectors", "observation_id", "observations", "ts", "redacted = FALSE"),
+    "observation": (
+        "observation_vectors",
+        "observation_id",
+        "observations",
+        "ts",
+        "redacted = FALSE",
+    ),
     "summary": ("summary_vectors", "summary_id", "summaries", "created_at", "content <> %s"),
 }
 
