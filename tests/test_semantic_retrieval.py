@@ -226,3 +226,56 @@ def test_core_never_imports_the_extra(tmp_path: Path) -> None:
         outs.append(done.stdout)
     assert outs[0] == outs[1]
     assert json.loads(outs[0])["candidates"][0]["entity"]["id"] in ("o1", "o2")
+
+
+@pytest.mark.contract
+def test_signal_on_both_backends(tiny: Path, store_url: str) -> None:
+    with Kindling.open(store_url) as kd:
+        ids = fill(kd)
+        assert api.index(kd.store).embedded == 2
+        lexical = dump(kd)
+    with Kindling.open(store_url, semantic="on") as kd:
+        assert ranked(kd) == [ids["cart"], ids["weather"]]
+        on = dump(kd)
+        assert dump(kd) == on
+        assert on != lexical
+        kd.forget(ids["cart"])
+        assert api.status(kd.store).coverage.observations_embedded == 1  # type: ignore[union-attr]
+
+
+def test_export_import_leaves_vectors_to_the_indexer(tiny: Path, tmp_path: Path) -> None:
+    """Vectors are derived data: a bundle carries the texts, and the importing store embeds
+    them itself (with its own pinned model), so a bundle never holds a forgotten text's
+    vector nor a vector of a model the other side did not verify."""
+    from kindling.bundle import dumps, export_bundle, import_bundle, loads
+
+    with Kindling.open(tmp_path / "a.db") as a:
+        ids = fill(a)
+        api.index(a.store)
+        text = dumps(export_bundle(a))
+    assert "vector" not in text
+    with Kindling.open(tmp_path / "b.db") as b:
+        import_bundle(b, loads(text))
+        assert api.status(b.store).coverage.embedded == 0  # type: ignore[union-attr]
+        assert api.index(b.store).embedded == 2
+    with Kindling.open(tmp_path / "b.db", semantic="on") as b:
+        assert ranked(b) == [ids["cart"], ids["weather"]]
+
+
+def test_remote_mode_ranks_on_the_server(tiny: Path, db_path: Path) -> None:
+    """`kindling serve` opens its store with the signal on when it can; a remote client gets
+    the server's semantic ranking (and its explanation), and never loads a model itself."""
+    from kindling.remote.front import RemoteKindling
+    from serverutil import kindling as run_kindling
+    from serverutil import running_server
+
+    Kindling.open(db_path).close()
+    token = run_kindling(str(db_path), "token", "create", "--user", "alice").stdout.split()[-1]
+    with running_server(str(db_path)) as (url, _proc):
+        remote = RemoteKindling(url, token)
+        ids = fill(remote)  # type: ignore[arg-type]
+        with Kindling.open(db_path) as kd:  # the server's machine indexes its store
+            assert api.index(kd.store).embedded == 2
+        result = remote.retrieve(QUERY, scope=SCOPE, now=NOW)
+        assert [c.entity.id for c in result.candidates] == [ids["cart"], ids["weather"]]
+        assert "semantic" in result.candidates[0].explanation.signals

@@ -40,6 +40,7 @@ from kindling.semantic.scorer import VectorScorer
 
 HOUR = 3_600_000
 WEIGHTS = (0.15, 0.3, 0.45, 0.6, 0.8)
+SETS = ["hand-late", "coding-heldout", "coding-tune", "buried"]
 
 
 class CachedEncoder:
@@ -57,7 +58,8 @@ class CachedEncoder:
         return self.inner.model
 
     def _key(self, text: str) -> str:
-        return hashlib.sha256(f"{self.model}\0{text}".encode()).hexdigest()
+        key = f"{self.model}\0{self.inner.spec.max_tokens}\0{text}"
+        return hashlib.sha256(key.encode()).hexdigest()
 
     def encode(self, texts: Sequence[str], *, batch: int = 16) -> list[Any]:
         import numpy as np
@@ -124,26 +126,35 @@ def score(
     return out
 
 
-def run(encoder: CachedEncoder, coding_limit: int | None) -> dict[str, Any]:
+def _report(label: str, result: dict[str, Any]) -> None:
+    print(json.dumps({label: result}), file=sys.stderr, flush=True)  # progress, set by set
+
+
+def run(encoder: CachedEncoder, coding_limit: int | None, sets: Sequence[str]) -> dict[str, Any]:
     results: dict[str, Any] = {}
+    full = load_set()
     with tempfile.TemporaryDirectory() as tmp:
-        recs = all_records(read_histories())
-        kd, names = build_store(Path(tmp) / "hand.db")
-        late = at(read_queries(), last_event(recs) + HOUR)
-        results["hand-late (tune)"] = score(kd, names, late, encoder, tiers=True)
-        kd.close()
-        data = buried.build()
-        kd, names = build_store(Path(tmp) / "buried.db", data.records)
-        results["buried (held out)"] = score(kd, names, list(data.queries), encoder, tiers=True)
-        kd.close()
-        full = load_set()
-        for split in ("tune", "heldout"):
-            cs = full.split(split, coding_limit if split == "tune" else None)
-            kd, _ = build_store(Path(tmp) / f"{split}.db", records(cs))
-            label = f"coding {split}" + (" (held out)" if split == "heldout" else " (tune)")
-            results[label] = score(kd, summary_names(kd, cs), judged(cs), encoder, tiers=False)
-            results[label]["sessions"] = len(cs.sessions)
+        for name in sets:
+            if name == "hand-late":
+                recs = all_records(read_histories())
+                kd, names = build_store(Path(tmp) / "hand.db")
+                late = at(read_queries(), last_event(recs) + HOUR)
+                label = "hand-late (tune)"
+                results[label] = score(kd, names, late, encoder, tiers=True)
+            elif name == "buried":
+                data = buried.build()
+                kd, names = build_store(Path(tmp) / "buried.db", data.records)
+                label = "buried (held out)"
+                results[label] = score(kd, names, list(data.queries), encoder, tiers=True)
+            else:
+                split = name.removeprefix("coding-")
+                cs = full.split(split, coding_limit if split == "tune" else None)
+                kd, _ = build_store(Path(tmp) / f"{split}.db", records(cs))
+                label = f"coding {split}" + (" (held out)" if split == "heldout" else " (tune)")
+                results[label] = score(kd, summary_names(kd, cs), judged(cs), encoder, tiers=False)
+                results[label]["sessions"] = len(cs.sessions)
             kd.close()
+            _report(label, results[label])
     return results
 
 
@@ -154,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/kindling-semantic-cache.db"))
     parser.add_argument("--coding-limit", type=int, default=None, metavar="N",
                         help="only N sessions of the coding tune split")  # fmt: skip
+    parser.add_argument(
+        "--set",
+        action="append",
+        choices=SETS,
+        help="which sets, in this order (repeat; default all)",
+    )
     args = parser.parse_args(argv)
     spec = model_spec(args.model)
     if installed(spec) is None:
@@ -165,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     assert where is not None
     encoder = CachedEncoder(Encoder(spec, where), args.cache)
     start = time.perf_counter()
-    results = run(encoder, args.coding_limit)
+    results = run(encoder, args.coding_limit, args.set or SETS)
     doc = {
         "model": spec.key,
         "maxTokens": spec.max_tokens,

@@ -7,6 +7,7 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.scoring import ScoringWeights
 
 Clock = Callable[[], int]
+SEMANTIC_RECHECK_S = 30.0
 
 
 class EngineBase:
@@ -49,6 +51,7 @@ class EngineBase:
         self._provider = provider
         self._tokenizer = tokenizer
         self._weights = weights
+        self._semantic_checked = 0.0
 
     @property
     def session_secrets(self) -> SessionSecrets:
@@ -74,7 +77,7 @@ class EngineBase:
 
     @property
     def provider(self) -> RetrievalProvider:
-        if self._provider is None:
+        if self._provider is None or self._semantic_due():
             from kindling.retrieval.provider import LocalFtsProvider
 
             scorer = None
@@ -82,8 +85,18 @@ class EngineBase:
                 from kindling.semantic.setup import scorer_for
 
                 scorer = scorer_for(self.store, self.semantic_mode)
+                self._semantic_checked = time.monotonic()
             self._provider = LocalFtsProvider(self.store, self.weights, semantic=scorer)
         return self._provider
+
+    def _semantic_due(self) -> bool:
+        """In ``auto`` mode without the signal yet, look again now and then: a long-running
+        server or MCP process picks it up once the model is installed and vectors indexed."""
+        if self.semantic_mode != "auto" or self._provider is None:
+            return False
+        if getattr(self._provider, "semantic", True) is not None:
+            return False
+        return time.monotonic() - self._semantic_checked >= SEMANTIC_RECHECK_S
 
     @property
     def tokenizer(self) -> Tokenizer:

@@ -37,8 +37,9 @@ class ModelSpec:
     licence: str
     architecture: Architecture
     dim: int
-    # The longest input read, in word pieces (CLS and SEP included): upstream's limit is 384
-    # (mpnet) and 256 (MiniLM); 256 keeps the cost of one long observation bounded.
+    # The longest input read, in word pieces (CLS and SEP included). Upstream reads up to 384
+    # (mpnet) and 256 (MiniLM); the cost grows with the length and an observation's first 128
+    # pieces (about 500 characters) say what it is about, while the lexical index reads it all.
     max_tokens: int
     files: tuple[ModelFile, ...]
     special: tuple[str, str, str, str]  # cls, sep, pad, unk
@@ -66,7 +67,7 @@ MPNET = ModelSpec(
     licence="Apache-2.0",
     architecture="mpnet",
     dim=768,
-    max_tokens=256,
+    max_tokens=128,
     files=(
         ModelFile(
             "model.safetensors",
@@ -92,7 +93,7 @@ MINILM = ModelSpec(
     licence="Apache-2.0",
     architecture="bert",
     dim=384,
-    max_tokens=256,
+    max_tokens=128,
     files=(
         ModelFile(
             "model.safetensors",

@@ -10,6 +10,7 @@ Must not import anything from Kindling except ``errors``, ``model``, ``store`` a
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -40,6 +41,7 @@ class VectorScorer:
         self._encoder: TextEncoder | None = None
         self._model = model
         self._queries: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()  # `kindling serve` asks from several threads
 
     @property
     def model(self) -> str:
@@ -47,20 +49,28 @@ class VectorScorer:
 
     @property
     def encoder(self) -> TextEncoder:
-        if self._encoder is None:
-            self._encoder = self._load()
-        return self._encoder
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = self._load()
+            return self._encoder
 
     def query_vector(self, query: str) -> bytes:
-        found = self._queries.get(query)
-        if found is None:
-            found = codec.encode([float(x) for x in self.encoder.encode([query])[0]])
+        with self._lock:
+            found = self._queries.get(query)
+            if found is not None:
+                self._queries.move_to_end(query)
+                return found
+        found = codec.encode([float(x) for x in self.encoder.encode([query])[0]])
+        with self._lock:
             self._queries[query] = found
             if len(self._queries) > QUERY_CACHE:
                 self._queries.popitem(last=False)
-        else:
-            self._queries.move_to_end(query)
         return found
+
+    def clear_cache(self) -> None:
+        """Forget the question vectors (benchmarks time the model this way)."""
+        with self._lock:
+            self._queries.clear()
 
     def similarities(
         self, query: str, items: Sequence[tuple[TargetType, str]]

@@ -54,7 +54,7 @@ def scorer_for(store: Store, mode: Mode, spec: ModelSpec | None = None) -> Vecto
             raise SemanticError("this store keeps no vectors (remote stores rank on the server)")
         if installed(spec) is None:
             require_installed(spec)
-        if not vectors.vector_models().get(spec.key):
+        if not vectors.has_vectors(spec.key):
             raise SemanticError(
                 f"the store has no vectors of {spec.key} yet: run `kindling semantic index`"
             )

@@ -101,6 +101,10 @@ class VectorStore(Protocol):
 
     def vector_coverage(self, model: str) -> Coverage: ...
 
+    def has_vectors(self, model: str) -> bool:
+        """Whether any row has a vector of ``model`` (cheap: retrieval asks it)."""
+        ...
+
     def vector_models(self) -> dict[str, int]:
         """Every model with stored vectors, and how many."""
         ...

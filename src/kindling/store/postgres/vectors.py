@@ -92,6 +92,15 @@ class PgVectorsMixin:
         sums_v = self.read("SELECT COUNT(*) FROM summary_vectors WHERE model = %s", (model,))[0][0]
         return Coverage(model, int(obs), int(obs_v), int(sums), int(sums_v))
 
+    def has_vectors(self, model: str) -> bool:
+        return bool(
+            self.read(
+                "SELECT EXISTS (SELECT 1 FROM observation_vectors WHERE model = %s)"
+                " OR EXISTS (SELECT 1 FROM summary_vectors WHERE model = %s)",
+                (model, model),
+            )[0][0]
+        )
+
     def vector_models(self) -> dict[str, int]:
         rows = self.read(
             "SELECT model, SUM(n) FROM (SELECT model, COUNT(*) AS n FROM observation_vectors"

@@ -85,6 +85,15 @@ class VectorsMixin:
         sums_v = read("SELECT COUNT(*) FROM summary_vectors WHERE model = ?", (model,))[0][0]
         return Coverage(model, int(obs), int(obs_v), int(sums), int(sums_v))
 
+    def has_vectors(self, model: str) -> bool:
+        return bool(
+            self.db.read(
+                "SELECT EXISTS (SELECT 1 FROM observation_vectors WHERE model = ?)"
+                " OR EXISTS (SELECT 1 FROM summary_vectors WHERE model = ?)",
+                (model, model),
+            )[0][0]
+        )
+
     def vector_models(self) -> dict[str, int]:
         rows = self.db.read(
             "SELECT model, SUM(n) FROM (SELECT model, COUNT(*) AS n FROM observation_vectors"
