@@ -21,10 +21,11 @@ from typing import Protocol
 from kindling.model import TargetType
 from kindling.retrieval.scoring import Signal
 
-# How much a candidate with no similarity to the question can lose (0.45: a hit at cosine 0
-# keeps 55 % of its score, one at cosine 1 all of it). Chosen on the tuning split of the
-# coding and conversation sets (bench/quality/semantic.py, docs/ranking.md).
-SEMANTIC_WEIGHT = 0.45
+# How much a candidate with no similarity to the question can lose (0.3: a hit at cosine 0
+# keeps 70 % of its score, one at cosine 1 all of it). On the tuning data (hand-judged
+# conversations asked late, the coding set's tuning split) 0.15-0.3 never lost a question and
+# 0.45 and more began to cost coding questions (bench/quality/semantic.py, docs/ranking.md).
+SEMANTIC_WEIGHT = 0.3
 ROUND = 4
 NAME = "semantic"
 
@@ -49,11 +50,10 @@ def semantic_values(
     """Every item's signal value in [0, 1], rounded; items without a vector get the median."""
     if not items or not query.strip():
         return {}
-    found = {
-        k: round(min(1.0, max(0.0, v)), ROUND) for k, v in scorer.similarities(query, items).items()
-    }
-    if not found:
+    raw = scorer.similarities(query, items)
+    if not raw:
         return {}
+    found = {k: round(min(1.0, max(0.0, v)), ROUND) for k, v in raw.items()}
     fill = _median(found.values())
     return {item: found.get(item, fill) for item in items}
 
