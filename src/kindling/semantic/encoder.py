@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import mmap
 import os
 import struct
 from collections.abc import Sequence
@@ -44,9 +45,12 @@ def numpy_module() -> Any:
 
 
 def read_safetensors(path: Path) -> dict[str, Array]:
-    """Every tensor of a safetensors file, as float32 arrays (int tensors are skipped)."""
+    """Every tensor of a safetensors file as a float32 array (int tensors are skipped). The file
+    is mapped, not read: float32 tensors are views of the mapping (no copy; the pages are the
+    page cache's), so loading costs no more memory than the model's size."""
     np = numpy_module()
-    data = path.read_bytes()
+    with path.open("rb") as fh:
+        data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     (n,) = struct.unpack("<Q", data[:8])
     header = json.loads(data[8 : 8 + n])
     base = 8 + n
@@ -61,7 +65,8 @@ def read_safetensors(path: Path) -> dict[str, Array]:
             offset=base + start,
             count=(end - start) // (4 if info["dtype"] == "F32" else 2),
         )
-        out[name] = raw.reshape(info["shape"]).astype(np.float32)
+        tensor = raw.reshape(info["shape"])
+        out[name] = tensor if info["dtype"] == "F32" else tensor.astype(np.float32)
     return out
 
 
