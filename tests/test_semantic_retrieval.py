@@ -279,3 +279,30 @@ def test_remote_mode_ranks_on_the_server(tiny: Path, db_path: Path) -> None:
         result = remote.retrieve(QUERY, scope=SCOPE, now=NOW)
         assert [c.entity.id for c in result.candidates] == [ids["cart"], ids["weather"]]
         assert "semantic" in result.candidates[0].explanation.signals
+
+
+def test_only_the_extra_imports_numpy_and_hooks_stay_lexical() -> None:
+    """numpy (the extra) is imported by ``kindling.semantic`` alone, inside functions; hooks
+    never ask for the signal (they open stores with ``semantic`` off, the default)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "src" / "kindling"
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            if any(n.split(".")[0] in ("numpy", "onnxruntime", "torch") for n in names):
+                assert path.parent.name == "semantic", f"{path} imports the extra"
+        if path.parent.name == "semantic":
+            top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+            roots = {
+                a.name.split(".")[0] for n in top if isinstance(n, ast.Import) for a in n.names
+            }
+            roots |= {(n.module or "").split(".")[0] for n in top if isinstance(n, ast.ImportFrom)}
+            assert "numpy" not in roots, f"{path}: numpy at module level"
+    for path in (root / "hooks").rglob("*.py"):
+        assert "semantic" not in path.read_text(encoding="utf-8"), path
