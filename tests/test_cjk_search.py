@@ -219,7 +219,8 @@ def _unsegment(store_url: str) -> None:
             conn.execute(
                 "UPDATE summaries SET search = setweight(to_tsvector('kindling', content), 'A')"
             )
-            conn.execute("DELETE FROM kindling_schema_migrations WHERE version IN (8, 9)")
+            # a database written before the segments has no later step either
+            conn.execute("DELETE FROM kindling_schema_migrations WHERE version >= 8")
         return
     db = sqlite3.connect(store_url, isolation_level=None)
     db.create_function("identifier_parts", 1, identifier_parts)

@@ -62,7 +62,7 @@ class Outcome:
 
 def _open(db: Path | str, now: int) -> Kindling:
     try:
-        return Kindling.open(db, clock=lambda: now)
+        return Kindling.open(db, clock=lambda: now, semantic="auto")
     except OSError as exc:  # e.g. the database's directory cannot be created
         raise StoreError(
             f"cannot open database {db} ({exc.strerror or exc}); pass --db or set KINDLING_DB"

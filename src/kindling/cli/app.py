@@ -68,7 +68,7 @@ class State:
         fixed = self.now
         clock = wall_clock_ms if fixed is None else (lambda: fixed)
         try:
-            return Kindling.open(self.url or self.db, clock=clock)
+            return Kindling.open(self.url or self.db, clock=clock, semantic="auto")
         except OSError as exc:  # e.g. the database's directory cannot be created
             raise StoreError(
                 f"cannot open the database {self.db}: {exc.strerror or exc}; "

@@ -7,9 +7,10 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from kindling.capture.privacy import guard_store, scrub_text, unguarded
 from kindling.capture.sanitize import wall_clock_ms
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.scoring import ScoringWeights
 
 Clock = Callable[[], int]
+SEMANTIC_RECHECK_S = 30.0
 
 
 class EngineBase:
@@ -39,14 +41,17 @@ class EngineBase:
         weights: ScoringWeights | None = None,
         scrub_secrets: bool = True,
         redact_secrets: bool | None = None,
+        semantic: bool | str = False,
     ) -> None:
         scrub_secrets = scrub_switch(scrub_secrets, redact_secrets)
+        self.semantic_mode = semantic_switch(semantic)
         self.store = guard_store(store, scrub_secrets)  # every write, not just these verbs
         self.scrubs_secrets = scrub_secrets
         self.clock = clock
         self._provider = provider
         self._tokenizer = tokenizer
         self._weights = weights
+        self._semantic_checked = 0.0
 
     @property
     def session_secrets(self) -> SessionSecrets:
@@ -72,11 +77,26 @@ class EngineBase:
 
     @property
     def provider(self) -> RetrievalProvider:
-        if self._provider is None:
+        if self._provider is None or self._semantic_due():
             from kindling.retrieval.provider import LocalFtsProvider
 
-            self._provider = LocalFtsProvider(self.store, self.weights)
+            scorer = None
+            if self.semantic_mode is not None:  # the optional extra: imported only when asked
+                from kindling.semantic.setup import scorer_for
+
+                scorer = scorer_for(self.store, self.semantic_mode)
+                self._semantic_checked = time.monotonic()
+            self._provider = LocalFtsProvider(self.store, self.weights, semantic=scorer)
         return self._provider
+
+    def _semantic_due(self) -> bool:
+        """In ``auto`` mode without the signal yet, look again now and then: a long-running
+        server or MCP process picks it up once the model is installed and vectors indexed."""
+        if self.semantic_mode != "auto" or self._provider is None:
+            return False
+        if getattr(self._provider, "semantic", True) is not None:
+            return False
+        return time.monotonic() - self._semantic_checked >= SEMANTIC_RECHECK_S
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -90,6 +110,18 @@ class EngineBase:
         """``text`` scrubbed of secrets when this engine scrubs; call it before any cut, so a
         cut never leaves half a secret."""
         return scrub_text(text) if self.scrubs_secrets else text
+
+
+def semantic_switch(value: bool | str) -> Literal["auto", "on"] | None:
+    """``semantic``: False (lexical only, the default), ``"auto"`` (the signal when its extra,
+    model and vectors are there) or True / ``"on"`` (an error when one is missing)."""
+    if value is False:
+        return None
+    if value is True or value == "on":
+        return "on"
+    if value == "auto":
+        return "auto"
+    raise InvalidInputError("semantic must be False, True, 'on' or 'auto'")
 
 
 def scrub_switch(scrub_secrets: bool, redact_secrets: bool | None) -> bool:

@@ -51,7 +51,7 @@ class KindlingTools(DisclosureTools):
         self.default_repo = default_repo
         # The CLI passes its own opener: a postgresql:// database, or remote mode (every tool
         # then asks the server).
-        self._open = opener or (lambda: Kindling.open(self.db))
+        self._open = opener or (lambda: Kindling.open(self.db, semantic="auto"))
 
     @contextmanager
     def _kd(self) -> Iterator[Kindling]:

@@ -54,6 +54,7 @@ class Scored:
     need: float = 1.0
     matched: tuple[str, ...] = ()
     result: Score | None = None  # the score of the last ``_rescore`` (reused by the hits)
+    semantic: float | None = None  # the semantic signal's value (retrieval.semantic), if on
 
 
 @dataclass(frozen=True, slots=True)

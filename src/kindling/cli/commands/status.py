@@ -16,6 +16,7 @@ from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
 from kindling.model import Capsule
 from kindling.remote.front import RemoteKindling
+from kindling.semantic import api
 
 MAX_OPEN_SHOWN = 20
 
@@ -54,6 +55,7 @@ def command(state: State, /, as_json: bool) -> None:
             return
         stats = kd.stats()
         open_caps = kd.list_capsules(status="open", limit=MAX_OPEN_SHOWN)
+        semantic = api.status(kd.store)
     size = file_bytes(state.db)
     total_obs = sum(stats.observations_by_kind.values())
     doc: dict[str, Any] = {
@@ -72,6 +74,7 @@ def command(state: State, /, as_json: bool) -> None:
         "summaries": stats.summaries,
         "pins": stats.pins,
         "openCapsules": [c.to_dict() for c in open_caps],
+        "semantic": semantic.to_dict(),
     }
     if as_json:
         emit_json(doc)
@@ -88,8 +91,25 @@ def command(state: State, /, as_json: bool) -> None:
         ["capsules", f"{doc['capsules']['total']}" + (f" ({statuses})" if statuses else "")],
         ["summaries", str(stats.summaries)],
         ["pins", str(stats.pins)],
+        ["semantic", _semantic(semantic)],
     ]
     _print(rows, open_caps, now)
+
+
+def _semantic(s: api.SemanticStatus) -> str:
+    """Coverage of the semantic signal's vectors, and why it is off when it is."""
+    cover = s.coverage
+    counts = f"{cover.embedded} of {cover.total} embedded ({cover.share:.1%})" if cover else ""
+    if s.active:
+        return f"on, {s.model.key}: {counts}"
+    why = (
+        "extra not installed"
+        if not s.extra
+        else "model not installed: kindling semantic install"
+        if not s.installed
+        else "no vectors yet: kindling semantic index"
+    )
+    return f"off ({why})" + (f"; {counts}" if cover and cover.embedded else "")
 
 
 def _print(rows: list[list[str]], open_caps: Sequence[Capsule], now: int) -> None:

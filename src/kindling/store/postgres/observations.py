@@ -189,7 +189,7 @@ class PgObservationsMixin:
         """Forget an observation: its text leaves the row and the index, and its successor
         is re-indexed without its excerpt (docs/privacy.md: what VACUUM then removes)."""
         with self.transaction():
-            self.mark_forgotten("observations")
+            self.mark_forgotten("observations", "observation_vectors")
             changed = self.write(
                 "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                 " redacted = TRUE, search = NULL WHERE id = %s",

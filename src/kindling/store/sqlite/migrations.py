@@ -307,6 +307,34 @@ CREATE TABLE IF NOT EXISTS team_repos (
         index.SUMMARY_SEGMENTS_SQL,
         then=index.resegment_context,
     ),
+    Migration(
+        14,
+        "014_semantic_vectors",
+        # The optional semantic signal (kindling.semantic): one vector per row and model, in
+        # tables of their own that the schema empties with the text (store/vectors.py): the
+        # foreign key on delete, the triggers on forgetting or on any change of the text.
+        """
+CREATE TABLE IF NOT EXISTS observation_vectors (
+  observation_id TEXT PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+  model          TEXT NOT NULL,
+  vector         BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS summary_vectors (
+  summary_id     TEXT PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+  model          TEXT NOT NULL,
+  vector         BLOB NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS observation_vectors_forget
+  AFTER UPDATE OF content, redacted ON observations
+  WHEN NEW.redacted = 1 OR NEW.content IS NOT OLD.content BEGIN
+  DELETE FROM observation_vectors WHERE observation_id = OLD.id;
+END;
+CREATE TRIGGER IF NOT EXISTS summary_vectors_forget AFTER UPDATE OF content ON summaries
+  WHEN NEW.content IS NOT OLD.content BEGIN
+  DELETE FROM summary_vectors WHERE summary_id = OLD.id;
+END;
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
