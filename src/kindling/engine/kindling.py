@@ -16,10 +16,14 @@ from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
 from kindling.engine.base import Clock, scrub_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.disclosure import DisclosureVerbs
+from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
+from kindling.engine.tokens import TokenVerbs
+from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.forgetting import ForgetVerbs
+from kindling.memory import Memory
 from kindling.store.backends import open_store
 from kindling.store.sqlite import SqliteStore
 
@@ -29,7 +33,16 @@ if TYPE_CHECKING:
     from kindling.retrieval.scoring import ScoringWeights
 
 
-class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
+class Kindling(
+    CaptureVerbs,
+    DisclosureVerbs,
+    LookupVerbs,
+    TransferVerbs,
+    RetrieveVerbs,
+    MemoryVerbs,
+    ForgetVerbs,
+    TokenVerbs,
+):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -79,6 +92,7 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
             weights=weights,
             scrub_secrets=scrub,
         )
+        kd.location = str(path)
         if (
             drain_spool
             and not read_only
@@ -109,6 +123,8 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
         with self.store.transaction():
             yield
 
+
+_IS_MEMORY: type[Memory] = Kindling  # mypy: every verb of Memory, with its signature
 
 MAX_BUSY_TIMEOUT_S = 600.0
 

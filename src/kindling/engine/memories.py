@@ -9,11 +9,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kindling.capture.privacy import scrub_details
-from kindling.capture.sanitize import MAX_LIMIT, new_id, require_limit, require_text
+from kindling.capture.sanitize import (
+    MAX_LIMIT,
+    new_id,
+    require_id,
+    require_limit,
+    require_text,
+    require_ts,
+)
 from kindling.engine import validate
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError
-from kindling.model import Capsule, Scope, Summary
+from kindling.model import Capsule, Scope, Summary, Visible
 
 if TYPE_CHECKING:  # the chat memories' values and checks load with the first memory verb
     from kindling.model import Memory, MemoryFields, MemoryMatch, SummaryDetails
@@ -23,28 +30,38 @@ class MemoryVerbs(EngineBase):
     """Write and search chat memories."""
 
     def add_memory(
-        self, workspace: str, content: str, fields: MemoryFields | None = None
+        self,
+        workspace: str,
+        content: str,
+        fields: MemoryFields | None = None,
+        *,
+        created_at: int | None = None,
+        user_id: str | None = None,
     ) -> Memory:
         """Store a memory of ``workspace`` (any stable name, e.g. a canonical directory path):
         a summary of its own closed capsule scoped to ``repo_id=workspace``, with structured
         ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
         marks the other Active memories of that topic in the workspace Superseded: the newest
-        write wins. One transaction."""
+        write wins. One transaction. ``created_at`` (default: now) is its time; ``user_id``
+        whose it is (the server stamps the token's identity)."""
         from kindling.capture.memory import check_memory_fields, memory_intent
         from kindling.model import Memory
 
         where = require_text(workspace, "workspace")
         text = validate.clean_text(content, "memory content", self.clean)
         checked = check_memory_fields(fields) if fields is not None else None
-        now = self.clock()
+        now = require_ts(created_at, "created_at") if created_at is not None else self.clock()
+        who = None if user_id is None else require_id(user_id, "user_id")
         capsule = Capsule(
             id=new_id(),
             type="session",
-            intent=memory_intent(checked.topic if checked else None, text),
+            intent=self.clean(memory_intent(checked.topic if checked else None, text)),
             status="closed",
             opened_at=now,
             closed_at=now,
-            scope=Scope(repo_id=where, session_id=checked.session_id if checked else None),
+            scope=Scope(
+                repo_id=where, session_id=checked.session_id if checked else None, user_id=who
+            ),
         )
         summary = Summary(
             id=new_id(), capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
@@ -68,10 +85,16 @@ class MemoryVerbs(EngineBase):
         return Memory(where, summary, details, superseded)
 
     def search_memories(
-        self, workspace: str, query: str, *, limit: int = MAX_LIMIT
+        self,
+        workspace: str,
+        query: str,
+        *,
+        limit: int = MAX_LIMIT,
+        visible: Visible | None = None,
     ) -> list[MemoryMatch]:
         """The memories of ``workspace`` (every summary scoped to it; those without details are
-        legacy) whose text matches ``query``, by text relevance alone, best first."""
+        legacy) whose text matches ``query``, by text relevance alone, best first; ``visible``
+        (the server passes its access rule) keeps only the memories it accepts."""
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
@@ -85,6 +108,8 @@ class MemoryVerbs(EngineBase):
             limit=require_limit(limit),
             weights=self.weights,
         )
+        if visible is not None:
+            found = [f for f in found if visible(f.summary)]
         details = self.store.get_summary_details([f.summary.id for f in found])
         return [
             MemoryMatch(Memory(where, f.summary, details.get(f.summary.id)), f.relevance)
