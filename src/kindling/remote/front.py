@@ -97,9 +97,8 @@ class RemoteKindling(RemoteReads):
         timeout_s: float | None = None,
         now: int | None = None,
     ) -> None:
-        self.now = now
-        fixed = now
-        self.clock: Callable[[], int] = wall_clock_ms if fixed is None else (lambda: fixed)
+        self.now = now  # a fixed clock (``KINDLING_NOW``): the time of every write too
+        self.clock: Callable[[], int] = lambda: wall_clock_ms() if self.now is None else self.now
         self.client = (
             RemoteClient(url, token)
             if timeout_s is None

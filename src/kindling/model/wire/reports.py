@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from kindling.model.reports import (
         ApiToken,
         Described,
+        EntityType,
         ForgetReport,
         ImportReport,
         RepoActivity,
@@ -73,9 +74,20 @@ def import_report(d: Data, w: str = "import") -> ImportReport:
 def described(d: Data, w: str = "entity") -> Described:
     from kindling.model.reports import Described
 
-    kind = require_choice(get(d, "type", w), ("observation", "capsule", "summary", "pin"), "type")
     links = get(d, "links", w)
-    body = {k: v for k, v in d.items() if k not in ("type", "links", "sameIdAlso")}
+    # The links tell the type: a capsule's own "type" (session...) hides "capsule".
+    kind: EntityType = (
+        "capsule"
+        if "observations" in links
+        else "pin"
+        if "target" in links
+        else "summary"
+        if "evidence" in links
+        else "observation"
+    )
+    body = {k: v for k, v in d.items() if k not in ("links", "sameIdAlso")}
+    if kind != "capsule":
+        body.pop("type", None)
     readers: dict[str, Callable[[Data, str], Any]] = {
         "observation": observation,
         "capsule": capsule,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kindling.model.checks import require_choice
-from kindling.model.entities import Scope
+from kindling.model.entities import QUERY_MODES, Scope
 from kindling.model.wire.base import (
     Data,
     capsule,
@@ -86,7 +86,7 @@ def retrieve_result(data: Data, w: str = "retrieve") -> RetrieveResult:
             returned_candidates=int_of(get(p, "returnedCandidates", w), "returnedCandidates"),
             truncated_due_to_token_budget=bool(get(p, "truncatedDueToTokenBudget", w)),
             provider_used=str(get(p, "providerUsed", w)),
-            query_mode=require_choice(get(p, "queryMode", w), ("fts", "recency"), "queryMode"),
+            query_mode=require_choice(get(p, "queryMode", w), QUERY_MODES, "queryMode"),
             fts_query=p.get("ftsQuery"),
             token_budget=None if budget is None else int_of(budget, "tokenBudget"),
             tokens_used=int_of(get(p, "tokensUsed", w), "tokensUsed"),
