@@ -24,6 +24,7 @@ from kindling.model import wire
 from kindling.model.bundle import parse_bundle
 from kindling.remote.front import RemoteKindling
 from paritylib import T0, local_and_served, normal
+from secret_corpus import planted
 
 pytest.importorskip("uvicorn")
 pytestmark = pytest.mark.contract  # both backends (conftest)
@@ -74,7 +75,7 @@ def script(m: Memory, at: Callable[[int], None]) -> dict[str, list[Any]]:
         "append_observation",
         m.append_observation(
             kind="error",
-            content="login fails: KeyError 'user_id' token ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+            content=f"login fails: KeyError 'user_id' {planted('github_ghp')}",
             scope=WHERE,
             provenance={"cmd": "pytest -k login"},
         ),
@@ -138,8 +139,7 @@ def script(m: Memory, at: Callable[[int], None]) -> dict[str, list[Any]]:
         try:
             answer = call() if verb in ("stats", "list_tokens") else _refused_args(m, verb)
         except KindlingError as exc:
-            assert "\n" not in exc.message
-            answer = {"refused": exc.code}
+            answer = {"refused": exc.code, "lines": exc.message.count("\n") + 1}
         note(verb, answer)
     m.close()
     out["close"] = [None]
@@ -179,11 +179,12 @@ def test_every_verb_gives_equal_json_locally_and_through_a_server(
     assert set(here) == set(verbs()) == set(there)
     for verb in verbs():
         if verb in REFUSED:
-            assert there[verb] == [{"refused": "remote"}], verb
+            assert there[verb] == [{"refused": "remote", "lines": 1}], verb
             assert "refused" not in str(here[verb]), verb
         elif verb == "status":
             assert here[verb] != there[verb]
-            assert "server" in there[verb][0] and "sizeBytes" in here[verb][0]
+            assert "server" in there[verb][0]
+            assert "sizeBytes" in here[verb][0]
         else:
             assert normal(here[verb]) == normal(there[verb]), verb
 
@@ -199,7 +200,8 @@ def test_the_big_log_is_cut_the_same_way_and_context_only_hits_say_so(
             for m in (local, remote):
                 m.open_capsule(intent="the zebra migration", scope=WHERE)
                 big = m.append_observation(kind="message", content=BIG, scope=WHERE)
-                assert big.content.startswith("log line") and len(big.content) < len(BIG)
+                assert big.content.startswith("log line")
+                assert len(big.content) < len(BIG)
                 assert big.provenance["contentTruncatedFromBytes"] == len(BIG.encode())
             hits = [m.retrieve("zebra", scope=Scope(repo_id="webapp")) for m in (local, remote)]
     for found in hits:

@@ -113,7 +113,8 @@ def test_every_command_gives_equal_json(pair: Pair, tmp_path: Path) -> None:
         o for o in there if isinstance(o, dict) and o.get("provenance", {}).get("query") == "zebra"
     ]
     # contextOnly travels (it was always false remotely): the hits match the capsule's intent
-    assert zebra["candidates"] and all(c["explanation"]["contextOnly"] for c in zebra["candidates"])
+    assert zebra["candidates"]
+    assert all(c["explanation"]["contextOnly"] for c in zebra["candidates"])
     assert not (home / "never-written.db").exists()  # remote mode never opened a local file
 
 
@@ -123,13 +124,15 @@ def test_status_answers_in_its_two_shapes(pair: Pair, tmp_path: Path) -> None:
         side("log", "something", "--repo", REPO, "--json")
     mine, theirs = local("status", "--json"), remote("status", "--json")
     assert {"database", "sizeBytes", "observations"} <= set(mine)
-    assert {"server", "backend", "user", "repos"} <= set(theirs) and "observations" not in theirs
+    assert {"server", "backend", "user", "repos"} <= set(theirs)
+    assert "observations" not in theirs
     assert theirs["user"] == "alice"
 
 
 def one_line_refusal(out: Run) -> None:
     assert out.code == 1
-    assert out.stderr.startswith("kindling: ") and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("kindling: "), out.stderr
+    assert out.stderr.count("\n") == 1, out.stderr
     assert json.loads(out.stdout)["error"]["code"] in ("remote", "remote_mode"), out.stdout
 
 
@@ -162,7 +165,8 @@ def test_bridge_ingest_writes_to_the_server(pair: Pair, tmp_path: Path) -> None:
     memory = '{"topic": "Deploys", "decisions": ["Deploy on Fridays never"]}'
     ws = str(tmp_path.resolve())
     out = run("bridge", "ingest", ws, stdin=memory, env=env)
-    assert out.code == 0 and out.json()["success"], out.stdout
+    assert out.code == 0, out.stdout
+    assert out.json()["success"]
     assert not local_db.exists()
     with Kindling.open(pair.server_url) as kd:
         assert [m.memory.summary.id for m in kd.search_memories(ws, "Fridays")] == [
@@ -230,4 +234,5 @@ def test_every_mcp_tool_gives_equal_json(pair: Pair, tmp_path: Path) -> None:
         assert normal(mine) == normal(theirs)
     status_here = KindlingTools(tmp_path / "unused.db", repo, local).status().structured_content
     status_there = KindlingTools(tmp_path / "unused.db", repo, remote).status().structured_content
-    assert "observationsByKind" in status_here and "server" in status_there
+    assert "observationsByKind" in status_here
+    assert "server" in status_there

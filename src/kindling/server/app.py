@@ -31,6 +31,7 @@ from starlette.routing import Route
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
+from kindling.server.access import TAKEN
 from kindling.server.api import GETTERS, Api, HttpError
 from kindling.server.auth import Principal
 from kindling.server.openapi import openapi_document
@@ -123,7 +124,9 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
                 return error_response(exc.status, exc.code, exc.message)
             except KindlingError as exc:
                 message = HIDDEN.get(exc.code)
-                if message is not None:
+                if exc.code == "conflict" and exc.message.startswith(TAKEN):
+                    message = TAKEN  # one answer whoever holds the id, on every backend
+                elif message is not None:
                     log.error("%s %s: %s", request.method, request.url.path, exc.message)
                 code_status = STATUS_OF_CODE.get(exc.code, 400)
                 return error_response(code_status, exc.code, message or exc.message)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kindling.errors import InvalidInputError
-from kindling.model.checks import require_choice, require_id, require_ts
+from kindling.model.checks import require_id, require_ts
 from kindling.model.entities import JsonObject
 from kindling.model.wire.base import (
     Data,
