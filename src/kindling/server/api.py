@@ -39,6 +39,7 @@ from kindling.server.params import GETTERS, IGNORED, cursor_of, fields, scope_of
 
 T = TypeVar("T")
 MAX_BATCH = 10_000  # observations in one append_many request
+MAX_FINISH_WAIT_MS = 2_000  # a checkpoint's wait holds the (SQLite) server's one lock
 
 
 class Api(ReadHandlers):
@@ -181,8 +182,16 @@ class Api(ReadHandlers):
 
     def finish_forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
         """``Kindling.finish_forget``: empty the WAL now (no data changes; any token)."""
-        args = fields(body, {"wait_ms"})
-        return _for_clients(self.kd.finish_forget(**args))
+        wait = fields(body, {"wait_ms"}).get("wait_ms", MAX_FINISH_WAIT_MS)
+        if (
+            isinstance(wait, bool)
+            or not isinstance(wait, int)
+            or not 0 <= wait <= MAX_FINISH_WAIT_MS
+        ):
+            raise InvalidInputError(
+                f"wait_ms must be a whole number from 0 to {MAX_FINISH_WAIT_MS}"
+            )
+        return _for_clients(self.kd.finish_forget(wait_ms=wait))
 
     def add_memory(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
         """``Kindling.add_memory`` in the workspace (a repository, under the write rule),

@@ -182,6 +182,10 @@ def fields_to_dict(value: MemoryFields | SummaryDetails) -> JsonObject:
 def _field_values(d: Data, w: str, names: Sequence[str]) -> dict[str, Any]:
     if not isinstance(d, Mapping):
         raise InvalidInputError(f"{w} must be a JSON object")
+    known = {_CAMEL.get(n, n) for n in names}
+    unknown = sorted(str(k) for k in d if k not in known)
+    if unknown:
+        raise InvalidInputError(f"{w}: unknown field(s) {unknown}; allowed: {sorted(known)}")
     out: dict[str, Any] = {}
     for name in names:
         value = d.get(_CAMEL.get(name, name))
