@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import kindling.capture.privacy as privacy
-from kindling import Kindling
+from kindling import Kindling, MemoryFields
 from kindling.bundle import Bundle
 from kindling.capture.privacy import REDACTED_KINDS_KEY, scrub_content
 from kindling.model import Capsule, Observation, Pin, Scope, Summary
@@ -83,3 +83,6 @@ def test_each_text_is_scrubbed_once(kd: Kindling, monkeypatch: pytest.MonkeyPatc
     capsule = kd.open_capsule(intent="ship the release")
     kd.add_summary(capsule.id, content="shipped it")
     assert calls == ["ship the release", "shipped it"]
+    calls.clear()
+    kd.add_memory("/ws", "we chose JWT", MemoryFields(topic="Auth tokens", decisions=("JWT",)))
+    assert sorted(calls) == ["Auth tokens", "JWT", "we chose JWT"]

@@ -52,10 +52,14 @@ class MemoryVerbs(EngineBase):
         checked = check_memory_fields(fields) if fields is not None else None
         now = require_ts(created_at, "created_at") if created_at is not None else self.clock()
         who = None if user_id is None else require_id(user_id, "user_id")
+        summary_id = new_id()
+        details = None if checked is None else _details(summary_id, checked, now)
+        if details is not None and self.scrubs_secrets:
+            details = scrub_details(details)  # each text once: the intent is made of these
         capsule = Capsule(
             id=new_id(),
             type="session",
-            intent=self.clean(memory_intent(checked.topic if checked else None, text)),
+            intent=memory_intent(details.topic if details else None, text),
             status="closed",
             opened_at=now,
             closed_at=now,
@@ -64,17 +68,13 @@ class MemoryVerbs(EngineBase):
             ),
         )
         summary = Summary(
-            id=new_id(), capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
+            id=summary_id, capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
         )
-        details: SummaryDetails | None = None
         superseded: tuple[str, ...] = ()
         with self.store.transaction():
             self.store.insert_capsule(capsule)
             self.store.upsert_summary(summary)
-            if checked is not None:
-                details = _details(summary.id, checked, now)
-                if self.scrubs_secrets:
-                    details = scrub_details(details)
+            if details is not None:
                 self.store.insert_summary_details(details)
                 if details.status == "Active" and details.topic_id is not None:
                     superseded = tuple(
