@@ -156,7 +156,7 @@ class RemoteKindling(RemoteReads):
         items = []
         for index, new in enumerate(observations):
             try:
-                timed = new if new.ts is not None or self.now is None else _at(new, self.now)
+                timed = new if new.ts is not None or self.now is None else replace(new, ts=self.now)
                 items.append(wire.new_observation_to_dict(ready(timed)))
             except InvalidInputError as exc:
                 raise InvalidInputError(f"observation {index}: {exc}") from exc
@@ -366,12 +366,6 @@ def _scrubbed(fields: MemoryFields) -> MemoryFields:
         open_questions=questions,
         next_steps=steps,
         references=tuple(map(scrub_text, fields.references)),
-    )
-
-
-def _at(new: NewObservation, ts: int) -> NewObservation:
-    return NewObservation(
-        new.kind, new.content, new.scope, new.provenance, ts, new.capsule_id, new.id
     )
 
 
