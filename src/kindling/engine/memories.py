@@ -90,11 +90,13 @@ class MemoryVerbs(EngineBase):
         query: str,
         *,
         limit: int = MAX_LIMIT,
+        user_id: str | None = None,
         visible: Visible | None = None,
     ) -> list[MemoryMatch]:
         """The memories of ``workspace`` (every summary scoped to it; those without details are
-        legacy) whose text matches ``query``, by text relevance alone, best first; ``visible``
-        (the server passes its access rule) keeps only the memories it accepts."""
+        legacy) whose text matches ``query``, by text relevance alone, best first. The server
+        narrows them: ``user_id`` to one user's (before ``limit``), ``visible`` (its access
+        rule) to those it accepts."""
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
@@ -104,7 +106,7 @@ class MemoryVerbs(EngineBase):
         found = summaries_by_relevance(
             self.store,
             query,
-            Scope(repo_id=where),
+            Scope(repo_id=where, user_id=None if user_id is None else require_id(user_id)),
             limit=require_limit(limit),
             weights=self.weights,
         )

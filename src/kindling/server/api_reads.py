@@ -152,9 +152,11 @@ class ReadHandlers(AccessRules):
         workspace = args.pop("workspace")
         if not isinstance(workspace, str):
             raise InvalidInputError("workspace must be a string")
-        read_scope(who, Scope(repo_id=workspace))  # a team token: a granted repository
+        where = read_scope(who, Scope(repo_id=workspace))  # a granted repository, or one's own
         query = args.pop("query")
         if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
             raise InvalidInputError(f"query is over {MAX_QUERY_CHARS} characters")
-        found_ = self.kd.search_memories(workspace, query, visible=self._visible(who), **args)
+        found_ = self.kd.search_memories(
+            workspace, query, user_id=where.user_id, visible=self._visible(who), **args
+        )
         return [wire.match_to_dict(m) for m in found_]
