@@ -23,8 +23,8 @@ from kindling.memory import Memory, verbs
 from kindling.model import wire
 from kindling.model.bundle import parse_bundle
 from kindling.remote.front import RemoteKindling
-from paritylib import T0, local_and_served, normal
-from secret_corpus import planted
+from tests.paritylib import T0, local_and_served, normal
+from tests.secret_corpus import planted
 
 pytest.importorskip("uvicorn")
 pytestmark = pytest.mark.contract  # both backends (conftest)
@@ -131,7 +131,8 @@ def script(m: Memory, at: Callable[[int], None]) -> dict[str, list[Any]]:
     note("forget_matching", m.forget_matching("pytest -k", dry_run=True))
     note("forget", m.forget(many[0].id))
     note("finish_forget", m.finish_forget(wait_ms=0))
-    note("unpin", m.unpin(pin.id))
+    m.unpin(pin.id)
+    note("unpin", None)
     note("list_pins", m.list_pins())
     note("status", sorted(m.status()))
     for verb in REFUSED:

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from clitools import Run, run
 from kindling import Kindling
 from kindling.mcp_server.tools import KindlingTools
 from kindling.memory import Memory
 from kindling.remote.front import RemoteKindling
-from paritylib import T0, Pair, local_and_served, normal
+from tests.clitools import Run, run
+from tests.paritylib import T0, Pair, local_and_served, normal
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("mcp")

@@ -10,9 +10,10 @@ import kindling.capture.privacy as privacy
 from kindling import Kindling, MemoryFields
 from kindling.bundle import Bundle
 from kindling.capture.privacy import REDACTED_KINDS_KEY, scrub_content
+from kindling.capture.scrub import Scrubbed, scrub_secrets
 from kindling.model import Capsule, Observation, Pin, Scope, Summary
 from kindling.store.sqlite import SqliteStore
-from secret_corpus import SECRETS, planted
+from tests.secret_corpus import SECRETS, planted
 
 GHP = SECRETS["github_ghp"][0]
 
@@ -68,11 +69,10 @@ def test_an_import_is_scrubbed_at_the_engines_door(kd: Kindling) -> None:
 def test_each_text_is_scrubbed_once(kd: Kindling, monkeypatch: pytest.MonkeyPatch) -> None:
     """One scan per text: no second pass under the store, no cache to skip one."""
     calls: list[str] = []
-    real = privacy.scrub_secrets
 
-    def counting(text: str):  # type: ignore[no-untyped-def]
+    def counting(text: str) -> Scrubbed:
         calls.append(text)
-        return real(text)
+        return scrub_secrets(text)
 
     monkeypatch.setattr(privacy, "scrub_secrets", counting)
     content = f"deploy {planted('openai')}"

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kindling.capture import scrub
 from kindling.capture.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
 from kindling.errors import InvalidInputError
-from secret_samples import secret_samples
+from tests.secret_samples import secret_samples
 
 GITHUB = "ghp_" + "FAKE" * 9
 JWT = (
@@ -339,7 +339,7 @@ def test_a_scrub_result_is_a_frozen_value() -> None:
     result = scrub_secrets("x")
     assert result == Scrubbed(text="x", kinds=())
     with pytest.raises(AttributeError):
-        result.text = "y"  # type: ignore[misc]
+        result.text = "y"  # type: ignore[misc, unused-ignore]  # frozen at run time
 
 
 def test_non_text_input_is_a_clear_kindling_error() -> None:
@@ -358,7 +358,7 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
 
 SCRUB_MODULES = (
     *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
-    "scrub_data",
+    *("scrub_data", "scrub_types"),
 )
 
 

@@ -46,15 +46,18 @@ does), so a typical event pays for a handful of scans. ``capture.scrub_keywords`
 keywords of a text in one pass and maps them to their rules. Every pattern runs in linear time:
 quantifiers that could backtrack are possessive or bounded.
 
-Must not import anything from Kindling except ``kindling.errors``, and lazily the scrubber's
-own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``);
-standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
+Must not import anything from Kindling except ``kindling.errors``, ``capture.scrub_types``
+(the types its rule modules share), and lazily the scrubber's own modules
+(``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.scrub_context``,
+``capture.secret_shapes``); standard library ``re`` only (no ``typing`` or ``dataclasses`` at
+run time: hooks import this).
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.capture.scrub_types import LazyPattern
 from kindling.errors import InvalidInputError
 
 TYPE_CHECKING = False
@@ -62,7 +65,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from kindling.capture.scrub_keywords import KeywordIndex
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_types import Rule
 
 __all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
 
@@ -105,25 +108,6 @@ class Scrubbed:
     def changed(self) -> bool:
         """True when anything was masked; the text is then different from the input."""
         return bool(self.kinds)
-
-
-class LazyPattern:
-    """A rule's pattern, compiled the first time text holding one of its keywords needs it.
-
-    A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
-
-    __slots__ = ("_compiled", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled.sub(repl, text)
 
 
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None

@@ -16,7 +16,8 @@
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+from Kindling except ``capture.scrub_values`` (and ``capture.scrub_types`` for ``LazyPattern``
+and ``Rule``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from kindling.capture.scrub_values import P, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_types import LazyPattern, Rule
 
 # ------------------------------------------------------------------ value shape
 
@@ -318,7 +318,7 @@ def _command(m: re.Match[str], certain: bool = False) -> tuple[str, str] | None:
 def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The context rules, in the order they run: URL and command rules with the other
     shape rules, ``near_key`` last (before ``random_token``)."""
-    from kindling.capture.scrub import LazyPattern
+    from kindling.capture.scrub_types import LazyPattern
 
     a = re.ASCII
     return [
@@ -342,6 +342,6 @@ NEAR_KEYWORDS = (
 
 
 def near_key_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
-    from kindling.capture.scrub import LazyPattern
+    from kindling.capture.scrub_types import LazyPattern
 
     return (NEAR_KEYWORDS, LazyPattern(_NEAR_SRC, re.ASCII), _near_key)

@@ -7,7 +7,7 @@ hold a secret word or a vendor name anywhere when the value looks generated. See
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``capture.scrub_values``, ``capture.scrub_context`` (for ``LazyRe``) and
-``capture.scrub`` (for ``LazyPattern``).
+``capture.scrub_types`` (``LazyPattern``, ``Rule``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from kindling.capture.scrub_values import P, leave_value, mask, random_enough
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_types import LazyPattern, Rule
 
 # Words a log or form prints after "password:" that are a status, not the password.
 _STATUS_WORDS = frozenset(
@@ -294,7 +293,7 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
 
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The key-value rules, in the order they run (after every rule that knows its value)."""
-    from kindling.capture.scrub import LazyPattern
+    from kindling.capture.scrub_types import LazyPattern
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [

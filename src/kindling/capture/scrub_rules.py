@@ -10,7 +10,7 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``capture.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``capture.secret_shapes``, ``capture.scrub_keyed``
-and ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+and ``capture.scrub_values`` (and ``capture.scrub_types`` for ``LazyPattern``).
 """
 
 from __future__ import annotations
@@ -25,12 +25,7 @@ from kindling.capture.scrub_values import P, compile_values, entropy, leave_valu
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from kindling.capture.scrub import LazyPattern
-
-    # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
-    Rule = Callable[[re.Match[str]], tuple[str, str] | None]
+    from kindling.capture.scrub_types import LazyPattern, Rule
 
 
 # --------------------------------------------------------------------------- rules
@@ -221,7 +216,7 @@ def _base64_text(token: str) -> bool:
 
 
 def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    from kindling.capture.scrub import LazyPattern
+    from kindling.capture.scrub_types import LazyPattern
     from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
