@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from kindling.capture.privacy import guard_store, scrub_text, unguarded
+from kindling.capture.privacy import scrub_text
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.session_secrets import SessionSecrets, secrets_dir
 from kindling.errors import InvalidInputError
@@ -28,8 +28,9 @@ SEMANTIC_RECHECK_S = 30.0
 
 
 class EngineBase:
-    """The state the verb groups of ``Kindling`` read: ``store`` (every write scrubbed unless
-    ``scrub_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``, ``tokenizer``."""
+    """The state the verb groups of ``Kindling`` read: ``store`` (each verb scrubs what it
+    writes unless ``scrub_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``,
+    ``tokenizer``, ``location`` (where the database is)."""
 
     def __init__(
         self,
@@ -45,8 +46,9 @@ class EngineBase:
     ) -> None:
         scrub_secrets = scrub_switch(scrub_secrets, redact_secrets)
         self.semantic_mode = semantic_switch(semantic)
-        self.store = guard_store(store, scrub_secrets)  # every write, not just these verbs
+        self.store = store  # only the verbs write to it, and each scrubs its values once
         self.scrubs_secrets = scrub_secrets
+        self.location: str | None = None  # the database's path or URL (``Kindling.open``)
         self.clock = clock
         self._provider = provider
         self._tokenizer = tokenizer
@@ -59,11 +61,22 @@ class EngineBase:
         the hooks' files beside a SQLite database, read-only, plus this process's own."""
         memory = self.__dict__.get("_session_secrets")
         if memory is None:
-            path = getattr(unguarded(self.store), "path", None)
+            path = self.location or getattr(self.store, "path", None)  # a store built by hand
             on_disk = isinstance(path, str) and path != ":memory:" and "://" not in path
             memory = SessionSecrets(secrets_dir(str(path)) if on_disk else None)
             self.__dict__["_session_secrets"] = memory
         return memory
+
+    @property
+    def backend(self) -> str:
+        """The store's backend: ``sqlite`` or ``postgres``."""
+        return str(getattr(self.store, "backend", "sqlite"))
+
+    @property
+    def thread_safe(self) -> bool:
+        """May several threads call this engine at once? (PostgreSQL's store is safe across
+        threads; SQLite's one connection is not.)"""
+        return bool(getattr(self.store, "thread_safe", False))
 
     @property
     def weights(self) -> ScoringWeights:

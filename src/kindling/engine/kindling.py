@@ -17,10 +17,15 @@ from kindling.engine.base import Clock, scrub_switch, semantic_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.disclosure import DisclosureVerbs
 from kindling.engine.drain import drain
+from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
+from kindling.engine.semantic import SemanticVerbs
+from kindling.engine.tokens import TokenVerbs
+from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.forgetting import ForgetVerbs
+from kindling.memory import Memory
 from kindling.store.backends import open_store
 from kindling.store.sqlite import SqliteStore
 
@@ -30,7 +35,17 @@ if TYPE_CHECKING:
     from kindling.retrieval.scoring import ScoringWeights
 
 
-class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
+class Kindling(
+    CaptureVerbs,
+    DisclosureVerbs,
+    LookupVerbs,
+    TransferVerbs,
+    RetrieveVerbs,
+    MemoryVerbs,
+    ForgetVerbs,
+    TokenVerbs,
+    SemanticVerbs,
+):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -85,6 +100,7 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
             scrub_secrets=scrub,
             semantic=semantic,
         )
+        kd.location = str(path)
         if (
             drain_spool
             and not read_only
@@ -115,6 +131,8 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
         with self.store.transaction():
             yield
 
+
+_IS_MEMORY: type[Memory] = Kindling  # mypy: every verb of Memory, with its signature
 
 MAX_BUSY_TIMEOUT_S = 600.0
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib.util
 from typing import Literal
 
-from kindling.capture.privacy import unguarded
 from kindling.errors import SemanticError
 from kindling.semantic.encoder import Encoder
 from kindling.semantic.install import installed, require_installed
@@ -33,8 +32,7 @@ def extra_installed() -> bool:
 
 
 def vector_store(store: Store) -> VectorStore | None:
-    inner = unguarded(store)
-    return inner if isinstance(inner, VectorStore) else None
+    return store if isinstance(store, VectorStore) else None
 
 
 def load_encoder(spec: ModelSpec) -> Encoder:

@@ -13,7 +13,6 @@ import click
 
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
-from kindling.remote.front import RemoteKindling
 from kindling.semantic import api
 from kindling.semantic.indexer import IndexProgress
 from kindling.semantic.models import MODELS
@@ -99,19 +98,17 @@ def index(state: State, /, limit: int | None, cpu: float, model: str | None, as_
       nice kindling semantic index --cpu 0.5
     """
     with state.open(create=False) as kd:
-        if isinstance(kd, RemoteKindling):
-            raise click.UsageError("remote mode: the server indexes its own store")
 
         def progress(p: IndexProgress) -> None:
             if not as_json:
                 click.echo(f"  {p.embedded} of {p.missing} embedded ({p.rate:.1f}/s)", err=True)
 
-        done = api.index(kd.store, model=model, limit=limit, cpu=cpu, progress=progress)
-        cover = api.status(kd.store, model).to_dict()
+        doc = kd.semantic_index(model=model, limit=limit, cpu=cpu, progress=progress)
     if as_json:
-        emit_json({"index": done.to_dict(), "semantic": cover})
+        emit_json(doc)
         return
+    done, cover = doc["index"], doc["semantic"]
     click.echo(
-        f"embedded {done.embedded} in {done.seconds:.1f} s; coverage"
+        f"embedded {done['embedded']} in {done['seconds']:.1f} s; coverage"
         f" {cover.get('coverage', 0.0):.1%} of {cover['model']}"
     )
