@@ -311,8 +311,9 @@ class ForgetVerbs:
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:
         store = self.store
-        report = replace(report, remains=getattr(store, "purge_remains", ""))
-        if getattr(store, "wal_purged", True):
+        report = replace(report, remains=store.capabilities.purge_remains)
+        state = store.purge_state()
+        if state.purged:
             return report
-        held = getattr(store, "purge_holders", None) or holders(getattr(store, "path", ""))
+        held = state.holders or holders(store.capabilities.local_path or "")
         return replace(report, complete=False, holders=held)

@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kindling.capture.privacy import guard_store, scrub_text, unguarded
+from kindling.capture.privacy import guard_store, scrub_text
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.session_secrets import SessionSecrets, secrets_dir
 from kindling.errors import InvalidInputError
@@ -54,9 +54,8 @@ class EngineBase:
         the hooks' files beside a SQLite database, read-only, plus this process's own."""
         memory = self.__dict__.get("_session_secrets")
         if memory is None:
-            path = getattr(unguarded(self.store), "path", None)
-            on_disk = isinstance(path, str) and path != ":memory:" and "://" not in path
-            memory = SessionSecrets(secrets_dir(str(path)) if on_disk else None)
+            path = self.store.capabilities.local_path
+            memory = SessionSecrets(None if path is None else secrets_dir(path))
             self.__dict__["_session_secrets"] = memory
         return memory
 

@@ -21,7 +21,6 @@ from kindling.engine.retrieval import RetrieveVerbs
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.forgetting import ForgetVerbs
 from kindling.store.backends import open_store
-from kindling.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from kindling.retrieval.budget import Tokenizer
@@ -79,14 +78,10 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
             weights=weights,
             scrub_secrets=scrub,
         )
-        if (
-            drain_spool
-            and not read_only
-            and isinstance(store, SqliteStore)
-            and store.path != ":memory:"
-        ):
+        local = store.capabilities.local_path  # hooks spool only beside a database file
+        if drain_spool and not read_only and local is not None:
             with suppress(KindlingError, OSError):
-                drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
+                drain(kd, spool_dir(local), budget_s=DRAIN_ON_OPEN_S)
         return kd
 
     def close(self) -> None:

@@ -116,7 +116,7 @@ class Api(AccessRules):
         self.tokens: TokenStore = kd.store  # type: ignore[assignment]  # both stores are
         # PostgreSQL's store is safe across threads; SQLite's one connection is not.
         self._lock: AbstractContextManager[Any] = (
-            nullcontext() if getattr(kd.store, "thread_safe", False) else threading.Lock()
+            nullcontext() if kd.store.capabilities.thread_safe else threading.Lock()
         )
 
     async def run(self, call: Callable[[], T]) -> T:
@@ -314,7 +314,7 @@ class Api(AccessRules):
         )
         return {
             "version": __version__,
-            "backend": getattr(self.kd.store, "backend", "sqlite"),
+            "backend": self.kd.store.capabilities.backend,
             "schemaVersion": self.kd.stats().schema_version,
             "user": who.name,
             "team": who.team,

@@ -1,24 +1,16 @@
-"""Row mapping and small SQL helpers shared by both stores (no connection here).
+"""Row mapping and small SQL helpers shared by every backend (no connection, no driver here):
+statements are written with ``?`` marks (``store.sql.dialect``).
 
-Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
+Must not import anything from Kindling except ``model``.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from kindling.errors import (
-    ConflictError,
-    DamagedDatabaseError,
-    DatabaseLockedError,
-    KindlingError,
-    StoreError,
-)
 from kindling.model import SCOPE_FIELDS, Observation, Pin, Scope, Summary
-from kindling.store import files
 
 OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
     f"o.{c}" for c, _ in SCOPE_FIELDS
@@ -65,7 +57,7 @@ def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
     """AND over the given dimensions, exact match, as SQL on the denormalised columns."""
     items = scope.items()
     sql = " AND ".join(f"{alias}.{name} = ?" for name, _ in items)
-    return sql or "1", [value for _, value in items]
+    return sql or "TRUE", [value for _, value in items]
 
 
 def row_scope(row: Sequence[Any], start: int) -> Scope:
@@ -122,28 +114,6 @@ def pin_row(row: Sequence[Any]) -> Pin:
         expires_at=row[5],
         scope=row_scope(row, 6),
     )
-
-
-def store_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, path: str) -> KindlingError:
-    if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes a schema that is not UTF-8
-        files.forget_check(path)
-        return DamagedDatabaseError(files.damaged_message(path, files.NOT_UTF8))
-    message = str(exc)
-    if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
-        return ConflictError(f"an entity with that id already exists ({message})")
-    if "locked" in message or "busy" in message:
-        return DatabaseLockedError(
-            f"{path} stayed locked by another process for longer than the busy timeout; "
-            "retry, or find the process holding a long write transaction"
-        )
-    if files.is_damage(message):
-        files.forget_check(path)  # the next writer runs the quick check again
-        return DamagedDatabaseError(files.damaged_message(path, message.split("\n")[0][:200]))
-    if "not a database" in message:
-        return StoreError(f"{path} is not a usable SQLite database ({message})")
-    if "readonly" in message or "read-only" in message:
-        return StoreError(files.read_only_message(path))
-    return StoreError(f"database error on {path}: {message}")
 
 
 def observation_values(obs: Observation) -> tuple[Any, ...]:

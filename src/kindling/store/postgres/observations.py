@@ -24,10 +24,9 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from kindling.model import SCOPE_FIELDS, Observation, Scope
+from kindling.model import SCOPE_FIELDS, Observation
 from kindling.store.documents import context_excerpt, searchable_parts, summary_document
-from kindling.store.postgres.scopes import scope_where
-from kindling.store.rows import LAST_ROWID, observation_row, observation_values, steps_sql
+from kindling.store.rows import observation_values
 
 CONFIG = "kindling"  # english stemming, no stop words (migration 4)
 
@@ -154,21 +153,6 @@ class PgObservationsMixin:
             " ORDER BY u.n ON CONFLICT DO NOTHING",
             ([c for c, _ in links], [o for _, o in links]),
         )
-
-    def session_steps(
-        self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
-    ) -> tuple[list[Observation], list[Observation]]:
-        pivot = LAST_ROWID
-        if obs_id is not None:
-            found = self.read("SELECT rowid FROM observations WHERE id = %s", (obs_id,))
-            if not found:
-                return [], []
-            pivot = int(found[0][0])
-        where, params = scope_where(scope, "o")
-        earlier_sql, later_sql = steps_sql(where, "%s")
-        earlier = self.read(earlier_sql, [*params, ts, ts, pivot, before]) if before else []
-        later = self.read(later_sql, [*params, ts, ts, pivot, after]) if after else []
-        return [observation_row(r) for r in reversed(earlier)], [observation_row(r) for r in later]
 
     def link_observation(self, capsule_id: str, obs_id: str) -> bool:
         with self.transaction():

@@ -1,7 +1,9 @@
-"""The observation verbs of ``SqliteStore``: append (one or a batch) and read back.
+"""The observation writes of ``SqliteStore``: append (one or a batch) and link to a capsule.
 
 Appends do not index: they mark the rows for ``Database.index_pending``, which indexes a
-transaction's appends in one step (see ``connection``).
+transaction's appends in one step (see ``connection``). Linking an indexed observation to its
+first capsule gives its index row that capsule's intent. The reads are shared
+(``store.sql.observations``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -11,22 +13,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from kindling.model import Observation, ObservationKind, Scope
-from kindling.store.base import iter_chunks
-from kindling.store.rows import (
-    LAST_ROWID,
-    OBS_COLUMNS,
-    observation_row,
-    observation_values,
-    scope_where,
-    steps_sql,
-    store_error,
-)
-from kindling.store.sqlite.connection import Database
+from kindling.model import Observation
+from kindling.store.rows import observation_values
+from kindling.store.sqlite import index
+from kindling.store.sqlite.connection import Database, store_error
 
 
-class ObservationsMixin:
-    """``insert_observation(s)``, ``get_observations`` and ``list_observations``."""
+class ObservationWritesMixin:
+    """``insert_observation(s)`` and ``link_observation``."""
 
     db: Database
 
@@ -63,58 +57,34 @@ class ObservationsMixin:
         except sqlite3.DatabaseError as exc:
             raise store_error(exc, db.path) from exc
 
-    def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
-        found: dict[str, Observation] = {}
-        for chunk in iter_chunks(list(ids)):
-            marks = ",".join("?" * len(chunk))
-            for row in self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE o.id IN ({marks})", chunk
-            ):
-                found[row[0]] = observation_row(row)
-        return found
-
-    def list_observations(
-        self,
-        *,
-        kind: ObservationKind | None,
-        scope: Scope,
-        capsule_id: str | None,
-        limit: int,
-        before: tuple[int, str] | None = None,
-    ) -> list[Observation]:
-        where, params = scope_where(scope, "o")
-        if before is not None and capsule_id is None:  # keyset: the index range on ts
-            where += " AND o.ts <= ? AND (o.ts < ? OR o.id > ?)"
-            params.extend([before[0], before[0], before[1]])
-        if kind is not None:
-            where += " AND o.kind = ?"
-            params.append(kind)
-        if capsule_id is not None:
-            rows = self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM capsule_observations co"
-                " JOIN observations o ON o.id = co.observation_id"
-                f" WHERE co.capsule_id = ? AND {where} ORDER BY co.seq LIMIT ?",
-                [capsule_id, *params, limit],
-            )
-        else:
-            rows = self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
-                " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
-                [*params, limit],
-            )
-        return [observation_row(r) for r in rows]
-
-    def session_steps(
-        self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
-    ) -> tuple[list[Observation], list[Observation]]:
-        pivot = LAST_ROWID
-        if obs_id is not None:
-            found = self.db.read("SELECT rowid FROM observations WHERE id = ?", [obs_id])
-            if not found:
-                return [], []
-            pivot = int(found[0][0])
-        where, params = scope_where(scope, "o")
-        earlier_sql, later_sql = steps_sql(where, "?")
-        earlier = self.db.read(earlier_sql, [*params, ts, ts, pivot, before]) if before else []
-        later = self.db.read(later_sql, [*params, ts, ts, pivot, after]) if after else []
-        return [observation_row(r) for r in reversed(earlier)], [observation_row(r) for r in later]
+    def link_observation(self, capsule_id: str, obs_id: str) -> bool:
+        """Append an existing observation to a capsule; False if it was already there. An
+        observation indexed without a capsule takes this one's intent as context."""
+        db = self.db
+        try:
+            with db.transaction():
+                cur = db.conn.execute(
+                    "INSERT OR IGNORE INTO capsule_observations (capsule_id, observation_id, seq)"
+                    " SELECT ?, ?, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
+                    " WHERE capsule_id = ?",
+                    (capsule_id, obs_id, capsule_id),
+                )
+                if cur.rowcount <= 0:
+                    return False
+                # An observation appended in this transaction is not indexed yet: it has no
+                # context row, and indexing it at commit will find this link.
+                row = db.conn.execute(
+                    "SELECT x.rowid FROM observation_context x JOIN observations o"
+                    " ON o.rowid = x.rowid WHERE o.id = ? AND x.intent = ''",
+                    (obs_id,),
+                ).fetchone()
+                if row is not None:
+                    with index.reindexing(db.conn, [row[0]]):
+                        db.conn.execute(
+                            "UPDATE observation_context SET intent ="
+                            " (SELECT intent FROM capsules WHERE id = ?) WHERE rowid = ?",
+                            (capsule_id, row[0]),
+                        )
+        except sqlite3.DatabaseError as exc:
+            raise store_error(exc, db.path) from exc
+        return True
