@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from kindling.model import SCOPE_FIELDS, Observation, Pin, Scope, Summary
+from kindling.model import SCOPE_FIELDS, Capsule, Observation, Pin, Scope, Summary
 
 OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
     f"o.{c}" for c, _ in SCOPE_FIELDS
@@ -73,7 +73,7 @@ def _json_obj(text: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
-def _json_list(text: str | None) -> tuple[str, ...]:
+def json_list(text: str | None) -> tuple[str, ...]:
     try:
         value = json.loads(text or "[]")
     except ValueError:
@@ -93,6 +93,21 @@ def observation_row(row: Sequence[Any]) -> Observation:
     )
 
 
+def capsule_row(row: Sequence[Any], observation_ids: Sequence[str]) -> Capsule:
+    """A ``CAPSULE_COLUMNS`` row, then its summary id, with its observation ids."""
+    return Capsule(
+        id=row[0],
+        type=row[1],
+        intent=row[2],
+        status=row[3],
+        opened_at=row[4],
+        closed_at=row[5],
+        scope=row_scope(row, 6),
+        observation_ids=tuple(observation_ids),
+        summary_id=row[10],
+    )
+
+
 def summary_row(row: Sequence[Any]) -> Summary:
     return Summary(
         id=row[0],
@@ -100,7 +115,7 @@ def summary_row(row: Sequence[Any]) -> Summary:
         content=row[2],
         confidence=float(row[3]),
         created_at=row[4],
-        evidence_refs=_json_list(row[5]),
+        evidence_refs=json_list(row[5]),
     )
 
 

@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -98,6 +98,18 @@ def _no_purge(tables: Sequence[str], xid: int | None) -> None:
     """What a database without a store does after a forget: nothing."""
 
 
+class PgOptions(TypedDict, total=False):
+    """How to open a PostgreSQL store: ``schema`` (the search path), ``max_connections`` (the
+    pool's size), ``timeout_s`` (to connect), ``busy_timeout_s`` (how long a write waits for a
+    lock; None: no bound), ``read_only`` (refuse every write)."""
+
+    schema: str | None
+    max_connections: int
+    timeout_s: float
+    busy_timeout_s: float | None
+    read_only: bool
+
+
 class PgDatabase:
     """Owns the pool; the store's verbs run their SQL through ``read`` and ``write``.
 
@@ -111,12 +123,12 @@ class PgDatabase:
         conninfo: str,
         *,
         on_forgotten: Callable[[Sequence[str], int | None], None] = _no_purge,
-        schema: str | None = None,
-        max_connections: int = POOL_MAX,
-        timeout_s: float = CONNECT_TIMEOUT_S,
-        busy_timeout_s: float | None = None,
-        read_only: bool = False,
+        **given: Unpack[PgOptions],
     ) -> None:
+        schema = given.get("schema")
+        timeout_s = given.get("timeout_s", CONNECT_TIMEOUT_S)
+        busy_timeout_s = given.get("busy_timeout_s")
+        read_only = given.get("read_only", False)
         self.where = describe(conninfo)
         if schema is not None and not _SCHEMA_NAME.match(schema):
             raise StoreError(f"schema name {schema!r} must be a lower-case SQL identifier")
@@ -144,7 +156,7 @@ class PgDatabase:
             conninfo,
             kwargs=kwargs,
             min_size=1,
-            max_size=max_connections,
+            max_size=given.get("max_connections", POOL_MAX),
             timeout=timeout_s,
             open=False,
             name="kindling",

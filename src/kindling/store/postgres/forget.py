@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kindling.model import REDACTED
+from kindling.store.postgres.connection import PgDatabase
 
 # Where forgotten text can be; ``finish_purge`` vacuums them all.
 _TEXT_TABLES = ("capsules", "observations", "pins", "summaries", "summary_details")
@@ -37,30 +37,25 @@ class PgForgetMixin:
     wal_purged = True  # False while a snapshot older than the last forget keeps old versions
     purge_holders: tuple[str, ...] = ()
 
+    db: PgDatabase
+
     if TYPE_CHECKING:
 
-        def outside_transaction(self, sql: str) -> None: ...
-
-        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def transaction(self) -> AbstractContextManager[None]: ...
         def index_observations(self, obs_ids: Sequence[str]) -> None: ...
-
-        def mark_forgotten(self, *tables: str) -> None: ...
 
     def after_forget(self, tables: Sequence[str], xid: int | None) -> None:
         """Vacuum ``tables`` now that the forget of transaction ``xid`` has committed, and
         name the snapshots that may still see the old versions."""
         holders = self._snapshot_holders(xid)
-        self.outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(tables)}")
+        self.db.outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(tables)}")
         self.purge_holders, self.wal_purged = holders, not holders
 
     def _snapshot_holders(self, xid: int | None) -> tuple[str, ...]:
         """Snapshots of this database that may still see versions deleted by transaction
         ``xid`` (None: by any transaction that has committed), oldest first."""
         if xid is None:  # the next transaction id: every snapshot open now
-            xid = int(self.read("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
-        rows = self.read(
+            xid = int(self.db.read("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
+        rows = self.db.read(
             "SELECT who FROM (SELECT age(backend_xmin) AS a, 'PostgreSQL connection ' || pid"
             " || ' (' || usename || '@' || COALESCE(NULLIF(application_name, ''),"
             " client_addr::text, 'local') || ', ' || state || ')' AS who"
@@ -77,12 +72,12 @@ class PgForgetMixin:
 
     def forget_capsule_intent(self, capsule_id: str) -> bool:
         """Forget a capsule's intent, and rebuild the documents that carried it."""
-        with self.transaction():
-            self.mark_forgotten("capsules", "observations")
-            done = self.write(
+        with self.db.transaction():
+            self.db.forgetting("capsules", "observations")
+            done = self.db.write(
                 "UPDATE capsules SET intent = %s WHERE id = %s", (REDACTED, capsule_id)
             )
-            rows = self.read(
+            rows = self.db.read(
                 "SELECT observation_id FROM capsule_observations WHERE capsule_id = %s",
                 (capsule_id,),
             )
@@ -97,6 +92,6 @@ class PgForgetMixin:
         while holders and time.monotonic() < deadline:
             time.sleep(FINISH_POLL_S)
             holders = self._snapshot_holders(None)
-        self.outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(_TEXT_TABLES)}")
+        self.db.outside_transaction(f"VACUUM (INDEX_CLEANUP OFF) {', '.join(_TEXT_TABLES)}")
         self.purge_holders, self.wal_purged = holders, not holders
         return self.wal_purged

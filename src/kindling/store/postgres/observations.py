@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Observation
 from kindling.store.documents import context_excerpt, searchable_parts, summary_document
 from kindling.store.rows import observation_values
+
+if TYPE_CHECKING:  # the migrations (imported by the connection) use the documents built here
+    from kindling.store.postgres.connection import PgDatabase
 
 CONFIG = "kindling"  # english stemming, no stop words (migration 4)
 
@@ -110,13 +112,7 @@ class PgObservationsMixin:
     """``insert_observation(s)``, ``link_observation``, ``forget_observation`` and the index
     maintenance the other writers call (``index_observations``)."""
 
-    if TYPE_CHECKING:
-
-        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def transaction(self) -> AbstractContextManager[None]: ...
-        def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
-        def mark_forgotten(self, *tables: str) -> None: ...
+    db: PgDatabase
 
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
         self.insert_observations([(obs, capsule_id)])
@@ -127,14 +123,14 @@ class PgObservationsMixin:
         id (in the store or the batch) is a ``ConflictError`` and writes nothing."""
         if not items:
             return
-        with self.transaction():
+        with self.db.transaction():
             links = [(cid, obs.id) for obs, cid in items if cid is not None]
             if links:  # the row locks serialise appends to a capsule: its seq stays unique
-                self.read(
+                self.db.read(
                     "SELECT 1 FROM capsules WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
                     (sorted({cid for cid, _ in links}),),
                 )
-            self.copy_rows(
+            self.db.copy_rows(
                 f"COPY {_OBS_INSERT} FROM STDIN", (observation_values(obs) for obs, _ in items)
             )
             if links:
@@ -144,7 +140,7 @@ class PgObservationsMixin:
     def _append_links(self, links: Sequence[tuple[str, str]]) -> int:
         """Link (capsule, observation) pairs in order, each capsule's seq continuing from its
         largest; callers hold the capsules' row locks. Returns the links added."""
-        return self.write(
+        return self.db.write(
             "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
             " SELECT u.c, u.o, row_number() OVER (PARTITION BY u.c ORDER BY u.n) - 1"
             " + COALESCE((SELECT MAX(x.seq) + 1 FROM capsule_observations x"
@@ -155,8 +151,8 @@ class PgObservationsMixin:
         )
 
     def link_observation(self, capsule_id: str, obs_id: str) -> bool:
-        with self.transaction():
-            self.read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
+        with self.db.transaction():
+            self.db.read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
             added = self._append_links([(capsule_id, obs_id)]) > 0
             if added:  # its capsule intent may be new (the first capsule it is linked to)
                 self.index_observations([obs_id])
@@ -165,9 +161,9 @@ class PgObservationsMixin:
     def forget_observation(self, obs_id: str) -> bool:
         """Forget an observation: its text leaves the row and the index, and its successor
         is re-indexed without its excerpt (docs/privacy.md: what VACUUM then removes)."""
-        with self.transaction():
-            self.mark_forgotten("observations")
-            changed = self.write(
+        with self.db.transaction():
+            self.db.forgetting("observations")
+            changed = self.db.write(
                 "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                 " redacted = TRUE, search = NULL WHERE id = %s",
                 (obs_id,),
@@ -180,7 +176,7 @@ class PgObservationsMixin:
 
     def _index_with_successors(self, obs_ids: Sequence[str]) -> None:
         """Index ``obs_ids`` and the observations whose documents quote them (successors)."""
-        rows = self.read(
+        rows = self.db.read(
             "SELECT n.id FROM observations o CROSS JOIN LATERAL (SELECT n.id FROM"
             " observations n WHERE o.session_id IS NOT NULL AND n.session_id = o.session_id"
             " AND (n.ts, n.rowid) > (o.ts, o.rowid) ORDER BY n.ts, n.rowid LIMIT 1) n"
@@ -195,5 +191,5 @@ class PgObservationsMixin:
         ids = list(dict.fromkeys(obs_ids))
         if not ids:
             return
-        rows = self.read(f"{DOCUMENT_SOURCES} WHERE o.id = ANY(%s)", (ids,))
-        self.write(DOCUMENT_UPDATE, document_columns(rows))
+        rows = self.db.read(f"{DOCUMENT_SOURCES} WHERE o.id = ANY(%s)", (ids,))
+        self.db.write(DOCUMENT_UPDATE, document_columns(rows))

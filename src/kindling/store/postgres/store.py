@@ -15,11 +15,11 @@ Must not import anything from Kindling except ``model``, ``errors`` and ``store`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Unpack
 
 from kindling.store.base import Capabilities, PurgeState
-from kindling.store.postgres.connection import CONNECT_TIMEOUT_S, POOL_MAX, PgDatabase
+from kindling.store.postgres.connection import PgDatabase, PgOptions
 from kindling.store.postgres.forget import PURGE_REMAINS, PgForgetMixin
 from kindling.store.postgres.observations import PgObservationsMixin
 from kindling.store.postgres.search import PgSearchMixin
@@ -36,25 +36,8 @@ class PostgresStore(PgObservationsMixin, PgSearchMixin, PgForgetMixin, SqlStore)
 
     db: PgDatabase
 
-    def __init__(
-        self,
-        conninfo: str,
-        *,
-        schema: str | None = None,
-        max_connections: int = POOL_MAX,
-        timeout_s: float = CONNECT_TIMEOUT_S,
-        busy_timeout_s: float | None = None,
-        read_only: bool = False,
-    ) -> None:
-        self.db = PgDatabase(
-            conninfo,
-            on_forgotten=self.after_forget,
-            schema=schema,
-            max_connections=max_connections,
-            timeout_s=timeout_s,
-            busy_timeout_s=busy_timeout_s,
-            read_only=read_only,
-        )
+    def __init__(self, conninfo: str, **options: Unpack[PgOptions]) -> None:
+        self.db = PgDatabase(conninfo, on_forgotten=self.after_forget, **options)
         self.stats_cache = self.db.stats_cache
 
     @property
@@ -65,19 +48,10 @@ class PostgresStore(PgObservationsMixin, PgSearchMixin, PgForgetMixin, SqlStore)
     def purge_state(self) -> PurgeState:
         return PurgeState(self.wal_purged, self.purge_holders)
 
-    # The PostgreSQL verb modules run their SQL through these (``self.db``'s own).
+    # ``search`` runs its SQL through these (``self.db``'s own).
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.db.read(sql, params)
 
     def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         return self.db.write(sql, params)
-
-    def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self.db.copy_rows(sql, rows)
-
-    def mark_forgotten(self, *tables: str) -> None:
-        self.db.forgetting(*tables)
-
-    def outside_transaction(self, sql: str) -> None:
-        self.db.outside_transaction(sql)

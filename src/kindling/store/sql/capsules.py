@@ -16,6 +16,7 @@ from kindling.store.base import CapsuleRef
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
     CAPSULE_REF_COLUMNS,
+    capsule_row,
     row_scope,
     scope_json,
     scope_values,
@@ -42,20 +43,7 @@ def read_capsules(
             ids,
         ):
             members[capsule_id].append(obs_id)
-    return [
-        Capsule(
-            id=row[0],
-            type=row[1],
-            intent=row[2],
-            status=row[3],
-            opened_at=row[4],
-            closed_at=row[5],
-            scope=row_scope(row, 6),
-            observation_ids=tuple(members[row[0]]),
-            summary_id=row[10],
-        )
-        for row in rows
-    ]
+    return [capsule_row(row, members[row[0]]) for row in rows]
 
 
 def _ref(rows: list[Any]) -> CapsuleRef | None:

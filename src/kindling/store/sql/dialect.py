@@ -92,6 +92,14 @@ class SqlDatabase(Protocol):
         ...
 
 
+def read_by_ids(
+    db: SqlDatabase, select: str, column: str, ids: Sequence[Any]
+) -> Iterator[Sequence[Any]]:
+    """The rows of ``{select} WHERE <column is one of ids>``, chunk after chunk."""
+    for condition, chunk in db.dialect.in_ids(column, ids):
+        yield from db.read(f"{select} WHERE {condition}", chunk)
+
+
 class UsesDatabase:
     """A verb group: it reaches its store's database through ``db`` (read-only here, so that
     a backend's store may hold a ``SqlDatabase`` with more methods of its own)."""

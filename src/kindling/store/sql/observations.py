@@ -12,20 +12,15 @@ from collections.abc import Sequence
 
 from kindling.model import Observation, ObservationKind, Scope
 from kindling.store.rows import LAST_ROWID, OBS_COLUMNS, observation_row, scope_where, steps_sql
-from kindling.store.sql.dialect import UsesDatabase
+from kindling.store.sql.dialect import UsesDatabase, read_by_ids
 
 
 class ObservationReadsMixin(UsesDatabase):
     """``get_observations``, ``list_observations`` and ``session_steps``."""
 
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
-        found: dict[str, Observation] = {}
-        for condition, chunk in self.db.dialect.in_ids("o.id", ids):
-            for row in self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {condition}", chunk
-            ):
-                found[row[0]] = observation_row(row)
-        return found
+        rows = read_by_ids(self.db, f"SELECT {OBS_COLUMNS} FROM observations o", "o.id", ids)
+        return {row[0]: observation_row(row) for row in rows}
 
     def list_observations(
         self,

@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kindling.model import Scope, Summary
-from kindling.store.rows import SUMMARY_COLUMNS, scope_where, summary_row
-from kindling.store.sql.dialect import UsesDatabase
+from kindling.store.rows import SUMMARY_COLUMNS, json_list, scope_where, summary_row
+from kindling.store.sql.dialect import UsesDatabase, read_by_ids
 
 if TYPE_CHECKING:  # the chat memories' values load when a memory is read, not on open
     from kindling.model import SummaryDetails
@@ -41,14 +41,6 @@ _DETAIL_COLUMNS = (
 _DETAIL_SELECT = ", ".join(f"d.{c}" for c in _DETAIL_COLUMNS)
 
 
-def _strings(text: str | None) -> tuple[str, ...]:
-    try:
-        value = json.loads(text or "[]")
-    except ValueError:
-        return ()
-    return tuple(str(v) for v in value) if isinstance(value, list) else ()
-
-
 def _details(row: Sequence[Any]) -> SummaryDetails:
     from kindling.model import SummaryDetails
 
@@ -63,11 +55,11 @@ def _details(row: Sequence[Any]) -> SummaryDetails:
         plan_id=row[7],
         session_id=row[8],
         source_created_at=row[9],
-        decisions=_strings(row[10]),
-        rationale=_strings(row[11]),
-        open_questions=_strings(row[12]),
-        next_steps=_strings(row[13]),
-        references=_strings(row[14]),
+        decisions=json_list(row[10]),
+        rationale=json_list(row[11]),
+        open_questions=json_list(row[12]),
+        next_steps=json_list(row[13]),
+        references=json_list(row[14]),
     )
 
 
@@ -112,13 +104,8 @@ class SummariesMixin(UsesDatabase):
         return self.get_summaries([summary_id]).get(summary_id)
 
     def get_summaries(self, ids: Sequence[str]) -> dict[str, Summary]:
-        found: dict[str, Summary] = {}
-        for condition, chunk in self.db.dialect.in_ids("s.id", ids):
-            for row in self.db.read(
-                f"SELECT {SUMMARY_COLUMNS} FROM summaries s WHERE {condition}", chunk
-            ):
-                found[row[0]] = summary_row(row)
-        return found
+        rows = read_by_ids(self.db, f"SELECT {SUMMARY_COLUMNS} FROM summaries s", "s.id", ids)
+        return {row[0]: summary_row(row) for row in rows}
 
     def summary_for_capsule(self, capsule_id: str) -> Summary | None:
         rows = self.db.read(
@@ -162,13 +149,9 @@ class SummariesMixin(UsesDatabase):
         )
 
     def get_summary_details(self, summary_ids: Sequence[str]) -> dict[str, SummaryDetails]:
-        found: dict[str, SummaryDetails] = {}
-        for condition, chunk in self.db.dialect.in_ids("d.summary_id", summary_ids):
-            for row in self.db.read(
-                f"SELECT {_DETAIL_SELECT} FROM summary_details d WHERE {condition}", chunk
-            ):
-                found[row[0]] = _details(row)
-        return found
+        select = f"SELECT {_DETAIL_SELECT} FROM summary_details d"
+        rows = read_by_ids(self.db, select, "d.summary_id", summary_ids)
+        return {row[0]: _details(row) for row in rows}
 
     def supersede_active(
         self, repo_id: str, topic_id: str, *, keep_id: str, updated_at: int
