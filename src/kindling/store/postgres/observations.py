@@ -109,13 +109,10 @@ _OBS_INSERT = (
 
 
 class PgObservationsMixin:
-    """``insert_observation(s)``, ``link_observation``, ``forget_observation`` and the index
+    """``insert_observations``, ``link_observation``, ``forget_observation`` and the index
     maintenance the other writers call (``index_observations``)."""
 
     db: PgDatabase
-
-    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
-        self.insert_observations([(obs, capsule_id)])
 
     def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
         """Insert observations (each with the capsule it joins, or None) and index them, in

@@ -1,7 +1,7 @@
 """The observation reads, written once: by id, newest first in a scope, around a point in time.
 
-Writes stay with each backend: they keep its search index current (``store.sqlite.writes``,
-``store.postgres.observations``).
+Batch writes stay with each backend: they keep its search index current
+(``store.sqlite.observations``, ``store.postgres.observations``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -9,6 +9,7 @@ Must not import anything from Kindling except ``model`` and ``store``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kindling.model import Observation, ObservationKind, Scope
 from kindling.store.rows import LAST_ROWID, OBS_COLUMNS, observation_row, scope_where, steps_sql
@@ -16,7 +17,15 @@ from kindling.store.sql.dialect import UsesDatabase, read_by_ids
 
 
 class ObservationReadsMixin(UsesDatabase):
-    """``get_observations``, ``list_observations`` and ``session_steps``."""
+    """``insert_observation``, ``get_observations``, ``list_observations`` and
+    ``session_steps``."""
+
+    if TYPE_CHECKING:
+
+        def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None: ...
+
+    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
+        self.insert_observations([(obs, capsule_id)])
 
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
         rows = read_by_ids(self.db, f"SELECT {OBS_COLUMNS} FROM observations o", "o.id", ids)

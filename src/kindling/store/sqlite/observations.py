@@ -20,12 +20,9 @@ from kindling.store.sqlite.connection import Database, store_error
 
 
 class ObservationWritesMixin:
-    """``insert_observation(s)`` and ``link_observation``."""
+    """``insert_observations`` and ``link_observation``."""
 
     db: Database
-
-    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
-        self.insert_observations([(obs, capsule_id)])
 
     def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
         """Insert observations (each with the capsule it joins, or None) and index them, in
