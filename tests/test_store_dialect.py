@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kindling import Kindling, Scope
+from kindling import Kindling, NewObservation, Scope
+from kindling.capture.privacy import unguarded
 from kindling.store.sql.dialect import ID_CHUNK, Dialect
 from kindling.store.sqlite.connection import SQLITE
 
@@ -91,3 +92,24 @@ def test_an_array_dialect_sends_one_parameter() -> None:
     array = Dialect(array_params=True, contains_sql="", json_items_sql="")
     assert list(array.in_ids("x", ["a", "b"])) == [("x = ANY(?)", [["a", "b"]])]
     assert list(array.in_ids("x", [])) == []
+
+
+def test_batch_links_continue_each_capsules_order(kd: Kindling) -> None:
+    first, second = Scope(session_id="s1", repo_id="/r"), Scope(session_id="s2", repo_id="/r")
+    a = kd.open_capsule(intent="a", scope=first)
+    b = kd.open_capsule(intent="b", scope=second)
+    early = kd.append_observation(kind="message", content="early", scope=first)
+    batch = [
+        NewObservation(kind="message", content=f"n{i}", capsule_id=(a.id, b.id)[i % 3 == 2])
+        for i in range(700)  # more than one SQLite statement's worth of links
+    ]
+    made = kd.append_many(batch)
+    in_a = [o.id for i, o in enumerate(made) if i % 3 != 2]
+    in_b = [o.id for i, o in enumerate(made) if i % 3 == 2]
+    assert kd.get_capsule(a.id).observation_ids == (early.id, *in_a)
+    assert kd.get_capsule(b.id).observation_ids == tuple(in_b)
+    store = unguarded(kd.store)
+    assert not store.link_observation(a.id, early.id)  # already there: left as it is
+    assert store.link_observation(b.id, early.id)
+    assert kd.get_capsule(b.id).observation_ids == (*in_b, early.id)
+    assert sorted(store.capsules_of(early.id)) == sorted([a.id, b.id])

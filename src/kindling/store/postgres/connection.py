@@ -292,6 +292,12 @@ class PgDatabase:
         with self.transaction(), self._cursor() as cur:
             cur.executemany(_marks(sql), rows)
 
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """``COPY`` the rows in (in its own transaction unless one is open)."""
+        self.copy_rows(f"COPY {table} ({', '.join(columns)}) FROM STDIN", rows)
+
     def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """``COPY ... FROM STDIN`` of ``rows`` (in its own transaction unless one is open)."""
         with self.transaction(), self._cursor() as cur, cur.copy(sql) as copy:

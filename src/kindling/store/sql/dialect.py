@@ -18,16 +18,18 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-# Ids per ``IN (...)`` list where a statement's parameters are bounded (SQLite: 32,766).
+# Ids per ``IN (...)`` list where a statement's parameters are bounded (SQLite before 3.32:
+# 999), and parameters per statement of a ``VALUES`` list.
 ID_CHUNK = 500
+MAX_PARAMS = 999
 
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """The SQL spellings that differ between backends."""
 
-    # True: a column is tested against a whole list as one array parameter (``= ANY(?)``);
-    # False: against ``IN (?, ?, ...)`` lists of at most ``ID_CHUNK`` ids.
+    # True: a list is one array parameter, of any length (``= ANY(?)``, ``unnest(?, ?)``);
+    # False: lists are spelled out (``IN (?, ?)``, ``VALUES (?, ?)``) in bounded chunks.
     array_params: bool
     # A case-insensitive substring test of ``{column}`` against one ``like_pattern`` parameter.
     contains_sql: str
@@ -45,6 +47,24 @@ class Dialect:
         for start in range(0, len(ids), ID_CHUNK):
             chunk = list(ids[start : start + ID_CHUNK])
             yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
+
+    def rows_per_statement(self, width: int) -> int | None:
+        """How many rows of ``width`` values one ``rows_source`` may list (None: any)."""
+        return None if self.array_params else max(1, MAX_PARAMS // width)
+
+    def rows_source(
+        self, rows: Sequence[Sequence[Any]], types: Sequence[str], alias: str
+    ) -> tuple[str, list[Any]]:
+        """``(FROM item, parameters)`` listing ``rows`` (at most ``rows_per_statement``) as
+        ``alias.column1``, ``alias.column2``, ... (the SQL ``types`` of the columns)."""
+        if self.array_params:
+            arrays = ", ".join(f"CAST(? AS {sql_type}[])" for sql_type in types)
+            names = ", ".join(f"column{n}" for n in range(1, len(types) + 1))
+            return f"unnest({arrays}) AS {alias}({names})", [
+                list(c) for c in zip(*rows, strict=True)
+            ]
+        values = ", ".join(["(" + ", ".join("?" * len(types)) + ")"] * len(rows))
+        return f"(VALUES {values}) AS {alias}", [value for row in rows for value in row]
 
     def contains(self, column: str) -> str:
         """``column`` contains the parameter's text (a ``like_pattern``), ignoring case."""
@@ -74,6 +94,13 @@ class SqlDatabase(Protocol):
 
     def write_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """One statement per row of parameters, in one write transaction."""
+        ...
+
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Insert ``rows`` (values in ``columns`` order) into ``table``, the backend's fastest
+        way, in one write transaction."""
         ...
 
     def transaction(self) -> AbstractContextManager[None]:

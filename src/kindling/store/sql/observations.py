@@ -1,7 +1,9 @@
-"""The observation reads, written once: by id, newest first in a scope, around a point in time.
+"""The observation verbs, written once: appends and capsule links, and the reads (by id, newest
+first in a scope, around a point in time).
 
-Batch writes stay with each backend: they keep its search index current
-(``store.sqlite.observations``, ``store.postgres.observations``).
+A write ends by telling the backend's index what changed (``index_appended``,
+``index_linked``): SQLite indexes a transaction's appends at its end, PostgreSQL rebuilds the
+documents at once (``store.sqlite.observations``, ``store.postgres.observations``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -12,20 +14,97 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kindling.model import Observation, ObservationKind, Scope
-from kindling.store.rows import LAST_ROWID, OBS_COLUMNS, observation_row, scope_where, steps_sql
-from kindling.store.sql.dialect import UsesDatabase, read_by_ids
+from kindling.store.rows import (
+    LAST_ROWID,
+    OBS_COLUMNS,
+    observation_row,
+    observation_values,
+    scope_where,
+    steps_sql,
+)
+from kindling.store.sql.dialect import SqlDatabase, UsesDatabase, read_by_ids
+
+_OBS_COLUMNS = (
+    "id",
+    "kind",
+    "content",
+    "provenance",
+    "ts",
+    "scope_ids",
+    "redacted",
+    "session_id",
+    "repo_id",
+    "agent_id",
+    "user_id",
+)
 
 
-class ObservationReadsMixin(UsesDatabase):
-    """``insert_observation``, ``get_observations``, ``list_observations`` and
-    ``session_steps``."""
+def append_links(db: SqlDatabase, links: Sequence[tuple[str, str]]) -> int:
+    """Link (capsule, observation) pairs in order, each capsule's seq continuing from its
+    largest, in one statement (a chunk on SQLite); an existing link is left as it is. The
+    caller holds the capsules' locks. Returns the links added."""
+    if not links:
+        return 0
+    added = 0
+    step = db.dialect.rows_per_statement(4) or len(links)
+    for start in range(0, len(links), step):
+        rows: list[tuple[str, str, int, int]] = []
+        taken: dict[str, int] = {}  # links to each capsule earlier in this statement
+        for n, (capsule_id, obs_id) in enumerate(links[start : start + step]):
+            rows.append((capsule_id, obs_id, taken.get(capsule_id, 0), n))
+            taken[capsule_id] = taken.get(capsule_id, 0) + 1
+        source, params = db.dialect.rows_source(rows, ("TEXT", "TEXT", "INTEGER", "INTEGER"), "u")
+        # A statement reads the table as it was before its own inserts, so its earlier links
+        # to a capsule come in as an offset. ORDER BY: rows in batch order, every seq read
+        # before the first insert (PostgreSQL would otherwise step over the new index entries
+        # on every read). ``WHERE TRUE``: SQLite's parser needs a WHERE before ON CONFLICT.
+        added += db.write(
+            "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
+            " SELECT u.column1, u.column2, u.column3 + COALESCE((SELECT MAX(x.seq) + 1"
+            " FROM capsule_observations x WHERE x.capsule_id = u.column1), 0)"
+            f" FROM {source} WHERE TRUE ORDER BY u.column4 ON CONFLICT DO NOTHING",
+            params,
+        )
+    return added
+
+
+class ObservationsMixin(UsesDatabase):
+    """``insert_observation(s)``, ``link_observation``, ``get_observations``,
+    ``list_observations`` and ``session_steps``."""
 
     if TYPE_CHECKING:
 
-        def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None: ...
+        def index_appended(self, obs_ids: Sequence[str]) -> None: ...
+        def index_linked(self, capsule_id: str, obs_id: str) -> None: ...
 
     def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
         self.insert_observations([(obs, capsule_id)])
+
+    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
+        """Insert observations (each with the capsule it joins, or None) and index them, in
+        one transaction. A duplicate id (in the store or the batch) is a ``ConflictError`` and
+        writes nothing."""
+        if not items:
+            return
+        db = self.db
+        with db.transaction():
+            links = [(cid, obs.id) for obs, cid in items if cid is not None]
+            # The capsules' row locks keep each capsule's seq unique under concurrent appends.
+            db.lock_rows("capsules", [cid for cid, _ in links])
+            db.insert_rows("observations", _OBS_COLUMNS, [observation_values(o) for o, _ in items])
+            append_links(db, links)
+            self.index_appended([obs.id for obs, _ in items])
+
+    def link_observation(self, capsule_id: str, obs_id: str) -> bool:
+        """Append an existing observation to a capsule; False if it was already there. An
+        observation first linked now takes this capsule's intent into its document."""
+        db = self.db
+        with db.transaction():
+            db.lock_rows("capsules", [capsule_id])
+            if append_links(db, [(capsule_id, obs_id)]) <= 0:
+                return False
+            self.index_linked(capsule_id, obs_id)
+        return True
 
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
         rows = read_by_ids(self.db, f"SELECT {OBS_COLUMNS} FROM observations o", "o.id", ids)

@@ -12,14 +12,14 @@ from contextlib import AbstractContextManager
 from kindling.store.sql.capsules import CapsulesMixin
 from kindling.store.sql.export import ExportMixin
 from kindling.store.sql.forget import SharedForgetMixin
-from kindling.store.sql.observations import ObservationReadsMixin
+from kindling.store.sql.observations import ObservationsMixin
 from kindling.store.sql.pins import PinsMixin
 from kindling.store.sql.summaries import SummariesMixin
 from kindling.store.sql.tokens import TokensMixin
 
 
 class SqlStore(
-    ObservationReadsMixin,
+    ObservationsMixin,
     CapsulesMixin,
     SummariesMixin,
     PinsMixin,

@@ -227,6 +227,13 @@ class Database:
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise store_error(exc, self.path) from exc
 
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """One ``INSERT`` per row, prepared once (``executemany``)."""
+        marks = ", ".join("?" * len(columns))
+        self.write_many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
     def lock_rows(self, table: str, ids: Sequence[str]) -> None:
         """Nothing: a write transaction (``BEGIN IMMEDIATE``) holds the whole database."""
 

@@ -2,7 +2,7 @@
 
 The store is one ``Database`` (``connection``: the dialect, connection, pragmas, transactions,
 busy retries and migrations), the verbs every backend shares (``store.sql``) and SQLite's own:
-search (``search``), observation writes that keep the index (``observations``) and the
+search (``search``), how observation writes reach the index (``observations``) and the
 forget steps that reach the index and the files (``forget``). Each reaches the database only
 through ``self.db``'s public methods. The schema is the TypeScript Kindling's
 v5 layout plus additive migrations (``migrations``); opening a store migrates it. Full-text
@@ -22,11 +22,11 @@ from kindling.store.base import Capabilities, PurgeState
 from kindling.store.sql.store import SqlStore
 from kindling.store.sqlite.connection import BUSY_TIMEOUT_S, Database
 from kindling.store.sqlite.forget import ForgetMixin
-from kindling.store.sqlite.observations import ObservationWritesMixin
+from kindling.store.sqlite.observations import ObservationIndexMixin
 from kindling.store.sqlite.search import SearchMixin
 
 
-class SqliteStore(SearchMixin, ObservationWritesMixin, ForgetMixin, SqlStore):
+class SqliteStore(SearchMixin, ObservationIndexMixin, ForgetMixin, SqlStore):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     db: Database
