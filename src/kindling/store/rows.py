@@ -25,26 +25,6 @@ PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expir
 SUMMARY_COLUMNS = "s.id, s.capsule_id, s.content, s.confidence, s.created_at, s.evidence_refs"
 
 
-# The pivot of a timeline that is not an observation (a summary): after every row of its time.
-LAST_ROWID = 2**62
-
-
-def steps_sql(where: str, mark: str) -> tuple[str, str]:
-    """The two statements of ``Store.session_steps`` over the scope condition ``where``
-    (parameters: its values, then ts, ts, rowid, limit; ``mark`` is the backend's
-    placeholder): the rows before the pivot, newest first, and the rows after it, oldest first.
-    Time order is ``(ts, rowid)``: the order the rows were written in when times tie."""
-    before = (
-        f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} AND (o.ts < {mark}"
-        f" OR (o.ts = {mark} AND o.rowid < {mark})) ORDER BY o.ts DESC, o.rowid DESC LIMIT {mark}"
-    )
-    after = (
-        f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} AND (o.ts > {mark}"
-        f" OR (o.ts = {mark} AND o.rowid > {mark})) ORDER BY o.ts, o.rowid LIMIT {mark}"
-    )
-    return before, after
-
-
 def scope_json(scope: Scope) -> str:
     return json.dumps(scope.to_dict(), separators=(",", ":"), sort_keys=True)
 
@@ -144,13 +124,3 @@ def observation_values(obs: Observation) -> tuple[Any, ...]:
         int(obs.redacted),
         *scope_values(obs.scope),
     )
-
-
-# The structured fields of a chat memory that hold free text (what forget --match searches).
-SUMMARY_DETAIL_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
-
-
-def like_pattern(text: str) -> str:
-    """``text`` as a LIKE pattern matching it anywhere (with ``ESCAPE '\\'``)."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"

@@ -17,8 +17,16 @@ from typing import TYPE_CHECKING
 
 from kindling.model import REDACTED
 from kindling.store.base import TextMatches
-from kindling.store.rows import SUMMARY_DETAIL_TEXT, like_pattern
 from kindling.store.sql.dialect import UsesDatabase
+
+# The structured fields of a chat memory that hold free text (what forget --match searches).
+SUMMARY_DETAIL_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
+
+
+def like_pattern(text: str) -> str:
+    """``text`` as a LIKE pattern matching it anywhere (with ``ESCAPE '\\'``)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
 class SharedForgetMixin(UsesDatabase):

@@ -15,12 +15,10 @@ from typing import TYPE_CHECKING
 
 from kindling.model import Observation, ObservationKind, Scope
 from kindling.store.rows import (
-    LAST_ROWID,
     OBS_COLUMNS,
     observation_row,
     observation_values,
     scope_where,
-    steps_sql,
 )
 from kindling.store.sql.dialect import SqlDatabase, UsesDatabase, read_by_ids
 
@@ -66,6 +64,26 @@ def append_links(db: SqlDatabase, links: Sequence[tuple[str, str]]) -> int:
             params,
         )
     return added
+
+
+# The pivot of a timeline that is not an observation (a summary): after every row of its time.
+LAST_ROWID = 2**62
+
+
+def _steps_sql(where: str) -> tuple[str, str]:
+    """The two statements of ``Store.session_steps`` over the scope condition ``where``
+    (parameters: its values, then ts, ts, rowid, limit): the rows before the pivot, newest
+    first, and the rows after it, oldest first. Time order is ``(ts, rowid)``: the order the
+    rows were written in when times tie."""
+    before = (
+        f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} AND (o.ts < ?"
+        f" OR (o.ts = ? AND o.rowid < ?)) ORDER BY o.ts DESC, o.rowid DESC LIMIT ?"
+    )
+    after = (
+        f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} AND (o.ts > ?"
+        f" OR (o.ts = ? AND o.rowid > ?)) ORDER BY o.ts, o.rowid LIMIT ?"
+    )
+    return before, after
 
 
 class ObservationsMixin(UsesDatabase):
@@ -151,7 +169,7 @@ class ObservationsMixin(UsesDatabase):
                 return [], []
             pivot = int(found[0][0])
         where, params = scope_where(scope, "o")
-        earlier_sql, later_sql = steps_sql(where, "?")
+        earlier_sql, later_sql = _steps_sql(where)
         earlier = self.db.read(earlier_sql, [*params, ts, ts, pivot, before]) if before else []
         later = self.db.read(later_sql, [*params, ts, ts, pivot, after]) if after else []
         return [observation_row(r) for r in reversed(earlier)], [observation_row(r) for r in later]
