@@ -23,6 +23,7 @@ from kindling.store.sql.store import SqlStore
 from kindling.store.sqlite.connection import BUSY_TIMEOUT_S, Database
 from kindling.store.sqlite.forget import ForgetMixin
 from kindling.store.sqlite.observations import ObservationIndexMixin
+from kindling.store.sqlite.purge import holders
 from kindling.store.sqlite.search import SearchMixin
 
 
@@ -54,9 +55,11 @@ class SqliteStore(SearchMixin, ObservationIndexMixin, ForgetMixin, SqlStore):
         return self._capabilities
 
     def purge_state(self) -> PurgeState:
-        """Whether the last forget's old pages left the WAL file (who holds it is found by
-        ``forgetting.holders`` from the file's path)."""
-        return PurgeState(self.db.wal_purged)
+        """Whether the last forget's old pages left the WAL file, and if not, the other
+        processes that have the file open (``purge.holders``: one of them holds it)."""
+        if self.db.wal_purged:
+            return PurgeState(True)
+        return PurgeState(False, holders(self.db.path))
 
     @property
     def path(self) -> str:
