@@ -170,6 +170,11 @@ class Database:
         if self._unindexed_from is None:
             self._unindexed_from = first_rowid
 
+    @property
+    def indexing_pending(self) -> bool:
+        """Rows appended in this transaction wait for ``index_pending``."""
+        return self._unindexed_from is not None
+
     def purge_on_commit(self) -> None:
         """This transaction forgot text: its commit merges the FTS segments and empties the
         WAL (``purge``)."""

@@ -24,6 +24,8 @@ class ObservationIndexMixin:
     def index_appended(self, obs_ids: Sequence[str]) -> None:
         """The rows of ``obs_ids`` were just appended, in order, in this transaction: index
         them (from the first one's rowid on) when it ends."""
+        if self.db.indexing_pending:  # an earlier append of this transaction: these follow it
+            return
         found = self.db.read("SELECT rowid FROM observations WHERE id = ?", (obs_ids[0],))
         self.db.appended(int(found[0][0]))
 
