@@ -37,6 +37,8 @@ def _events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         ("message_start", {"type": "message_start", "message": start})
     ]
     for i, block in enumerate(message["content"]):
+        first: dict[str, Any]
+        delta: dict[str, Any]
         if block["type"] == "text":
             first = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from fake_anthropic import FakeAnthropic
 from kindling import Kindling, Scope
+from tests.fake_anthropic import FakeAnthropic
 
 pytestmark = pytest.mark.slow
 

@@ -18,10 +18,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from tests.hookutil import KINDLING, payload
 
 from kindling import Kindling
-from kindling.capture.spool import drain, pending, spool_dir
+from kindling.capture.spool import pending, spool_dir
+from kindling.engine.drain import drain
+from tests.hookutil import KINDLING, payload
 
 AGENTS = 24
 TOOL_EVENTS_PER_AGENT = 4

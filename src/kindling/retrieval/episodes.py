@@ -16,7 +16,7 @@ Must not import anything from Kindling except ``model``, ``store`` and ``retriev
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kindling.model import Observation, Scope
 from kindling.retrieval.needs import STEP_NEEDS, phase_of, step_fit
@@ -30,8 +30,20 @@ from kindling.retrieval.scoring import (
 from kindling.retrieval.signals import Query, Scored
 from kindling.store.base import Store
 
-if TYPE_CHECKING:
-    from kindling.retrieval.provider import ProviderRequest
+
+class EpisodeRequest(Protocol):
+    """What the expansion reads of a ``provider.ProviderRequest`` (named here, so that this
+    module, which the provider imports, does not import the provider back)."""
+
+    @property
+    def scope(self) -> Scope: ...
+    @property
+    def intent(self) -> str | None: ...
+    @property
+    def exclude_ids(self) -> tuple[str, ...]: ...
+    @property
+    def include_redacted(self) -> bool: ...
+
 
 EPISODES = 2
 EPISODE_MARGIN = 0.15
@@ -56,7 +68,7 @@ def _session(item: Scored) -> str | None:
 
 def expand_episodes(
     store: Store,
-    request: ProviderRequest,
+    request: EpisodeRequest,
     found: list[Scored],
     query: Query,
     weights: ScoringWeights,
@@ -84,6 +96,7 @@ def expand_episodes(
     if not chosen:
         return []
     by_id = {item.entity.id: item for item in found}
+    words = query.words
     excluded = set(request.exclude_ids)
     added: list[Scored] = []
     for rel, sid in chosen:
@@ -108,7 +121,7 @@ def expand_episodes(
                 by_id[obs.id] = item
                 added.append(item)
             item.episode = max(item.episode, rel)
-            item.need = step_fit(query.need, obs, phase, query.words)
+            item.need = step_fit(query.need, obs, phase, words)
     if added and request.intent is not None:
         intents = store.capsule_intents_of([item.entity.id for item in added])
         for item in added:

@@ -161,6 +161,7 @@ class LocalFtsProvider:
     def _rescore(self, found: list[_Scored], plan: QueryPlan, reference: int) -> None:
         for item in found:
             result = calculate_score(self._inputs(item, plan, reference), self.weights)
+            item.result = result
             item.score = result.score
             item.raw = result.raw
             item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
@@ -319,7 +320,7 @@ class LocalFtsProvider:
             spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
             terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
             inputs = self._inputs(item, plan, reference)
-            result = calculate_score(inputs, self.weights)
+            result = item.result or calculate_score(inputs, self.weights)
             explanation = explain(
                 result,
                 inputs,

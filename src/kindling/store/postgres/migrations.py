@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kindling.store.postgres.resegment import resegment
+from kindling.store.postgres.resegment import resegment, resegment_context
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +207,15 @@ UPDATE observations SET search = search
         # the documents of the rows that hold such letters are built again with their bigrams.
         "SELECT 1",
         then=resegment,
+    ),
+    Migration(
+        9,
+        "009_segmented_context",
+        # The context (neighbour) and intent parts of a document get the bigrams too: the
+        # documents of the rows whose neighbour or capsule intent holds such letters are built
+        # again.
+        "SELECT 1",
+        then=resegment_context,
     ),
 )
 

@@ -260,7 +260,7 @@ CREATE TABLE observation_context (
 );
 CREATE INDEX idx_observation_context_prev ON observation_context(prev_rowid)
   WHERE prev_rowid IS NOT NULL;
-{index.VIEW_SQL.strip()};
+{index.VIEW_SQL_V9.strip()};
 CREATE VIRTUAL TABLE observations_fts USING fts5(
   body, context, intent, scope,
   content='observation_docs', content_rowid='rowid', tokenize='porter unicode61'
@@ -297,6 +297,15 @@ CREATE TABLE IF NOT EXISTS team_repos (
         # Existing rows holding such letters are indexed again; Latin-only rows are untouched.
         index.SUMMARY_INDEX_SQL,
         then=index.resegment,
+    ),
+    Migration(
+        13,
+        "013_segmented_context",
+        # The context and intent columns of the observation index get their segments too (the
+        # rows whose neighbour or intent holds such letters are indexed again), and the summary
+        # index's triggers use built-in SQL only: the segments are a column Kindling writes.
+        index.SUMMARY_SEGMENTS_SQL,
+        then=index.resegment_context,
     ),
 )
 

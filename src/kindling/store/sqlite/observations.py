@@ -1,9 +1,10 @@
-"""How the observation writes of ``SqliteStore`` reach its index (the writes themselves are
-shared: ``store.sql.observations``).
+"""How the observation and summary writes of ``SqliteStore`` reach its index (the writes
+themselves are shared: ``store.sql.observations``, ``store.sql.summaries``).
 
 Appends do not index: they mark the rows for ``Database.index_pending``, which indexes a
 transaction's appends in one step (see ``connection``). Linking an indexed observation to its
-first capsule gives its index row that capsule's intent.
+first capsule gives its index row that capsule's intent. A summary's index follows its row by
+triggers, from its content and the ``segments`` column Kindling writes (``index_summary``).
 
 Must not import anything from Kindling except ``store``.
 """
@@ -14,10 +15,11 @@ from collections.abc import Sequence
 
 from kindling.store.sqlite import index
 from kindling.store.sqlite.connection import Database
+from kindling.store.sqlite.index import summary_segments
 
 
 class ObservationIndexMixin:
-    """``index_appended`` and ``index_linked``."""
+    """``index_appended``, ``index_linked`` and ``index_summary``."""
 
     db: Database
 
@@ -46,3 +48,13 @@ class ObservationIndexMixin:
                     " (SELECT intent FROM capsules WHERE id = ?) WHERE rowid = ?",
                     (capsule_id, rows[0][0]),
                 )
+
+    def index_summary(self, summary_id: str) -> None:
+        """A summary's text was just written: its ``segments`` column follows (the triggers
+        then index the content with them); most texts have none, and leave the row alone."""
+        rows = self.db.read("SELECT content, segments FROM summaries WHERE id = ?", (summary_id,))
+        if rows and summary_segments(rows[0][0]) != rows[0][1]:
+            self.db.write(
+                "UPDATE summaries SET segments = ? WHERE id = ?",
+                (summary_segments(rows[0][0]), summary_id),
+            )
