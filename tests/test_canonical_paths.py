@@ -20,7 +20,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
 NOT_IDS = {
     "agents/base.py",
     "agents/claude_code.py",
-    "forgetting.py",
+    "store/sqlite/purge.py",  # the database file (who holds its WAL), not an id
     "cli/commands/export.py",
     "engine/reads.py",  # the database file of `status`
 }

@@ -15,7 +15,6 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -52,35 +51,6 @@ def check_match_text(text: object) -> str:
             " (a distinctive part of it finds every copy)"
         )
     return text
-
-
-def holders(db_path: str) -> tuple[str, ...]:
-    """Other processes with the database, its WAL or its shared memory open (Linux only)."""
-    if db_path == ":memory:" or not os.path.isdir("/proc/self/fd"):
-        return ()
-    try:
-        real = os.path.realpath(db_path)
-    except (OSError, ValueError):
-        return ()
-    targets = {real, f"{real}-wal", f"{real}-shm"}
-    found: list[str] = []
-    me = os.getpid()
-    try:
-        pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
-    except OSError:
-        return ()
-    for pid in sorted(pids):
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-            if not any(os.readlink(f"/proc/{pid}/fd/{fd}") in targets for fd in fds):
-                continue
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                raw = fh.read()
-        except OSError:
-            continue
-        command = " ".join(raw.replace(b"\0", b" ").decode("utf-8", "replace").split())[:80]
-        found.append(f"process {pid} ({command})" if command else f"process {pid}")
-    return tuple(found)
 
 
 class ForgetVerbs:
@@ -229,8 +199,8 @@ class ForgetVerbs:
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:
         store = self.store
-        report = replace(report, remains=getattr(store, "purge_remains", ""))
-        if getattr(store, "wal_purged", True):
+        report = replace(report, remains=store.capabilities.purge_remains)
+        state = store.purge_state()
+        if state.purged:
             return report
-        held = getattr(store, "purge_holders", None) or holders(getattr(store, "path", ""))
-        return replace(report, complete=False, holders=held)
+        return replace(report, complete=False, holders=state.holders)

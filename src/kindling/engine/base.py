@@ -61,22 +61,21 @@ class EngineBase:
         the hooks' files beside a SQLite database, read-only, plus this process's own."""
         memory = self.__dict__.get("_session_secrets")
         if memory is None:
-            path = self.location or getattr(self.store, "path", None)  # a store built by hand
-            on_disk = isinstance(path, str) and path != ":memory:" and "://" not in path
-            memory = SessionSecrets(secrets_dir(str(path)) if on_disk else None)
+            path = self.store.capabilities.local_path
+            memory = SessionSecrets(None if path is None else secrets_dir(path))
             self.__dict__["_session_secrets"] = memory
         return memory
 
     @property
     def backend(self) -> str:
         """The store's backend: ``sqlite`` or ``postgres``."""
-        return str(getattr(self.store, "backend", "sqlite"))
+        return self.store.capabilities.backend
 
     @property
     def thread_safe(self) -> bool:
         """May several threads call this engine at once? (PostgreSQL's store is safe across
         threads; SQLite's one connection is not.)"""
-        return bool(getattr(self.store, "thread_safe", False))
+        return self.store.capabilities.thread_safe
 
     @property
     def weights(self) -> ScoringWeights:

@@ -27,7 +27,6 @@ from kindling.errors import InvalidInputError, KindlingError
 from kindling.forgetting import ForgetVerbs
 from kindling.memory import Memory
 from kindling.store.backends import open_store
-from kindling.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from kindling.retrieval.budget import Tokenizer
@@ -101,14 +100,10 @@ class Kindling(
             semantic=semantic,
         )
         kd.location = str(path)
-        if (
-            drain_spool
-            and not read_only
-            and isinstance(store, SqliteStore)
-            and store.path != ":memory:"
-        ):
+        local = store.capabilities.local_path  # hooks spool only beside a database file
+        if drain_spool and not read_only and local is not None:
             with suppress(KindlingError, OSError):
-                drain(kd, spool_dir(store.path), budget_s=DRAIN_ON_OPEN_S)
+                drain(kd, spool_dir(local), budget_s=DRAIN_ON_OPEN_S)
         return kd
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from kindling.model import (
     Capsule,
@@ -94,11 +94,39 @@ class TextMatches:
         return len(self.observations) + len(self.summaries) + len(self.pins) + len(self.capsules)
 
 
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a backend can do and where it lives, declared once by each store: callers read
+    these fields instead of probing a store's attributes by name."""
+
+    backend: Literal["sqlite", "postgresql"]
+    thread_safe: bool  # one store object may serve many threads at once
+    # The database file (hooks spool and keep session secrets beside it); None in memory or
+    # on a server.
+    local_path: str | None
+    # What a completed forget still cannot remove from this backend ("" when nothing).
+    purge_remains: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeState:
+    """Whether the last forget's old text has left the storage (SQLite: the WAL file;
+    PostgreSQL: the old row versions), and who holds it if not (may be empty: unknown)."""
+
+    purged: bool
+    holders: tuple[str, ...] = ()
+
+
 T = TypeVar("T")
 
 
 class Store(Protocol):
     """Storage verbs. Every write is atomic; ``transaction()`` groups several into one."""
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    def purge_state(self) -> PurgeState: ...
 
     def close(self) -> None: ...
 

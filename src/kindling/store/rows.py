@@ -1,24 +1,16 @@
-"""Row mapping and small SQL helpers shared by both stores (no connection here).
+"""Row mapping and small SQL helpers shared by every backend (no connection, no driver here):
+statements are written with ``?`` marks (``store.sql.dialect``).
 
-Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
+Must not import anything from Kindling except ``model``.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from kindling.errors import (
-    ConflictError,
-    DamagedDatabaseError,
-    DatabaseLockedError,
-    KindlingError,
-    StoreError,
-)
-from kindling.model import SCOPE_FIELDS, Observation, Pin, Scope, Summary
-from kindling.store import files
+from kindling.model import SCOPE_FIELDS, Capsule, Observation, Pin, Scope, Summary
 
 OBS_COLUMNS = "o.id, o.kind, o.content, o.provenance, o.ts, o.redacted, " + ", ".join(
     f"o.{c}" for c, _ in SCOPE_FIELDS
@@ -33,26 +25,6 @@ PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expir
 SUMMARY_COLUMNS = "s.id, s.capsule_id, s.content, s.confidence, s.created_at, s.evidence_refs"
 
 
-# The pivot of a timeline that is not an observation (a summary): after every row of its time.
-LAST_ROWID = 2**62
-
-
-def steps_sql(where: str, mark: str) -> tuple[str, str]:
-    """The two statements of ``Store.session_steps`` over the scope condition ``where``
-    (parameters: its values, then ts, ts, rowid, limit; ``mark`` is the backend's
-    placeholder): the rows before the pivot, newest first, and the rows after it, oldest first.
-    Time order is ``(ts, rowid)``: the order the rows were written in when times tie."""
-    before = (
-        f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} AND (o.ts < {mark}"
-        f" OR (o.ts = {mark} AND o.rowid < {mark})) ORDER BY o.ts DESC, o.rowid DESC LIMIT {mark}"
-    )
-    after = (
-        f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where} AND (o.ts > {mark}"
-        f" OR (o.ts = {mark} AND o.rowid > {mark})) ORDER BY o.ts, o.rowid LIMIT {mark}"
-    )
-    return before, after
-
-
 def scope_json(scope: Scope) -> str:
     return json.dumps(scope.to_dict(), separators=(",", ":"), sort_keys=True)
 
@@ -65,7 +37,7 @@ def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
     """AND over the given dimensions, exact match, as SQL on the denormalised columns."""
     items = scope.items()
     sql = " AND ".join(f"{alias}.{name} = ?" for name, _ in items)
-    return sql or "1", [value for _, value in items]
+    return sql or "TRUE", [value for _, value in items]
 
 
 def row_scope(row: Sequence[Any], start: int) -> Scope:
@@ -81,7 +53,7 @@ def _json_obj(text: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
-def _json_list(text: str | None) -> tuple[str, ...]:
+def json_list(text: str | None) -> tuple[str, ...]:
     try:
         value = json.loads(text or "[]")
     except ValueError:
@@ -101,6 +73,21 @@ def observation_row(row: Sequence[Any]) -> Observation:
     )
 
 
+def capsule_row(row: Sequence[Any], observation_ids: Sequence[str]) -> Capsule:
+    """A ``CAPSULE_COLUMNS`` row, then its summary id, with its observation ids."""
+    return Capsule(
+        id=row[0],
+        type=row[1],
+        intent=row[2],
+        status=row[3],
+        opened_at=row[4],
+        closed_at=row[5],
+        scope=row_scope(row, 6),
+        observation_ids=tuple(observation_ids),
+        summary_id=row[10],
+    )
+
+
 def summary_row(row: Sequence[Any]) -> Summary:
     return Summary(
         id=row[0],
@@ -108,7 +95,7 @@ def summary_row(row: Sequence[Any]) -> Summary:
         content=row[2],
         confidence=float(row[3]),
         created_at=row[4],
-        evidence_refs=_json_list(row[5]),
+        evidence_refs=json_list(row[5]),
     )
 
 
@@ -124,28 +111,6 @@ def pin_row(row: Sequence[Any]) -> Pin:
     )
 
 
-def store_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, path: str) -> KindlingError:
-    if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes a schema that is not UTF-8
-        files.forget_check(path)
-        return DamagedDatabaseError(files.damaged_message(path, files.NOT_UTF8))
-    message = str(exc)
-    if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
-        return ConflictError(f"an entity with that id already exists ({message})")
-    if "locked" in message or "busy" in message:
-        return DatabaseLockedError(
-            f"{path} stayed locked by another process for longer than the busy timeout; "
-            "retry, or find the process holding a long write transaction"
-        )
-    if files.is_damage(message):
-        files.forget_check(path)  # the next writer runs the quick check again
-        return DamagedDatabaseError(files.damaged_message(path, message.split("\n")[0][:200]))
-    if "not a database" in message:
-        return StoreError(f"{path} is not a usable SQLite database ({message})")
-    if "readonly" in message or "read-only" in message:
-        return StoreError(files.read_only_message(path))
-    return StoreError(f"database error on {path}: {message}")
-
-
 def observation_values(obs: Observation) -> tuple[Any, ...]:
     """The ``observations`` row of ``obs``, in insert column order (id, kind, content,
     provenance, ts, scope_ids, redacted, session_id, repo_id, agent_id, user_id)."""
@@ -159,13 +124,3 @@ def observation_values(obs: Observation) -> tuple[Any, ...]:
         int(obs.redacted),
         *scope_values(obs.scope),
     )
-
-
-# The structured fields of a chat memory that hold free text (what forget --match searches).
-SUMMARY_DETAIL_TEXT = ("topic", "context", "decisions", "rationale", "open_questions", "next_steps")
-
-
-def like_pattern(text: str) -> str:
-    """``text`` as a LIKE pattern matching it anywhere (with ``ESCAPE '\\'``)."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"

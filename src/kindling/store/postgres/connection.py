@@ -1,12 +1,14 @@
-"""The PostgreSQL store's connection handling: a pool, per-thread transactions, error mapping
-and migration on open.
+"""The PostgreSQL store's database: its dialect, a pool, per-thread transactions, error
+mapping and migration on open.
 
 Design: a ``psycopg_pool.ConnectionPool`` of autocommit connections. ``transaction()`` binds
 one pooled connection to the calling thread for the length of the block (nested blocks join
 it), so a server can run many requests at once, each in its own transaction; a read outside
 a transaction borrows a connection for one statement. Every ``psycopg`` error leaves as a
 ``KindlingError`` (``ConflictError`` for a duplicate id, ``StoreError`` otherwise), with the
-server named but never its password.
+server named but never its password. Statements may be written with the shared verbs' ``?``
+marks (``store.sql``) or psycopg's ``%s``; ``?`` becomes ``%s`` (no statement here uses the
+JSON ``?`` operator).
 
 Must not import anything from Kindling except ``errors`` and ``store``.
 """
@@ -15,9 +17,9 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -33,6 +35,13 @@ from kindling.errors import (
     StoreError,
 )
 from kindling.store.postgres.migrations import LATEST_VERSION, MIGRATIONS
+from kindling.store.sql.dialect import Dialect
+
+POSTGRES = Dialect(
+    array_params=True,  # ``= ANY(%s)``: one statement whatever the list's length
+    contains_sql="{column} ILIKE ?",  # backslash is ILIKE's escape character already
+    json_items_sql="jsonb_array_elements_text({column}::jsonb) AS {alias}(value)",
+)
 
 CONNECT_TIMEOUT_S = 10
 POOL_MAX = 16
@@ -81,19 +90,45 @@ def pg_error(exc: BaseException, where: str) -> KindlingError:
     return StoreError(f"database error on {where}: {message}")
 
 
-class PgConnection:
-    """Owns the pool; the store's verbs run their SQL through ``read`` and ``write``."""
+def _marks(sql: str) -> str:
+    return sql.replace("?", "%s") if "?" in sql else sql
+
+
+def _no_purge(tables: Sequence[str], xid: int | None) -> None:
+    """What a database without a store does after a forget: nothing."""
+
+
+class PgOptions(TypedDict, total=False):
+    """How to open a PostgreSQL store: ``schema`` (the search path), ``max_connections`` (the
+    pool's size), ``timeout_s`` (to connect), ``busy_timeout_s`` (how long a write waits for a
+    lock; None: no bound), ``read_only`` (refuse every write)."""
+
+    schema: str | None
+    max_connections: int
+    timeout_s: float
+    busy_timeout_s: float | None
+    read_only: bool
+
+
+class PgDatabase:
+    """Owns the pool; the store's verbs run their SQL through ``read`` and ``write``.
+
+    ``on_forgotten(tables, xid)`` is called after a transaction that forgot text in ``tables``
+    (``forgetting``) has committed."""
+
+    dialect = POSTGRES
 
     def __init__(
         self,
         conninfo: str,
         *,
-        schema: str | None = None,
-        max_connections: int = POOL_MAX,
-        timeout_s: float = CONNECT_TIMEOUT_S,
-        busy_timeout_s: float | None = None,
-        read_only: bool = False,
+        on_forgotten: Callable[[Sequence[str], int | None], None] = _no_purge,
+        **given: Unpack[PgOptions],
     ) -> None:
+        schema = given.get("schema")
+        timeout_s = given.get("timeout_s", CONNECT_TIMEOUT_S)
+        busy_timeout_s = given.get("busy_timeout_s")
+        read_only = given.get("read_only", False)
         self.where = describe(conninfo)
         if schema is not None and not _SCHEMA_NAME.match(schema):
             raise StoreError(f"schema name {schema!r} must be a lower-case SQL identifier")
@@ -107,6 +142,7 @@ class PgConnection:
         if options:  # the URL's own options (a search_path, say) are kept, ours go after them
             kwargs["options"] = " ".join([*_url_options(conninfo), *options])
         self._local = threading.local()
+        self._on_forgotten = on_forgotten
         self.stats_cache: dict[str, tuple[float, dict[str, float], float]] = {}
         try:  # one direct connection first: its error says why (a pool only times out)
             with psycopg.connect(conninfo, **kwargs) as conn:
@@ -120,7 +156,7 @@ class PgConnection:
             conninfo,
             kwargs=kwargs,
             min_size=1,
-            max_size=max_connections,
+            max_size=given.get("max_connections", POOL_MAX),
             timeout=timeout_s,
             open=False,
             name="kindling",
@@ -197,22 +233,27 @@ class PgConnection:
                 finally:
                     self._local.conn = None
             if self._local.forgot:  # committed: now what PostgreSQL kept can be removed
-                self.after_forget(sorted(self._local.forgot), self._local.forget_xid)
+                self._on_forgotten(sorted(self._local.forgot), self._local.forget_xid)
         except (psycopg.Error, PoolTimeout) as exc:
             raise pg_error(exc, self.where) from None
         finally:
             self._local.forgot = set()
 
-    def mark_forgotten(self, *tables: str) -> None:
+    def forgetting(self, *tables: str) -> None:
         """Note that this transaction overwrites forgotten text in ``tables`` (vacuumed after
         the commit), and the transaction's id (older snapshots still see the text)."""
         if not self._local.forgot:
             self._local.forget_xid = int(self.read("SELECT pg_current_xact_id()::text")[0][0])
         self._local.forgot.update(tables)
 
-    def after_forget(self, tables: Sequence[str], xid: int | None) -> None:
-        """Called after transaction ``xid``, which forgot text in ``tables``, has committed
-        (see ``forget.PgForgetMixin``)."""
+    def lock_rows(self, table: str, ids: Sequence[str]) -> None:
+        """Row locks until the transaction ends, taken in id order (no deadlock between two
+        writers locking overlapping sets)."""
+        if ids:
+            self.read(
+                f"SELECT 1 FROM {table} WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
+                (sorted(set(ids)),),
+            )
 
     def outside_transaction(self, sql: str) -> None:
         """Run ``sql`` on a pooled connection outside any transaction (VACUUM)."""
@@ -237,14 +278,25 @@ class PgConnection:
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._cursor() as cur:
-            cur.execute(sql, params)
+            cur.execute(_marks(sql), params)
             return cur.fetchall()
 
     def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one write statement (in its own transaction unless one is open); rows changed."""
         with self.transaction(), self._cursor() as cur:
-            cur.execute(sql, params)
+            cur.execute(_marks(sql), params)
             return cur.rowcount
+
+    def write_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """One statement per row of parameters (in its own transaction unless one is open)."""
+        with self.transaction(), self._cursor() as cur:
+            cur.executemany(_marks(sql), rows)
+
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """``COPY`` the rows in (in its own transaction unless one is open)."""
+        self.copy_rows(f"COPY {table} ({', '.join(columns)}) FROM STDIN", rows)
 
     def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """``COPY ... FROM STDIN`` of ``rows`` (in its own transaction unless one is open)."""

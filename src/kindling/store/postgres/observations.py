@@ -1,5 +1,6 @@
-"""Observation writes of ``PostgresStore``: set-based inserts, capsule links, forgetting, and
-keeping each observation's search document current in the writing transaction.
+"""How observation writes reach the search documents of ``PostgresStore`` (the writes are
+shared: ``store.sql.observations``), and forgetting an observation: each observation's
+document is kept current in the writing transaction.
 
 A document (see ``store.postgres.search``) has three weighted parts: A the observation's own
 text plus its searchable parts (identifier parts, Han/Kana/Hangul/Thai bigrams), B an excerpt
@@ -11,9 +12,8 @@ and their session successors (whose neighbour they now are): an insert indexes t
 the rows that follow them; a forget clears the row's vector and re-indexes its successor, so
 the forgotten text leaves every document.
 
-Inserts are set-based whatever the batch size: one ``COPY`` of the rows, one statement for
-the capsule links (sequence numbers continue each capsule's, in batch order), one read of
-what the documents need and one ``UPDATE`` writing them.
+Indexing is set-based whatever the batch size: one read of what the documents need and one
+``UPDATE`` writing them (the rows themselves arrive by ``COPY``: ``PgDatabase.insert_rows``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -22,18 +22,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from kindling.model import SCOPE_FIELDS, Observation, Scope
+from kindling.model import SCOPE_FIELDS
 from kindling.store.documents import (
     context_excerpt,
     searchable_parts,
     summary_document,
     with_segments,
 )
-from kindling.store.postgres.scopes import scope_where
-from kindling.store.rows import LAST_ROWID, observation_row, observation_values, steps_sql
+
+if TYPE_CHECKING:  # the migrations (imported by the connection) use the documents built here
+    from kindling.store.postgres.connection import PgDatabase
 
 CONFIG = "kindling"  # english stemming, no stop words (migration 4)
 
@@ -108,89 +108,28 @@ def document_columns(rows: Iterable[Sequence[Any]]) -> tuple[list[Any], ...]:
     return columns
 
 
-_OBS_INSERT = (
-    "observations (id, kind, content, provenance, ts, scope_ids, redacted, session_id,"
-    " repo_id, agent_id, user_id)"
-)
-
-
 class PgObservationsMixin:
-    """``insert_observation(s)``, ``link_observation``, ``forget_observation`` and the index
+    """How observation writes reach the documents (``index_appended``, ``index_linked``;
+    the writes are shared: ``store.sql.observations``), ``forget_observation``, and the index
     maintenance the other writers call (``index_observations``)."""
 
-    if TYPE_CHECKING:
+    db: PgDatabase
 
-        def write(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def transaction(self) -> AbstractContextManager[None]: ...
-        def copy_rows(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
-        def mark_forgotten(self, *tables: str) -> None: ...
+    def index_appended(self, obs_ids: Sequence[str]) -> None:
+        """The rows of ``obs_ids`` were just appended: build their documents and those of
+        their session successors (whose neighbour they now are)."""
+        self._index_with_successors(obs_ids)
 
-    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
-        self.insert_observations([(obs, capsule_id)])
-
-    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
-        """Insert observations (each with the capsule it joins, or None) and index them, in
-        one transaction and a fixed number of statements whatever the batch size. A duplicate
-        id (in the store or the batch) is a ``ConflictError`` and writes nothing."""
-        if not items:
-            return
-        with self.transaction():
-            links = [(cid, obs.id) for obs, cid in items if cid is not None]
-            if links:  # the row locks serialise appends to a capsule: its seq stays unique
-                self.read(
-                    "SELECT 1 FROM capsules WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
-                    (sorted({cid for cid, _ in links}),),
-                )
-            self.copy_rows(
-                f"COPY {_OBS_INSERT} FROM STDIN", (observation_values(obs) for obs, _ in items)
-            )
-            if links:
-                self._append_links(links)
-            self._index_with_successors([obs.id for obs, _ in items])
-
-    def _append_links(self, links: Sequence[tuple[str, str]]) -> int:
-        """Link (capsule, observation) pairs in order, each capsule's seq continuing from its
-        largest; callers hold the capsules' row locks. Returns the links added."""
-        return self.write(
-            "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
-            " SELECT u.c, u.o, row_number() OVER (PARTITION BY u.c ORDER BY u.n) - 1"
-            " + COALESCE((SELECT MAX(x.seq) + 1 FROM capsule_observations x"
-            " WHERE x.capsule_id = u.c), 0)"
-            " FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS u(c, o, n)"
-            " ORDER BY u.n ON CONFLICT DO NOTHING",
-            ([c for c, _ in links], [o for _, o in links]),
-        )
-
-    def session_steps(
-        self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
-    ) -> tuple[list[Observation], list[Observation]]:
-        pivot = LAST_ROWID
-        if obs_id is not None:
-            found = self.read("SELECT rowid FROM observations WHERE id = %s", (obs_id,))
-            if not found:
-                return [], []
-            pivot = int(found[0][0])
-        where, params = scope_where(scope, "o")
-        earlier_sql, later_sql = steps_sql(where, "%s")
-        earlier = self.read(earlier_sql, [*params, ts, ts, pivot, before]) if before else []
-        later = self.read(later_sql, [*params, ts, ts, pivot, after]) if after else []
-        return [observation_row(r) for r in reversed(earlier)], [observation_row(r) for r in later]
-
-    def link_observation(self, capsule_id: str, obs_id: str) -> bool:
-        with self.transaction():
-            self.read("SELECT 1 FROM capsules WHERE id = %s FOR UPDATE", (capsule_id,))
-            added = self._append_links([(capsule_id, obs_id)]) > 0
-            if added:  # its capsule intent may be new (the first capsule it is linked to)
-                self.index_observations([obs_id])
-        return added
+    def index_linked(self, capsule_id: str, obs_id: str) -> None:
+        """Its capsule intent may be new (the first capsule it is linked to)."""
+        self.index_observations([obs_id])
 
     def forget_observation(self, obs_id: str) -> bool:
         """Forget an observation: its text leaves the row and the index, and its successor
         is re-indexed without its excerpt (docs/privacy.md: what VACUUM then removes)."""
-        with self.transaction():
-            self.mark_forgotten("observations", "observation_vectors")
-            changed = self.write(
+        with self.db.transaction():
+            self.db.forgetting("observations", "observation_vectors")
+            changed = self.db.write(
                 "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                 " redacted = TRUE, search = NULL WHERE id = %s",
                 (obs_id,),
@@ -203,7 +142,7 @@ class PgObservationsMixin:
 
     def _index_with_successors(self, obs_ids: Sequence[str]) -> None:
         """Index ``obs_ids`` and the observations whose documents quote them (successors)."""
-        rows = self.read(
+        rows = self.db.read(
             "SELECT n.id FROM observations o CROSS JOIN LATERAL (SELECT n.id FROM"
             " observations n WHERE o.session_id IS NOT NULL AND n.session_id = o.session_id"
             " AND (n.ts, n.rowid) > (o.ts, o.rowid) ORDER BY n.ts, n.rowid LIMIT 1) n"
@@ -218,5 +157,5 @@ class PgObservationsMixin:
         ids = list(dict.fromkeys(obs_ids))
         if not ids:
             return
-        rows = self.read(f"{DOCUMENT_SOURCES} WHERE o.id = ANY(%s)", (ids,))
-        self.write(DOCUMENT_UPDATE, document_columns(rows))
+        rows = self.db.read(f"{DOCUMENT_SOURCES} WHERE o.id = ANY(%s)", (ids,))
+        self.db.write(DOCUMENT_UPDATE, document_columns(rows))

@@ -1,4 +1,5 @@
-"""The SQLite database handle: one connection, its pragmas, transactions and busy retries.
+"""The SQLite database: its dialect, one connection, its pragmas, transactions, busy retries
+and error mapping (``store_error``).
 
 Design: one connection per store in autocommit mode; writes run in ``BEGIN IMMEDIATE``
 transactions so that concurrent writers queue on the busy timeout instead of failing on a
@@ -8,8 +9,8 @@ observations it appended (``appended``) and, after a forget, merging the FTS seg
 emptying the WAL (``purge_on_commit``).
 
 Every verb module of the store reaches the database through the public methods here and
-nothing else: ``read``, ``write``, ``transaction``, ``conn`` inside a transaction, and the two
-markers above.
+nothing else: those of ``store.sql.dialect.SqlDatabase`` (``read``, ``write``,
+``transaction``, ...), ``conn`` inside a transaction, and the two markers above.
 
 Must not import anything from Kindling except ``errors`` and ``store``.
 """
@@ -17,15 +18,22 @@ Must not import anything from Kindling except ``errors`` and ``store``.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from os import PathLike
 from typing import Any, TypeVar
 
-from kindling.errors import InvalidInputError
+from kindling.errors import (
+    ConflictError,
+    DamagedDatabaseError,
+    DatabaseLockedError,
+    InvalidInputError,
+    KindlingError,
+    StoreError,
+)
 from kindling.store import files
-from kindling.store.rows import store_error
+from kindling.store.sql.dialect import Dialect
 from kindling.store.sqlite import index
 from kindling.store.sqlite.migrations import LATEST_VERSION, apply_migrations, current_version
 from kindling.store.sqlite.purge import merge_fts_segments, truncate_wal
@@ -35,9 +43,39 @@ T = TypeVar("T")
 
 BUSY_TIMEOUT_S = 5.0
 
+SQLITE = Dialect(
+    array_params=False,  # a statement holds at most 32,766 parameters: ids go in chunks
+    contains_sql="{column} LIKE ? ESCAPE '\\'",  # LIKE ignores the case of ASCII letters
+    json_items_sql="json_each({column}) {alias}",
+)
+
+
+def store_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, path: str) -> KindlingError:
+    if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes a schema that is not UTF-8
+        files.forget_check(path)
+        return DamagedDatabaseError(files.damaged_message(path, files.NOT_UTF8))
+    message = str(exc)
+    if isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in message:
+        return ConflictError(f"an entity with that id already exists ({message})")
+    if "locked" in message or "busy" in message:
+        return DatabaseLockedError(
+            f"{path} stayed locked by another process for longer than the busy timeout; "
+            "retry, or find the process holding a long write transaction"
+        )
+    if files.is_damage(message):
+        files.forget_check(path)  # the next writer runs the quick check again
+        return DamagedDatabaseError(files.damaged_message(path, message.split("\n")[0][:200]))
+    if "not a database" in message:
+        return StoreError(f"{path} is not a usable SQLite database ({message})")
+    if "readonly" in message or "read-only" in message:
+        return StoreError(files.read_only_message(path))
+    return StoreError(f"database error on {path}: {message}")
+
 
 class Database:
     """One open SQLite database: the connection and its write transactions."""
+
+    dialect = SQLITE
 
     def __init__(
         self,
@@ -132,6 +170,11 @@ class Database:
         if self._unindexed_from is None:
             self._unindexed_from = first_rowid
 
+    @property
+    def indexing_pending(self) -> bool:
+        """Rows appended in this transaction wait for ``index_pending``."""
+        return self._unindexed_from is not None
+
     def purge_on_commit(self) -> None:
         """This transaction forgot text: its commit merges the FTS segments and empties the
         WAL (``purge``)."""
@@ -173,13 +216,35 @@ class Database:
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
-    def write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        """One statement in a write transaction (the caller's, or its own)."""
+    def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in a write transaction (the caller's, or its own); rows changed."""
         try:
             with self.transaction():
-                return self.conn.execute(sql, params)
+                return self.conn.execute(sql, params).rowcount
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise store_error(exc, self.path) from exc
+
+    def write_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """One statement per row of parameters, in one write transaction."""
+        try:
+            with self.transaction():
+                self.conn.executemany(sql, rows)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise store_error(exc, self.path) from exc
+
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """One ``INSERT`` per row, prepared once (``executemany``)."""
+        marks = ", ".join("?" * len(columns))
+        self.write_many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+    def lock_rows(self, table: str, ids: Sequence[str]) -> None:
+        """Nothing: a write transaction (``BEGIN IMMEDIATE``) holds the whole database."""
+
+    def forgetting(self, *tables: str) -> None:
+        """This transaction forgets text: see ``purge_on_commit``."""
+        self.purge_on_commit()
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """All rows of one query; SQLite errors become ``KindlingError``."""

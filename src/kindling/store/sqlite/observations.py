@@ -1,120 +1,60 @@
-"""The observation verbs of ``SqliteStore``: append (one or a batch) and read back.
+"""How the observation and summary writes of ``SqliteStore`` reach its index (the writes
+themselves are shared: ``store.sql.observations``, ``store.sql.summaries``).
 
 Appends do not index: they mark the rows for ``Database.index_pending``, which indexes a
-transaction's appends in one step (see ``connection``).
+transaction's appends in one step (see ``connection``). Linking an indexed observation to its
+first capsule gives its index row that capsule's intent. A summary's index follows its row by
+triggers, from its content and the ``segments`` column Kindling writes (``index_summary``).
 
-Must not import anything from Kindling except ``model`` and ``store``.
+Must not import anything from Kindling except ``store``.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
-from kindling.model import Observation, ObservationKind, Scope
-from kindling.store.base import iter_chunks
-from kindling.store.rows import (
-    LAST_ROWID,
-    OBS_COLUMNS,
-    observation_row,
-    observation_values,
-    scope_where,
-    steps_sql,
-    store_error,
-)
+from kindling.store.sqlite import index
 from kindling.store.sqlite.connection import Database
+from kindling.store.sqlite.index import summary_segments
 
 
-class ObservationsMixin:
-    """``insert_observation(s)``, ``get_observations`` and ``list_observations``."""
+class ObservationIndexMixin:
+    """``index_appended``, ``index_linked`` and ``index_summary``."""
 
     db: Database
 
-    def insert_observation(self, obs: Observation, capsule_id: str | None) -> None:
-        self.insert_observations([(obs, capsule_id)])
-
-    def insert_observations(self, items: Sequence[tuple[Observation, str | None]]) -> None:
-        """Insert observations (each with the capsule it joins, or None) and index them, in
-        one transaction and a fixed number of statements whatever the batch size."""
-        if not items:
+    def index_appended(self, obs_ids: Sequence[str]) -> None:
+        """The rows of ``obs_ids`` were just appended, in order, in this transaction: index
+        them (from the first one's rowid on) when it ends."""
+        if self.db.indexing_pending:  # an earlier append of this transaction: these follow it
             return
+        found = self.db.read("SELECT rowid FROM observations WHERE id = ?", (obs_ids[0],))
+        self.db.appended(int(found[0][0]))
+
+    def index_linked(self, capsule_id: str, obs_id: str) -> None:
+        """An observation indexed without a capsule takes this one's intent as context."""
         db = self.db
-        try:
-            with db.transaction():
-                conn = db.conn
-                first = conn.execute(
-                    "SELECT COALESCE(MAX(rowid), 0) + 1 FROM observations"
-                ).fetchone()[0]
-                conn.executemany(
-                    "INSERT INTO observations (id, kind, content, provenance, ts, scope_ids,"
-                    " redacted, session_id, repo_id, agent_id, user_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [observation_values(obs) for obs, _ in items],
+        # An observation appended in this transaction is not indexed yet: it has no context
+        # row, and indexing it at commit will find this link.
+        rows = db.read(
+            "SELECT x.rowid FROM observation_context x JOIN observations o"
+            " ON o.rowid = x.rowid WHERE o.id = ? AND x.intent = ''",
+            (obs_id,),
+        )
+        if rows:
+            with index.reindexing(db.conn, [rows[0][0]]):
+                db.write(
+                    "UPDATE observation_context SET intent ="
+                    " (SELECT intent FROM capsules WHERE id = ?) WHERE rowid = ?",
+                    (capsule_id, rows[0][0]),
                 )
-                links = [(cid, obs.id, cid) for obs, cid in items if cid is not None]
-                if links:
-                    conn.executemany(
-                        "INSERT INTO capsule_observations (capsule_id, observation_id, seq)"
-                        " SELECT ?, ?, COALESCE(MAX(seq) + 1, 0) FROM capsule_observations"
-                        " WHERE capsule_id = ?",
-                        links,
-                    )
-                db.appended(int(first))
-        except sqlite3.DatabaseError as exc:
-            raise store_error(exc, db.path) from exc
 
-    def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]:
-        found: dict[str, Observation] = {}
-        for chunk in iter_chunks(list(ids)):
-            marks = ",".join("?" * len(chunk))
-            for row in self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE o.id IN ({marks})", chunk
-            ):
-                found[row[0]] = observation_row(row)
-        return found
-
-    def list_observations(
-        self,
-        *,
-        kind: ObservationKind | None,
-        scope: Scope,
-        capsule_id: str | None,
-        limit: int,
-        before: tuple[int, str] | None = None,
-    ) -> list[Observation]:
-        where, params = scope_where(scope, "o")
-        if before is not None and capsule_id is None:  # keyset: the index range on ts
-            where += " AND o.ts <= ? AND (o.ts < ? OR o.id > ?)"
-            params.extend([before[0], before[0], before[1]])
-        if kind is not None:
-            where += " AND o.kind = ?"
-            params.append(kind)
-        if capsule_id is not None:
-            rows = self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM capsule_observations co"
-                " JOIN observations o ON o.id = co.observation_id"
-                f" WHERE co.capsule_id = ? AND {where} ORDER BY co.seq LIMIT ?",
-                [capsule_id, *params, limit],
+    def index_summary(self, summary_id: str) -> None:
+        """A summary's text was just written: its ``segments`` column follows (the triggers
+        then index the content with them); most texts have none, and leave the row alone."""
+        rows = self.db.read("SELECT content, segments FROM summaries WHERE id = ?", (summary_id,))
+        if rows and summary_segments(rows[0][0]) != rows[0][1]:
+            self.db.write(
+                "UPDATE summaries SET segments = ? WHERE id = ?",
+                (summary_segments(rows[0][0]), summary_id),
             )
-        else:
-            rows = self.db.read(
-                f"SELECT {OBS_COLUMNS} FROM observations o WHERE {where}"
-                " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
-                [*params, limit],
-            )
-        return [observation_row(r) for r in rows]
-
-    def session_steps(
-        self, scope: Scope, *, ts: int, obs_id: str | None, before: int, after: int
-    ) -> tuple[list[Observation], list[Observation]]:
-        pivot = LAST_ROWID
-        if obs_id is not None:
-            found = self.db.read("SELECT rowid FROM observations WHERE id = ?", [obs_id])
-            if not found:
-                return [], []
-            pivot = int(found[0][0])
-        where, params = scope_where(scope, "o")
-        earlier_sql, later_sql = steps_sql(where, "?")
-        earlier = self.db.read(earlier_sql, [*params, ts, ts, pivot, before]) if before else []
-        later = self.db.read(later_sql, [*params, ts, ts, pivot, after]) if after else []
-        return [observation_row(r) for r in reversed(earlier)], [observation_row(r) for r in later]

@@ -16,12 +16,15 @@ FTS trigger removes it from the index. That alone is not enough on disk:
   until one succeeds (and closing the last connection checkpoints and deletes the WAL).
 
 The ``-shm`` file holds only the WAL index (page numbers and hashes), never row data.
+``holders`` names the other processes that have the files open, one of which keeps the WAL
+(``SqliteStore.purge_state``).
 
 Must not import anything from Kindling.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 FTS_TABLES = ("observations_fts", "summaries_fts")
@@ -72,3 +75,32 @@ def truncate_wal(conn: sqlite3.Connection, *, wait_ms: int | None = None) -> boo
 def _truncate(conn: sqlite3.Connection) -> bool:
     busy, _frames, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     return not busy
+
+
+def holders(db_path: str) -> tuple[str, ...]:
+    """Other processes with the database, its WAL or its shared memory open (Linux only)."""
+    if db_path == ":memory:" or not os.path.isdir("/proc/self/fd"):
+        return ()
+    try:
+        real = os.path.realpath(db_path)
+    except (OSError, ValueError):
+        return ()
+    targets = {real, f"{real}-wal", f"{real}-shm"}
+    found: list[str] = []
+    me = os.getpid()
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+    except OSError:
+        return ()
+    for pid in sorted(pids):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if not any(os.readlink(f"/proc/{pid}/fd/{fd}") in targets for fd in fds):
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            continue
+        command = " ".join(raw.replace(b"\0", b" ").decode("utf-8", "replace").split())[:80]
+        found.append(f"process {pid} ({command})" if command else f"process {pid}")
+    return tuple(found)

@@ -56,7 +56,7 @@ class VectorsMixin:
                     f" SELECT id, ?, ? FROM {parent} WHERE id = ? AND {live}",
                     (model, row.vector, row.id, *_live_params(row.target_type)),
                 )
-                stored += max(cur.rowcount, 0)
+                stored += max(cur, 0)
         return stored
 
     def unembedded(

@@ -1,5 +1,4 @@
-"""SQLite storage of API tokens and team grants (``store.tokens.TokenStore``, migration 10),
-mixed into ``SqliteStore``.
+"""API tokens and team grants (``store.tokens.TokenStore``), written once.
 
 Must not import anything from Kindling except ``store``.
 """
@@ -8,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kindling.store.sqlite.connection import Database
+from kindling.store.sql.dialect import UsesDatabase
 
 if TYPE_CHECKING:  # the server's; opening a store for a hook never loads it
     from kindling.store.tokens import ApiToken
@@ -16,10 +15,8 @@ if TYPE_CHECKING:  # the server's; opening a store for a hook never loads it
 _COLUMNS = "id, user_id, team, created_at, revoked_at"
 
 
-class SqliteTokensMixin:
+class TokensMixin(UsesDatabase):
     """Token and grant verbs of ``TokenStore``."""
-
-    db: Database
 
     def insert_token(self, token: ApiToken, token_hash: str) -> None:
         self.db.write(
@@ -29,42 +26,43 @@ class SqliteTokensMixin:
         )
 
     def token_by_hash(self, token_hash: str) -> ApiToken | None:
+        from kindling.store.tokens import ApiToken
+
         rows = self.db.read(
             f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,)
         )
-        from kindling.store.tokens import ApiToken
-
         return ApiToken(*rows[0]) if rows else None
 
     def list_tokens(self) -> list[ApiToken]:
         from kindling.store.tokens import ApiToken
 
-        return [
-            ApiToken(*r)
-            for r in self.db.read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
-        ]
+        rows = self.db.read(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY created_at, id")
+        return [ApiToken(*r) for r in rows]
 
     def revoke_token(self, token_id: str, revoked_at: int) -> bool:
-        cur = self.db.write(
-            "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-            (revoked_at, token_id),
+        return (
+            self.db.write(
+                "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (revoked_at, token_id),
+            )
+            > 0
         )
-        return cur.rowcount > 0
 
     def grant_repo(self, team: str, repo_id: str, granted_at: int) -> bool:
-        cur = self.db.write(
-            "INSERT OR IGNORE INTO team_repos (team, repo_id, granted_at) VALUES (?, ?, ?)",
-            (team, repo_id, granted_at),
+        return (
+            self.db.write(
+                "INSERT INTO team_repos (team, repo_id, granted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (team, repo_id, granted_at),
+            )
+            > 0
         )
-        return cur.rowcount > 0
 
     def team_repos(self, team: str) -> list[str]:
-        return [
-            r[0]
-            for r in self.db.read(
-                "SELECT repo_id FROM team_repos WHERE team = ? ORDER BY repo_id", (team,)
-            )
-        ]
+        rows = self.db.read(
+            "SELECT repo_id FROM team_repos WHERE team = ? ORDER BY repo_id", (team,)
+        )
+        return [r[0] for r in rows]
 
     def repo_is_granted(self, repo_id: str) -> bool:
         return bool(self.db.read("SELECT 1 FROM team_repos WHERE repo_id = ? LIMIT 1", (repo_id,)))

@@ -1,4 +1,4 @@
-"""The pin verbs of ``SqliteStore`` (deleting a pin for good is a forget verb: ``forget``).
+"""The pin verbs, written once (deleting a pin for good is a forget verb: ``forget``).
 
 Must not import anything from Kindling except ``model`` and ``store``.
 """
@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from kindling.model import Pin, Scope, TargetType
 from kindling.store.rows import PIN_COLUMNS, pin_row, scope_json, scope_values, scope_where
-from kindling.store.sqlite.connection import Database
+from kindling.store.sql.dialect import UsesDatabase
 
 
-class PinsMixin:
+class PinsMixin(UsesDatabase):
     """Pin verbs of the ``Store`` protocol."""
-
-    db: Database
 
     def insert_pin(self, pin: Pin) -> None:
         self.db.write(
@@ -37,7 +35,7 @@ class PinsMixin:
         return pin_row(rows[0]) if rows else None
 
     def delete_pin(self, pin_id: str) -> bool:
-        return self.db.write("DELETE FROM pins WHERE id = ?", (pin_id,)).rowcount > 0
+        return self.db.write("DELETE FROM pins WHERE id = ?", (pin_id,)) > 0
 
     def list_pins(self, *, scope: Scope, active_at: int | None, limit: int) -> list[Pin]:
         where, params = scope_where(scope, "p")
