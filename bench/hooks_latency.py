@@ -6,6 +6,9 @@ temporary git repository that already holds some history (so SessionStart has so
 inject). Wall time includes interpreter start-up, imports, and the work: for the capture events
 (PostToolUse, PostToolUseFailure, SubagentStop, PostCompact, UserPromptSubmit) one scrubbed
 record in the spool; for the others opening the database, draining the spool, injecting.
+SessionStart is timed in the two states it meets (see ``WAITING``); Stop, StopFailure,
+SessionEnd and SessionStart also start the background refresher (``kindling.hooks.refresh``),
+which runs beside the later cases, as it does beside an agent.
 
 Rounds are interleaved (each round runs ``python -c pass`` once and every case once), so the
 baseline and the hooks see the same machine load. The report gives each case's median and p95
@@ -40,6 +43,7 @@ DATA = ROOT / "tests" / "data" / "claude_code"
 KINDLING = str(Path(sys.executable).parent / "kindling")
 CASES = [
     ("SessionStart", "session_start"),
+    ("SessionStart", "session_start_spool_waiting"),
     ("UserPromptSubmit", "user_prompt_submit"),
     ("PostToolUse", "post_tool_use_bash"),
     ("PostToolUse", "post_tool_use_edit"),
@@ -63,7 +67,38 @@ START_TARGET_MS = 50.0  # SessionStart's median: the agent waits for it
 START_TARGET_RATIO = 4.0
 
 
+# SessionStart is timed twice: after the background refresher of the events before it has
+# finished (a new session starts seconds after the last one ended: the context kept for that
+# state is printed, no engine), and right after a capture hook left a record in the spool (the
+# full path: open the database, drain, compute the context).
+WAITING = "_spool_waiting"
+QUIET_S = 0.5  # no refresher held the lock for this long: they are done
+
+
+def wait_for_refreshers(db: str) -> None:
+    import fcntl
+
+    lock = f"{db}-inject/.lock"
+    free_since = time.monotonic()
+    deadline = free_since + 60
+    while time.monotonic() < deadline:
+        busy = False
+        if os.path.exists(lock):
+            with open(lock, "rb") as fh:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+                except BlockingIOError:
+                    busy = True
+        if busy:
+            free_since = time.monotonic()
+        elif time.monotonic() - free_since >= QUIET_S:
+            return
+        time.sleep(0.02)
+
+
 def payload(name: str, repo: Path, session: str) -> bytes:
+    name = name.removesuffix(WAITING)
     text = (DATA / f"{name}.json").read_text(encoding="utf-8")
     text = text.replace("@CWD@", str(repo)).replace("@ROOT@", str(repo))
     text = text.replace("@TRANSCRIPT@", str(DATA / "transcript.jsonl"))
@@ -119,9 +154,9 @@ def main() -> None:
     parser.add_argument("--other", metavar="SRC", help="also time another checkout's src")
     args = parser.parse_args()
     cases = [c for c in CASES if args.events is None or c[0] in args.events.split(",")]
-    for needed in (CASES[0], CASES[2]):  # the targets are checked on these
+    for needed in (CASES[0], CASES[1], CASES[3]):  # the targets are checked on these
         if needed not in cases:
-            cases.insert(0 if needed == CASES[0] else len(cases), needed)
+            cases.insert(0 if needed[0] == "SessionStart" else len(cases), needed)
     times: dict[str, list[float]] = {f"{e}:{n}": [] for e, n in cases}
     if args.other:
         times.update({f"{e}:{n} ({args.other})": [] for e, n in cases})
@@ -144,9 +179,10 @@ def main() -> None:
             envs.append((f" ({args.other})", other))
         for _, where in envs:
             for i in range(args.history):  # earlier sessions' work
-                name = CASES[2 + i % 3][1]
+                name = CASES[3 + i % 3][1]
                 run("PostToolUse", payload(name, repo, f"history-{i // 50}"), where)
-            run("Stop", payload("stop", repo, "history-0"), where)  # drains the history
+            run("Stop", payload("stop", repo, "history-0"), where)  # its refresher drains
+            wait_for_refreshers(where["KINDLING_DB"])
         for _ in range(args.runs):
             baseline.append(python_run(["-c", "pass"]))
             import_kindling.append(python_run(["-c", "import kindling.engine"]))
@@ -154,6 +190,10 @@ def main() -> None:
             for event, name in cases:
                 for label, where in envs:
                     stdin = payload(name, repo, "bench")
+                    if name.endswith(WAITING):
+                        run("PostToolUse", payload("post_tool_use_bash", repo, "bench"), where)
+                    elif event == "SessionStart":
+                        wait_for_refreshers(where["KINDLING_DB"])
                     times[f"{event}:{name}{label}"].append(run(event, stdin, where))
     base = statistics.median(baseline)
     results = {
@@ -167,6 +207,7 @@ def main() -> None:
     }
     post = results["PostToolUse:post_tool_use_bash"]
     start = results["SessionStart:session_start"]
+    cold = results[f"SessionStart:session_start{WAITING}"]
     capture = [
         row
         for key, row in results.items()
@@ -206,7 +247,8 @@ def main() -> None:
     print(
         f"targets: SessionStart median <= {START_TARGET_MS} ms and <= {START_TARGET_RATIO}x"
         f" python ({start['median_ms']} ms, {start['x_python']}x, p95 {start['p95_ms']} ms):"
-        f" {verdict('session_start_target_met')}; capture hooks median <= {TARGET_MS} ms:"
+        f" {verdict('session_start_target_met')} (with records waiting in the spool:"
+        f" {cold['median_ms']} ms, {cold['x_python']}x); capture hooks median <= {TARGET_MS} ms:"
         f" {verdict('capture_target_met')}; PostToolUse <= {TARGET_MS} ms and <="
         f" {TARGET_RATIO}x python ({post['median_ms']} ms, {post['x_python']}x, p95"
         f" {post['p95_ms']} ms): {verdict('post_tool_use_target_met')}"

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kindling.capture.sanitize import require_id
+from kindling.capture.spool import clear_derived
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import Capsule, Observation, Pin, Summary, Visible
 from kindling.store.base import Store
@@ -311,6 +312,9 @@ class ForgetVerbs:
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:
         store = self.store
+        path = getattr(store, "path", "")
+        if path and path != ":memory:" and not report.dry_run:
+            clear_derived(path)  # the hooks' copies of texts (the next start-up context)
         report = replace(report, remains=getattr(store, "purge_remains", ""))
         if getattr(store, "wal_purged", True):
             return report

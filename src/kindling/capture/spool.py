@@ -10,7 +10,8 @@ the masked kinds are kept in the provenance (``redactedKinds``), as the write pa
 first, one transaction each, then deletes the file. It is idempotent: an observation carries the
 id it was given when spooled, and a record is applied only if that id is not stored yet (checked
 inside the write transaction), so two drainers at once, or a crash between commit and delete,
-never store an event twice. Summary and close records are replays of idempotent verbs. A record
+never store an event twice. A summary record is skipped when its capsule's summary was made
+at its time (another drainer applied it); a close record needs an open capsule. A record
 that cannot be applied (damaged, or invalid) is renamed ``*.bad`` and reported, never deleted. A
 database that stays locked stops the drain; the records wait for the next one.
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from kindling.engine import Kindling
 
 SPOOL_SUFFIX = "-spool"
+CACHE_SUFFIX = "-inject"  # the hooks' derived texts (``clear_derived``)
 RECORD_SUFFIX = ".json"
 BAD_SUFFIX = ".bad"
 FORMAT = 1
@@ -55,6 +57,20 @@ REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (capture.pr
 def spool_dir(db_path: str) -> str:
     """Where the records for the database at ``db_path`` wait (beside it, like its -wal)."""
     return os.fspath(db_path) + SPOOL_SUFFIX
+
+
+def clear_derived(db_path: str) -> None:
+    """Delete the texts the hooks derived from the database at ``db_path`` and keep beside it
+    (``<database>-inject/``: the context the next SessionStart injects, ``hooks.start_cache``).
+    Forgetting calls it: those files may hold a forgotten text. Never raises."""
+    folder = os.fspath(db_path) + CACHE_SUFFIX
+    try:
+        with os.scandir(folder) as it:
+            names = [e.name for e in it if e.name.endswith(RECORD_SUFFIX)]
+    except OSError:
+        return
+    for name in names:
+        _quietly(os.unlink, os.path.join(folder, name))
 
 
 # ---------------------------------------------------------------- writing (hook processes)
@@ -273,6 +289,10 @@ def _apply(kd: Kindling, rec: dict[str, Any]) -> bool:
         content = rec.get("content")
         confidence = rec.get("confidence", 0.5)
         if op == "summary":
+            if capsule.summary_id is not None:  # applied already (two drainers at once)?
+                current = kd.get_summary(capsule.summary_id)
+                if current.created_at == rec["ts"]:
+                    return False
             if isinstance(content, str) and content.strip():
                 kd.add_summary(
                     capsule.id, content=content, confidence=confidence, created_at=rec["ts"]
