@@ -44,8 +44,9 @@ LOG_MAX_BYTES = 1 << 20
 HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
 
   Run one Claude Code hook (or, with --agent gemini|codex|cursor|opencode, that agent's
-  hook, named and shaped as the agent sends it): read the hook's JSON from stdin and record it (first in the
-  spool beside the database, scrubbed; the database takes it at the next drain). For
+  hook, named and shaped as the agent sends it): read the hook's JSON from stdin and record
+  it (first in the spool beside the database, scrubbed; the database takes it at the next
+  drain). For
   SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
   agent as hookSpecificOutput.additionalContext.
 

@@ -40,8 +40,13 @@ PIN_LIMIT = 1000  # more pins than this in one repository: the text is not kept 
 def ensure_capsule(
     kd: Kindling, session: str, repo: str, label: str, opened_at: int | None = None
 ) -> None:
-    """Open the session's capsule unless it has an open one."""
-    if kd.list_capsules(status="open", scope=Scope(session_id=session), limit=1):
+    """Open the session's capsule unless it has an open one, or (when the start it opens for
+    happened at ``opened_at``) one that was closed after that start: the refresher may come
+    after the session's end."""
+    capsules = kd.list_capsules(scope=Scope(session_id=session), limit=50)
+    if any(c.status == "open" for c in capsules):
+        return
+    if opened_at is not None and any((c.closed_at or 0) >= opened_at for c in capsules):
         return
     with suppress(ConflictError):  # another hook of this session opened it a moment ago
         kd.open_capsule(
