@@ -93,6 +93,7 @@ class FakeAnthropic:
 
     def __init__(self, *, fail_after_tool: bool = False) -> None:
         self.fail_after_tool = fail_after_tool
+        self.bodies: list[dict[str, Any]] = []  # every Messages request, for its tools
         self.requests = 0
         self.calls = 0
         self.lock = threading.Lock()
@@ -117,6 +118,7 @@ class FakeAnthropic:
                     return
                 with owner.lock:
                     owner.requests += 1
+                    owner.bodies.append(body)
                 owner.answer(self, body)
 
             def _json(self, status: int, data: dict[str, Any]) -> None:
