@@ -121,7 +121,8 @@ def main() -> None:
         )
     commands = [c for c in commands if "marker-run-" in c["content"]]
     stored = {m for m in sessions if any(f"$ echo {m}\n" in c["content"] for c in commands)}
-    summaries = sum(1 for c in caps if c.get("summaryId"))
+    runs = set(sessions.values())
+    summaries = sum(1 for c in caps if c.get("summaryId") and c["scopeIds"]["sessionId"] in runs)
     reconciled = sum(1 for c in commands if c["provenance"].get("reconciled"))
     if args.compactions:
         found = [o for o in everything if o["provenance"].get("role") == "compaction"]
