@@ -67,7 +67,7 @@ START_TARGET_MS = 50.0  # SessionStart's median: the agent waits for it
 START_TARGET_RATIO = 4.0
 
 
-# SessionStart is timed twice: after the background refresher of the events before it has
+# SessionStart is timed twice: after a SessionEnd (untimed) and its background refresher have
 # finished (a new session starts seconds after the last one ended: the context kept for that
 # state is printed, no engine), and right after a capture hook left a record in the spool (the
 # full path: open the database, drain, compute the context).
@@ -110,14 +110,29 @@ def payload(name: str, repo: Path, session: str) -> bytes:
 OTHER = "import sys; from kindling.cli import main; sys.argv[0] = 'kindling'; main()"
 
 
-def run(event: str, stdin: bytes, env: dict[str, str]) -> float:
+CPU: dict[str, list[float]] = {}  # CPU time (user + sys) of each case's process, ms
+
+
+def children_cpu_ms() -> float:
+    """CPU time of the waited-for child processes so far. A refresher a hook starts is not
+    among them (it runs in its own session, detached), as it is not for the agent."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def run(event: str, stdin: bytes, env: dict[str, str], key: str | None = None) -> float:
     # Another checkout runs through this interpreter with its src first on the path.
     argv = [sys.executable, "-c", OTHER] if "PYTHONPATH" in env else [KINDLING]
+    cpu = children_cpu_ms()
     start = time.perf_counter()
     proc = subprocess.run(
         [*argv, "hook", event], input=stdin, capture_output=True, env=env, check=False
     )
     elapsed = time.perf_counter() - start
+    if key is not None:
+        CPU.setdefault(key, []).append(children_cpu_ms() - cpu)
     if proc.returncode != 0 or proc.stderr:
         raise SystemExit(f"{event} failed: rc={proc.returncode} {proc.stderr.decode()[:200]}")
     return elapsed * 1000
@@ -128,10 +143,14 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def python_run(argv: list[str]) -> float:
+def python_run(argv: list[str], key: str | None = None) -> float:
+    cpu = children_cpu_ms()
     start = time.perf_counter()
     subprocess.run([sys.executable, *argv], check=True)
-    return (time.perf_counter() - start) * 1000
+    elapsed = (time.perf_counter() - start) * 1000
+    if key is not None:
+        CPU.setdefault(key, []).append(children_cpu_ms() - cpu)
+    return elapsed
 
 
 def compile_bytecode() -> None:
@@ -184,7 +203,7 @@ def main() -> None:
             run("Stop", payload("stop", repo, "history-0"), where)  # its refresher drains
             wait_for_refreshers(where["KINDLING_DB"])
         for _ in range(args.runs):
-            baseline.append(python_run(["-c", "pass"]))
+            baseline.append(python_run(["-c", "pass"], "python"))
             import_kindling.append(python_run(["-c", "import kindling.engine"]))
             scrubber.append(python_run(["-c", SCRUB_ONCE]))
             for event, name in cases:
@@ -192,15 +211,20 @@ def main() -> None:
                     stdin = payload(name, repo, "bench")
                     if name.endswith(WAITING):
                         run("PostToolUse", payload("post_tool_use_bash", repo, "bench"), where)
-                    elif event == "SessionStart":
+                    elif event == "SessionStart":  # the last session ended, seconds ago
+                        run("SessionEnd", payload("session_end", repo, "bench"), where)
                         wait_for_refreshers(where["KINDLING_DB"])
-                    times[f"{event}:{name}{label}"].append(run(event, stdin, where))
+                    key = f"{event}:{name}{label}"
+                    times[key].append(run(event, stdin, where, key))
     base = statistics.median(baseline)
+    base_cpu = statistics.median(CPU["python"])
     results = {
         key: {
             "median_ms": round(statistics.median(values), 1),
             "p95_ms": round(p95(values), 1),
             "x_python": round(statistics.median(values) / base, 2),
+            "cpu_ms": round(statistics.median(CPU[key]), 1),
+            "cpu_x_python": round(statistics.median(CPU[key]) / base_cpu, 2),
             "runs": len(values),
         }
         for key, values in times.items()
@@ -215,6 +239,7 @@ def main() -> None:
     ]
     info: dict[str, object] = {
         "python_startup_median_ms": round(base, 1),
+        "python_startup_cpu_ms": round(base_cpu, 1),
         "import_engine_median_ms": round(statistics.median(import_kindling), 1),
         # What every capture hook pays for the secret scrubber: import, compile, one scrub.
         "scrub_once_median_ms": round(statistics.median(scrubber), 1),
@@ -231,11 +256,14 @@ def main() -> None:
         print(json.dumps({"info": info, "events": results}, indent=2))
         return
     width = max(45, *(len(key) + 1 for key in results))
-    print(f"{'event':{width}} {'median ms':>10} {'p95 ms':>8} {'x python':>9}")
+    head = f"{'event':{width}} {'median ms':>10} {'p95 ms':>8} {'x python':>9}"
+    print(f"{head} {'cpu ms':>7} {'cpu x':>6}")
     for key, row in results.items():
-        print(f"{key:{width}} {row['median_ms']:>10} {row['p95_ms']:>8} {row['x_python']:>9}")
+        line = f"{key:{width}} {row['median_ms']:>10} {row['p95_ms']:>8} {row['x_python']:>9}"
+        print(f"{line} {row['cpu_ms']:>7} {row['cpu_x_python']:>6}")
     print(
-        f"(python -c pass: {info['python_startup_median_ms']} ms; python -c 'import"
+        f"(python -c pass: {info['python_startup_median_ms']} ms, CPU"
+        f" {info['python_startup_cpu_ms']} ms; python -c 'import"
         f" kindling.engine': {info['import_engine_median_ms']} ms; python + one scrub:"
         f" {info['scrub_once_median_ms']} ms; cpus={info['cpus']};"
         f" load average {info['loadavg']})"

@@ -96,9 +96,19 @@ def log_problem(event: str, message: str) -> None:
         pass
 
 
-def _arm_watchdog(event: str) -> None:
-    import signal
+def _signals() -> Any:
+    """The C ``_signal`` module: ``signal`` itself turns its constants into enums at import,
+    milliseconds that every hook process would pay."""
+    import importlib
 
+    try:
+        return importlib.import_module("_signal")
+    except ImportError:  # pragma: no cover - an interpreter without it
+        return importlib.import_module("signal")
+
+
+def _arm_watchdog(event: str) -> None:
+    signal = _signals()
     if not hasattr(signal, "SIGALRM"):
         return
 
@@ -111,8 +121,7 @@ def _arm_watchdog(event: str) -> None:
 
 
 def _disarm_watchdog() -> None:
-    import signal
-
+    signal = _signals()
     if hasattr(signal, "SIGALRM"):
         signal.alarm(0)
 
