@@ -47,6 +47,7 @@ SPOOL_SUFFIX = "-spool"
 CACHE_SUFFIX = "-inject"  # the hooks' derived texts (``clear_derived``)
 RECORD_SUFFIX = ".json"
 BAD_SUFFIX = ".bad"
+DRAIN_LOCK = ".drain.lock"
 FORMAT = 1
 MAX_RECORD_BYTES = 32 << 20  # far above anything a hook writes; a bigger file is not ours
 OPS = ("observation", "summary", "close")
@@ -207,13 +208,14 @@ def pending(directory: str) -> list[str]:
 class DrainReport:
     """What one drain did: records applied, records already stored, records set aside."""
 
-    __slots__ = ("applied", "bad", "locked", "skipped")
+    __slots__ = ("applied", "bad", "busy", "locked", "skipped")
 
     def __init__(self) -> None:
         self.applied = 0
         self.skipped = 0
         self.bad: list[str] = []  # "file: reason"
         self.locked = False  # stopped because the database stayed locked
+        self.busy = False  # another drainer held the spool for the whole budget
 
     def __repr__(self) -> str:
         return (
@@ -316,13 +318,52 @@ def _quietly(call: Any, *args: str) -> None:
         pass
 
 
+def _drain_lock(directory: str, deadline: float) -> int | None:
+    """The drain lock of ``directory`` (an open descriptor; -1 when another drainer kept it
+    until ``deadline``; None where there is no ``fcntl``: drains then run side by side)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    try:
+        fd = os.open(os.path.join(directory, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                return -1
+            time.sleep(0.01)
+
+
 def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport:
-    """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module."""
+    """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module.
+    One drainer at a time (a lock file in the spool): two side by side could apply one
+    session's records out of order (its close before its summary)."""
+    report = DrainReport()
+    if not pending(directory):
+        return report
+    deadline = time.monotonic() + budget_s
+    fd = _drain_lock(directory, deadline)
+    if fd == -1:
+        report.busy = True  # the other drainer applies them
+        return report
+    try:
+        _drain_locked(kd, directory, deadline, report)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return report
+
+
+def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainReport) -> None:
     from kindling.errors import DatabaseLockedError, KindlingError
 
-    report = DrainReport()
-    names = pending(directory)
-    deadline = time.monotonic() + budget_s
+    names = pending(directory)  # again: the drainer before may have applied them
     for name in names:
         if time.monotonic() > deadline:
             break
@@ -348,4 +389,3 @@ def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport
         report.applied += applied
         report.skipped += not applied
         _quietly(os.unlink, path)  # another drainer may have removed it first
-    return report

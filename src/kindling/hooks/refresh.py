@@ -95,7 +95,7 @@ def refresh(db: str, repo: str, opening: list[str] | None = None) -> None:
         report = drain(kd, directory, budget_s=DRAIN_S)
         for problem in report.bad:
             log_problem("refresh", f"spool record set aside: {problem}")
-        if report.locked or not pending(directory):
+        if report.locked or report.busy or not pending(directory):
             break
     if opening is not None:
         session, label, stamp = opening
