@@ -1,22 +1,40 @@
 # Two commands do all the set-up on a fresh machine:
-#   make demo   - create .venv, install Kindling, run the demo (capture a session, retrieve from it)
-#   make test   - create .venv, install dev tools, run ruff, mypy --strict and pytest
+#   make demo   - create .venv, install Kindling alone (its one dependency, click), run the demo
+#                 (capture a session, retrieve from it); no dev tools, a few seconds
+#   make test   - the same .venv plus the dev tools, then ruff, mypy --strict and pytest
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+CORE := $(VENV)/.core
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint typecheck pytest bench quality clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# The core install. The venv gets no pip of its own when the interpreter has one: ensurepip
+# alone costs more than the rest of `make demo` (the interpreter's pip installs into the venv
+# with --python; without a pip there, ensurepip it is).
+$(CORE): pyproject.toml
+	$(PYTHON) -m venv --without-pip $(VENV)
+	if $(BIN)/python -m pip --version >/dev/null 2>&1; then \
+	  $(BIN)/python -m pip install --quiet -e .; \
+	elif $(PYTHON) -m pip --version >/dev/null 2>&1; then \
+	  $(PYTHON) -m pip --python $(BIN)/python install --quiet -e .; \
+	else \
+	  $(BIN)/python -m ensurepip --default-pip >/dev/null && $(BIN)/python -m pip install --quiet -e .; \
+	fi
 	# An editable install writes no bytecode; hooks start from it (pip does this for wheels).
 	$(BIN)/python -m compileall -q src/kindling
+	touch $(CORE)
+
+# The dev tools (ruff, mypy, pytest, the PostgreSQL driver, the server, selenium...): the venv
+# gets its own, current pip here.
+$(STAMP): $(CORE)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip --default-pip >/dev/null
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(CORE)
 	$(BIN)/kindling demo
 
 lint: $(STAMP)
@@ -26,8 +44,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the browser,
+# crash and storm loops): make test PYTEST_ARGS='-m "not slow"'
+PYTEST_ARGS ?=
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

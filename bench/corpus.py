@@ -25,8 +25,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from bench import content as texts
 from bench import vocab
-from bench.content import Context, Pool, Repo
+from bench.focus import Context, Pool, Repo
 
 DAY_MS = 86_400_000
 # Fixed so that a corpus never depends on the day it is generated.
@@ -194,7 +195,7 @@ def _session(
 ) -> Iterator[Record]:
     ctx = Context.focus(repo, rng, common)
     key = f"cap-{plan.index:06d}"
-    intent = ctx.intent()
+    intent = texts.intent(ctx)
     ctype: Literal["session", "pocketflow_node"] = (
         "pocketflow_node" if plan.pocketflow else "session"
     )
@@ -213,7 +214,7 @@ def _session(
                 kind = _pick_kind(rng, NODE_CUM, NODE_KINDS)
         else:
             kind = _pick_kind(rng, KIND_CUM, KINDS)
-        content, prov = ctx.content(kind)
+        content, prov = texts.render(ctx, kind)
         oid = f"o{next(counter):07d}"
         if kind in ("error", "node_error", "file_diff") or prov.get("decision"):
             notable.append(oid)
@@ -221,14 +222,14 @@ def _session(
                 decision_id = oid
         yield ObservationRecord(oid, kind, content, prov, ts, plan.session_id, repo.repo_id, key)
     ts += rng.randint(10_000, 120_000)
-    summary = ctx.summary(intent) if rng.random() < 0.85 else None
+    summary = texts.summary(ctx, intent) if rng.random() < 0.85 else None
     conf = round(rng.uniform(0.5, 0.95), 2) if summary else None
     refs = tuple(notable[-5:]) if summary else ()
     yield CloseRecord(key, ts, summary, conf, refs)
     if notable and rng.random() < 0.08:
         target = decision_id or notable[-1]
         expires = ts + rng.randint(7, 60) * DAY_MS if rng.random() < 0.4 else None
-        yield PinRecord(target, ctx.pin_reason(), ts + 1, expires)
+        yield PinRecord(target, texts.pin_reason(ctx), ts + 1, expires)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -250,5 +251,5 @@ def queries(size: int, seed: int = 42, per_class: int = 20) -> list[Query]:
             plan = plans[rng.randrange(len(plans))]
             repo = repos[plan.repo_index]
             ctx = Context.focus(repo, rng, common)
-            out.append(Query(ctx.query(cls), cls, repo.repo_id, plan.session_id))
+            out.append(Query(texts.query(ctx, cls), cls, repo.repo_id, plan.session_id))
     return out

@@ -23,9 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: `tests`
 
-from fake_anthropic import FakeAnthropic
+from tests.fake_anthropic import FakeAnthropic
 
 CACHE = Path.home() / ".cache" / "kindling-npm" / "node_modules"
 

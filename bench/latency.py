@@ -283,7 +283,7 @@ def _relabel(records: Iterable[Record], prefix: str) -> Iterator[Record]:
         elif isinstance(r, CapsuleRecord):
             yield dataclasses.replace(r, key=prefix + r.key, session_id=prefix + r.session_id)
         elif hasattr(r, "capsule_key"):
-            yield dataclasses.replace(r, capsule_key=prefix + r.capsule_key)  # type: ignore[call-arg]
+            yield dataclasses.replace(r, capsule_key=prefix + r.capsule_key)  # type: ignore[arg-type]
         # pins name observations of the original stream: skipped
 
 

@@ -16,11 +16,11 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: `tests`
 
 from bench.scrub_speed import _TOOL_OUTPUT
 from kindling.capture.scrub import scrub_secrets
-from secret_samples import masked, non_secret_samples, secret_samples
+from tests.secret_samples import masked, non_secret_samples, secret_samples
 
 
 def _group(setting: str) -> str:

@@ -8,7 +8,8 @@ lockfiles (``--lock``: package-lock.json, go.sum, Cargo.lock, poetry.lock, ...),
 with stats of ``--repo`` clones (default: this repository). Each file's lines are scrubbed as
 one text (as a tool's output would be) and a line counts as altered when it differs after.
 Then every certificate of certifi's bundle, one block at a time and the whole file at once:
-none may be altered.
+none may be altered. ``--naive`` gives the same figures for ``bench.secret_heldout``'s naive
+baseline.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import sysconfig
 from collections import Counter
 from pathlib import Path
 
-from kindling.capture.scrub import scrub_secrets
+from kindling.capture.scrub import Scrubbed, scrub_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +59,18 @@ def _chunks(text: str, size: int = 200) -> list[str]:
     return ["\n".join(lines[i : i + size]) for i in range(0, len(lines), size)]
 
 
+def _naive(text: str) -> Scrubbed:
+    from bench.secret_heldout import naive
+
+    masked = naive(text)
+    return Scrubbed(masked, ("naive",) if masked != text else ())
+
+
+_SCRUB = scrub_secrets
+
+
 def measure(groups: dict[str, list[str]], max_lines: int, show: int) -> None:
+    scrub_secrets = _SCRUB
     total = altered = 0
     shown = 0
     kinds: Counter[str] = Counter()
@@ -96,6 +108,7 @@ def measure(groups: dict[str, list[str]], max_lines: int, show: int) -> None:
 def certificates() -> None:
     import certifi
 
+    scrub_secrets = _SCRUB
     bundle = Path(certifi.where()).read_text("ascii")
     blocks = re.findall(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----", bundle, re.S)
     altered = sum(scrub_secrets(b).text != b for b in blocks)
@@ -114,7 +127,11 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=0, help="print N altered lines")
     parser.add_argument("--lock", action="append", help="a lockfile to include")
     parser.add_argument("--repo", action="append", help="a git clone whose log to include")
+    parser.add_argument("--naive", action="store_true", help="the naive baseline's figures")
     args = parser.parse_args()
+    if args.naive:
+        global _SCRUB
+        _SCRUB = _naive
     measure(_texts(args), args.max_lines, args.show)
     certificates()
     return 0

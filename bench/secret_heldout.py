@@ -3,10 +3,13 @@
     .venv/bin/python bench/secret_heldout.py [--fast] [--misses N] [--source NAME]
 
 The corpora are ``tests/data/secret_corpora/*.json`` (built by
-``scripts/build_secret_corpora.py`` from the scanners' own test data; sources and licences in
-each file). Tuning: kingfisher. Held out: gitleaks, detect-secrets (never looked at while
-tuning). For each positive sample two observations are written through ``Kindling``, each in
-a session of its own:
+``scripts/build_secret_corpora.py`` and ``bench/secret_sources.py`` from the scanners' own test
+data; sources and licences in each file; ``semgrep.json`` is built into
+``/tmp/kindling-secret-corpora`` and not committed, see ``bench/secret_sources.py``). Tuning:
+kingfisher. Held out: gitleaks, detect-secrets (their misses by format were read while issue 18
+was tuned), and the fresh ones, never looked at while tuning: whispers, ripsecrets, semgrep.
+For each positive sample two observations are written through ``Kindling``, each in a session
+of its own:
 
 - "masked in context": the example as its scanner's authors wrote it;
 - "bare in a sentence": ``the value <secret> came back from the call``.
@@ -14,26 +17,40 @@ a session of its own:
 A secret counts as masked when its value is found nowhere in the database, -wal, -shm or
 spool files afterwards (the check of ``tests/test_secrets_on_disk.py``). ``--fast`` asks
 ``scrub_secrets`` only (no files): quicker while tuning, same verdict for a single text.
+``--naive`` scores the naive baseline instead, in the same harness (in memory): a value after
+a secret word and ``=`` or ``:``, and any token of 20+ characters as random as a generated
+key (Shannon entropy >= 3.5 bits a character), as a simple scanner would mask.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from kindling.capture.scrub_values import entropy
+
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_corpora"
+EXTRA = Path("/tmp/kindling-secret-corpora")  # built corpora whose licence keeps them out of git
 TUNING = ("kingfisher",)
-HELD_OUT = ("gitleaks", "detect_secrets")
+HELD_OUT = ("gitleaks", "detect_secrets", "whispers", "ripsecrets", "semgrep")
 SENTENCE = "the value {} came back from the call"
 
 
 def load(name: str) -> dict[str, object]:
-    data: dict[str, object] = json.loads((CORPORA / f"{name}.json").read_text("utf-8"))
+    path = CORPORA / f"{name}.json"
+    if not path.exists():
+        path = EXTRA / f"{name}.json"
+    data: dict[str, object] = json.loads(path.read_text("utf-8"))
     return data
+
+
+def available(name: str) -> bool:
+    return (CORPORA / f"{name}.json").exists() or (EXTRA / f"{name}.json").exists()
 
 
 def positives(name: str) -> list[dict[str, str]]:
@@ -65,9 +82,32 @@ def in_memory(texts: list[str], secrets: list[str]) -> list[bool]:
     return [s not in scrub_secrets(t).text for t, s in zip(texts, secrets, strict=True)]
 
 
-def measure(name: str, fast: bool) -> tuple[list[bool], list[bool], list[dict[str, str]]]:
+_NAIVE_KEYED = re.compile(
+    r"(?i)(?:key|secret|token|passw(?:or)?d|pwd|auth|credential)[\w.-]{0,20}[\"']?\s*[:=]+\s*"
+    r"[\"']?([^\s\"',;]{8,})"
+)
+_NAIVE_TOKEN = re.compile(r"[A-Za-z0-9+/_=.~-]{20,}")
+
+
+def naive(text: str) -> str:
+    """The naive baseline: a keyed value, or a token as random as a generated key."""
+    text = _NAIVE_KEYED.sub(lambda m: m[0].replace(m[1], "[REDACTED]"), text)
+
+    def token(m: re.Match[str]) -> str:
+        return "[REDACTED]" if entropy(m[0]) >= 3.5 else m[0]
+
+    return _NAIVE_TOKEN.sub(token, text)
+
+
+def in_naive(texts: list[str], secrets: list[str]) -> list[bool]:
+    return [s not in naive(t) for t, s in zip(texts, secrets, strict=True)]
+
+
+def measure(
+    name: str, fast: bool, baseline: bool = False
+) -> tuple[list[bool], list[bool], list[dict[str, str]]]:
     items = positives(name)
-    check = in_memory if fast else on_disk
+    check = in_naive if baseline else in_memory if fast else on_disk
     secrets = [p["secret"] for p in items]
     context = check([p["text"] for p in items], secrets)
     bare = check([SENTENCE.format(s) for s in secrets], secrets)
@@ -84,10 +124,11 @@ def main() -> int:
     parser.add_argument("--fast", action="store_true")
     parser.add_argument("--misses", type=int, default=0, help="print N misses per source")
     parser.add_argument("--source", action="append", help="only these corpora")
+    parser.add_argument("--naive", action="store_true", help="score the naive baseline")
     args = parser.parse_args()
-    names = args.source or [*TUNING, *HELD_OUT]
+    names = args.source or [n for n in (*TUNING, *HELD_OUT) if available(n)]
     for name in names:
-        context, bare, items = measure(name, args.fast)
+        context, bare, items = measure(name, args.fast, args.naive)
         part = "tuning" if name in TUNING else "held-out"
         print(f"{part:8} {name:15} in context {_share(context):22} bare {_share(bare)}")
         shown = 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kindling import Kindling
-from pgutil import PG_URL, pg_schema, pg_unreachable
+from tests.pgutil import PG_URL, pg_schema, pg_unreachable
 
 # A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in
 # the repository so the upgrade tests never depend on what sits next to the checkout.
@@ -48,6 +49,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 f"kindling: {len(needs_pg)} PostgreSQL tests left out: no server at {PG_URL}"
                 f" (KINDLING_TEST_PG): {why}"
             )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_tempdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The run's temporary files (``tempfile`` in this process, ``$TMPDIR`` in every process a
+    test starts) go to a folder of pytest's own base temp dir, which pytest rotates: nothing a
+    test forgets (a ``kindling demo`` folder, a server's socket) is left in the system's."""
+    temp = tmp_path_factory.mktemp("tmpdir")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("TMPDIR", str(temp))
+    patch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    patch.undo()
 
 
 @pytest.fixture(autouse=True)

@@ -42,12 +42,12 @@ def _last_user(body: dict[str, Any]) -> tuple[str, bool]:
         if found
     ]
     if asked:
-        results = [
-            json.dumps(b.get("content"))
-            for m in users
-            for b in (m.get("content") if isinstance(m.get("content"), list) else [])
-            if isinstance(b, dict) and b.get("type") == "tool_result"
-        ]
+        results = []
+        for m in users:
+            turn = m.get("content")
+            for b in turn if isinstance(turn, list) else []:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    results.append(json.dumps(b.get("content")))
         return asked[-1], any(asked[-1] in MARKER.findall(r) for r in results)
     return text, has_result
 
@@ -58,6 +58,8 @@ def _events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         ("message_start", {"type": "message_start", "message": start})
     ]
     for i, block in enumerate(message["content"]):
+        first: dict[str, Any]
+        delta: dict[str, Any]
         if block["type"] == "text":
             first = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from kindling import Kindling, KindlingError
@@ -81,7 +82,13 @@ def forget(path: str, count: str, tag: str) -> int:
     return 0
 
 
-COMMANDS = {"append": append, "race": race, "crash": crash, "read": read, "forget": forget}
+COMMANDS: dict[str, Callable[..., int]] = {
+    "append": append,
+    "race": race,
+    "crash": crash,
+    "read": read,
+    "forget": forget,
+}
 
 if __name__ == "__main__":
     try:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from hookutil import run_hook
 from kindling import Kindling
 from kindling.agents import load, names
 from kindling.agents.base import FileChange
+from tests.hookutil import run_hook
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 AGENTS_DIR = Path(__file__).resolve().parents[1] / "src" / "kindling" / "agents"

@@ -23,6 +23,8 @@ import pytest
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
 MODULES = CACHE / "node_modules"
+pytestmark = pytest.mark.slow  # real agent CLIs from npm: `-m "not slow"` leaves them out
+
 CLIS = {
     "gemini": ["node", str(MODULES / "@google" / "gemini-cli" / "bundle" / "gemini.js")],
     "codex": ["node", str(MODULES / "@openai" / "codex" / "bin" / "codex.js")],
@@ -123,8 +125,8 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
 ) -> None:
     """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
     run (once the user trusts them: ``--dangerously-bypass-hook-trust`` here) and record."""
-    from fake_openai import FakeOpenAI
     from kindling import Kindling
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     codex_home = Path(home["CODEX_HOME"])
@@ -167,8 +169,8 @@ def test_a_real_gemini_session_records_its_tool_call_and_summary(
     """``gemini -p`` against a local stand-in for the Gemini API: the hooks ``init`` wrote
     record the prompt, the shell command (its output, not the model's wrapper) and the
     summary AfterAgent leaves."""
-    from fake_gemini import FakeGemini
     from kindling import Kindling
+    from tests.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     user = Path(home["HOME"]) / ".gemini"
@@ -205,8 +207,8 @@ def test_a_real_opencode_session_records_its_tool_call_and_summary(
     hands the prompt, the shell command and the end of the turn to ``kindling hook``."""
     import time
 
-    from fake_anthropic import FakeAnthropic
     from kindling import Kindling
+    from tests.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     user = Path(home["HOME"])

@@ -64,22 +64,79 @@ def _target(module: str) -> str:
     return "kindling.__init__" if module == "kindling" else module
 
 
-def _imports(path: Path, *, top_level_only: bool = False) -> set[str]:
-    """Every module ``path`` imports (``from kindling.store.sqlite import doctor`` names
-    ``kindling.store.sqlite.doctor``); with ``top_level_only``, only what runs at import time."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports_in(source: str, module: str, *, runtime_only: bool = False) -> set[str]:
+    """Every module that ``source`` (the module ``module``) imports, wherever the import sits:
+    at module level, inside a function or class, under ``TYPE_CHECKING``. ``from
+    kindling.store.sqlite import doctor`` names ``kindling.store.sqlite.doctor``; a relative
+    import is resolved against ``module``. ``importlib.import_module`` counts too: a literal
+    name is that module, and a name looked up at run time (``_LAZY[name]``) is every module
+    of ours the source spells out as a string; a name built at run time (the CLI's commands and
+    the agents, found by package) is not seen. With ``runtime_only``, the imports under ``if
+    TYPE_CHECKING:`` are left out: they never run."""
+    package = module.removesuffix(".__init__").split(".")
+    if not SRC.parent.joinpath(*package).is_dir():
+        package = package[:-1]  # a module's package is its parent; a package is its own
     found: set[str] = set()
-    for node in nodes:
+    tree = ast.parse(source)
+    spelled = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"kindling(\.\w+)+", node.value)
+    }
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and runtime_only and _is_type_checking(child):
+                for other in child.orelse:
+                    visit_one(other)
+                continue
+            visit_one(child)
+
+    def visit_one(node: ast.AST) -> None:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package[: len(package) - node.level + 1]
+                base = ".".join([*parent, *([base] if base else [])])
             for alias in node.names:
-                sub = f"{node.module}.{alias.name}"
+                sub = f"{base}.{alias.name}"
                 as_path = SRC.parent.joinpath(*sub.split("."))
                 is_module = as_path.with_suffix(".py").exists() or as_path.is_dir()
-                found.add(sub if sub.startswith("kindling.") and is_module else node.module)
+                found.add(sub if sub.startswith("kindling.") and is_module else base)
+        elif isinstance(node, ast.Call) and _calls_import_module(node) and node.args:
+            name = node.args[0]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                found.add(name.value)
+            elif not isinstance(name, ast.JoinedStr):
+                found.update(spelled)
+        visit(node)
+
+    visit(tree)
     return found
+
+
+def _calls_import_module(node: ast.Call) -> bool:
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == "import_module") or (
+        isinstance(func, ast.Attribute) and func.attr == "import_module"
+    )
+
+
+def _imports(path: Path, *, runtime_only: bool = False) -> set[str]:
+    return _imports_in(
+        path.read_text(encoding="utf-8"), _module_name(path), runtime_only=runtime_only
+    )
 
 
 def _layer_of(name: str) -> Layer:
@@ -135,33 +192,134 @@ def test_no_adapter_imports_another_adapter_except_the_cli_hosting_them() -> Non
     assert all(c.startswith("kindling.mcp_server") for c in crossings), crossings
 
 
-def test_no_import_cycle_at_module_level() -> None:
-    names = {_module_name(p): p for p in MODULES}
-    graph: dict[str, set[str]] = {}
-    for name, path in names.items():
-        graph[name] = {
-            _target(m)
-            for m in _imports(path, top_level_only=True)
-            if _target(m) in names and _target(m) != name
-        }
-    state: dict[str, int] = {}
-    cycles: list[list[str]] = []
+def _owner(name: str, modules: set[str]) -> str | None:
+    """The module of ours that an imported name lands in (``kindling.hooks.log_problem`` ->
+    ``kindling.hooks``), or None outside Kindling."""
+    name = _target(name)
+    while name not in modules:
+        if "." not in name:
+            return None
+        name = name.rsplit(".", 1)[0]
+    return name
 
-    def visit(node: str, stack: list[str]) -> None:
-        state[node] = 1
-        for nxt in sorted(graph[node]):
-            if state.get(nxt) == 1:
-                cycles.append([*stack[stack.index(nxt) :], nxt])
-            elif nxt not in state:
-                visit(nxt, [*stack, nxt])
-        state[node] = 2
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, or of one that imports
+    itself (Tarjan), each sorted: every import cycle, whatever its length."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1 or node in graph.get(node, ()):
+                found.append(sorted(component))
 
     for start in sorted(graph):
-        if start not in state:
-            visit(start, [start])
-    # a package's __init__ importing its own submodules that import the package is no cycle
-    real = [c for c in cycles if not all(_under(n, c[0]) or _under(c[0], n) for n in c)]
-    assert real == []
+        if start not in index:
+            connect(start)
+    return found
+
+
+def _runtime_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports when its code runs (at import time or inside
+    a function); a package's ``__init__`` is the package's name."""
+    names = {_module_name(p): p for p in MODULES}
+    modules = set(names)
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        targets = {_owner(m, modules) for m in _imports(path, runtime_only=True)}
+        graph[name] = {t for t in targets if t is not None and t != name}
+    return graph
+
+
+def test_the_import_walk_sees_every_level() -> None:
+    source = (
+        "import kindling.errors\n"
+        "from kindling.store import fts\n"
+        "if TYPE_CHECKING:\n    from kindling.engine import Kindling\n"
+        "def f():\n    from kindling.retrieval.scoring import relevance\n"
+        "class C:\n    def g(self):\n        from . import budget\n"
+        "LAZY = {'x': 'kindling.model.memories'}\n"
+        "def h(n):\n    return importlib.import_module(LAZY[n])\n"
+        "def k():\n    return import_module('kindling.timefmt')\n"
+    )
+    everything = _imports_in(source, "kindling.retrieval.provider")
+    assert everything == {
+        "kindling.errors",
+        "kindling.store.fts",
+        "kindling.engine",
+        "kindling.retrieval.scoring",
+        "kindling.retrieval.budget",
+        "kindling.model.memories",
+        "kindling.timefmt",
+    }
+    running = _imports_in(source, "kindling.retrieval.provider", runtime_only=True)
+    assert running == everything - {"kindling.engine"}
+
+
+def test_the_cycle_finder_finds_cycles_of_any_length() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"a"}}) == [["a"]]
+
+
+def test_no_import_cycle_at_any_level() -> None:
+    """No module imports, through any chain of imports that run (module level or inside a
+    function), one that imports it back. A package's ``__init__`` counts as a module like any
+    other. Only ``TYPE_CHECKING`` imports, which never run, may point back (the layer rules
+    still apply to them)."""
+    graph = _runtime_graph()
+    found = {
+        " <-> ".join(cycle): sorted(f"{a} -> {b}" for a in cycle for b in graph[a] if b in cycle)
+        for cycle in _cycles(graph)
+    }
+    assert found == {}
+
+
+def _rank(name: str) -> int:
+    """The position of ``name``'s row in the table: lower layers come first."""
+    return LAYERS.index(_layer_of(name))
+
+
+def test_the_table_has_no_upward_arrow() -> None:
+    """Every row may import only rows above it (and its own prefix): the table is in layer
+    order, from the leaves (errors, model) down to the CLI."""
+    upward = [
+        f"{row.prefix} may import {allowed}"
+        for row in LAYERS
+        for allowed in row.allowed
+        if not _under(allowed, row.prefix) and _rank(allowed) > LAYERS.index(row)
+    ]
+    assert upward == []
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_no_import_points_up_a_layer(path: Path) -> None:
+    name = _module_name(path)
+    own = _rank(name)
+    modules = {_module_name(p) for p in MODULES}
+    targets = {_owner(m, modules) for m in _imports(path)}
+    upward = sorted(t for t in targets if t is not None and _rank(t) > own)
+    assert upward == [], f"{name} imports a layer below it in docs/architecture.md's table"
 
 
 def test_every_module_stays_under_the_size_limit() -> None:
@@ -197,13 +355,6 @@ def test_all_is_complete_and_every_name_imports() -> None:
     namespace: dict[str, object] = {}
     exec(f"from kindling import {', '.join(kindling.__all__)}", namespace)
     assert set(kindling.__all__) <= set(namespace)
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
 
 
 def _on_self(node: ast.Attribute) -> bool:

@@ -6,6 +6,7 @@ import itertools
 import types
 
 import pytest
+
 from bench.corpus import (
     QUERY_CLASSES,
     CapsuleRecord,
@@ -16,7 +17,6 @@ from bench.corpus import (
     plan_sessions,
     queries,
 )
-
 from kindling.model import OBSERVATION_KINDS
 
 

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge_support import (
+from kindling import Kindling
+from kindling.bridge.contract import format_iso8601
+from kindling.model import RELEVANCE_THRESHOLD
+from tests.bridge_support import (
     DAY,
     NOW,
     ingest_ok,
@@ -21,9 +24,6 @@ from bridge_support import (
     retrieve_module,
     seed_filler,
 )
-from kindling import Kindling
-from kindling.bridge.contract import format_iso8601
-from kindling.model import RELEVANCE_THRESHOLD
 
 SEED_EXAMPLE = {
     "topic": "Plan 014 – Structured Summaries",

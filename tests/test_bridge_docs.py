@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from bridge_support import ROOT, SCHEMA, validator
+from tests.bridge_support import ROOT, SCHEMA, validator
 
 DOC = (ROOT / "docs" / "bridge.md").read_text(encoding="utf-8")
 EXAMPLE = re.compile(r"<!-- schema: (\w+) -->\n```json\n(.*?)\n```", re.S)
@@ -33,7 +34,7 @@ def test_schema_rejects_what_the_contract_forbids() -> None:
     retrieve = validator("retrieve_response")
     bad_error = {"success": False, "error": "", "results": [], "total_results": 0}
     assert not retrieve.is_valid(bad_error)
-    legacy_with_list = {
+    legacy_with_list: dict[str, Any] = {
         "success": True,
         "results": [
             {
@@ -58,7 +59,7 @@ def test_schema_rejects_what_the_contract_forbids() -> None:
         "include_superseded": False,
     }
     assert not retrieve.is_valid(legacy_with_list)
-    del legacy_with_list["results"][0]["decisions"]  # type: ignore[attr-defined]
+    del legacy_with_list["results"][0]["decisions"]
     assert retrieve.is_valid(legacy_with_list)
-    legacy_with_list["results"][0]["topic"] = ""  # type: ignore[index]
+    legacy_with_list["results"][0]["topic"] = ""
     assert not retrieve.is_valid(legacy_with_list)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge_support import (
+from tests.bridge_support import (
     assert_error,
     ingest,
     ingest_ok,

@@ -12,14 +12,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge_support import ingest_ok, make_env, retrieve, retrieve_module, seed_filler
 from kindling.bridge.ranking import MIN_SCORE
+from tests.bridge_support import ingest_ok, make_env, retrieve, retrieve_module, seed_filler
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def env(tmp_path: Path) -> dict[str, str]:
     return make_env(tmp_path / "bridge.db")
 
 
-def seeded(ws: Path, env: dict[str, str], *memories: dict[str, object]) -> list[str]:
+def seeded(ws: Path, env: dict[str, str], *memories: Mapping[str, object]) -> list[str]:
     seed_filler(Path(env["KINDLING_DB"]), ws)
     return [ingest_ok(ws, memory, env=env) for memory in memories]
 

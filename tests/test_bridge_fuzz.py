@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridge_support import INGEST, RETRIEVE
 from kindling.bridge.handler import run_ingest, run_retrieve
+from tests.bridge_support import INGEST, RETRIEVE
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

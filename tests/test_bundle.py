@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conftest import FakeClock
 
 from kindling import InvalidInputError, Kindling, Scope
 from kindling.bundle import dumps, export_bundle, import_bundle, loads, parse_bundle
+from tests.conftest import FakeClock
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
@@ -168,7 +168,7 @@ def test_typescript_shapes_without_nulls_import(tmp_path: Path) -> None:
 
 
 _texts = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\x02\x03"),
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00\x02\x03"),
     min_size=1,
     max_size=40,
 ).filter(str.strip)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge_support import BIN, kindling
 from kindling import config
 from kindling.bridge.contract import canonical_workspace
 from kindling.cli.shared import canonical_repo
+from tests.bridge_support import BIN, kindling
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
 # Paths that are not ids: the executable a hook command runs, the database file's own path.

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from conftest import FakeClock
 from kindling import (
     ConflictError,
     InvalidInputError,
@@ -19,7 +18,8 @@ from kindling import (
     Scope,
 )
 from kindling.capture.sanitize import MAX_CONTENT_BYTES
-from pgutil import table_counts
+from tests.conftest import FakeClock
+from tests.pgutil import table_counts
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

@@ -12,13 +12,13 @@ import pytest
 from mcp import ClientSession
 from mcp.types import CallToolResult
 
-from bridge_support import NOW, ingest_ok, make_env, retrieve, seed_filler
-from clitools import run_process
-from conftest import FIXTURE_DB, FakeClock
 from kindling import Kindling, Scope
 from kindling.store.identifiers import identifier_parts
 from kindling.store.sqlite.doctor import check
-from test_mcp_server import run_client, structured
+from tests.bridge_support import NOW, ingest_ok, make_env, retrieve, seed_filler
+from tests.clitools import run_process
+from tests.conftest import FIXTURE_DB, FakeClock
+from tests.test_mcp_server import run_client, structured
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

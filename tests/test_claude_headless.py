@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from fake_anthropic import FakeAnthropic
-from hookutil import wait_for_refreshers
 from kindling import Kindling, Scope
+from tests.fake_anthropic import FakeAnthropic
+from tests.hookutil import wait_for_refreshers
 
 pytestmark = pytest.mark.slow
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from clitools import run
+from tests.clitools import run
 
 NOW = 1_767_225_600_000
 
@@ -24,8 +25,8 @@ def source(monkeypatch: pytest.MonkeyPatch) -> None:
     run("capsule", "close", cap.stdout.strip(), "--summary", "shipped", "--evidence", obs)
 
 
-def _without_time(path: Path) -> dict[str, object]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+def _without_time(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     data.pop("exportedAt")
     data["dataset"].pop("exportedAt")
     return data

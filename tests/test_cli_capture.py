@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clitools import run
+from tests.clitools import run
 
 NOW = 1_767_225_600_000
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clitools import run, run_process
+from tests.clitools import run, run_process
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 NOW = {"COLUMNS": "100", "KINDLING_NOW": "1773327600000"}

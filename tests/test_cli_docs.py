@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 import pytest
 
-from clitools import run
 from kindling.cli.app import cli
+from tests.clitools import run
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 

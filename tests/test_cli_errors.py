@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clitools import run_process
+from tests.clitools import run_process
 
 USAGE = [
     ("search", "x", "--limit", "abc"),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, NotFoundError, Scope
 from kindling.model import cut_marker
-from serverutil import auth, error_code, make_token
+from tests.serverutil import auth, error_code, make_token
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
@@ -168,12 +168,13 @@ def test_http_timeline_and_items_follow_the_access_rule(kd: Kindling, client: An
     assert r.json() == kd.timeline(ids[4], before=1, after=1).to_dict()
     r = client.get(f"/v1/timeline/{ids[4]}", headers=auth(theirs))
     assert (r.status_code, error_code(r)) == (404, "not_found")
-    body = {"ids": [ids[0], summary_id, cap_id], "token_budget": 5}
+    item_ids = [ids[0], summary_id, cap_id]
+    body = {"ids": item_ids, "token_budget": 5}
     r = client.post("/v1/items", json=body, headers=auth(mine))
-    assert r.json() == kd.get_items(body["ids"], token_budget=5).to_dict()
+    assert r.json() == kd.get_items(item_ids, token_budget=5).to_dict()
     r = client.post("/v1/items", json=body, headers=auth(theirs))
     assert r.json()["items"] == []
-    assert r.json()["missing"] == body["ids"]  # as unknown as ids nobody has
+    assert r.json()["missing"] == item_ids  # as unknown as ids nobody has
     for path, params in ((f"/v1/timeline/{ids[0]}", {"before": "-1"}),
                          (f"/v1/timeline/{ids[0]}", {"before": "99"}),
                          (f"/v1/timeline/{ids[0]}", {"limit": "3"})):  # fmt: skip

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from clitools import run, run_process
 from kindling import Kindling, Scope
 from kindling.errors import DamagedDatabaseError, InvalidInputError, StoreError
 from kindling.hooks.payload import last_assistant_text
 from kindling.store import files
+from tests.clitools import run, run_process
 
 S = Scope(repo_id="/r")
 

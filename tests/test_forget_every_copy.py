@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from clitools import run, run_process
 from kindling import Kindling, Scope
 from kindling.errors import InvalidInputError, NotFoundError
+from tests.clitools import run, run_process
 
 WORD = "zanzibarquuxwidgets"
 NEEDLE = WORD[:14].encode()  # the stem's prefix: word, stem and compressed terms contain it

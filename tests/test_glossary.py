@@ -84,3 +84,25 @@ def test_bridge_score_fields_are_in_the_glossary() -> None:
     fields = set(re.findall(r'"(\w*(?:score|multiplier))"', Path(render.__file__).read_text()))
     assert len(fields) == 6
     assert [f for f in sorted(fields) if f"| `{f}` |" not in text] == []
+
+
+def _section(title: str) -> str:
+    text = GLOSSARY.read_text(encoding="utf-8")
+    return text.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+
+
+def test_every_seed_the_code_cites_is_defined() -> None:
+    defined = set(re.findall(r"^\| (\d{3}) \|", _section("Seeds"), re.MULTILINE))
+    cited = {
+        number
+        for text in _texts().values()
+        for number in re.findall(r"\bseeds? (\d{3})\b", text, re.IGNORECASE)
+    }
+    assert "000" in cited
+    assert cited <= defined, "define the seed in docs/glossary.md's Seeds table"
+
+
+def test_each_meaning_of_token_is_defined() -> None:
+    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Token: four meanings"), re.MULTILINE))
+    assert {"API token (bearer token)", "budget token", "scope token"} <= terms
+    assert "token (secret kind)" in terms

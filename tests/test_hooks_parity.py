@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from hookutil import payload, run_hook
 from kindling import Kindling, Scope
-from serverutil import kindling, running_server
+from tests.hookutil import payload, run_hook
+from tests.serverutil import kindling, running_server
 
 pytest.importorskip("uvicorn")
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
-EVENTS = [
+EVENTS: list[tuple[str, str, dict[str, Any]]] = [
     ("SessionStart", "session_start", {}),
     ("UserPromptSubmit", "user_prompt_submit", {}),
     ("PostToolUse", "post_tool_use_bash", {}),

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tests.hookutil import injected, payload, run_hook, wait_for_refreshers
 
 from kindling import Kindling, Scope
+from tests.hookutil import injected, payload, run_hook, wait_for_refreshers
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
 TOOL_EVENTS = [

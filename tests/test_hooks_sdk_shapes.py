@@ -17,13 +17,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.hookutil import run_hook
 
 from kindling import Kindling
 from kindling.hooks.capture import records
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import to_draft
 from kindling.hooks.payload import HookPayload
+from tests.hookutil import run_hook
 
 CFG = HookConfig()
 GITHUB = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"

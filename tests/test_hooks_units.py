@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from kindling.config import repo_root
 from kindling.hooks.config import HookConfig, load_hook_config, parse_hook_config
 from kindling.hooks.filters import command_touches_excluded, is_excluded, is_skipped_tool
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
-from kindling.hooks.mapping import bound, to_draft
+from kindling.hooks.mapping import Draft, bound, to_draft
 from kindling.hooks.payload import last_assistant_text, parse_payload
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
@@ -33,7 +34,7 @@ def bash(stdout: str, stderr: str = "", **extra: object) -> dict[str, object]:
     }
 
 
-def draft(data: dict[str, object], cfg: HookConfig = CFG):  # type: ignore[no-untyped-def]
+def draft(data: Mapping[str, object], cfg: HookConfig = CFG) -> Draft | None:
     return to_draft(parse_payload(json.dumps(data).encode(), None), cfg, "/repo")
 
 
@@ -140,8 +141,8 @@ def test_config_parsing_reports_bad_values_and_keeps_defaults(tmp_path: Path) ->
     assert good.excluded_paths == ("*.secret",)
     broken = tmp_path / "config.json"
     broken.write_text("{oops")
-    assert load_hook_config(broken).problems
-    assert load_hook_config(tmp_path / "missing.json") == HookConfig()
+    assert load_hook_config(str(broken)).problems
+    assert load_hook_config(str(tmp_path / "missing.json")) == HookConfig()
 
 
 def test_repo_root_walks_up_to_git_and_falls_back_to_cwd(git_repo: Path, tmp_path: Path) -> None:

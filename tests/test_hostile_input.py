@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kindling import InvalidInputError, Kindling, KindlingError, Scope, StoreError
 from kindling.capture.sanitize import MAX_CONTENT_BYTES, clean_text
 from kindling.store.fts import build_query
-from pgutil import table_counts
+from tests.pgutil import table_counts
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
@@ -89,7 +89,10 @@ def test_retrieve_never_raises_on_any_query(store: Kindling, query: str) -> None
 @given(value=HOSTILE_TEXT)
 def test_hostile_scope_values_filter_or_fail_clearly(store: Kindling, value: str) -> None:
     try:
-        result = store.retrieve("jwt", scope={"repoId": value, "sessionId": value})
+        result = store.retrieve(
+            "jwt",
+            scope={"repoId": value, "sessionId": value},  # type: ignore[arg-type]  # wire-shaped
+        )
     except InvalidInputError:
         return
     assert result.candidates == ()  # no stored row has that scope
@@ -99,7 +102,11 @@ def test_hostile_scope_values_filter_or_fail_clearly(store: Kindling, value: str
 @given(content=st.text(ANY_CHAR, max_size=200))
 def test_any_content_is_stored_clean_or_refused(store: Kindling, content: str) -> None:
     try:
-        obs = store.append_observation(kind="message", content=content, scope={"agentId": "h"})
+        obs = store.append_observation(
+            kind="message",
+            content=content,
+            scope={"agentId": "h"},  # type: ignore[arg-type]  # wire-shaped: taken too
+        )
     except InvalidInputError:
         assert not clean_text(content).strip()
         return
@@ -163,7 +170,7 @@ def test_lone_surrogate_in_scope_is_invalid_input(kd: Kindling) -> None:
     with pytest.raises(InvalidInputError, match="scope"):
         kd.append_observation(kind="command", content="x", scope=Scope(repo_id="\ud800"))
     with pytest.raises(InvalidInputError, match="scope"):
-        kd.retrieve("x", scope={"repoId": "a\udfffb"})
+        kd.retrieve("x", scope={"repoId": "a\udfffb"})  # type: ignore[arg-type]  # wire-shaped
 
 
 def test_nul_and_surrogates_in_content_are_replaced(kd: Kindling) -> None:
@@ -201,7 +208,7 @@ def test_failed_writes_leave_nothing_behind(kd: Kindling, store_url: str) -> Non
     obs = kd.append_observation(kind="command", content="one", capsule_id=capsule.id)
     before = _counts(store_url)
     cid = capsule.id
-    failures = [
+    failures: list[Callable[[], object]] = [
         lambda: kd.append_observation(kind="command", content="d", id=obs.id, capsule_id=cid),
         lambda: kd.append_observation(kind="command", content="x", capsule_id="no-such-capsule"),
         lambda: kd.append_observation(kind="command", content="x", provenance={"a": "b" * 70_000}),

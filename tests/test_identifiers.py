@@ -12,10 +12,10 @@ import random
 import re
 import string
 
-from bench.corpus import ObservationRecord, generate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.corpus import ObservationRecord, generate
 from kindling.store import identifiers
 from kindling.store.identifiers import identifier_parts, joined_form
 

@@ -10,11 +10,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.hookutil import KINDLING
 
 from kindling.agents.claude_code import is_kindling_hook, merge_hooks, remove_hooks, tool_matcher
 from kindling.hooks.config import DEFAULT_SKIP_TOOLS
 from kindling.hooks.payload import EVENTS
+from tests.hookutil import KINDLING
 
 EXISTING = {
     "model": "opus",
@@ -88,8 +88,8 @@ def test_fresh_install_adds_every_event_once(git_repo: Path) -> None:
     # Claude Code waits for the hooks whose output must reach the model first, and for the
     # ones that end a turn or a session (`claude -p` cancels background hooks at exit).
     is_async = {e: g[0]["hooks"][0].get("async", False) for e, g in data["hooks"].items()}
-    waited = ("SessionStart", "UserPromptSubmit", "Stop", "StopFailure", "SessionEnd")
-    waited += ("PostCompact",)
+    waited: tuple[str, ...] = ("SessionStart", "UserPromptSubmit", "Stop", "StopFailure")
+    waited += ("SessionEnd", "PostCompact")
     assert is_async == {e: e not in waited for e in EVENTS}
     assert backups(git_repo) == []  # nothing to back up
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookutil import injected, run_hook
 from kindling import Kindling, Scope
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
@@ -30,6 +29,7 @@ from kindling.hooks.inject_filter import (
 )
 from kindling.hooks.mapping import to_draft
 from kindling.hooks.payload import parse_payload
+from tests.hookutil import injected, run_hook
 
 REPO = "/work/app"
 CFG = HookConfig()

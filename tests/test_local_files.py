@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from clitools import run_process
-from hookutil import payload, run_hook
 from kindling import Kindling, Scope
 from kindling.store import files
 from kindling.store.sqlite import doctor
-from serverutil import free_port
+from tests.clitools import run_process
+from tests.hookutil import payload, run_hook
+from tests.serverutil import free_port
 
 S = Scope(repo_id="/r")
 KINDLING = Path(sys.executable).with_name("kindling")
@@ -218,7 +218,7 @@ def test_another_users_read_only_database_can_be_searched(sound: bytes) -> None:
 
 
 def test_the_hook_log_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kindling.hooks import LOG_NAME, log_problem
+    from kindling.hooks.log import LOG_NAME, log_problem
 
     old = os.umask(0o022)
     try:

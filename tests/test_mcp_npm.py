@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from serverutil import KINDLING, kindling, running_server
+from tests.serverutil import KINDLING, kindling, running_server
 
 SDK = "@modelcontextprotocol/sdk@1.32.2"
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"

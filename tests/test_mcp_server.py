@@ -12,11 +12,11 @@ import anyio
 import jsonschema
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
-from tests.hookutil import KINDLING
 
 from kindling import Kindling, Scope
 from kindling.mcp_schemas import OUTPUT_SCHEMAS
 from kindling.mcp_server import MAX_QUERY_CHARS, SNIPPET_CHARS
+from tests.hookutil import KINDLING
 
 Session = Callable[[ClientSession], Awaitable[None]]
 
@@ -75,7 +75,7 @@ def structured(result: CallToolResult, tool: str) -> dict[str, Any]:
     assert data is not None
     jsonschema.validate(data, OUTPUT_SCHEMAS[tool])
     assert json.loads(text(result)) == data  # the serialized JSON, as the spec asks
-    return data
+    return dict(data)
 
 
 def test_remember_then_retrieve_is_compact_and_model_readable(git_repo: Path) -> None:
@@ -175,7 +175,7 @@ def test_forget_through_mcp(git_repo: Path) -> None:
 
     async def body(session: ClientSession) -> None:
         calls["remember"] = await session.call_tool("remember", {"content": "the word zanzibar"})
-        obs_id = calls["remember"].structured_content["id"]  # type: ignore[index]
+        obs_id = calls["remember"].structured_content["id"]
         calls["forget"] = await session.call_tool("forget", {"observation_id": obs_id})
         calls["dry"] = await session.call_tool("forget", {"match": "zanzibar", "dry_run": True})
         calls["both"] = await session.call_tool("forget", {"observation_id": obs_id, "match": "x"})

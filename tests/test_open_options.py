@@ -113,7 +113,7 @@ def test_a_short_busy_timeout_gives_up_on_a_held_lock(db: Path) -> None:
 
 
 def test_postgres_read_only_and_lock_timeout() -> None:
-    from pgutil import pg_schema
+    from tests.pgutil import pg_schema
 
     with pg_schema() as url:
         with pytest.raises(SchemaError, match="without read_only"):

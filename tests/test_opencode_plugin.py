@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from hookutil import run_hook, wait_for_refreshers
 from kindling import Kindling, Scope
 from kindling.agents import load
+from tests.hookutil import run_hook, wait_for_refreshers
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 SESSION = "ses_6a1f0c2e9ffeABCDEF123456"
@@ -237,8 +237,11 @@ def run_plugin(repo: Path, exe: str, payloads: list[dict[str, Any]]) -> str:
 def test_the_plugin_hands_each_event_to_kindling(git_repo: Path) -> None:
     load("opencode").install("project", str(git_repo), KINDLING)
     payloads = [p for p in session_payloads(git_repo) if p["hook_event_name"] != "session.idle"]
-    idle = {"hook_event_name": "session.idle", "event": {"type": "session.idle"}}
-    idle["event"]["properties"] = {"sessionID": SESSION}
+    properties = {"sessionID": SESSION}
+    idle = {
+        "hook_event_name": "session.idle",
+        "event": {"type": "session.idle", "properties": properties},
+    }
     assert run_plugin(git_repo, KINDLING, [*payloads, idle]) == "returned\n"
     deadline = time.monotonic() + 60  # the hooks run detached: wait for them to land
     while True:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kindling import ConflictError, Kindling, NewObservation, SchemaError, Scope, StoreError
-from pgutil import pg_schema, require_pg
+from tests.pgutil import pg_schema, require_pg
 
 psycopg = pytest.importorskip("psycopg")
 

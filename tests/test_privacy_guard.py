@@ -14,7 +14,7 @@ from kindling.capture.privacy import (
 )
 from kindling.model import Observation, Scope
 from kindling.store.sqlite import SqliteStore
-from secret_corpus import SECRETS, planted
+from tests.secret_corpus import SECRETS, planted
 
 GHP = SECRETS["github_ghp"][0]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from bench.quality.dataset import read_histories, read_queries
 from bench.quality.evaluate import MEASURES, Report, run_quality
 
@@ -64,7 +65,6 @@ def test_quality_run_is_deterministic(report: Report, tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def comparison() -> dict[str, tuple[Report, Report]]:
     from bench.quality.__main__ import run_sets
-
     from kindling.retrieval.scoring import DEFAULT_WEIGHTS
 
     return run_sets(DEFAULT_WEIGHTS, ["hand-late", "buried"], tiers=False)

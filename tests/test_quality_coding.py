@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from bench.quality.coding import rules
 from bench.quality.coding.data import SPLITS, CodingSet, load_set
 from bench.quality.coding.harness import RETRIEVERS, run_split

@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
+
 from bench.quality.coding.data import load_set
 from bench.quality.coding.harness import run_split
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from serverutil import KINDLING, free_port, kindling, running_server
+from tests.serverutil import KINDLING, free_port, kindling, running_server
 
 pytest.importorskip("uvicorn")
 

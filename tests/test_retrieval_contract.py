@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from conftest import FakeClock
 from kindling import Kindling, Scope
-from kindling.model import Observation, Summary
+from kindling.model import Observation, ObservationKind, Summary
+from tests.conftest import FakeClock
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
@@ -22,11 +22,12 @@ def seeded(kd: Kindling, clock: FakeClock) -> dict[str, str]:
     ids: dict[str, str] = {}
     cap1 = kd.open_capsule(intent="fix authentication bug", scope=S1)
     ids["cap1"] = cap1.id
-    for name, kind, text in [
+    steps: list[tuple[str, ObservationKind, str]] = [
         ("err", "error", "AuthenticationError: token expired in validateToken"),
         ("diff", "file_diff", "File: src/auth/tokens.ts\n+ refresh the authentication token"),
         ("msg", "message", "Decision: keep jsonwebtoken, use namespace import for auth"),
-    ]:
+    ]
+    for name, kind, text in steps:
         clock.advance(60_000)
         ids[name] = kd.append_observation(kind=kind, content=text, scope=S1).id
     cap2 = kd.open_capsule(intent="orders pagination", scope=S2)

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, NewObservation, Scope
+from kindling.model import Observation
 from kindling.store.identifiers import identifier_parts
 from kindling.store.sqlite.index import scope_tokens
 
@@ -164,6 +165,7 @@ def test_scope_tokens_give_exactly_the_scope_filter(seed: int) -> None:
         for request in [*scopes, Scope(session_id="s1"), Scope(user_id="u")]:
             found = kd.retrieve("alpha", scope=request, now=NOW, max_candidates=1000).candidates
             for c in found:  # context matches too stay inside the scope
+                assert isinstance(c.entity, Observation)
                 assert all(getattr(c.entity.scope, k) == v for k, v in request.items())
             got = {c.entity.id for c in found if not c.explanation.context_only}
             want = {
@@ -298,7 +300,7 @@ def test_a_failed_batch_leaves_no_index_entry(tmp_path: Path) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=900))
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=900))
 def test_the_index_cuts_a_neighbour_as_context_excerpt_does(previous: str) -> None:
     """One rule for the neighbour excerpt: SQLite's view and PostgreSQL's
     ``store.documents.context_excerpt`` give the same text."""

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kindling import Kindling, NewObservation, Scope
 from kindling.bridge.ranking import rank_matches
-from kindling.model import RELEVANCE_THRESHOLD, MemoryFields
+from kindling.model import RELEVANCE_THRESHOLD, MemoryFields, ObservationKind
 from kindling.retrieval.needs import read_need
 from kindling.retrieval.terms import TermMatcher
 
@@ -22,17 +22,16 @@ REPO = Scope(repo_id="/r")
 def _four_observations(kd: Kindling) -> None:
     """The issue's first-week store: one session, four observations."""
     session = Scope(session_id="s1", repo_id="/r")
-    for i, (kind, text) in enumerate(
-        [
-            ("message", "Deploy the webhook handler and check the auth flow"),
-            (
-                "error",
-                "TypeError: jwt.verify is not a function\n    at verifyToken (src/auth.js:12)",
-            ),
-            ("message", "webhook received: payment.succeeded for order 1234"),
-            ("command", "$ npm test\n[exit 1]\nFAIL src/auth.test.js\n  1 failing"),
-        ]
-    ):
+    steps: list[tuple[ObservationKind, str]] = [
+        ("message", "Deploy the webhook handler and check the auth flow"),
+        (
+            "error",
+            "TypeError: jwt.verify is not a function\n    at verifyToken (src/auth.js:12)",
+        ),
+        ("message", "webhook received: payment.succeeded for order 1234"),
+        ("command", "$ npm test\n[exit 1]\nFAIL src/auth.test.js\n  1 failing"),
+    ]
+    for i, (kind, text) in enumerate(steps):
         kd.append_observation(kind=kind, content=text, scope=session, ts=1_000 + i * 1_000)
 
 
@@ -103,7 +102,7 @@ def test_the_step_after_a_prompt_does_not_inherit_it() -> None:
 
 def _coding_session(kd: Kindling) -> None:
     s = Scope(session_id="task", repo_id="/r")
-    steps = [
+    steps: list[tuple[ObservationKind, str, dict[str, object]]] = [
         ("message", "Parser drops trailing comments in config files", {"role": "user"}),
         ("command", "$ grep -rn comment src/config\n[completed]\nsrc/config/parse.py:12", {}),
         ("error", "Bash failed: python repro.py\n[exit 1]\nTraceback (most recent call last):\n"

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kindling.capture import scrub
 from kindling.capture.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
 from kindling.errors import InvalidInputError
-from secret_samples import secret_samples
+from tests.secret_samples import secret_samples
 
 GITHUB = "ghp_" + "FAKE" * 9
 JWT = (
@@ -34,6 +34,22 @@ AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 # (text, the secret that must disappear, the kind that must be reported)
 PLANTED: list[tuple[str, str, str]] = [
     ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws_access_key_id"),
+    (
+        "the bot runs with MTIzNDU2Nzg5MDEyMzQ1Njc4.Gk3xQz.Fake0Fake1Fake2Fake3Fake4Fake5",
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gk3xQz.Fake0Fake1Fake2Fake3Fake4Fake5",
+        "discord_bot_token",
+    ),
+    (
+        "AWS_BEARER_TOKEN_BEDROCK=ABSKQmVkcm9ja0FQSUtleS"
+        "LWZha2UwMTIzNDU2Nzg5YWJjZGVmRkFLRTAxMjM0NTY3ODk=",
+        "LWZha2UwMTIzNDU2Nzg5YWJjZGVmRkFLRTAxMjM0NTY3ODk=",
+        "aws_bedrock_api_key",
+    ),
+    (
+        "sent ZGVwbG95OlMzY3IzdC1QYXNzdzByZCE= to the proxy",
+        "ZGVwbG95OlMzY3IzdC1QYXNzdzByZCE=",
+        "basic_credential",
+    ),
     ('"AccessKeyId": "ASIAFAKE0000FAKE0000"', "ASIAFAKE0000FAKE0000", "aws_access_key_id"),
     (f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET, "aws_secret_access_key"),
     (f'"SecretAccessKey": "{AWS_SECRET}"', AWS_SECRET, "aws_secret_access_key"),
@@ -339,7 +355,7 @@ def test_a_scrub_result_is_a_frozen_value() -> None:
     result = scrub_secrets("x")
     assert result == Scrubbed(text="x", kinds=())
     with pytest.raises(AttributeError):
-        result.text = "y"  # type: ignore[misc]
+        result.text = "y"  # type: ignore[misc, unused-ignore]  # frozen at run time
 
 
 def test_non_text_input_is_a_clear_kindling_error() -> None:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from kindling.capture import scrub
 from kindling.capture.scrub_keywords import SCAN_AFTER, KeywordIndex, trie_source
-from secret_samples import non_secret_samples, secret_samples
+from tests.secret_samples import non_secret_samples, secret_samples
 
 RULES, INDEX = scrub._rules()
 INDEX.woken_by_scan("")  # from here on scrub_secrets uses the scan, whatever ran before

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clitools import run, run_process
 from kindling import InvalidInputError, Kindling
 from kindling.bundle import import_bundle, loads
 from kindling.capture.privacy import REDACTED_KINDS_KEY, ScrubbingStore
 from kindling.model import MemoryFields
-from secret_corpus import NON_SECRETS, SECRETS, planted
+from tests.clitools import run, run_process
+from tests.secret_corpus import NON_SECRETS, SECRETS, planted
 
 
 def _files(db_path: Path) -> list[Path]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from pgutil import pg_schema
-from serverutil import auth, make_token, running_server
+from tests.pgutil import pg_schema
+from tests.serverutil import auth, make_token, running_server
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
@@ -118,7 +118,7 @@ def server(store_backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield Server(http, tokens, url)
 
 
-def expect(r: Any, kind: str, *, echoed: bool = False, **status: int) -> None:
+def expect(r: Any, kind: str, status: Mapping[str, int], *, echoed: bool = False) -> None:
     """``r`` has the status given for ``kind`` (401 for ``none`` and ``invalid``), and an
     outsider's answer holds no victim text (unless the request's own words are ``echoed``)."""
     want = {**ANONYMOUS, **status}[kind]
@@ -155,7 +155,7 @@ OWNER_ONLY = {"teammate": 403, "other_team": 404, "same_name": 404, "personal": 
 def test_post_observations(server: Server, kind: str) -> None:
     text = f"injected by {kind} {uuid.uuid4().hex}"
     body = {"kind": "message", "content": text, "scope": {"repoId": REPO}}
-    expect(server.call(kind, "POST", "/v1/observations", body), kind, **TEAM_WRITE)
+    expect(server.call(kind, "POST", "/v1/observations", body), kind, TEAM_WRITE)
     found = server.ok("owner", "POST", "/v1/retrieve", {"query": text, "scope": {"repoId": REPO}})
     planted = [c for c in found["candidates"] if c["entity"].get("content") == text]
     assert bool(planted) == (TEAM_WRITE.get(kind) == 201)  # no planted memory
@@ -165,14 +165,14 @@ def test_post_observations(server: Server, kind: str) -> None:
         body = {"kind": "message", "content": "x", "capsule_id": capsule}
         return server.call(kind, "POST", "/v1/observations", body)
 
-    expect(append(v["capsule"]), kind, owner=201, **OWNER_ONLY)
+    expect(append(v["capsule"]), kind, {"owner": 201, **OWNER_ONLY})
     as_unknown(server, kind, append, v["capsule"])
 
 
 @kinds
 def test_post_capsules(server: Server, kind: str) -> None:
     body = {"intent": "x", "scope": {"repoId": REPO}}
-    expect(server.call(kind, "POST", "/v1/capsules", body), kind, **TEAM_WRITE)
+    expect(server.call(kind, "POST", "/v1/capsules", body), kind, TEAM_WRITE)
 
 
 @kinds
@@ -180,8 +180,8 @@ def test_a_personal_token_writes_only_outside_team_memory(server: Server, kind: 
     """Where each kind may write: its own repository; a personal token, one no team has."""
     own = {"owner": REPO, "teammate": REPO, "other_team": OTHER_REPO, "same_name": API_REPO}
     body = {"kind": "message", "content": "mine", "scope": {"repoId": own.get(kind, PERSONAL_REPO)}}
-    expect(server.call(kind, "POST", "/v1/observations", body), kind, **dict.fromkeys(own, 201),
-           personal=201)  # fmt: skip
+    expect(server.call(kind, "POST", "/v1/observations", body), kind, {**dict.fromkeys(own, 201),
+           "personal": 201})  # fmt: skip
     for repo in (REPO, OTHER_REPO, API_REPO):  # every team repository refuses a personal token
         body["scope"] = {"repoId": repo}
         r = server.call("personal", "POST", "/v1/observations", body)
@@ -196,7 +196,7 @@ def test_post_capsules_close(server: Server, kind: str) -> None:
         return server.call(kind, "POST", f"/v1/capsules/{capsule}/close", {})
 
     as_unknown(server, kind, close, v["capsule"])
-    expect(close(v["capsule"]), kind, owner=200, **OWNER_ONLY)
+    expect(close(v["capsule"]), kind, {"owner": 200, **OWNER_ONLY})
 
 
 @kinds
@@ -207,7 +207,7 @@ def test_post_summaries(server: Server, kind: str) -> None:
         return server.call(kind, "POST", "/v1/summaries", {"capsule_id": capsule, "content": "y"})
 
     as_unknown(server, kind, summarise, v["capsule"])
-    expect(summarise(v["capsule"]), kind, owner=201, **OWNER_ONLY)
+    expect(summarise(v["capsule"]), kind, {"owner": 201, **OWNER_ONLY})
     # evidence naming the victim's observation, on a capsule of one's own
     if kind in ("other_team", "same_name", "personal"):
         repo = {"other_team": OTHER_REPO, "same_name": API_REPO}.get(kind, PERSONAL_REPO)
@@ -229,7 +229,7 @@ def test_post_pins(server: Server, kind: str) -> None:
         return server.call(kind, "POST", "/v1/pins", body)
 
     as_unknown(server, kind, pin, v["observation"])
-    expect(pin(v["observation"]), kind, **{**BY_ID, "owner": 201, "teammate": 201})
+    expect(pin(v["observation"]), kind, {**BY_ID, "owner": 201, "teammate": 201})
 
 
 @kinds
@@ -240,7 +240,7 @@ def test_delete_pins(server: Server, kind: str) -> None:
         return server.call(kind, "DELETE", f"/v1/pins/{pin}")
 
     as_unknown(server, kind, unpin, v["pin"])
-    expect(unpin(v["pin"]), kind, **BY_ID)
+    expect(unpin(v["pin"]), kind, BY_ID)
 
 
 @kinds
@@ -257,8 +257,8 @@ def test_post_forget(server: Server, kind: str) -> None:
         return server.call(kind, "POST", "/v1/forget", {"match": word, "dry_run": True})
 
     as_unknown(server, kind, count, SECRET)  # a dry run counts nothing of the victim's
-    expect(count(SECRET), kind, echoed=True, **dict.fromkeys(BY_ID, 200))
-    expect(forget(v["observation"]), kind, **BY_ID)
+    expect(count(SECRET), kind, dict.fromkeys(BY_ID, 200), echoed=True)
+    expect(forget(v["observation"]), kind, BY_ID)
 
 
 # ------------------------------------------------------------------ reads
@@ -269,10 +269,10 @@ def test_post_forget(server: Server, kind: str) -> None:
 def test_get_listings(server: Server, kind: str, listing: str) -> None:
     server.victim()
     r = server.call(kind, "GET", f"/v1/{listing}", repo=REPO)
-    expect(r, kind, **TEAM_READ)
+    expect(r, kind, TEAM_READ)
     assert (SECRET in r.text) == (kind in ("owner", "teammate"))
     if kind == "personal":  # unscoped: still only its own
-        expect(server.call(kind, "GET", f"/v1/{listing}"), kind, personal=200)
+        expect(server.call(kind, "GET", f"/v1/{listing}"), kind, {"personal": 200})
 
 
 @kinds
@@ -285,7 +285,7 @@ def test_get_entity_by_id(server: Server, kind: str, entity: str) -> None:
         return server.call(kind, "GET", f"/v1/{entity}/{ident}")
 
     as_unknown(server, kind, get, victim_id)
-    expect(get(victim_id), kind, **BY_ID)
+    expect(get(victim_id), kind, BY_ID)
 
 
 @kinds
@@ -297,7 +297,7 @@ def test_get_entities(server: Server, kind: str) -> None:
             return server.call(kind, "GET", f"/v1/entities/{ident}")
 
         as_unknown(server, kind, show, victim_id)
-        expect(show(victim_id), kind, **BY_ID)
+        expect(show(victim_id), kind, BY_ID)
 
 
 @kinds
@@ -308,7 +308,7 @@ def test_get_timeline(server: Server, kind: str) -> None:
         return server.call(kind, "GET", f"/v1/timeline/{ident}")
 
     as_unknown(server, kind, around, v["observation"])
-    expect(around(v["observation"]), kind, **BY_ID)
+    expect(around(v["observation"]), kind, BY_ID)
 
 
 @kinds
@@ -321,7 +321,7 @@ def test_post_items(server: Server, kind: str) -> None:
     for victim_id in (v["capsule"], v["observation"], v["summary"]):  # what get_items reads
         as_unknown(server, kind, items, victim_id)
         r = items(victim_id)
-        expect(r, kind, **dict.fromkeys(BY_ID, 200))
+        expect(r, kind, dict.fromkeys(BY_ID, 200))
         if r.status_code == 200:  # an outsider's victim id is missing, like an unknown one
             assert (r.json()["missing"] == [victim_id]) == (kind in OUTSIDERS), (kind, r.text)
 
@@ -330,7 +330,7 @@ def test_post_items(server: Server, kind: str) -> None:
 def test_post_retrieve(server: Server, kind: str) -> None:
     server.victim()
     r = server.call(kind, "POST", "/v1/retrieve", {"query": SECRET, "scope": {"repoId": REPO}})
-    expect(r, kind, echoed=True, **TEAM_READ)
+    expect(r, kind, TEAM_READ, echoed=True)
     if r.status_code == 200:  # (the provenance repeats the query)
         found = str({k: v for k, v in r.json().items() if k != "provenance"})
         assert (SECRET in found) == (kind in ("owner", "teammate"))
@@ -345,14 +345,14 @@ def test_post_retrieve(server: Server, kind: str) -> None:
 def test_get_export(server: Server, kind: str) -> None:
     server.victim()
     r = server.call(kind, "GET", "/v1/export", repo=REPO)
-    expect(r, kind, **TEAM_READ)
+    expect(r, kind, TEAM_READ)
     assert (SECRET in r.text) == (kind in ("owner", "teammate"))
 
 
 @kinds
 def test_get_status(server: Server, kind: str) -> None:
     r = server.call(kind, "GET", "/v1/status")
-    expect(r, kind, **dict.fromkeys(BY_ID, 200))
+    expect(r, kind, dict.fromkeys(BY_ID, 200))
     if r.status_code == 200:  # the token's user name and team, as created
         names = {"teammate": "bob", "other_team": "mallory"}
         assert r.json()["user"] == names.get(kind, "alice")
@@ -360,7 +360,7 @@ def test_get_status(server: Server, kind: str) -> None:
 
 @kinds
 def test_get_openapi(server: Server, kind: str) -> None:
-    expect(server.call(kind, "GET", "/openapi.json"), kind, **dict.fromkeys(KINDS, 200))
+    expect(server.call(kind, "GET", "/openapi.json"), kind, dict.fromkeys(KINDS, 200))
 
 
 # ------------------------------------------------------------------ import
@@ -390,11 +390,11 @@ def test_post_import(server: Server, kind: str) -> None:
             "/v1/import",
             json=body,
             params={"dry_run": dry_run},
-            headers=auth(server.tokens[kind]) if server.tokens[kind] else {},
+            headers=auth(token) if (token := server.tokens[kind]) else {},
         )
 
     fresh = bundle(observations=[observation(uuid.uuid4().hex, REPO)])
-    expect(send(fresh), kind, **{**TEAM_WRITE, "owner": 200, "teammate": 200})
+    expect(send(fresh), kind, {**TEAM_WRITE, "owner": 200, "teammate": 200})
     if kind not in ("other_team", "same_name", "personal"):
         return
     v, repo = server.victim(), home_repo(kind)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from pgutil import table_counts
-from serverutil import auth, error_code, make_token
+from tests.pgutil import table_counts
+from tests.serverutil import auth, error_code, make_token
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -296,9 +296,9 @@ def test_openapi_lists_exactly_the_routes(client: TestClient) -> None:
     assert doc["openapi"].startswith("3.")
     app = client.app
     routes = {
-        (route.path, method.lower())  # type: ignore[attr-defined]
+        (route.path, method.lower())
         for route in app.routes  # type: ignore[attr-defined]
-        for method in route.methods - {"HEAD"}  # type: ignore[attr-defined]
+        for method in route.methods - {"HEAD"}
     }
     documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
     assert documented == routes

@@ -20,7 +20,7 @@ from kindling.errors import InvalidInputError
 from kindling.mcp_schemas import OUTPUT_SCHEMAS
 from kindling.remote.client import ServerUnreachableError, UnauthorizedError
 from kindling.remote.front import RemoteKindling
-from serverutil import KINDLING, free_port, kindling, running_server
+from tests.serverutil import KINDLING, free_port, kindling, running_server
 
 pytest.importorskip("uvicorn")
 

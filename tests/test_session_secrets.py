@@ -12,7 +12,6 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookutil import payload, run_hook
 from kindling import Kindling, Scope
 from kindling.capture.scrub import collect_found, scrub_secrets, take_found
 from kindling.capture.session_secrets import (
@@ -23,6 +22,7 @@ from kindling.capture.session_secrets import (
     secrets_dir,
 )
 from kindling.capture.spool import spool_dir
+from tests.hookutil import payload, run_hook
 
 
 def _store_bytes(db: Path) -> bytes:

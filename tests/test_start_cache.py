@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.hookutil import KINDLING, payload, run_hook, wait_for_refreshers
 
 from kindling import Kindling, Scope
 from kindling.capture import spool
 from kindling.capture.ids import wall_clock_ms
 from kindling.hooks import start_cache
 from kindling.hooks.config import config_path
+from tests.hookutil import KINDLING, payload, run_hook, wait_for_refreshers
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
 EVENTS = [

@@ -7,7 +7,7 @@ from starlette.testclient import TestClient
 
 from kindling import Kindling
 from kindling.ui.app import create_local_app
-from uiutil import REPO, SESSION, seed
+from tests.uiutil import REPO, SESSION, seed
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

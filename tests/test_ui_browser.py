@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from browser import Recorder, driver_or_skip, serving
 from kindling import Kindling
 from kindling.ui.app import create_local_app
-from uiutil import REPO, SESSION, seed
+from tests.browser import Recorder, driver_or_skip, serving
+from tests.uiutil import REPO, SESSION, seed
+
+pytestmark = pytest.mark.slow  # a real Chromium: `-m "not slow"` leaves it out
 
 TOKEN = "browser-test-token"
 
@@ -171,8 +173,8 @@ def test_a_cross_origin_form_post_is_rejected(
 def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) -> None:
     from kindling.server.app import create_app
     from kindling.ui.app import add_team_ui
-    from serverutil import make_token
-    from uiutil import OTHER_REPO
+    from tests.serverutil import make_token
+    from tests.uiutil import OTHER_REPO
 
     ids = seed(kd)
     token = make_token(kd, "alice", "web", REPO)

@@ -12,12 +12,12 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from clitools import KINDLING, run
-from conftest import FakeClock
 from kindling import Kindling, Scope
 from kindling.ui.app import create_local_app
 from kindling.ui.guard import COOKIE
-from uiutil import HOSTILE, OTHER_REPO, REPO, SESSION, seed
+from tests.clitools import KINDLING, run
+from tests.conftest import FakeClock
+from tests.uiutil import HOSTILE, OTHER_REPO, REPO, SESSION, seed
 
 TOKEN = "local-test-token"
 ORIGIN = "http://127.0.0.1:8000"

@@ -13,8 +13,8 @@ from kindling import Kindling
 from kindling.server.app import create_app
 from kindling.ui.app import add_team_ui
 from kindling.ui.guard import COOKIE
-from serverutil import auth, make_token
-from uiutil import OTHER_REPO, REPO, SESSION, seed
+from tests.serverutil import auth, make_token
+from tests.uiutil import OTHER_REPO, REPO, SESSION, seed
 
 BASE = "http://kindling.internal:8765"
 

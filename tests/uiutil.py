@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kindling import Kindling, Scope
+from kindling.model import ObservationKind
 
 REPO = "/work/shop"
 OTHER_REPO = "/work/secret-team"
@@ -20,7 +21,7 @@ def seed(kd: Kindling, *, beacon: str = "") -> dict[str, str]:
     scope = Scope(session_id=SESSION, repo_id=REPO, user_id="alice")
     cap = kd.open_capsule(intent="fix the checkout rounding bug", scope=scope)
     ids = {"capsule": cap.id}
-    steps = [
+    steps: list[tuple[ObservationKind, str, dict[str, object]]] = [
         ("message", "The checkout total is off by a cent; fix the rounding", {"role": "user"}),
         ("command", "$ pytest tests/test_cart.py\nFAILED test_rounding", {"exitCode": 1}),
         ("error", "AssertionError: 10.01 != 10.00 in test_rounding", {}),
@@ -29,7 +30,7 @@ def seed(kd: Kindling, *, beacon: str = "") -> dict[str, str]:
     ]
     for n, (kind, content, prov) in enumerate(steps):
         obs = kd.append_observation(
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             content=content,
             provenance=prov,
             capsule_id=cap.id,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bench.content import Repo
 from bench.corpus import (
     CapsuleRecord,
     CloseRecord,
@@ -28,6 +27,7 @@ from bench.corpus import (
     end_ms,
     generate,
 )
+from bench.focus import Repo
 from bench.quality.dataset import JudgedQuery
 
 DAY = 86_400_000

@@ -168,7 +168,7 @@ def evaluate(
     which returns the ranked ids itself) and score it."""
     run_one = retriever or (lambda q: default_retrieve(kd, q))
     qrels = [ir_measures.Qrel(q.id, doc, grade) for q in queries for doc, grade in q.qrels.items()]
-    run = []
+    run: list[ir_measures.ScoredDoc] = []
     ranked: dict[str, tuple[list[str], str | None]] = {}
     for q in queries:
         if ranker is not None:
@@ -220,7 +220,12 @@ def at(queries: Sequence[JudgedQuery], now: int) -> list[JudgedQuery]:
 
 def last_event(records: Sequence[Record]) -> int:
     """The time of the newest record: a question asked after it is asked as a user would."""
-    return max(getattr(r, "ts", None) or getattr(r, "opened_at", 0) for r in records)
+    return max(_time(r) for r in records)
+
+
+def _time(record: Record) -> int:
+    value = getattr(record, "ts", None) or getattr(record, "opened_at", None)
+    return int(value) if value is not None else 0
 
 
 def markdown_table(report: Report) -> str:

@@ -47,7 +47,9 @@ keywords of a text in one pass and maps them to their rules. Every pattern runs 
 quantifiers that could backtrack are possessive or bounded.
 
 Must not import anything from Kindling except ``kindling.errors``, and lazily the scrubber's
-own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``);
+own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``,
+``capture.scrub_context``); none of them imports this module back (the shared pieces,
+``LazyPattern`` and the ``Rule`` type, live in the leaf ``capture.scrub_values``);
 standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from kindling.capture.scrub_keywords import KeywordIndex
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import LazyPattern, Rule
 
 __all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
 
@@ -107,27 +109,11 @@ class Scrubbed:
         return bool(self.kinds)
 
 
-class LazyPattern:
-    """A rule's pattern, compiled the first time text holding one of its keywords needs it.
-
-    A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
-
-    __slots__ = ("_compiled", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled.sub(repl, text)
-
-
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
 _INDEX: KeywordIndex | None = None
+# The same keywords split: those of the rules every text may need, and those of the rules
+# that mask only a candidate value (``scrub_values.gated``), scanned only when the text has one.
+_SPLIT: tuple[KeywordIndex, KeywordIndex] | None = None
 
 
 def _all_kinds() -> tuple[str, ...]:
@@ -137,6 +123,7 @@ def _all_kinds() -> tuple[str, ...]:
     named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
     named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
     named |= {"random_token", "url_secret", "url_token", "webhook_url", "vendor_secret"}
+    named |= {"basic_credential"}
     return tuple(sorted(named | {"url_password"}))
 
 
@@ -145,19 +132,54 @@ SECRET_KINDS = _all_kinds()
 
 def rule_keywords() -> frozenset[str]:
     """Every keyword of every rule: text containing none of them comes back unchanged."""
-    return _rules()[1].keywords
+    _compiled()
+    assert _SPLIT is not None
+    return _SPLIT[0].keywords | _SPLIT[1].keywords
 
 
 def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIndex]:
-    global _RULES, _INDEX
-    if _RULES is None or _INDEX is None:
+    """The rules in order and the index of all their keywords (the reference the split
+    indexes of ``_woken`` must agree with; built on first use, scrubbing never needs it)."""
+    global _INDEX
+    rules = _compiled()
+    if _INDEX is None:
+        from kindling.capture.scrub_keywords import KeywordIndex
+
+        _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
+    return rules, _INDEX
+
+
+def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    global _RULES, _SPLIT
+    if _RULES is None or _SPLIT is None:
         from kindling.capture.scrub_keywords import KeywordIndex
         from kindling.capture.scrub_rules import compile_rules
+        from kindling.capture.scrub_values import is_gated
 
         rules = compile_rules()
-        _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
+        # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
+        core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
+        value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])
+        _SPLIT = (core, value)
         _RULES = rules
-    return _RULES, _INDEX
+    return _RULES
+
+
+def _woken(text: str, lowered: str) -> list[int]:
+    """The rules ``text`` wakes: those its keywords wake, less the gated rules when it holds
+    no candidate value (they would leave it as it is)."""
+    if _SPLIT is None:
+        _compiled()
+    assert _SPLIT is not None
+    core, value = _SPLIT
+    woken = core.woken(lowered)
+    from kindling.capture.scrub_values import has_candidate
+
+    if has_candidate(text):
+        more = value.woken(lowered)
+        if more:
+            woken = sorted({*woken, *more})
+    return woken
 
 
 def scrub_secrets(text: str) -> Scrubbed:
@@ -187,9 +209,8 @@ def scrub_secrets(text: str) -> Scrubbed:
 def scrub_once(text: str) -> Scrubbed:
     """One pass of the rules the text's keywords wake (``scrub_secrets`` repeats it until the
     text no longer changes)."""
-    index = _rules()[1]
     lowered = text.lower()
-    woken = index.woken(lowered)
+    woken = _woken(text, lowered)
     if not woken:
         return Scrubbed(text, ())
     if "-----begin" in lowered:
@@ -232,14 +253,14 @@ def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
 
 
 def _scrub_piece(text: str) -> Scrubbed:
-    woken = _rules()[1].woken(text.lower()) if text else []
+    woken = _woken(text, text.lower()) if text else []
     return run_rules(text, woken) if woken else Scrubbed(text, ())
 
 
 def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
     """``text`` after the rules ``numbers`` (in that order; ``scrub_secrets`` runs those its
     keywords wake, in rule order, and any other rule would leave the text as it is)."""
-    rules, _ = _rules()
+    rules = _compiled()
     found: set[str] = set()
     values: dict[str, str] = {}
 

@@ -16,49 +16,29 @@
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+from Kindling except ``capture.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_values import P, entropy, leave_value, mask
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    P,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import Rule
 
 # ------------------------------------------------------------------ value shape
-
-
-class LazyRe:
-    """A helper pattern compiled on first use: a hook process scrubs one event, and compiling
-    every helper up front would cost it milliseconds for patterns it never asks."""
-
-    __slots__ = ("_compiled", "_flags", "_source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self._source, self._flags = source, flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def _re(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
-        return self._compiled
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self._re().fullmatch(text)
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self._re().match(text, pos)
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._re().search(text)
-
-    def findall(self, text: str) -> list[str]:
-        return self._re().findall(text)
 
 
 # Words joined the ways code joins them (``KeySerializationEncryption``, ``AI_ADDRCONFIG``,
@@ -170,6 +150,7 @@ _NEAR_SRC = (
 )
 
 
+@gated
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     text = m.string
@@ -181,7 +162,7 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     lowered = text[line_start : m.start("value")].lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
         return None
-    if not credential_like(value) or leave_value(value):
+    if not credential_like(value) or leave_value(value) or not has_candidate(value):
         return None
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
@@ -284,15 +265,44 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
         rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{_ARG})",
     ),
     (
+        ("identified",),
+        # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
+        r"[^\r\n;]{0,120}?"
+        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
+        rf"(?P<value>(?!(?i:password|values?)\b){_ARG})",
+    ),
+    (
+        ("net user",),
+        # Windows: net user NAME PASSWORD [/add]
+        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){_ARG}[ \t]++)(?P<value>(?![/*]){_ARG})",
+    ),
+    (
+        ("password-stdin",),
+        # echo PW | docker login --password-stdin: the value piped into a credential prompt.
+        rf"(?P<keep>\becho[ \t]++(?:-n[ \t]++)?)(?P<value>{_ARG})"
+        r"(?=[ \t]*+\|[^\r\n]{0,200}?--password-stdin)",
+    ),
+    (
+        ("env ", "arg "),
+        # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
+        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
+        rf"(?P<value>(?![=\s]){_ARG})",
+    ),
+    (
         ("mongo",),
         rf"(?P<keep>\bmongo(?:sh|dump|restore|import|export)?\b[^\r\n]{{0,300}}?[ \t]-p[ \t]++)"
         rf"(?P<value>{_ARG})",
     ),
     (
         ("password", "passwd", "token", "secret", "apikey", "api-key", "accesskey"),
-        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x.
-        r"(?P<keep>(?<![\w-])-(?i:[A-Za-z]{0,20}(?:password|passwd|token|secret|apikey|"
-        rf"api-key|accesskey|secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
+        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x. The flag is
+        # read whole (possessive) and its end checked by look-behinds: trying each keyword at
+        # every letter after each dash cost a diff's worth of backtracking.
+        r"(?P<keep>-(?<![\w-]-)[A-Za-z][A-Za-z-]{0,39}+"
+        r"(?i:(?<=password)|(?<=passwd)|(?<=token)|(?<=secret)|(?<=apikey)|(?<=api-key)"
+        rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
     ),
 )
 
@@ -318,8 +328,6 @@ def _command(m: re.Match[str], certain: bool = False) -> tuple[str, str] | None:
 def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The context rules, in the order they run: URL and command rules with the other
     shape rules, ``near_key`` last (before ``random_token``)."""
-    from kindling.capture.scrub import LazyPattern
-
     a = re.ASCII
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
@@ -342,6 +350,4 @@ NEAR_KEYWORDS = (
 
 
 def near_key_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
-    from kindling.capture.scrub import LazyPattern
-
     return (NEAR_KEYWORDS, LazyPattern(_NEAR_SRC, re.ASCII), _near_key)

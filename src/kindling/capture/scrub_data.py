@@ -10,7 +10,7 @@ named by its own kind first, and report the kind ``vendor_secret``.
 
 Read on the first call of ``scrub_secrets`` (one JSON file, about 100 KB); each pattern is
 compiled only when its keyword occurs. Must not import anything from Kindling except
-``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+``capture.scrub_values``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,18 @@ import json
 import os
 import re
 
-from kindling.capture.scrub_values import entropy, leave_value, mask
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import Rule
 
 DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "kingfisher_rules.json")
 KIND = "vendor_secret"
@@ -36,20 +42,18 @@ def _handler(min_entropy: float) -> Rule:
         value = m[group]
         if len(value) < 8 or "[REDACTED:" in value or leave_value(value):
             return None
-        if entropy(value) < min_entropy:
+        if entropy(value) < min_entropy or not has_candidate(value):
             return None
         start, end = m.span(group)
         text = m.string
         return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"
 
-    return rule
+    return gated(rule)
 
 
 def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The kingfisher rules, in file order; none when the data file is missing or damaged
     (an install without it scrubs with Kindling's own rules only)."""
-    from kindling.capture.scrub import LazyPattern
-
     try:
         with open(DATA_FILE, encoding="utf-8") as f:  # loaded at start-up: no codec import
             rules = json.load(f)["rules"]

@@ -6,21 +6,27 @@ hold a secret word or a vendor name anywhere when the value looks generated. See
 ``capture.scrub`` for what is masked and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values``, ``capture.scrub_context`` (for ``LazyRe``) and
-``capture.scrub`` (for ``LazyPattern``).
+from Kindling except ``capture.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_context import LazyRe
-from kindling.capture.scrub_values import P, leave_value, mask, random_enough
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    P,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+    random_enough,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub import LazyPattern
-    from kindling.capture.scrub_rules import Rule
+    from kindling.capture.scrub_values import Rule
 
 # Words a log or form prints after "password:" that are a status, not the password.
 _STATUS_WORDS = frozenset(
@@ -99,8 +105,15 @@ _XML_SRC = (
 )
 
 
+# The name an element's attributes give its text: ``<entry key="db.password">``.
+_NAME_ATTR = LazyRe(r"""[ \t](?:key|name|id)[ \t]*=[ \t]*["']([^"']{1,100})["']""", re.ASCII)
+
+
 def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     kind = _key_kind(m["tag"], len(m["tag"]))
+    if kind is None and "=" in m["open"]:
+        named = _NAME_ATTR.search(m["open"])
+        kind = _key_kind(named[1], len(named[1])) if named else None
     value = m["value"].strip()
     if kind is None or not value or leave_value(value):
         return None
@@ -111,7 +124,7 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 _ADD_KEY_SRC = (
-    r"""(?P<keep>\bkey[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
+    r"""(?P<keep>\b(?:key|name)[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
     r"""[ \t\r\n]++value[ \t]*+=[ \t]*+(?P<q2>["']))(?P<value>[^"'\r\n]*+)(?P=q2)"""
 )
 
@@ -167,7 +180,8 @@ _VALUE = r"""
       | '(?P<sq>[^'\r\n]*+)'
       | `(?P<bq>[^`\r\n]*+)`
       | \\"(?P<eq>(?:[^"\\\r\n]|\\(?!")|\\(?=\\))*+)\\"   # inside a JSON string: \"value\"
-      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]|[&;](?![A-Za-z_][\w.-]*+=)(?=[^\s"'`]))++)
+      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]
+                  |[&;](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
         # & and ; end a value only before the next key: token=x&user=y, Password=x;Server=y
     )
 """
@@ -180,6 +194,7 @@ def _keyed_src() -> str:
     return rf"""
     (?P<sep>["' \t:=?+.,\\]{_key_end(".")}
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
+          | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
           | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
@@ -206,8 +221,25 @@ def _flag_src() -> str:
     """
 
 
+# A YAML key alone on its line (``  - password:``), and a value alone on the next one.
+_YAML_KEY_LINE = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?[\w.-]++["']?""", re.ASCII)
+_LONE_VALUE = LazyRe(r"[^\s]++[ \t]*+(?:\r?\n|\Z)", re.ASCII)
+
+
+def _yaml_next_line(m: re.Match[str]) -> bool:
+    """For ``key:`` then the value on the next line: true only when both lines are YAML's,
+    not ``if token:`` and the body of a Python block."""
+    text, colon = m.string, m.start("sep")
+    line_start = text.rfind("\n", 0, colon) + 1
+    if _YAML_KEY_LINE.fullmatch(text[line_start:colon]) is None:
+        return False
+    return _LONE_VALUE.match(text, m.end("sep")) is not None
+
+
 def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
+    if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
+        return None
     kind = _key_kind(text, m.start("sep")) or "secret"
     quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
     if quoted is not None:
@@ -243,8 +275,10 @@ def _too_short(kind: str, value: str) -> bool:
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if not any(c.isalnum() for c in value) or leave_value(value) or P.code.fullmatch(value):
         return True  # "password=>=>" holds operators, not a value
-    if P.identifier.fullmatch(value) and (
-        tail.startswith((",", ")", "}")) or _key_kind(value, len(value))
+    if (
+        P.identifier.fullmatch(value)
+        and (tail.startswith((",", ")", "}")) or _key_kind(value, len(value)))
+        and not _in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
@@ -252,6 +286,18 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
+
+
+# ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
+# every value is a literal, never a variable.
+_PAIR_BEFORE = LazyRe(r"[A-Za-z][A-Za-z ]{0,30}=[^;=\s]++;[ \t]*+", re.ASCII)
+
+
+def _in_pairs(text: str, end: int) -> bool:
+    if text[end : end + 1] != ";":
+        return False
+    line_start = text.rfind("\n", 0, end) + 1
+    return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
 
 
 # A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
@@ -267,12 +313,15 @@ _LOOSE_SRC = (
 )
 
 
+@gated
 def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(".")
     # The value test the end needs, first: most operators in code are followed by a name or a
     # path, and then the key is never looked at.
     long_number = value.isdigit() and len(value) >= 14
     if not (long_number or random_enough(value)) or leave_value(value):
+        return None
+    if not has_candidate(value):
         return None
     start = m.start()
     key_match = P.loose_key.search(m.string, max(0, start - 80), start)
@@ -292,10 +341,39 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
 
 
+def _setter_src() -> str:
+    # ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
+    # secret key, given one string literal. Starts at the parenthesis, looks back for the key.
+    return rf"""
+    \({_key_end(".")}
+    [ \t]*+(?P<q>["'])(?P<value>[^"'\r\n\\]{{1,200}}+)(?P=q)[ \t]*+\)
+    """
+
+
+_SETTER_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_]*+\Z", re.ASCII)
+_BARE_SETTERS = frozenset(
+    ("password", "passwd", "passphrase", "token", "secret", "apikey", "api_key", "accesskey")
+)
+
+
+def _setter(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    name_match = _SETTER_NAME.search(text[max(0, m.start() - 64) : m.start()])
+    if name_match is None:
+        return None
+    name = name_match[0].lower()
+    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
+        return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
+    kind = _key_kind(text, m.start())
+    value = m["value"]
+    if kind is None or leave_value(value) or _too_short(kind, value):
+        return None
+    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
+    return kind, f"{head}{mask(kind)}{tail}"
+
+
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The key-value rules, in the order they run (after every rule that knows its value)."""
-    from kindling.capture.scrub import LazyPattern
-
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
@@ -304,5 +382,6 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
+        (_KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
         (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
     ]

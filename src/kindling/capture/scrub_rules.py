@@ -10,7 +10,7 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``capture.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``capture.secret_shapes``, ``capture.scrub_keyed``
-and ``capture.scrub_values`` (and ``capture.scrub`` for ``LazyPattern``).
+and ``capture.scrub_values`` (never ``capture.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -21,16 +21,20 @@ import re
 from kindling.capture.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.capture.scrub_data import data_rules
 from kindling.capture.scrub_keyed import LOOSE_WORDS, keyed_rules
-from kindling.capture.scrub_values import P, compile_values, entropy, leave_value, mask
+from kindling.capture.scrub_values import (
+    LazyPattern,
+    P,
+    compile_values,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from kindling.capture.scrub import LazyPattern
-
-    # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
-    Rule = Callable[[re.Match[str]], tuple[str, str] | None]
+    from kindling.capture.scrub_values import Rule
 
 
 # --------------------------------------------------------------------------- rules
@@ -59,6 +63,13 @@ _PEM_SRC = (
 
 def _whole(kind: str) -> Rule:
     return lambda m: (kind, mask(kind))
+
+
+def _gated_whole(kind: str) -> Rule:
+    def rule(m: re.Match[str]) -> tuple[str, str] | None:
+        return (kind, mask(kind)) if has_candidate(m[0]) else None
+
+    return gated(rule)
 
 
 _PERCENT_TAIL = r"(?:%[0-9A-Fa-f]{2}[A-Za-z0-9_+/=.-]*+)*+"
@@ -132,7 +143,8 @@ _SHELL_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
     # curl/wget -u user:pw, --user user:pw, --user=user:pw
     (
         ("curl", "wget"),
-        r"""\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|--user|--http-user)(?:=|[ \t]*+)
+        r"""\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|-U|--user|--http-user|--proxy-user)
+        (?:=|[ \t]*+)
         (?P<keep>["']?[^\s:"']++:)(?P<value>'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)""",
     ),
     # mysql -pPW (no blank: a blank after -p means "prompt for it")
@@ -178,11 +190,12 @@ def _shell(m: re.Match[str]) -> tuple[str, str] | None:
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
 # makes it part of something else), 20-128 characters.
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9_][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = re.compile(r"[-_]")
 
 
+@gated
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
@@ -191,7 +204,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     segments = _SEPARATORS.split(token)
     if max(map(len, segments)) < 16:
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
-    if any(len(s) >= 16 and P.hex.fullmatch(s) for s in segments):
+    if any(len(s) >= 16 and P.hex.fullmatch(s) and _one_case(s) for s in segments):
         return None  # a git SHA, a digest, a cache key: hex is never told from a hash
     core = token.replace("_", "").replace("-", "")
     digits = sum(c.isdigit() for c in core)
@@ -201,7 +214,68 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # words with a number or two (release2024build7)
     if entropy(core) < 3.6 or _base64_text(token):
         return None  # repetitive, or base64 of readable text (a fixture, a GitHub node id)
+    if not has_candidate(token):
+        return None
     return "random_token", mask("random_token")
+
+
+def _one_case(hex_digits: str) -> bool:
+    # Digests print their hex in one case; ``6d2FabeB...`` in both is a generated key.
+    return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
+
+
+# Standard base64 of 16+ characters that holds ``+`` or ``/`` or ends with padding: a key or a
+# Basic credential; a plain alphanumeric token is the rule above's.
+_BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
+# A label just before a base64 value that makes it a digest or public data, not a secret.
+_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
+_BASIC = re.compile(r"[\w.@+-]{1,64}+:[\x21-\x7e]{6,}+", re.ASCII)
+
+
+@gated
+def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
+    token = m[0]
+    body = token.rstrip("=")
+    if not any(c in token for c in "+/=") or token.startswith("AAAA"):
+        return None  # alphanumeric (the random-token rule's), or an SSH public key blob
+    before = m.string[max(0, m.start() - 30) : m.start()].lower()
+    if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
+        return None
+    raw = _decoded(token)
+    if raw is not None and _printable(raw):
+        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic).
+        if _BASIC.fullmatch(raw.decode("ascii", "replace")) is None:
+            return None
+        return "basic_credential", mask("basic_credential")
+    if "/" in body and "+" not in body:
+        parts = [p for p in body.split("/") if p]
+        if any(p.isalpha() and len(p) >= 4 for p in parts):
+            return None  # a path
+    digits = sum(c.isdigit() for c in body)
+    upper = sum(c.isupper() for c in body)
+    lower = sum(c.islower() for c in body)
+    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < 4.0:
+        return None
+    if len(body) > 100:
+        return None  # longer than a key (512 bits is 86 characters): data, an icon, a blob
+    return "random_token", mask("random_token")
+
+
+def _decoded(token: str) -> bytes | None:
+    import base64
+    import binascii
+
+    padded = token.replace("-", "+").replace("_", "/")
+    padded += "=" * (-len(padded.rstrip("=")) % 4 if not padded.endswith("=") else 0)
+    try:
+        return base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _printable(raw: bytes) -> bool:
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return bool(raw) and printable >= 0.85 * len(raw)
 
 
 def _base64_text(token: str) -> bool:
@@ -221,7 +295,6 @@ def _base64_text(token: str) -> bool:
 
 
 def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    from kindling.capture.scrub import LazyPattern
     from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
@@ -242,7 +315,10 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
     )
     for kind, keyword, source in FREE_SHAPES:
-        rules.append(((keyword,), LazyPattern(source, a), _whole(kind)))
+        # A one-character keyword (``.``, ``|``) wakes the rule for nearly every text: such a
+        # shape always holds digits, so it waits for a candidate instead.
+        handler = _gated_whole(kind) if len(keyword) == 1 else _whole(kind)
+        rules.append(((keyword,), LazyPattern(source, a), handler))
     rules += [
         (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
         (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
@@ -253,5 +329,6 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *data_rules(),
         near_key_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
+        (("+", "/", "="), LazyPattern(_BASE64_SRC, a), _base64_token),
     ]
     return rules

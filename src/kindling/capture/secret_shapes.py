@@ -60,6 +60,15 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("digitalocean_token", "dor_v1_", "[a-f0-9]{64}"),
     ("vault_token", "hvs.", f"{_URL}{{24,}}+"),
     ("vault_token", "hvb.", f"{_URL}{{24,}}+"),
+    # A legacy Vault service token: ``s.`` and 24 letters and digits, both cases and a digit.
+    (
+        "vault_token",
+        "s.",
+        "(?<![A-Za-z0-9_.-]s\\.)(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])(?=[A-Za-z]*[0-9])"
+        "[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])",
+    ),
+    # Amazon Bedrock long-term API key: ``ABSK`` and base64 of ``BedrockAPIKey-...``.
+    ("aws_bedrock_api_key", "ABSKQmVkcm9ja0FQSUtleS", f"{_B64}{{40,}}+={{0,2}}"),
     ("shopify_token", "shpat_", "[a-fA-F0-9]{32}"),
     ("shopify_token", "shpca_", "[a-fA-F0-9]{32}"),
     ("shopify_token", "shppa_", "[a-fA-F0-9]{32}"),
@@ -122,7 +131,7 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("twilio_api_key", "SK", "[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
     ("typeform_token", "tfp_", "[A-Za-z0-9_.=-]{59}"),
     ("yandex_api_key", "AQVN", f"{_URL}{{35,38}}+"),
-    ("sourcegraph_token", "sgp_", "(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}"),
+    ("sourcegraph_token", "sgp_", "(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])"),
     ("mapbox_token", "sk.eyJ", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
     ("xai_api_key", "xai-", "[A-Za-z0-9]{70,}+"),
     # A JWT, base64-encoded once more (its header starts {"alg", {"typ", {"sub", {"iss", {"kid").
@@ -172,8 +181,19 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
             f"(?<![A-Za-z0-9$])\\${n}\\$(?:rounds=[0-9]+\\$)?[./A-Za-z0-9]{{1,16}}\\$"
             "[./A-Za-z0-9]{22,86}(?![./A-Za-z0-9])",
         )
-        for n in ("1", "5", "6", "8")
+        for n in ("1", "5", "6", "8", "apr1")
     ),
+    # A Discord bot token: base64 of the bot's numeric id (every 4 characters of it start with
+    # M, N or O, as base64 of ASCII digits does), a timestamp and an HMAC.
+    (
+        "discord_bot_token",
+        ".",
+        # (The first letter first: the scan skips to an M, N or O before looking back.)
+        "[MNO](?<![A-Za-z0-9_-][MNO])[A-Za-z0-9_-]{3}(?:[MNO][A-Za-z0-9_-]{3}){4,5}"
+        "[A-Za-z0-9_-]{0,3}"
+        "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
+    ),
+    ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
     ("telegram_bot_token", ":aa", f"(?<![0-9])[0-9]{{8,10}}:AA{_URL}{{33}}{_END}"),
     (
         "azure_client_secret",

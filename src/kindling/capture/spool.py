@@ -6,24 +6,25 @@ database themselves: each event becomes one small JSON file in ``<database>-spoo
 half a record. Every text is scrubbed by ``capture.scrub`` before it reaches the file, and
 the masked kinds are kept in the provenance (``redactedKinds``), as the write path does.
 
-``drain()`` moves the records into the database through the ordinary ``Kindling`` verbs, oldest
-first, one transaction each, then deletes the file. It is idempotent: an observation carries the
-id it was given when spooled, and a record is applied only if that id is not stored yet (checked
-inside the write transaction), so two drainers at once, or a crash between commit and delete,
-never store an event twice. A summary record is skipped when its capsule's summary was made
-at its time (another drainer applied it); a close record needs an open capsule. A record
-that cannot be applied (damaged, or invalid) is renamed ``*.bad`` and reported, never deleted. A
-database that stays locked stops the drain; the records wait for the next one.
+``engine.drain.drain()`` moves the records into the database through the ordinary ``Kindling``
+verbs, oldest first, one transaction each, then deletes the file. It is idempotent: an
+observation carries the id it was given when spooled, and a record is applied only if that id is
+not stored yet (checked inside the write transaction), so two drainers at once, or a crash
+between commit and delete, never store an event twice. A summary record is skipped when its
+capsule's summary was made at its time (another drainer applied it); a close record needs an
+open capsule. A record that cannot be applied (damaged, or invalid) is renamed ``*.bad`` and
+reported, never deleted. A database that stays locked stops the drain; the records wait for the
+next one.
 
 Who drains: the hooks that open the database anyway (SessionStart, UserPromptSubmit with
 injection, Stop, PreCompact, PostCompact, SessionEnd), ``Kindling.open`` and so every CLI
 command and server. When the directory does not exist that costs one failed ``scandir``.
 
-The writer half imports only the standard library, ``capture.scrub`` and
-``capture.session_secrets`` (it runs in every hook process); the drain half imports the
-engine's types lazily. The writer also carries the values masked in a session to its later
-records (``capture.session_secrets``): a second copy of a secret is masked before it is
-spooled.
+This module is the writer half and the format: it imports only the standard library,
+``capture.scrub`` and ``capture.session_secrets`` (it runs in every hook process); the drain
+half is the engine's (``engine.drain``), so capture never imports the engine. The writer also
+carries the values masked in a session to its later records (``capture.session_secrets``): a
+second copy of a secret is masked before it is spooled.
 Must not import the CLI, servers or adapters.
 """
 
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 from kindling.capture.ids import new_id as new_id  # records carry their observation's id
 from kindling.capture.scrub import scrub_secrets
@@ -41,13 +41,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from kindling.engine import Kindling
-
 SPOOL_SUFFIX = "-spool"
 CACHE_SUFFIX = "-inject"  # the hooks' derived texts (``clear_derived``)
 RECORD_SUFFIX = ".json"
 BAD_SUFFIX = ".bad"
-DRAIN_LOCK = ".drain.lock"
 FORMAT = 1
 MAX_RECORD_BYTES = 32 << 20  # far above anything a hook writes; a bigger file is not ours
 OPS = ("observation", "summary", "close")
@@ -71,7 +68,10 @@ def clear_derived(db_path: str) -> None:
     except OSError:
         return
     for name in names:
-        _quietly(os.unlink, os.path.join(folder, name))
+        try:  # noqa: SIM105  (contextlib would cost the hook process an import)
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- writing (hook processes)
@@ -200,192 +200,3 @@ def pending(directory: str) -> list[str]:
     except OSError:
         return []
     return sorted(names)
-
-
-# ---------------------------------------------------------------- draining (engine side)
-
-
-class DrainReport:
-    """What one drain did: records applied, records already stored, records set aside."""
-
-    __slots__ = ("applied", "bad", "busy", "locked", "skipped")
-
-    def __init__(self) -> None:
-        self.applied = 0
-        self.skipped = 0
-        self.bad: list[str] = []  # "file: reason"
-        self.locked = False  # stopped because the database stayed locked
-        self.busy = False  # another drainer held the spool for the whole budget
-
-    def __repr__(self) -> str:
-        return (
-            f"DrainReport(applied={self.applied}, skipped={self.skipped}, "
-            f"bad={len(self.bad)}, locked={self.locked})"
-        )
-
-
-def _load(path: str) -> dict[str, Any] | None:
-    """The record in ``path``; None when another drainer took it first."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise ValueError(f"larger than {MAX_RECORD_BYTES} bytes")
-    data = json.loads(raw.decode("utf-8"))
-    if not isinstance(data, dict) or data.get("v") != FORMAT or data.get("op") not in OPS:
-        raise ValueError("not a spool record of this version")
-    return data
-
-
-def _session_scope(rec: dict[str, Any]) -> Any:
-    from kindling.model import Scope
-
-    return Scope(session_id=rec.get("session_id"), repo_id=rec.get("repo_id"))
-
-
-def _session_capsule(kd: Kindling, rec: dict[str, Any], *, may_open: bool) -> Any:
-    """The open capsule of the record's session. Opened (with the record's ``intent``) only
-    when the session has no capsule at all: a replay after the session closed must not
-    start a second one."""
-    from kindling.model import Scope
-
-    session = rec.get("session_id")
-    if not isinstance(session, str):
-        return None
-    by_session = Scope(session_id=session)
-    found = kd.list_capsules(status="open", scope=by_session, limit=1)
-    if found:
-        return found[0]
-    if not may_open or not rec.get("intent") or kd.list_capsules(scope=by_session, limit=1):
-        return None
-    return kd.open_capsule(intent=rec["intent"], scope=_session_scope(rec), opened_at=rec["ts"])
-
-
-def _apply(kd: Kindling, rec: dict[str, Any]) -> bool:
-    """Apply one record in one transaction; False when it was already applied."""
-    from kindling.errors import NotFoundError
-
-    op = rec["op"]
-    with kd.batch():
-        if op == "observation":
-            try:
-                kd.get_observation(rec["id"])
-                return False
-            except NotFoundError:
-                pass
-            _session_capsule(kd, rec, may_open=True)  # the observation joins it
-            kd.append_observation(
-                id=rec["id"],
-                ts=rec["ts"],
-                kind=rec["kind"],
-                content=rec["content"],
-                provenance=rec.get("provenance"),
-                scope=_session_scope(rec),
-            )
-            return True
-        capsule = _session_capsule(kd, rec, may_open=op == "summary")
-        if capsule is None:
-            return False
-        content = rec.get("content")
-        confidence = rec.get("confidence", 0.5)
-        if op == "summary":
-            if capsule.summary_id is not None:  # applied already (two drainers at once)?
-                current = kd.get_summary(capsule.summary_id)
-                if current.created_at == rec["ts"]:
-                    return False
-            if isinstance(content, str) and content.strip():
-                kd.add_summary(
-                    capsule.id, content=content, confidence=confidence, created_at=rec["ts"]
-                )
-            return True
-        keep = capsule.summary_id is not None and not rec.get("replace", True)
-        text = content if isinstance(content, str) and content.strip() and not keep else None
-        kd.close_capsule(
-            capsule.id,
-            summary=text,
-            confidence=confidence if text else None,
-            closed_at=max(rec["ts"], capsule.opened_at),
-        )
-        return True
-
-
-def _quietly(call: Any, *args: str) -> None:
-    try:  # noqa: SIM105  (contextlib would cost the hook process an import)
-        call(*args)
-    except OSError:  # gone already (another drainer), or not ours to change
-        pass
-
-
-def _drain_lock(directory: str, deadline: float) -> int | None:
-    """The drain lock of ``directory`` (an open descriptor; -1 when another drainer kept it
-    until ``deadline``; None where there is no ``fcntl``: drains then run side by side)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return None
-    try:
-        fd = os.open(os.path.join(directory, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return None
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                os.close(fd)
-                return -1
-            time.sleep(0.01)
-
-
-def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport:
-    """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module.
-    One drainer at a time (a lock file in the spool): two side by side could apply one
-    session's records out of order (its close before its summary)."""
-    report = DrainReport()
-    if not pending(directory):
-        return report
-    deadline = time.monotonic() + budget_s
-    fd = _drain_lock(directory, deadline)
-    if fd == -1:
-        report.busy = True  # the other drainer applies them
-        return report
-    try:
-        _drain_locked(kd, directory, deadline, report)
-    finally:
-        if fd is not None:
-            os.close(fd)
-    return report
-
-
-def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainReport) -> None:
-    from kindling.errors import DatabaseLockedError, KindlingError
-
-    names = pending(directory)  # again: the drainer before may have applied them
-    for name in names:
-        if time.monotonic() > deadline:
-            break
-        path = os.path.join(directory, name)
-        try:
-            rec = _load(path)
-            applied = rec is not None and _apply(kd, rec)
-        except DatabaseLockedError:
-            report.locked = True
-            break
-        except OSError as exc:  # not ours to read (another user's spool): leave it there
-            report.bad.append(f"{name}: cannot read it ({exc.strerror or exc})")
-            continue
-        except (KindlingError, ValueError, KeyError, TypeError) as exc:
-            if isinstance(exc, KindlingError) and exc.code == "store":
-                raise  # a broken database is the caller's problem, not this record's
-            reason = " ".join(str(exc).split())[:200] or type(exc).__name__
-            report.bad.append(f"{name}: {reason}")
-            _quietly(os.replace, path, path[: -len(RECORD_SUFFIX)] + BAD_SUFFIX)
-            continue
-        if rec is None:  # another drainer took it first
-            continue
-        report.applied += applied
-        report.skipped += not applied
-        _quietly(os.unlink, path)  # another drainer may have removed it first

@@ -12,10 +12,11 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from kindling.capture.sanitize import wall_clock_ms
-from kindling.capture.spool import DRAIN_ON_OPEN_S, drain, spool_dir
+from kindling.capture.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.engine.base import Clock, scrub_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.disclosure import DisclosureVerbs
+from kindling.engine.drain import drain
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
 from kindling.errors import InvalidInputError, KindlingError

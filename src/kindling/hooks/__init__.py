@@ -29,8 +29,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 
+from kindling.hooks.log import LOG_NAME, log_problem
 from kindling.hooks.payload import EVENTS
 
 TYPE_CHECKING = False
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Claude Code kills us
-LOG_NAME = "hooks.log"
-LOG_MAX_BYTES = 1 << 20
 
 HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
 
@@ -74,26 +72,6 @@ ENGINE_EVENTS = ("SessionStart", "PreCompact")
 # After these the database has work waiting: a detached refresher applies it and computes the
 # next SessionStart's context (``hooks.start_cache``, ``hooks.refresh``).
 REFRESH_EVENTS = ("SessionStart", "Stop", "StopFailure", "SessionEnd")
-
-
-def log_problem(event: str, message: str) -> None:
-    """Append one line to the hook log; never raises. Payload contents are never logged."""
-    try:
-        from kindling.config import kindling_home
-
-        home = kindling_home()
-        os.makedirs(home, 0o700, exist_ok=True)
-        path = os.path.join(home, LOG_NAME)
-        if os.path.exists(path) and os.path.getsize(path) > LOG_MAX_BYTES:
-            os.replace(path, path + ".1")
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        line = " ".join(message.split())[:2000]
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private
-        os.fchmod(fd, 0o600)  # an older log created 0644 becomes private too
-        with os.fdopen(fd, "a", encoding="utf-8") as fh:
-            fh.write(f"{stamp} pid={os.getpid()} {event or '-'} {line}\n")
-    except Exception:  # the log is best effort; nothing may escape a hook
-        pass
 
 
 def _signals() -> Any:

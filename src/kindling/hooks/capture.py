@@ -1,4 +1,4 @@
-"""What a hook event leaves behind: the records that ``capture.spool.drain`` applies locally
+"""What a hook event leaves behind: the records that ``engine.drain`` applies locally
 and that ``hooks.remote`` sends to a server. One mapping for both modes, and for every agent
 (``kindling.agents`` translates each agent's payloads into these canonical events).
 

@@ -1,13 +1,13 @@
 """The background refresher: apply the spool, open a new session's capsule, and compute the
 context the next SessionStart injects (``hooks.start_cache``).
 
-Started detached (``start_cache.spawn_refresh``, which takes the lock before this module's
-imports) by the hooks after which the database has work
-waiting: Stop, StopFailure and SessionEnd (which only write the spool, because the agent waits
-for them) and SessionStart. It runs in its own session with no output, so the agent never
-waits for it and ``claude -p`` does not end it when it exits. One refresher works on a
-database at a time (a lock file in ``<database>-inject/``); the others wait their turn, and
-one that finds nothing to do exits.
+Started detached (``start_cache.spawn_refresh``; ``refresh_entry`` takes the lock before this
+module's imports) by the hooks after which the database has work waiting: Stop, StopFailure
+and SessionEnd (which only write the spool, because the agent waits for them) and
+SessionStart. It runs in its own session with no output, so the agent never waits for it and
+``claude -p`` does not end it when it exits. One refresher works on a database at a time (a
+lock file in ``<database>-inject/``); the others wait their turn, and one that finds nothing
+to do exits.
 
 ``start_injection`` is the one place the SessionStart text is computed: the full path of the
 hook (``hooks.runner``) calls it too, so the text stored and the text printed are the same
@@ -22,13 +22,14 @@ import os
 from contextlib import suppress
 
 from kindling.capture.ids import wall_clock_ms
-from kindling.capture.spool import drain, pending, spool_dir
+from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
+from kindling.engine.drain import drain
 from kindling.errors import ConflictError, DatabaseLockedError
-from kindling.hooks import log_problem
 from kindling.hooks.capture import session_intent
 from kindling.hooks.config import HookConfig, config_path, load_hook_config
 from kindling.hooks.inject import Injection, build_context
+from kindling.hooks.log import log_problem
 from kindling.hooks.start_cache import lookup, state_key, store
 from kindling.model import Scope
 
@@ -85,7 +86,7 @@ def start_injection(kd: Kindling, db: str, repo: str, cfg: HookConfig) -> Inject
 def refresh(db: str, repo: str, opening: list[str] | None = None) -> None:
     """Apply the spool of ``db``, open ``opening``'s capsule ([session, label, ms]), and keep
     the start-up context of ``repo``. The caller holds the refresher lock
-    (``start_cache.lock``)."""
+    (``refresh_entry.lock``)."""
     cfg = load_hook_config()
     if opening is None and lookup(db, repo, config_path())[0]:
         return  # an earlier refresher did it, and nothing changed since
@@ -105,7 +106,7 @@ def refresh(db: str, repo: str, opening: list[str] | None = None) -> None:
 
 
 def main(args: list[str]) -> None:
-    """The refresher process (``start_cache.refresh_main``), with ``args`` = DB REPO [SESSION
+    """The refresher process (``refresh_entry.main``), with ``args`` = DB REPO [SESSION
     LABEL MS]: never raises, never prints (problems go to the hook log), never lingers."""
     import signal
 

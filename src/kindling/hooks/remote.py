@@ -47,7 +47,7 @@ def spool() -> Spool:
 
 def request_for(record: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
     """The request that applies one record (``hooks.capture.records``) on the server, as
-    ``capture.spool.drain`` applies it locally. The record is already scrubbed."""
+    ``engine.drain`` applies it locally. The record is already scrubbed."""
     session = record.get("session_id")
     scope: dict[str, str] = {"repoId": record["repo_id"]}
     if isinstance(session, str):

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from kindling.capture.spool import drain, pending, spool_dir
+from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
+from kindling.engine.drain import drain
 from kindling.errors import DatabaseLockedError
-from kindling.hooks import log_problem
 from kindling.hooks.capture import ended, mapped
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
+from kindling.hooks.log import log_problem
 from kindling.hooks.payload import HookPayload
 from kindling.hooks.refresh import ensure_capsule, start_injection
 

@@ -117,7 +117,7 @@ def lookup(db: str, repo: str, config_file: str, now: int | None = None) -> tupl
     return True, text
 
 
-def _private_dir(db: str) -> str:
+def private_dir(db: str) -> str:
     folder = cache_dir(db)
     try:  # noqa: SIM105  (contextlib would cost the hook process an import)
         os.mkdir(folder, 0o700)
@@ -129,7 +129,7 @@ def _private_dir(db: str) -> str:
 
 def store(db: str, repo: str, key: list[Any], valid_until: int | None, text: str | None) -> None:
     """Keep ``text`` as the injection for ``repo`` in state ``key`` (private file, atomic)."""
-    _private_dir(db)
+    private_dir(db)
     entry = {"v": FORMAT, "repo": repo, "key": key, "validUntil": valid_until, "text": text}
     target = cache_file(db, repo)
     tmp = f"{target}.{os.getpid()}.tmp"
@@ -149,7 +149,7 @@ def spawn_refresh(db: str, repo: str, opening: list[str] | None = None) -> bool:
         return False
     import sys
 
-    code = "from kindling.hooks.start_cache import refresh_main; refresh_main()"
+    code = "from kindling.hooks.refresh_entry import main; main()"
     argv = [sys.executable, "-c", code, db, repo, *(opening or [])]
     null = os.devnull
     actions = [
@@ -162,39 +162,3 @@ def spawn_refresh(db: str, repo: str, opening: list[str] | None = None) -> bool:
     except (OSError, NotImplementedError, TypeError, ValueError):
         return False
     return True
-
-
-def refresh_main() -> None:
-    """The refresher process: take ``db``'s refresher lock first (before the engine's imports,
-    so that whoever waits for refreshers sees this one at once), then ``hooks.refresh``."""
-    import sys
-
-    args = sys.argv[1:]
-    held = lock(args[0]) if args else None
-    if held is None:
-        os._exit(0)
-    from kindling.hooks.refresh import main
-
-    main(args)
-
-
-def lock(db: str, wait_s: float = 30.0) -> int | None:
-    """Take the refresher lock of ``db`` (kept until the process ends): the open descriptor,
-    or None when another refresher held it for ``wait_s``."""
-    import fcntl
-    import time
-
-    try:
-        fd = os.open(os.path.join(_private_dir(db), LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:  # no database directory (yet): nothing to refresh
-        return None
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                os.close(fd)
-                return None
-            time.sleep(0.05)

@@ -16,7 +16,7 @@ Must not import anything from Kindling except ``model``, ``store`` and ``retriev
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kindling.model import Observation, Scope
 from kindling.retrieval.needs import STEP_NEEDS, phase_of, step_fit
@@ -30,8 +30,20 @@ from kindling.retrieval.scoring import (
 from kindling.retrieval.signals import Query, Scored
 from kindling.store.base import Store
 
-if TYPE_CHECKING:
-    from kindling.retrieval.provider import ProviderRequest
+
+class EpisodeRequest(Protocol):
+    """What the expansion reads of a ``provider.ProviderRequest`` (named here, so that this
+    module, which the provider imports, does not import the provider back)."""
+
+    @property
+    def scope(self) -> Scope: ...
+    @property
+    def intent(self) -> str | None: ...
+    @property
+    def exclude_ids(self) -> tuple[str, ...]: ...
+    @property
+    def include_redacted(self) -> bool: ...
+
 
 EPISODES = 2
 EPISODE_MARGIN = 0.15
@@ -56,7 +68,7 @@ def _session(item: Scored) -> str | None:
 
 def expand_episodes(
     store: Store,
-    request: ProviderRequest,
+    request: EpisodeRequest,
     found: list[Scored],
     query: Query,
     weights: ScoringWeights,

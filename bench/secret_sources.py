@@ -1,0 +1,225 @@
+"""Build the fresh held-out secret corpora from three more scanners' own test data.
+
+    python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR [--out DIR]
+
+Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
+None of these sources was looked at while the scrubber was tuned; their samples are written
+the way ``scripts/build_secret_corpora.py`` writes its corpora (``{"rule", "text", "secret"}``)
+so ``bench.secret_heldout`` scores them in the same harness.
+
+- whispers (Skyscanner, Apache-2.0): ``tests/fixtures/*``, scanned with the ``whispers``
+  package itself (``pip install whispers`` in a separate environment, ``--whispers-bin``);
+  each secret it reports becomes the fixture's lines around it (its key is on the line or
+  just above it in YAML, XML and JSON).
+- ripsecrets (MIT): ``test/one_per_line/*``, one secret a line; the value is what follows the
+  line's key and operator (quotes dropped), or the URL's password, or the whole line.
+- semgrep-rules (Commons Clause + LGPL-2.1, so the derived file is not committed: build it
+  into ``/tmp``): ``generic/secrets/security/*`` test files; a line after ``# ruleid: X`` is a
+  positive, its secret what rule X's ``pattern-regex`` captures (its named group, else the
+  match), run here with the ``regex`` module. The ``gitleaks/`` folder is left out: it is
+  derived from gitleaks, a corpus that already exists.
+
+Needs ``regex`` and ``pyyaml`` (not Kindling dependencies).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_corpora"
+
+
+def _git(repo: str, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", repo, *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def _head(repo: str) -> str:
+    return _git(repo, "rev-parse", "HEAD").strip()
+
+
+def _files(repo: str, prefix: str) -> list[str]:
+    return _git(repo, "ls-tree", "-r", "--name-only", "HEAD", prefix).splitlines()
+
+
+def _show(repo: str, path: str) -> str:
+    return _git(repo, "show", f"HEAD:{path}")
+
+
+def _write(name: str, source: str, licence: str, positives: list[dict[str, str]], out: Path):
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for p in positives:
+        key = (p["text"], p["secret"])
+        if key not in seen and len(p["secret"]) >= 8:
+            seen.add(key)
+            unique.append(p)
+    data = {"source": source, "licence": licence, "positives": unique, "negatives": []}
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    print(f"{name}: {len(unique)} positives", file=sys.stderr)
+
+
+# ---------------------------------------------------------------- whispers
+
+
+def whispers(repo: str, binary: str) -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in _files(repo, "tests/fixtures"):
+            try:
+                text = _show(repo, path)
+            except (subprocess.CalledProcessError, UnicodeDecodeError):
+                continue
+            # The file's own name matters to whispers (.npmrc, .htpasswd, Dockerfile...).
+            local = Path(tmp) / path
+            local.parent.mkdir(parents=True, exist_ok=True)
+            local.write_text(text)
+            run = subprocess.run([binary, str(local)], capture_output=True, text=True)
+            try:
+                found = json.loads(run.stdout or "[]")
+            except ValueError:
+                continue
+            lines = text.splitlines()
+            for item in found:
+                value = str(item.get("value", ""))
+                if not value or value not in text:
+                    continue  # decoded or rebuilt by the scanner: not in the text as written
+                at = int(item.get("line") or 0) - 1
+                window = range(max(0, at - 2), min(len(lines), at + 2))
+                hits = [i for i in window if value in lines[i]]
+                hits = hits or [i for i, line in enumerate(lines) if value in line]
+                if hits:
+                    snippet = "\n".join(lines[max(0, hits[0] - 2) : hits[0] + 1])
+                elif len(text) <= 4000:
+                    snippet = text  # a value over several lines (a key block)
+                else:
+                    continue
+                rule = f"{item.get('rule_id', '?')}:{path.rsplit('/', 1)[-1]}"
+                out.append({"rule": rule, "text": snippet, "secret": value})
+    return out
+
+
+# ---------------------------------------------------------------- ripsecrets
+
+_KEYED = re.compile(
+    r"""^\s*(?:export\s+)?[\w.\[\]'"-]+['"\]]*\s*(?::=|=|:)\s*(?P<value>.+?)\s*[,;]?\s*$"""
+)
+_URL_PASSWORD = re.compile(r"://[^\s:/@]*:(?P<value>[^\s@/]+)@")
+
+
+def ripsecrets(repo: str) -> list[dict[str, str]]:
+    out = []
+    for path in _files(repo, "test/one_per_line"):
+        for line in _show(repo, path).splitlines():
+            if not line.strip():
+                continue
+            m = _URL_PASSWORD.search(line) or _KEYED.match(line)
+            value = m["value"] if m else line.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
+                value = value[1:-1]
+            out.append({"rule": path.rsplit("/", 1)[-1], "text": line, "secret": value})
+    return out
+
+
+# ---------------------------------------------------------------- semgrep-rules
+
+
+def _regexes(rule: dict[str, Any]) -> list[str]:
+    found: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "pattern-regex" and isinstance(value, str):
+                    found.append(value)
+                elif key not in ("pattern-not-regex", "pattern-not", "metadata"):
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(rule)
+    return found
+
+
+def semgrep(repo: str) -> list[dict[str, str]]:
+    import regex
+    import yaml
+
+    folder = "generic/secrets/security"
+    names = _files(repo, folder)
+    rules: dict[str, list[Any]] = {}
+    for path in names:
+        if path.endswith(".yaml"):
+            for rule in yaml.safe_load(_show(repo, path)).get("rules", []):
+                compiled = []
+                for src in _regexes(rule):
+                    with contextlib.suppress(regex.error):
+                        compiled.append(regex.compile(src))
+                rules[rule["id"]] = compiled
+    out = []
+    for path in names:
+        if path.endswith(".yaml"):
+            continue
+        lines = _show(repo, path).splitlines()
+        for i, line in enumerate(lines):
+            m = re.search(r"ruleid:\s*([\w.-]+)", line)
+            if not m or m[1] not in rules:
+                continue
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            # Multi-line positives (a key block) run to the next blank line.
+            k = j
+            while k < len(lines) and lines[k].strip() and "ruleid:" not in lines[k]:
+                k += 1
+            text = "\n".join(lines[j:k])
+            value = None
+            for pattern in rules[m[1]]:
+                hit = pattern.search(text)
+                if hit is None:
+                    continue
+                named = [g for g in hit.groupdict().values() if g]
+                value = named[-1] if named else hit[0]
+                break
+            if value and value.strip():
+                out.append({"rule": m[1], "text": text, "secret": value.strip()})
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--whispers", help="a Skyscanner/whispers clone")
+    parser.add_argument("--whispers-bin", default="whispers", help="the whispers command")
+    parser.add_argument("--ripsecrets", help="a sirwart/ripsecrets clone")
+    parser.add_argument("--semgrep", help="a semgrep/semgrep-rules clone")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--semgrep-out", type=Path, default=Path("/tmp/kindling-secret-corpora"))
+    args = parser.parse_args()
+    if args.whispers:
+        source = f"Skyscanner/whispers@{_head(args.whispers)} tests/fixtures"
+        _write(
+            "whispers", source, "Apache-2.0", whispers(args.whispers, args.whispers_bin), args.out
+        )
+    if args.ripsecrets:
+        source = f"sirwart/ripsecrets@{_head(args.ripsecrets)} test/one_per_line"
+        _write("ripsecrets", source, "MIT", ripsecrets(args.ripsecrets), args.out)
+    if args.semgrep:
+        source = f"semgrep/semgrep-rules@{_head(args.semgrep)} generic/secrets/security"
+        licence = "Commons Clause + LGPL-2.1 (not committed)"
+        _write("semgrep", source, licence, semgrep(args.semgrep), args.semgrep_out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""Draining the spool: the records hooks left in ``capture.spool`` enter the database.
+
+``drain()`` applies them through the ordinary ``Kindling`` verbs, oldest first, one transaction
+each, then deletes the file; see ``capture.spool`` (the writer half and the record format) for
+why it is idempotent and what happens to a record it cannot apply. ``Kindling.open`` calls it,
+and so do the hooks that open the database anyway.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from kindling.capture.spool import (
+    BAD_SUFFIX,
+    FORMAT,
+    MAX_RECORD_BYTES,
+    OPS,
+    RECORD_SUFFIX,
+    pending,
+)
+from kindling.errors import DatabaseLockedError, KindlingError, NotFoundError
+from kindling.model import Scope
+
+if TYPE_CHECKING:
+    from kindling.engine.kindling import Kindling
+
+DRAIN_LOCK = ".drain.lock"  # in the spool: one drainer at a time
+LOCK_WAIT_S = 2.0  # the other drainer applies the records meanwhile; no hook waits longer
+
+
+class DrainReport:
+    """What one drain did: records applied, records already stored, records set aside."""
+
+    __slots__ = ("applied", "bad", "busy", "locked", "skipped")
+
+    def __init__(self) -> None:
+        self.applied = 0
+        self.skipped = 0
+        self.bad: list[str] = []  # "file: reason"
+        self.locked = False  # stopped because the database stayed locked
+        self.busy = False  # another drainer held the spool for the whole budget
+
+    def __repr__(self) -> str:
+        return (
+            f"DrainReport(applied={self.applied}, skipped={self.skipped}, "
+            f"bad={len(self.bad)}, locked={self.locked})"
+        )
+
+
+def _load(path: str) -> dict[str, Any] | None:
+    """The record in ``path``; None when another drainer took it first."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise ValueError(f"larger than {MAX_RECORD_BYTES} bytes")
+    data = json.loads(raw.decode("utf-8"))
+    if not isinstance(data, dict) or data.get("v") != FORMAT or data.get("op") not in OPS:
+        raise ValueError("not a spool record of this version")
+    return data
+
+
+def _session_scope(rec: dict[str, Any]) -> Any:
+    return Scope(session_id=rec.get("session_id"), repo_id=rec.get("repo_id"))
+
+
+def _session_capsule(kd: Kindling, rec: dict[str, Any], *, may_open: bool) -> Any:
+    """The open capsule of the record's session. Opened (with the record's ``intent``) only
+    when the session has no capsule at all: a replay after the session closed must not
+    start a second one."""
+    session = rec.get("session_id")
+    if not isinstance(session, str):
+        return None
+    by_session = Scope(session_id=session)
+    found = kd.list_capsules(status="open", scope=by_session, limit=1)
+    if found:
+        return found[0]
+    if not may_open or not rec.get("intent") or kd.list_capsules(scope=by_session, limit=1):
+        return None
+    return kd.open_capsule(intent=rec["intent"], scope=_session_scope(rec), opened_at=rec["ts"])
+
+
+def _apply(kd: Kindling, rec: dict[str, Any]) -> bool:
+    """Apply one record in one transaction; False when it was already applied."""
+    op = rec["op"]
+    with kd.batch():
+        if op == "observation":
+            try:
+                kd.get_observation(rec["id"])
+                return False
+            except NotFoundError:
+                pass
+            _session_capsule(kd, rec, may_open=True)  # the observation joins it
+            kd.append_observation(
+                id=rec["id"],
+                ts=rec["ts"],
+                kind=rec["kind"],
+                content=rec["content"],
+                provenance=rec.get("provenance"),
+                scope=_session_scope(rec),
+            )
+            return True
+        capsule = _session_capsule(kd, rec, may_open=op == "summary")
+        if capsule is None:
+            return False
+        content = rec.get("content")
+        confidence = rec.get("confidence", 0.5)
+        if op == "summary":
+            if capsule.summary_id is not None:  # applied already (two drainers at once)?
+                current = kd.get_summary(capsule.summary_id)
+                if current.created_at == rec["ts"]:
+                    return False
+            if isinstance(content, str) and content.strip():
+                kd.add_summary(
+                    capsule.id, content=content, confidence=confidence, created_at=rec["ts"]
+                )
+            return True
+        keep = capsule.summary_id is not None and not rec.get("replace", True)
+        text = content if isinstance(content, str) and content.strip() and not keep else None
+        kd.close_capsule(
+            capsule.id,
+            summary=text,
+            confidence=confidence if text else None,
+            closed_at=max(rec["ts"], capsule.opened_at),
+        )
+        return True
+
+
+def _quietly(call: Any, *args: str) -> None:
+    try:  # noqa: SIM105  (contextlib would cost a hook process an import)
+        call(*args)
+    except OSError:  # gone already (another drainer), or not ours to change
+        pass
+
+
+def _drain_lock(directory: str, deadline: float) -> int | None:
+    """The drain lock of ``directory`` (an open descriptor; -1 when another drainer kept it
+    until ``deadline``; None where there is no ``fcntl``: drains then run side by side)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    try:
+        fd = os.open(os.path.join(directory, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                return -1
+            time.sleep(0.01)
+
+
+def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport:
+    """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module.
+    One drainer at a time (a lock file in the spool): two side by side could apply one
+    session's records out of order (its close before its summary)."""
+    report = DrainReport()
+    if not pending(directory):
+        return report
+    deadline = time.monotonic() + budget_s
+    fd = _drain_lock(directory, min(deadline, time.monotonic() + LOCK_WAIT_S))
+    if fd == -1:
+        report.busy = True  # the other drainer applies them
+        return report
+    try:
+        _drain_locked(kd, directory, deadline, report)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return report
+
+
+def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainReport) -> None:
+    names = pending(directory)  # again: the drainer before may have applied them
+    for name in names:
+        if time.monotonic() > deadline:
+            break
+        path = os.path.join(directory, name)
+        try:
+            rec = _load(path)
+            applied = rec is not None and _apply(kd, rec)
+        except DatabaseLockedError:
+            report.locked = True
+            break
+        except OSError as exc:  # not ours to read (another user's spool): leave it there
+            report.bad.append(f"{name}: cannot read it ({exc.strerror or exc})")
+            continue
+        except (KindlingError, ValueError, KeyError, TypeError) as exc:
+            if isinstance(exc, KindlingError) and exc.code == "store":
+                raise  # a broken database is the caller's problem, not this record's
+            reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+            report.bad.append(f"{name}: {reason}")
+            _quietly(os.replace, path, path[: -len(RECORD_SUFFIX)] + BAD_SUFFIX)
+            continue
+        if rec is None:  # another drainer took it first
+            continue
+        report.applied += applied
+        report.skipped += not applied
+        _quietly(os.unlink, path)  # another drainer may have removed it first
