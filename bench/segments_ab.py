@@ -3,7 +3,8 @@
 For Latin text the segments change nothing in the store (the same index rows, the same MATCH
 strings): what they add is work in Python, on the query path (``store.fts`` asks
 ``segment_query`` and ``query_words`` of every word, snippets ask ``segment_spans``) and on
-the write path (``searchable_parts`` asks ``has_segments``). So "before" is this code with
+the write path (``searchable_parts`` asks ``has_segments``, and the index's view asks
+``with_segments`` of each new row's context and intent). So "before" is this code with
 those calls replaced by what the code did without them, and both sides run interleaved on the
 same 100k store (the order alternates each repeat):
 
@@ -12,8 +13,9 @@ same 100k store (the order alternates each repeat):
 - the Python work alone: searchable parts per row, query reading and snippet spans per query.
 
     .venv/bin/python -m bench.segments_ab [--size 100k] [--repeats 5] [--capture 20000]
+        [--data bench/data] [--out bench/out]
 
-Writes ``bench/out/segments_ab.json``. Nothing here is imported by ``src/kindling``.
+Writes ``segments_ab.json`` to ``--out``. Nothing here is imported by ``src/kindling``.
 """
 
 from __future__ import annotations
@@ -51,11 +53,13 @@ def before() -> Iterator[None]:
         (fts, "query_words", fts.query_words),
         (snippets, "segment_spans", snippets.segment_spans),
         (sqlite_index, "searchable_parts", sqlite_index.searchable_parts),
+        (sqlite_index, "with_segments", sqlite_index.with_segments),
     ]
     fts.segment_query = lambda text: text  # type: ignore[assignment]
     fts.query_words = lambda word: [word]  # type: ignore[assignment]
     snippets.segment_spans = lambda content, words: []  # type: ignore[assignment]
     sqlite_index.searchable_parts = identifier_parts  # type: ignore[assignment]
+    sqlite_index.with_segments = lambda text: text  # type: ignore[assignment]
     try:
         yield
     finally:
@@ -157,9 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--capture", type=int, default=10_000)
     parser.add_argument("--capture-rounds", type=int, default=4)
+    parser.add_argument("--data", type=Path, default=DATA, help="store cache (python -m bench)")
+    parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     size = parse_size(args.size)
-    path, meta = ensure_store(DATA, size, args.seed)
+    path, meta = ensure_store(args.data, size, args.seed)
     report = {
         "store": meta,
         "loadAverage": os.getloadavg(),
@@ -174,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "loadAverageAfter": os.getloadavg(),
     }
-    OUT.mkdir(exist_ok=True)
-    (OUT / "segments_ab.json").write_text(json.dumps(report, indent=1) + "\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "segments_ab.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     return 0
 

@@ -75,6 +75,10 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KINDLING_NOW", raising=False)
     monkeypatch.delenv("KINDLING_URL", raising=False)
     monkeypatch.delenv("KINDLING_TOKEN", raising=False)
+    # the semantic signal's model cache and choice (a developer's installed model stays out)
+    monkeypatch.setenv("KINDLING_MODELS_DIR", str(home / "models"))
+    for name in ("KINDLING_SEMANTIC_MODEL", "KINDLING_MODEL_BASE_URL", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture

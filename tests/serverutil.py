@@ -11,21 +11,18 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
 from kindling import Kindling
-from kindling.store.tokens import ApiToken, TokenStore, new_token
 
 
 def make_token(kd: Kindling, user: str, team: str | None = None, *repos: str) -> str:
-    store = cast(TokenStore, kd.store)
-    token_id, token, digest = new_token()
-    store.insert_token(ApiToken(token_id, user, team, 1, None), digest)
+    _record, token = kd.create_token(user=user, team=team)
     for repo in repos:
         assert team is not None
-        store.grant_repo(team, repo, 1)
+        kd.grant_repo(team=team, repo=repo)
     return token
 
 

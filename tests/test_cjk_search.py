@@ -14,6 +14,7 @@ from mcp.types import CallToolResult
 
 from kindling import Kindling, Scope
 from kindling.store.identifiers import identifier_parts
+from kindling.store.sqlite import index
 from kindling.store.sqlite.doctor import check
 from tests.bridge_support import NOW, ingest_ok, make_env, retrieve, seed_filler
 from tests.clitools import run_process
@@ -98,7 +99,9 @@ def test_bad_queries_never_raise(kd: Kindling, clock: FakeClock) -> None:
         result = kd.retrieve(query, scope=Scope(repo_id="/repo"))
         assert result == kd.retrieve(query, scope=Scope(repo_id="/repo"))  # deterministic
     found = kd.retrieve("データ*", scope=Scope(repo_id="/repo")).candidates
-    assert [c.match_context for c in found] == [JA]
+    assert found[0].match_context == JA
+    # the row after it holds it as its context (its neighbour), and says so
+    assert all(c.explanation.context_only for c in found[1:])
 
 
 def test_latin_search_is_unchanged(kd: Kindling, clock: FakeClock) -> None:
@@ -117,6 +120,27 @@ def test_summaries_are_found_by_their_parts(kd: Kindling, clock: FakeClock) -> N
     assert [c.entity.id for c in found] == [summary.id]
     kd.add_summary(cap.id, content="Rollback plan reviewed")  # replaced: the old text is gone
     assert kd.retrieve("回滚计划", scope=Scope(repo_id="/repo")).candidates == ()
+
+
+def test_context_and_intent_are_searchable_too(kd: Kindling, clock: FakeClock) -> None:
+    """Every searched column is segmented: a step is found through its capsule's intent, and
+    through its neighbour (the context column), not only through its own text."""
+    scope = Scope(repo_id="/repo", session_id="s3")
+    cap = kd.open_capsule(intent="金曜日のデプロイ準備", scope=scope)
+    clock.advance(1000)
+    restart = kd.append_observation(kind="message", content="サーバー再起動を確認", scope=scope)
+    clock.advance(1000)
+    step = kd.append_observation(
+        kind="command", content="$ npm run restart", scope=scope, capsule_id=cap.id
+    )
+    by_intent = kd.retrieve("デプロイ", scope=Scope(repo_id="/repo")).candidates
+    assert {c.entity.id for c in by_intent} == {restart.id, step.id}  # both in the capsule
+    assert all(c.explanation.context_only for c in by_intent)
+    by_context = kd.retrieve("再起動", scope=Scope(repo_id="/repo")).candidates
+    assert [c.entity.id for c in by_context] == [restart.id, step.id]
+    assert by_context[1].explanation.context_only
+    kd.forget(restart.id)  # the neighbour's text leaves the step's document too
+    assert kd.retrieve("再起動", scope=Scope(repo_id="/repo")).candidates == ()
 
 
 def test_a_forgotten_run_is_not_found(kd: Kindling, clock: FakeClock) -> None:
@@ -195,7 +219,8 @@ def _unsegment(store_url: str) -> None:
             conn.execute(
                 "UPDATE summaries SET search = setweight(to_tsvector('kindling', content), 'A')"
             )
-            conn.execute("DELETE FROM kindling_schema_migrations WHERE version = 8")
+            # a database written before the segments has no later step either
+            conn.execute("DELETE FROM kindling_schema_migrations WHERE version >= 8")
         return
     db = sqlite3.connect(store_url, isolation_level=None)
     db.create_function("identifier_parts", 1, identifier_parts)
@@ -203,17 +228,20 @@ def _unsegment(store_url: str) -> None:
         "UPDATE observation_context SET parts = (SELECT identifier_parts(o.content)"
         " FROM observations o WHERE o.rowid = observation_context.rowid)"
     )
+    db.execute("DROP VIEW observation_docs")
+    db.execute(index.VIEW_SQL_V9)
     db.execute("INSERT INTO observations_fts (observations_fts) VALUES ('rebuild')")
     for name in ("insert", "update", "delete"):
         db.execute(f"DROP TRIGGER summaries_fts_{name}")
     db.execute("DROP TABLE summaries_fts")
     db.execute("DROP VIEW summary_docs")
+    db.execute("ALTER TABLE summaries DROP COLUMN segments")
     db.execute(
         "CREATE VIRTUAL TABLE summaries_fts USING fts5(content, content='summaries',"
         " content_rowid='rowid', tokenize='porter unicode61')"
     )
     db.execute("INSERT INTO summaries_fts (summaries_fts) VALUES ('rebuild')")
-    db.execute("DELETE FROM schema_migrations WHERE version = 12")
+    db.execute("DELETE FROM schema_migrations WHERE version IN (12, 13)")
     db.execute("PRAGMA user_version = 10")
     db.close()
 
@@ -249,6 +277,9 @@ def test_the_migration_indexes_existing_rows_again(store_url: str, clock: FakeCl
         found = kd.retrieve("回滚计划", scope=Scope(repo_id="/repo")).candidates
         assert [c.entity.id for c in found] == [summary.id]
         assert kd.retrieve("jwt.verify", scope=Scope(repo_id="/repo")).candidates
+        # the row after the Japanese one holds it as its context (migration 13 / PG 9)
+        found = kd.retrieve("金曜日", scope=Scope(repo_id="/repo")).candidates
+        assert [c.entity.id for c in found] == [ids[JA], ids[ZH]]
     assert _bigram_indexed(store_url)
 
 

@@ -1,18 +1,17 @@
-"""``capture.privacy``: the store wrapper that scrubs every write, and its helpers."""
+"""``capture.privacy``: the scrubbing of an entity's values, done once, at the engine's door."""
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
-from kindling import Kindling
-from kindling.capture.privacy import (
-    REDACTED_KINDS_KEY,
-    ScrubbingStore,
-    guard_store,
-    scrub_content,
-)
-from kindling.model import Observation, Scope
+import pytest
+
+import kindling.capture.privacy as privacy
+from kindling import Kindling, MemoryFields
+from kindling.bundle import Bundle
+from kindling.capture.privacy import REDACTED_KINDS_KEY, scrub_content
+from kindling.capture.scrub import Scrubbed, scrub_secrets
+from kindling.model import Capsule, Observation, Pin, Scope, Summary
 from kindling.store.sqlite import SqliteStore
 from tests.secret_corpus import SECRETS, planted
 
@@ -39,29 +38,51 @@ def test_redacted_kinds_merge_with_what_the_caller_gave() -> None:
     assert prov == {"a": "b"}
 
 
-def test_a_store_passed_to_the_constructor_is_wrapped_too(db_path: Path) -> None:
-    """The hooks build ``Kindling(SqliteStore(...))`` themselves: still redacted."""
+def test_a_store_passed_to_the_constructor_is_scrubbed_too(db_path: Path) -> None:
+    """The hooks build ``Kindling(SqliteStore(...))`` themselves: still scrubbed."""
     with Kindling(SqliteStore(db_path)) as kd:
-        assert isinstance(kd.store, ScrubbingStore)
         obs = kd.append_observation(kind="command", content=planted("stripe_live"))
         assert SECRETS["stripe_live"][0] not in obs.content
+        assert SECRETS["stripe_live"][0] not in kd.get_observation(obs.id).content
 
 
-def test_writes_straight_to_the_store_are_scrubbed(kd: Kindling) -> None:
-    raw = Observation(
-        id="o1", kind="command", content=planted("openai"), provenance={}, ts=1, scope=Scope()
+def test_an_import_is_scrubbed_at_the_engines_door(kd: Kindling) -> None:
+    """Import writes no row of its own: every text of a bundle is scrubbed by the engine."""
+    where = Scope(repo_id="r")
+    bundle = Bundle(
+        exported_at=1,
+        scope=Scope(),
+        observations=(Observation("o1", "command", planted("openai"), {}, 1, where),),
+        capsules=(Capsule("c1", "session", planted("openai"), "closed", 1, 2, where),),
+        summaries=(Summary("s1", "c1", planted("openai"), 0.5, 2),),
+        pins=(Pin("p1", "observation", "o1", planted("openai"), 2, None, where),),
     )
-    kd.store.insert_observation(raw, None)
-    stored = kd.get_observation("o1")
-    assert SECRETS["openai"][0] not in stored.content
-    assert stored.provenance == {REDACTED_KINDS_KEY: ["openai_api_key"]}
+    kd.import_bundle(bundle)
+    secret = SECRETS["openai"][0]
+    assert secret not in kd.get_observation("o1").content
+    assert kd.get_observation("o1").provenance == {REDACTED_KINDS_KEY: ["openai_api_key"]}
+    assert secret not in kd.get_capsule("c1").intent
+    assert secret not in kd.get_summary("s1").content
+    assert secret not in (kd.get_pin("p1").reason or "")
 
 
-def test_guard_store_wraps_once_and_only_when_asked(db_path: Path) -> None:
-    store = SqliteStore(db_path)
-    wrapped = guard_store(store, True)
-    assert isinstance(wrapped, ScrubbingStore)
-    assert guard_store(wrapped, True) is wrapped
-    assert guard_store(store, False) is store
-    assert copy.copy(wrapped).inner is store  # attribute lookup does not recurse
-    store.close()
+def test_each_text_is_scrubbed_once(kd: Kindling, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One scan per text: no second pass under the store, no cache to skip one."""
+    calls: list[str] = []
+
+    def counting(text: str) -> Scrubbed:
+        calls.append(text)
+        return scrub_secrets(text)
+
+    monkeypatch.setattr(privacy, "scrub_secrets", counting)
+    content = f"deploy {planted('openai')}"
+    kd.append_observation(kind="command", content=content, provenance={"cmd": "deploy"})
+    assert calls.count(content) == 1
+    assert calls.count("deploy") == 1
+    calls.clear()
+    capsule = kd.open_capsule(intent="ship the release")
+    kd.add_summary(capsule.id, content="shipped it")
+    assert calls == ["ship the release", "shipped it"]
+    calls.clear()
+    kd.add_memory("/ws", "we chose JWT", MemoryFields(topic="Auth tokens", decisions=("JWT",)))
+    assert sorted(calls) == ["Auth tokens", "JWT", "we chose JWT"]

@@ -303,8 +303,9 @@ def test_a_failed_batch_leaves_no_index_entry(tmp_path: Path) -> None:
 @given(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=900))
 def test_the_index_cuts_a_neighbour_as_context_excerpt_does(previous: str) -> None:
     """One rule for the neighbour excerpt: SQLite's view and PostgreSQL's
-    ``store.documents.context_excerpt`` give the same text."""
-    from kindling.store.documents import context_excerpt
+    ``store.documents.context_excerpt`` give the same text (with the segments of its CJK and
+    Thai runs, ``with_segments``, on both)."""
+    from kindling.store.documents import context_excerpt, with_segments
 
     if not previous.strip():
         previous = "x" + previous
@@ -315,4 +316,4 @@ def test_the_index_cuts_a_neighbour_as_context_excerpt_does(previous: str) -> No
         stored = kd.get_observation(first.id).content
         conn = kd.store.connection  # type: ignore[attr-defined]
         rows = conn.execute("SELECT context FROM observation_docs ORDER BY rowid").fetchall()
-    assert rows[1][0] == context_excerpt(stored)
+    assert rows[1][0] == with_segments(context_excerpt(stored))

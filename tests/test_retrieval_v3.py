@@ -269,3 +269,17 @@ def test_both_backends_fall_back_from_a_phrase_without_a_match(kd: Kindling) -> 
     assert got.provenance.phrase_fallback == ("eviction of the cache policy",)
     assert [c.entity.content for c in got.candidates] == ["the cache eviction policy is LRU"]
     assert got.candidates[0].explanation.relevance >= RELEVANCE_THRESHOLD
+
+
+_ASCII_TEXT = st.text(alphabet="abcXYZ019_-./ \n", max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="abcxyz01", min_size=1, max_size=4), min_size=1, max_size=3),
+       _ASCII_TEXT)  # fmt: skip
+def test_the_ascii_fast_path_holds_what_the_expression_holds(terms: list[str], text: str) -> None:
+    """An ASCII text is matched without the per-stem regular expression; the terms it holds
+    are exactly those the expression finds (the same text with one non-ASCII letter appended
+    takes the expression's path)."""
+    matcher = TermMatcher(terms)
+    assert matcher.held(text) == matcher.held(text + " é") - matcher.held(" é")

@@ -433,6 +433,110 @@ def test_post_import(server: Server, kind: str) -> None:
             as_unknown(server, kind, cite, v["observation"])
 
 
+# ------------------------------------------------------------------ the later verbs
+
+
+@kinds
+def test_post_observations_batch(server: Server, kind: str) -> None:
+    def batch(*items: dict[str, Any]) -> Any:
+        return server.call(kind, "POST", "/v1/observations/batch", {"observations": list(items)})
+
+    text = f"batched by {kind} {uuid.uuid4().hex}"
+    one = {"kind": "message", "content": text, "scope": {"repoId": REPO}}
+    expect(batch(one, dict(one, content=text + " 2")), kind, TEAM_WRITE)
+    found = server.ok("owner", "POST", "/v1/retrieve", {"query": text, "scope": {"repoId": REPO}})
+    planted = [c for c in found["candidates"] if c["entity"].get("content") == text]
+    assert bool(planted) == (TEAM_WRITE.get(kind) == 201)
+    v = server.victim()
+
+    def into(capsule: str) -> Any:
+        return batch({"kind": "message", "content": "x", "capsule_id": capsule})
+
+    expect(into(v["capsule"]), kind, {"owner": 201, **OWNER_ONLY})
+    as_unknown(server, kind, into, v["capsule"])
+
+
+@kinds
+def test_post_memories(server: Server, kind: str) -> None:
+    text = f"memory by {kind} {uuid.uuid4().hex}"
+    r = server.call(kind, "POST", "/v1/memories", {"workspace": REPO, "content": text})
+    expect(r, kind, TEAM_WRITE)
+    found = server.ok("owner", "POST", "/v1/memories/search", {"workspace": REPO, "query": text})
+    planted = [m for m in found if m["memory"]["summary"]["content"] == text]
+    assert bool(planted) == (TEAM_WRITE.get(kind) == 201)  # no planted memory
+    if r.status_code == 201:
+        assert r.json()["summary"]["content"] == text
+
+
+@kinds
+def test_post_memories_search(server: Server, kind: str) -> None:
+    server.ok("owner", "POST", "/v1/memories", {"workspace": REPO, "content": f"{SECRET} m"})
+    r = server.call(kind, "POST", "/v1/memories/search", {"workspace": REPO, "query": SECRET})
+    expect(r, kind, TEAM_READ, echoed=True)
+    assert (SECRET in str(r.json())) == (kind in ("owner", "teammate")), r.text
+    if kind == "personal":  # its own workspace: nothing of the team's
+        r = server.call(kind, "POST", "/v1/memories/search", {"workspace": REPO, "query": "m"})
+        assert r.json() == []
+
+
+@kinds
+def test_get_repos(server: Server, kind: str) -> None:
+    server.victim()
+    r = server.call(kind, "GET", "/v1/repos", repo=REPO)
+    expect(r, kind, TEAM_READ)
+    if r.status_code == 200:
+        shown = {row["repoId"] for row in r.json()}
+        assert (REPO in shown) == (kind in ("owner", "teammate")), r.text
+    if kind == "personal":  # unscoped: only where it wrote itself
+        assert REPO not in {row["repoId"] for row in server.ok(kind, "GET", "/v1/repos")}
+
+
+@kinds
+def test_post_forget_finish(server: Server, kind: str) -> None:
+    r = server.call(kind, "POST", "/v1/forget/finish", {"wait_ms": 0})
+    expect(r, kind, dict.fromkeys(BY_ID, 200))
+    if r.status_code == 200:
+        assert r.json()["holders"] == []  # the server's connections are its own business
+
+
+@kinds
+def test_a_taken_id_answers_the_same_whoever_holds_it(server: Server, kind: str) -> None:
+    """Issue 18: a 409 must not tell another team's id from one's own. Creating under an id
+    already taken answers one 409, whoever holds the id, on every path that creates with a
+    client's id (observations, batches, capsules, imports, dry runs included); the only
+    thing it confirms is an id the caller already knows (ids are 128-bit random)."""
+    if kind in ("none", "invalid"):
+        return
+    v, repo = server.victim(), home_repo(kind)
+    scope = {"repoId": repo}
+    own_obs = server.ok(kind, "POST", "/v1/observations",
+                        {"kind": "message", "content": "mine", "scope": scope})  # fmt: skip
+    own_cap = server.ok(kind, "POST", "/v1/capsules", {"intent": "mine", "scope": scope})
+    answers: dict[str, list[str]] = {}
+    for label, obs_id, cap_id in (
+        ("victim", v["observation"], v["capsule"]),
+        ("own", own_obs["id"], own_cap["id"]),
+    ):
+        obs = {"kind": "message", "content": "x", "scope": scope, "id": obs_id}
+        got = [
+            server.call(kind, "POST", "/v1/observations", obs),
+            server.call(kind, "POST", "/v1/observations/batch", {"observations": [obs]}),
+            server.call(
+                kind, "POST", "/v1/capsules", {"intent": "i", "scope": scope, "id": cap_id}
+            ),
+        ]
+        if label == "victim" and kind in OUTSIDERS:  # one's own is ``existing`` to an import
+            for dry_run in ("true", "false"):
+                body = bundle(observations=[observation(obs_id, repo)])
+                got.append(server.call(kind, "POST", "/v1/import", body, dry_run=dry_run))
+        answers[label] = [
+            f"{r.status_code} {r.text.replace(obs_id, '<id>').replace(cap_id, '<id>')}" for r in got
+        ]
+    assert all(a.startswith("409 ") for a in answers["victim"] + answers["own"]), answers
+    assert answers["victim"][:3] == answers["own"], answers
+    assert len(set(answers["victim"])) <= 2, answers  # the store's words, and the import's
+
+
 # ------------------------------------------------------------------ coverage
 
 
@@ -457,6 +561,11 @@ COVERED = {
     ("GET", "/v1/export"): test_get_export,
     ("POST", "/v1/import"): test_post_import,
     ("GET", "/openapi.json"): test_get_openapi,
+    ("POST", "/v1/observations/batch"): test_post_observations_batch,
+    ("POST", "/v1/memories"): test_post_memories,
+    ("POST", "/v1/memories/search"): test_post_memories_search,
+    ("GET", "/v1/repos"): test_get_repos,
+    ("POST", "/v1/forget/finish"): test_post_forget_finish,
 }
 
 

@@ -11,6 +11,7 @@ Tree::
     ├── NotFoundError                  not_found          an id that does not exist
     ├── ConflictError                  conflict           valid input that the current state forbids
     ├── SchemaError                    schema             the database schema cannot be used
+    ├── SemanticError                  semantic           the semantic extra or its model is missing
     └── StoreError                     store              the database failed (locked, corrupt, I/O)
         ├── DatabaseLockedError        database_locked    still locked after the busy timeout
         └── DamagedDatabaseError       database_damaged   fails SQLite's quick check
@@ -30,6 +31,7 @@ __all__ = [
     "KindlingError",
     "NotFoundError",
     "SchemaError",
+    "SemanticError",
     "StoreError",
 ]
 
@@ -70,6 +72,13 @@ class SchemaError(KindlingError):
     """The database's schema is newer than this Kindling, or not a Kindling database."""
 
     code = "schema"
+
+
+class SemanticError(KindlingError):
+    """The optional semantic signal cannot run: its extra is not installed, or a model file is
+    missing or not the pinned one. The message names what and how to fix it."""
+
+    code = "semantic"
 
 
 class StoreError(KindlingError):

@@ -18,101 +18,19 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from kindling.capture.sanitize import require_id
 from kindling.capture.spool import clear_derived
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import Capsule, Observation, Pin, Summary, Visible
+from kindling.model.reports import EXPORTS_KEEP as EXPORTS_KEEP  # the report is a value
+from kindling.model.reports import ForgetReport as ForgetReport
 from kindling.store.base import Store
 
 MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything
 # A distinctive part of a text finds it; SQLite refuses LIKE patterns over 50,000 bytes
 MAX_MATCH_CHARS = 10_000
-
-
-EXPORTS_KEEP = (
-    "exports, bundles and backups written before this forget still hold the text: "
-    "delete them or export again"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ForgetReport:
-    """What a forget changed, and whether the old bytes have left the files.
-
-    ``id`` is the entity asked for (None for a text match); ``complete`` is True when the
-    database file and WAL no longer hold the forgotten text (on PostgreSQL: when VACUUM has
-    removed the old row versions); ``holders`` names the processes (or PostgreSQL snapshots)
-    that kept them when it was not; ``remains`` says what may still hold copies even when
-    complete (PostgreSQL's freed pages, WAL and backups; empty for SQLite); ``exports`` that
-    copies written out before (``kindling export`` bundles, backups) keep the text."""
-
-    id: str | None
-    observations: tuple[str, ...] = ()
-    summaries: tuple[str, ...] = ()
-    pins: tuple[str, ...] = ()
-    capsules: tuple[str, ...] = ()
-    complete: bool = True
-    holders: tuple[str, ...] = ()
-    dry_run: bool = False
-    remains: str = ""
-
-    @property
-    def total(self) -> int:
-        return len(self.observations) + len(self.summaries) + len(self.pins) + len(self.capsules)
-
-    def counts(self) -> str:
-        parts = (
-            (len(self.observations), "observation"),
-            (len(self.summaries), "summary"),
-            (len(self.pins), "pin reason"),
-            (len(self.capsules), "capsule intent"),
-        )
-        shown = [f"{n} {name}{'' if n == 1 else 's'}" for n, name in parts if n]
-        return ", ".join(shown).replace("summarys", "summaries") or "nothing"
-
-    @property
-    def exports(self) -> str:
-        """What a forget cannot reach: copies written out of the database before it."""
-        return "" if self.dry_run or not self.total else EXPORTS_KEEP
-
-    @property
-    def message(self) -> str:
-        """One line for people: what was done and, if unfinished, how to finish; then what
-        it cannot reach (``exports``)."""
-        if self.dry_run:
-            return f"would forget {self.counts()}"
-        done = self._done()
-        return f"{done}. {self.exports[0].upper()}{self.exports[1:]}" if self.exports else done
-
-    def _done(self) -> str:
-        done = f"forgot {self.counts()}"
-        if self.complete and self.remains:
-            return f"{done}; VACUUM removed the old row versions, but {self.remains}"
-        if self.complete:
-            return f"{done}; the text is gone from the database files"
-        who = ", ".join(self.holders) if self.holders else "another connection"
-        return (
-            f"{done} from the tables and the index, but old copies are still in the database"
-            f" files: {who} holds a read snapshot. Close it, then run `kindling forget --finish`"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "observations": list(self.observations),
-            "summaries": list(self.summaries),
-            "pins": list(self.pins),
-            "capsules": list(self.capsules),
-            "complete": self.complete,
-            "holders": list(self.holders),
-            "dryRun": self.dry_run,
-            "remains": self.remains,
-            "exports": self.exports,
-            "message": self.message,
-        }
 
 
 _WORD = re.compile(r"[^\W_]{6,}")

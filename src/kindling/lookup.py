@@ -1,116 +1,20 @@
-"""Find one entity of any type by id, with the entities it links to.
-
-``describe(kd, id)`` answers "what is this id?" for observations, capsules, summaries and pins,
-and gathers its links: an observation's capsules and pins, a capsule's observations and summary,
-a summary's capsule, evidence and pins, a pin's target. Ids are unique per table, not across
-tables; when one id names several entities the first in that order is shown and the others are
-reported. ``visible`` narrows what is shown to what a caller may see (the server passes its
-access rule): an entity it rejects is neither shown, nor linked, nor reported.
+"""Find one entity of any type by id, with the entities it links to: ``Kindling.describe``
+(``engine.lookup``), under its old name for callers of ``describe(kd, id)``.
 
 Must not import the CLI, servers or adapters.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, TypeAlias
-
 from kindling.engine import Kindling
-from kindling.errors import NotFoundError
-from kindling.model import AnyEntity, Capsule, JsonObject, Observation, Pin, Summary, Visible
-
-EntityType: TypeAlias = Literal["observation", "capsule", "summary", "pin"]
-
-
-def everything(_: AnyEntity) -> bool:
-    return True
-
-
-@dataclass(frozen=True, slots=True)
-class Described:
-    """One entity and its neighbours; absent links are empty tuples or None."""
-
-    type: EntityType
-    entity: AnyEntity
-    capsules: tuple[Capsule, ...] = ()
-    observations: tuple[Observation, ...] = ()
-    summary: Summary | None = None
-    pins: tuple[Pin, ...] = ()
-    target: Observation | Summary | None = None
-    also: tuple[EntityType, ...] = ()
-
-    def to_dict(self) -> JsonObject:
-        links: JsonObject = {}
-        if self.type in ("observation", "summary"):
-            links["capsules"] = [c.id for c in self.capsules]
-            links["pins"] = [p.to_dict() for p in self.pins]
-        if self.type == "summary":
-            links["evidence"] = [o.to_dict() for o in self.observations]
-        if self.type == "capsule":
-            links["observations"] = [o.to_dict() for o in self.observations]
-            links["summary"] = self.summary.to_dict() if self.summary else None
-        if self.type == "pin":
-            links["target"] = self.target.to_dict() if self.target else None
-        out: JsonObject = {"type": self.type, **self.entity.to_dict(), "links": links}
-        if self.also:
-            out["sameIdAlso"] = list(self.also)
-        return out
-
-
-def _find(kd: Kindling, entity_id: str, visible: Visible) -> list[tuple[EntityType, AnyEntity]]:
-    store = kd.store
-    found: list[tuple[EntityType, AnyEntity]] = []
-    if obs := store.get_observations([entity_id]).get(entity_id):
-        found.append(("observation", obs))
-    if cap := store.get_capsule(entity_id):
-        found.append(("capsule", cap))
-    if summary := store.get_summary(entity_id):
-        found.append(("summary", summary))
-    if pin := store.get_pin(entity_id):
-        found.append(("pin", pin))
-    return [(t, e) for t, e in found if visible(e)]
+from kindling.engine.lookup import everything
+from kindling.model import Visible
+from kindling.model.reports import Described, EntityType
 
 
 def describe(kd: Kindling, entity_id: str, *, visible: Visible = everything) -> Described:
-    """The entity named ``entity_id`` with its links; ``NotFoundError`` if nothing (visible)
-    has it."""
-    found = _find(kd, entity_id, visible)
-    if not found:
-        raise NotFoundError(
-            f"no observation, capsule, summary or pin has id {entity_id!r}; "
-            "find ids with `kindling list` or `kindling search`"
-        )
-    kind, entity = found[0]
-    also = tuple(t for t, _ in found[1:])
-    store = kd.store
-    if isinstance(entity, Observation):
-        caps = tuple(
-            c for i in store.capsules_of(entity.id) if (c := store.get_capsule(i)) and visible(c)
-        )
-        pins = tuple(filter(visible, store.pins_for_target("observation", entity.id)))
-        return Described(kind, entity, capsules=caps, pins=pins, also=also)
-    if isinstance(entity, Capsule):
-        obs = store.get_observations(entity.observation_ids)
-        ordered = tuple(obs[i] for i in entity.observation_ids if i in obs and visible(obs[i]))
-        summary = store.summary_for_capsule(entity.id)
-        summary = summary if summary is not None and visible(summary) else None
-        return Described(kind, entity, observations=ordered, summary=summary, also=also)
-    if isinstance(entity, Summary):
-        cap = store.get_capsule(entity.capsule_id)
-        evidence = store.get_observations(entity.evidence_refs)
-        return Described(
-            kind,
-            entity,
-            capsules=(cap,) if cap and visible(cap) else (),
-            observations=tuple(
-                evidence[i] for i in entity.evidence_refs if i in evidence and visible(evidence[i])
-            ),
-            pins=tuple(filter(visible, store.pins_for_target("summary", entity.id))),
-            also=also,
-        )
-    target: Observation | Summary | None = (
-        store.get_observations([entity.target_id]).get(entity.target_id)
-        if entity.target_type == "observation"
-        else store.get_summary(entity.target_id)
-    )
-    return Described(kind, entity, target=target if target and visible(target) else None, also=also)
+    """``kd.describe(entity_id, visible=visible)``."""
+    return kd.describe(entity_id, visible=visible)
+
+
+__all__ = ["Described", "EntityType", "describe", "everything"]

@@ -48,6 +48,7 @@ from kindling.bridge.render import (
 from kindling.capture.sanitize import MAX_LIMIT
 from kindling.engine import Kindling
 from kindling.errors import KindlingError, StoreError
+from kindling.memory import Memory
 from kindling.model import MemoryMatch
 
 # Every hit is considered up to this many per query (the store's largest page).
@@ -60,9 +61,18 @@ class Outcome:
     exit_code: int
 
 
-def _open(db: Path | str, now: int) -> Kindling:
+# Opens the memory of a command: (database, now, create) -> the memory, or None when there
+# is nothing to read (no file yet, and reading must not create one). The CLI passes its own in
+# remote mode (a ``RemoteKindling``: the server's memory, never a local file).
+Opener = Callable[[Path | str, int, bool], Memory | None]
+
+
+def open_local(db: Path | str, now: int, create: bool) -> Memory | None:
+    """The database ``db`` (a file, or a server database's URL), with ``now`` as its clock."""
+    if not create and not isinstance(db, str) and not db.exists():
+        return None
     try:
-        return Kindling.open(db, clock=lambda: now)
+        return Kindling.open(db, clock=lambda: now, semantic="auto")
     except OSError as exc:  # e.g. the database's directory cannot be created
         raise StoreError(
             f"cannot open database {db} ({exc.strerror or exc}); pass --db or set KINDLING_DB"
@@ -71,7 +81,11 @@ def _open(db: Path | str, now: int) -> Kindling:
 
 
 def _ingest(
-    argv: Sequence[str], default_db: Path | str, stdin: BinaryIO, env: Mapping[str, str]
+    argv: Sequence[str],
+    default_db: Path | str,
+    stdin: BinaryIO,
+    env: Mapping[str, str],
+    opener: Opener,
 ) -> Outcome:
     line = split_command_line(argv)
     if line.help:
@@ -86,12 +100,17 @@ def _ingest(
     else:
         assert request.text is not None
         content = request.text
-    with _open(line.db or default_db, now) as kd:
+    kd = opener(line.db or default_db, now, True)
+    if kd is None:
+        raise StoreError(f"cannot open database {line.db or default_db}")
+    with kd:
         memory = kd.add_memory(workspace, content, request.fields)
     return Outcome(ingest_response(memory), 0)
 
 
-def _retrieve(argv: Sequence[str], default_db: Path | str, env: Mapping[str, str]) -> Outcome:
+def _retrieve(
+    argv: Sequence[str], default_db: Path | str, env: Mapping[str, str], opener: Opener
+) -> Outcome:
     line = split_command_line(argv)
     if line.help:
         return Outcome(RETRIEVE_USAGE, 0)
@@ -103,11 +122,10 @@ def _retrieve(argv: Sequence[str], default_db: Path | str, env: Mapping[str, str
         args = parse_retrieve_args(line.positional)
     workspace = canonical_workspace(args.workspace)
     now = resolve_now(env)
-    db = line.db or default_db
     matches: list[MemoryMatch] = []
-    if isinstance(db, str) or db.exists():  # no file yet: no memories, and reading must not
-        # create one (a server database is opened as it is)
-        with _open(db, now) as kd:
+    kd = opener(line.db or default_db, now, False)  # None: no file yet, so no memories
+    if kd is not None:
+        with kd:
             limit = MAX_HITS if args.search_top_k is None else min(args.search_top_k, MAX_HITS)
             matches = kd.search_memories(workspace, args.query, limit=limit)
     ranked = rank_matches(
@@ -145,12 +163,19 @@ def run_ingest(
     default_db: Path | str,
     stdin: BinaryIO,
     env: Mapping[str, str],
+    opener: Opener = open_local,
 ) -> Outcome:
-    return _guard(lambda: _ingest(argv, default_db, stdin, env))
+    return _guard(lambda: _ingest(argv, default_db, stdin, env, opener))
 
 
-def run_retrieve(argv: Sequence[str], *, default_db: Path | str, env: Mapping[str, str]) -> Outcome:
-    return _guard(lambda: _retrieve(argv, default_db, env))
+def run_retrieve(
+    argv: Sequence[str],
+    *,
+    default_db: Path | str,
+    env: Mapping[str, str],
+    opener: Opener = open_local,
+) -> Outcome:
+    return _guard(lambda: _retrieve(argv, default_db, env, opener))
 
 
 def emit(outcome: Outcome, stdout: BinaryIO, stderr: TextIO) -> int:

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 import click
 
@@ -33,9 +33,16 @@ from kindling import Kindling, KindlingError, StoreError, __version__
 from kindling.capture.sanitize import MAX_TS, wall_clock_ms
 from kindling.cli import commands as _commands
 from kindling.config import DEFAULT_DB, default_db_path
+from kindling.memory import Memory
 from kindling.store.backends import is_postgres_url
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class RemoteModeError(KindlingError):
+    """A command that needs a database file was run in remote mode."""
+
+    code: ClassVar[str] = "remote_mode"
 
 
 @dataclass
@@ -48,16 +55,25 @@ class State:
     server: str | None = None  # remote mode: a `kindling serve` URL (--url or KINDLING_URL)
     token: str | None = None  # its bearer token (--token or KINDLING_TOKEN)
 
-    def open(self, *, create: bool = True) -> Kindling:
+    def open(self, *, create: bool = True) -> Memory:
         """The local database, or in remote mode a client of the server with the same verbs
-        (``remote.front.RemoteKindling``; verbs the HTTP API lacks fail with a clear error).
-        A read command passes ``create=False``: a database file that does not exist is an
-        error (a mistyped --db), never a new empty database."""
+        (``remote.front.RemoteKindling``: both are a ``Memory``). A read command passes
+        ``create=False``: a database file that does not exist is an error (a mistyped --db),
+        never a new empty database."""
         if self.server is not None:
             from kindling.remote.front import RemoteKindling
 
-            return cast(Kindling, RemoteKindling(self.server, self.token))
+            return RemoteKindling(self.server, self.token, now=self.now)
         return self.open_local(create=create)
+
+    def local_only(self, what: str) -> None:
+        """Refuse in remote mode, in one line: ``what`` works on a database file, and must
+        never fall back to the local one while ``KINDLING_URL`` names a server."""
+        if self.server is not None:
+            raise RemoteModeError(
+                f"{what} works on a database, not through a server: unset KINDLING_URL (and"
+                " --url) and point --db at the database"
+            )
 
     def open_local(self, *, create: bool = True) -> Kindling:
         if not create and self.url is None and not self.db.expanduser().exists():
@@ -68,7 +84,7 @@ class State:
         fixed = self.now
         clock = wall_clock_ms if fixed is None else (lambda: fixed)
         try:
-            return Kindling.open(self.url or self.db, clock=clock)
+            return Kindling.open(self.url or self.db, clock=clock, semantic="auto")
         except OSError as exc:  # e.g. the database's directory cannot be created
             raise StoreError(
                 f"cannot open the database {self.db}: {exc.strerror or exc}; "

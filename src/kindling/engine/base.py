@@ -7,11 +7,12 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from kindling.capture.privacy import guard_store, scrub_text, unguarded
+from kindling.capture.privacy import scrub_text
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.session_secrets import SessionSecrets, secrets_dir
 from kindling.errors import InvalidInputError
@@ -23,11 +24,13 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.scoring import ScoringWeights
 
 Clock = Callable[[], int]
+SEMANTIC_RECHECK_S = 30.0
 
 
 class EngineBase:
-    """The state the verb groups of ``Kindling`` read: ``store`` (every write scrubbed unless
-    ``scrub_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``, ``tokenizer``."""
+    """The state the verb groups of ``Kindling`` read: ``store`` (each verb scrubs what it
+    writes unless ``scrub_secrets=False``), ``clock``, ``scrubs_secrets``, ``provider``,
+    ``tokenizer``, ``location`` (where the database is)."""
 
     def __init__(
         self,
@@ -39,14 +42,18 @@ class EngineBase:
         weights: ScoringWeights | None = None,
         scrub_secrets: bool = True,
         redact_secrets: bool | None = None,
+        semantic: bool | str = False,
     ) -> None:
         scrub_secrets = scrub_switch(scrub_secrets, redact_secrets)
-        self.store = guard_store(store, scrub_secrets)  # every write, not just these verbs
+        self.semantic_mode = semantic_switch(semantic)
+        self.store = store  # only the verbs write to it, and each scrubs its values once
         self.scrubs_secrets = scrub_secrets
+        self.location: str | None = None  # the database's path or URL (``Kindling.open``)
         self.clock = clock
         self._provider = provider
         self._tokenizer = tokenizer
         self._weights = weights
+        self._semantic_checked = 0.0
 
     @property
     def session_secrets(self) -> SessionSecrets:
@@ -54,11 +61,22 @@ class EngineBase:
         the hooks' files beside a SQLite database, read-only, plus this process's own."""
         memory = self.__dict__.get("_session_secrets")
         if memory is None:
-            path = getattr(unguarded(self.store), "path", None)
+            path = self.location or getattr(self.store, "path", None)  # a store built by hand
             on_disk = isinstance(path, str) and path != ":memory:" and "://" not in path
             memory = SessionSecrets(secrets_dir(str(path)) if on_disk else None)
             self.__dict__["_session_secrets"] = memory
         return memory
+
+    @property
+    def backend(self) -> str:
+        """The store's backend: ``sqlite`` or ``postgres``."""
+        return str(getattr(self.store, "backend", "sqlite"))
+
+    @property
+    def thread_safe(self) -> bool:
+        """May several threads call this engine at once? (PostgreSQL's store is safe across
+        threads; SQLite's one connection is not.)"""
+        return bool(getattr(self.store, "thread_safe", False))
 
     @property
     def weights(self) -> ScoringWeights:
@@ -72,11 +90,26 @@ class EngineBase:
 
     @property
     def provider(self) -> RetrievalProvider:
-        if self._provider is None:
+        if self._provider is None or self._semantic_due():
             from kindling.retrieval.provider import LocalFtsProvider
 
-            self._provider = LocalFtsProvider(self.store, self.weights)
+            scorer = None
+            if self.semantic_mode is not None:  # the optional extra: imported only when asked
+                from kindling.semantic.setup import scorer_for
+
+                scorer = scorer_for(self.store, self.semantic_mode)
+                self._semantic_checked = time.monotonic()
+            self._provider = LocalFtsProvider(self.store, self.weights, semantic=scorer)
         return self._provider
+
+    def _semantic_due(self) -> bool:
+        """In ``auto`` mode without the signal yet, look again now and then: a long-running
+        server or MCP process picks it up once the model is installed and vectors indexed."""
+        if self.semantic_mode != "auto" or self._provider is None:
+            return False
+        if getattr(self._provider, "semantic", True) is not None:
+            return False
+        return time.monotonic() - self._semantic_checked >= SEMANTIC_RECHECK_S
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -90,6 +123,18 @@ class EngineBase:
         """``text`` scrubbed of secrets when this engine scrubs; call it before any cut, so a
         cut never leaves half a secret."""
         return scrub_text(text) if self.scrubs_secrets else text
+
+
+def semantic_switch(value: bool | str) -> Literal["auto", "on"] | None:
+    """``semantic``: False (lexical only, the default), ``"auto"`` (the signal when its extra,
+    model and vectors are there) or True / ``"on"`` (an error when one is missing)."""
+    if value is False:
+        return None
+    if value is True or value == "on":
+        return "on"
+    if value == "auto":
+        return "auto"
+    raise InvalidInputError("semantic must be False, True, 'on' or 'auto'")
 
 
 def scrub_switch(scrub_secrets: bool, redact_secrets: bool | None) -> bool:

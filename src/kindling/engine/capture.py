@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kindling.capture.privacy import mask_remembered, unguarded
+from kindling.capture.privacy import mask_remembered
 from kindling.capture.sanitize import (
     new_id,
     require_choice,
@@ -129,7 +129,7 @@ class CaptureVerbs(ReadVerbs):
                     )
                 obs = Observation(item.id, item.kind, content, provenance, item.ts, where)
                 rows.append((obs, capsule.id if capsule else None))
-            unguarded(self.store).insert_observations(rows)  # scrubbed in validate
+            self.store.insert_observations(rows)  # scrubbed in validate
         return [obs for obs, _ in rows]
 
     def _attach_target(self, capsule_id: str | None, scope: Scope | None) -> CapsuleRef | None:
@@ -208,11 +208,13 @@ class CaptureVerbs(ReadVerbs):
         expires_at: int | None = None,
         ttl_ms: int | None = None,
         scope: Scope | None = None,
+        created_at: int | None = None,
     ) -> Pin:
-        """Pin an observation or summary. Its scope defaults to the target's scope."""
+        """Pin an observation or summary. Its scope defaults to the target's scope; a
+        ``ttl_ms`` counts from ``created_at`` (default: now)."""
         ttype: TargetType = require_choice(target_type, TARGET_TYPES, "pin target type")
         target = self.get(require_id(target_id, "target_id"), ttype)
-        now = self.clock()
+        now = require_ts(created_at, "created_at") if created_at is not None else self.clock()
         expiry = validate.pin_expiry(now, expires_at, ttl_ms)
         pin = Pin(
             id=new_id(),

@@ -13,14 +13,19 @@ from typing import TYPE_CHECKING
 
 from kindling.capture.sanitize import wall_clock_ms
 from kindling.capture.spool import DRAIN_ON_OPEN_S, spool_dir
-from kindling.engine.base import Clock, scrub_switch
+from kindling.engine.base import Clock, scrub_switch, semantic_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.disclosure import DisclosureVerbs
 from kindling.engine.drain import drain
+from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
+from kindling.engine.semantic import SemanticVerbs
+from kindling.engine.tokens import TokenVerbs
+from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.forgetting import ForgetVerbs
+from kindling.memory import Memory
 from kindling.store.backends import open_store
 from kindling.store.sqlite import SqliteStore
 
@@ -30,7 +35,17 @@ if TYPE_CHECKING:
     from kindling.retrieval.scoring import ScoringWeights
 
 
-class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, ForgetVerbs):
+class Kindling(
+    CaptureVerbs,
+    DisclosureVerbs,
+    LookupVerbs,
+    TransferVerbs,
+    RetrieveVerbs,
+    MemoryVerbs,
+    ForgetVerbs,
+    TokenVerbs,
+    SemanticVerbs,
+):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
 
     >>> with Kindling.open(":memory:") as kd:
@@ -53,6 +68,7 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
         drain_spool: bool = True,
         busy_timeout_s: float | None = None,
         read_only: bool = False,
+        semantic: bool | str = False,
     ) -> Kindling:
         """Open (creating and migrating as needed) the SQLite database at ``path`` and apply
         what hooks spooled for it (unless ``drain_spool=False``), or the PostgreSQL database
@@ -65,12 +81,15 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
         ``busy_timeout_s`` bounds how long a write waits for another writer (default: 5 s on
         SQLite, no bound on PostgreSQL; a hook the agent waits for wants less).
         ``read_only=True`` never creates, migrates or writes the database (nor applies the
-        spool): reads work, every write raises ``StoreError``."""
+        spool): reads work, every write raises ``StoreError``. ``semantic`` turns on the optional
+        semantic signal (extra ``kindling-memory[semantic]``; docs/semantic.md): ``"auto"`` uses
+        it when its model and vectors are there, True requires them."""
         if not isinstance(path, str | PathLike) or not str(path).strip():
             raise InvalidInputError("path must be a file path or ':memory:'")
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only must be True or False")
         scrub = scrub_switch(scrub_secrets, redact_secrets)  # checked before a file is opened
+        semantic_switch(semantic)
         store = open_store(path, busy_timeout_s=_timeout(busy_timeout_s), read_only=read_only)
         kd = cls(
             store,
@@ -79,7 +98,9 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
             clock=clock,
             weights=weights,
             scrub_secrets=scrub,
+            semantic=semantic,
         )
+        kd.location = str(path)
         if (
             drain_spool
             and not read_only
@@ -110,6 +131,8 @@ class Kindling(CaptureVerbs, DisclosureVerbs, RetrieveVerbs, MemoryVerbs, Forget
         with self.store.transaction():
             yield
 
+
+_IS_MEMORY: type[Memory] = Kindling  # mypy: every verb of Memory, with its signature
 
 MAX_BUSY_TIMEOUT_S = 600.0
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kindling.capture.privacy import scrub_details
-from kindling.capture.sanitize import MAX_LIMIT, new_id, require_limit, require_text
+from kindling.capture.sanitize import (
+    MAX_LIMIT,
+    new_id,
+    require_id,
+    require_limit,
+    require_text,
+    require_ts,
+)
 from kindling.engine import validate
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError
-from kindling.model import Capsule, Scope, Summary
+from kindling.model import Capsule, Scope, Summary, Visible
 
 if TYPE_CHECKING:  # the chat memories' values and checks load with the first memory verb
     from kindling.model import Memory, MemoryFields, MemoryMatch, SummaryDetails
@@ -23,41 +30,51 @@ class MemoryVerbs(EngineBase):
     """Write and search chat memories."""
 
     def add_memory(
-        self, workspace: str, content: str, fields: MemoryFields | None = None
+        self,
+        workspace: str,
+        content: str,
+        fields: MemoryFields | None = None,
+        *,
+        created_at: int | None = None,
+        user_id: str | None = None,
     ) -> Memory:
         """Store a memory of ``workspace`` (any stable name, e.g. a canonical directory path):
         a summary of its own closed capsule scoped to ``repo_id=workspace``, with structured
         ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
         marks the other Active memories of that topic in the workspace Superseded: the newest
-        write wins. One transaction."""
+        write wins. One transaction. ``created_at`` (default: now) is its time; ``user_id``
+        whose it is (the server stamps the token's identity)."""
         from kindling.capture.memory import check_memory_fields, memory_intent
         from kindling.model import Memory
 
         where = require_text(workspace, "workspace")
         text = validate.clean_text(content, "memory content", self.clean)
         checked = check_memory_fields(fields) if fields is not None else None
-        now = self.clock()
+        now = require_ts(created_at, "created_at") if created_at is not None else self.clock()
+        who = None if user_id is None else require_id(user_id, "user_id")
+        summary_id = new_id()
+        details = None if checked is None else _details(summary_id, checked, now)
+        if details is not None and self.scrubs_secrets:
+            details = scrub_details(details)  # each text once: the intent is made of these
         capsule = Capsule(
             id=new_id(),
             type="session",
-            intent=memory_intent(checked.topic if checked else None, text),
+            intent=memory_intent(details.topic if details else None, text),
             status="closed",
             opened_at=now,
             closed_at=now,
-            scope=Scope(repo_id=where, session_id=checked.session_id if checked else None),
+            scope=Scope(
+                repo_id=where, session_id=checked.session_id if checked else None, user_id=who
+            ),
         )
         summary = Summary(
-            id=new_id(), capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
+            id=summary_id, capsule_id=capsule.id, content=text, confidence=0.5, created_at=now
         )
-        details: SummaryDetails | None = None
         superseded: tuple[str, ...] = ()
         with self.store.transaction():
             self.store.insert_capsule(capsule)
             self.store.upsert_summary(summary)
-            if checked is not None:
-                details = _details(summary.id, checked, now)
-                if self.scrubs_secrets:
-                    details = scrub_details(details)
+            if details is not None:
                 self.store.insert_summary_details(details)
                 if details.status == "Active" and details.topic_id is not None:
                     superseded = tuple(
@@ -68,10 +85,18 @@ class MemoryVerbs(EngineBase):
         return Memory(where, summary, details, superseded)
 
     def search_memories(
-        self, workspace: str, query: str, *, limit: int = MAX_LIMIT
+        self,
+        workspace: str,
+        query: str,
+        *,
+        limit: int = MAX_LIMIT,
+        user_id: str | None = None,
+        visible: Visible | None = None,
     ) -> list[MemoryMatch]:
         """The memories of ``workspace`` (every summary scoped to it; those without details are
-        legacy) whose text matches ``query``, by text relevance alone, best first."""
+        legacy) whose text matches ``query``, by text relevance alone, best first. The server
+        narrows them: ``user_id`` to one user's (before ``limit``), ``visible`` (its access
+        rule) to those it accepts."""
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
@@ -81,10 +106,12 @@ class MemoryVerbs(EngineBase):
         found = summaries_by_relevance(
             self.store,
             query,
-            Scope(repo_id=where),
+            Scope(repo_id=where, user_id=None if user_id is None else require_id(user_id)),
             limit=require_limit(limit),
             weights=self.weights,
         )
+        if visible is not None:
+            found = [f for f in found if visible(f.summary)]
         details = self.store.get_summary_details([f.summary.id for f in found])
         return [
             MemoryMatch(Memory(where, f.summary, details.get(f.summary.id)), f.relevance)

@@ -6,8 +6,10 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from kindling.capture.sanitize import require_choice, require_limit, require_scope, require_ts
 from kindling.engine.base import EngineBase
@@ -18,6 +20,7 @@ from kindling.model import (
     Capsule,
     CapsuleStatus,
     Entity,
+    JsonObject,
     Observation,
     ObservationKind,
     Pin,
@@ -126,4 +129,38 @@ class ReadVerbs(EngineBase):
         )
 
     def stats(self) -> StoreStats:
+        """Whole-store counts."""
         return self.store.stats()
+
+    def status(self, *, open_shown: int = 20) -> JsonObject:
+        """What ``kindling status`` shows: where the database is, its size and schema, the
+        counts by type and kind, and the newest ``open_shown`` open capsules."""
+        from kindling.semantic.api import status as semantic_status  # not on the hooks' path
+
+        stats = self.stats()
+        open_caps = self.list_capsules(status="open", limit=open_shown)
+        where = self.location or ":memory:"
+        if "://" in where:  # a server database: its address without the credentials
+            parts = urlsplit(where)
+            where = f"{parts.scheme}://{parts.hostname or ''}{parts.path}"
+        elif where != ":memory:":
+            where = os.path.realpath(where)
+        files = [] if "://" in where or where == ":memory:" else [where, where + "-wal"]
+        return {
+            "database": where,
+            "sizeBytes": sum(os.path.getsize(f) for f in files if os.path.exists(f)),
+            "schemaVersion": stats.schema_version,
+            "observations": {
+                "total": sum(stats.observations_by_kind.values()),
+                "byKind": dict(sorted(stats.observations_by_kind.items())),
+                "redacted": stats.redacted_observations,
+            },
+            "capsules": {
+                "total": sum(stats.capsules_by_status.values()),
+                "byStatus": dict(sorted(stats.capsules_by_status.items())),
+            },
+            "summaries": stats.summaries,
+            "pins": stats.pins,
+            "openCapsules": [c.to_dict() for c in open_caps],
+            "semantic": semantic_status(self.store).to_dict(),
+        }

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kindling.engine import Kindling
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject_filter import one_line, render, tier
+from kindling.memory import Memory
 from kindling.model import RELEVANCE_THRESHOLD, Entity, Observation, ObservationKind, Scope, Summary
 
 # Claude Code caps additionalContext at 10,000 characters; stay clearly below it.
@@ -55,7 +55,7 @@ def _key(text: str) -> str:
 
 
 class _Builder:
-    def __init__(self, kd: Kindling, budget_tokens: int) -> None:
+    def __init__(self, kd: Memory, budget_tokens: int) -> None:
         self.kd = kd
         self.budget = budget_tokens
         self.lines: list[str] = []
@@ -96,7 +96,7 @@ def _where(entity: Entity, repo: str) -> str:
 
 
 def build_context(
-    kd: Kindling, *, repo: str, query: str, cfg: HookConfig, with_pins: bool = True
+    kd: Memory, *, repo: str, query: str, cfg: HookConfig, with_pins: bool = True
 ) -> Injection | None:
     """Context for ``repo``. ``query`` empty = session start (recent work, no threshold)."""
     scope = Scope(repo_id=repo)

@@ -108,7 +108,7 @@ def injection(
     try:
         kd = RemoteKindling(url, token, timeout_s=TIMEOUT_S)
         found = build_context(
-            kd,  # type: ignore[arg-type]  # the verbs build_context uses, over HTTP
+            kd,
             repo=repo_root(p.cwd),
             query=query,
             cfg=cfg,

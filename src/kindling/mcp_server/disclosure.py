@@ -24,7 +24,7 @@ from kindling.mcp_server import render
 from kindling.model import Capsule, Item, Observation, Summary
 
 if TYPE_CHECKING:
-    from kindling import Kindling
+    from kindling.memory import Memory
 
 MAX_STEPS = 50
 MAX_IDS = 100
@@ -71,7 +71,7 @@ class DisclosureTools:
 
     if TYPE_CHECKING:
 
-        def _kd(self) -> AbstractContextManager[Kindling]: ...
+        def _kd(self) -> AbstractContextManager[Memory]: ...
 
     def timeline(
         self,

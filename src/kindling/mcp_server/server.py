@@ -18,10 +18,11 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 from pydantic import ValidationError
 
-from kindling import Kindling, __version__
+from kindling import __version__
 from kindling.config import repo_root
 from kindling.mcp_schemas import OUTPUT_SCHEMAS, plain_error
 from kindling.mcp_server.tools import KindlingTools
+from kindling.memory import Memory
 
 INSTRUCTIONS = """Kindling is this project's local memory: what earlier sessions ran, changed,
 learned and decided. Call `retrieve` with a question before re-investigating something that
@@ -74,7 +75,7 @@ def make_tool(fn: Callable[..., Any], name: str, title: str, annotations: ToolAn
 
 
 def build_server(
-    db: Path, cwd: str | None = None, opener: Callable[[], Kindling] | None = None
+    db: Path, cwd: str | None = None, opener: Callable[[], Memory] | None = None
 ) -> MCPServer[Any]:
     t = KindlingTools(db, repo_root(cwd), opener)
     tools = [
@@ -97,6 +98,6 @@ def build_server(
     )
 
 
-def serve(db: Path, opener: Callable[[], Kindling] | None = None) -> None:
+def serve(db: Path, opener: Callable[[], Memory] | None = None) -> None:
     """Serve over stdio until the client hangs up."""
     build_server(db, opener=opener).run("stdio")

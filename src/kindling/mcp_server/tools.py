@@ -26,6 +26,7 @@ from kindling.config import repo_root
 from kindling.errors import NotFoundError
 from kindling.mcp_server import render
 from kindling.mcp_server.disclosure import DisclosureTools
+from kindling.memory import Memory
 
 ALL_REPOS = "*"
 MAX_QUERY_CHARS = 2000  # a question, not a document: a 5 MB query once took 15 s
@@ -45,16 +46,16 @@ class KindlingTools(DisclosureTools):
     """The tools, bound to one database path and one default repository."""
 
     def __init__(
-        self, db: Path, default_repo: str, opener: Callable[[], Kindling] | None = None
+        self, db: Path, default_repo: str, opener: Callable[[], Memory] | None = None
     ) -> None:
         self.db = db
         self.default_repo = default_repo
         # The CLI passes its own opener: a postgresql:// database, or remote mode (every tool
         # then asks the server).
-        self._open = opener or (lambda: Kindling.open(self.db))
+        self._open = opener or (lambda: Kindling.open(self.db, semantic="auto"))
 
     @contextmanager
-    def _kd(self) -> Iterator[Kindling]:
+    def _kd(self) -> Iterator[Memory]:
         try:
             with self._open() as kd:
                 yield kd
@@ -253,10 +254,8 @@ class KindlingTools(DisclosureTools):
         """Where the database is, the default repository, and what the store holds."""
         with self._kd() as kd:
             here = self.scope(None)
-            # Remote mode (remote.front.RemoteKindling) has the server's facts, not counts.
-            server_status = getattr(kd, "server_status", None)
-            if server_status is not None:
-                facts = server_status()
+            doc = kd.status()
+            if "server" in doc:  # remote mode: the server's facts, not counts
                 mine: dict[str, int] = {}
                 with suppress(KindlingError):  # a team may not be granted the default repository
                     mine["openCapsulesInDefaultRepo"] = len(
@@ -264,15 +263,15 @@ class KindlingTools(DisclosureTools):
                     )
                 return render.result(
                     {
-                        "server": facts.url,
+                        "server": doc["server"],
                         "defaultRepo": self.default_repo,
                         "version": __version__,
-                        "serverVersion": facts.version,
-                        "backend": facts.backend,
-                        "schemaVersion": facts.schema_version,
-                        "user": facts.user,
-                        "team": facts.team,
-                        "repos": list(facts.repos),
+                        "serverVersion": doc["version"],
+                        "backend": doc["backend"],
+                        "schemaVersion": doc["schemaVersion"],
+                        "user": doc["user"],
+                        "team": doc["team"],
+                        "repos": doc["repos"],
                         **mine,
                     }
                 )

@@ -31,6 +31,7 @@ CapsuleType: TypeAlias = Literal["session", "pocketflow_node"]
 CapsuleStatus: TypeAlias = Literal["open", "closed"]
 TargetType: TypeAlias = Literal["observation", "summary"]
 QueryMode: TypeAlias = Literal["terms", "fts5", "recency"]
+QUERY_MODES: tuple[QueryMode, ...] = get_args(QueryMode)
 
 OBSERVATION_KINDS: tuple[ObservationKind, ...] = get_args(ObservationKind)
 CAPSULE_TYPES: tuple[CapsuleType, ...] = get_args(CapsuleType)

@@ -1,8 +1,8 @@
 """The read verbs of ``RemoteKindling``: listings, lookups by id, status, export and import.
 
 Each verb has the name and keywords of the local one (``Kindling.list_observations``,
-``get_pin``, ``lookup.describe``, ``bundle.export_bundle``...) and returns the same typed value,
-parsed from the server's JSON with the bundle's parsers. Scopes travel as the query parameters
+``get_pin``, ``describe``, ``export_bundle``...) and returns the same typed value, read from
+the server's JSON by ``model.wire``. Scopes travel as the query parameters
 ``session``/``repo``/``agent``: the server decides the user from the token, so a scope's
 ``user_id`` is not sent. An answer that does not parse is a ``RemoteError``.
 
@@ -13,33 +13,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, TypeVar
 
-from kindling.bundle import (
-    Bundle,
-    ImportReport,
-    parse_capsule,
-    parse_observation,
-    parse_pin,
-    parse_summary,
-)
-from kindling.capture.privacy import scrub_observation, scrub_text
-from kindling.errors import InvalidInputError
-from kindling.lookup import Described, EntityType
+from kindling.capture.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
+from kindling.errors import InvalidInputError, KindlingError
+from kindling.memory import Progress, no_progress
 from kindling.model import (
-    AnyEntity,
     Capsule,
     Entity,
-    Item,
-    Items,
     JsonObject,
     Observation,
+    ObservationKind,
     Pin,
     Scope,
     Summary,
-    Timeline,
+    TargetType,
+    wire,
 )
+from kindling.model.bundle import Bundle
+from kindling.model.checks import require_choice
+from kindling.model.disclosure import Items, Timeline
+from kindling.model.entities import CapsuleStatus
+from kindling.model.reports import Described, ImportReport, RepoActivity
 from kindling.remote.client import RemoteClient, RemoteError, path_id
 
 T = TypeVar("T")
@@ -50,7 +46,9 @@ def parsing(what: str) -> Iterator[None]:
     """A server answer that is not the shape we read is the server's fault, said in one line."""
     try:
         yield
-    except (KeyError, TypeError, AttributeError, InvalidInputError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError, InvalidInputError) as exc:
+        if isinstance(exc, KindlingError) and not isinstance(exc, InvalidInputError):
+            raise
         raise RemoteError(
             f"the server's {what} answer is not what Kindling sends ({exc})"
         ) from None
@@ -61,35 +59,6 @@ def query_of(scope: Scope | None, **extra: object) -> dict[str, str]:
     where = Scope() if scope is None else scope
     values = {"session": where.session_id, "repo": where.repo_id, "agent": where.agent_id, **extra}
     return {k: str(v) for k, v in values.items() if v is not None}
-
-
-def capsule_of(data: Mapping[str, Any], where: str) -> Capsule:
-    """A capsule as the server sends it: the bundle's fields and its ``summaryId`` (which a
-    bundle leaves to its summaries)."""
-    summary_id = data.get("summaryId")
-    capsule = parse_capsule(data, where)
-    return capsule if summary_id is None else replace(capsule, summary_id=str(summary_id))
-
-
-def entity_of(target_type: str, data: Mapping[str, Any]) -> Entity:
-    if target_type == "observation":
-        return parse_observation(data, "observation")
-    return parse_summary(data, "summary")
-
-
-@dataclass(frozen=True, slots=True)
-class ServerStatus:
-    """What ``kindling status`` can say of a server. No counts: the database is shared, and
-    one team must not learn how much another stores."""
-
-    url: str
-    version: str
-    backend: str
-    schema_version: int
-    user: str
-    team: str | None
-    repos: tuple[str, ...]
-    open_capsules: tuple[Capsule, ...]
 
 
 class RemoteReads:
@@ -114,80 +83,62 @@ class RemoteReads:
     def list_observations(
         self,
         *,
-        kind: str | None = None,
+        kind: ObservationKind | None = None,
         scope: Scope | None = None,
+        capsule_id: str | None = None,
         limit: int = 50,
         before: tuple[int, str] | None = None,
     ) -> list[Observation]:
         cursor = None if before is None else f"{before[0]}:{before[1]}"
-        query = query_of(scope, kind=kind, limit=limit, before=cursor)
-        return self._list("/v1/observations", parse_observation, query)
+        query = query_of(scope, kind=kind, capsule=capsule_id, limit=limit, before=cursor)
+        return self._list("/v1/observations", wire.observation, query)
+
+    def list_repos(self, *, scope: Scope | None = None, limit: int = 50) -> list[RepoActivity]:
+        return self._list("/v1/repos", wire.repo_activity, query_of(scope, limit=limit))
 
     def list_capsules(
-        self, *, status: str | None = None, scope: Scope | None = None, limit: int = 50
+        self, *, status: CapsuleStatus | None = None, scope: Scope | None = None, limit: int = 50
     ) -> list[Capsule]:
-        return self._list("/v1/capsules", capsule_of, query_of(scope, status=status, limit=limit))
+        query = query_of(scope, status=status, limit=limit)
+        return self._list("/v1/capsules", wire.capsule, query)
 
     def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
-        return self._list("/v1/summaries", parse_summary, query_of(scope, limit=limit))
+        return self._list("/v1/summaries", wire.summary, query_of(scope, limit=limit))
 
     def list_pins(
         self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
     ) -> list[Pin]:
         query = query_of(scope, active_at=active_at, limit=limit)
-        return self._list("/v1/pins", parse_pin, query)
+        return self._list("/v1/pins", wire.pin, query)
 
     # ------------------------------------------------------------------ by id
 
     def get_observation(self, observation_id: str) -> Observation:
-        return self._one("observations", observation_id, parse_observation)
+        return self._one("observations", observation_id, wire.observation)
 
     def get_capsule(self, capsule_id: str) -> Capsule:
-        return self._one("capsules", capsule_id, capsule_of)
+        return self._one("capsules", capsule_id, wire.capsule)
 
     def get_summary(self, summary_id: str) -> Summary:
-        return self._one("summaries", summary_id, parse_summary)
+        return self._one("summaries", summary_id, wire.summary)
 
     def get_pin(self, pin_id: str) -> Pin:
-        return self._one("pins", pin_id, parse_pin)
+        return self._one("pins", pin_id, wire.pin)
 
-    def get(self, entity_id: str, target_type: str) -> Entity:
-        if target_type == "observation":
+    def get(self, entity_id: str, target_type: TargetType) -> Entity:
+        kind = require_choice(target_type, ("observation", "summary"), "target type")
+        if kind == "observation":
             return self.get_observation(entity_id)
         return self.get_summary(entity_id)
 
     def describe(self, entity_id: str) -> Described:
-        """``lookup.describe`` on the server (``GET /v1/entities/{id}``), typed again; the
-        capsules an observation or summary links to come by id, as ``kindling show`` needs."""
+        """``Kindling.describe`` on the server (``GET /v1/entities/{id}``); the capsules an
+        observation or summary links to come by id, and are fetched."""
         data = self.client.call("GET", f"/v1/entities/{path_id(entity_id)}")
         with parsing("entity"):
-            links = data["links"]
-            # The links tell the type: a capsule's own "type" (session...) hides "capsule".
-            body = {k: v for k, v in data.items() if k not in ("links", "sameIdAlso")}
-            entity: AnyEntity
-            kind: EntityType
-            if "observations" in links:
-                kind, entity = "capsule", capsule_of(body, "capsule")
-            elif "target" in links:
-                kind, entity = "pin", parse_pin(body, "pin")
-            elif "evidence" in links:
-                kind, entity = "summary", parse_summary(body, "summary")
-            else:
-                kind, entity = "observation", parse_observation(body, "observation")
-            summary, target = links.get("summary"), links.get("target")
-            observations = links.get("observations", links.get("evidence", []))
-            return Described(
-                type=kind,
-                entity=entity,
-                capsules=tuple(self.get_capsule(i) for i in links.get("capsules", [])),
-                observations=tuple(parse_observation(o, "observation") for o in observations),
-                summary=None if summary is None else parse_summary(summary, "summary"),
-                pins=tuple(parse_pin(p, "pin") for p in links.get("pins", [])),
-                target=None
-                if target is None or not isinstance(entity, Pin)
-                else entity_of(entity.target_type, target),
-                also=tuple(data.get("sameIdAlso", [])),
-            )
+            found = wire.described(data)
+            capsule_ids = wire.capsule_ids(data) if found.type in ("observation", "summary") else ()
+        return replace(found, capsules=tuple(self.get_capsule(i) for i in capsule_ids))
 
     # ------------------------------------------------------------------ opening a hit
 
@@ -200,14 +151,7 @@ class RemoteReads:
             "GET", f"/v1/timeline/{path_id(anchor_id)}", before=str(before), after=str(after)
         )
         with parsing("timeline"):
-            return Timeline(
-                anchor=entity_of(answer["anchorType"], answer["anchor"]),
-                session_id=answer["sessionId"],
-                before=tuple(parse_observation(o, "before") for o in answer["before"]),
-                after=tuple(parse_observation(o, "after") for o in answer["after"]),
-                more_before=bool(answer["moreBefore"]),
-                more_after=bool(answer["moreAfter"]),
-            )
+            return wire.timeline(answer)
 
     def get_items(self, ids: Sequence[str], *, token_budget: int | None = None) -> Items:
         """``Kindling.get_items`` on the server (``POST /v1/items``)."""
@@ -215,75 +159,61 @@ class RemoteReads:
         if token_budget is not None:
             body["token_budget"] = token_budget
         answer = self.client.call("POST", "/v1/items", body)
-        parsers: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
-            "observation": parse_observation,
-            "summary": parse_summary,
-            "capsule": capsule_of,
-        }
         with parsing("items"):
-            return Items(
-                items=tuple(
-                    Item(
-                        i["type"],
-                        parsers[i["type"]](i["entity"], "item"),
-                        int(i["totalChars"]),
-                        int(i["cutChars"]),
-                    )
-                    for i in answer["items"]
-                ),
-                missing=tuple(str(m) for m in answer["missing"]),
-                token_budget=answer["tokenBudget"],
-                tokens_used=int(answer["tokensUsed"]),
-            )
+            return wire.items(answer)
 
     # ------------------------------------------------------------------ the whole store
 
-    def server_status(self) -> ServerStatus:
-        """``GET /v1/status``: the server's facts and the token user's open capsules."""
+    def status(self) -> JsonObject:
+        """``GET /v1/status``: the server's facts and the token user's open capsules (no
+        counts: the database is shared, and one team must not learn how much another stores).
+        """
         answer = self.client.call("GET", "/v1/status")
         with parsing("status"):
-            return ServerStatus(
-                url=self.client.url,
-                version=str(answer["version"]),
-                backend=str(answer["backend"]),
-                schema_version=int(answer["schemaVersion"]),
-                user=str(answer["user"]),
-                team=None if answer["team"] is None else str(answer["team"]),
-                repos=tuple(str(r) for r in answer["repos"]),
-                open_capsules=tuple(capsule_of(c, "capsule") for c in answer["openCapsules"]),
-            )
+            facts = {k: answer[k] for k in ("version", "backend", "schemaVersion", "user")}
+            mine = [wire.capsule(c).to_dict() for c in answer["openCapsules"]]
+            return {
+                "server": self.client.url,
+                **facts,
+                "team": answer["team"],
+                "repos": [str(r) for r in answer["repos"]],
+                "openCapsules": mine,
+            }
 
     def export_bundle(
-        self, *, scope: Scope | None = None, include_redacted: bool = False
+        self,
+        *,
+        scope: Scope | None = None,
+        include_redacted: bool = False,
+        exported_at: int | None = None,
+        progress: Progress = no_progress,
     ) -> JsonObject:
         """``GET /v1/export``: the server's bundle of what the token may read in ``scope``."""
-        query = query_of(scope, include_redacted="true" if include_redacted else None)
+        query = query_of(
+            scope,
+            include_redacted="true" if include_redacted else None,
+            exported_at=exported_at,
+        )
         answer = self.client.call("GET", "/v1/export", **query)
         with parsing("export"):
             if not isinstance(answer, dict) or "dataset" not in answer:
                 raise TypeError("no dataset")
             return answer
 
-    def import_bundle(self, bundle: Bundle, *, dry_run: bool = False) -> ImportReport:
+    def import_bundle(
+        self, bundle: Bundle, *, dry_run: bool = False, progress: Progress = no_progress
+    ) -> ImportReport:
         """``POST /v1/import`` of a parsed bundle, its text scrubbed before it is sent."""
         clean = replace(
             bundle,
             observations=tuple(scrub_observation(o) for o in bundle.observations),
-            capsules=tuple(replace(c, intent=scrub_text(c.intent)) for c in bundle.capsules),
-            summaries=tuple(replace(s, content=scrub_text(s.content)) for s in bundle.summaries),
-            pins=tuple(
-                replace(p, reason=None if p.reason is None else scrub_text(p.reason))
-                for p in bundle.pins
-            ),
+            capsules=tuple(scrub_capsule(c) for c in bundle.capsules),
+            summaries=tuple(scrub_summary(s) for s in bundle.summaries),
+            pins=tuple(scrub_pin(p) for p in bundle.pins),
         )
         answer = self.client.call(
             "POST", "/v1/import", clean.to_dict(), dry_run="true" if dry_run else "false"
         )
+        progress(bundle.size())
         with parsing("import"):
-            return ImportReport(
-                added=dict(answer["added"]),
-                existing=dict(answer["existing"]),
-                links_added=int(answer["linksAdded"]),
-                skipped=tuple(answer["skipped"]),
-                dry_run=bool(answer["dryRun"]),
-            )
+            return wire.import_report(answer)

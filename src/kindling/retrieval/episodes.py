@@ -96,6 +96,7 @@ def expand_episodes(
     if not chosen:
         return []
     by_id = {item.entity.id: item for item in found}
+    words = query.words
     excluded = set(request.exclude_ids)
     added: list[Scored] = []
     for rel, sid in chosen:
@@ -120,7 +121,7 @@ def expand_episodes(
                 by_id[obs.id] = item
                 added.append(item)
             item.episode = max(item.episode, rel)
-            item.need = step_fit(query.need, obs, phase, query.words)
+            item.need = step_fit(query.need, obs, phase, words)
     if added and request.intent is not None:
         intents = store.capsule_intents_of([item.entity.id for item in added])
         for item in added:

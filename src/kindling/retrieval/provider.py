@@ -40,6 +40,12 @@ from kindling.retrieval.scoring import (
     scope_factor,
     stable_sort_key,
 )
+from kindling.retrieval.semantic import (
+    SEMANTIC_WEIGHT,
+    SemanticScorer,
+    semantic_signal,
+    semantic_values,
+)
 from kindling.retrieval.signals import Query, explain, fill_text_signals
 from kindling.retrieval.signals import Scored as _Scored
 from kindling.retrieval.snippets import find_terms, make_snippet
@@ -111,9 +117,18 @@ class LocalFtsProvider:
 
     name = "local-fts"
 
-    def __init__(self, store: Store, weights: ScoringWeights = DEFAULT_WEIGHTS) -> None:
+    def __init__(
+        self,
+        store: Store,
+        weights: ScoringWeights = DEFAULT_WEIGHTS,
+        *,
+        semantic: SemanticScorer | None = None,
+        semantic_weight: float = SEMANTIC_WEIGHT,
+    ) -> None:
         self.store = store
         self.weights = weights
+        self.semantic = semantic  # the optional semantic signal (retrieval.semantic)
+        self.semantic_weight = semantic_weight
 
     def search(self, request: ProviderRequest) -> ProviderResult:
         full = build_query(request.query or "")
@@ -135,6 +150,8 @@ class LocalFtsProvider:
         if plan.match is not None:
             fill_text_signals(found, query, self.weights)
             found += expand_episodes(self.store, request, found, query, self.weights, scope)
+            if self.semantic is not None:
+                self._fill_semantic(found, request.query or "")
             self._rescore(found, plan, reference)
         ranked = sorted(found, key=lambda s: s.key)[: request.limit]
         hits = tuple(self._finish(ranked, plan, reference, query))
@@ -158,9 +175,17 @@ class LocalFtsProvider:
         _, counts = self.store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
         return plan, (total, counts), empty
 
+    def _fill_semantic(self, found: list[_Scored], query: str) -> None:
+        assert self.semantic is not None
+        keys = [(s.target_type, s.entity.id) for s in found]
+        values = semantic_values(self.semantic, query, keys)
+        for item, key in zip(found, keys, strict=True):
+            item.semantic = values.get(key)
+
     def _rescore(self, found: list[_Scored], plan: QueryPlan, reference: int) -> None:
         for item in found:
             result = calculate_score(self._inputs(item, plan, reference), self.weights)
+            item.result = result
             item.score = result.score
             item.raw = result.raw
             item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
@@ -264,6 +289,7 @@ class LocalFtsProvider:
             support=item.support,
             episode=item.episode,
             need=item.need,
+            extra=semantic_signal(item.semantic, self.semantic_weight),
         )
 
     def _score_observations(
@@ -319,7 +345,7 @@ class LocalFtsProvider:
             spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
             terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
             inputs = self._inputs(item, plan, reference)
-            result = calculate_score(inputs, self.weights)
+            result = item.result or calculate_score(inputs, self.weights)
             explanation = explain(
                 result,
                 inputs,

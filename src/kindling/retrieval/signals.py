@@ -53,6 +53,8 @@ class Scored:
     episode: float = 0.0
     need: float = 1.0
     matched: tuple[str, ...] = ()
+    result: Score | None = None  # the score of the last ``_rescore`` (reused by the hits)
+    semantic: float | None = None  # the semantic signal's value (retrieval.semantic), if on
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +81,25 @@ def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWei
     total = sum(term_w.values())
     words = query.words
     matcher = TermMatcher(list(term_w))
+    # Texts repeat within one question (a capsule's intent, a neighbour that is a candidate
+    # too): each is matched once.
+    seen: dict[str, frozenset[str]] = {}
+
+    def held_by(text: str) -> frozenset[str]:
+        terms = seen.get(text)
+        if terms is None:
+            terms = seen[text] = matcher.held(text)
+        return terms
+
     for item in found:
         item.need = step_fit(query.need, item.entity, None, words)
         if total <= 0:
             continue
-        own = matcher.held(item.entity.content)
+        own = held_by(item.entity.content)
         held = [t for t in term_w if t in own]
         credit = support = 0.0
-        neighbour = matcher.held(item.context_text)
-        intent = matcher.held(item.capsule_intent)
+        neighbour = held_by(item.context_text)
+        intent = held_by(item.capsule_intent)
         n_credit = weights.prompt_context if item.context_prompt else weights.context
         n_support = n_credit / weights.context if weights.context > 0 else 0.0
         for t in term_w:

@@ -11,6 +11,7 @@ Must not import anything from Kindling except ``model`` and ``store.segments``.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from kindling.model import REDACTED
@@ -51,20 +52,29 @@ def stem(word: str) -> str:
     return word
 
 
-def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[int, int], ...]:
-    """Spans of ``content`` that match a query word (see the module docstring), in order;
-    matching parts of one identifier (``verifyToken``) make one span."""
-    segmented = segment_spans(content[:SCAN_CHARS], words)
+@functools.lru_cache(maxsize=64)  # one question's words, asked of each of its hits
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The expression that finds the words' stems at the start of a token (see
+    ``find_terms``); None when no word has a stem of two letters or more."""
     stems = sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2})
     if not stems:
-        return _merge(segmented, [])
+        return None
     # A token starts after a non-alphanumeric character or at a lower-to-upper case step; it
     # matches when it starts with a stem, and runs on to the end of its token.
-    pattern = re.compile(
+    return re.compile(
         r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:"
         + "|".join(re.escape(s) for s in sorted(stems, key=len, reverse=True))
         + r")(?:[a-z0-9]*|[A-Z0-9]*(?![a-z]))"
     )
+
+
+def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[int, int], ...]:
+    """Spans of ``content`` that match a query word (see the module docstring), in order;
+    matching parts of one identifier (``verifyToken``) make one span."""
+    segmented = segment_spans(content[:SCAN_CHARS], words)
+    pattern = _pattern(tuple(words))
+    if pattern is None:
+        return _merge(segmented, [])
     spans: list[tuple[int, int]] = []
     for m in pattern.finditer(content, 0, SCAN_CHARS):
         if spans and spans[-1][1] == m.start():  # the next part of one identifier

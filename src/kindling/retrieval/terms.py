@@ -82,8 +82,11 @@ class TermMatcher:
         lower = head.lower()
         squeezed: str | None = None
         have: set[str] = set()
+        ascii_text = head.isascii()  # then ``lower`` and ``head`` share their positions
         for s, boundary in self.boundary.items():
-            if s in lower and boundary.search(head):
+            if s in lower and (
+                _starts_token(head, lower, s) if ascii_text else boundary.search(head)
+            ):
                 have.add(s)
             elif s in self.joined:
                 squeezed = _INNER.sub("", lower) if squeezed is None else squeezed
@@ -97,6 +100,21 @@ class TermMatcher:
             elif stems and all(s in have for s in stems):
                 out.append(term)
         return frozenset(out)
+
+
+def _starts_token(head: str, lower: str, s: str) -> bool:
+    """``boundary.search(head)`` of ``TermMatcher`` for an ASCII text, without a regular
+    expression: ``s`` occurs in ``lower`` after a character that is no letter or digit, or
+    at a lower-to-upper case step of ``head``."""
+    i = lower.find(s)
+    while i != -1:
+        if i == 0:
+            return True
+        before = head[i - 1]
+        if not before.isalnum() or (head[i].isupper() and not before.isupper()):
+            return True
+        i = lower.find(s, i + 1)
+    return False
 
 
 def term_stems(term: str) -> tuple[str, ...] | None:

@@ -10,14 +10,27 @@ Must not import the CLI or other adapters.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
-from kindling.bundle import MISSING_CAPSULE, Bundle
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.model import AnyEntity, Pin, Scope, Summary, Visible
+from kindling.model import AnyEntity, Capsule, Observation, Pin, Scope, Summary, Visible
+from kindling.model.bundle import MISSING_CAPSULE, Bundle
 from kindling.server.auth import Principal, forbidden, may_touch, owns, write_scope
-from kindling.store.tokens import TokenStore
+
+E = TypeVar("E")
+
+
+def found(getter: Callable[[str], E], entity_id: object) -> E | None:
+    """The entity ``getter`` (an engine getter) finds, or None (a non-string id too)."""
+    if not isinstance(entity_id, str):
+        return None
+    try:
+        return getter(entity_id)
+    except NotFoundError:
+        return None
+
 
 # what a write with an id already taken gets (the store's own words, without its details)
 TAKEN = "an entity with that id already exists"
@@ -27,12 +40,24 @@ class AccessRules:
     """The checks of ``Api`` that need the store."""
 
     kd: Kindling
-    tokens: TokenStore
+
+    def _observations(self, ids: Iterable[str]) -> dict[str, Observation]:
+        out = {}
+        for i in ids:
+            if (obs := found(self.kd.get_observation, i)) is not None:
+                out[i] = obs
+        return out
+
+    def _open_session_capsule(self, session: str) -> Capsule | None:
+        """The session's open session capsule, the one an append without a capsule joins."""
+        where = Scope(session_id=session)
+        capsules = self.kd.list_capsules(status="open", scope=where, limit=50)
+        return next((c for c in capsules if c.type == "session"), None)
 
     def _capsule_owned(self, who: Principal, capsule_id: Any) -> str:
         """A capsule a write goes into (append, close, summary): the token's own, in a
         repository the token may still write (``_write_scope``)."""
-        ref = self.kd.store.capsule_ref(str(capsule_id)) if isinstance(capsule_id, str) else None
+        ref = found(self.kd.get_capsule, capsule_id)
         if ref is None or not may_touch(who, ref.scope):
             raise NotFoundError(f"no capsule with id {capsule_id!r}")
         if not owns(who, ref.scope):
@@ -43,7 +68,7 @@ class AccessRules:
     def _scope_of(self, entity: AnyEntity) -> Scope:
         """Whose an entity is: its scope; a summary's is its capsule's."""
         if isinstance(entity, Summary):
-            ref = self.kd.store.capsule_ref(entity.capsule_id)
+            ref = found(self.kd.get_capsule, entity.capsule_id)
             return Scope() if ref is None else ref.scope
         return entity.scope
 
@@ -56,18 +81,22 @@ class AccessRules:
         as a missing one, in the library's words (else citing would confirm another team's id)."""
         if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
             return  # the library refuses it
-        found, visible = self.kd.store.get_observations(refs), self._visible(who)
-        unknown = sorted({r for r in refs if r not in found or not visible(found[r])})
+        known, visible = self._observations(refs), self._visible(who)
+        unknown = sorted({r for r in refs if r not in known or not visible(known[r])})
         if unknown:
             raise NotFoundError(f"evidence refs name unknown observations: {', '.join(unknown)}")
 
     def _write_scope(self, who: Principal, scope: Scope) -> Scope:
         """The one rule of every write (``auth.write_scope``): the token's identity, in a
         repository it may write."""
-        return write_scope(who, scope, self.tokens.repo_is_granted)
+        return write_scope(who, scope, self.kd.repo_is_granted)
 
     def _target_scope(self, who: Principal, target_type: Any, target_id: Any) -> Scope:
-        entity = self.kd.get(str(target_id), target_type) if isinstance(target_id, str) else None
+        entity = (
+            found(lambda i: self.kd.get(i, target_type), target_id)
+            if target_type in ("observation", "summary")
+            else None
+        )
         scope = None if entity is None else self._scope_of(entity)
         if scope is None or not may_touch(who, scope):
             raise NotFoundError(f"no {target_type} with id {target_id!r}")
@@ -80,17 +109,17 @@ class AccessRules:
         is the token's own; a summary's capsule and its evidence outside the bundle must be
         entities the token may touch, else they are as unknown as a missing id (capsule links
         and pin targets: ``import_bundle``'s ``visible``)."""
-        store, visible = self.kd.store, self._visible(who)
+        kd, visible = self.kd, self._visible(who)
         taken: list[AnyEntity] = [
-            *store.get_observations([o.id for o in bundle.observations]).values(),
-            *store.get_summaries([s.id for s in bundle.summaries]).values(),
-            *(p for p in map(store.get_pin, (p.id for p in bundle.pins)) if p is not None),
+            *self._observations(o.id for o in bundle.observations).values(),
+            *(s for s in (found(kd.get_summary, s.id) for s in bundle.summaries) if s),
+            *(p for p in (found(kd.get_pin, p.id) for p in bundle.pins) if p),
         ]
         for capsule in bundle.capsules:
-            found = store.get_capsule(capsule.id)
-            if found is not None:
-                taken.append(found)
-                if visible(found) and not owns(who, found.scope):
+            there = found(kd.get_capsule, capsule.id)
+            if there is not None:
+                taken.append(there)
+                if visible(there) and not owns(who, there.scope):
                     raise forbidden(f"capsule {capsule.id} belongs to another user")
         if not all(visible(entity) for entity in taken):
             raise ConflictError(TAKEN)
@@ -98,7 +127,7 @@ class AccessRules:
         own_obs = {o.id for o in bundle.observations}
         for summary in bundle.summaries:  # no summary onto someone else's capsule
             if summary.capsule_id not in own_caps:
-                ref = store.capsule_ref(summary.capsule_id)
+                ref = found(kd.get_capsule, summary.capsule_id)
                 if ref is None or not may_touch(who, ref.scope):
                     raise InvalidInputError(MISSING_CAPSULE.format(s=summary))  # as if unknown
                 if not owns(who, ref.scope):
@@ -111,11 +140,9 @@ class AccessRules:
         if pin.target_type == "observation":
             if any(o.id == pin.target_id for o in bundle.observations):
                 return True
-            found: AnyEntity | None = self.kd.store.get_observations([pin.target_id]).get(
-                pin.target_id
-            )
+            target: AnyEntity | None = found(self.kd.get_observation, pin.target_id)
         else:
             if any(s.id == pin.target_id for s in bundle.summaries):
                 return True
-            found = self.kd.store.get_summary(pin.target_id)
-        return found is not None and visible(found)
+            target = found(self.kd.get_summary, pin.target_id)
+        return target is not None and visible(target)

@@ -30,13 +30,17 @@ from starlette.routing import Route
 
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
+from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
+from kindling.server.access import TAKEN
 from kindling.server.api import GETTERS, Api, HttpError
 from kindling.server.auth import Principal
 from kindling.server.openapi import openapi_document
 from kindling.server.shedding import READ_TIMEOUT_S, check_depth
 
-MAX_BODY_BYTES = 1 << 20  # 1 MiB: far above any capture (content is capped at 64 KiB)
-MAX_IMPORT_BYTES = 64 << 20  # bundles are whole stores
+# One capture at its caps, in the worst JSON spelling (a control character is 6 bytes,
+# \u0001), with room for the other fields: what the engine accepts, the server accepts.
+MAX_BODY_BYTES = 6 * (MAX_CONTENT_BYTES + MAX_PROVENANCE_BYTES) + (64 << 10)
+MAX_IMPORT_BYTES = 64 << 20  # bundles are whole stores (and append_many batches)
 IMPORT_TIMEOUT_FACTOR = 10  # ... and take longer to send
 # A store failure's message names the database (host, port, name): the log gets it, not clients.
 HIDDEN = {
@@ -120,7 +124,9 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
                 return error_response(exc.status, exc.code, exc.message)
             except KindlingError as exc:
                 message = HIDDEN.get(exc.code)
-                if message is not None:
+                if exc.code == "conflict" and exc.message.startswith(TAKEN):
+                    message = TAKEN  # one answer whoever holds the id, on every backend
+                elif message is not None:
                     log.error("%s %s: %s", request.method, request.url.path, exc.message)
                 code_status = STATUS_OF_CODE.get(exc.code, 400)
                 return error_response(code_status, exc.code, message or exc.message)
@@ -134,6 +140,21 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
         who = await api.who(request)
         body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.append_observation(who, body))
+
+    async def batch(request: Request) -> Any:
+        who = await api.who(request)
+        body = await read_object(request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s)
+        return await api.run(lambda: api.append_many(who, body))
+
+    def posted(handler: Callable[[Principal, dict[str, Any]], Any]) -> Handler:
+        """A POST whose JSON object body is the handler's argument."""
+
+        async def run(request: Request) -> Any:
+            who = await api.who(request)
+            body = await read_object(request, timeout_s=read_timeout_s)
+            return await api.run(lambda: handler(who, body))
+
+        return run
 
     async def capsules(request: Request) -> Any:
         who = await api.who(request)
@@ -221,6 +242,11 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
 
     routes = [
         Route("/v1/observations", endpoint(observations, 201), methods=["POST"]),
+        Route("/v1/observations/batch", endpoint(batch, 201), methods=["POST"]),
+        Route("/v1/memories", endpoint(posted(api.add_memory), 201), methods=["POST"]),
+        Route("/v1/memories/search", endpoint(posted(api.search_memories)), methods=["POST"]),
+        Route("/v1/forget/finish", endpoint(posted(api.finish_forget)), methods=["POST"]),
+        Route("/v1/repos", listing(api.list_repos), methods=["GET"]),
         Route("/v1/capsules", endpoint(capsules, 201), methods=["POST"]),
         Route("/v1/capsules/{id}/close", endpoint(close_capsule), methods=["POST"]),
         Route("/v1/summaries", endpoint(summaries, 201), methods=["POST"]),

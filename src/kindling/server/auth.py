@@ -24,9 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from kindling.model import Scope
-from kindling.store.tokens import TokenStore, hash_token
+from kindling.model.reports import ApiToken
+from kindling.store.tokens import hash_token
+
+
+class TokenLookup(Protocol):
+    """What authentication asks of the engine (``Kindling``'s token verbs)."""
+
+    def token_by_hash(self, token_hash: str) -> ApiToken | None: ...
+    def team_repos(self, team: str) -> list[str]: ...
 
 
 class HttpError(Exception):
@@ -65,7 +74,7 @@ def identity(user: str, team: str | None) -> str:
     return user if team is None else f"{team}/{user}"
 
 
-def authenticate(tokens: TokenStore, header: str | None) -> Principal:
+def authenticate(tokens: TokenLookup, header: str | None) -> Principal:
     if not header:
         raise unauthorized("missing bearer token: send 'Authorization: Bearer <token>'")
     scheme, _, token = header.partition(" ")

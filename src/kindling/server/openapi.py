@@ -42,8 +42,15 @@ _BODIES: dict[str, dict[str, Any]] = {
     ),
     "pin": _obj(
         ["target_type", "target_id"], target_type=_S, target_id=_S, reason=_S, expires_at=_I,
-        ttl_ms=_I, scope=_SCOPE,
+        ttl_ms=_I, scope=_SCOPE, created_at=_I,
     ),
+    "batch": _obj(["observations"], observations={"type": "array", "items": {"type": "object"}}),
+    "memory": _obj(
+        ["workspace", "content"], workspace=_S, content=_S, fields={"type": "object"},
+        created_at=_I,
+    ),
+    "memories": _obj(["workspace", "query"], workspace=_S, query=_S, limit=_I),
+    "finish": _obj([], wait_ms=_I),
     "forget": _obj([], id=_S, observation_id=_S, match=_S, dry_run=_B),
     "retrieve": _obj(
         [], query=_S, scope=_SCOPE, token_budget=_I, max_candidates=_I, include_redacted=_B,
@@ -114,10 +121,23 @@ def openapi_document() -> dict[str, Any]:
                 "post": _op("Append an observation", "observation", "201"),
                 "get": _op(
                     "Newest observations in scope; before=<ts>:<id> (the last shown) pages on",
-                    parameters=_query(*_IN, "kind", "before"),
+                    parameters=_query(*_IN, "kind", "capsule", "before"),
                 ),
             },
             "/v1/observations/{id}": {"get": _op("One observation", parameters=_ID)},
+            "/v1/observations/batch": {
+                "post": _op("Append many observations in one transaction", "batch", "201")
+            },
+            "/v1/repos": {
+                "get": _op(
+                    "Repositories in scope, most recently active first", parameters=_query(*_IN)
+                )
+            },
+            "/v1/memories": {"post": _op("Store a chat memory of a workspace", "memory", "201")},
+            "/v1/memories/search": {
+                "post": _op("The chat memories of a workspace matching a query", "memories")
+            },
+            "/v1/forget/finish": {"post": _op("Empty the WAL of what forget left in it", "finish")},
             "/v1/capsules": {
                 "post": _op("Open a capsule", "capsule", "201"),
                 "get": _op("Newest capsules in scope", parameters=_query(*_IN, "status")),
@@ -169,7 +189,9 @@ def openapi_document() -> dict[str, Any]:
             "/v1/export": {
                 "get": _op(
                     "Export a bundle",
-                    parameters=_query("session", "repo", "agent", "include_redacted"),
+                    parameters=_query(
+                        "session", "repo", "agent", "include_redacted", "exported_at"
+                    ),
                 )
             },
             "/v1/import": {

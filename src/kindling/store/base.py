@@ -26,6 +26,8 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.model.reports import RepoActivity as RepoActivity  # values of the wire
+from kindling.model.reports import StoreStats as StoreStats
 from kindling.store.fts import QueryPlan
 
 if TYPE_CHECKING:  # annotations only: the chat memories' values load on first use
@@ -76,30 +78,6 @@ class Dataset:
     capsules: list[Capsule]
     summaries: list[Summary]
     pins: list[Pin]
-
-
-@dataclass(frozen=True, slots=True)
-class RepoActivity:
-    """One repository: how many observations it holds and the newest one's time."""
-
-    repo_id: str
-    observations: int
-    last_ts: int
-
-    def to_dict(self) -> dict[str, str | int]:
-        return {"repoId": self.repo_id, "observations": self.observations, "lastTs": self.last_ts}
-
-
-@dataclass(frozen=True, slots=True)
-class StoreStats:
-    """Whole-store counts (``Kindling.stats``)."""
-
-    observations_by_kind: dict[str, int]
-    redacted_observations: int
-    capsules_by_status: dict[str, int]
-    summaries: int
-    pins: int
-    schema_version: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 - ``searchable_parts``: what an observation's own text is also searchable by (identifier parts,
   and the bigrams of its Han, Kana, Hangul and Thai runs);
-- ``summary_document``: a summary's text with the bigrams of those runs;
+- ``with_segments`` (``summary_document``): a text with the bigrams of those runs, as a
+  summary's document and an observation's context and intent columns hold it;
 - ``context_excerpt``: what a document takes from its neighbour: the head and tail of a long
   text (the command line and the last error line of a long output), never a 30,000-character
   log twice. SQLite cuts it in the index's view (``store.sqlite.index``), PostgreSQL with
@@ -39,8 +40,14 @@ def searchable_parts(text: str) -> str:
     return f"{parts} {segments}" if parts else segments
 
 
-def summary_document(text: str) -> str:
-    """A summary as its index holds it: the content, and the segments of its Han, Kana, Hangul
-    and Thai runs on a line of their own (content without them is left as it is)."""
+def with_segments(text: str) -> str:
+    """A text as a search column holds it: the text, and the segments of its Han, Kana, Hangul
+    and Thai runs on a line of their own (a text without them is left as it is). A summary's
+    document, and the context and intent columns of an observation's."""
     segments = index_segments(text)
     return f"{text}\n{segments}" if segments else text
+
+
+def summary_document(text: str) -> str:
+    """A summary as its index holds it (``with_segments``)."""
+    return with_segments(text)

@@ -4,26 +4,16 @@ A token is shown once, at creation; the store keeps only its SHA-256 (tokens are
 bits, so a fast hash is enough: there is nothing to brute-force). A token names its user and,
 optionally, a team; a team sees the repositories granted to it (``team_repos``).
 
-Must not import anything from Kindling except ``errors``.
+Must not import anything from Kindling except ``errors`` and ``model``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
+
+from kindling.model.reports import ApiToken as ApiToken  # a value of the wire
 
 TOKEN_PREFIX = "kdt_"
-
-
-@dataclass(frozen=True, slots=True)
-class ApiToken:
-    """An API token's record (the secret itself is never stored, only its hash)."""
-
-    id: str
-    user_id: str
-    team: str | None
-    created_at: int
-    revoked_at: int | None
 
 
 def new_token() -> tuple[str, str, str]:
@@ -40,6 +30,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@runtime_checkable
 class TokenStore(Protocol):
     """The token verbs a backend offers to ``kindling serve`` and ``kindling token``."""
 

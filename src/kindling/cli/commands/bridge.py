@@ -16,11 +16,22 @@ from typing import NoReturn
 import click
 
 from kindling.bridge.contract import INGEST_USAGE, RETRIEVE_USAGE, ArgumentError
-from kindling.bridge.handler import Outcome, emit, run_ingest, run_retrieve
+from kindling.bridge.handler import Opener, Outcome, emit, open_local, run_ingest, run_retrieve
 from kindling.bridge.render import error_response
 from kindling.cli.app import State, pass_state
 
 _RAW = {"ignore_unknown_options": True, "allow_interspersed_args": False}
+
+
+def _opener(state: State) -> Opener:
+    """The local database, or in remote mode the server (never a local file then)."""
+    server = state.server
+    if server is None:
+        return open_local
+    from kindling.remote.front import RemoteKindling
+
+    token = state.token
+    return lambda _db, now, _create: RemoteKindling(server, token, now=now)
 
 
 def _exit(outcome: Outcome) -> NoReturn:
@@ -79,7 +90,10 @@ legacy ({{"text": ...}}). Prints {{"success": true, "id": ...}}.
 @pass_state
 def ingest(state: State, words: tuple[str, ...]) -> None:
     db = state.url or state.db  # $KINDLING_DB may name a PostgreSQL database
-    _exit(run_ingest(words, default_db=db, stdin=sys.stdin.buffer, env=os.environ))
+    outcome = run_ingest(
+        words, default_db=db, stdin=sys.stdin.buffer, env=os.environ, opener=_opener(state)
+    )
+    _exit(outcome)
 
 
 @command.command(
@@ -105,4 +119,5 @@ search_top_k). Options go before WORKSPACE: after it every word is an argument.
 )
 @pass_state
 def retrieve(state: State, words: tuple[str, ...]) -> None:
-    _exit(run_retrieve(words, default_db=state.url or state.db, env=os.environ))
+    db = state.url or state.db
+    _exit(run_retrieve(words, default_db=db, env=os.environ, opener=_opener(state)))

@@ -14,7 +14,6 @@ import click
 from click.core import ParameterSource
 
 from kindling import demo
-from kindling.bundle import import_bundle
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.results import render_result
@@ -64,7 +63,7 @@ def command(state: State, /, db: Path | None, as_json: bool) -> None:
     """
     path = _target(state, db)
     with State(db=path, now=demo.NOW).open() as kd:
-        report = import_bundle(kd, demo.session())
+        report = kd.import_bundle(demo.session())
         answers = [
             (
                 q,

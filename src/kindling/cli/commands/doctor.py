@@ -40,11 +40,13 @@ def command(state: State, /, rebuild_index: bool, salvage: Path | None, as_json:
       kindling doctor --rebuild-index
       kindling doctor --salvage ~/.kindling/recovered.db
     """
+    state.local_only("kindling doctor")
     path = str(state.db)
     result: dict[str, object] = {"db": path}
     if rebuild_index:
-        with state.open() as kd, kd.store.transaction():
-            doctor.rebuild_indexes(kd.store.connection)  # type: ignore[attr-defined]
+        with state.open_local():  # created and migrated as the other commands do
+            pass
+        doctor.rebuild(path)
         result["rebuilt"] = list(doctor.FTS_TABLES)
     if salvage is not None:
         saved = doctor.salvage(path, str(salvage))

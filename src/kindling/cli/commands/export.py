@@ -13,12 +13,12 @@ from typing import Any
 
 import click
 
-from kindling import Kindling, Scope
-from kindling.bundle import ENTITY_TYPES, dumps, export_bundle
+from kindling import KindlingError, Scope
+from kindling.bundle import ENTITY_TYPES, dumps
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors, progress_for, scope_of, scope_options
-from kindling.remote.front import RemoteKindling
+from kindling.memory import Memory
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -43,15 +43,23 @@ def write_atomically(path: Path, text: str) -> None:
         raise click.FileError(str(path), hint=exc.strerror or str(exc)) from None
 
 
-def _export_local(
-    kd: Kindling, scope: Scope, include_redacted: bool, now: int | None, *, quiet: bool
-) -> dict[str, Any]:
-    stats = kd.stats()
+def _total(kd: Memory) -> int:
+    """How many entities the store holds, for the progress bar (0, no bar, in remote mode:
+    whole-store counts are the server's)."""
+    try:
+        stats = kd.stats()
+    except KindlingError:
+        return 0
     total = sum(stats.observations_by_kind.values()) + sum(stats.capsules_by_status.values())
-    total += stats.summaries + stats.pins
-    with progress_for(total, "exporting", quiet=quiet) as step:
-        return export_bundle(
-            kd, scope=scope, include_redacted=include_redacted, exported_at=now, progress=step
+    return total + stats.summaries + stats.pins
+
+
+def _export(
+    kd: Memory, scope: Scope, include_redacted: bool, now: int | None, *, quiet: bool
+) -> dict[str, Any]:
+    with progress_for(0 if quiet else _total(kd), "exporting", quiet=quiet) as step:
+        return kd.export_bundle(
+            scope=scope, include_redacted=include_redacted, exported_at=now, progress=step
         )
 
 
@@ -76,10 +84,7 @@ def command(state: State, /, file: Path, include_redacted: bool, as_json: bool, 
     """
     scope = scope_of(kw)
     with state.open(create=False) as kd:
-        if isinstance(kd, RemoteKindling):  # one request; the server stamps the time
-            bundle = kd.export_bundle(scope=scope, include_redacted=include_redacted)
-        else:
-            bundle = _export_local(kd, scope, include_redacted, state.now, quiet=as_json)
+        bundle = _export(kd, scope, include_redacted, state.now, quiet=as_json)
     text = dumps(bundle)
     if str(file) == "-":
         sys.stdout.write(text)

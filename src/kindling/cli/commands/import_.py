@@ -14,12 +14,11 @@ from pathlib import Path
 
 import click
 
-from kindling.bundle import MAX_BUNDLE_BYTES, import_bundle, loads
+from kindling.bundle import MAX_BUNDLE_BYTES, loads
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors, progress_for
 from kindling.errors import InvalidInputError
-from kindling.remote.front import RemoteKindling
 
 
 def _read(file: Path) -> str:
@@ -67,12 +66,8 @@ def command(state: State, /, file: Path, dry_run: bool, as_json: bool) -> None:
       kindling --db ./copy.db import backup.json
     """
     bundle = loads(_read(file))
-    with state.open() as kd:
-        if isinstance(kd, RemoteKindling):  # one request, one transaction on the server
-            report = kd.import_bundle(bundle, dry_run=dry_run)
-        else:
-            with progress_for(bundle.size(), "importing", quiet=as_json) as step:
-                report = import_bundle(kd, bundle, dry_run=dry_run, progress=step)
+    with state.open() as kd, progress_for(bundle.size(), "importing", quiet=as_json) as step:
+        report = kd.import_bundle(bundle, dry_run=dry_run, progress=step)
     if as_json:
         emit_json({"file": str(file), **report.to_dict()})
         return

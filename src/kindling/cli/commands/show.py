@@ -12,9 +12,8 @@ import click
 from kindling.cli import render
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
-from kindling.lookup import Described, describe
+from kindling.lookup import Described
 from kindling.model import Capsule, Observation, Pin, Summary
-from kindling.remote.front import RemoteKindling
 
 
 def _field(name: str, value: str) -> str:
@@ -94,9 +93,7 @@ def command(state: State, /, entity_id: str, as_json: bool) -> None:
       kindling show 3f2a9c1e-0d4b-4c8e-9a57-1b2c3d4e5f60 --json
     """
     with state.open(create=False) as kd:
-        found = (
-            kd.describe(entity_id) if isinstance(kd, RemoteKindling) else describe(kd, entity_id)
-        )
+        found = kd.describe(entity_id)
     if as_json:
         emit_json(found.to_dict())
     else:

@@ -5,14 +5,10 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
-from typing import cast
-
 import click
 
 from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import canonical_repo, library_errors
-from kindling.errors import NotFoundError
-from kindling.store.tokens import ApiToken, TokenStore, new_token
 
 
 def _name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -25,16 +21,6 @@ def _user(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
     if value is not None and "/" in value:  # identities are team/user (server.auth.identity)
         raise click.BadParameter("may not contain '/'")
     return _name(ctx, param, value)
-
-
-def _row(t: ApiToken) -> dict[str, object]:
-    return {
-        "id": t.id,
-        "user": t.user_id,
-        "team": t.team,
-        "createdAt": t.created_at,
-        "revokedAt": t.revoked_at,
-    }
 
 
 @click.group("token")
@@ -61,10 +47,9 @@ def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
     Example:
       kindling token create --user alice --team web
     """
-    token_id, token, digest = new_token()
-    with state.open_local() as kd:
-        store = cast(TokenStore, kd.store)
-        store.insert_token(ApiToken(token_id, user, team, state.clock(), None), digest)
+    with state.open() as kd:
+        record, token = kd.create_token(user=user, team=team)
+    token_id = record.id
     if as_json:
         emit_json({"id": token_id, "user": user, "team": team, "token": token})
     else:
@@ -82,10 +67,10 @@ def list_(state: State, /, as_json: bool) -> None:
     Example:
       kindling token list --json
     """
-    with state.open_local(create=False) as kd:
-        tokens = cast(TokenStore, kd.store).list_tokens()
+    with state.open(create=False) as kd:
+        tokens = kd.list_tokens()
     if as_json:
-        emit_json([_row(t) for t in tokens])
+        emit_json([t.to_dict() for t in tokens])
         return
     for t in tokens:
         status = "revoked" if t.revoked_at is not None else "active"
@@ -104,9 +89,8 @@ def revoke(state: State, /, token_id: str, as_json: bool) -> None:
     Example:
       kindling token revoke 3f9a0c1b2d4e
     """
-    with state.open_local() as kd:
-        if not cast(TokenStore, kd.store).revoke_token(token_id, state.clock()):
-            raise NotFoundError(f"no active token with id {token_id!r}; see 'kindling token list'")
+    with state.open() as kd:
+        kd.revoke_token(token_id)
     if as_json:
         emit_json({"revoked": token_id})
     else:
@@ -127,8 +111,8 @@ def grant(state: State, /, team: str, repo: str, as_json: bool) -> None:
       kindling token grant --team web --repo /home/alice/src/webapp
     """
     repo = canonical_repo(repo)  # '.' and paths become the git root, as agents record it
-    with state.open_local() as kd:
-        cast(TokenStore, kd.store).grant_repo(team, repo, state.clock())
+    with state.open() as kd:
+        kd.grant_repo(team=team, repo=repo)
     if as_json:
         emit_json({"team": team, "repo": repo})
     else:

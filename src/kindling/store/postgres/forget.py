@@ -26,7 +26,15 @@ from kindling.store.base import TextMatches
 from kindling.store.rows import SUMMARY_DETAIL_TEXT, like_pattern
 
 # Where forgotten text can be; ``finish_purge`` vacuums them all.
-_TEXT_TABLES = ("capsules", "observations", "pins", "summaries", "summary_details")
+_TEXT_TABLES = (
+    "capsules",
+    "observations",
+    "pins",
+    "summaries",
+    "summary_details",
+    "observation_vectors",
+    "summary_vectors",
+)
 FINISH_POLL_S = 0.1
 
 
@@ -79,7 +87,7 @@ class PgForgetMixin:
 
     def forget_summary(self, summary_id: str) -> bool:
         with self.transaction():
-            self.mark_forgotten("summaries", "summary_details")
+            self.mark_forgotten("summaries", "summary_details", "summary_vectors")
             done = self.write(
                 "UPDATE summaries SET content = %s WHERE id = %s", (REDACTED, summary_id)
             )

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kindling.store.postgres.resegment import resegment
+from kindling.store.postgres.resegment import resegment, resegment_context
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +207,54 @@ UPDATE observations SET search = search
         # the documents of the rows that hold such letters are built again with their bigrams.
         "SELECT 1",
         then=resegment,
+    ),
+    Migration(
+        9,
+        "009_segmented_context",
+        # The context (neighbour) and intent parts of a document get the bigrams too: the
+        # documents of the rows whose neighbour or capsule intent holds such letters are built
+        # again.
+        "SELECT 1",
+        then=resegment_context,
+    ),
+    Migration(
+        10,
+        "010_semantic_vectors",
+        # The optional semantic signal (kindling.semantic): one vector per row and model, in
+        # tables of their own that the schema empties with the text (store/vectors.py): the
+        # foreign key on delete, the triggers on forgetting or on any change of the text.
+        """
+CREATE TABLE IF NOT EXISTS observation_vectors (
+  observation_id TEXT  PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+  model          TEXT  NOT NULL,
+  vector         BYTEA NOT NULL
+);
+CREATE TABLE IF NOT EXISTS summary_vectors (
+  summary_id     TEXT  PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+  model          TEXT  NOT NULL,
+  vector         BYTEA NOT NULL
+);
+CREATE OR REPLACE FUNCTION kindling_observation_vectors_forget() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM observation_vectors WHERE observation_id = OLD.id;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS observation_vectors_forget ON observations;
+CREATE TRIGGER observation_vectors_forget AFTER UPDATE OF content, redacted ON observations
+  FOR EACH ROW WHEN (NEW.redacted OR NEW.content IS DISTINCT FROM OLD.content)
+  EXECUTE FUNCTION kindling_observation_vectors_forget();
+CREATE OR REPLACE FUNCTION kindling_summary_vectors_forget() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM summary_vectors WHERE summary_id = OLD.id;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS summary_vectors_forget ON summaries;
+CREATE TRIGGER summary_vectors_forget AFTER UPDATE OF content ON summaries
+  FOR EACH ROW WHEN (NEW.content IS DISTINCT FROM OLD.content)
+  EXECUTE FUNCTION kindling_summary_vectors_forget();
+""",
     ),
 )
 

@@ -4,8 +4,9 @@ keeping each observation's search document current in the writing transaction.
 A document (see ``store.postgres.search``) has three weighted parts: A the observation's own
 text plus its searchable parts (identifier parts, Han/Kana/Hangul/Thai bigrams), B an excerpt
 of the previous observation of its session (by time, then insertion order), C the intent of the
-capsule it was first linked to; and, unweighted, one token per scope dimension
-(``scope_vector_sql``), which scoped searches match. So a write re-indexes the rows it touched
+capsule it was first linked to (B and C with their bigrams too, ``documents.with_segments``);
+and, unweighted, one token per scope dimension (``scope_vector_sql``), which scoped searches
+match. So a write re-indexes the rows it touched
 and their session successors (whose neighbour they now are): an insert indexes the new rows and
 the rows that follow them; a forget clears the row's vector and re-indexes its successor, so
 the forgotten text leaves every document.
@@ -25,7 +26,12 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from kindling.model import SCOPE_FIELDS, Observation, Scope
-from kindling.store.documents import context_excerpt, searchable_parts, summary_document
+from kindling.store.documents import (
+    context_excerpt,
+    searchable_parts,
+    summary_document,
+    with_segments,
+)
 from kindling.store.postgres.scopes import scope_where
 from kindling.store.rows import LAST_ROWID, observation_row, observation_values, steps_sql
 
@@ -42,7 +48,8 @@ def document_text(text: str) -> str:
 def document_parts(content: str, previous: str, intent: str) -> tuple[str, str, str]:
     """The texts parsed into weights A, B and C of an observation's document."""
     own = document_text(f"{content}\n{searchable_parts(content)}")
-    return own, document_text(context_excerpt(previous)), document_text(intent)
+    context = document_text(with_segments(context_excerpt(previous)))
+    return own, context, document_text(with_segments(intent))
 
 
 def summary_text(content: str) -> str:
@@ -182,7 +189,7 @@ class PgObservationsMixin:
         """Forget an observation: its text leaves the row and the index, and its successor
         is re-indexed without its excerpt (docs/privacy.md: what VACUUM then removes)."""
         with self.transaction():
-            self.mark_forgotten("observations")
+            self.mark_forgotten("observations", "observation_vectors")
             changed = self.write(
                 "UPDATE observations SET content = '[redacted]', provenance = '{}',"
                 " redacted = TRUE, search = NULL WHERE id = %s",

@@ -1,7 +1,9 @@
-"""The PostgreSQL migration step that makes Han, Kana, Hangul and Thai text searchable by its
+"""The PostgreSQL migration steps that make Han, Kana, Hangul and Thai text searchable by its
 parts in an existing database: the documents of the observations and summaries holding such
-letters are built again, now with their bigrams (``store.segments``); every other row keeps
-its document. It runs inside the migration's transaction, on its connection.
+letters are built again, now with their bigrams (``store.segments``; ``resegment``), then those
+of the observations whose context (neighbour) or capsule intent holds them
+(``resegment_context``); every other row keeps its document. Each runs inside the migration's
+transaction, on its connection.
 
 Must not import anything from Kindling except ``store``.
 """
@@ -41,3 +43,15 @@ def resegment(conn: psycopg.Connection[Any]) -> None:
     ).fetchall()
     for summary_id, content in summaries:
         conn.execute(SUMMARY_UPDATE, (summary_text(content), summary_id))
+
+
+def resegment_context(conn: psycopg.Connection[Any]) -> None:
+    """Rebuild the documents of the rows whose neighbour's text or capsule intent holds a
+    letter of a segmented script (their B and C parts now carry its bigrams)."""
+    rows = conn.execute(
+        f"SELECT * FROM ({DOCUMENT_SOURCES} WHERE NOT o.redacted) AS d(id, content, redacted,"
+        " previous, intent) WHERE d.previous ~ %s OR d.intent ~ %s ORDER BY d.id",
+        (_HAS_SEGMENTS, _HAS_SEGMENTS),
+    ).fetchall()
+    for chunk in iter_chunks(rows):
+        conn.execute(DOCUMENT_UPDATE, document_columns(chunk))

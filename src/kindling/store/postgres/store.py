@@ -37,6 +37,7 @@ from kindling.store.postgres.observations import PgObservationsMixin
 from kindling.store.postgres.scopes import scope_where
 from kindling.store.postgres.search import PgSearchMixin
 from kindling.store.postgres.tokens import PgTokensMixin
+from kindling.store.postgres.vectors import PgVectorsMixin
 from kindling.store.rows import (
     CAPSULE_COLUMNS,
     CAPSULE_REF_COLUMNS,
@@ -58,6 +59,7 @@ class PostgresStore(
     PgSummaryDetailsMixin,
     PgForgetMixin,
     PgTokensMixin,
+    PgVectorsMixin,
     PgConnection,
 ):
     """A shared store on a PostgreSQL server; thread-safe (one pooled connection per

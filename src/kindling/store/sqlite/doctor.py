@@ -113,6 +113,22 @@ def rebuild_indexes(conn: sqlite3.Connection) -> None:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('rebuild')")
 
 
+def rebuild(path: str, timeout_s: float = 5.0) -> None:
+    """Rebuild the text indexes of the database file at ``path``, in one write transaction
+    (``kindling doctor --rebuild-index``: a file tool, like ``check`` and ``salvage``)."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=timeout_s)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            rebuild_indexes(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")]
 

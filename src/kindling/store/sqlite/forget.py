@@ -75,7 +75,8 @@ class ForgetMixin:
         """Forget a summary's text (content and structured fields); its id and refs stay."""
         with self.db.transaction():
             done = self._purging(
-                "UPDATE summaries SET content = ? WHERE id = ?", (REDACTED, summary_id)
+                "UPDATE summaries SET content = ?, segments = NULL WHERE id = ?",
+                (REDACTED, summary_id),
             )
             self._purging("DELETE FROM summary_details WHERE summary_id = ?", (summary_id,))
         return done

@@ -12,6 +12,8 @@ content read through the ``observation_docs`` view) with four columns:
   the prompt that explains a command, or the command that printed an error, finds it too.
   bm25 weight 0.5.
 - ``intent``: the intent of the capsule it was captured in. bm25 weight 0.5.
+  Both with the segments of their Han, Kana, Hangul and Thai runs (``documents.with_segments``,
+  computed in the view, so they always follow the texts they come from).
 - ``scope``: one token per scope dimension (``scope_tokens``); bm25 weight 0. A scoped query
   ANDs these tokens, so FTS5 reads only the scope's part of every doclist and never looks a
   row up in ``observations`` to filter it.
@@ -23,8 +25,18 @@ from the index *before* anything it was built from changes, then indexed again (
 ``reindex``). Only the previous neighbour is used: indexing the next one too would re-index
 the previous row on every append (three FTS5 writes per capture instead of one).
 
-The SQL functions ``kindling_parts`` and ``kindling_scope`` are registered on every connection
-the store opens; the migration that builds the index uses the same ones.
+The SQL functions ``kindling_parts``, ``kindling_scope`` and ``kindling_with_segments`` are
+registered on every connection the store opens; the migration that builds the index uses the
+same ones. No trigger calls them: only Kindling writes this index, so a connection without
+them (the ``sqlite3`` shell, another tool) can still write every table (an observation written
+that way is stored, not indexed). Reading ``observation_docs`` (FTS5's ``rebuild``, and the
+``integrity-check`` of SQLite versions that compare external content) needs them:
+``kindling doctor`` registers them.
+
+The summary index (``summaries_fts``) is kept by triggers, which use built-in SQL only, so any
+SQLite writer can add or change a summary: its document is its content and, on a line of its
+own, its ``segments`` column, which Kindling fills when it writes the summary (a summary
+written elsewhere is found by its words, not by the bigrams of its CJK runs).
 
 Must not import anything from Kindling except ``model``, ``store.base``,
 ``store.documents`` and ``store.segments``.
@@ -45,8 +57,9 @@ from kindling.store.documents import (
     ELISION,
     searchable_parts,
     summary_document,
+    with_segments,
 )
-from kindling.store.segments import has_segments
+from kindling.store.segments import has_segments, index_segments
 
 # bm25 column weights: body, context, intent, scope.
 BM25_WEIGHTS = "1.0, 0.5, 0.5, 0.0"
@@ -95,9 +108,12 @@ def scoped_match(match: str | None, scope: Scope) -> str | None:
 
 
 def register_functions(conn: sqlite3.Connection) -> None:
-    """Make ``kindling_parts(text)``, ``kindling_summary_doc(text)``, ``kindling_segmented(text)``
-    and ``kindling_scope(s, r, a, u)`` callable from SQL."""
+    """Make ``kindling_parts(text)``, ``kindling_with_segments(text)``, ``kindling_segments(text)``,
+    ``kindling_segmented(text)`` and ``kindling_scope(s, r, a, u)`` callable from SQL (and
+    ``kindling_summary_doc(text)``, which migration 12's summary index calls until 13)."""
     conn.create_function("kindling_parts", 1, _parts_sql, deterministic=True)
+    conn.create_function("kindling_with_segments", 1, _with_segments_sql, deterministic=True)
+    conn.create_function("kindling_segments", 1, _segments_sql, deterministic=True)
     conn.create_function("kindling_summary_doc", 1, _summary_doc_sql, deterministic=True)
     conn.create_function("kindling_segmented", 1, _segmented_sql, deterministic=True)
     conn.create_function("kindling_scope", 4, scope_tokens, deterministic=True)
@@ -105,6 +121,14 @@ def register_functions(conn: sqlite3.Connection) -> None:
 
 def _parts_sql(text: object) -> str:
     return searchable_parts(text) if isinstance(text, str) else ""
+
+
+def _with_segments_sql(text: object) -> str | None:
+    return with_segments(text) if isinstance(text, str) else None
+
+
+def _segments_sql(text: object) -> str | None:
+    return (index_segments(text) or None) if isinstance(text, str) else None
 
 
 def _summary_doc_sql(text: object) -> str | None:
@@ -126,18 +150,24 @@ CONTEXT_SQL = f"""CASE WHEN p.rowid IS NULL OR p.redacted = 1 THEN ''
             WHEN length(p.content) <= {CONTEXT_HEAD + CONTEXT_TAIL} THEN p.content
             ELSE {_HEAD_AND_TAIL}
        END"""
-VIEW_SQL = f"""
+_VIEW_SQL = """
 CREATE VIEW observation_docs AS
 SELECT x.rowid AS rowid,
        o.content || char(10) || x.parts AS body,
-       {CONTEXT_SQL} AS context,
-       x.intent AS intent,
+       {context} AS context,
+       {intent} AS intent,
        x.scope AS scope
 FROM observation_context x
 JOIN observations o ON o.rowid = x.rowid
 LEFT JOIN observations p ON p.rowid = x.prev_rowid
 WHERE o.redacted = 0
 """
+# The view as migration 9 created it (context and intent without their segments) ...
+VIEW_SQL_V9 = _VIEW_SQL.format(context=CONTEXT_SQL, intent="x.intent")
+# ... and as migration 13 made it.
+VIEW_SQL = _VIEW_SQL.format(
+    context=f"kindling_with_segments({CONTEXT_SQL})", intent="kindling_with_segments(x.intent)"
+)
 
 # Context rows for observations ``rowid >= ?``: the neighbour is the latest observation of the
 # same session, by time, among those inserted before it (so a batch and single appends give the
@@ -236,8 +266,63 @@ def resegment(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO summaries_fts(summaries_fts) VALUES('rebuild')")
 
 
-# The summary index reads its documents through this view (the content and its segments), so
-# FTS5's rebuild and integrity-check see what the triggers indexed.
+def resegment_context(conn: sqlite3.Connection) -> None:
+    """Give the context and intent columns their segments (migration 13): the rows whose
+    neighbour or intent holds Han, Kana, Hangul or Thai letters leave the index with the
+    documents they were indexed with, the view changes, and they are indexed again (a no-op
+    for the rows of a Latin-only database)."""
+    register_functions(conn)
+    rowids = [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT x.rowid FROM observation_context x JOIN observations o ON o.rowid = x.rowid"
+            " LEFT JOIN observations p ON p.rowid = x.prev_rowid WHERE o.redacted = 0"
+            " AND (kindling_segmented(x.intent)"
+            " OR (p.redacted = 0 AND kindling_segmented(p.content))) ORDER BY x.rowid"
+        )
+    ]
+    with reindexing(conn, rowids):
+        conn.execute("DROP VIEW IF EXISTS observation_docs")
+        conn.execute(VIEW_SQL)
+
+
+# Migration 13: the summary index's documents without an application function. A summary's
+# segments are a column Kindling writes with its content (NULL when it has none); the view and
+# the triggers join the two with built-in SQL, so any SQLite connection can write summaries.
+# The documents are those migration 12 indexed (content, then a line of segments), so nothing
+# is indexed again.
+SUMMARY_DOC_SQL = "{row}.content || COALESCE(char(10) || {row}.segments, '')"
+SUMMARY_SEGMENTS_SQL = f"""
+DROP TRIGGER IF EXISTS summaries_fts_insert;
+DROP TRIGGER IF EXISTS summaries_fts_update;
+DROP TRIGGER IF EXISTS summaries_fts_delete;
+ALTER TABLE summaries ADD COLUMN segments TEXT;
+UPDATE summaries SET segments = kindling_segments(content) WHERE kindling_segmented(content);
+DROP VIEW IF EXISTS summary_docs;
+CREATE VIEW summary_docs AS
+  SELECT rowid, {SUMMARY_DOC_SQL.format(row="summaries")} AS content FROM summaries;
+CREATE TRIGGER summaries_fts_insert AFTER INSERT ON summaries BEGIN
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, {SUMMARY_DOC_SQL.format(row="NEW")});
+END;
+CREATE TRIGGER summaries_fts_update AFTER UPDATE OF content, segments ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, {SUMMARY_DOC_SQL.format(row="OLD")});
+  INSERT INTO summaries_fts(rowid, content) VALUES (NEW.rowid, {SUMMARY_DOC_SQL.format(row="NEW")});
+END;
+CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries BEGIN
+  INSERT INTO summaries_fts(summaries_fts, rowid, content)
+    VALUES('delete', OLD.rowid, {SUMMARY_DOC_SQL.format(row="OLD")});
+END;
+"""
+
+
+def summary_segments(content: str) -> str | None:
+    """The ``segments`` column of a summary with this content (``SUMMARY_SEGMENTS_SQL``)."""
+    return index_segments(content) or None
+
+
+# Migration 12's summary index: it reads its documents through this view (the content and its
+# segments), so FTS5's rebuild and integrity-check see what the triggers indexed.
 SUMMARY_INDEX_SQL = """
 DROP TRIGGER IF EXISTS summaries_fts_insert;
 DROP TRIGGER IF EXISTS summaries_fts_update;

@@ -260,7 +260,7 @@ CREATE TABLE observation_context (
 );
 CREATE INDEX idx_observation_context_prev ON observation_context(prev_rowid)
   WHERE prev_rowid IS NOT NULL;
-{index.VIEW_SQL.strip()};
+{index.VIEW_SQL_V9.strip()};
 CREATE VIRTUAL TABLE observations_fts USING fts5(
   body, context, intent, scope,
   content='observation_docs', content_rowid='rowid', tokenize='porter unicode61'
@@ -297,6 +297,43 @@ CREATE TABLE IF NOT EXISTS team_repos (
         # Existing rows holding such letters are indexed again; Latin-only rows are untouched.
         index.SUMMARY_INDEX_SQL,
         then=index.resegment,
+    ),
+    Migration(
+        13,
+        "013_segmented_context",
+        # The context and intent columns of the observation index get their segments too (the
+        # rows whose neighbour or intent holds such letters are indexed again), and the summary
+        # index's triggers use built-in SQL only: the segments are a column Kindling writes.
+        index.SUMMARY_SEGMENTS_SQL,
+        then=index.resegment_context,
+    ),
+    Migration(
+        14,
+        "014_semantic_vectors",
+        # The optional semantic signal (kindling.semantic): one vector per row and model, in
+        # tables of their own that the schema empties with the text (store/vectors.py): the
+        # foreign key on delete, the triggers on forgetting or on any change of the text.
+        """
+CREATE TABLE IF NOT EXISTS observation_vectors (
+  observation_id TEXT PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+  model          TEXT NOT NULL,
+  vector         BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS summary_vectors (
+  summary_id     TEXT PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+  model          TEXT NOT NULL,
+  vector         BLOB NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS observation_vectors_forget
+  AFTER UPDATE OF content, redacted ON observations
+  WHEN NEW.redacted = 1 OR NEW.content IS NOT OLD.content BEGIN
+  DELETE FROM observation_vectors WHERE observation_id = OLD.id;
+END;
+CREATE TRIGGER IF NOT EXISTS summary_vectors_forget AFTER UPDATE OF content ON summaries
+  WHEN NEW.content IS NOT OLD.content BEGIN
+  DELETE FROM summary_vectors WHERE summary_id = OLD.id;
+END;
+""",
     ),
 )
 

@@ -28,6 +28,7 @@ from kindling.store.sqlite.pins import PinsMixin
 from kindling.store.sqlite.search import SearchMixin
 from kindling.store.sqlite.summaries import SummariesMixin
 from kindling.store.sqlite.tokens import SqliteTokensMixin
+from kindling.store.sqlite.vectors import VectorsMixin
 
 
 class SqliteStore(
@@ -40,6 +41,7 @@ class SqliteStore(
     ForgetMixin,
     ExportMixin,
     SqliteTokensMixin,
+    VectorsMixin,
 ):
     """The embedded SQLite backend of the ``Store`` protocol."""
 

@@ -13,6 +13,7 @@ from kindling.model import Scope, Summary
 from kindling.store.base import iter_chunks
 from kindling.store.rows import SUMMARY_COLUMNS, scope_where, store_error, summary_row
 from kindling.store.sqlite.connection import Database
+from kindling.store.sqlite.index import summary_segments
 
 
 class SummariesMixin:
@@ -28,7 +29,7 @@ class SummariesMixin:
                 if existing is None:
                     db.conn.execute(
                         "INSERT INTO summaries (id, capsule_id, content, confidence, created_at,"
-                        " evidence_refs) VALUES (?, ?, ?, ?, ?, ?)",
+                        " evidence_refs, segments) VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (
                             summary.id,
                             summary.capsule_id,
@@ -36,17 +37,19 @@ class SummariesMixin:
                             summary.confidence,
                             summary.created_at,
                             json.dumps(list(summary.evidence_refs)),
+                            summary_segments(summary.content),
                         ),
                     )
                     return summary
                 db.conn.execute(
                     "UPDATE summaries SET content = ?, confidence = ?, created_at = ?,"
-                    " evidence_refs = ? WHERE id = ?",
+                    " evidence_refs = ?, segments = ? WHERE id = ?",
                     (
                         summary.content,
                         summary.confidence,
                         summary.created_at,
                         json.dumps(list(summary.evidence_refs)),
+                        summary_segments(summary.content),
                         existing.id,
                     ),
                 )

@@ -1,0 +1,200 @@
+"""``python -m bench.quality.semantic``: Recall@10 with the semantic signal on against off, on
+the conversation sets (``bench.quality``: hand-judged asked late, buried) and the coding-session
+set's tuning and held-out splits, in one harness and one run, for several signal weights.
+
+The weight is chosen on the tuning data (coding ``tune`` split and ``hand-late``) and reported
+on the held-out data (coding ``heldout`` split and ``buried``, which nothing was ever tuned on).
+Vectors are cached by text in ``--cache`` (a SQLite file), so a second run embeds nothing;
+the model is one of the pinned ones, loaded from ``--model-dir`` after its files' hashes are
+checked (``kindling.semantic.install``).
+
+Must import Kindling's public API and ``kindling.semantic`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.quality import buried
+from bench.quality.coding.data import judged, load_set, records
+from bench.quality.coding.harness import summary_names
+from bench.quality.dataset import JudgedQuery, all_records, read_histories, read_queries
+from bench.quality.evaluate import Report, at, build_store, evaluate, last_event
+from kindling import Kindling
+from kindling.retrieval.provider import LocalFtsProvider
+from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+from kindling.semantic.encoder import Encoder
+from kindling.semantic.indexer import backfill
+from kindling.semantic.install import install_from, installed
+from kindling.semantic.models import model_spec
+from kindling.semantic.scorer import VectorScorer
+
+HOUR = 3_600_000
+WEIGHTS = (0.15, 0.3, 0.45, 0.6, 0.8)
+SETS = ["hand-late", "coding-heldout", "coding-tune", "buried"]
+
+
+class CachedEncoder:
+    """An encoder whose vectors are kept by (model, text) in a SQLite file."""
+
+    def __init__(self, encoder: Encoder, path: Path) -> None:
+        self.inner = encoder
+        self.db = sqlite3.connect(path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS v (k TEXT PRIMARY KEY, vec BLOB)")
+        self.embedded = 0
+        self.seconds = 0.0
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    def _key(self, text: str) -> str:
+        key = f"{self.model}\0{self.inner.spec.max_tokens}\0{text}"
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    def encode(self, texts: Sequence[str], *, batch: int = 16) -> list[Any]:
+        import numpy as np
+
+        keys = [self._key(t) for t in texts]
+        found = {}
+        for k in keys:
+            row = self.db.execute("SELECT vec FROM v WHERE k = ?", (k,)).fetchone()
+            if row is not None:
+                found[k] = np.frombuffer(row[0], dtype=np.float32)
+        todo = [i for i, k in enumerate(keys) if k not in found]
+        if todo:
+            start = time.perf_counter()
+            vectors = self.inner.encode([texts[i] for i in todo], batch=batch)
+            self.seconds += time.perf_counter() - start
+            self.embedded += len(todo)
+            for i, v in zip(todo, vectors, strict=True):
+                found[keys[i]] = v
+                self.db.execute("INSERT OR REPLACE INTO v VALUES (?, ?)", (keys[i], v.tobytes()))
+            self.db.commit()
+        return [found[k] for k in keys]
+
+
+def _r10(report: Report) -> float:
+    return round(report.overall["R@10"], 4)
+
+
+def _up_down(off: Report, on: Report) -> tuple[int, int]:
+    """Questions whose answer entered / left the top 10."""
+
+    def hit(r: Report) -> dict[str, bool]:
+        return {o.query.id: (o.first_relevant() or 99) <= 10 for o in r.outcomes}
+
+    a, b = hit(off), hit(on)
+    return sum(b[q] and not a[q] for q in a), sum(a[q] and not b[q] for q in a)
+
+
+def score(
+    kd: Kindling,
+    names: dict[str, str],
+    qs: list[JudgedQuery],
+    encoder: CachedEncoder,
+    *,
+    tiers: bool,
+) -> dict[str, Any]:
+    """Off, then on at every weight: R@10, and the questions up/down against off."""
+    store: Any = kd.store.inner if hasattr(kd.store, "inner") else kd.store
+    start = time.perf_counter()
+    backfill(store, encoder, batch=16)
+    index_s = time.perf_counter() - start
+    off = evaluate(kd, names, qs, tiers=tiers)
+    out: dict[str, Any] = {
+        "questions": len(qs),
+        "off": _r10(off),
+        "indexSeconds": round(index_s, 1),
+    }
+    scorer = VectorScorer(store, lambda: encoder, encoder.model)
+    for w in WEIGHTS:
+        provider = LocalFtsProvider(kd.store, DEFAULT_WEIGHTS, semantic=scorer, semantic_weight=w)
+        on_kd = Kindling(kd.store, provider=provider, clock=kd.clock)
+        on = evaluate(on_kd, names, qs, tiers=tiers)
+        up, down = _up_down(off, on)
+        out[f"w={w}"] = {"R@10": _r10(on), "up": up, "down": down}
+    return out
+
+
+def _report(label: str, result: dict[str, Any]) -> None:
+    print(json.dumps({label: result}), file=sys.stderr, flush=True)  # progress, set by set
+
+
+def run(encoder: CachedEncoder, coding_limit: int | None, sets: Sequence[str]) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    full = load_set()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sets:
+            if name == "hand-late":
+                recs = all_records(read_histories())
+                kd, names = build_store(Path(tmp) / "hand.db")
+                late = at(read_queries(), last_event(recs) + HOUR)
+                label = "hand-late (tune)"
+                results[label] = score(kd, names, late, encoder, tiers=True)
+            elif name == "buried":
+                data = buried.build()
+                kd, names = build_store(Path(tmp) / "buried.db", data.records)
+                label = "buried (held out)"
+                results[label] = score(kd, names, list(data.queries), encoder, tiers=True)
+            else:
+                split = name.removeprefix("coding-")
+                cs = full.split(split, coding_limit if split == "tune" else None)
+                kd, _ = build_store(Path(tmp) / f"{split}.db", records(cs))
+                label = f"coding {split}" + (" (held out)" if split == "heldout" else " (tune)")
+                results[label] = score(kd, summary_names(kd, cs), judged(cs), encoder, tiers=False)
+                results[label]["sessions"] = len(cs.sessions)
+            kd.close()
+            _report(label, results[label])
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.quality.semantic", description=__doc__)
+    parser.add_argument("--model", default="all-mpnet-base-v2")
+    parser.add_argument("--model-dir", type=Path, help="install the model from here first")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/kindling-semantic-cache.db"))
+    parser.add_argument("--coding-limit", type=int, default=None, metavar="N",
+                        help="only N sessions of the coding tune split")  # fmt: skip
+    parser.add_argument(
+        "--set",
+        action="append",
+        choices=SETS,
+        help="which sets, in this order (repeat; default all)",
+    )
+    args = parser.parse_args(argv)
+    spec = model_spec(args.model)
+    if installed(spec) is None:
+        if args.model_dir is None:
+            print(f"{spec.name} is not installed: pass --model-dir", file=sys.stderr)
+            return 2
+        install_from(spec, args.model_dir)
+    where = installed(spec)
+    assert where is not None
+    encoder = CachedEncoder(Encoder(spec, where), args.cache)
+    start = time.perf_counter()
+    results = run(encoder, args.coding_limit, args.set or SETS)
+    doc = {
+        "model": spec.key,
+        "maxTokens": spec.max_tokens,
+        "embedded": encoder.embedded,
+        "embedSeconds": round(encoder.seconds, 1),
+        "textsPerSecond": round(encoder.embedded / encoder.seconds, 2) if encoder.seconds else None,
+        "seconds": round(time.perf_counter() - start, 1),
+        "sets": results,
+    }
+    print(json.dumps(doc, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

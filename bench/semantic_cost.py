@@ -1,0 +1,138 @@
+"""``python -m bench.semantic_cost``: what the semantic signal costs, in one process.
+
+- ``retrieve()`` p50/p95 for repository-scoped natural-language questions on the latency
+  corpus (``bench.latency``, 100k observations by default), semantic off and on, interleaved
+  query by query (the order alternates every repeat). Every observation and summary gets a
+  vector; their values are seeded random int8 (what a vector holds does not change what
+  reading and comparing it costs), while the question is embedded by the real model, its cache
+  cleared before every call, so each timed call pays the model;
+- the model alone: the cost of embedding one question;
+- backfill: ``kindling.semantic.indexer.backfill`` over the newest ``--backfill`` observations of
+  the corpus with the real model: texts per second, and the process's peak RSS after loading the
+  model and after the backfill.
+
+Must import Kindling's public API and ``kindling.semantic`` only (plus sqlite3 to fill vectors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import sqlite3
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.corpus import end_ms, queries
+from bench.latency import ensure_store, percentiles
+from kindling import Kindling, NewObservation, Scope
+from kindling.semantic.indexer import backfill
+from kindling.semantic.install import require_installed
+from kindling.semantic.models import model_spec
+
+
+def rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def fill_vectors(path: Path, model: str, dim: int, seed: int) -> int:
+    rng = random.Random(seed)
+    con = sqlite3.connect(path)
+    n = 0
+    for table, key, parent in (
+        ("observation_vectors", "observation_id", "observations"),
+        ("summary_vectors", "summary_id", "summaries"),
+    ):
+        ids = [r[0] for r in con.execute(f"SELECT id FROM {parent}")]
+        con.executemany(
+            f"INSERT OR REPLACE INTO {table} ({key}, model, vector) VALUES (?, ?, ?)",
+            ((i, model, rng.randbytes(dim)) for i in ids),
+        )
+        n += len(ids)
+    con.commit()
+    con.close()
+    return n
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.semantic_cost", description=__doc__)
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--data", type=Path, default=Path("/tmp/kindling-semantic-cost"))
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--backfill", type=int, default=100, metavar="N")
+    parser.add_argument("--model", default="all-mpnet-base-v2")
+    args = parser.parse_args(argv)
+    spec = model_spec(args.model)
+    require_installed(spec)
+    source, meta = ensure_store(args.data, args.size, args.seed)
+    path = args.data / f"semantic-{args.size}.db"
+    shutil.copyfile(source, path)
+    vectors = fill_vectors(path, spec.key, spec.dim, args.seed)
+    now = end_ms(args.size, args.seed)
+    qs = [q for q in queries(args.size, args.seed) if q.cls == "question"]
+    report: dict[str, Any] = {"size": args.size, "model": spec.key, "vectors": vectors}
+    with Kindling.open(path) as off, Kindling.open(path, semantic="on") as on:
+        scorer: Any = on.provider.semantic  # type: ignore[attr-defined]
+        start = time.perf_counter()
+        assert scorer.encoder is not None  # loads the model
+        report["modelLoadSeconds"] = round(time.perf_counter() - start, 2)
+        report["rssAfterLoadMB"] = rss_mb()
+        for q in qs[:3]:  # warm-up, untimed
+            off.retrieve(q.text, scope=Scope(repo_id=q.repo_id), now=now)
+            on.retrieve(q.text, scope=Scope(repo_id=q.repo_id), now=now)
+        # wall time, and the thread's CPU time (what the call costs on an idle core: on a
+        # machine shared with other work the wall time is mostly waiting for a core)
+        times: dict[str, list[float]] = {k: [] for k in ("off", "on", "embed")}
+        times.update({f"{k}Cpu": [] for k in ("off", "on", "embed")})
+        for rep in range(args.repeats):
+            for q in qs:
+                scope = Scope(repo_id=q.repo_id)
+                for side in ("off", "on") if rep % 2 == 0 else ("on", "off"):
+                    kd = off if side == "off" else on
+                    scorer.clear_cache()
+                    t, c = time.perf_counter(), time.thread_time()
+                    kd.retrieve(q.text, scope=scope, now=now)
+                    times[side].append(time.perf_counter() - t)
+                    times[side + "Cpu"].append(time.thread_time() - c)
+                scorer.clear_cache()
+                t, c = time.perf_counter(), time.thread_time()
+                scorer.query_vector(q.text)
+                times["embed"].append(time.perf_counter() - t)
+                times["embedCpu"].append(time.thread_time() - c)
+        for name, samples in times.items():
+            report[name] = percentiles(samples)
+        report["ratioP95"] = round(report["on"]["p95"] / report["off"]["p95"], 2)
+        report["ratioP95Cpu"] = round(report["onCpu"]["p95"] / report["offCpu"]["p95"], 2)
+        report["questions"] = len(qs) * args.repeats
+    if args.backfill:
+        with Kindling.open(source, read_only=True) as kd:
+            texts = [o.content for o in kd.list_observations(limit=args.backfill)]
+        bf = args.data / "backfill.db"
+        bf.unlink(missing_ok=True)
+        encoder = scorer.encoder  # the model already loaded: one copy in this process
+        with Kindling.open(bf) as kd:
+            kd.append_many([NewObservation("message", t) for t in texts])
+            store: Any = kd.store.inner if hasattr(kd.store, "inner") else kd.store
+            cpu = time.process_time()
+            done = backfill(store, encoder)
+            cpu = time.process_time() - cpu
+        report["backfill"] = {
+            **done.to_dict(),
+            "cpuSeconds": round(cpu, 1),
+            "perCpuSecond": round(done.embedded / cpu, 2) if cpu else None,
+            "meanChars": round(statistics.fmean(len(t) for t in texts), 1),
+            "peakRssMB": rss_mb(),
+        }
+    report["corpus"] = meta
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The API tokens of ``kindling serve`` and the teams' grants, as ``Kindling`` verbs: what
+``kindling token`` manages and what the server's access rule looks up.
+
+Must not import the CLI, servers or adapters.
+"""
+
+from __future__ import annotations
+
+from kindling.capture.sanitize import require_text
+from kindling.engine.base import EngineBase
+from kindling.errors import InvalidInputError, NotFoundError, StoreError
+from kindling.model.reports import ApiToken
+from kindling.store.tokens import TokenStore, new_token
+
+
+class TokenVerbs(EngineBase):
+    """Create, list and revoke tokens; grant repositories to teams; look tokens up."""
+
+    def _tokens(self) -> TokenStore:
+        store = self.store
+        if not isinstance(store, TokenStore):  # a declared capability (``store.tokens``)
+            raise StoreError("this store keeps no API tokens")
+        return store
+
+    def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]:
+        """A new token for ``user`` (of ``team``): its record, and the token itself, which is
+        shown this once (the store keeps only its hash)."""
+        name = require_text(user, "user")
+        if "/" in name:  # identities are team/user (server.auth.identity)
+            raise InvalidInputError("a token's user may not contain '/'")
+        group = None if team is None else require_text(team, "team")
+        token_id, token, digest = new_token()
+        record = ApiToken(token_id, name, group, self.clock(), None)
+        self._tokens().insert_token(record, digest)
+        return record, token
+
+    def list_tokens(self) -> list[ApiToken]:
+        """Every token's record (never the tokens themselves)."""
+        return self._tokens().list_tokens()
+
+    def revoke_token(self, token_id: str) -> None:
+        """Revoke an active token: the server refuses it from the next request on."""
+        if not self._tokens().revoke_token(token_id, self.clock()):
+            raise NotFoundError(f"no active token with id {token_id!r}; see 'kindling token list'")
+
+    def grant_repo(self, *, team: str, repo: str) -> None:
+        """Let ``team``'s tokens read and write repository ``repo``."""
+        self._tokens().grant_repo(
+            require_text(team, "team"), require_text(repo, "repo"), self.clock()
+        )
+
+    # the server's lookups (``server.auth``): local only, not verbs of ``Memory``
+
+    def token_by_hash(self, token_hash: str) -> ApiToken | None:
+        return self._tokens().token_by_hash(token_hash)
+
+    def team_repos(self, team: str) -> list[str]:
+        return self._tokens().team_repos(team)
+
+    def repo_is_granted(self, repo_id: str) -> bool:
+        """Is the repository granted to any team (then personal tokens may not write it)?"""
+        return self._tokens().repo_is_granted(repo_id)

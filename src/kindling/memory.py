@@ -1,0 +1,239 @@
+"""``Memory``: every verb of Kindling, once. The seam between the adapters and a memory.
+
+Two classes implement it: ``engine.Kindling`` (a local database, SQLite or PostgreSQL) and
+``remote.front.RemoteKindling`` (a ``kindling serve``, over HTTP). The adapters (CLI, MCP,
+bridge, hooks) hold a ``Memory`` and never ask which one it is. Each class states it with a
+module-level ``type[Memory]`` assignment, so mypy fails when one of them lacks a verb, and
+``tests/test_parity.py`` runs every verb on both, on both backends, and compares the JSON.
+
+A verb one side cannot serve is still implemented: it raises a ``KindlingError`` whose one line
+says why (remote mode has no whole-store counts and manages no tokens); it never falls back
+to a local file. The engine's verbs take more keywords than these (``visible``: the server's
+access rule); a ``Memory`` caller never passes them.
+
+Must not import anything from Kindling except ``model``, ``errors`` and ``retrieval.budget``
+(for a type).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from kindling.model.checks import MAX_LIMIT
+from kindling.model.entities import (
+    Capsule,
+    CapsuleStatus,
+    CapsuleType,
+    Entity,
+    JsonObject,
+    NewObservation,
+    Observation,
+    ObservationKind,
+    Pin,
+    Scope,
+    Summary,
+    TargetType,
+)
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from kindling.model.bundle import Bundle
+    from kindling.model.disclosure import Items, Timeline
+    from kindling.model.memories import Memory as ChatMemory
+    from kindling.model.memories import MemoryFields, MemoryMatch
+    from kindling.model.reports import (
+        ApiToken,
+        Described,
+        ForgetReport,
+        ImportReport,
+        RepoActivity,
+        StoreStats,
+    )
+    from kindling.model.results import RetrieveResult
+    from kindling.retrieval.budget import Tokenizer
+
+Progress = Callable[[int], None]
+
+
+def no_progress(_: int) -> None:
+    return None
+
+
+class Memory(Protocol):
+    """What an adapter may ask of a memory (see the module docstring). The engine's docstrings
+    (``engine/``) say what each verb does."""
+
+    clock: Callable[[], int]  # "now" in epoch ms, for relative times and default timestamps
+
+    # ------------------------------------------------------------------ lifetime
+
+    def close(self) -> None: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+    def batch(self) -> AbstractContextManager[None]: ...
+    @property
+    def tokenizer(self) -> Tokenizer: ...
+
+    # ------------------------------------------------------------------ capture
+
+    def open_capsule(
+        self,
+        *,
+        intent: str,
+        scope: Scope | None = None,
+        type: CapsuleType = "session",
+        id: str | None = None,
+        opened_at: int | None = None,
+    ) -> Capsule: ...
+    def append_observation(
+        self,
+        *,
+        kind: ObservationKind,
+        content: str,
+        scope: Scope | None = None,
+        provenance: Mapping[str, Any] | None = None,
+        ts: int | None = None,
+        capsule_id: str | None = None,
+        id: str | None = None,
+    ) -> Observation: ...
+    def append_many(self, observations: Iterable[NewObservation]) -> list[Observation]: ...
+    def add_summary(
+        self,
+        capsule_id: str,
+        *,
+        content: str,
+        confidence: float = 0.5,
+        evidence_refs: Sequence[str] | None = None,
+        created_at: int | None = None,
+    ) -> Summary: ...
+    def close_capsule(
+        self,
+        capsule_id: str,
+        *,
+        summary: str | None = None,
+        confidence: float | None = None,
+        evidence_refs: Sequence[str] | None = None,
+        closed_at: int | None = None,
+    ) -> Capsule: ...
+    def pin(
+        self,
+        target_type: TargetType,
+        target_id: str,
+        *,
+        reason: str | None = None,
+        expires_at: int | None = None,
+        ttl_ms: int | None = None,
+        scope: Scope | None = None,
+        created_at: int | None = None,
+    ) -> Pin: ...
+    def unpin(self, pin_id: str) -> None: ...
+
+    # ------------------------------------------------------------------ reads
+
+    def get_observation(self, observation_id: str) -> Observation: ...
+    def get_capsule(self, capsule_id: str) -> Capsule: ...
+    def get_summary(self, summary_id: str) -> Summary: ...
+    def get_pin(self, pin_id: str) -> Pin: ...
+    def get(self, entity_id: str, target_type: TargetType) -> Entity: ...
+    def describe(self, entity_id: str) -> Described: ...
+    def list_observations(
+        self,
+        *,
+        kind: ObservationKind | None = None,
+        scope: Scope | None = None,
+        capsule_id: str | None = None,
+        limit: int = 50,
+        before: tuple[int, str] | None = None,
+    ) -> list[Observation]: ...
+    def list_repos(self, *, scope: Scope | None = None, limit: int = 50) -> list[RepoActivity]: ...
+    def list_capsules(
+        self, *, status: CapsuleStatus | None = None, scope: Scope | None = None, limit: int = 50
+    ) -> list[Capsule]: ...
+    def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]: ...
+    def list_pins(
+        self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
+    ) -> list[Pin]: ...
+    def stats(self) -> StoreStats: ...
+    def status(self) -> JsonObject: ...
+    def timeline(self, anchor_id: str, *, before: int = 5, after: int = 5) -> Timeline: ...
+    def get_items(self, ids: Sequence[str], *, token_budget: int | None = None) -> Items: ...
+    def retrieve(
+        self,
+        query: str = "",
+        *,
+        scope: Scope | None = None,
+        token_budget: int | None = None,
+        max_candidates: int = 50,
+        include_redacted: bool = False,
+        intent: str | None = None,
+        now: int | None = None,
+    ) -> RetrieveResult: ...
+
+    # ------------------------------------------------------------------ chat memories
+
+    def add_memory(
+        self,
+        workspace: str,
+        content: str,
+        fields: MemoryFields | None = None,
+        *,
+        created_at: int | None = None,
+        user_id: str | None = None,
+    ) -> ChatMemory: ...
+    def search_memories(
+        self, workspace: str, query: str, *, limit: int = MAX_LIMIT
+    ) -> list[MemoryMatch]: ...
+
+    # ------------------------------------------------------------------ forgetting
+
+    def forget(self, entity_id: str, *, dry_run: bool = False) -> ForgetReport: ...
+    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport: ...
+    def finish_forget(self, *, wait_ms: int = 2000) -> ForgetReport: ...
+
+    # ------------------------------------------------------------------ bundles
+
+    def export_bundle(
+        self,
+        *,
+        scope: Scope | None = None,
+        include_redacted: bool = False,
+        exported_at: int | None = None,
+        progress: Progress = no_progress,
+    ) -> JsonObject: ...
+    def import_bundle(
+        self, bundle: Bundle, *, dry_run: bool = False, progress: Progress = no_progress
+    ) -> ImportReport: ...
+
+    # ------------------------------------------------------------------ the semantic signal
+
+    def semantic_index(
+        self,
+        *,
+        model: str | None = None,
+        limit: int | None = None,
+        cpu: float = 1.0,
+        progress: Callable[[Any], None] | None = None,  # semantic.indexer.IndexProgress
+    ) -> JsonObject: ...
+
+    # ------------------------------------------------------------------ tokens of a server
+
+    def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]: ...
+    def list_tokens(self) -> list[ApiToken]: ...
+    def revoke_token(self, token_id: str) -> None: ...
+    def grant_repo(self, *, team: str, repo: str) -> None: ...
+
+
+def verbs() -> tuple[str, ...]:
+    """The names of every verb (and attribute) of ``Memory``, sorted; the parity suite
+    iterates them."""
+    names = {n for n in vars(Memory) if not n.startswith("_")}
+    return tuple(sorted(names | set(Memory.__annotations__)))

@@ -1,0 +1,105 @@
+"""The semantic signal the provider calls (``retrieval.semantic.SemanticScorer``): the question's
+vector against the stored vectors of the candidates, as exact integer cosines.
+
+The model loads on the first question (0.3-1.5 s), never when a store opens, so a process that
+only captures never pays for it. Question vectors are kept for the last ``QUERY_CACHE``
+questions.
+
+Must not import anything from Kindling except ``errors``, ``model``, ``store`` and ``semantic``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from kindling.model import TargetType
+from kindling.semantic import codec
+from kindling.semantic.encoder import numpy_module
+from kindling.store.vectors import VectorStore
+
+QUERY_CACHE = 64
+
+
+class TextEncoder(Protocol):
+    """What the scorer and the indexer need of a model (``encoder.Encoder`` is one)."""
+
+    @property
+    def model(self) -> str: ...
+
+    def encode(self, texts: Sequence[str], *, batch: int = 16) -> Sequence[Any]: ...
+
+
+class VectorScorer:
+    """Cosine of the question and each candidate's stored vector of this model."""
+
+    def __init__(self, store: VectorStore, load: Callable[[], TextEncoder], model: str) -> None:
+        self.store = store
+        self._load = load
+        self._encoder: TextEncoder | None = None
+        self._model = model
+        self._queries: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()  # `kindling serve` asks from several threads
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    @property
+    def encoder(self) -> TextEncoder:
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = self._load()
+            return self._encoder
+
+    def query_vector(self, query: str) -> bytes:
+        with self._lock:
+            found = self._queries.get(query)
+            if found is not None:
+                self._queries.move_to_end(query)
+                return found
+        found = codec.encode([float(x) for x in self.encoder.encode([query])[0]])
+        with self._lock:
+            self._queries[query] = found
+            if len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return found
+
+    def clear_cache(self) -> None:
+        """Forget the question vectors (benchmarks time the model this way)."""
+        with self._lock:
+            self._queries.clear()
+
+    def similarities(
+        self, query: str, items: Sequence[tuple[TargetType, str]]
+    ) -> dict[tuple[TargetType, str], float]:
+        stored: dict[tuple[TargetType, str], bytes] = {}
+        for target in ("observation", "summary"):
+            ids = [i for t, i in items if t == target]
+            if ids:
+                found = self.store.vectors_of(self._model, target, ids)
+                stored.update(((target, k), v) for k, v in found.items())
+        if not stored:
+            return {}
+        return cosines(self.query_vector(query), stored)
+
+
+def cosines(
+    query: bytes, stored: dict[tuple[TargetType, str], bytes]
+) -> dict[tuple[TargetType, str], float]:
+    """Exact cosines (integer dot products) of one encoded vector against many."""
+    np = numpy_module()
+    keys = [k for k, v in stored.items() if len(v) == len(query)]
+    if not keys:
+        return {}
+    q = np.frombuffer(query, dtype=np.int8).astype(np.int64)
+    m = np.frombuffer(b"".join(stored[k] for k in keys), dtype=np.int8)
+    m = m.reshape(len(keys), len(query)).astype(np.int64)
+    dots = m @ q
+    norms = (m * m).sum(axis=1) * int(q @ q)
+    return {
+        k: (float(int(d)) / float(n) ** 0.5 if n else 0.0)
+        for k, d, n in zip(keys, dots.tolist(), norms.tolist(), strict=True)
+    }

@@ -1,0 +1,103 @@
+"""The vector verbs of ``SqliteStore`` (``store.vectors.VectorStore``): the optional semantic
+signal's vectors, in ``observation_vectors`` and ``summary_vectors`` (migration 14).
+
+A vector is only written for a row that still holds its text: the insert selects from the row
+itself, so a row forgotten between the indexer's read and its write gets none.
+
+Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kindling.model import REDACTED
+from kindling.store.base import iter_chunks
+from kindling.store.sqlite.connection import Database
+from kindling.store.vectors import Coverage, Unembedded, VectorRow, VectorTarget
+
+# table, key column, the parent table, and what "still holds its text" means there
+_TABLES: dict[str, tuple[str, str, str, str, str]] = {
+    "observation": ("observation_vectors", "observation_id", "observations", "ts", "redacted = 0"),
+    "summary": ("summary_vectors", "summary_id", "summaries", "created_at", "content <> ?"),
+}
+
+
+def _live_params(target: str) -> tuple[str, ...]:
+    return (REDACTED,) if target == "summary" else ()
+
+
+class VectorsMixin:
+    """``VectorStore`` verbs for ``SqliteStore``."""
+
+    db: Database
+
+    def vectors_of(
+        self, model: str, target_type: VectorTarget, ids: Sequence[str]
+    ) -> dict[str, bytes]:
+        table, key, *_ = _TABLES[target_type]
+        found: dict[str, bytes] = {}
+        for chunk in iter_chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.read(
+                f"SELECT {key}, vector FROM {table} WHERE model = ? AND {key} IN ({marks})",
+                (model, *chunk),
+            )
+            found.update((r[0], bytes(r[1])) for r in rows)
+        return found
+
+    def put_vectors(self, model: str, rows: Sequence[VectorRow]) -> int:
+        stored = 0
+        with self.db.transaction():
+            for row in rows:
+                table, key, parent, _, live = _TABLES[row.target_type]
+                cur = self.db.write(
+                    f"INSERT OR REPLACE INTO {table} ({key}, model, vector)"
+                    f" SELECT id, ?, ? FROM {parent} WHERE id = ? AND {live}",
+                    (model, row.vector, row.id, *_live_params(row.target_type)),
+                )
+                stored += max(cur.rowcount, 0)
+        return stored
+
+    def unembedded(
+        self,
+        model: str,
+        target_type: VectorTarget,
+        *,
+        limit: int,
+        before: tuple[int, str] | None = None,
+    ) -> list[Unembedded]:
+        table, key, parent, ts, live = _TABLES[target_type]
+        after = "" if before is None else f" AND (p.{ts}, p.id) < (?, ?)"
+        rows = self.db.read(
+            f"SELECT p.id, p.{ts}, p.content FROM {parent} p WHERE p.{live}{after}"
+            f" AND NOT EXISTS (SELECT 1 FROM {table} v WHERE v.{key} = p.id AND v.model = ?)"
+            f" ORDER BY p.{ts} DESC, p.id DESC LIMIT ?",
+            (*_live_params(target_type), *(before or ()), model, limit),
+        )
+        return [Unembedded(target_type, r[0], int(r[1]), r[2]) for r in rows]
+
+    def vector_coverage(self, model: str) -> Coverage:
+        read = self.db.read
+        obs = read("SELECT COUNT(*) FROM observations WHERE redacted = 0")[0][0]
+        obs_v = read("SELECT COUNT(*) FROM observation_vectors WHERE model = ?", (model,))[0][0]
+        sums = read("SELECT COUNT(*) FROM summaries WHERE content <> ?", (REDACTED,))[0][0]
+        sums_v = read("SELECT COUNT(*) FROM summary_vectors WHERE model = ?", (model,))[0][0]
+        return Coverage(model, int(obs), int(obs_v), int(sums), int(sums_v))
+
+    def has_vectors(self, model: str) -> bool:
+        return bool(
+            self.db.read(
+                "SELECT EXISTS (SELECT 1 FROM observation_vectors WHERE model = ?)"
+                " OR EXISTS (SELECT 1 FROM summary_vectors WHERE model = ?)",
+                (model, model),
+            )[0][0]
+        )
+
+    def vector_models(self) -> dict[str, int]:
+        rows = self.db.read(
+            "SELECT model, SUM(n) FROM (SELECT model, COUNT(*) AS n FROM observation_vectors"
+            " GROUP BY model UNION ALL SELECT model, COUNT(*) FROM summary_vectors"
+            " GROUP BY model) GROUP BY model ORDER BY model"
+        )
+        return {r[0]: int(r[1]) for r in rows}
