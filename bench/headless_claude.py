@@ -1,7 +1,11 @@
 """What headless ``claude -p`` runs leave in Kindling: N runs against a local stand-in for the
 Messages API (``tests/fake_anthropic.py``), each ending right after a tool call.
 
-    python bench/headless_claude.py [--runs 20] [--kindling PATH] [--claude PATH]
+    python bench/headless_claude.py [--runs 20] [--compactions 5] [--kindling PATH] [--claude PATH]
+
+``--compactions N`` also runs N headless sessions fed three prompts and then ``/compact``
+(``--input-format stream-json``, as an SDK client does) and counts the compaction summaries
+stored (once each, from PostCompact) and the sessions left with more than one capsule.
 
 ``--kindling`` picks the installation whose ``init --claude-code`` and hooks are measured (for
 a before/after comparison). Prints the tool calls and summaries stored, the duplicates, and how
@@ -29,6 +33,7 @@ CACHE = Path.home() / ".cache" / "kindling-npm" / "node_modules"
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--compactions", type=int, default=0)
     parser.add_argument("--kindling", default=str(Path(sys.executable).with_name("kindling")))
     default_claude = CACHE / "@anthropic-ai" / "claude-code" / "bin" / "claude.exe"
     parser.add_argument("--claude", default=str(default_claude))
@@ -75,6 +80,7 @@ def main() -> None:
                     stdin=subprocess.DEVNULL,
                 )
                 sessions[marker] = json.loads(out.stdout)["session_id"]
+            compacted = [compact(args.claude, repo, env, n) for n in range(args.compactions)]
         listing = subprocess.run(
             [
                 args.kindling,
@@ -93,6 +99,16 @@ def main() -> None:
             check=True,
         )
         commands = json.loads(listing.stdout)
+        everything = json.loads(
+            subprocess.run(
+                [args.kindling, "list", "observations", "--limit", "1000", "--json"],
+                cwd=repo,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
         caps = json.loads(
             subprocess.run(
                 [args.kindling, "list", "capsules", "--limit", "1000", "--json"],
@@ -103,14 +119,62 @@ def main() -> None:
                 check=True,
             ).stdout
         )
+    commands = [c for c in commands if "marker-run-" in c["content"]]
     stored = {m for m in sessions if any(f"$ echo {m}\n" in c["content"] for c in commands)}
-    summaries = sum(1 for c in caps if c.get("summaryId"))
+    runs = set(sessions.values())
+    summaries = sum(1 for c in caps if c.get("summaryId") and c["scopeIds"]["sessionId"] in runs)
     reconciled = sum(1 for c in commands if c["provenance"].get("reconciled"))
+    if args.compactions:
+        found = [o for o in everything if o["provenance"].get("role") == "compaction"]
+        where = [o["scopeIds"]["sessionId"] for o in found]
+        once = sum(1 for sid in compacted if where.count(sid) == 1)
+        per_session = [sum(1 for c in caps if c["scopeIds"]["sessionId"] == s) for s in compacted]
+        print(
+            f"compactions {args.compactions}: summaries stored once {once}/{args.compactions},"
+            f" sessions with more than one capsule {sum(n > 1 for n in per_session)}"
+        )
     print(
         f"runs {args.runs}: tool calls stored {len(stored)}/{args.runs}, "
         f"summaries {summaries}/{args.runs}, duplicates {len(commands) - len(stored)}, "
         f"from the transcript {reconciled}"
     )
+
+
+def compact(claude: str, repo: Path, env: dict[str, str], n: int) -> str:
+    """One headless session: three prompts, then ``/compact``; its session id."""
+    argv = [claude, "-p", "--input-format", "stream-json", "--output-format", "stream-json"]
+    argv += ["--verbose", "--allowedTools", "Bash"]
+    prompts = [f"Print marker-compact-{n}-{k} with Bash" for k in range(3)] + ["/compact"]
+    session = ""
+    with subprocess.Popen(
+        argv,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as proc:
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+
+        def ask() -> None:
+            assert proc.stdin is not None
+            message = {"role": "user", "content": prompts.pop(0)}
+            proc.stdin.write(json.dumps({"type": "user", "message": message}) + "\n")
+            proc.stdin.flush()
+
+        ask()
+        for line in proc.stdout:
+            event = json.loads(line)
+            if event.get("type") == "result":
+                session = event["session_id"]
+                if prompts:
+                    ask()
+                else:
+                    proc.stdin.close()
+        proc.wait(timeout=120)
+    return session
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Every conversation is scripted the same way: a request whose last user turn carries no tool
 result is answered with one ``tool_use`` of Bash (``echo <marker>``, the marker taken from the
 prompt), and a request that carries the tool's result with a short text and ``end_turn``, so
-the run ends right after a tool call. With ``fail_after_tool`` the second answer is an HTTP 400
+the run ends right after a tool call. A compaction request (``/compact``) gets a summary naming
+the markers of the conversation. With ``fail_after_tool`` the second answer is an HTTP 400
 instead (the run ends on an API error). Answers are streamed as server-sent events when the
 request asks for a stream, as Claude Code does.
 """
@@ -17,17 +18,37 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MARKER = re.compile(r"marker-[a-z0-9-]+")
+COMPACT = "Respond with plain text only"  # Claude Code's compaction request says so
 
 
 def _last_user(body: dict[str, Any]) -> tuple[str, bool]:
     """The text of the request, and whether its last user turn is a tool result."""
     messages = body.get("messages") or []
     text = json.dumps(messages)
-    last = messages[-1] if messages else {}
+    # A resumed session may end with a "system" message (the hooks' context): skip it.
+    users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+    last = users[-1] if users else {}
     content = last.get("content") if isinstance(last, dict) else None
-    has_result = isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
-    )
+    blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+    has_result = any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
+    # A new prompt can share the turn with the earlier tools' results (Claude Code merges
+    # the user turns of one ``claude -p`` stream): then its marker is the one asked for, and
+    # it is answered once a result holds that marker.
+    asked = [
+        found.group(0)
+        for b in blocks
+        if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        for found in [MARKER.search(b["text"])]
+        if found
+    ]
+    if asked:
+        results = []
+        for m in users:
+            turn = m.get("content")
+            for b in turn if isinstance(turn, list) else []:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    results.append(json.dumps(b.get("content")))
+        return asked[-1], any(asked[-1] in MARKER.findall(r) for r in results)
     return text, has_result
 
 
@@ -74,6 +95,7 @@ class FakeAnthropic:
 
     def __init__(self, *, fail_after_tool: bool = False) -> None:
         self.fail_after_tool = fail_after_tool
+        self.bodies: list[dict[str, Any]] = []  # every Messages request, for its tools
         self.requests = 0
         self.calls = 0
         self.lock = threading.Lock()
@@ -98,6 +120,7 @@ class FakeAnthropic:
                     return
                 with owner.lock:
                     owner.requests += 1
+                    owner.bodies.append(body)
                 owner.answer(self, body)
 
             def _json(self, status: int, data: dict[str, Any]) -> None:
@@ -126,13 +149,19 @@ class FakeAnthropic:
             )
             return
         message: dict[str, Any] = {
-            "id": "msg_fake",
+            "id": f"msg_fake_{self.requests}",  # one id per answer: a round of its own
             "type": "message",
             "role": "assistant",
             "model": body.get("model", "claude"),
             "usage": {"input_tokens": 10, "output_tokens": 10},
         }
-        if has_result:
+        users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+        if users and COMPACT in json.dumps(users[-1]):  # the summary that replaces the history
+            done = ", ".join(dict.fromkeys(MARKER.findall(json.dumps(body.get("messages")))))
+            summary = f"<analysis>Short.</analysis>\n<summary>Compacted: printed {done}.</summary>"
+            message["content"] = [{"type": "text", "text": summary}]
+            message["stop_reason"] = "end_turn"
+        elif has_result:
             message["content"] = [{"type": "text", "text": f"Done with {marker}."}]
             message["stop_reason"] = "end_turn"
         else:

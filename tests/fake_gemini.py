@@ -40,6 +40,9 @@ class FakeGemini:
     """``with FakeGemini() as api:`` serves ``api.url`` (for ``GOOGLE_GEMINI_BASE_URL``)."""
 
     def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
+        owner = self
+
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: Any) -> None:
                 pass
@@ -56,7 +59,9 @@ class FakeGemini:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
-                answer = _answer(self.path, json.loads(self.rfile.read(length) or b"{}"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                owner.bodies.append(body)
+                answer = _answer(self.path, body)
                 if "alt=sse" in self.path:
                     self._send(200, "text/event-stream", f"data: {json.dumps(answer)}\n\n".encode())
                 else:

@@ -38,6 +38,9 @@ class FakeOpenAI:
     """``with FakeOpenAI() as api:`` serves ``api.url`` (the ``base_url``, ending in /v1)."""
 
     def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
+        owner = self
+
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: Any) -> None:
                 pass
@@ -53,6 +56,7 @@ class FakeOpenAI:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                owner.bodies.append(body)
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.end_headers()

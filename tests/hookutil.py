@@ -61,3 +61,30 @@ def git_repo(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     subprocess.run(["git", "init", "-q", str(path)], check=True)
     return path.resolve()
+
+
+def wait_for_refreshers(db: Path | None = None, quiet_s: float = 1.0) -> None:
+    """Wait until no background refresher (``kindling.hooks.refresh``) has worked on ``db``
+    (default ``$KINDLING_DB``) for ``quiet_s``: the ones the hooks started are done."""
+    import fcntl
+    import time
+
+    target = db or Path(os.environ["KINDLING_DB"])
+    lock = Path(f"{target}-inject") / ".lock"
+    deadline = time.monotonic() + 120
+    free_since = time.monotonic()
+    while time.monotonic() < deadline:
+        busy = False
+        if lock.exists():
+            with open(lock, "rb") as fh:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+                except BlockingIOError:
+                    busy = True
+        now = time.monotonic()
+        if busy:
+            free_since = now
+        elif now - free_since >= quiet_s:
+            return
+        time.sleep(0.05)

@@ -177,7 +177,8 @@ def test_init_keeps_the_users_keys_backs_up_and_uninstalls_exactly(
     proc = kindling("init", FLAGS[name], "--json", cwd=git_repo)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)["agents"][name]
-    assert all(c["changed"] and c["backup"] for c in report)
+    assert all(c["changed"] for c in report)
+    assert all(c["backup"] for c in report if c["path"].endswith(tuple(USER_FILES[name])))
     for rel, text in USER_FILES[name].items():
         now = (git_repo / rel).read_text(encoding="utf-8")
         assert "kindling" in now
@@ -487,16 +488,38 @@ def test_bad_agent_payloads_exit_zero_and_log(name: str, event: str, data: dict[
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
-def test_init_change_for_agents_without_hooks_is_mcp_only(git_repo: Path) -> None:
-    [change] = load("opencode").install("project", str(git_repo), "kindling")
-    assert change.items == ("mcp",)
-    data = json.loads(change.path.read_text())
+def test_opencode_init_writes_its_mcp_server_and_its_plugin(git_repo: Path) -> None:
+    opencode = load("opencode")
+    config, plugin = opencode.install("project", str(git_repo), "kindling")
+    assert (config.items, plugin.items) == (("mcp",), ("plugin",))
+    data = json.loads(config.path.read_text())
     assert data["mcp"]["kindling"] == {
         "type": "local",
         "command": ["kindling", "mcp"],
         "enabled": True,
     }
     assert "mcpServers" not in data  # the .mcp.json shape OpenCode rejects
+    assert plugin.path == git_repo / ".opencode" / "plugins" / "kindling.js"
+    assert plugin.path.read_text(encoding="utf-8") == opencode.plugin_text(["kindling"])
+    assert not any(c.changed for c in opencode.install("project", str(git_repo), "kindling"))
+    moved = opencode.install("project", str(git_repo), "/opt/k/bin/kindling")[1]
+    assert moved.changed  # a new path: rewritten, the old one kept
+    assert moved.backup is not None
+    assert '["/opt/k/bin/kindling"]' in plugin.path.read_text(encoding="utf-8")
+    opencode.uninstall("project", str(git_repo))
+    assert not plugin.path.exists()
+
+
+def test_a_users_own_opencode_plugin_file_is_never_replaced(git_repo: Path) -> None:
+    mine = git_repo / ".opencode" / "plugins" / "kindling.js"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("export const Mine = async () => ({});\n", encoding="utf-8")
+    for extra in ((), ("--uninstall",)):
+        proc = kindling("init", "--opencode", *extra, cwd=git_repo)
+        assert proc.returncode == 1
+        assert "is not Kindling's plugin" in proc.stderr
+    assert mine.read_text(encoding="utf-8") == "export const Mine = async () => ({});\n"
+    assert not (git_repo / "opencode.json").exists()
 
 
 END = "</untrusted_context>"

@@ -22,6 +22,7 @@ import pytest
 
 from kindling import Kindling, Scope
 from tests.fake_anthropic import FakeAnthropic
+from tests.hookutil import wait_for_refreshers
 
 pytestmark = pytest.mark.slow
 
@@ -124,3 +125,76 @@ def test_a_run_ending_on_an_api_error_leaves_no_summary_of_it(git_repo: Path) ->
     assert kinds == ["command", "error", "message"]  # the tool call, the failed turn, the prompt
     error = next(o for o in obs if o.kind == "error")
     assert error.content.startswith("Turn ended by an API error")
+
+
+def run_stream(
+    exe: str, repo: Path, api: FakeAnthropic, prompts: list[str]
+) -> list[dict[str, Any]]:
+    """One headless ``claude -p`` fed its prompts one after the other (``stream-json``), as an
+    SDK client does; returns the result events."""
+    env = dict(os.environ)
+    env |= {
+        "ANTHROPIC_BASE_URL": api.url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-not-a-key",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
+    argv = [exe, "-p", "--input-format", "stream-json", "--output-format", "stream-json"]
+    argv += ["--verbose", "--allowedTools", "Bash"]
+    waiting = list(prompts)
+    results: list[dict[str, Any]] = []
+    with subprocess.Popen(
+        argv,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as proc:
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None
+        assert stdout is not None
+
+        def ask() -> None:
+            message = {"role": "user", "content": waiting.pop(0)}
+            stdin.write(json.dumps({"type": "user", "message": message}) + "\n")
+            stdin.flush()
+
+        ask()
+        for line in stdout:
+            event = json.loads(line)
+            if event.get("type") == "result":
+                results.append(event)
+                if waiting:
+                    ask()
+                else:
+                    stdin.close()
+        assert proc.wait(timeout=120) == 0
+    return results
+
+
+def test_a_headless_compaction_stores_its_summary_once(git_repo: Path) -> None:
+    """``/compact`` in a headless run: PostCompact stores the summary (role "compaction"); the
+    subagent Claude Code runs the compaction in is not stored again; the session keeps one
+    capsule, whatever order the background refresher comes in."""
+    exe = claude()
+    init(git_repo)
+    prompts = [f"Print marker-c{n} with Bash" for n in range(3)]
+    with FakeAnthropic() as api:
+        results = run_stream(exe, git_repo, api, [*prompts, "/compact"])
+    assert [r["is_error"] for r in results] == [False] * 4
+    session = results[0]["session_id"]
+    wait_for_refreshers()
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        obs, capsule = session_of(kd, session)
+    compacted = [o for o in obs if o.provenance.get("role") == "compaction"]
+    assert [o.content for o in compacted] == [
+        "<analysis>Short.</analysis>\n<summary>Compacted: printed marker-c0, marker-c1,"
+        " marker-c2.</summary>"
+    ]
+    assert compacted[0].provenance["event"] == "PostCompact"
+    assert [o for o in obs if o.provenance.get("event") == "SubagentStop"] == []
+    commands = sorted(o.content for o in obs if o.kind == "command")
+    assert commands == [f"$ echo marker-c{n}\n[completed]\nmarker-c{n}" for n in range(3)]
+    assert capsule.status == "closed"

@@ -22,7 +22,7 @@ import pytest
 from kindling import Kindling
 from kindling.capture.spool import pending, spool_dir
 from kindling.engine.drain import drain
-from tests.hookutil import KINDLING, payload
+from tests.hookutil import KINDLING, payload, wait_for_refreshers
 
 AGENTS = 24
 TOOL_EVENTS_PER_AGENT = 4
@@ -81,7 +81,7 @@ def _agent(repo: Path, agent: int, results: list[subprocess.CompletedProcess[byt
 
 @pytest.mark.slow
 def test_a_hook_storm_with_a_forget_loop_stores_every_event_exactly_once(
-    git_repo: Path, tmp_path: Path
+    git_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = Path(os.environ["KINDLING_DB"])
     with Kindling.open(db) as kd, kd.batch():  # some history, so that forgets take a while
@@ -112,7 +112,10 @@ def test_a_hook_storm_with_a_forget_loop_stores_every_event_exactly_once(
     assert all((r.returncode, r.stdout, r.stderr) == (0, b"", b"") for r in results)
 
     # Past the busy timeout: a PreCompact gives up on the database, its event waits in the spool
-    # (Stop no longer opens it: it only writes the spool).
+    # (Stop no longer opens it: it only writes the spool). No background refresher here: the
+    # storm's are done first, and the Stop below starts none, so the PreCompact is the drainer.
+    wait_for_refreshers(db)
+    monkeypatch.setenv("KINDLING_HOOK_REFRESH", "0")
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from kindling import Kindling, Scope
-from tests.hookutil import injected, payload, run_hook
+from tests.hookutil import injected, payload, run_hook, wait_for_refreshers
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
 TOOL_EVENTS = [
@@ -354,7 +355,11 @@ def test_a_write_lock_still_lets_session_start_inject(git_repo: Path) -> None:
     import sqlite3
 
     run_session(git_repo)
+    wait_for_refreshers()
     Kindling.open(db()).close()  # Stop and SessionEnd left their records in the spool
+    # The context kept for the next start would be printed without opening the database at
+    # all (test_start_cache.py); this is about the full path.
+    shutil.rmtree(f"{db()}-inject")
     holder = sqlite3.connect(db(), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # a long writer (an import, a forget) holds the lock
     try:

@@ -228,3 +228,42 @@ def test_the_next_session_start_takes_what_a_run_left_unreconciled(
     obs, _ = session_records()
     assert [o.content for o in obs if o.kind == "command"] == ["$ make\n[completed]\nbuilt"]
     assert all(o.scope.repo_id == str(git_repo) for o in obs)
+
+
+def test_reconciliation_states_are_pruned_at_session_start(tmp_path: Path) -> None:
+    """The states of old sessions go: beyond the newest STATE_MAX_FILES, older than
+    STATE_MAX_AGE_S, those whose transcript is gone, and half-written ones a crash left."""
+    import time
+
+    from kindling.agents import claude_code
+
+    folder = Path(os.environ["KINDLING_HOME"]) / claude_code.STATE_DIR
+    folder.mkdir(parents=True)
+    transcript = tmp_path / "done.jsonl"
+    transcript.write_text("", encoding="utf-8")
+    now = time.time()
+    extra = 30
+
+    def state(name: str, age_s: float, target: Path = transcript) -> Path:
+        path = folder / name
+        data = {"transcript": str(target), "offset": 0, "session": name, "cwd": str(tmp_path)}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        os.utime(path, (now - age_s, now - age_s))
+        return path
+
+    fresh = [state(f"s{i:03d}.json", 60 + i) for i in range(claude_code.STATE_MAX_FILES + extra)]
+    old = state("old.json", claude_code.STATE_MAX_AGE_S + 60)
+    gone = state("gone.json", 1, tmp_path / "deleted.jsonl")  # the newest: the sweep reads it
+    half = folder / "x.json.123.tmp"
+    half.write_text("{", encoding="utf-8")
+    os.utime(half, (now - claude_code.TMP_MAX_AGE_S - 60,) * 2)
+    writing = folder / "y.json.456.tmp"  # another process writing it now
+    writing.write_text("{", encoding="utf-8")
+    start = {"session_id": "new", "cwd": str(tmp_path), "hook_event_name": "SessionStart"}
+    assert run_hook("SessionStart", start).returncode == 0
+    left = {p.name for p in folder.iterdir()}
+    kept = fresh[: claude_code.STATE_MAX_FILES - 1]  # the newest STATE_MAX_FILES, less gone.json
+    assert left == {p.name for p in kept} | {writing.name}
+    assert not old.exists()
+    assert not gone.exists()
+    assert not half.exists()

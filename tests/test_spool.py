@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
 from kindling.capture.spool import pending, spool_dir, write_record
-from kindling.engine.drain import drain
+from kindling.engine.drain import DRAIN_LOCK, drain
 
 GITHUB = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 TS = 1_767_225_600_000
@@ -110,7 +110,7 @@ def test_a_damaged_record_is_set_aside_and_the_rest_applied(tmp_path: Path) -> N
         report = drain(kd, spool)  # open drained already; nothing left but the bad ones
         assert report.applied == 0
         assert len(kd.list_observations()) == 2
-    bad = sorted(p.name for p in Path(spool).iterdir())
+    bad = sorted(p.name for p in Path(spool).iterdir() if p.name != DRAIN_LOCK)
     assert len(bad) == 2
     assert all(name.endswith(".bad") for name in bad)  # kept for a human, never deleted
 
@@ -191,3 +191,26 @@ def test_a_spool_directory_made_by_someone_else_is_made_private(tmp_path: Path) 
     os.chmod(spool, 0o755)
     write_record(str(spool), obs_record(1))
     assert stat.S_IMODE(spool.stat().st_mode) == 0o700
+
+
+def test_one_drainer_at_a_time(tmp_path: Path) -> None:
+    """A second drainer waits for the first (two side by side could apply one session's
+    records out of order); one that waits its whole budget leaves the records to the other."""
+    import fcntl
+    import os
+
+    db = tmp_path / "k.db"
+    Kindling.open(db).close()
+    spool = spool_dir(str(db))
+    write_record(spool, obs_record(1))
+    fd = os.open(os.path.join(spool, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another drainer at work
+    try:
+        with Kindling.open(db, drain_spool=False) as kd:
+            report = drain(kd, spool, budget_s=0.2)
+            assert (report.busy, report.applied, report.locked) == (True, 0, False)
+            assert kd.list_observations() == []
+    finally:
+        os.close(fd)
+    with Kindling.open(db, drain_spool=False) as kd:
+        assert drain(kd, spool).applied == 1

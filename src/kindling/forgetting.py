@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from kindling.capture.sanitize import require_id
+from kindling.capture.spool import clear_derived
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import Capsule, Observation, Pin, Summary, Visible
 from kindling.model.reports import EXPORTS_KEEP as EXPORTS_KEEP  # the report is a value
@@ -199,6 +200,9 @@ class ForgetVerbs:
 
     def _purge_state(self, report: ForgetReport) -> ForgetReport:
         store = self.store
+        path = store.capabilities.local_path
+        if path is not None and not report.dry_run:
+            clear_derived(path)  # the hooks' copies of texts (the next start-up context)
         report = replace(report, remains=store.capabilities.purge_remains)
         state = store.purge_state()
         if state.purged:

@@ -55,6 +55,12 @@ _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
 READ_LIMIT = 8 << 20  # the most of a transcript one reconciliation reads
 STATE_DIR = "transcripts"
 SWEEP_SESSIONS = 20  # the most recent sessions a SessionStart checks for a missed tail
+# Reconciliation states are pruned at each sweep: beyond these, a session is long over (a
+# state that is gone only means its transcript is read again from the start, and the tool
+# calls' ids keep that harmless).
+STATE_MAX_FILES = 200
+STATE_MAX_AGE_S = 30 * 24 * 3600
+TMP_MAX_AGE_S = 3600  # a state half-written by a process that died
 
 
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
@@ -224,11 +230,7 @@ def earlier(
     from kindling.config import kindling_home
 
     folder = os.path.join(kindling_home(), STATE_DIR)
-    try:
-        entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
-    except OSError:
-        return [], None
-    entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+    entries = prune(folder)
     found: list[tuple[str, dict[str, Any]]] = []
     moves: list[tuple[str, str, int, str, str | None]] = []
     for entry in entries[:limit]:
@@ -245,6 +247,9 @@ def earlier(
         try:
             if os.stat(transcript).st_size <= offset:
                 continue
+        except FileNotFoundError:  # nothing more will ever be read from it
+            _remove(entry.path)
+            continue
         except OSError:
             continue
         calls, end = read_tool_calls(transcript, offset)
@@ -264,6 +269,44 @@ def earlier(
                 pass
 
     return found, commit
+
+
+def _remove(path: str) -> None:
+    try:  # noqa: SIM105  (contextlib would cost the hook process an import)
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def prune(folder: str, now: float | None = None) -> list[os.DirEntry[str]]:
+    """The reconciliation states in ``folder``, newest first, after deleting those beyond
+    ``STATE_MAX_FILES`` or older than ``STATE_MAX_AGE_S`` (and stale temporary files)."""
+    import time
+
+    now = time.time() if now is None else now
+    try:
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except OSError:
+        return []
+    states: list[tuple[float, os.DirEntry[str]]] = []
+    for entry in entries:
+        try:
+            mtime = entry.stat().st_mtime
+        except OSError:
+            continue
+        if entry.name.endswith(".json"):
+            states.append((mtime, entry))
+        elif entry.name.endswith(".tmp") and now - mtime > TMP_MAX_AGE_S:
+            _remove(entry.path)
+    states.sort(key=lambda item: item[0], reverse=True)
+    kept = []
+    for n, (mtime, entry) in enumerate(states):
+        if n >= STATE_MAX_FILES or now - mtime > STATE_MAX_AGE_S:
+            _remove(entry.path)
+        else:
+            kept.append(entry)
+    return kept
 
 
 # ---------------------------------------------------------------- settings

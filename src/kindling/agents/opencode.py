@@ -1,13 +1,36 @@
-"""OpenCode: Kindling's MCP server in ``opencode.json``.
+"""OpenCode: Kindling's MCP server in ``opencode.json``, and a plugin that hands OpenCode's
+events to ``kindling hook --agent opencode``.
 
-OpenCode reads MCP servers from ``"mcp"``: ``{"kindling": {"type": "local", "command":
-["kindling", "mcp"], "enabled": true}}`` (the ``McpLocalConfig`` of ``opencode-ai`` 1.18's
-config schema: ``command`` is one array, program and arguments). It rejects the
-``mcpServers`` shape of ``.mcp.json``. Files: ``<repo>/opencode.json`` (project scope) or
-``~/.config/opencode/opencode.json`` (user scope); the user's other keys stay.
+MCP: ``"mcp": {"kindling": {"type": "local", "command": ["kindling", "mcp"], "enabled":
+true}}`` (the ``McpLocalConfig`` of ``opencode-ai`` 1.18's config schema: ``command`` is one
+array, program and arguments; it rejects the ``mcpServers`` shape of ``.mcp.json``). Files:
+``<repo>/opencode.json`` (project scope) or ``~/.config/opencode/opencode.json`` (user scope);
+the user's other keys stay.
 
-OpenCode has no command hooks: it is extended by JavaScript plugins, so Kindling records
-nothing from it by itself; its tools reach the memory over MCP. ``EVENTS`` is empty.
+Capture: OpenCode has no command hooks; it loads every ``plugins/*.js`` of its config folders
+(``<repo>/.opencode/``, ``~/.config/opencode/``) as a plugin. Kindling's (``PLUGIN``) starts
+``kindling hook --agent opencode EVENT`` detached for each event it records, writes the event
+to its stdin as JSON and returns at once, never awaiting it, and catches everything, so it
+costs the agent nothing. It forwards the objects of ``@opencode-ai/plugin`` 1.18's ``Hooks``
+as they are, under ``input``/``output`` or ``event``, with the plugin's ``directory``:
+
+- ``tool.execute.after`` (``input``: ``tool``, ``sessionID``, ``callID``, ``args``;
+  ``output``: ``title``, ``output``, ``metadata``): PostToolUse. OpenCode calls it only for a
+  tool that returned; the shell tool (``bash``) returns with ``metadata.exit``, its exit code
+  (null when it was ended), so a non-zero code is PostToolUseFailure;
+- ``event`` ``message.part.updated`` with a ``ToolPart`` whose ``state.status`` is "error":
+  PostToolUseFailure (a tool that threw). Other part updates are not forwarded;
+- ``chat.message`` (``input.sessionID``, ``output.parts``): UserPromptSubmit, the text parts;
+- ``event`` ``session.idle``: Stop, with ``lastAssistantText``, the last text part of the
+  session's last assistant message (the plugin keeps it from ``message.updated`` and
+  ``message.part.updated``, which it does not forward);
+- ``event`` ``session.error`` (``properties.error``: ``name``, ``data.message``): StopFailure.
+
+Tool names and arguments become Claude Code's (``bash`` -> Bash, ``edit`` -> Edit with
+``file_path``, ``old_string``, ``new_string``; ...), so the common mapping and ``skip_tools``
+apply unchanged; Kindling's own MCP tools (``kindling_<tool>`` in OpenCode) become
+``mcp__kindling__<tool>``, which ``skip_tools`` leaves out. OpenCode offers no way for a
+plugin to add context at session start, so nothing is injected; the memory is there over MCP.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -25,12 +48,162 @@ if TYPE_CHECKING:
 NAME = "opencode"
 LABEL = "OpenCode"
 FLAG = "--opencode"
-EVENTS: dict[str, str] = {}
+EVENTS = {
+    "tool.execute.after": "PostToolUse",
+    "message.part.updated": "PostToolUseFailure",
+    "chat.message": "UserPromptSubmit",
+    "session.idle": "Stop",
+    "session.error": "StopFailure",
+}
 SCHEMA = "https://opencode.ai/config.json"
+TOOLS = {
+    "bash": "Bash",
+    "edit": "Edit",
+    "write": "Write",
+    "read": "Read",
+    "glob": "Glob",
+    "grep": "Grep",
+    "list": "LS",
+    "webfetch": "WebFetch",
+    "websearch": "WebSearch",
+    "todowrite": "TodoWrite",
+    "todoread": "TodoRead",
+    "task": "Task",
+}
+# OpenCode's argument names (camelCase) -> Claude Code's.
+ARGS = {
+    "filePath": "file_path",
+    "oldString": "old_string",
+    "newString": "new_string",
+    "replaceAll": "replace_all",
+}
+MCP_PREFIX = "kindling_"  # Kindling's own MCP tools, as OpenCode names them (not recorded)
+PLUGIN_FILE = "kindling.js"
+MARKER = "// Kindling's OpenCode plugin, written by `kindling init --opencode`"
+PLUGIN = """%(marker)s
+// (`kindling init --opencode --uninstall` removes it). It hands OpenCode's events to
+// `kindling hook --agent opencode`, detached: it never waits and never throws.
+import { spawn } from "node:child_process";
+
+const KINDLING = %(argv)s;
+
+function send(event, data) {
+  try {
+    const args = [...KINDLING.slice(1), "hook", "--agent", "opencode", event];
+    const child = spawn(KINDLING[0], args, {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+    });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify({ hook_event_name: event, ...data }));
+    child.unref();
+  } catch {}
+}
+
+export const KindlingPlugin = async ({ directory }) => {
+  const roles = new Map(); // message id -> role, for the sessions still running
+  const last = new Map(); // session id -> text of its last assistant text part
+  return {
+    "tool.execute.after": async (input, output) => {
+      send("tool.execute.after", { directory, input, output });
+    },
+    "chat.message": async (input, output) => {
+      send("chat.message", { directory, input, output });
+    },
+    event: async ({ event }) => {
+      try {
+        const props = event.properties || {};
+        if (event.type === "message.updated" && props.info) {
+          roles.set(props.info.id, props.info.role);
+        } else if (event.type === "message.part.updated" && props.part) {
+          const part = props.part;
+          if (part.type === "text" && roles.get(part.messageID) === "assistant") {
+            last.set(part.sessionID, part.text);
+          } else if (part.type === "tool" && part.state && part.state.status === "error") {
+            send("message.part.updated", { directory, event });
+          }
+        } else if (event.type === "session.idle" || event.type === "session.error") {
+          const session = props.sessionID;
+          send(event.type, { directory, event, lastAssistantText: last.get(session) ?? null });
+          last.delete(session);
+          if (roles.size > 10000) roles.clear();
+        }
+      } catch {}
+    },
+  };
+};
+"""
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _tool(name: Any, args: Any, out: dict[str, Any]) -> str:
+    """Set ``tool_name`` and ``tool_input`` in Claude Code's words; return the tool name."""
+    tool = TOOLS.get(name, name) if isinstance(name, str) and name else "tool"
+    if tool.startswith(MCP_PREFIX):  # OpenCode names an MCP tool <server>_<tool>
+        tool = f"mcp__kindling__{tool[len(MCP_PREFIX) :]}"
+    out["tool_name"] = tool
+    out["tool_input"] = {ARGS.get(k, k): v for k, v in _dict(args).items()}
+    return str(tool)
+
+
+def _after(data: dict[str, Any], out: dict[str, Any]) -> None:
+    inp, result = _dict(data.get("input")), _dict(data.get("output"))
+    out["session_id"] = inp.get("sessionID")
+    out["tool_use_id"] = inp.get("callID")
+    tool = _tool(inp.get("tool"), inp.get("args"), out)
+    text = result.get("output") if isinstance(result.get("output"), str) else ""
+    if tool != "Bash":
+        out["tool_response"] = text
+        return
+    code = _dict(result.get("metadata")).get("exit")
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        out["hook_event_name"] = "PostToolUseFailure"
+        out["error"] = f"Exit code {code}\n{text}"
+        return
+    out["tool_response"] = {"stdout": text, "stderr": "", "interrupted": code is None}
 
 
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
-    return None
+    directory = data.get("directory")
+    out: dict[str, Any] = {"cwd": directory if isinstance(directory, str) else None}
+    props = _dict(_dict(data.get("event")).get("properties"))
+    if event == "tool.execute.after":
+        _after(data, out)
+    elif event == "message.part.updated":
+        part = _dict(props.get("part"))
+        state = _dict(part.get("state"))
+        if part.get("type") != "tool" or state.get("status") != "error":
+            return None
+        out["session_id"] = part.get("sessionID")
+        out["tool_use_id"] = part.get("callID")
+        _tool(part.get("tool"), state.get("input"), out)
+        out["error"] = state.get("error") if isinstance(state.get("error"), str) else "failed"
+    elif event == "chat.message":
+        out["session_id"] = _dict(data.get("input")).get("sessionID")
+        parts = _dict(data.get("output")).get("parts")
+        texts = [
+            p["text"]
+            for p in (parts if isinstance(parts, list) else [])
+            if isinstance(p, dict)
+            and p.get("type") == "text"
+            and isinstance(p.get("text"), str)
+            and not p.get("synthetic")
+        ]
+        out["prompt"] = "\n".join(texts)
+    elif event == "session.idle":
+        out["session_id"] = props.get("sessionID")
+        out["last_assistant_message"] = data.get("lastAssistantText")
+    elif event == "session.error":
+        error = _dict(props.get("error"))
+        out["session_id"] = props.get("sessionID")
+        out["error"] = error.get("name") if isinstance(error.get("name"), str) else "unknown"
+        message = _dict(error.get("data")).get("message")
+        out["error_details"] = message if isinstance(message, str) else None
+    return out
 
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
@@ -47,18 +220,61 @@ def config_path(scope: Scope, cwd: str | None = None) -> Path:
     return Path(repo_root(cwd)) / "opencode.json"
 
 
+def plugin_path(scope: Scope, cwd: str | None = None) -> Path:
+    """``plugins/kindling.js`` in the config folder OpenCode scans for plugins."""
+    from pathlib import Path
+
+    from kindling.config import repo_root
+
+    if scope == "user":
+        return Path.home() / ".config" / "opencode" / "plugins" / PLUGIN_FILE
+    return Path(repo_root(cwd)) / ".opencode" / "plugins" / PLUGIN_FILE
+
+
+def plugin_text(words: list[str]) -> str:
+    import json
+
+    return PLUGIN % {"marker": MARKER, "argv": json.dumps(words)}
+
+
+def _is_ours(path: Path) -> bool:
+    from kindling.errors import InvalidInputError
+
+    try:
+        with path.open(encoding="utf-8") as fh:
+            first = fh.readline().rstrip("\n")
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc}; it was left untouched") from None
+    if first != MARKER:
+        raise InvalidInputError(
+            f"{path} is not Kindling's plugin; rename or remove it, then run this again "
+            "(it was left untouched)"
+        )
+    return True
+
+
 def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
     from kindling.agents import base
 
     path = config_path(scope, cwd)
     data = base.load_json(path)
+    plugin = plugin_path(scope, cwd)
+    ours = _is_ours(plugin)  # refused before anything is written
     result = base.copy(data)
     if not path.exists():
         result["$schema"] = SCHEMA
     words = base.exe_words(exe or base.kindling_executable())
     entry = {"type": "local", "command": [*words, "mcp"], "enabled": True}
     items = base.merge_mcp(result, "mcp", entry, path)
-    return [base.save(path, data, result, items)]
+    changes = [base.save(path, data, result, items)]
+    text = plugin_text(words)
+    if ours and plugin.read_text(encoding="utf-8") == text:
+        return [*changes, base.FileChange(plugin, False, None, ())]
+    saved = base.backup(plugin)
+    base.write_text(plugin, text)
+    return [*changes, base.FileChange(plugin, True, saved, ("plugin",))]
 
 
 def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
@@ -68,4 +284,10 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     data = base.load_json(path)
     result = base.copy(data)
     items = base.remove_mcp(result, "mcp", path)
-    return [base.save(path, data, result, items)]
+    changes = [base.save(path, data, result, items)]
+    plugin = plugin_path(scope, cwd)
+    if not _is_ours(plugin):
+        return [*changes, base.FileChange(plugin, False, None, ())]
+    saved = base.backup(plugin)
+    plugin.unlink()
+    return [*changes, base.FileChange(plugin, True, saved, ("plugin",))]

@@ -10,8 +10,9 @@ the masked kinds are kept in the provenance (``redactedKinds``), as the write pa
 verbs, oldest first, one transaction each, then deletes the file. It is idempotent: an
 observation carries the id it was given when spooled, and a record is applied only if that id is
 not stored yet (checked inside the write transaction), so two drainers at once, or a crash
-between commit and delete, never store an event twice. Summary and close records are replays of
-idempotent verbs. A record that cannot be applied (damaged, or invalid) is renamed ``*.bad`` and
+between commit and delete, never store an event twice. A summary record is skipped when its
+capsule's summary was made at its time (another drainer applied it); a close record needs an
+open capsule. A record that cannot be applied (damaged, or invalid) is renamed ``*.bad`` and
 reported, never deleted. A database that stays locked stops the drain; the records wait for the
 next one.
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 SPOOL_SUFFIX = "-spool"
+CACHE_SUFFIX = "-inject"  # the hooks' derived texts (``clear_derived``)
 RECORD_SUFFIX = ".json"
 BAD_SUFFIX = ".bad"
 FORMAT = 1
@@ -53,6 +55,23 @@ REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (capture.pr
 def spool_dir(db_path: str) -> str:
     """Where the records for the database at ``db_path`` wait (beside it, like its -wal)."""
     return os.fspath(db_path) + SPOOL_SUFFIX
+
+
+def clear_derived(db_path: str) -> None:
+    """Delete the texts the hooks derived from the database at ``db_path`` and keep beside it
+    (``<database>-inject/``: the context the next SessionStart injects, ``hooks.start_cache``).
+    Forgetting calls it: those files may hold a forgotten text. Never raises."""
+    folder = os.fspath(db_path) + CACHE_SUFFIX
+    try:
+        with os.scandir(folder) as it:
+            names = [e.name for e in it if e.name.endswith(RECORD_SUFFIX)]
+    except OSError:
+        return
+    for name in names:
+        try:  # noqa: SIM105  (contextlib would cost the hook process an import)
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- writing (hook processes)

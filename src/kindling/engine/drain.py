@@ -29,17 +29,21 @@ from kindling.model import Scope
 if TYPE_CHECKING:
     from kindling.engine.kindling import Kindling
 
+DRAIN_LOCK = ".drain.lock"  # in the spool: one drainer at a time
+LOCK_WAIT_S = 2.0  # the other drainer applies the records meanwhile; no hook waits longer
+
 
 class DrainReport:
     """What one drain did: records applied, records already stored, records set aside."""
 
-    __slots__ = ("applied", "bad", "locked", "skipped")
+    __slots__ = ("applied", "bad", "busy", "locked", "skipped")
 
     def __init__(self) -> None:
         self.applied = 0
         self.skipped = 0
         self.bad: list[str] = []  # "file: reason"
         self.locked = False  # stopped because the database stayed locked
+        self.busy = False  # another drainer held the spool for the whole budget
 
     def __repr__(self) -> str:
         return (
@@ -109,6 +113,10 @@ def _apply(kd: Kindling, rec: dict[str, Any]) -> bool:
         content = rec.get("content")
         confidence = rec.get("confidence", 0.5)
         if op == "summary":
+            if capsule.summary_id is not None:  # applied already (two drainers at once)?
+                current = kd.get_summary(capsule.summary_id)
+                if current.created_at == rec["ts"]:
+                    return False
             if isinstance(content, str) and content.strip():
                 kd.add_summary(
                     capsule.id, content=content, confidence=confidence, created_at=rec["ts"]
@@ -132,11 +140,50 @@ def _quietly(call: Any, *args: str) -> None:
         pass
 
 
+def _drain_lock(directory: str, deadline: float) -> int | None:
+    """The drain lock of ``directory`` (an open descriptor; -1 when another drainer kept it
+    until ``deadline``; None where there is no ``fcntl``: drains then run side by side)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    try:
+        fd = os.open(os.path.join(directory, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                return -1
+            time.sleep(0.01)
+
+
 def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport:
-    """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module."""
+    """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module.
+    One drainer at a time (a lock file in the spool): two side by side could apply one
+    session's records out of order (its close before its summary)."""
     report = DrainReport()
-    names = pending(directory)
+    if not pending(directory):
+        return report
     deadline = time.monotonic() + budget_s
+    fd = _drain_lock(directory, min(deadline, time.monotonic() + LOCK_WAIT_S))
+    if fd == -1:
+        report.busy = True  # the other drainer applies them
+        return report
+    try:
+        _drain_locked(kd, directory, deadline, report)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return report
+
+
+def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainReport) -> None:
+    names = pending(directory)  # again: the drainer before may have applied them
     for name in names:
         if time.monotonic() > deadline:
             break
@@ -162,4 +209,3 @@ def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport
         report.applied += applied
         report.skipped += not applied
         _quietly(os.unlink, path)  # another drainer may have removed it first
-    return report

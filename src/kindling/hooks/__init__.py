@@ -41,14 +41,16 @@ DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Cl
 
 HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
 
-  Run one Claude Code hook (or, with --agent gemini|codex|cursor, that agent's hook, named
-  and shaped as the agent sends it): read the hook's JSON from stdin and record it (first in the
-  spool beside the database, scrubbed; the database takes it at the next drain). For
+  Run one Claude Code hook (or, with --agent gemini|codex|cursor|opencode, that agent's
+  hook, named and shaped as the agent sends it): read the hook's JSON from stdin and record
+  it (first in the spool beside the database, scrubbed; the database takes it at the next
+  drain). For
   SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
   agent as hookSpecificOutput.additionalContext.
 
   Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
-  Install the hooks with: kindling init --claude-code (or --gemini, --codex, --cursor)
+  Install the hooks with: kindling init --claude-code (or --gemini, --codex, --cursor,
+  --opencode)
 
 Events:
   {", ".join(EVENTS)}
@@ -67,11 +69,24 @@ Options:
 # Stop, StopFailure and SessionEnd are synchronous (``claude -p`` cancels background hooks when
 # it exits), so they only write the spool; the next SessionStart (or any open) applies it.
 ENGINE_EVENTS = ("SessionStart", "PreCompact")
+# After these the database has work waiting: a detached refresher applies it and computes the
+# next SessionStart's context (``hooks.start_cache``, ``hooks.refresh``).
+REFRESH_EVENTS = ("SessionStart", "Stop", "StopFailure", "SessionEnd")
+
+
+def _signals() -> Any:
+    """The C ``_signal`` module: ``signal`` itself turns its constants into enums at import,
+    milliseconds that every hook process would pay."""
+    import importlib
+
+    try:
+        return importlib.import_module("_signal")
+    except ImportError:  # pragma: no cover - an interpreter without it
+        return importlib.import_module("signal")
 
 
 def _arm_watchdog(event: str) -> None:
-    import signal
-
+    signal = _signals()
     if not hasattr(signal, "SIGALRM"):
         return
 
@@ -84,8 +99,7 @@ def _arm_watchdog(event: str) -> None:
 
 
 def _disarm_watchdog() -> None:
-    import signal
-
+    signal = _signals()
     if hasattr(signal, "SIGALRM"):
         signal.alarm(0)
 
@@ -222,15 +236,59 @@ def _run(
     target = db or default_db_file()
     repo = repo_root(payload.cwd)
     prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt
+    if payload.event == "SessionStart":
+        return _session_start(payload, module, cfg, repo, target, keep_open)
     if payload.event not in ENGINE_EVENTS and not prompt_injection:
         from kindling.hooks.capture import spool
 
         spool(payload, cfg, repo, target)
+        if payload.event in REFRESH_EVENTS:
+            from kindling.hooks.start_cache import spawn_refresh
+
+            spawn_refresh(target, repo)
         return None
     from kindling.hooks.runner import run_with_engine
 
     shown = run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
     return _render(module, shown)
+
+
+def _session_start(
+    payload: Any, module: Any, cfg: Any, repo: str, target: str, keep_open: bool
+) -> str | None:
+    """The context kept for this state when it is still valid (no engine), else the full
+    path; then a refresher opens the session's capsule and keeps the next context."""
+    from kindling.capture.ids import wall_clock_ms
+    from kindling.hooks.config import config_path
+    from kindling.hooks.start_cache import lookup, spawn_refresh
+
+    opening = None
+    if payload.session_id is not None:
+        opening = [payload.session_id, payload.agent_label, str(wall_clock_ms())]
+    hit, text = lookup(target, repo, config_path())
+    if hit and not _missed_earlier(payload):
+        spawn_refresh(target, repo, opening)
+        if text is None:
+            return None
+        context = {"hookEventName": payload.event, "additionalContext": text}
+        return _render(module, {"hookSpecificOutput": context})
+    from kindling.hooks.runner import run_with_engine
+
+    shown = run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
+    spawn_refresh(target, repo, opening)
+    return _render(module, shown)
+
+
+def _missed_earlier(payload: Any) -> bool:
+    """True when an earlier session's transcript holds tool calls not yet recorded (the full
+    path records them before it injects)."""
+    from kindling.agents import load
+
+    agent = load(payload.agent)
+    if hasattr(agent, "register"):
+        agent.register(payload)
+    earlier = getattr(agent, "earlier", None)
+    return earlier is not None and bool(earlier(payload)[0])
 
 
 def _render(module: Any, shown: dict[str, Any] | None) -> str | None:

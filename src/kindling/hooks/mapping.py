@@ -296,6 +296,17 @@ def is_system_prompt(p: HookPayload) -> bool:
     return (p.prompt or "").lstrip().startswith(SYSTEM_PROMPT_TAGS)
 
 
+# Claude Code runs a compaction as a subagent of no type, told to answer with an <analysis>
+# block followed by a <summary> block; PostCompact records that summary (role "compaction").
+_COMPACTION = re.compile(r"\s*<analysis>.*</analysis>\s*<summary>.*</summary>\s*$", re.DOTALL)
+
+
+def is_compaction(p: HookPayload) -> bool:
+    """True for the SubagentStop of Claude Code's compaction (its summary is PostCompact's)."""
+    text = p.last_assistant_message or ""
+    return not p.agent_type and _COMPACTION.match(text) is not None
+
+
 def to_draft(p: HookPayload, cfg: HookConfig, repo: str) -> Draft | None:
     """The observation an event should leave behind, or None (nothing worth keeping)."""
     prov = _base_provenance(p, repo)
@@ -310,7 +321,7 @@ def to_draft(p: HookPayload, cfg: HookConfig, repo: str) -> Draft | None:
             prov["contentTruncatedFromChars"] = original
         return Draft("message", text, prov)
     if p.event == "SubagentStop":
-        if not p.last_assistant_message:
+        if not p.last_assistant_message or is_compaction(p):
             return None
         prov["role"] = "subagent"
         if p.agent_type:

@@ -3,8 +3,10 @@
 Scope: ``repo`` = the repository root of the payload's ``cwd`` (the same for writes and reads),
 ``session`` = ``session_id``. One capsule per Claude Code session:
 
-- SessionStart opens it (or resumes the open one) and injects pins, the latest summary and
-  recent work.
+- SessionStart injects pins, the latest summary and recent work (``refresh.start_injection``,
+  computed before this session's capsule exists), then opens the capsule (or resumes the open
+  one). When nothing changed since the refresher kept that text, the hook prints it without
+  coming here (``hooks.start_cache``).
 - UserPromptSubmit with ``inject_on_prompt`` injects observations relevant to the prompt (found
   before the prompt itself is recorded: it would be its own best match).
 - PreCompact refreshes the capsule's summary. Its records go through the spool like every
@@ -20,19 +22,18 @@ Must not import click, the CLI or the MCP server. Speaks only ``Kindling`` verbs
 
 from __future__ import annotations
 
-from contextlib import suppress
 from typing import Any
 
 from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
 from kindling.engine.drain import drain
-from kindling.errors import ConflictError, DatabaseLockedError
-from kindling.hooks.capture import ended, mapped, session_intent
+from kindling.errors import DatabaseLockedError
+from kindling.hooks.capture import ended, mapped
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
 from kindling.hooks.log import log_problem
 from kindling.hooks.payload import HookPayload
-from kindling.model import Scope
+from kindling.hooks.refresh import ensure_capsule, start_injection
 
 SYNC_EVENTS = ("SessionStart", "UserPromptSubmit")
 SYNC_DRAIN_S = 1.0
@@ -45,18 +46,6 @@ ASYNC_DRAIN_S = 5.0
 
 def _output(event: str, context: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
-
-
-def _ensure_capsule(kd: Kindling, p: HookPayload, repo: str) -> None:
-    if p.session_id is None:
-        return
-    if kd.list_capsules(status="open", scope=Scope(session_id=p.session_id), limit=1):
-        return
-    with suppress(ConflictError):  # another hook of this session opened it a moment ago
-        kd.open_capsule(
-            intent=session_intent(repo, p.agent_label),
-            scope=Scope(session_id=p.session_id, repo_id=repo),
-        )
 
 
 def run_with_engine(
@@ -93,12 +82,15 @@ def run_with_engine(
                 spool()
                 _drain(kd, directory, p.event)
             if p.event == "SessionStart":
-                try:
-                    _ensure_capsule(kd, p, repo)
-                except DatabaseLockedError:  # the spooled events open it when they are applied
-                    log_problem(p.event, "DatabaseLockedError: the session capsule opens later")
-                injection = build_context(kd, repo=repo, query="", cfg=cfg)
+                # The context first: it is what the state before this session gives, the
+                # state the refresher keeps it for (``hooks.start_cache``).
+                injection = start_injection(kd, db, repo, cfg)
                 output = _output(p.event, injection.text) if injection else None
+                if p.session_id is not None:
+                    try:
+                        ensure_capsule(kd, p.session_id, repo, p.agent_label)
+                    except DatabaseLockedError:  # the spooled events open it when applied
+                        log_problem(p.event, "DatabaseLockedError: the session capsule opens later")
         finally:
             if not keep_open:
                 kd.close()
