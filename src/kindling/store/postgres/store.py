@@ -23,7 +23,6 @@ from kindling.store.postgres.connection import PgDatabase, PgOptions
 from kindling.store.postgres.forget import PURGE_REMAINS, PgForgetMixin
 from kindling.store.postgres.observations import PgObservationsMixin
 from kindling.store.postgres.search import PgSearchMixin
-from kindling.store.postgres.vectors import PgVectorsMixin
 from kindling.store.sql.store import SqlStore
 
 _CAPABILITIES = Capabilities(
@@ -31,7 +30,7 @@ _CAPABILITIES = Capabilities(
 )
 
 
-class PostgresStore(PgObservationsMixin, PgSearchMixin, PgForgetMixin, PgVectorsMixin, SqlStore):
+class PostgresStore(PgObservationsMixin, PgSearchMixin, PgForgetMixin, SqlStore):
     """A shared store on a PostgreSQL server; thread-safe (one pooled connection per
     transaction)."""
 

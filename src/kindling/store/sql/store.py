@@ -16,6 +16,7 @@ from kindling.store.sql.observations import ObservationsMixin
 from kindling.store.sql.pins import PinsMixin
 from kindling.store.sql.summaries import SummariesMixin
 from kindling.store.sql.tokens import TokensMixin
+from kindling.store.sql.vectors import VectorsMixin
 
 
 class SqlStore(
@@ -26,6 +27,7 @@ class SqlStore(
     SharedForgetMixin,
     ExportMixin,
     TokensMixin,
+    VectorsMixin,
 ):
     """The shared verbs over ``db``; not a whole ``Store`` without a backend's search."""
 

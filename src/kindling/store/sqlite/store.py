@@ -25,10 +25,9 @@ from kindling.store.sqlite.forget import ForgetMixin
 from kindling.store.sqlite.observations import ObservationIndexMixin
 from kindling.store.sqlite.purge import holders
 from kindling.store.sqlite.search import SearchMixin
-from kindling.store.sqlite.vectors import VectorsMixin
 
 
-class SqliteStore(SearchMixin, ObservationIndexMixin, ForgetMixin, VectorsMixin, SqlStore):
+class SqliteStore(SearchMixin, ObservationIndexMixin, ForgetMixin, SqlStore):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     db: Database

@@ -1,10 +1,11 @@
-"""The vector verbs of ``SqliteStore`` (``store.vectors.VectorStore``): the optional semantic
-signal's vectors, in ``observation_vectors`` and ``summary_vectors`` (migration 14).
+"""The vector verbs (``store.vectors.VectorStore``), written once over the dialect: the optional
+semantic signal's vectors, in ``observation_vectors`` and ``summary_vectors`` (SQLite migration
+14, PostgreSQL migration 10), emptied with the text by the schema's foreign keys and triggers.
 
 A vector is only written for a row that still holds its text: the insert selects from the row
 itself, so a row forgotten between the indexer's read and its write gets none.
 
-Must not import anything from Kindling except ``model``, ``errors`` and ``store``.
+Must not import anything from Kindling except ``model`` and ``store``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kindling.model import REDACTED
-from kindling.store.base import iter_chunks
-from kindling.store.sqlite.connection import Database
+from kindling.store.sql.dialect import UsesDatabase, read_by_ids
 from kindling.store.vectors import Coverage, Unembedded, VectorRow, VectorTarget
 
-# table, key column, the parent table, and what "still holds its text" means there
+# table, key column, the parent table, its time column, and what "still holds its text" means
 _TABLES: dict[str, tuple[str, str, str, str, str]] = {
-    "observation": ("observation_vectors", "observation_id", "observations", "ts", "redacted = 0"),
+    "observation": (
+        "observation_vectors",
+        "observation_id",
+        "observations",
+        "ts",
+        "redacted = FALSE",
+    ),
     "summary": ("summary_vectors", "summary_id", "summaries", "created_at", "content <> ?"),
 }
 
@@ -27,36 +33,32 @@ def _live_params(target: str) -> tuple[str, ...]:
     return (REDACTED,) if target == "summary" else ()
 
 
-class VectorsMixin:
-    """``VectorStore`` verbs for ``SqliteStore``."""
-
-    db: Database
+class VectorsMixin(UsesDatabase):
+    """``VectorStore`` verbs for every SQL backend."""
 
     def vectors_of(
         self, model: str, target_type: VectorTarget, ids: Sequence[str]
     ) -> dict[str, bytes]:
         table, key, *_ = _TABLES[target_type]
-        found: dict[str, bytes] = {}
-        for chunk in iter_chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.read(
-                f"SELECT {key}, vector FROM {table} WHERE model = ? AND {key} IN ({marks})",
-                (model, *chunk),
-            )
-            found.update((r[0], bytes(r[1])) for r in rows)
-        return found
+        select = f"SELECT {key}, vector, model FROM {table}"  # one vector a row: its model or none
+        rows = read_by_ids(self.db, select, key, list(dict.fromkeys(ids)))
+        return {r[0]: bytes(r[1]) for r in rows if r[2] == model}
 
     def put_vectors(self, model: str, rows: Sequence[VectorRow]) -> int:
         stored = 0
         with self.db.transaction():
             for row in rows:
                 table, key, parent, _, live = _TABLES[row.target_type]
-                cur = self.db.write(
-                    f"INSERT OR REPLACE INTO {table} ({key}, model, vector)"
-                    f" SELECT id, ?, ? FROM {parent} WHERE id = ? AND {live}",
-                    (model, row.vector, row.id, *_live_params(row.target_type)),
+                stored += max(
+                    self.db.write(
+                        f"INSERT INTO {table} ({key}, model, vector)"
+                        f" SELECT id, ?, ? FROM {parent} WHERE id = ? AND {live}"
+                        f" ON CONFLICT ({key}) DO UPDATE SET model = excluded.model,"
+                        " vector = excluded.vector",
+                        (model, row.vector, row.id, *_live_params(row.target_type)),
+                    ),
+                    0,
                 )
-                stored += max(cur, 0)
         return stored
 
     def unembedded(
@@ -79,7 +81,7 @@ class VectorsMixin:
 
     def vector_coverage(self, model: str) -> Coverage:
         read = self.db.read
-        obs = read("SELECT COUNT(*) FROM observations WHERE redacted = 0")[0][0]
+        obs = read("SELECT COUNT(*) FROM observations WHERE redacted = FALSE")[0][0]
         obs_v = read("SELECT COUNT(*) FROM observation_vectors WHERE model = ?", (model,))[0][0]
         sums = read("SELECT COUNT(*) FROM summaries WHERE content <> ?", (REDACTED,))[0][0]
         sums_v = read("SELECT COUNT(*) FROM summary_vectors WHERE model = ?", (model,))[0][0]
@@ -98,6 +100,6 @@ class VectorsMixin:
         rows = self.db.read(
             "SELECT model, SUM(n) FROM (SELECT model, COUNT(*) AS n FROM observation_vectors"
             " GROUP BY model UNION ALL SELECT model, COUNT(*) FROM summary_vectors"
-            " GROUP BY model) GROUP BY model ORDER BY model"
+            " GROUP BY model) m GROUP BY model ORDER BY model"
         )
         return {r[0]: int(r[1]) for r in rows}
