@@ -295,6 +295,15 @@ def test_no_import_cycle_at_any_level() -> None:
     assert found == {}
 
 
+def test_the_cli_commands_loaded_by_name_do_not_import_the_group_back() -> None:
+    """``cli.app`` loads ``cli.commands.<name>`` by a name built at run time, which the import
+    walk cannot see; so no command may import ``cli.app`` (they share ``cli.state``)."""
+    commands = sorted((SRC / "cli" / "commands").glob("*.py"))
+    assert len(commands) > 10
+    back = [p.name for p in commands if "kindling.cli.app" in _imports(p)]
+    assert back == []
+
+
 def _rank(name: str) -> int:
     """The position of ``name``'s row in the table: lower layers come first."""
     return LAYERS.index(_layer_of(name))

@@ -26,7 +26,7 @@ import click
 
 from kindling import KindlingError, Scope
 from kindling.capture.sanitize import MAX_LIMIT, MAX_TS
-from kindling.cli.app import fail
+from kindling.cli.state import fail
 from kindling.config import repo_root
 from kindling.model import OBSERVATION_KINDS
 

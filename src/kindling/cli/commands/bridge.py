@@ -18,7 +18,7 @@ import click
 from kindling.bridge.contract import INGEST_USAGE, RETRIEVE_USAGE, ArgumentError
 from kindling.bridge.handler import Opener, Outcome, emit, open_local, run_ingest, run_retrieve
 from kindling.bridge.render import error_response
-from kindling.cli.app import State, pass_state
+from kindling.cli.state import State, pass_state
 
 _RAW = {"ignore_unknown_options": True, "allow_interspersed_args": False}
 

@@ -15,9 +15,9 @@ from click.core import ParameterSource
 
 from kindling import demo
 from kindling.cli import render
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.results import render_result
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, emit_json, json_option, pass_state
 
 
 def _command_line(q: demo.Question) -> str:

@@ -16,8 +16,8 @@ import click
 from kindling import KindlingError, Scope
 from kindling.bundle import ENTITY_TYPES, dumps
 from kindling.cli import render
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors, progress_for, scope_of, scope_options
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.memory import Memory
 
 

@@ -9,8 +9,8 @@ import sys
 
 import click
 
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.forgetting import ForgetReport
 
 

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from kindling.cli.app import State, pass_state
+from kindling.cli.state import State, pass_state
 
 
 @click.command(

@@ -16,8 +16,8 @@ import click
 
 from kindling.bundle import MAX_BUNDLE_BYTES, loads
 from kindling.cli import render
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors, progress_for
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.errors import InvalidInputError
 
 

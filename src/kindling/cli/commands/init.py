@@ -16,7 +16,7 @@ import click
 
 from kindling import KindlingError
 from kindling.agents import load, module_name, names
-from kindling.cli.app import State, emit_json, fail, json_option, pass_state
+from kindling.cli.state import State, emit_json, fail, json_option, pass_state
 
 AGENTS = {name: load(name) for name in names()}
 

@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from kindling.cli import render
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import KIND, LIMIT, library_errors, scope_of, scope_options
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.model import Capsule, Observation, Pin, Summary
 
 TYPES = ("observations", "capsules", "summaries", "pins")

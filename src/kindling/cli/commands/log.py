@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import KIND, library_errors, read_text, scope_of, scope_options
+from kindling.cli.state import State, emit_json, json_option, pass_state
 
 
 @click.command("log")

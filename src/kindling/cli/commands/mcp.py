@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from kindling import InvalidInputError
-from kindling.cli.app import State, fail, pass_state
+from kindling.cli.state import State, fail, pass_state
 
 
 @click.command("mcp")

@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.results import render_result
 from kindling.cli.shared import EPOCH_MS, LIMIT, library_errors, scope_of, scope_options
+from kindling.cli.state import State, emit_json, json_option, pass_state
 
 
 @click.command("search")

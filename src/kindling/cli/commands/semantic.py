@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.semantic import api
 from kindling.semantic.indexer import IndexProgress
 from kindling.semantic.models import MODELS

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import click
 
-from kindling.cli.app import State, pass_state
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, pass_state
 from kindling.errors import StoreError
 
 

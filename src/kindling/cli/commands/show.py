@@ -10,8 +10,8 @@ import json
 import click
 
 from kindling.cli import render
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.lookup import Described
 from kindling.model import Capsule, Observation, Pin, Summary
 

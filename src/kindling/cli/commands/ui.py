@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.errors import InvalidInputError, StoreError
 
 

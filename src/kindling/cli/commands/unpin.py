@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import click
 
-from kindling.cli.app import State, emit_json, json_option, pass_state
 from kindling.cli.shared import library_errors
+from kindling.cli.state import State, emit_json, json_option, pass_state
 
 
 @click.command("unpin")
