@@ -17,7 +17,7 @@ The rules, chosen so that no string can make SQLite raise and a term that matche
   write time, the split form of camelCase words and the joined form of identifiers with inner
   punctuation (``store.identifiers.identifier_parts``): ``authentication`` finds
   ``AuthenticationError``, ``validateToken`` finds ``validate_token`` and the other way round
-  (both are the token ``validatetoken``), and a path matches through its segments.
+  (both are the token ``validatetoken``), and a path matches through its file name.
 - Han, Kana, Hangul and Thai words are spelled as the index spells them: the phrase of their
   bigrams; a question is cut into the words it asks for (``store.segments``).
 - ``summary_match`` is the same query for an index of plain content (the summaries'), where
@@ -40,7 +40,15 @@ from kindling.store.fts_syntax import Leaf, Node, Op, lex, parse_syntax, usable
 from kindling.store.identifiers import joined_form
 from kindling.store.segments import query_words, segment_query
 
-__all__ = ["Leaf", "Node", "Op", "QueryPlan", "build_query", "term_match", "without_terms"]
+__all__ = [
+    "Leaf",
+    "Node",
+    "Op",
+    "QueryPlan",
+    "build_query",
+    "term_match",
+    "without_terms",
+]
 
 # Queries longer than this many clauses are cut: FTS5 cost grows with every OR'ed term, and no
 # human question needs more. The cut is reported in the plan's ``dropped`` list.
@@ -139,13 +147,17 @@ def _dedupe(nodes: list[Node]) -> list[Node]:
 
 def term_match(word: str) -> str:
     """The MATCH expression of one plain query word against the observation index: a path
-    needs each of its segments, an identifier its joined form, anything else is quoted (so
-    FTS5's tokenizer reads it and punctuation is never syntax)."""
+    is its file name (the last segment), an identifier its joined form, anything else is
+    quoted (so FTS5's tokenizer reads it and punctuation is never syntax).
+
+    A path's directories (``src``, ``api``, ``internal``) are a repository's commonest words:
+    weighing each costs bm25 a walk of its whole doclist (40 ms for ``src`` in a million
+    rows), and they narrow little that the file name has not."""
     core = word.strip("\"'.,;:!?()[]{}<>")
     segments = [seg for seg in core.split("/") if usable(seg)] if "/" in core else []
     if len(segments) > 1:
-        forms = [_quote(joined_form(seg) or seg) for seg in segments]
-        return "(" + " AND ".join(forms) + ")"
+        core = segments[-1]
+        return _quote(joined_form(core) or core)
     joined = joined_form(core)
     return _quote(joined) if joined else _quote(word)
 

@@ -32,6 +32,10 @@ from kindling.store.rows import (
 from kindling.store.sqlite.connection import Database
 from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, CONTEXT_SQL, scoped_match
 
+# A question with more matches than this is ranked among its newest ones (see ``_ranked``):
+# ranking the 60,000 matches of one file name in a million rows took 200-270 ms of CPU.
+RANK_WINDOW = 5_000
+
 # The winners' rows with what their index documents hold besides their own text.
 _ROWS_WITH_CONTEXT = (
     f"SELECT {OBS_COLUMNS}, o.rowid, COALESCE(x.intent, ''), {CONTEXT_SQL},"
@@ -59,15 +63,8 @@ class SearchMixin:
         if plan is None or plan.match is None:
             return self._recent_observations(scope, exclude_ids, include_redacted, limit)
         self.db.index_pending()  # appends earlier in this transaction are searchable too
-        match = scoped_match(plan.match, scope)
         # Excluded ids are few (pins and the current summary's evidence): read past them.
-        top = self.db.read(
-            f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
-            f" bm25(observations_fts, {BM25_BODY_ONLY})"
-            " FROM observations_fts WHERE observations_fts MATCH ?"
-            f" ORDER BY 2, rowid DESC LIMIT ?",
-            [match, limit + len(exclude_ids)],
-        )
+        top = self._ranked(plan, scope, limit + len(exclude_ids))
         rows: dict[int, Any] = {}
         for chunk in iter_chunks([int(r[0]) for r in top]):
             marks = ",".join("?" * len(chunk))
@@ -91,6 +88,34 @@ class SearchMixin:
                 )
             )
         return found[:limit]
+
+    def _ranked(self, plan: QueryPlan, scope: Scope, limit: int) -> list[Any]:
+        """``(rowid, bm25, body-only bm25)`` of the best matches, best first.
+
+        bm25 costs a row lookup and a walk of the row's positions for every match, so a
+        question matching more than ``RANK_WINDOW`` rows (one common word in a million) is
+        ranked among its newest ``RANK_WINDOW`` matches: the window's edge is found by walking
+        the match newest first, which stops there (as PostgreSQL ranks such a question among
+        the newest rows in scope)."""
+        match = scoped_match(plan.match, scope)
+        floor = self._window_floor(match)
+        bound = "" if floor is None else f" AND rowid >= {floor}"
+        return self.db.read(
+            f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
+            f" bm25(observations_fts, {BM25_BODY_ONLY})"
+            f" FROM observations_fts WHERE observations_fts MATCH ?{bound}"
+            " ORDER BY 2, rowid DESC LIMIT ?",
+            [match, limit],
+        )
+
+    def _window_floor(self, match: str | None) -> int | None:
+        """The rowid of the ``RANK_WINDOW``-th newest match, or None when there are fewer."""
+        rows = self.db.read(
+            "SELECT rowid FROM observations_fts WHERE observations_fts MATCH ?"
+            " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+            [match, RANK_WINDOW - 1],
+        )
+        return int(rows[0][0]) if rows else None
 
     def _recent_observations(
         self, scope: Scope, exclude_ids: Sequence[str], include_redacted: bool, limit: int

@@ -1,0 +1,57 @@
+"""Issue 23 (speed at a million rows): a path matches through its file name, and a question
+with more matches than the rank window is ranked among its newest matches (SQLite)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kindling import Kindling, NewObservation, Scope
+from kindling.store.fts import build_query, term_match
+from kindling.store.sqlite import search
+
+REPO = Scope(repo_id="/r")
+
+
+def test_a_path_matches_through_its_file_name() -> None:
+    assert term_match("src/api/offset.rs") == '"offsetrs"'
+    assert term_match("src/auth/") == '"auth"'
+    assert build_query("src/auth/tokens.ts").match == '"tokensts"'
+
+
+def test_a_path_finds_its_file_in_any_directory() -> None:
+    with Kindling.open(":memory:") as kd:
+        kd.append_observation(kind="file_diff", content="edited src/auth/tokens.ts", scope=REPO)
+        kd.append_observation(kind="command", content="$ cat lib/tokens.ts", scope=REPO)
+        kd.append_observation(kind="command", content="$ ls src/auth", scope=REPO)
+        got = kd.retrieve("src/auth/tokens.ts", scope=REPO)
+        texts = [c.entity.content for c in got.candidates]
+        assert texts[0] == "edited src/auth/tokens.ts"
+        assert "$ cat lib/tokens.ts" in texts
+        assert "$ ls src/auth" not in texts
+
+
+def _store(kd: Kindling, n: int) -> None:
+    # The oldest row holds the word three times: the best bm25 of all.
+    rows = [NewObservation(kind="message", content="cache cache cache", scope=REPO, ts=1_000)]
+    rows += [
+        NewObservation(
+            kind="message", content=f"cache entry {i} " + "pad " * 8, scope=REPO, ts=2_000 + i
+        )
+        for i in range(n - 1)
+    ]
+    kd.append_many(rows)
+
+
+@pytest.mark.parametrize(("window", "old_best_found"), [(50, True), (5, False)])
+def test_a_question_past_the_window_is_ranked_among_its_newest_matches(
+    monkeypatch: pytest.MonkeyPatch, window: int, old_best_found: bool
+) -> None:
+    monkeypatch.setattr(search, "RANK_WINDOW", window)
+    with Kindling.open(":memory:") as kd:
+        _store(kd, 20)
+        got = kd.retrieve("cache", scope=REPO, now=10_000, max_candidates=20)
+        texts = [c.entity.content for c in got.candidates]
+        assert ("cache cache cache" in texts) is old_best_found
+        if not old_best_found:
+            newest = {f"cache entry {i} " + "pad " * 8 for i in range(14, 19)}
+            assert set(texts) == newest
