@@ -18,16 +18,15 @@ def test_a_path_matches_through_its_file_name() -> None:
     assert build_query("src/auth/tokens.ts").match == '"tokensts"'
 
 
-def test_a_path_finds_its_file_in_any_directory() -> None:
-    with Kindling.open(":memory:") as kd:
-        kd.append_observation(kind="file_diff", content="edited src/auth/tokens.ts", scope=REPO)
-        kd.append_observation(kind="command", content="$ cat lib/tokens.ts", scope=REPO)
-        kd.append_observation(kind="command", content="$ ls src/auth", scope=REPO)
-        got = kd.retrieve("src/auth/tokens.ts", scope=REPO)
-        texts = [c.entity.content for c in got.candidates]
-        assert texts[0] == "edited src/auth/tokens.ts"
-        assert "$ cat lib/tokens.ts" in texts
-        assert "$ ls src/auth" not in texts
+def test_a_path_finds_its_file_in_any_directory_on_every_backend(kd: Kindling) -> None:
+    kd.append_observation(kind="file_diff", content="edited src/auth/tokens.ts", scope=REPO)
+    kd.append_observation(kind="command", content="$ cat lib/tokens.ts", scope=REPO)
+    kd.append_observation(kind="command", content="$ ls src/auth", scope=REPO)
+    got = kd.retrieve("src/auth/tokens.ts", scope=REPO)
+    texts = [c.entity.content for c in got.candidates]
+    assert texts[0] == "edited src/auth/tokens.ts"
+    assert "$ cat lib/tokens.ts" in texts
+    assert "$ ls src/auth" not in texts
 
 
 def _store(kd: Kindling, n: int) -> None:

@@ -36,7 +36,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from kindling.model import QueryMode
-from kindling.store.fts_syntax import Leaf, Node, Op, lex, parse_syntax, usable
+from kindling.store.fts_syntax import Leaf, Node, Op, file_name, lex, parse_syntax, usable
 from kindling.store.identifiers import joined_form
 from kindling.store.segments import query_words, segment_query
 
@@ -153,11 +153,10 @@ def term_match(word: str) -> str:
     A path's directories (``src``, ``api``, ``internal``) are a repository's commonest words:
     weighing each costs bm25 a walk of its whole doclist (40 ms for ``src`` in a million
     rows), and they narrow little that the file name has not."""
+    tail = file_name(word)
+    if tail != word:
+        return _quote(joined_form(tail) or tail)
     core = word.strip("\"'.,;:!?()[]{}<>")
-    segments = [seg for seg in core.split("/") if usable(seg)] if "/" in core else []
-    if len(segments) > 1:
-        core = segments[-1]
-        return _quote(joined_form(core) or core)
     joined = joined_form(core)
     return _quote(joined) if joined else _quote(word)
 

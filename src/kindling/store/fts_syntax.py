@@ -38,6 +38,14 @@ def usable(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
+def file_name(word: str) -> str:
+    """A path's last segment (``src/api/offset.rs`` -> ``offset.rs``): how every backend
+    matches a path (``store.fts.term_match``). Any other word is returned as it is."""
+    core = word.strip("\"'.,;:!?()[]{}<>")
+    segments = [seg for seg in core.split("/") if usable(seg)] if "/" in core else []
+    return segments[-1] if len(segments) > 1 else word
+
+
 def lex(query: str, *, syntax: bool) -> list[str]:
     """Split into tokens. With ``syntax``, quotes make phrases and parentheses are tokens."""
     tokens: list[str] = []

@@ -2,8 +2,9 @@
 
 The plan (``store.fts.QueryPlan``) gives positive words (``terms``), ``phrases`` and
 ``negated`` words and phrases; the FTS5 ``match`` string is never read here. As in the FTS5
-query: terms are OR'ed (a match needs any; ranking rewards documents matching more), a word
-with punctuation inside (``src/auth/tokens.ts``) is a phrase of its parts, phrases keep their
+query: terms are OR'ed (a match needs any; ranking rewards documents matching more), a path
+is its file name (``store.fts_syntax.file_name``), a word with punctuation inside
+(``tokens.ts``, ``jwt.verify``) is a phrase of its parts, phrases keep their
 word order, negated items exclude documents. Stemming is the store's ``kindling`` text
 search configuration.
 
@@ -12,7 +13,7 @@ A Han, Kana, Hangul or Thai word is the phrase of its bigrams, as the documents 
 no user text can be read as tsquery syntax: ``to_tsquery`` never raises on what this returns
 (tested).
 
-Must not import anything from Kindling except ``store.segments``.
+Must not import anything from Kindling except ``store.segments`` and ``store.fts_syntax``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kindling.store.fts_syntax import file_name
 from kindling.store.segments import segment_query
 
 _RUN = re.compile(r"[^\W_]+")
@@ -46,7 +48,9 @@ def tsquery_text(
     """The ``to_tsquery`` input for these parts; None when nothing positive is left. With
     ``weight``, every word matches only positions of that weight (``'word':A``)."""
     positive = list(
-        dict.fromkeys(q for t in (*terms, *phrases) if (q := word_query(t, weight=weight)))
+        dict.fromkeys(
+            q for t in (*map(file_name, terms), *phrases) if (q := word_query(t, weight=weight))
+        )
     )
     if not positive:
         return None
