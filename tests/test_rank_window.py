@@ -18,6 +18,7 @@ def test_a_path_matches_through_its_file_name() -> None:
     assert build_query("src/auth/tokens.ts").match == '"tokensts"'
 
 
+@pytest.mark.contract
 def test_a_path_finds_its_file_in_any_directory_on_every_backend(kd: Kindling) -> None:
     kd.append_observation(kind="file_diff", content="edited src/auth/tokens.ts", scope=REPO)
     kd.append_observation(kind="command", content="$ cat lib/tokens.ts", scope=REPO)
