@@ -250,6 +250,21 @@ def test_a_users_own_kindling_server_is_never_replaced(
     assert path.read_text(encoding="utf-8") == text
 
 
+def test_codex_server_gets_the_variables_that_choose_the_store(git_repo: Path) -> None:
+    """Codex hands an MCP server only a few variables of its environment: the block forwards
+    those that choose Kindling's store, so `kindling mcp` and the hooks use the same one."""
+    import tomllib
+
+    proc = kindling("init", "--codex", cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    config = tomllib.loads((git_repo / ".codex" / "config.toml").read_text(encoding="utf-8"))
+    server = config["mcp_servers"]["kindling"]
+    assert server["args"][-1] == "mcp"
+    forwarded = set(server["env_vars"])
+    assert {"KINDLING_DB", "KINDLING_HOME", "KINDLING_URL", "KINDLING_TOKEN"} <= forwarded
+    assert "required" not in server  # Codex starts without Kindling if it cannot start
+
+
 def test_uninstall_needs_an_agent_flag(git_repo: Path) -> None:
     proc = kindling("init", "--uninstall", cwd=git_repo)
     assert proc.returncode == 2
