@@ -1,11 +1,14 @@
 """Conformance with the agents' real CLIs, from npm: each accepts the config ``kindling init``
 wrote and lists Kindling's MCP server (Gemini CLI and OpenCode connect to it: they start
-``kindling mcp`` and list its tools; Codex lists it as enabled).
+``kindling mcp`` and list its tools; Codex lists it as enabled), a headless session offers the
+model Kindling's tools (Codex: once the model searches for them with ``tool_search``), and the
+capture hooks record its tool call.
 
 The CLIs are looked up in ``$KINDLING_NPM_CACHE`` (default ``~/.cache/kindling-npm``, where
 ``scripts/agent_clis.sh`` installs them) and on PATH. Without them each test skips in one line,
 except under ``CI=true``, where a missing CLI fails. Cursor's CLI is not published on npm (it
-installs from cursor.com), so Cursor is covered by the replayed payloads of test_agents.py.
+installs from cursor.com), so nothing here runs Cursor: test_agents.py validates the files
+``init --cursor`` writes against Cursor's published formats and replays its documented payloads.
 """
 
 from __future__ import annotations
