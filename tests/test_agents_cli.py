@@ -130,7 +130,7 @@ CODEX_MODEL = "gpt-5.5"
 
 
 def codex_session(
-    argv: list[str], git_repo: Path, home: dict[str, str], api_url: str, prompt: str
+    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
 ) -> str:
     """``codex exec`` of ``prompt`` against the stand-in at ``api_url``, with the project
     trusted and its hooks too (``--dangerously-bypass-hook-trust``: a user reviews them once).
@@ -138,7 +138,7 @@ def codex_session(
     first request: Codex 0.169 does not wait for an optional server, so a first request sent
     while the server starts (3-4 s on a loaded 2-core machine) offers no Kindling tool, not
     even through tool_search. The config ``init`` wrote is used as it is."""
-    codex_home = Path(home["CODEX_HOME"])
+    codex_home = Path(env["CODEX_HOME"])
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(
         f'model = "{CODEX_MODEL}"\nmodel_provider = "fake"\n'
@@ -147,10 +147,9 @@ def codex_session(
         f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
         encoding="utf-8",
     )
-    env = {**home, "FAKE_OPENAI_KEY": "not-a-key"}
     run_argv = [*argv, "exec", "-c", "mcp_servers.kindling.required=true"]
     run_argv += ["--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"]
-    return run([*run_argv, prompt], git_repo, env)
+    return run([*run_argv, prompt], git_repo, {**env, "FAKE_OPENAI_KEY": "not-a-key"})
 
 
 def test_a_real_codex_session_records_its_tool_call_and_summary(
@@ -188,15 +187,19 @@ def test_a_real_codex_session_finds_kindlings_tools_and_calls_retrieve(
     """Codex 0.169 defers every MCP tool behind its ``tool_search`` tool for a model with
     search support (no config key turns that off for a server), so the model sees Kindling's
     tools once it searches. The stand-in model searches, Codex answers with Kindling's tools,
-    the model calls ``retrieve``, and the answer (the prompt the UserPromptSubmit hook stored,
-    read by `kindling mcp` from the same store: ``env_vars``) comes back to the model."""
+    the model calls ``retrieve``, and the answer comes back to the model: the prompt the
+    UserPromptSubmit hook stored in ``$KINDLING_DB``, a store other than the default, which
+    `kindling mcp` opens only because ``init`` forwards the variable (``env_vars``)."""
     from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     prompt = "Recall marker-codex from Kindling's memory"
+    store = Path(home["HOME"]) / "elsewhere" / "memory.db"
+    env = {**home, "KINDLING_DB": str(store)}
     with FakeOpenAI(search="kindling memory retrieve", call="retrieve") as api:
-        out = codex_session(argv, git_repo, home, api.url, prompt)
+        out = codex_session(argv, git_repo, env, api.url, prompt)
         bodies = api.bodies
+    assert store.is_file(), out
     assert "Done with marker-codex." in out, out
     assert len(bodies) == 3, out
     first = bodies[0].get("tools") or []
