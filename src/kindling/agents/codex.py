@@ -26,8 +26,8 @@ searches for them; no key of the server's table or of ``[features]`` turns that 
 (``tool_search_always_defer_mcp_tools`` is a removed flag, forced on). Codex does not wait
 for an optional MCP server before its first request, so in a ``codex exec`` run that starts
 while `kindling mcp` is still starting, that first turn finds no Kindling tool; the block
-leaves ``required`` unset on purpose (``required = true`` makes Codex wait, and refuse to start
-when Kindling cannot).
+leaves ``required`` unset on purpose (``-c mcp_servers.kindling.required=true`` makes Codex
+wait, and refuse to start when Kindling cannot).
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
