@@ -3,6 +3,15 @@
 The first request of a turn is answered with one ``exec_command`` call (``echo <marker>``, the
 marker taken from the prompt); a request that carries the call's output with a short message,
 so the run ends right after a tool call. Answers are streamed as server-sent events.
+
+``FakeOpenAI(search=..., call=...)`` plays a model that finds a deferred tool first: Codex
+offers MCP tools only behind its client-side ``tool_search`` tool, so the first request is
+answered with a ``tool_search_call`` (the shape of Codex's ``ResponseItem::ToolSearchCall``:
+``call_id``, ``execution: "client"``, ``arguments: {query, limit}``); the request that carries
+Codex's ``tool_search_output`` with a ``function_call`` of the tool named ``call`` in the
+namespace the search returned (``namespace`` + ``name``, as Codex expects a namespaced tool's
+call), its arguments ``{"query": <marker>}``; and the request that carries that call's output
+with the short message.
 """
 
 from __future__ import annotations
@@ -17,13 +26,15 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 
-def _item(body: dict[str, Any]) -> dict[str, Any]:
-    items = body.get("input") or []
-    found = MARKER.search(json.dumps(items))
+def _item(body: dict[str, Any], search: str | None = None, call: str = "") -> dict[str, Any]:
+    items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+    found = MARKER.search(json.dumps([i for i in items if i.get("type") == "message"]))
     marker = found.group(0) if found else "marker-none"
-    if any(isinstance(i, dict) and i.get("type") in OUTPUTS for i in items):
+    if any(i.get("type") in OUTPUTS for i in items):
         text = {"type": "output_text", "text": f"Done with {marker}."}
         return {"type": "message", "role": "assistant", "id": "msg_1", "content": [text]}
+    if search is not None:
+        return _searched(items, search, call, marker)
     args = json.dumps({"cmd": f"echo {marker}"})
     return {
         "type": "function_call",
@@ -34,10 +45,36 @@ def _item(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _searched(items: list[dict[str, Any]], search: str, call: str, marker: str) -> dict[str, Any]:
+    outputs = [i for i in items if i.get("type") == "tool_search_output"]
+    if not outputs:
+        return {
+            "type": "tool_search_call",
+            "id": "ts_1",
+            "call_id": "search_1",
+            "status": "completed",
+            "execution": "client",
+            "arguments": {"query": search, "limit": 20},  # Kindling has 9 tools; the default is 8
+        }
+    for tool in outputs[-1].get("tools") or []:
+        names = [t.get("name") for t in tool.get("tools") or [] if isinstance(t, dict)]
+        if tool.get("type") == "namespace" and call in names:
+            return {
+                "type": "function_call",
+                "id": "fc_2",
+                "namespace": tool["name"],
+                "name": call,
+                "arguments": json.dumps({"query": marker}),
+                "call_id": f"call_{call}_1",
+            }
+    text = {"type": "output_text", "text": f"tool_search found no {call}."}
+    return {"type": "message", "role": "assistant", "id": "msg_1", "content": [text]}
+
+
 class FakeOpenAI:
     """``with FakeOpenAI() as api:`` serves ``api.url`` (the ``base_url``, ending in /v1)."""
 
-    def __init__(self) -> None:
+    def __init__(self, search: str | None = None, call: str = "") -> None:
         self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
         owner = self
 
@@ -63,7 +100,7 @@ class FakeOpenAI:
                 usage = {"input_tokens": 5, "output_tokens": 5, "total_tokens": 10}
                 for event in (
                     {"type": "response.created", "response": {"id": "resp_1"}},
-                    {"type": "response.output_item.done", "item": _item(body)},
+                    {"type": "response.output_item.done", "item": _item(body, search, call)},
                     {"type": "response.completed", "response": {"id": "resp_1", "usage": usage}},
                 ):
                     self.wfile.write(

@@ -250,6 +250,112 @@ def test_a_users_own_kindling_server_is_never_replaced(
     assert path.read_text(encoding="utf-8") == text
 
 
+def test_codex_server_gets_the_variables_that_choose_the_store(git_repo: Path) -> None:
+    """Codex hands an MCP server only a few variables of its environment: the block forwards
+    those that choose Kindling's store, so `kindling mcp` and the hooks use the same one."""
+    import tomllib
+
+    proc = kindling("init", "--codex", cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    config = tomllib.loads((git_repo / ".codex" / "config.toml").read_text(encoding="utf-8"))
+    server = config["mcp_servers"]["kindling"]
+    assert server["args"][-1] == "mcp"
+    forwarded = set(server["env_vars"])
+    assert {"KINDLING_DB", "KINDLING_HOME", "KINDLING_URL", "KINDLING_TOKEN"} <= forwarded
+    assert "required" not in server  # Codex starts without Kindling if it cannot start
+
+
+# Cursor's published formats (its CLI and editor are not on npm, so no test runs them): the
+# hooks documentation (cursor.com/docs/agent/hooks): ``{"version": 1, "hooks": {EVENT: [{
+# "command": ..., "timeout"?: seconds}]}}`` with its event names; the MCP documentation
+# (cursor.com/docs/context/mcp): ``{"mcpServers": {NAME: {"command", "args"?, "env"?}}}``.
+CURSOR_EVENTS = [
+    "sessionStart",
+    "sessionEnd",
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "subagentStart",
+    "subagentStop",
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "beforeReadFile",
+    "afterFileEdit",
+    "beforeSubmitPrompt",
+    "afterAgentResponse",
+    "afterAgentThought",
+    "preCompact",
+    "stop",
+    "beforeTabFileRead",
+    "afterTabFileEdit",
+]
+CURSOR_HOOKS_SCHEMA = {
+    "type": "object",
+    "required": ["version", "hooks"],
+    "properties": {
+        "version": {"const": 1},
+        "hooks": {
+            "type": "object",
+            "propertyNames": {"enum": CURSOR_EVENTS},
+            "additionalProperties": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["command"],
+                    "properties": {
+                        "command": {"type": "string", "minLength": 1},
+                        "timeout": {"type": "number", "exclusiveMinimum": 0},
+                    },
+                },
+            },
+        },
+    },
+}
+CURSOR_MCP_SCHEMA = {
+    "type": "object",
+    "required": ["mcpServers"],
+    "properties": {
+        "mcpServers": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["command"],
+                "properties": {
+                    "command": {"type": "string", "minLength": 1},
+                    "args": {"type": "array", "items": {"type": "string"}},
+                    "env": {"type": "object", "additionalProperties": {"type": "string"}},
+                },
+                "additionalProperties": False,
+            },
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_cursor_files_follow_cursors_published_formats(scope: str, git_repo: Path) -> None:
+    """What is checked for Cursor without Cursor: the files ``init --cursor`` writes validate
+    against the formats its documentation publishes, every hook runs `kindling hook --agent
+    cursor` with an event Kindling maps, and the server runs `kindling mcp`."""
+    import jsonschema
+
+    proc = kindling("init", "--cursor", "--scope", scope, cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    folder = (git_repo if scope == "project" else Path(os.environ["HOME"])) / ".cursor"
+    hooks = json.loads((folder / "hooks.json").read_text(encoding="utf-8"))
+    mcp = json.loads((folder / "mcp.json").read_text(encoding="utf-8"))
+    jsonschema.validate(hooks, CURSOR_HOOKS_SCHEMA)
+    jsonschema.validate(mcp, CURSOR_MCP_SCHEMA)
+    assert set(hooks["hooks"]) == set(load("cursor").EVENTS)
+    for event, entries in hooks["hooks"].items():
+        [entry] = entries
+        assert entry["command"].endswith(f"hook --agent cursor {event}")
+    server = mcp["mcpServers"]["kindling"]
+    assert server["args"][-1] == "mcp"
+
+
 def test_uninstall_needs_an_agent_flag(git_repo: Path) -> None:
     proc = kindling("init", "--uninstall", cwd=git_repo)
     assert proc.returncode == 2

@@ -1,11 +1,14 @@
 """Conformance with the agents' real CLIs, from npm: each accepts the config ``kindling init``
 wrote and lists Kindling's MCP server (Gemini CLI and OpenCode connect to it: they start
-``kindling mcp`` and list its tools; Codex lists it as enabled).
+``kindling mcp`` and list its tools; Codex lists it as enabled), a headless session offers the
+model Kindling's tools (Codex: once the model searches for them with ``tool_search``), and the
+capture hooks record its tool call.
 
 The CLIs are looked up in ``$KINDLING_NPM_CACHE`` (default ``~/.cache/kindling-npm``, where
 ``scripts/agent_clis.sh`` installs them) and on PATH. Without them each test skips in one line,
 except under ``CI=true``, where a missing CLI fails. Cursor's CLI is not published on npm (it
-installs from cursor.com), so Cursor is covered by the replayed payloads of test_agents.py.
+installs from cursor.com), so nothing here runs Cursor: test_agents.py validates the files
+``init --cursor`` writes against Cursor's published formats and replays its documented payloads.
 """
 
 from __future__ import annotations
@@ -120,32 +123,46 @@ def test_opencode_loads_the_config_and_connects(git_repo: Path, home: dict[str, 
     assert "connected" in out, out
 
 
+# A model Codex 0.169 has metadata for (its bundled catalog): with it Codex behaves as for a real
+# user, so the model gets `tool_search` and the MCP tools stay behind it. With a model it has
+# no metadata for, Codex warns, offers no `tool_search` and lists the MCP tools directly.
+CODEX_MODEL = "gpt-5.5"
+
+
+def codex_session(
+    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
+) -> str:
+    """``codex exec`` of ``prompt`` against the stand-in at ``api_url``, with the project
+    trusted and its hooks too (``--dangerously-bypass-hook-trust``: a user reviews them once).
+    ``-c mcp_servers.kindling.required=true`` makes Codex wait for `kindling mcp` before its
+    first request: Codex 0.169 does not wait for an optional server, so a first request sent
+    while the server starts (3-4 s on a loaded 2-core machine) offers no Kindling tool, not
+    even through tool_search. The config ``init`` wrote is used as it is."""
+    codex_home = Path(env["CODEX_HOME"])
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        f'model = "{CODEX_MODEL}"\nmodel_provider = "fake"\n'
+        f'[model_providers.fake]\nname = "fake"\nbase_url = "{api_url}"\n'
+        'wire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
+        f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
+        encoding="utf-8",
+    )
+    run_argv = [*argv, "exec", "-c", "mcp_servers.kindling.required=true"]
+    run_argv += ["--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"]
+    return run([*run_argv, prompt], git_repo, {**env, "FAKE_OPENAI_KEY": "not-a-key"})
+
+
 def test_a_real_codex_session_records_its_tool_call_and_summary(
     git_repo: Path, home: dict[str, str]
 ) -> None:
     """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
-    run (once the user trusts them: ``--dangerously-bypass-hook-trust`` here) and record."""
+    run and record the prompt, the shell command and the summary Stop leaves."""
     from kindling import Kindling
     from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
-    codex_home = Path(home["CODEX_HOME"])
-    codex_home.mkdir(parents=True, exist_ok=True)
     with FakeOpenAI() as api:
-        (codex_home / "config.toml").write_text(
-            'model = "gpt-5"\nmodel_provider = "fake"\n'
-            f'[model_providers.fake]\nname = "fake"\nbase_url = "{api.url}"\n'
-            'wire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
-            f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
-            encoding="utf-8",
-        )
-        env = {**home, "FAKE_OPENAI_KEY": "not-a-key"}
-        run_argv = [*argv, "exec", "--dangerously-bypass-approvals-and-sandbox"]
-        run_argv += ["--dangerously-bypass-hook-trust", "Print marker-codex with the shell"]
-        out = run(run_argv, git_repo, env)
-    # Codex 0.169 does not offer MCP tools to the model up front: it defers them behind its
-    # tool_search tool (models it has metadata for) or leaves them out (unknown models, as
-    # here), so only `codex mcp list` (above) shows Kindling's server.
+        out = codex_session(argv, git_repo, home, api.url, "Print marker-codex with the shell")
     assert "Done with marker-codex." in out, out
     assert "clamping" not in out, out  # the timeouts init wrote are within Codex's limits
     with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
@@ -158,9 +175,48 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
     ]
     command = next(o for o in obs if o.kind == "command")
     assert command.content == "$ echo marker-codex\n[completed]\nmarker-codex"
+    assert command.provenance["toolUseId"] == "call_marker_codex"
     assert capsule.intent.startswith("Codex session in")
     assert summary is not None
     assert summary.content == "Done with marker-codex."
+
+
+def test_a_real_codex_session_finds_kindlings_tools_and_calls_retrieve(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """Codex 0.169 defers every MCP tool behind its ``tool_search`` tool for a model with
+    search support (no config key turns that off for a server), so the model sees Kindling's
+    tools once it searches. The stand-in model searches, Codex answers with Kindling's tools,
+    the model calls ``retrieve``, and the answer comes back to the model: the prompt the
+    UserPromptSubmit hook stored in ``$KINDLING_DB``, a store other than the default, which
+    `kindling mcp` opens only because ``init`` forwards the variable (``env_vars``)."""
+    from tests.fake_openai import FakeOpenAI
+
+    argv = cli("codex")
+    prompt = "Recall marker-codex from Kindling's memory"
+    store = Path(home["HOME"]) / "elsewhere" / "memory.db"
+    env = {**home, "KINDLING_DB": str(store)}
+    with FakeOpenAI(search="kindling memory retrieve", call="retrieve") as api:
+        out = codex_session(argv, git_repo, env, api.url, prompt)
+        bodies = api.bodies
+    assert store.is_file(), out
+    assert "Done with marker-codex." in out, out
+    assert len(bodies) == 3, out
+    first = bodies[0].get("tools") or []
+    assert any(t.get("type") == "tool_search" for t in first), first
+    assert kindling_tools(offered(bodies[:1])) == set()  # deferred: not offered up front
+    [found] = [i for i in bodies[1]["input"] if i.get("type") == "tool_search_output"]
+    [space] = [t for t in found["tools"] if t.get("name") == "mcp__kindling"]
+    names = {t["name"] for t in space["tools"]}
+    assert set(KINDLING_TOOLS) <= names, sorted(names)
+    call = next(i for i in bodies[2]["input"] if i.get("type") == "function_call")
+    assert (call["namespace"], call["name"]) == ("mcp__kindling", "retrieve")
+    [result] = [
+        i
+        for i in bodies[2]["input"]
+        if i.get("type") == "function_call_output" and i.get("call_id") == call["call_id"]
+    ]
+    assert prompt in json.dumps(result["output"]), result  # found in the hooks' store
 
 
 def test_a_real_gemini_session_records_its_tool_call_and_summary(

@@ -14,7 +14,20 @@ Files (project scope: ``<repo>/.codex/``; user scope: ``$CODEX_HOME``, default `
 it (TOML is edited as text: Python reads TOML but writes none, and the user's comments and
 layout stay as they were); ``hooks.json`` gets one group per event, as Claude Code's settings.
 A ``config.toml`` that does not parse, or that already defines a ``kindling`` server of the
-user's own, is refused and left untouched.
+user's own, is refused and left untouched. The block forwards the ``KINDLING_*`` variables to
+the server (``env_vars``): Codex starts an MCP server with only a few variables of its own
+environment, so `kindling mcp` would otherwise open ``~/.kindling/kindling.db`` while the
+hooks, which get all of it, write to ``$KINDLING_DB`` or a remote server.
+
+What the model sees (checked with the real ``codex exec`` 0.169, tests/test_agents_cli.py):
+for a model Codex has metadata for, it offers no MCP tool up front but its client-side
+``tool_search`` tool, and returns Kindling's tools (namespace ``mcp__kindling``) when the model
+searches for them; no key of the server's table or of ``[features]`` turns that off
+(``tool_search_always_defer_mcp_tools`` is a removed flag, forced on). Codex does not wait
+for an optional MCP server before its first request, so in a ``codex exec`` run that starts
+while `kindling mcp` is still starting, that first turn finds no Kindling tool; the block
+leaves ``required`` unset on purpose (``-c mcp_servers.kindling.required=true`` makes Codex
+wait, and refuse to start when Kindling cannot).
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -50,6 +63,19 @@ EVENTS = {
 TOOLS = {"shell": "Bash", "exec_command": "Bash", "local_shell": "Bash"}
 # Codex's longest hook timeout for SessionEnd (it clamps a longer one, with a warning).
 TIMEOUTS = {"SessionEnd": 3}
+# Codex starts an MCP server with a few variables of its own environment (HOME, PATH, ...), not
+# all of it, unlike the hooks: ``env_vars`` forwards those Kindling reads, so `kindling mcp`
+# opens the store (or the remote server) the hooks write to.
+SERVER_ENV = (
+    "KINDLING_DB",
+    "KINDLING_HOME",
+    "KINDLING_URL",
+    "KINDLING_TOKEN",
+    "KINDLING_SEMANTIC_MODEL",
+    "KINDLING_MODELS_DIR",
+    "KINDLING_MODEL_BASE_URL",
+    "XDG_CACHE_HOME",
+)
 BEGIN = "# kindling: begin (written by `kindling init --codex`; --uninstall removes it)"
 END = "# kindling: end"
 
@@ -106,7 +132,11 @@ def _block(exe: str) -> str:
     words = exe_words(exe)
     args = ", ".join(_toml_string(w) for w in [*words[1:], "mcp"])
     command = _toml_string(words[0])
-    return f"{BEGIN}\n[mcp_servers.kindling]\ncommand = {command}\nargs = [{args}]\n{END}\n"
+    env = ", ".join(_toml_string(v) for v in SERVER_ENV)
+    return (
+        f"{BEGIN}\n[mcp_servers.kindling]\ncommand = {command}\nargs = [{args}]\n"
+        f"env_vars = [{env}]\n{END}\n"
+    )
 
 
 def _without_block(text: str) -> tuple[str, bool]:
