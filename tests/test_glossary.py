@@ -13,8 +13,8 @@ WORD = re.compile(r"\w*redact\w*", re.IGNORECASE)
 FORGET_MODULES = ("forgetting.py", "store/sqlite/forget.py", "store/sqlite/purge.py")
 # Modules whose job is scrubbing: of the "redact" words only the scrub wire names appear there.
 SCRUB_MODULES = (
-    *("capture/scrub.py", "capture/scrub_rules.py", "capture/scrub_keyed.py"),
-    *("capture/scrub_values.py", "capture/scrub_keywords.py", "capture/privacy.py"),
+    *("secrets/scrub.py", "secrets/scrub_rules.py", "secrets/scrub_keyed.py"),
+    *("secrets/scrub_values.py", "secrets/scrub_keywords.py", "secrets/privacy.py"),
 )
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
 SCRUB_WIRE = {"redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}

@@ -19,12 +19,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from kindling.capture.sanitize import require_id
-from kindling.capture.spool import clear_derived
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import Capsule, Observation, Pin, Summary, Visible
 from kindling.model.reports import EXPORTS_KEEP as EXPORTS_KEEP  # the report is a value
 from kindling.model.reports import ForgetReport as ForgetReport
+from kindling.model.sanitize import require_id
+from kindling.spool import clear_derived
 from kindling.store.base import Store
 
 MIN_MATCH_CHARS = 3  # "--match e" would forget nearly everything

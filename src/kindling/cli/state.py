@@ -19,8 +19,8 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 import click
 
 from kindling import Kindling, KindlingError, StoreError
-from kindling.capture.sanitize import wall_clock_ms
 from kindling.memory import Memory
+from kindling.model.sanitize import wall_clock_ms
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -6,10 +6,10 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-from kindling.capture.sanitize import require_text
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError, NotFoundError, StoreError
 from kindling.model.reports import ApiToken
+from kindling.model.sanitize import require_text
 from kindling.store.tokens import TokenStore, new_token
 
 

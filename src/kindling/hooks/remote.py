@@ -6,7 +6,7 @@ session id, so a repeat is a harmless ``conflict``); then every record the local
 spool (``hooks.capture.records``: one mapping for both modes) becomes one request
 (``request_for``): an observation is appended (the server joins it to the session's open
 capsule), a summary is set, a close closes the capsule with its summary. All text is scrubbed
-(``capture.spool.scrubbed``, as locally) before it is spooled.
+(``spool.scrubbed``, as locally) before it is spooled.
 SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print context built from the
 server's memory by the same code as locally (``hooks.inject``), or nothing if it is down.
 
@@ -19,15 +19,15 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from kindling.capture.privacy import scrub_text
-from kindling.capture.sanitize import new_id
-from kindling.capture.spool import scrubbed
 from kindling.config import kindling_home, repo_root
 from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
 from kindling.hooks.payload import HookPayload
+from kindling.model.sanitize import new_id
 from kindling.remote.client import RemoteClient
 from kindling.remote.spool import Delivery, Spool
+from kindling.secrets.privacy import scrub_text
+from kindling.spool import scrubbed
 
 SPOOL_DIR = "spool"
 TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting

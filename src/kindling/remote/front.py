@@ -23,14 +23,6 @@ from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from kindling.capture.privacy import scrub_content, scrub_text
-from kindling.capture.sanitize import (
-    MAX_LIMIT,
-    cap_content,
-    require_provenance,
-    require_text,
-    wall_clock_ms,
-)
 from kindling.errors import InvalidInputError
 from kindling.memory import Memory
 from kindling.model import (
@@ -47,8 +39,16 @@ from kindling.model import (
     wire,
 )
 from kindling.model.reports import ApiToken, ForgetReport, StoreStats
+from kindling.model.sanitize import (
+    MAX_LIMIT,
+    cap_content,
+    require_provenance,
+    require_text,
+    wall_clock_ms,
+)
 from kindling.remote.client import RemoteClient, RemoteError, path_id
 from kindling.remote.reads import RemoteReads, parsing
+from kindling.secrets.privacy import scrub_content, scrub_text
 
 if TYPE_CHECKING:
     from kindling.model import Memory as ChatMemory
@@ -312,7 +312,7 @@ class RemoteKindling(RemoteReads):
     ) -> ChatMemory:
         clean = None
         if fields is not None:
-            from kindling.capture.memory import check_memory_fields
+            from kindling.model.memory_checks import check_memory_fields
 
             clean = wire.fields_to_dict(_scrubbed(check_memory_fields(fields)))
         body = _drop_none(

@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from kindling.capture.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.memory import Progress, no_progress
 from kindling.model import (
@@ -37,6 +36,7 @@ from kindling.model.disclosure import Items, Timeline
 from kindling.model.entities import CapsuleStatus
 from kindling.model.reports import Described, ImportReport, RepoActivity
 from kindling.remote.client import RemoteClient, RemoteError, path_id
+from kindling.secrets.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
 
 T = TypeVar("T")
 

@@ -1,6 +1,6 @@
 """Which of the scrubber's rules a text wakes: the rule keywords it holds, found in one pass.
 
-A rule of ``capture.scrub`` runs only when one of its keywords occurs in the lowercased text.
+A rule of ``secrets.scrub`` runs only when one of its keywords occurs in the lowercased text.
 Asking ``word in text`` for each of the ~240 keywords costs some 40 µs on a 200-character
 observation; this index answers the same question with one scan of a regular expression built
 as a trie of the keywords (``gl(?:pat-|dt-|...)``), so each position of the text costs a few

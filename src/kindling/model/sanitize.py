@@ -3,13 +3,13 @@
 The checks themselves live in ``model.checks`` (the wire parsers of ``model.wire`` use them
 too); this module is their name on the write path, with the id and clock rules.
 
-Must not import anything from Kindling except ``errors`` and ``model``.
+Must not import anything from Kindling except ``errors``, ``ids`` and ``model``.
 """
 
 from __future__ import annotations
 
-from kindling.capture.ids import new_id as new_id  # re-exported: one id rule
-from kindling.capture.ids import wall_clock_ms as wall_clock_ms
+from kindling.ids import new_id as new_id  # re-exported: one id rule
+from kindling.ids import wall_clock_ms as wall_clock_ms
 from kindling.model.checks import (
     MAX_CONTENT_BYTES as MAX_CONTENT_BYTES,
 )

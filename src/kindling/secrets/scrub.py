@@ -16,7 +16,7 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
 2. PEM private key blocks, BEGIN through END, as one mask. A block cut off before END is
    masked through its last base64 or header line. Certificates and public keys are left.
 3. Tokens that name themselves: a vendor prefix or format (``ghp_``, ``glrt-``, ``SG.``,
-   ``hvs.``, ``AKIA``, JWTs, ...; the table is ``capture.secret_shapes``).
+   ``hvs.``, ``AKIA``, JWTs, ...; the table is ``secrets.secret_shapes``).
 4. ``Authorization:`` headers (scheme kept) and stand-alone ``Bearer <token>``.
 5. Passwords in URLs (``scheme://user:pass@host``): only ``pass`` is masked.
 6. Credentials on command lines: ``curl -u user:pw``, ``mysql -pPW``, ``sshpass -p``,
@@ -42,14 +42,14 @@ A token, key or secret (not a password) shorter than 8 characters is left (``pag
 
 Speed: the module imports in well under a millisecond and compiles its patterns on first use.
 Each rule lists keywords; it runs only when one occurs in the lowercased text (as gitleaks
-does), so a typical event pays for a handful of scans. ``capture.scrub_keywords`` finds the
+does), so a typical event pays for a handful of scans. ``secrets.scrub_keywords`` finds the
 keywords of a text in one pass and maps them to their rules. Every pattern runs in linear time:
 quantifiers that could backtrack are possessive or bounded.
 
 Must not import anything from Kindling except ``kindling.errors``, and lazily the scrubber's
-own modules (``capture.scrub_rules``, ``capture.scrub_keywords``, ``capture.secret_shapes``,
-``capture.scrub_context``); none of them imports this module back (the shared pieces,
-``LazyPattern`` and the ``Rule`` type, live in the leaf ``capture.scrub_values``);
+own modules (``secrets.scrub_rules``, ``secrets.scrub_keywords``, ``secrets.secret_shapes``,
+``secrets.scrub_context``); none of them imports this module back (the shared pieces,
+``LazyPattern`` and the ``Rule`` type, live in the leaf ``secrets.scrub_values``);
 standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
@@ -63,8 +63,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from kindling.capture.scrub_keywords import KeywordIndex
-    from kindling.capture.scrub_values import LazyPattern, Rule
+    from kindling.secrets.scrub_keywords import KeywordIndex
+    from kindling.secrets.scrub_values import LazyPattern, Rule
 
 __all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
 
@@ -78,7 +78,7 @@ class Scrubbed:
     text: str
     kinds: tuple[str, ...]
     # The values masked and their kinds, for the caller that remembers them for later texts
-    # of a session (``capture.session_secrets`` keeps keyed hashes, never these). Not in ==,
+    # of a session (``secrets.session_secrets`` keeps keyed hashes, never these). Not in ==,
     # hash or repr.
     found: tuple[tuple[str, str], ...]
 
@@ -117,7 +117,7 @@ _SPLIT: tuple[KeywordIndex, KeywordIndex] | None = None
 
 
 def _all_kinds() -> tuple[str, ...]:
-    from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES
+    from kindling.secrets.secret_shapes import FREE_SHAPES, TOKEN_SHAPES
 
     named = {kind for kind, _, _ in TOKEN_SHAPES} | {kind for kind, _, _ in FREE_SHAPES}
     named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
@@ -143,7 +143,7 @@ def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIn
     global _INDEX
     rules = _compiled()
     if _INDEX is None:
-        from kindling.capture.scrub_keywords import KeywordIndex
+        from kindling.secrets.scrub_keywords import KeywordIndex
 
         _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
     return rules, _INDEX
@@ -152,9 +152,9 @@ def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIn
 def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     global _RULES, _SPLIT
     if _RULES is None or _SPLIT is None:
-        from kindling.capture.scrub_keywords import KeywordIndex
-        from kindling.capture.scrub_rules import compile_rules
-        from kindling.capture.scrub_values import is_gated
+        from kindling.secrets.scrub_keywords import KeywordIndex
+        from kindling.secrets.scrub_rules import compile_rules
+        from kindling.secrets.scrub_values import is_gated
 
         rules = compile_rules()
         # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
@@ -173,7 +173,7 @@ def _woken(text: str, lowered: str) -> list[int]:
     assert _SPLIT is not None
     core, value = _SPLIT
     woken = core.woken(lowered)
-    from kindling.capture.scrub_values import has_candidate
+    from kindling.secrets.scrub_values import has_candidate
 
     if has_candidate(text):
         more = value.woken(lowered)
@@ -329,7 +329,7 @@ def _masked_value(original: str, replacement: str, kind: str) -> str | None:
 
 
 def _is_name(value: str) -> bool:
-    from kindling.capture.scrub_context import is_name
+    from kindling.secrets.scrub_context import is_name
 
     return is_name(value)
 

@@ -1,4 +1,4 @@
-"""The context rules of ``capture.scrub``: a value is a secret because of what surrounds it.
+"""The context rules of ``secrets.scrub``: a value is a secret because of what surrounds it.
 
 - ``near_key``: a value shaped like a generated credential (mixed letters and digits, a UUID,
   long hex or base64) with a word that means secret (key, secret, token, password, auth,
@@ -16,14 +16,14 @@
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values``.
+from Kindling except ``secrets.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_values import (
+from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
@@ -36,7 +36,7 @@ from kindling.capture.scrub_values import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub_values import Rule
+    from kindling.secrets.scrub_values import Rule
 
 # ------------------------------------------------------------------ value shape
 

@@ -1,6 +1,6 @@
 """Rules loaded as data: the vendor rules of MongoDB's kingfisher scanner (Apache-2.0).
 
-``capture/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
+``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
 rules that start with a literal (a vendor name or a token prefix: the keyword that wakes the
 rule) and compile with Python's ``re``; ``scripts/build_secret_corpora.py`` selects them from
 a kingfisher checkout and names the commit. A match masks the rule's last capture group (its
@@ -10,7 +10,7 @@ named by its own kind first, and report the kind ``vendor_secret``.
 
 Read on the first call of ``scrub_secrets`` (one JSON file, about 100 KB); each pattern is
 compiled only when its keyword occurs. Must not import anything from Kindling except
-``capture.scrub_values``.
+``secrets.scrub_values``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import json
 import os
 import re
 
-from kindling.capture.scrub_values import (
+from kindling.secrets.scrub_values import (
     LazyPattern,
     entropy,
     gated,
@@ -30,7 +30,7 @@ from kindling.capture.scrub_values import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub_values import Rule
+    from kindling.secrets.scrub_values import Rule
 
 DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "kingfisher_rules.json")
 KIND = "vendor_secret"

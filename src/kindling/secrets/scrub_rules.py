@@ -1,16 +1,16 @@
-"""The rules of ``capture.scrub``: pattern sources, their handlers, and compiling them.
+"""The rules of ``secrets.scrub``: pattern sources, their handlers, and compiling them.
 
 The rules that recognise a secret by its own shape or place (private tags, PEM blocks, vendor
 tokens, ``Authorization`` headers, URL passwords, command lines, random tokens) live here; the
-rules that recognise it by the key it is assigned to are in ``capture.scrub_keyed``, and the
-value checks both use in ``capture.scrub_values``. ``compile_rules`` lists them all in the
+rules that recognise it by the key it is assigned to are in ``secrets.scrub_keyed``, and the
+value checks both use in ``secrets.scrub_values``. ``compile_rules`` lists them all in the
 order they run.
 
 Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
-scrubber stays cheap for the hooks. See ``capture.scrub`` for what each rule masks and why.
+scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling except ``capture.secret_shapes``, ``capture.scrub_keyed``
-and ``capture.scrub_values`` (never ``capture.scrub``: it imports this module).
+Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``
+and ``secrets.scrub_values`` (never ``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from __future__ import annotations
 import itertools
 import re
 
-from kindling.capture.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
-from kindling.capture.scrub_data import data_rules
-from kindling.capture.scrub_keyed import LOOSE_WORDS, keyed_rules
-from kindling.capture.scrub_values import (
+from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
+from kindling.secrets.scrub_data import data_rules
+from kindling.secrets.scrub_keyed import LOOSE_WORDS, keyed_rules
+from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
     compile_values,
@@ -34,7 +34,7 @@ from kindling.capture.scrub_values import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub_values import Rule
+    from kindling.secrets.scrub_values import Rule
 
 
 # --------------------------------------------------------------------------- rules
@@ -295,7 +295,7 @@ def _base64_text(token: str) -> bool:
 
 
 def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    from kindling.capture.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
+    from kindling.secrets.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
 
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     compile_values(VENDOR_WORDS, LOOSE_WORDS)

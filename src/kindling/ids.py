@@ -1,5 +1,5 @@
 """Entity ids and the wall clock, with nothing but ``os`` and ``time``: hook processes assign
-an observation's id and time before the engine is ever imported (see ``capture.spool``).
+an observation's id and time before the engine is ever imported (see ``spool``).
 
 Must not import anything from Kindling.
 """

@@ -2,7 +2,7 @@
 generated credential looks like, and the patterns the rule handlers use; and the pieces every
 rule module shares (``Rule``, ``LazyPattern``, ``LazyRe``).
 
-The leaf of the scrubber: ``capture.scrub`` and every rule module import it, and it imports
+The leaf of the scrubber: ``secrets.scrub`` and every rule module import it, and it imports
 none of them, so the scrubber's modules form no cycle. Loaded with the rules on the first call
 of ``scrub_secrets`` (``compile_values`` fills ``P``). Must not import anything from Kindling.
 """
@@ -154,7 +154,7 @@ def has_candidate(text: str) -> bool:
 
 
 def gated(rule: Rule) -> Rule:
-    """Mark ``rule`` as one that masks only a candidate value: ``capture.scrub`` runs it only
+    """Mark ``rule`` as one that masks only a candidate value: ``secrets.scrub`` runs it only
     on texts for which ``has_candidate`` is true. The rule must check its value with
     ``has_candidate`` itself, so skipping it never changes a result."""
     _GATED.add(rule)

@@ -9,7 +9,7 @@ scrubs with them too, before a request leaves the machine.
 An observation records the kinds masked in its provenance (``"redactedKinds": [...]``), never
 the values. Dictionary keys are kept as they are; only string values are scrubbed.
 
-Must not import anything from Kindling except ``model``, ``errors`` and ``capture``.
+Must not import anything from Kindling except ``model``, ``errors`` and ``secrets``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from kindling.capture.sanitize import check_depth
-from kindling.capture.scrub import scrub_secrets
-from kindling.capture.session_secrets import SessionSecrets
 from kindling.model import Capsule, Observation, Pin, Summary
+from kindling.model.sanitize import check_depth
+from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.session_secrets import SessionSecrets
 
 if TYPE_CHECKING:
     from kindling.model import SummaryDetails
@@ -34,7 +34,7 @@ class Scrub:
 
     def __init__(self) -> None:
         self.kinds: set[str] = set()
-        self.found: dict[str, str] = {}  # value -> kind, for ``capture.session_secrets``
+        self.found: dict[str, str] = {}  # value -> kind, for ``secrets.session_secrets``
 
     def text(self, value: str) -> str:
         """``value`` scrubbed (the kinds and values masked are collected)."""

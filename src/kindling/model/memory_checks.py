@@ -3,16 +3,16 @@
 Every text is cleaned like captured content (``sanitize``); blank values and blank list items
 are refused rather than stored, so a stored field is either meaningful or absent.
 
-Must not import anything from Kindling except ``model``, ``errors`` and ``capture``.
+Must not import anything from Kindling except ``model`` and ``errors``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kindling.capture.sanitize import MAX_ID_CHARS, require_text, require_ts
 from kindling.errors import InvalidInputError
 from kindling.model import SUMMARY_STATUSES, MemoryFields
+from kindling.model.sanitize import MAX_ID_CHARS, require_text, require_ts
 
 MAX_INTENT_CHARS = 120
 MAX_LIST_ITEMS = 1000

@@ -1,19 +1,19 @@
-"""The key-value rules of ``capture.scrub``: a secret named by the key it is assigned to.
+"""The key-value rules of ``secrets.scrub``: a secret named by the key it is assigned to.
 
 ``key = value`` in the syntaxes of many languages and formats (``.env`` lines, markup,
 Kubernetes env lists, ``--flag value``), where the key ends in a secret word, and keys that
 hold a secret word or a vendor name anywhere when the value looks generated. See
-``capture.scrub`` for what is masked and what is deliberately left.
+``secrets.scrub`` for what is masked and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``capture.scrub_values``.
+from Kindling except ``secrets.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.capture.scrub_values import (
+from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
@@ -26,7 +26,7 @@ from kindling.capture.scrub_values import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from kindling.capture.scrub_values import Rule
+    from kindling.secrets.scrub_values import Rule
 
 # Words a log or form prints after "password:" that are a status, not the password.
 _STATUS_WORDS = frozenset(

@@ -1,6 +1,6 @@
 """The shapes of credentials that name themselves: vendor prefixes and fixed formats.
 
-Pure data for ``capture.scrub``. Each token shape is ``(kind, literal, rest)``: the literal
+Pure data for ``secrets.scrub``. Each token shape is ``(kind, literal, rest)``: the literal
 the token starts with (it doubles as the keyword that lets the rule run at all, lowercased) and
 a regular expression for the rest. Written from the public documentation of the vendors and
 the rule sets of the gitleaks, trufflehog and detect-secrets scanners (read, not copied).

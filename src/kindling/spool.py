@@ -3,7 +3,7 @@
 Hooks must cost the agent nothing and must never lose an event, so they do not write to the
 database themselves: each event becomes one small JSON file in ``<database>-spool/`` (directory
 0700, files 0600), written to a temporary name and renamed into place, so a reader never sees
-half a record. Every text is scrubbed by ``capture.scrub`` before it reaches the file, and
+half a record. Every text is scrubbed by ``secrets.scrub`` before it reaches the file, and
 the masked kinds are kept in the provenance (``redactedKinds``), as the write path does.
 
 ``engine.drain.drain()`` moves the records into the database through the ordinary ``Kindling``
@@ -21,9 +21,9 @@ injection, Stop, PreCompact, PostCompact, SessionEnd), ``Kindling.open`` and so 
 command and server. When the directory does not exist that costs one failed ``scandir``.
 
 This module is the writer half and the format: it imports only the standard library,
-``capture.scrub`` and ``capture.session_secrets`` (it runs in every hook process); the drain
-half is the engine's (``engine.drain``), so capture never imports the engine. The writer also
-carries the values masked in a session to its later records (``capture.session_secrets``): a
+``secrets.scrub`` and ``secrets.session_secrets`` (it runs in every hook process); the drain
+half is the engine's (``engine.drain``), so the spool never imports the engine. The writer also
+carries the values masked in a session to its later records (``secrets.session_secrets``): a
 second copy of a secret is masked before it is spooled.
 Must not import the CLI, servers or adapters.
 """
@@ -33,9 +33,9 @@ from __future__ import annotations
 import json
 import os
 
-from kindling.capture.ids import new_id as new_id  # records carry their observation's id
-from kindling.capture.scrub import scrub_secrets
-from kindling.capture.session_secrets import SessionSecrets, secrets_dir
+from kindling.ids import new_id as new_id  # records carry their observation's id
+from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.session_secrets import SessionSecrets, secrets_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ FORMAT = 1
 MAX_RECORD_BYTES = 32 << 20  # far above anything a hook writes; a bigger file is not ours
 OPS = ("observation", "summary", "close")
 DRAIN_ON_OPEN_S = 2.0  # opening must stay quick; what is left waits for the next drain
-REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (capture.privacy)
+REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (secrets.privacy)
 
 
 def spool_dir(db_path: str) -> str:
@@ -166,9 +166,9 @@ def write_record(
     """Scrub ``record`` and store it in ``directory``; return the file's path.
 
     ``record`` needs ``op`` (one of ``OPS``) and ``ts`` (ms); observations also ``id``.
-    ``found`` holds values masked while the record was made (``capture.scrub.take_found``):
+    ``found`` holds values masked while the record was made (``secrets.scrub.take_found``):
     the session of the record remembers them, and every value its session remembers is
-    masked in the record (``capture.session_secrets``)."""
+    masked in the record (``secrets.session_secrets``)."""
     masked = dict(found or {})
     clean = scrubbed(record, masked)
     session = record.get("session_id")

@@ -1,7 +1,7 @@
 """Per-session memory of masked values, so a later copy of a secret is masked too.
 
 ``HEROKU_API_KEY=<uuid>`` names its value; ``heroku: using key <uuid>`` a line or an event
-later does not. The scrubber masks every copy within one text (``capture.scrub``); this module
+later does not. The scrubber masks every copy within one text (``secrets.scrub``); this module
 carries what it masked to the later texts of the same session, which in the hook path are
 written by other processes.
 
@@ -11,7 +11,7 @@ made once per store) and the kind to report. A later text is cut into candidate 
 keyed hash is remembered is masked as ``[REDACTED:<kind>]``.
 
 Where it lives:
-- hook processes (``capture.spool``): a private directory beside the database,
+- hook processes (``spool``): a private directory beside the database,
   ``<database>-secrets/`` (0700), holding ``key`` and one file per session (0600), named by
   a hash of the session id. At most ``MAX_PER_SESSION`` values a session (oldest dropped);
   a file untouched for ``TTL_S`` is ignored and removed; SessionEnd removes its session's file;
@@ -19,7 +19,7 @@ Where it lives:
 - the engine (``Kindling``): the same files when they exist, read-only, plus what this process
   masked, in memory and bounded the same way (``SessionSecrets``).
 
-Must not import anything from Kindling except ``capture.scrub`` (lazily); standard library
+Must not import anything from Kindling except ``secrets.scrub`` (lazily); standard library
 only, and ``hashlib`` only when ``_blake2`` is missing (hooks import this: start-up matters).
 """
 
@@ -41,7 +41,7 @@ MAX_SESSIONS_CACHED = 64  # sessions a long-lived process keeps in memory (oldes
 TTL_S = 7 * 24 * 3600  # a session older than a week is over
 _KEY_FILE = "key"
 _FILE_SUFFIX = ".fp"
-_MIN_CHARS = 8  # as ``capture.scrub.MIN_COPY_CHARS``: shorter values are too often words
+_MIN_CHARS = 8  # as ``secrets.scrub.MIN_COPY_CHARS``: shorter values are too often words
 
 # Candidate stretches: runs of characters a credential is made of; their parts between
 # separators that join a key, a user or a host to a value.
