@@ -10,7 +10,7 @@ SRC = ROOT / "src" / "kindling"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 WORD = re.compile(r"\w*redact\w*", re.IGNORECASE)
 # Modules whose job is forgetting: scrubbing is another concept and never named there.
-FORGET_MODULES = ("forgetting.py", "store/sqlite/forget.py", "store/sqlite/purge.py")
+FORGET_MODULES = ("engine/forget.py", "store/sqlite/forget.py", "store/sqlite/purge.py")
 # Modules whose job is scrubbing: of the "redact" words only the scrub wire names appear there.
 SCRUB_MODULES = (
     *("secrets/scrub.py", "secrets/scrub_rules.py", "secrets/scrub_keyed.py"),

@@ -15,6 +15,7 @@ from kindling.engine.base import Clock, scrub_switch, semantic_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.disclosure import DisclosureVerbs
 from kindling.engine.drain import drain
+from kindling.engine.forget import ForgetVerbs
 from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
@@ -22,7 +23,6 @@ from kindling.engine.semantic import SemanticVerbs
 from kindling.engine.tokens import TokenVerbs
 from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.forgetting import ForgetVerbs
 from kindling.memory import Memory
 from kindling.model.sanitize import wall_clock_ms
 from kindling.spool import DRAIN_ON_OPEN_S, spool_dir

@@ -66,7 +66,7 @@ class ForgetVerbs:
 
         An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
         time and scope stay, so capsules keep their shape), and the summaries derived from it
-        are redacted too (``kindling.forgetting``); a summary's text and structured fields
+        are redacted too (``engine.forget``); a summary's text and structured fields
         become ``[redacted]``; a pin is deleted. The text leaves the index and, once the
         transaction commits, the database files: the report says whether that is complete.
         Inside ``batch()`` the files are purged when the batch commits.
