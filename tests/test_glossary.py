@@ -19,7 +19,7 @@ SCRUB_MODULES = (
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
 SCRUB_WIRE = {"redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
 # Adapters that are not the chat-memory bridge: there an observation is never "a memory".
-NOT_BRIDGE = ("mcp_server", "mcp_schemas.py", "hooks", "cli")
+NOT_BRIDGE = ("mcp", "hooks", "cli")
 COUNTABLE_MEMORY = re.compile(r"\b(?:an? memory|memories)\b", re.IGNORECASE)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from kindling.mcp_server.tools import KindlingTools
+from kindling.mcp.tools import KindlingTools
 from kindling.memory import Memory
 from kindling.remote.front import RemoteKindling
 from tests.clitools import Run, run

@@ -1,6 +1,6 @@
 """The MCP server: the tools of ``tools`` registered with the official SDK (``mcp`` 2.x,
 ``MCPServer``), each strict about its arguments and carrying read-only / destructive
-annotations and an ``outputSchema`` (``kindling.mcp_schemas``).
+annotations and an ``outputSchema`` (``kindling.mcp.schemas``).
 
 Adapter: must not be imported by the core.
 """
@@ -20,8 +20,8 @@ from pydantic import ValidationError
 
 from kindling import __version__
 from kindling.config import repo_root
-from kindling.mcp_schemas import OUTPUT_SCHEMAS, plain_error
-from kindling.mcp_server.tools import KindlingTools
+from kindling.mcp.schemas import OUTPUT_SCHEMAS, plain_error
+from kindling.mcp.tools import KindlingTools
 from kindling.memory import Memory
 
 INSTRUCTIONS = """Kindling is this project's local memory: what earlier sessions ran, changed,

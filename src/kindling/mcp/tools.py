@@ -24,8 +24,8 @@ from pydantic import Field
 from kindling import Kindling, KindlingError, Scope, __version__
 from kindling.config import repo_root
 from kindling.errors import NotFoundError
-from kindling.mcp_server import render
-from kindling.mcp_server.disclosure import DisclosureTools
+from kindling.mcp import render
+from kindling.mcp.disclosure import DisclosureTools
 from kindling.memory import Memory
 
 ALL_REPOS = "*"

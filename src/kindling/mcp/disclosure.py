@@ -19,8 +19,8 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from kindling.errors import KindlingError
-from kindling.mcp_schemas import age
-from kindling.mcp_server import render
+from kindling.mcp import render
+from kindling.mcp.schemas import age
 from kindling.model import Capsule, Item, Observation, Summary
 
 if TYPE_CHECKING:

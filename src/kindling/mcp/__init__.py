@@ -3,13 +3,13 @@
 Tools: ``retrieve``, ``remember``, ``pin``, ``unpin``, ``forget``, ``recent``, ``status``
 (``tools``), and ``timeline`` and ``get``, which open a hit (``disclosure``); ``server``
 registers them with the official SDK, ``render`` holds the compact shapes they answer with.
-The output schemas are in ``kindling.mcp_schemas`` (plain JSON Schema, no SDK).
+The output schemas are in ``kindling.mcp.schemas`` (plain JSON Schema, no SDK).
 
 Adapter: one ``Kindling`` call per tool, no SQL, no ranking. Must not be imported by the core.
 """
 
-from kindling.mcp_server.render import SNIPPET_CHARS
-from kindling.mcp_server.server import build_server, serve
-from kindling.mcp_server.tools import MAX_QUERY_CHARS
+from kindling.mcp.render import SNIPPET_CHARS
+from kindling.mcp.server import build_server, serve
+from kindling.mcp.tools import MAX_QUERY_CHARS
 
 __all__ = ["MAX_QUERY_CHARS", "SNIPPET_CHARS", "build_server", "serve"]

@@ -17,7 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
 from kindling.errors import KindlingError
-from kindling.mcp_schemas import age
+from kindling.mcp.schemas import age
 from kindling.model import Observation, Summary
 
 SNIPPET_CHARS = 300
