@@ -31,7 +31,7 @@ from kindling.spool import scrubbed
 
 SPOOL_DIR = "spool"
 TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting
-MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (server.api.MAX_QUERY_CHARS)
+MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (http.api.MAX_QUERY_CHARS)
 
 
 def session_capsule_id(session_id: str) -> str:

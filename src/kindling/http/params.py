@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from kindling.errors import InvalidInputError
+from kindling.http.auth import Principal, read_scope
 from kindling.model import Scope
-from kindling.server.auth import Principal, read_scope
 
 IGNORED = frozenset({"user_id", "userId"})
 # retrieve's query: a question, not a document (an 800 KB query took 3.3 s); the remote hook

@@ -13,10 +13,9 @@ from typing import Any
 
 from kindling import __version__
 from kindling.errors import InvalidInputError, NotFoundError
-from kindling.model import AnyEntity, Scope, wire
-from kindling.server.access import AccessRules, found
-from kindling.server.auth import Principal, read_scope
-from kindling.server.params import (
+from kindling.http.access import AccessRules, found
+from kindling.http.auth import Principal, read_scope
+from kindling.http.params import (
     GETTERS,
     MAX_QUERY_CHARS,
     OPEN_SHOWN,
@@ -27,6 +26,7 @@ from kindling.server.params import (
     scope_of,
     whole_number,
 )
+from kindling.model import AnyEntity, Scope, wire
 
 KEYWORD = {"capsule": "capsule_id"}  # a query parameter's name -> the verb's keyword
 

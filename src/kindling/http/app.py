@@ -30,12 +30,12 @@ from starlette.routing import Route
 
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
+from kindling.http.access import TAKEN
+from kindling.http.api import GETTERS, Api, HttpError
+from kindling.http.auth import Principal
+from kindling.http.openapi import openapi_document
+from kindling.http.shedding import READ_TIMEOUT_S, check_depth
 from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
-from kindling.server.access import TAKEN
-from kindling.server.api import GETTERS, Api, HttpError
-from kindling.server.auth import Principal
-from kindling.server.openapi import openapi_document
-from kindling.server.shedding import READ_TIMEOUT_S, check_depth
 
 # One capture at its caps, in the worst JSON spelling (a control character is 6 bytes,
 # \u0001), with room for the other fields: what the engine accepts, the server accepts.
@@ -55,7 +55,7 @@ STATUS_OF_CODE = {
     "store": 503,
     "database_locked": 503,
 }
-log = logging.getLogger("kindling.server")
+log = logging.getLogger("kindling.http")
 
 Handler = Callable[[Request], Awaitable[Response]]
 

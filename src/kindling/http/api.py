@@ -22,12 +22,9 @@ from starlette.requests import Request
 
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.model import Scope, wire
-from kindling.model.bundle import parse_bundle
-from kindling.model.reports import ForgetReport
-from kindling.server.access import found
-from kindling.server.api_reads import ReadHandlers
-from kindling.server.auth import (
+from kindling.http.access import found
+from kindling.http.api_reads import ReadHandlers
+from kindling.http.auth import (
     HttpError,
     Principal,
     authenticate,
@@ -35,7 +32,10 @@ from kindling.server.auth import (
     may_touch,
     owns,
 )
-from kindling.server.params import GETTERS, IGNORED, cursor_of, fields, scope_of
+from kindling.http.params import GETTERS, IGNORED, cursor_of, fields, scope_of
+from kindling.model import Scope, wire
+from kindling.model.bundle import parse_bundle
+from kindling.model.reports import ForgetReport
 
 T = TypeVar("T")
 MAX_BATCH = 10_000  # observations in one append_many request

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.http.auth import Principal, forbidden, may_touch, owns, write_scope
 from kindling.model import AnyEntity, Capsule, Observation, Pin, Scope, Summary, Visible
 from kindling.model.bundle import MISSING_CAPSULE, Bundle
-from kindling.server.auth import Principal, forbidden, may_touch, owns, write_scope
 
 E = TypeVar("E")
 
