@@ -43,11 +43,11 @@ class State:
 
     def open(self, *, create: bool = True) -> Memory:
         """The local database, or in remote mode a client of the server with the same verbs
-        (``remote.front.RemoteKindling``: both are a ``Memory``). A read command passes
+        (``client.front.RemoteKindling``: both are a ``Memory``). A read command passes
         ``create=False``: a database file that does not exist is an error (a mistyped --db),
         never a new empty database."""
         if self.server is not None:
-            from kindling.remote.front import RemoteKindling
+            from kindling.client.front import RemoteKindling
 
             return RemoteKindling(self.server, self.token, now=self.now)
         return self.open_local(create=create)

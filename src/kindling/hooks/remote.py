@@ -1,5 +1,5 @@
 """Hooks in remote mode (``KINDLING_URL`` set): record events on a ``kindling serve`` through
-a local spool (``remote.spool``), so that a slow or absent server never blocks the agent.
+a local outbox (``client.outbox``), so that a slow or absent server never blocks the agent.
 
 What is sent, per event: SessionStart opens the session's capsule (its id derived from the
 session id, so a repeat is a harmless ``conflict``); then every record the local mode would
@@ -19,13 +19,13 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from kindling.client.outbox import Delivery, Spool
+from kindling.client.transport import RemoteClient
 from kindling.config import kindling_home, repo_root
 from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
 from kindling.hooks.payload import HookPayload
 from kindling.model.sanitize import new_id
-from kindling.remote.client import RemoteClient
-from kindling.remote.spool import Delivery, Spool
 from kindling.secrets.privacy import scrub_text
 from kindling.spool import scrubbed
 
@@ -101,9 +101,9 @@ def injection(
         query = p.prompt[:MAX_QUERY_CHARS]
     elif p.event != "SessionStart":
         return None
+    from kindling.client.front import RemoteKindling
     from kindling.errors import KindlingError
     from kindling.hooks.inject import build_context
-    from kindling.remote.front import RemoteKindling
 
     try:
         kd = RemoteKindling(url, token, timeout_s=TIMEOUT_S)

@@ -6,7 +6,7 @@ the server's JSON by ``model.wire``. Scopes travel as the query parameters
 ``session``/``repo``/``agent``: the server decides the user from the token, so a scope's
 ``user_id`` is not sent. An answer that does not parse is a ``RemoteError``.
 
-Must not be imported by the core; imports only the core and ``remote.client``.
+Must not be imported by the core; imports only the core and ``client.transport``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from kindling.client.transport import RemoteClient, RemoteError, path_id
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.memory import Progress, no_progress
 from kindling.model import (
@@ -35,7 +36,6 @@ from kindling.model.checks import require_choice
 from kindling.model.disclosure import Items, Timeline
 from kindling.model.entities import CapsuleStatus
 from kindling.model.reports import Described, ImportReport, RepoActivity
-from kindling.remote.client import RemoteClient, RemoteError, path_id
 from kindling.secrets.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
 
 T = TypeVar("T")

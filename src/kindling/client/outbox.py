@@ -9,7 +9,7 @@ id, so a delivery repeated after a lost answer is recognised by the server (``co
 counts as delivered. A request the server refuses for good (bad input, no access) moves to
 ``failed/`` and is logged by the caller; it is never retried forever.
 
-Must not be imported by the core; imports only the core and ``remote.client``.
+Must not be imported by the core; imports only the core and ``client.transport``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kindling.client.transport import RemoteClient
 from kindling.errors import ConflictError, KindlingError, StoreError
-from kindling.remote.client import RemoteClient
 
 DELIVERY_BUDGET_S = 2.0
 MAX_ENTRIES = 10_000  # a server away for weeks must not fill the disk: the oldest go first

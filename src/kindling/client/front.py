@@ -4,7 +4,7 @@ Each verb is one request and returns the typed value the local engine returns, r
 wire JSON by ``model.wire`` (the one reader of every ``to_dict``). Text to be stored is
 scrubbed of secrets and cut to the content cap here, as the engine does, before it leaves the
 machine (``forget_matching`` says why its text is not). The capture, forget, retrieve and
-chat-memory verbs are here; the reads, status, export and import in ``remote.reads``.
+chat-memory verbs are here; the reads, status, export and import in ``client.reads``.
 
 Two verbs refuse in one line, with a ``RemoteError``: ``stats`` (whole-store counts are not
 one token's to see: ``status`` gives the server's facts) and the token verbs (tokens are
@@ -23,6 +23,8 @@ from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from kindling.client.reads import RemoteReads, parsing
+from kindling.client.transport import RemoteClient, RemoteError, path_id
 from kindling.errors import InvalidInputError
 from kindling.memory import Memory
 from kindling.model import (
@@ -46,8 +48,6 @@ from kindling.model.sanitize import (
     require_text,
     wall_clock_ms,
 )
-from kindling.remote.client import RemoteClient, RemoteError, path_id
-from kindling.remote.reads import RemoteReads, parsing
 from kindling.secrets.privacy import scrub_content, scrub_text
 
 if TYPE_CHECKING:
