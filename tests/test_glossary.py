@@ -103,6 +103,11 @@ def test_every_seed_the_code_cites_is_defined() -> None:
 
 
 def test_each_meaning_of_token_is_defined() -> None:
-    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Token: four meanings"), re.MULTILINE))
+    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Token: five meanings"), re.MULTILINE))
     assert {"API token (bearer token)", "budget token", "scope token"} <= terms
-    assert "token (secret kind)" in terms
+    assert {"token (secret kind)", "index token (FTS token)"} <= terms
+
+
+def test_each_meaning_of_seed_is_defined() -> None:
+    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Seeds"), re.MULTILINE))
+    assert {"spec seed", "RNG seed", "seed (verb)"} <= terms
