@@ -57,7 +57,7 @@ CASES = [
     ("SessionEnd", "session_end"),
 ]
 SCRUB_ONCE = (
-    "from kindling.capture.scrub import scrub_secrets;"
+    "from kindling.secrets.scrub import scrub_secrets;"
     " scrub_secrets('pytest -q tests/test_session.py 1 failed, 1 passed in 0.21s')"
 )
 TARGET_MS = 40.0  # every capture hook's median

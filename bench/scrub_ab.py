@@ -37,7 +37,7 @@ from bench.latency import _relabel
 from bench.loader import SettableClock
 from bench.loader import load
 from kindling import Kindling
-from kindling.capture.scrub import scrub_secrets
+from kindling.secrets.scrub import scrub_secrets
 
 store, n, seed = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 records = list(_relabel(generate(n, seed), "ab-"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from kindling.capture.scrub import scrub_secrets
+from kindling.secrets.scrub import scrub_secrets
 
 MIB = 1 << 20
 
@@ -35,7 +35,7 @@ $ curl -s -H "Authorization: Bearer abc123def456ghi789" https://api.example.com/
 def login(username: str, password: str) -> Session:
     token = issue_token(username, password=password)
     return Session(token=token, expires_in=3600)
-src/kindling/capture/scrub.py:42: Basic auth is deprecated; tokenize the input first
+src/kindling/secrets/scrub.py:42: Basic auth is deprecated; tokenize the input first
 """
 
 _ADVERSARIAL: dict[str, str] = {

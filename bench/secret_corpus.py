@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: `tests`
 
 from bench.scrub_speed import _TOOL_OUTPUT
-from kindling.capture.scrub import scrub_secrets
+from kindling.secrets.scrub import scrub_secrets
 from tests.secret_samples import masked, non_secret_samples, secret_samples
 
 

@@ -23,7 +23,7 @@ import sysconfig
 from collections import Counter
 from pathlib import Path
 
-from kindling.capture.scrub import Scrubbed, scrub_secrets
+from kindling.secrets.scrub import Scrubbed, scrub_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 

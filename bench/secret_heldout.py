@@ -32,7 +32,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from kindling.capture.scrub_values import entropy
+from kindling.secrets.scrub_values import entropy
 
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_corpora"
 EXTRA = Path("/tmp/kindling-secret-corpora")  # built corpora whose licence keeps them out of git
@@ -77,7 +77,7 @@ def on_disk(texts: list[str], secrets: list[str]) -> list[bool]:
 
 
 def in_memory(texts: list[str], secrets: list[str]) -> list[bool]:
-    from kindling.capture.scrub import scrub_secrets
+    from kindling.secrets.scrub import scrub_secrets
 
     return [s not in scrub_secrets(t).text for t, s in zip(texts, secrets, strict=True)]
 

@@ -3,7 +3,7 @@ test data (run by hand, offline from local clones; tests never need it or the ne
 
     python scripts/build_secret_corpora.py --kingfisher DIR --gitleaks DIR --detect-secrets DIR
 
-It also writes ``src/kindling/capture/data/kingfisher_rules.json``: the kingfisher rules the
+It also writes ``src/kindling/secrets/data/kingfisher_rules.json``: the kingfisher rules the
 scrubber loads as data (a maintained rule source, Apache-2.0, patterns unchanged).
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
@@ -235,7 +235,7 @@ RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "capture" / "data"
 
 
 def kingfisher_rules(repo: str) -> dict[str, Any]:
-    """The kingfisher rules the scrubber loads as data (``capture.scrub_data``): those whose
+    """The kingfisher rules the scrubber loads as data (``secrets.scrub_data``): those whose
     pattern starts with a literal of 3+ characters (the keyword that wakes the rule) and
     compiles with Python's ``re``, minus rules that report an identifier, not a credential,
     and the generic ones (Kindling's key-value rules do that job).

@@ -17,7 +17,7 @@ from kindling import (
     SchemaError,
     Scope,
 )
-from kindling.capture.sanitize import MAX_CONTENT_BYTES
+from kindling.model.sanitize import MAX_CONTENT_BYTES
 from tests.conftest import FakeClock
 from tests.pgutil import table_counts
 

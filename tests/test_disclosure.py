@@ -152,7 +152,7 @@ def client(kd: Kindling) -> Iterator[Any]:
     pytest.importorskip("httpx")
     from starlette.testclient import TestClient
 
-    from kindling.server.app import create_app
+    from kindling.http.app import create_app
 
     with TestClient(create_app(kd), raise_server_exceptions=False) as c:
         yield c

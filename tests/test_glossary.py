@@ -10,16 +10,16 @@ SRC = ROOT / "src" / "kindling"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 WORD = re.compile(r"\w*redact\w*", re.IGNORECASE)
 # Modules whose job is forgetting: scrubbing is another concept and never named there.
-FORGET_MODULES = ("forgetting.py", "store/sqlite/forget.py", "store/sqlite/purge.py")
+FORGET_MODULES = ("engine/forget.py", "store/sqlite/forget.py", "store/sqlite/purge.py")
 # Modules whose job is scrubbing: of the "redact" words only the scrub wire names appear there.
 SCRUB_MODULES = (
-    *("capture/scrub.py", "capture/scrub_rules.py", "capture/scrub_keyed.py"),
-    *("capture/scrub_values.py", "capture/scrub_keywords.py", "capture/privacy.py"),
+    *("secrets/scrub.py", "secrets/scrub_rules.py", "secrets/scrub_keyed.py"),
+    *("secrets/scrub_values.py", "secrets/scrub_keywords.py", "secrets/privacy.py"),
 )
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
 SCRUB_WIRE = {"redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
 # Adapters that are not the chat-memory bridge: there an observation is never "a memory".
-NOT_BRIDGE = ("mcp_server", "mcp_schemas.py", "hooks", "cli")
+NOT_BRIDGE = ("mcp", "hooks", "cli")
 COUNTABLE_MEMORY = re.compile(r"\b(?:an? memory|memories)\b", re.IGNORECASE)
 
 
@@ -103,6 +103,11 @@ def test_every_seed_the_code_cites_is_defined() -> None:
 
 
 def test_each_meaning_of_token_is_defined() -> None:
-    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Token: four meanings"), re.MULTILINE))
+    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Token: five meanings"), re.MULTILINE))
     assert {"API token (bearer token)", "budget token", "scope token"} <= terms
-    assert "token (secret kind)" in terms
+    assert {"token (secret kind)", "index token (FTS token)"} <= terms
+
+
+def test_each_meaning_of_seed_is_defined() -> None:
+    terms = set(re.findall(r"^\| ([^|]+?) \|", _section("Seeds"), re.MULTILINE))
+    assert {"spec seed", "RNG seed", "seed (verb)"} <= terms

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
-from kindling.capture.spool import pending, spool_dir
 from kindling.engine.drain import drain
+from kindling.spool import pending, spool_dir
 from tests.hookutil import KINDLING, payload, wait_for_refreshers
 
 AGENTS = 24

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, KindlingError, Scope, StoreError
-from kindling.capture.sanitize import MAX_CONTENT_BYTES, clean_text
+from kindling.model.sanitize import MAX_CONTENT_BYTES, clean_text
 from kindling.store.fts import build_query
 from tests.pgutil import table_counts
 

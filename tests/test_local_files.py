@@ -167,7 +167,7 @@ def _as_other_user(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     code = (
         "import os, sys, importlib, pkgutil, kindling\n"
         "for m in pkgutil.walk_packages(kindling.__path__, 'kindling.'):\n"
-        "    if m.name.split('.')[1] in ('server', 'mcp_server', 'bridge', 'demo'): continue\n"
+        "    if m.name.split('.')[1] in ('http', 'mcp', 'bridge', 'demo'): continue\n"
         "    if 'postgres' in m.name: continue\n"
         "    importlib.import_module(m.name)\n"
         "import encodings.idna, json, sqlite3\n"

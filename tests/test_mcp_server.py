@@ -14,8 +14,8 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from kindling import Kindling, Scope
-from kindling.mcp_schemas import OUTPUT_SCHEMAS
-from kindling.mcp_server import MAX_QUERY_CHARS, SNIPPET_CHARS
+from kindling.mcp import MAX_QUERY_CHARS, SNIPPET_CHARS
+from kindling.mcp.schemas import OUTPUT_SCHEMAS
 from tests.hookutil import KINDLING
 
 Session = Callable[[ClientSession], Awaitable[None]]

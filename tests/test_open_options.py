@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kindling import DatabaseLockedError, InvalidInputError, Kindling, SchemaError, StoreError
-from kindling.capture.spool import pending, spool_dir, write_record
+from kindling.spool import pending, spool_dir, write_record
 
 FIXTURE = Path(__file__).parent / "fixtures" / "kindling-v5-sample.db"
 

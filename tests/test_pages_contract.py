@@ -97,7 +97,7 @@ def test_the_remote_client_pages_and_previews_like_the_library(
     kd: Kindling, store_url: str
 ) -> None:
     """``KINDLING_URL`` mode: the same ``before`` pages and ``forget(dry_run=True)``."""
-    from kindling.remote.front import RemoteKindling
+    from kindling.client.front import RemoteKindling
     from tests.serverutil import make_token, running_server
 
     token = make_token(kd, "alice")

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, KindlingError, MemoryFields, NewObservation, Scope
+from kindling.client.front import RemoteKindling
 from kindling.memory import Memory, verbs
 from kindling.model import wire
 from kindling.model.bundle import parse_bundle
-from kindling.remote.front import RemoteKindling
 from tests.paritylib import T0, local_and_served, normal
 from tests.secret_corpus import planted
 
@@ -215,7 +215,7 @@ def test_the_big_log_is_cut_the_same_way_and_context_only_hits_say_so(
 def test_deleting_a_verb_fails_the_suite(
     store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What the static check (``_IS_MEMORY`` in ``remote.front``) also catches: a verb gone
+    """What the static check (``_IS_MEMORY`` in ``client.front``) also catches: a verb gone
     from ``RemoteKindling`` fails the script."""
     monkeypatch.delattr(RemoteKindling, "finish_forget")
     remote = RemoteKindling("http://127.0.0.1:9", "t", now=T0)

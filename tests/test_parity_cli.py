@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from kindling.mcp_server.tools import KindlingTools
+from kindling.client.front import RemoteKindling
+from kindling.mcp.tools import KindlingTools
 from kindling.memory import Memory
-from kindling.remote.front import RemoteKindling
 from tests.clitools import Run, run
 from tests.paritylib import T0, Pair, local_and_served, normal
 

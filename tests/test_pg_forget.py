@@ -118,7 +118,7 @@ def test_the_server_never_shows_who_holds_a_snapshot(db_url: str) -> None:
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
-    from kindling.server.app import create_app
+    from kindling.http.app import create_app
     from tests.serverutil import auth, make_token
 
     with Kindling.open(db_url) as kd:

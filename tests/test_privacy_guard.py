@@ -1,4 +1,4 @@
-"""``capture.privacy``: the scrubbing of an entity's values, done once, at the engine's door."""
+"""``secrets.privacy``: the scrubbing of an entity's values, done once, at the engine's door."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-import kindling.capture.privacy as privacy
+import kindling.secrets.privacy as privacy
 from kindling import Kindling, MemoryFields
 from kindling.bundle import Bundle
-from kindling.capture.privacy import REDACTED_KINDS_KEY, scrub_content
-from kindling.capture.scrub import Scrubbed, scrub_secrets
 from kindling.model import Capsule, Observation, Pin, Scope, Summary
+from kindling.secrets.privacy import REDACTED_KINDS_KEY, scrub_content
+from kindling.secrets.scrub import Scrubbed, scrub_secrets
 from kindling.store.sqlite import SqliteStore
 from tests.secret_corpus import SECRETS, planted
 

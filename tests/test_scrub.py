@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kindling.capture import scrub
-from kindling.capture.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
 from kindling.errors import InvalidInputError
+from kindling.secrets import scrub
+from kindling.secrets.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
 from tests.secret_samples import secret_samples
 
 GITHUB = "ghp_" + "FAKE" * 9
@@ -367,7 +367,7 @@ def test_non_text_input_is_a_clear_kindling_error() -> None:
 def test_adversarial_input_runs_in_linear_time(name: str) -> None:
     # Linear patterns take well under a second here; a backtracking one would take hours, and
     # the timeout turns that into a failure instead of a hung test run.
-    code = "from kindling.capture.scrub import scrub_secrets\n"
+    code = "from kindling.secrets.scrub import scrub_secrets\n"
     code += f"scrub_secrets({ADVERSARIAL_MIB[name]})"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=15)
 
@@ -392,15 +392,15 @@ def test_module_imports_only_stdlib_and_errors(name: str) -> None:
     allowed |= {"math", "itertools", "base64", "binascii"}  # stdlib, in the lazy rules only
     allowed |= {"json", "os"}  # scrub_data reads its rules file
     assert imported <= allowed | {
-        f"kindling.capture.{m}" for m in (*SCRUB_MODULES, "secret_shapes")
+        f"kindling.secrets.{m}" for m in (*SCRUB_MODULES, "secret_shapes")
     }
 
 
 def test_importing_the_scrubber_compiles_nothing() -> None:
     # Hooks import it on every event: patterns compile on the first call, not at import.
     code = (
-        "import sys, kindling.capture.scrub as r\n"
-        "assert r._RULES is None and 'kindling.capture.scrub_rules' not in sys.modules\n"
+        "import sys, kindling.secrets.scrub as r\n"
+        "assert r._RULES is None and 'kindling.secrets.scrub_rules' not in sys.modules\n"
         "r.scrub_secrets('x')\n"
         "assert r._RULES is not None\n"
     )

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kindling.capture.scrub import scrub_secrets
-from kindling.capture.scrub_context import credential_like
+from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.scrub_context import credential_like
 
 HEX = "0123456789abcdef"
 ALNUM = string.ascii_letters + string.digits

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kindling.capture import scrub
-from kindling.capture.scrub import scrub_secrets
-from kindling.capture.scrub_values import has_candidate
+from kindling.secrets import scrub
+from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.scrub_values import has_candidate
 
 ALNUM = string.ascii_letters + string.digits
 URL = ALNUM + "_-"

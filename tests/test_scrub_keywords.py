@@ -1,7 +1,7 @@
 """The scrubber's keyword index wakes exactly the rules the substring loop wakes, so scrubbing
 gives the same result as asking ``word in text`` for every keyword of every rule.
 
-``capture.scrub_keywords`` finds a text's keywords with one scan of a trie instead of asking
+``secrets.scrub_keywords`` finds a text's keywords with one scan of a trie instead of asking
 ``in`` for each of them; a rule it failed to wake would let a secret through unnoticed by any
 other test that does not happen to hold that keyword in that position. So both paths are
 compared over the whole secret corpus (secrets and look-alikes), over every keyword glued to
@@ -21,8 +21,8 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kindling.capture import scrub
-from kindling.capture.scrub_keywords import SCAN_AFTER, KeywordIndex, trie_source
+from kindling.secrets import scrub
+from kindling.secrets.scrub_keywords import SCAN_AFTER, KeywordIndex, trie_source
 from tests.secret_samples import non_secret_samples, secret_samples
 
 RULES, INDEX = scrub._rules()

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from kindling.capture.scrub import scrub_secrets
+from kindling.secrets.scrub import scrub_secrets
 from tests.secret_samples import FAMILIES, masked, non_secret_samples, secret_samples
 
 SAMPLES = secret_samples()

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling
 from kindling.bundle import import_bundle, loads
-from kindling.capture.privacy import REDACTED_KINDS_KEY
 from kindling.model import MemoryFields
+from kindling.secrets.privacy import REDACTED_KINDS_KEY
 from tests.clitools import run, run_process
 from tests.secret_corpus import NON_SECRETS, SECRETS, planted
 

@@ -265,7 +265,7 @@ def test_export_import_leaves_vectors_to_the_indexer(tiny: Path, tmp_path: Path)
 def test_remote_mode_ranks_on_the_server(tiny: Path, db_path: Path) -> None:
     """`kindling serve` opens its store with the signal on when it can; a remote client gets
     the server's semantic ranking (and its explanation), and never loads a model itself."""
-    from kindling.remote.front import RemoteKindling
+    from kindling.client.front import RemoteKindling
     from tests.serverutil import kindling as run_kindling
     from tests.serverutil import running_server
 

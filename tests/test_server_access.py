@@ -574,7 +574,7 @@ def test_every_route_is_covered(tmp_path: Any) -> None:
     here that calls it with every kind of token."""
     from starlette.routing import Route
 
-    from kindling.server.app import create_app
+    from kindling.http.app import create_app
 
     with Kindling.open(str(tmp_path / "k.db")) as kd:
         routes = {

@@ -12,7 +12,7 @@ import kindling
 
 SRC = Path(kindling.__file__).parent
 HEAVY = ("psycopg", "psycopg_pool", "starlette", "uvicorn", "httpx")
-ADAPTERS = ("kindling.server", "kindling.remote", "kindling.store.postgres")
+ADAPTERS = ("kindling.http", "kindling.client", "kindling.store.postgres")
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,7 +28,17 @@ def _imports(path: Path) -> set[str]:
 def test_core_and_hooks_never_import_the_extras_at_module_level() -> None:
     core = [
         p
-        for name in ("model", "errors", "engine", "retrieval", "capture", "hooks", "store")
+        for name in (
+            "model",
+            "errors",
+            "ids",
+            "engine",
+            "retrieval",
+            "secrets",
+            "spool",
+            "hooks",
+            "store",
+        )
         for p in ((SRC / name).rglob("*.py") if (SRC / name).is_dir() else [SRC / f"{name}.py"])
         if "postgres" not in p.parts
     ]
@@ -37,9 +47,9 @@ def test_core_and_hooks_never_import_the_extras_at_module_level() -> None:
             m
             for m in _imports(p)
             if m.split(".")[0] in HEAVY
-            or m.startswith("kindling.server")
+            or m.startswith("kindling.http")
             # the hooks may use the remote client (remote mode); the core never does
-            or (m.startswith("kindling.remote") and "hooks" not in p.parts)
+            or (m.startswith("kindling.client") and "hooks" not in p.parts)
         )
         for p in core
     }
@@ -57,6 +67,6 @@ def test_importing_kindling_and_the_hooks_loads_no_extra() -> None:
 
 
 def test_the_server_and_remote_client_do_not_import_the_cli() -> None:
-    for package in ("server", "remote"):
+    for package in ("http", "client"):
         for path in (SRC / package).rglob("*.py"):
-            assert not [m for m in _imports(path) if m.startswith("kindling.cli")], path
+            assert not [m for m in _imports(path) if m.split(".")[:2] == ["kindling", "cli"]], path

@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient
 
-from kindling.server.app import MAX_BODY_BYTES, create_app
+from kindling.http.app import MAX_BODY_BYTES, create_app
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

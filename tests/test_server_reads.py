@@ -15,7 +15,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient
 
-from kindling.server.app import create_app
+from kindling.http.app import create_app
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

@@ -16,10 +16,10 @@ import pytest
 
 from kindling import Kindling, Scope
 from kindling.bundle import parse_bundle
+from kindling.client.front import RemoteKindling
+from kindling.client.transport import ServerUnreachableError, UnauthorizedError
 from kindling.errors import InvalidInputError
-from kindling.mcp_schemas import OUTPUT_SCHEMAS
-from kindling.remote.client import ServerUnreachableError, UnauthorizedError
-from kindling.remote.front import RemoteKindling
+from kindling.mcp.schemas import OUTPUT_SCHEMAS
 from tests.serverutil import KINDLING, free_port, kindling, running_server
 
 pytest.importorskip("uvicorn")

@@ -59,7 +59,7 @@ def server_log(proc: subprocess.Popen[bytes]) -> str:
 def test_deep_json_is_a_400_without_a_traceback(
     served: tuple[str, str, subprocess.Popen[bytes]],
 ) -> None:
-    from kindling.server.app import MAX_BODY_BYTES
+    from kindling.http.app import MAX_BODY_BYTES
 
     url, token, proc = served
     with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:

@@ -13,15 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
-from kindling.capture.scrub import collect_found, scrub_secrets, take_found
-from kindling.capture.session_secrets import (
+from kindling.secrets.scrub import collect_found, scrub_secrets, take_found
+from kindling.secrets.session_secrets import (
     MAX_PER_SESSION,
     SessionSecrets,
     candidates,
     forget_all,
     secrets_dir,
 )
-from kindling.capture.spool import spool_dir
+from kindling.spool import spool_dir
 from tests.hookutil import payload, run_hook
 
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
-from kindling.capture.spool import pending, spool_dir, write_record
 from kindling.engine.drain import DRAIN_LOCK, drain
+from kindling.spool import pending, spool_dir, write_record
 
 GITHUB = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 TS = 1_767_225_600_000

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kindling import Kindling, Scope
-from kindling.capture import spool
-from kindling.capture.ids import wall_clock_ms
+from kindling import Kindling, Scope, spool
 from kindling.hooks import start_cache
 from kindling.hooks.config import config_path
+from kindling.ids import wall_clock_ms
 from tests.hookutil import KINDLING, payload, run_hook, wait_for_refreshers
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
@@ -126,7 +125,7 @@ def test_the_fast_path_does_not_import_the_engine(git_repo: Path) -> None:
         m for m in imported if m.split(".")[0] in ("sqlite3", "dataclasses", "typing", "pathlib")
     )
     assert leaked == []
-    assert not {"kindling.engine", "kindling.store", "kindling.capture.scrub"} & imported
+    assert not {"kindling.engine", "kindling.store", "kindling.secrets.scrub"} & imported
 
 
 def test_the_refresher_opens_the_new_sessions_capsule(git_repo: Path) -> None:

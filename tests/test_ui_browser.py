@@ -171,7 +171,7 @@ def test_a_cross_origin_form_post_is_rejected(
 
 
 def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) -> None:
-    from kindling.server.app import create_app
+    from kindling.http.app import create_app
     from kindling.ui.app import add_team_ui
     from tests.serverutil import make_token
     from tests.uiutil import OTHER_REPO

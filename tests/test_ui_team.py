@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from kindling import Kindling
-from kindling.server.app import create_app
+from kindling.http.app import create_app
 from kindling.ui.app import add_team_ui
 from kindling.ui.guard import COOKIE
 from tests.serverutil import auth, make_token

@@ -1,7 +1,7 @@
 """``Memory``: every verb of Kindling, once. The seam between the adapters and a memory.
 
 Two classes implement it: ``engine.Kindling`` (a local database, SQLite or PostgreSQL) and
-``remote.front.RemoteKindling`` (a ``kindling serve``, over HTTP). The adapters (CLI, MCP,
+``client.front.RemoteKindling`` (a ``kindling serve``, over HTTP). The adapters (CLI, MCP,
 bridge, hooks) hold a ``Memory`` and never ask which one it is. Each class states it with a
 module-level ``type[Memory]`` assignment, so mypy fails when one of them lacks a verb, and
 ``tests/test_parity.py`` runs every verb on both, on both backends, and compares the JSON.

@@ -92,8 +92,8 @@ def _result_text(block: dict[str, Any]) -> str:
 
 
 def _state_path(session_id: str) -> str:
-    from kindling.capture.ids import stable_id
     from kindling.config import kindling_home
+    from kindling.ids import stable_id
 
     return os.path.join(kindling_home(), STATE_DIR, stable_id("transcript", session_id) + ".json")
 

@@ -21,11 +21,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kindling.capture.memory import LIST_FIELDS, check_memory_fields
-from kindling.capture.sanitize import MAX_TS
 from kindling.config import canonical_path, repo_root
 from kindling.errors import InvalidInputError
 from kindling.model import SUMMARY_STATUSES, MemoryFields
+from kindling.model.memory_checks import LIST_FIELDS, check_memory_fields
+from kindling.model.sanitize import MAX_TS
 
 DEFAULT_MAX_RESULTS = 3
 DEFAULT_MAX_TOKENS = 2000

@@ -45,11 +45,11 @@ from kindling.bridge.render import (
     retrieve_response,
     summary_text,
 )
-from kindling.capture.sanitize import MAX_LIMIT
 from kindling.engine import Kindling
 from kindling.errors import KindlingError, StoreError
 from kindling.memory import Memory
 from kindling.model import MemoryMatch
+from kindling.model.sanitize import MAX_LIMIT
 
 # Every hit is considered up to this many per query (the store's largest page).
 MAX_HITS = MAX_LIMIT

@@ -27,10 +27,10 @@ from typing import Any
 import click
 
 from kindling import StoreError, __version__
-from kindling.capture.sanitize import MAX_TS
 from kindling.cli import commands as _commands
 from kindling.cli.state import State, emit_json, fail
 from kindling.config import DEFAULT_DB, default_db_path
+from kindling.model.sanitize import MAX_TS
 from kindling.store.backends import is_postgres_url
 
 

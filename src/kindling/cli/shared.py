@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from kindling import KindlingError, Scope
-from kindling.capture.sanitize import MAX_LIMIT, MAX_TS
 from kindling.cli.state import fail
 from kindling.config import repo_root
 from kindling.model import OBSERVATION_KINDS
+from kindling.model.sanitize import MAX_LIMIT, MAX_TS
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -19,8 +19,8 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 import click
 
 from kindling import Kindling, KindlingError, StoreError
-from kindling.capture.sanitize import wall_clock_ms
 from kindling.memory import Memory
+from kindling.model.sanitize import wall_clock_ms
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,11 +43,11 @@ class State:
 
     def open(self, *, create: bool = True) -> Memory:
         """The local database, or in remote mode a client of the server with the same verbs
-        (``remote.front.RemoteKindling``: both are a ``Memory``). A read command passes
+        (``client.front.RemoteKindling``: both are a ``Memory``). A read command passes
         ``create=False``: a database file that does not exist is an error (a mistyped --db),
         never a new empty database."""
         if self.server is not None:
-            from kindling.remote.front import RemoteKindling
+            from kindling.client.front import RemoteKindling
 
             return RemoteKindling(self.server, self.token, now=self.now)
         return self.open_local(create=create)

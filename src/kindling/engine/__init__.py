@@ -4,7 +4,7 @@ One module per job: ``kindling.py`` (opening, closing, ``batch()``), ``base.py``
 verb shares: the store, the clock, the scrub switch, the lazily built provider and tokenizer),
 ``validate.py`` (the checks before a write), ``capture.py`` (the capture verbs),
 ``reads.py`` (getters and listings), ``retrieval.py`` (``retrieve()``), ``memories.py`` (the chat
-memories of the bridge); the forget verbs live in ``kindling.forgetting``.
+memories of the bridge); the forget verbs in ``forget.py``.
 
 Must not import the CLI, servers or adapters.
 """

@@ -12,10 +12,10 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from kindling.capture.privacy import scrub_text
-from kindling.capture.sanitize import wall_clock_ms
-from kindling.capture.session_secrets import SessionSecrets, secrets_dir
 from kindling.errors import InvalidInputError
+from kindling.model.sanitize import wall_clock_ms
+from kindling.secrets.privacy import scrub_text
+from kindling.secrets.session_secrets import SessionSecrets, secrets_dir
 from kindling.store.base import Store
 
 if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never pays for it
@@ -57,7 +57,7 @@ class EngineBase:
 
     @property
     def session_secrets(self) -> SessionSecrets:
-        """Keyed hashes of the values masked in each session (``capture.session_secrets``):
+        """Keyed hashes of the values masked in each session (``secrets.session_secrets``):
         the hooks' files beside a SQLite database, read-only, plus this process's own."""
         memory = self.__dict__.get("_session_secrets")
         if memory is None:

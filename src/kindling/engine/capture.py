@@ -11,15 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kindling.capture.privacy import mask_remembered
-from kindling.capture.sanitize import (
-    new_id,
-    require_choice,
-    require_confidence,
-    require_id,
-    require_scope,
-    require_ts,
-)
 from kindling.engine import validate
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
@@ -37,6 +28,15 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.model.sanitize import (
+    new_id,
+    require_choice,
+    require_confidence,
+    require_id,
+    require_scope,
+    require_ts,
+)
+from kindling.secrets.privacy import mask_remembered
 from kindling.store.base import CapsuleRef
 
 

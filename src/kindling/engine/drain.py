@@ -1,7 +1,7 @@
-"""Draining the spool: the records hooks left in ``capture.spool`` enter the database.
+"""Draining the spool: the records hooks left in ``spool`` enter the database.
 
 ``drain()`` applies them through the ordinary ``Kindling`` verbs, oldest first, one transaction
-each, then deletes the file; see ``capture.spool`` (the writer half and the record format) for
+each, then deletes the file; see ``spool`` (the writer half and the record format) for
 why it is idempotent and what happens to a record it cannot apply. ``Kindling.open`` calls it,
 and so do the hooks that open the database anyway.
 
@@ -15,7 +15,9 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from kindling.capture.spool import (
+from kindling.errors import DatabaseLockedError, KindlingError, NotFoundError
+from kindling.model import Scope
+from kindling.spool import (
     BAD_SUFFIX,
     FORMAT,
     MAX_RECORD_BYTES,
@@ -23,8 +25,6 @@ from kindling.capture.spool import (
     RECORD_SUFFIX,
     pending,
 )
-from kindling.errors import DatabaseLockedError, KindlingError, NotFoundError
-from kindling.model import Scope
 
 if TYPE_CHECKING:
     from kindling.engine.kindling import Kindling

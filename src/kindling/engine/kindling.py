@@ -11,12 +11,11 @@ from os import PathLike
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from kindling.capture.sanitize import wall_clock_ms
-from kindling.capture.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.engine.base import Clock, scrub_switch, semantic_switch
 from kindling.engine.capture import CaptureVerbs
 from kindling.engine.disclosure import DisclosureVerbs
 from kindling.engine.drain import drain
+from kindling.engine.forget import ForgetVerbs
 from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
@@ -24,8 +23,9 @@ from kindling.engine.semantic import SemanticVerbs
 from kindling.engine.tokens import TokenVerbs
 from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.forgetting import ForgetVerbs
 from kindling.memory import Memory
+from kindling.model.sanitize import wall_clock_ms
+from kindling.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.store.backends import open_store
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class Kindling(
         what hooks spooled for it (unless ``drain_spool=False``), or the PostgreSQL database
         of a ``postgresql://`` URL (extra ``kindling-memory[postgres]``).
 
-        Secrets are masked before anything is written (``capture.scrub``); only an
+        Secrets are masked before anything is written (``secrets.scrub``); only an
         explicit ``scrub_secrets=False`` turns that off for this store (``redact_secrets`` is
         its deprecated old name).
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kindling.capture.privacy import scrub_details
-from kindling.capture.sanitize import (
+from kindling.engine import validate
+from kindling.engine.base import EngineBase
+from kindling.errors import InvalidInputError
+from kindling.model import Capsule, Scope, Summary, Visible
+from kindling.model.sanitize import (
     MAX_LIMIT,
     new_id,
     require_id,
@@ -17,10 +20,7 @@ from kindling.capture.sanitize import (
     require_text,
     require_ts,
 )
-from kindling.engine import validate
-from kindling.engine.base import EngineBase
-from kindling.errors import InvalidInputError
-from kindling.model import Capsule, Scope, Summary, Visible
+from kindling.secrets.privacy import scrub_details
 
 if TYPE_CHECKING:  # the chat memories' values and checks load with the first memory verb
     from kindling.model import Memory, MemoryFields, MemoryMatch, SummaryDetails
@@ -44,8 +44,8 @@ class MemoryVerbs(EngineBase):
         marks the other Active memories of that topic in the workspace Superseded: the newest
         write wins. One transaction. ``created_at`` (default: now) is its time; ``user_id``
         whose it is (the server stamps the token's identity)."""
-        from kindling.capture.memory import check_memory_fields, memory_intent
         from kindling.model import Memory
+        from kindling.model.memory_checks import check_memory_fields, memory_intent
 
         where = require_text(workspace, "workspace")
         text = validate.clean_text(content, "memory content", self.clean)

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TypeVar
 from urllib.parse import urlsplit
 
-from kindling.capture.sanitize import require_choice, require_limit, require_scope, require_ts
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import (
@@ -28,6 +27,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.model.sanitize import require_choice, require_limit, require_scope, require_ts
 from kindling.store.base import RepoActivity, StoreStats
 
 T = TypeVar("T")

@@ -6,10 +6,10 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-from kindling.capture.sanitize import require_limit, require_scope, require_ts
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError
 from kindling.model import RetrieveResult, Scope
+from kindling.model.sanitize import require_limit, require_scope, require_ts
 
 
 class RetrieveVerbs(EngineBase):

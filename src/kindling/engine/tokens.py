@@ -6,10 +6,10 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-from kindling.capture.sanitize import require_text
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError, NotFoundError, StoreError
 from kindling.model.reports import ApiToken
+from kindling.model.sanitize import require_text
 from kindling.store.tokens import TokenStore, new_token
 
 
@@ -26,7 +26,7 @@ class TokenVerbs(EngineBase):
         """A new token for ``user`` (of ``team``): its record, and the token itself, which is
         shown this once (the store keeps only its hash)."""
         name = require_text(user, "user")
-        if "/" in name:  # identities are team/user (server.auth.identity)
+        if "/" in name:  # identities are team/user (http.auth.identity)
             raise InvalidInputError("a token's user may not contain '/'")
         group = None if team is None else require_text(team, "team")
         token_id, token, digest = new_token()
@@ -49,7 +49,7 @@ class TokenVerbs(EngineBase):
             require_text(team, "team"), require_text(repo, "repo"), self.clock()
         )
 
-    # the server's lookups (``server.auth``): local only, not verbs of ``Memory``
+    # the server's lookups (``http.auth``): local only, not verbs of ``Memory``
 
     def token_by_hash(self, token_hash: str) -> ApiToken | None:
         return self._tokens().token_by_hash(token_hash)

@@ -14,13 +14,13 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import replace
 
-from kindling.capture.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
-from kindling.capture.sanitize import wall_clock_ms
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import InvalidInputError
 from kindling.model import JsonObject, Scope, Visible
 from kindling.model.bundle import ENTITY_TYPES, MISSING_CAPSULE, Bundle, document
 from kindling.model.reports import ImportReport
+from kindling.model.sanitize import wall_clock_ms
+from kindling.secrets.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
 
 Progress = Callable[[int], None]
 IMPORT_CHUNK = 1000  # observations per insert statement batch (and per progress step)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from kindling.capture.privacy import scrub_content
-from kindling.capture.sanitize import (
+from kindling.errors import InvalidInputError, NotFoundError
+from kindling.model import OBSERVATION_KINDS, NewObservation, ObservationKind, Scope
+from kindling.model.sanitize import (
     MAX_TS,
     cap_content,
     new_id,
@@ -21,8 +22,7 @@ from kindling.capture.sanitize import (
     require_text,
     require_ts,
 )
-from kindling.errors import InvalidInputError, NotFoundError
-from kindling.model import OBSERVATION_KINDS, NewObservation, ObservationKind, Scope
+from kindling.secrets.privacy import scrub_content
 from kindling.store.base import Store
 
 

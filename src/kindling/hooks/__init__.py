@@ -5,7 +5,7 @@ Two paths, so that the events that fire on every tool call cost the agent nothin
 
 - Capture (PostToolUse, PostToolUseFailure, SubagentStop, PostCompact, and UserPromptSubmit
   without prompt-time injection): map the payload, scrub it, write one record to the spool
-  (``kindling.capture.spool``) and exit. No engine, model or store is imported; nothing waits
+  (``kindling.spool``) and exit. No engine, model or store is imported; nothing waits
   for the database.
 - Engine (SessionStart, Stop, StopFailure, PreCompact, SessionEnd, and UserPromptSubmit with
   ``inject_on_prompt``): write the event's record to the spool too, then open the database
@@ -258,9 +258,9 @@ def _session_start(
 ) -> str | None:
     """The context kept for this state when it is still valid (no engine), else the full
     path; then a refresher opens the session's capsule and keeps the next context."""
-    from kindling.capture.ids import wall_clock_ms
     from kindling.hooks.config import config_path
     from kindling.hooks.start_cache import lookup, spawn_refresh
+    from kindling.ids import wall_clock_ms
 
     opening = None
     if payload.session_id is not None:

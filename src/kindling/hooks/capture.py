@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import os
 
-from kindling.capture.ids import new_id, stable_id, wall_clock_ms
-from kindling.capture.scrub import collect_found, take_found
-from kindling.capture.spool import session_memory, spool_dir, write_record
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import bound, masked, to_draft
 from kindling.hooks.payload import HookPayload, is_error_text, last_assistant_text
+from kindling.ids import new_id, stable_id, wall_clock_ms
+from kindling.secrets.scrub import collect_found, take_found
+from kindling.spool import session_memory, spool_dir, write_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def mapped(
     commits: list[Callable[[], None]] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The event's records, and the values masked while making them (value -> kind, in memory
-    only), which ``write_record`` hands to the session's memory (``capture.session_secrets``)."""
+    only), which ``write_record`` hands to the session's memory (``secrets.session_secrets``)."""
     collect_found()
     try:
         found = records(p, cfg, repo, commits)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 
-from kindling.capture.scrub import scrub_secrets
 from kindling.hooks.config import HookConfig
 from kindling.hooks.filters import (
     command_touches_excluded,
@@ -33,6 +32,7 @@ from kindling.hooks.filters import (
     is_skipped_tool,
 )
 from kindling.hooks.payload import HookPayload
+from kindling.secrets.scrub import scrub_secrets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,8 +21,6 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 
-from kindling.capture.ids import wall_clock_ms
-from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
 from kindling.engine.drain import drain
 from kindling.errors import ConflictError, DatabaseLockedError
@@ -31,7 +29,9 @@ from kindling.hooks.config import HookConfig, config_path, load_hook_config
 from kindling.hooks.inject import Injection, build_context
 from kindling.hooks.log import log_problem
 from kindling.hooks.start_cache import lookup, state_key, store
+from kindling.ids import wall_clock_ms
 from kindling.model import Scope
+from kindling.spool import pending, spool_dir
 
 DEADLINE_S = 60  # a refresher never lingers: the next one (or the next SessionStart) redoes it
 DRAIN_S = 10.0

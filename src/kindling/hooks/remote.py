@@ -1,12 +1,12 @@
 """Hooks in remote mode (``KINDLING_URL`` set): record events on a ``kindling serve`` through
-a local spool (``remote.spool``), so that a slow or absent server never blocks the agent.
+a local outbox (``client.outbox``), so that a slow or absent server never blocks the agent.
 
 What is sent, per event: SessionStart opens the session's capsule (its id derived from the
 session id, so a repeat is a harmless ``conflict``); then every record the local mode would
 spool (``hooks.capture.records``: one mapping for both modes) becomes one request
 (``request_for``): an observation is appended (the server joins it to the session's open
 capsule), a summary is set, a close closes the capsule with its summary. All text is scrubbed
-(``capture.spool.scrubbed``, as locally) before it is spooled.
+(``spool.scrubbed``, as locally) before it is spooled.
 SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print context built from the
 server's memory by the same code as locally (``hooks.inject``), or nothing if it is down.
 
@@ -19,19 +19,19 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from kindling.capture.privacy import scrub_text
-from kindling.capture.sanitize import new_id
-from kindling.capture.spool import scrubbed
+from kindling.client.outbox import Delivery, Spool
+from kindling.client.transport import RemoteClient
 from kindling.config import kindling_home, repo_root
 from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
 from kindling.hooks.payload import HookPayload
-from kindling.remote.client import RemoteClient
-from kindling.remote.spool import Delivery, Spool
+from kindling.model.sanitize import new_id
+from kindling.secrets.privacy import scrub_text
+from kindling.spool import scrubbed
 
 SPOOL_DIR = "spool"
 TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting
-MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (server.api.MAX_QUERY_CHARS)
+MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (http.api.MAX_QUERY_CHARS)
 
 
 def session_capsule_id(session_id: str) -> str:
@@ -101,9 +101,9 @@ def injection(
         query = p.prompt[:MAX_QUERY_CHARS]
     elif p.event != "SessionStart":
         return None
+    from kindling.client.front import RemoteKindling
     from kindling.errors import KindlingError
     from kindling.hooks.inject import build_context
-    from kindling.remote.front import RemoteKindling
 
     try:
         kd = RemoteKindling(url, token, timeout_s=TIMEOUT_S)

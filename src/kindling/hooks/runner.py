@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kindling.capture.spool import pending, spool_dir
 from kindling.engine import Kindling
 from kindling.engine.drain import drain
 from kindling.errors import DatabaseLockedError
@@ -34,6 +33,7 @@ from kindling.hooks.inject import build_context
 from kindling.hooks.log import log_problem
 from kindling.hooks.payload import HookPayload
 from kindling.hooks.refresh import ensure_capsule, start_injection
+from kindling.spool import pending, spool_dir
 
 SYNC_EVENTS = ("SessionStart", "UserPromptSubmit")
 SYNC_DRAIN_S = 1.0
@@ -52,7 +52,7 @@ def run_with_engine(
     p: HookPayload, cfg: HookConfig, repo: str, db: str, *, keep_open: bool
 ) -> dict[str, Any] | None:
     """Record the event (spool first), apply it, and return what to print, if anything."""
-    from kindling.capture.spool import write_record
+    from kindling.spool import write_record
 
     directory = spool_dir(db)
     commits: list[Any] = []

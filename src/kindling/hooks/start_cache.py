@@ -20,7 +20,7 @@ SessionStart (``lookup``) prints the stored text when every part still matches, 
 importing the engine; otherwise it takes the full path, which computes the same text
 (``hooks.runner``). Either way the text is byte for byte what ``build_context`` returns for
 that state. The files live in ``<database>-inject/`` (0700, files 0600, one per repository);
-they hold memory text, so ``Kindling.forget`` removes them (``capture.spool.clear_derived``).
+they hold memory text, so ``Kindling.forget`` removes them (``spool.clear_derived``).
 
 Must not import click, the CLI, the MCP server or the engine; standard library only, and no
 dataclasses, typing or pathlib (see ``kindling.hooks``).
@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 
-from kindling.capture.ids import stable_id, wall_clock_ms
+from kindling.ids import stable_id, wall_clock_ms
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 CACHE_SUFFIX = "-inject"  # beside the database, like its -wal and -spool
-SPOOL_SUFFIX = "-spool"  # capture.spool.SPOOL_SUFFIX (not imported: the scrubber comes with it)
-RECORD_SUFFIX = ".json"  # capture.spool.RECORD_SUFFIX
+SPOOL_SUFFIX = "-spool"  # spool.SPOOL_SUFFIX (not imported: the scrubber comes with it)
+RECORD_SUFFIX = ".json"  # spool.RECORD_SUFFIX
 WAL_HEADER_BYTES = 48  # the wal-index header at the start of the -shm file (iChange, mxFrame...)
 LOCK_NAME = ".lock"
 

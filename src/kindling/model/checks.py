@@ -3,7 +3,7 @@ SQLite can hold, bounded sizes, ids, times, JSON provenance.
 
 Pure functions; they raise ``InvalidInputError`` for what cannot be repaired and repair what can
 (NUL bytes and lone surrogates become U+FFFD; oversized content keeps its head and tail).
-``capture.sanitize`` re-exports them for the write path; ``model.wire`` reads the wire with them.
+``model.sanitize`` re-exports them for the write path; ``model.wire`` reads the wire with them.
 
 Must not import anything from Kindling except ``errors`` and ``model``.
 """

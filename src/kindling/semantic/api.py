@@ -1,7 +1,7 @@
 """The library calls behind ``kindling semantic`` and the semantic line of ``kindling status``:
 install a model, backfill a store's vectors, report coverage.
 
-Must not import anything from Kindling except ``errors``, ``store``, ``capture`` and
+Must not import anything from Kindling except ``errors``, ``store``, ``secrets`` and
 ``semantic``.
 """
 

@@ -2,7 +2,7 @@
 
 Never on the capture path: ``kindling semantic index`` (or a caller's thread) runs it. Each
 batch reads the newest rows that lack a vector of the model, masks secrets in their text
-(``capture.privacy.scrub_text``: a store opened with scrubbing off may hold some, and nothing
+(``secrets.privacy.scrub_text``: a store opened with scrubbing off may hold some, and nothing
 unmasked is ever embedded), embeds them and stores the vectors; a row forgotten meanwhile gets
 none (``store.vectors``). Stopping at any point loses at most one batch; the next run starts
 where the rows without vectors are. Summaries go first (few, and each stands for a session),
@@ -11,7 +11,7 @@ then observations.
 CPU: the encoder runs on one thread; ``cpu`` below 1 sleeps after each batch so that the
 indexer's share of that core is at most ``cpu``.
 
-Must not import anything from Kindling except ``errors``, ``model``, ``store``, ``capture``
+Must not import anything from Kindling except ``errors``, ``model``, ``store``, ``secrets``
 and ``semantic``.
 """
 
@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kindling.capture.privacy import scrub_text
 from kindling.errors import InvalidInputError
+from kindling.secrets.privacy import scrub_text
 from kindling.semantic import codec
 from kindling.semantic.scorer import TextEncoder
 from kindling.store.vectors import VectorRow, VectorStore, VectorTarget

@@ -7,7 +7,7 @@ vectors of that model. ``"on"`` (``Kindling.open(..., semantic="on")``) raises a
 ``SemanticError`` naming whichever is missing. Nothing here loads the model: the scorer does, on
 the first question.
 
-Must not import anything from Kindling except ``errors``, ``store``, ``capture`` and
+Must not import anything from Kindling except ``errors``, ``store``, ``secrets`` and
 ``semantic``.
 """
 

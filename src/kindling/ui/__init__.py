@@ -1,7 +1,7 @@
 """``kindling ui`` and the page of ``kindling serve``: the memory browser (extra ``server``).
 
 Server-rendered HTML over the same verbs as the HTTP API: ``source`` makes one library call per
-action (the local database, or ``server.api.Api`` under a team token's access rules),
+action (the local database, or ``http.api.Api`` under a team token's access rules),
 ``markup`` escapes every value it is given, ``guard`` keeps strangers out (token cookie,
 loopback ``Host``, CSRF, CSP), ``pages``/``views``/``actions`` render, ``app`` routes.
 

@@ -3,7 +3,7 @@
 ``create_local_app`` is ``kindling ui``'s application (mounted at ``/``); ``add_team_ui`` mounts
 the same pages at ``/ui`` on ``kindling serve``'s application, logged in with a bearer token.
 
-Must not import the CLI or other adapters than ``kindling.server``.
+Must not import the CLI or other adapters than ``kindling.http``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.server.api import Api, HttpError
-from kindling.server.app import STATUS_OF_CODE
-from kindling.server.auth import authenticate
+from kindling.http.api import Api, HttpError
+from kindling.http.app import STATUS_OF_CODE
+from kindling.http.auth import authenticate
 from kindling.ui import actions, search, views
 from kindling.ui.guard import COOKIE, HEADERS, Csrf, Refused, check_loopback_host, same
 from kindling.ui.markup import Markup, esc, tag

@@ -1,10 +1,10 @@
 """Where the pages get memory: one library call per action, answered in the API's wire JSON.
 
 ``LocalSource`` is ``kindling ui``: the local database, everything in it visible. ``TeamSource``
-is the page of ``kindling serve``: every call goes through ``server.api.Api`` as the logged-in
+is the page of ``kindling serve``: every call goes through ``http.api.Api`` as the logged-in
 token, so the page sees and changes exactly what that token may through the JSON API.
 
-Must not import the CLI or other adapters than ``kindling.server``.
+Must not import the CLI or other adapters than ``kindling.http``.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any, Protocol, TypeVar
 from kindling.config import kindling_home
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError
+from kindling.http.api import Api, cursor_of
+from kindling.http.auth import Principal, read_scope
 from kindling.lookup import describe
 from kindling.model import Scope
-from kindling.server.api import Api, cursor_of
-from kindling.server.auth import Principal, read_scope
 
 T = TypeVar("T")
 Json = dict[str, Any]

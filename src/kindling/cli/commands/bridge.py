@@ -28,7 +28,7 @@ def _opener(state: State) -> Opener:
     server = state.server
     if server is None:
         return open_local
-    from kindling.remote.front import RemoteKindling
+    from kindling.client.front import RemoteKindling
 
     token = state.token
     return lambda _db, now, _create: RemoteKindling(server, token, now=now)

@@ -11,7 +11,7 @@ import click
 
 from kindling.cli.shared import library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
-from kindling.forgetting import ForgetReport
+from kindling.model.reports import ForgetReport
 
 
 @click.command("forget")

@@ -1,6 +1,6 @@
 """``kindling mcp``: serve Kindling's memory over the Model Context Protocol (stdio).
 
-A thin adapter: the server lives in ``kindling.mcp_server``; the SDK is an optional extra, so
+A thin adapter: the server lives in ``kindling.mcp``; the SDK is an optional extra, so
 it is imported only here, when the command runs.
 
 Must not be imported by the core.
@@ -27,7 +27,7 @@ def command(state: State) -> None:
       claude mcp add kindling -- kindling mcp
     """
     try:
-        from kindling.mcp_server import serve
+        from kindling.mcp import serve
     except ImportError as exc:
         fail(
             InvalidInputError(

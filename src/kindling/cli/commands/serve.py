@@ -40,8 +40,8 @@ def command(state: State, /, host: str, port: int, read_timeout: float) -> None:
     try:
         import uvicorn
 
-        from kindling.server.app import create_app
-        from kindling.server.shedding import uvicorn_options
+        from kindling.http.app import create_app
+        from kindling.http.shedding import uvicorn_options
         from kindling.ui.app import add_team_ui
     except ImportError:
         raise StoreError(

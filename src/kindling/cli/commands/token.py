@@ -18,7 +18,7 @@ def _name(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 
 
 def _user(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and "/" in value:  # identities are team/user (server.auth.identity)
+    if value is not None and "/" in value:  # identities are team/user (http.auth.identity)
         raise click.BadParameter("may not contain '/'")
     return _name(ctx, param, value)
 

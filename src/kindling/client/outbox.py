@@ -1,0 +1,100 @@
+"""A local, private outbox for requests to a ``kindling serve`` that may be down.
+
+Hooks must never block the agent, so in remote mode they write each request here first, then
+try to deliver the outbox within a short time budget; whatever is not delivered waits for the
+next hook. Each entry is one JSON file ``<time>-<seq>-<id>.json`` written atomically (temporary
+file, then rename) with mode 0600 in a 0700 directory. Text is scrubbed of secrets before it is
+written, so nothing secret rests on disk or leaves the machine. Every request carries its own
+id, so a delivery repeated after a lost answer is recognised by the server (``conflict``) and
+counts as delivered. A request the server refuses for good (bad input, no access) moves to
+``failed/`` and is logged by the caller; it is never retried forever.
+
+Must not be imported by the core; imports only the core and ``client.transport``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kindling.client.transport import RemoteClient
+from kindling.errors import ConflictError, KindlingError, StoreError
+
+DELIVERY_BUDGET_S = 2.0
+MAX_ENTRIES = 10_000  # a server away for weeks must not fill the disk: the oldest go first
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    delivered: int
+    failed: list[str]
+    left: int
+
+
+class Spool:
+    def __init__(self, directory: Path) -> None:
+        self.dir = directory
+        self.failed_dir = directory / "failed"
+
+    def _prepare(self) -> None:
+        for d in (self.dir, self.failed_dir):
+            missing = [p for p in (d, *d.parents) if not p.exists()]
+            for new in reversed(missing):  # KINDLING_HOME too, when this creates it: 0700
+                with contextlib.suppress(FileExistsError):
+                    new.mkdir(mode=0o700)
+                os.chmod(new, 0o700)
+            os.chmod(d, 0o700)
+
+    def put(self, method: str, path: str, body: dict[str, Any], entry_id: str) -> Path:
+        """Queue one request (already scrubbed by the caller)."""
+        self._prepare()
+        name = f"{time.time_ns():020d}-{os.getpid()}-{entry_id}.json"
+        target = self.dir / name
+        temp = self.dir / f".{name}.tmp"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"method": method, "path": path, "body": body}, fh, ensure_ascii=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temp, target)
+        self._trim()
+        return target
+
+    def entries(self) -> Iterator[Path]:
+        if self.dir.is_dir():
+            yield from sorted(self.dir.glob("*.json"))
+
+    def _trim(self) -> None:
+        extra = list(self.entries())[:-MAX_ENTRIES]
+        for path in extra:
+            path.unlink(missing_ok=True)
+
+    def deliver(self, client: RemoteClient, budget_s: float = DELIVERY_BUDGET_S) -> Delivery:
+        """Send queued requests in order until done, the server is unreachable, or the budget
+        is spent."""
+        deadline = time.monotonic() + budget_s
+        delivered, failed = 0, []
+        for path in self.entries():
+            if time.monotonic() > deadline:
+                break
+            try:
+                request = json.loads(path.read_text(encoding="utf-8"))
+                client.call(request["method"], request["path"], request["body"])
+            except ConflictError:
+                pass  # sent before, answer lost: it is on the server
+            except StoreError:
+                break  # unreachable or the server's database is down: keep it for later
+            except (KindlingError, ValueError, KeyError, TypeError) as exc:
+                self._prepare()
+                path.replace(self.failed_dir / path.name)
+                failed.append(f"{path.name}: {exc}")
+                continue
+            path.unlink(missing_ok=True)
+            delivered += 1
+        return Delivery(delivered, failed, sum(1 for _ in self.entries()))

@@ -1,0 +1,252 @@
+"""The endpoints: parse the JSON body once, make one library call, render ``to_dict`` JSON.
+
+Bodies use the library's keyword names (``capsule_id``, ``token_budget``...) and scopes their
+wire form (``{"repoId": ...}``). An unknown key is a 400, except ``user_id``/``userId``, which
+are ignored: the user always comes from the token (``auth``). Every handler runs in a worker
+thread (``Api.run``); on SQLite, one at a time.
+
+Must not import the CLI or other adapters.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
+from functools import partial
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from kindling.engine import Kindling
+from kindling.errors import ConflictError, InvalidInputError, NotFoundError
+from kindling.http.access import found
+from kindling.http.api_reads import ReadHandlers
+from kindling.http.auth import (
+    HttpError,
+    Principal,
+    authenticate,
+    forbidden,
+    may_touch,
+    owns,
+)
+from kindling.http.params import GETTERS, IGNORED, cursor_of, fields, scope_of
+from kindling.model import Scope, wire
+from kindling.model.bundle import parse_bundle
+from kindling.model.reports import ForgetReport
+
+T = TypeVar("T")
+MAX_BATCH = 10_000  # observations in one append_many request
+MAX_FINISH_WAIT_MS = 2_000  # a checkpoint's wait holds the (SQLite) server's one lock
+
+
+class Api(ReadHandlers):
+    """The handlers, bound to one ``Kindling`` (the store is shared by every request)."""
+
+    def __init__(self, kd: Kindling) -> None:
+        self.kd = kd
+        self.tokens = kd  # the token lookups of authentication (``auth.TokenLookup``)
+        self._lock: AbstractContextManager[Any] = (
+            nullcontext() if kd.thread_safe else threading.Lock()
+        )
+
+    async def run(self, call: Callable[[], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                return call()
+
+        return await run_in_threadpool(locked)
+
+    async def who(self, request: Request) -> Principal:
+        header = request.headers.get("authorization")
+        return await self.run(lambda: authenticate(self.tokens, header))
+
+    # ------------------------------------------------------------------ capture verbs
+
+    def append_observation(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {"kind", "content", "scope", "provenance", "ts", "capsule_id", "id"},
+            {"kind", "content"},
+        )
+        capsule_id = args.get("capsule_id")
+        if capsule_id is not None:
+            self._capsule_owned(who, capsule_id)
+        if "scope" in args or capsule_id is None:
+            args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
+            session = args["scope"].session_id
+            if capsule_id is None and session is not None:
+                joined = self._open_session_capsule(session)
+                if joined is not None and not owns(who, joined.scope):
+                    raise forbidden(f"session {session!r} belongs to another user")
+        return self.kd.append_observation(**args).to_dict()
+
+    def append_many(self, who: Principal, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """``Kindling.append_many``: every item checked as ``append_observation`` checks one
+        (the error names its index), then one transaction."""
+        items = fields(body, {"observations"}, {"observations"})["observations"]
+        if not isinstance(items, list) or not 0 < len(items) <= MAX_BATCH:
+            raise InvalidInputError(f"observations must be a list of 1 to {MAX_BATCH} objects")
+        checked = []
+        for index, item in enumerate(items):
+            try:
+                if not isinstance(item, Mapping):
+                    raise InvalidInputError("each observation must be a JSON object")
+                new = wire.new_observation(item)
+                if new.capsule_id is not None:
+                    self._capsule_owned(who, new.capsule_id)
+                if new.scope is not None or new.capsule_id is None:
+                    where = self._write_scope(who, new.scope or Scope())
+                    if new.capsule_id is None and where.session_id is not None:
+                        joined = self._open_session_capsule(where.session_id)
+                        if joined is not None and not owns(who, joined.scope):
+                            raise forbidden(f"session {where.session_id!r} belongs to another user")
+                    new = replace(new, scope=where)
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"observation {index}: {exc.message}") from None
+            checked.append(new)
+        return [o.to_dict() for o in self.kd.append_many(checked)]
+
+    def open_capsule(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(body, {"intent", "scope", "type", "id", "opened_at"}, {"intent"})
+        args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
+        session = args["scope"].session_id
+        if session is not None and args.get("type", "session") == "session":
+            joined = self._open_session_capsule(session)
+            if joined is not None and not may_touch(who, joined.scope):
+                raise forbidden(f"session {session!r} belongs to another user")
+        return self.kd.open_capsule(**args).to_dict()
+
+    def close_capsule(
+        self, who: Principal, capsule_id: str, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        args = fields(body, {"summary", "confidence", "evidence_refs", "closed_at"})
+        self._evidence_visible(who, args.get("evidence_refs"))
+        return self.kd.close_capsule(self._capsule_owned(who, capsule_id), **args).to_dict()
+
+    def add_summary(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {"capsule_id", "content", "confidence", "evidence_refs", "created_at"},
+            {"capsule_id", "content"},
+        )
+        capsule = self._capsule_owned(who, args.pop("capsule_id"))
+        self._evidence_visible(who, args.get("evidence_refs"))
+        return self.kd.add_summary(capsule, **args).to_dict()
+
+    def pin(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {"target_type", "target_id", "reason", "expires_at", "ttl_ms", "scope", "created_at"},
+            {"target_type", "target_id"},
+        )
+        target = self._target_scope(who, args["target_type"], args["target_id"])
+        args["scope"] = self._write_scope(
+            who, scope_of(args["scope"]) if "scope" in args else target
+        )
+        return self.kd.pin(args.pop("target_type"), args.pop("target_id"), **args).to_dict()
+
+    def unpin(self, who: Principal, pin_id: str) -> dict[str, Any]:
+        pin = found(self.kd.get_pin, pin_id)
+        if pin is None or not may_touch(who, pin.scope):
+            raise NotFoundError(f"no pin with id {pin_id!r}")
+        self.kd.unpin(pin.id)
+        return {"deleted": pin.id}
+
+    def forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Forget an observation, summary or pin by id (``id``; ``observation_id`` also
+        accepted), with its derived copies, or every copy of a text (``match``); ``dry_run``
+        only reports what would go. Both among the entities the token may touch; the answer
+        is the library's forget report."""
+        args = fields(body, {"id", "observation_id", "match", "dry_run"})
+        dry_run = args.pop("dry_run", None)
+        entity_id = next(iter(args.values()), None)  # or the text to match
+        if len(args) != 1 or not isinstance(entity_id, str):
+            raise InvalidInputError("give exactly one of id, observation_id or match, a string")
+        if "match" in args:
+            if not isinstance(dry_run, bool | None):
+                raise InvalidInputError("dry_run must be true or false")
+            return _for_clients(
+                self.kd.forget_matching(
+                    entity_id, dry_run=bool(dry_run), visible=self._visible(who)
+                )
+            )
+        if not isinstance(dry_run, bool | None):
+            raise InvalidInputError("dry_run must be true or false")
+        # one the token may not touch is as unknown as a missing id, and so are derived copies
+        return _for_clients(
+            self.kd.forget(entity_id, dry_run=bool(dry_run), visible=self._visible(who))
+        )
+
+    def finish_forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``Kindling.finish_forget``: empty the WAL now (no data changes; any token)."""
+        wait = fields(body, {"wait_ms"}).get("wait_ms", MAX_FINISH_WAIT_MS)
+        if (
+            isinstance(wait, bool)
+            or not isinstance(wait, int)
+            or not 0 <= wait <= MAX_FINISH_WAIT_MS
+        ):
+            raise InvalidInputError(
+                f"wait_ms must be a whole number from 0 to {MAX_FINISH_WAIT_MS}"
+            )
+        return _for_clients(self.kd.finish_forget(wait_ms=wait))
+
+    def add_memory(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``Kindling.add_memory`` in the workspace (a repository, under the write rule),
+        stamped with the token's identity."""
+        args = fields(
+            body, {"workspace", "content", "fields", "created_at"}, {"workspace", "content"}
+        )
+        workspace = args.pop("workspace")
+        if not isinstance(workspace, str):
+            raise InvalidInputError("workspace must be a string")
+        where = self._write_scope(who, Scope(repo_id=workspace))
+        raw = args.pop("fields", None)
+        memory_fields = None if raw is None else wire.memory_fields(raw)
+        memory = self.kd.add_memory(
+            workspace,
+            args.pop("content"),
+            memory_fields,
+            user_id=where.user_id,
+            **args,
+        )
+        return wire.memory_to_dict(memory)
+
+    def import_(self, who: Principal, body: Mapping[str, Any], dry_run: bool) -> dict[str, Any]:
+        """Import a bundle under the write rule: every entity is stamped with the token's
+        identity and must land in a repository it may write (``_write_scope``), and nothing in
+        it may reach an entity the token may not touch (``_import_checks``)."""
+        bundle = parse_bundle(body)
+        self._import_checks(who, bundle)
+        stamp, visible = partial(self._write_scope, who), self._visible(who)
+        pins = [p for p in bundle.pins if self._pin_target_known(bundle, p, visible)]
+        unpinned = tuple(
+            f"pin {p.id} targets unknown {p.target_type} {p.target_id}"
+            for p in bundle.pins
+            if p not in pins
+        )
+        bundle = replace(
+            bundle,
+            scope=replace(bundle.scope, user_id=who.user_id),
+            observations=tuple(replace(o, scope=stamp(o.scope)) for o in bundle.observations),
+            capsules=tuple(replace(c, scope=stamp(c.scope)) for c in bundle.capsules),
+            pins=tuple(replace(p, scope=stamp(p.scope)) for p in pins),
+        )
+        try:
+            report = self.kd.import_bundle(bundle, dry_run=dry_run, visible=visible)
+        except ConflictError:
+            # Another request imported the same entities meanwhile (both saw them missing):
+            # once more, and they are found, so importing stays idempotent under races.
+            report = self.kd.import_bundle(bundle, dry_run=dry_run, visible=visible)
+        return replace(report, skipped=report.skipped + unpinned).to_dict()
+
+
+__all__ = ["GETTERS", "IGNORED", "Api", "HttpError", "cursor_of"]
+
+
+def _for_clients(report: ForgetReport) -> dict[str, Any]:
+    """A forget report as a token sees it: the connections that hold old snapshots are the
+    server's business (their pids, roles and addresses are not shown to other teams)."""
+    return replace(report, holders=()).to_dict()

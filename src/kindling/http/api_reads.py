@@ -1,0 +1,162 @@
+"""The read endpoints: retrieve, listings, lookups by id, disclosure, status, export and the
+chat memories' search. Each parses its query or body, makes one ``Kindling`` call under the
+token's read scope (``auth.read_scope``) or access rule (``AccessRules._visible``), and renders
+``to_dict`` JSON.
+
+Must not import the CLI or other adapters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kindling import __version__
+from kindling.errors import InvalidInputError, NotFoundError
+from kindling.http.access import AccessRules, found
+from kindling.http.auth import Principal, read_scope
+from kindling.http.params import (
+    GETTERS,
+    MAX_QUERY_CHARS,
+    OPEN_SHOWN,
+    cursor_of,
+    fields,
+    limit_of,
+    query_scope,
+    scope_of,
+    whole_number,
+)
+from kindling.model import AnyEntity, Scope, wire
+
+KEYWORD = {"capsule": "capsule_id"}  # a query parameter's name -> the verb's keyword
+
+
+class ReadHandlers(AccessRules):
+    """The read handlers of ``Api``."""
+
+    def retrieve(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        args = fields(
+            body,
+            {
+                "query",
+                "scope",
+                "token_budget",
+                "max_candidates",
+                "include_redacted",
+                "intent",
+                "now",
+            },
+        )
+        query = args.get("query")
+        if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(
+                f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} (a question, "
+                "not a document)"
+            )
+        args["scope"] = read_scope(who, scope_of(args.get("scope")))
+        return self.kd.retrieve(**args).to_dict()
+
+    def _listing(
+        self,
+        who: Principal,
+        params: Mapping[str, str],
+        call: Callable[..., Sequence[Any]],
+        **named: Callable[[Mapping[str, str]], Any],
+    ) -> list[dict[str, Any]]:
+        """A ``list_*`` verb over the query: its scope, ``limit``, and its own ``named``
+        parameters (each read from the query by its function; the library checks values)."""
+        args = fields(params, {"session", "repo", "agent", "limit", *named})
+        own = {KEYWORD.get(name, name): read(args) for name, read in named.items()}
+        found = call(scope=query_scope(who, args), limit=limit_of(args), **own)
+        return [entity.to_dict() for entity in found]
+
+    def list_summaries(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        return self._listing(who, params, self.kd.list_summaries)
+
+    def list_observations(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        return self._listing(
+            who,
+            params,
+            self.kd.list_observations,
+            kind=lambda a: a.get("kind"),
+            capsule=lambda a: a.get("capsule"),
+            before=lambda a: cursor_of(a.get("before")),
+        )
+
+    def list_repos(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        return self._listing(who, params, self.kd.list_repos)
+
+    def list_capsules(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        return self._listing(who, params, self.kd.list_capsules, status=lambda a: a.get("status"))
+
+    def list_pins(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+        def active_at(args: Mapping[str, str]) -> int | None:
+            return whole_number(args, "active_at")
+
+        return self._listing(who, params, self.kd.list_pins, active_at=active_at)
+
+    def get_entity(self, who: Principal, kind: str, entity_id: str) -> dict[str, Any]:
+        """One entity by id; another team's id is as unknown as an id nobody has."""
+        getter, name = GETTERS[kind]
+        entity: AnyEntity | None = found(getattr(self.kd, getter), entity_id)
+        if entity is None or not self._visible(who)(entity):
+            raise NotFoundError(f"no {name} with id {entity_id!r}")
+        return entity.to_dict()
+
+    def describe(self, who: Principal, entity_id: str) -> dict[str, Any]:
+        """``kindling show --json`` of one id, its links narrowed to what the token sees."""
+        return self.kd.describe(entity_id, visible=self._visible(who)).to_dict()
+
+    def timeline(self, who: Principal, anchor_id: str, params: Mapping[str, str]) -> dict[str, Any]:
+        """``Kindling.timeline`` of what the token sees: another team's anchor is unknown,
+        and its steps are left out."""
+        args = fields(params, {"before", "after"})
+        counts = {k: n for k in args if (n := whole_number(args, k)) is not None}
+        return self.kd.timeline(anchor_id, visible=self._visible(who), **counts).to_dict()
+
+    def get_items(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``Kindling.get_items``: ids the token may not see are ``missing``, like unknown
+        ones."""
+        args = fields(body, {"ids", "token_budget"}, {"ids"})
+        return self.kd.get_items(args.pop("ids"), visible=self._visible(who), **args).to_dict()
+
+    def status(self, who: Principal) -> dict[str, Any]:
+        mine = self.kd.list_capsules(
+            status="open", scope=Scope(user_id=who.user_id), limit=OPEN_SHOWN
+        )
+        return {
+            "version": __version__,
+            "backend": self.kd.backend,
+            "schemaVersion": self.kd.stats().schema_version,
+            "user": who.name,
+            "team": who.team,
+            "repos": sorted(who.repos),
+            "openCapsules": [c.to_dict() for c in mine],
+        }
+
+    def export(self, who: Principal, params: Mapping[str, str]) -> dict[str, Any]:
+        args = fields(params, {"session", "repo", "agent", "include_redacted", "exported_at"})
+        scope = query_scope(who, args)
+        redacted = args.get("include_redacted", "false")
+        if redacted not in ("true", "false"):
+            raise InvalidInputError("include_redacted must be true or false")
+        return self.kd.export_bundle(
+            scope=scope,
+            include_redacted=redacted == "true",
+            exported_at=whole_number(args, "exported_at"),
+        )
+
+    def search_memories(self, who: Principal, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """``Kindling.search_memories`` among the memories the token may read."""
+        args = fields(body, {"workspace", "query", "limit"}, {"workspace", "query"})
+        workspace = args.pop("workspace")
+        if not isinstance(workspace, str):
+            raise InvalidInputError("workspace must be a string")
+        where = read_scope(who, Scope(repo_id=workspace))  # a granted repository, or one's own
+        query = args.pop("query")
+        if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(f"query is over {MAX_QUERY_CHARS} characters")
+        found_ = self.kd.search_memories(
+            workspace, query, user_id=where.user_id, visible=self._visible(who), **args
+        )
+        return [wire.match_to_dict(m) for m in found_]

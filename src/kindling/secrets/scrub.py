@@ -1,0 +1,342 @@
+"""Pure secret scrubber: masks credentials in text before Kindling writes anything to disk.
+
+The write path calls :func:`scrub_secrets` on every observation's content. A masked value
+becomes ``[REDACTED:<kind>]`` and everything around it is kept, so the text stays useful::
+
+    export GITHUB_TOKEN=[REDACTED:github_token]
+    postgres://app:[REDACTED:url_password]@db:5432/x
+    Authorization: Bearer [REDACTED:authorization]
+    mysql -u root -p[REDACTED:password] app
+
+Rules run in a fixed order, most specific first, so a value is named by what it is (a GitHub
+token under ``TOKEN=`` reports ``github_token``, not ``token``):
+
+1. ``<private>...</private>``: the inside is masked and the tags are kept. An unclosed tag
+   masks to the end of the text, because truncated output must not leak what was marked private.
+2. PEM private key blocks, BEGIN through END, as one mask. A block cut off before END is
+   masked through its last base64 or header line. Certificates and public keys are left.
+3. Tokens that name themselves: a vendor prefix or format (``ghp_``, ``glrt-``, ``SG.``,
+   ``hvs.``, ``AKIA``, JWTs, ...; the table is ``secrets.secret_shapes``).
+4. ``Authorization:`` headers (scheme kept) and stand-alone ``Bearer <token>``.
+5. Passwords in URLs (``scheme://user:pass@host``): only ``pass`` is masked.
+6. Credentials on command lines: ``curl -u user:pw``, ``mysql -pPW``, ``sshpass -p``,
+   ``docker login -p``, ``redis-cli -a``, ``openssl -pass pass:PW``, ``htpasswd -b``.
+7. Keyed values in markup: ``<password>x</password>``, ``<add key="ClearTextPassword"
+   value="x"/>``; and a whole ``.env`` line, ``PASSWORD=correct horse battery staple``.
+8. ``key = value`` in the syntaxes of many languages (``=``, ``:``, ``:=``, ``::=``, ``?=``,
+   ``=>``, Go's ``var key string =``, ``setProperty("KEY", "x")``, quotes and backticks) and
+   ``--key value``, where the key ends in a secret word (password, token, secret, api_key,
+   ...); the key and separator are kept.
+9. Keys that name a vendor (``datadog_api = ...``) or hold a secret word anywhere
+   (``SECRET_KEY_BASE``), when the value looks random.
+
+Precision choices (deliberate leaks, each to keep ordinary developer text intact): empty values,
+already-masked values and placeholders (``${VAR}``, ``$VAR``, ``<your-token>``, ``{{ x }}``,
+``%s``, ``?``, ``***``, ``xxx``) are left; an unquoted value is left when it reads as code
+(``os.environ["X"]``, ``get_token()``, ``self.password``, a variable passed as ``password=pw,``),
+a type (``password: str``), a literal (``None``, ``true``), a path (``PWD=/home/me``), prose
+after a colon (``token: the API token to use``) or a status word (``password: incorrect``).
+A token, key or secret (not a password) shorter than 8 characters is left (``page_token=2``,
+``Unexpected token: punc``). Keys must end in the secret word, so ``max_tokens=5`` and
+``tokenizer = x`` are not keys. The scrubber is idempotent: every rule leaves a mask alone.
+
+Speed: the module imports in well under a millisecond and compiles its patterns on first use.
+Each rule lists keywords; it runs only when one occurs in the lowercased text (as gitleaks
+does), so a typical event pays for a handful of scans. ``secrets.scrub_keywords`` finds the
+keywords of a text in one pass and maps them to their rules. Every pattern runs in linear time:
+quantifiers that could backtrack are possessive or bounded.
+
+Must not import anything from Kindling except ``kindling.errors``, and lazily the scrubber's
+own modules (``secrets.scrub_rules``, ``secrets.scrub_keywords``, ``secrets.secret_shapes``,
+``secrets.scrub_context``); none of them imports this module back (the shared pieces,
+``LazyPattern`` and the ``Rule`` type, live in the leaf ``secrets.scrub_values``);
+standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.errors import InvalidInputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from kindling.secrets.scrub_keywords import KeywordIndex
+    from kindling.secrets.scrub_values import LazyPattern, Rule
+
+__all__ = ["SECRET_KINDS", "Scrubbed", "scrub_secrets"]
+
+
+class Scrubbed:
+    """The scrubbed text and which kinds of secret were masked in it (never the values).
+
+    A frozen value (a plain class: ``dataclasses`` costs the hook path milliseconds)."""
+
+    __slots__ = ("found", "kinds", "text")
+    text: str
+    kinds: tuple[str, ...]
+    # The values masked and their kinds, for the caller that remembers them for later texts
+    # of a session (``secrets.session_secrets`` keeps keyed hashes, never these). Not in ==,
+    # hash or repr.
+    found: tuple[tuple[str, str], ...]
+
+    def __init__(
+        self, text: str, kinds: tuple[str, ...], found: tuple[tuple[str, str], ...] = ()
+    ) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "found", found)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Scrubbed is frozen; cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scrubbed):
+            return NotImplemented
+        return self.text == other.text and self.kinds == other.kinds
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.kinds))
+
+    def __repr__(self) -> str:
+        return f"Scrubbed(text={self.text!r}, kinds={self.kinds!r})"
+
+    @property
+    def changed(self) -> bool:
+        """True when anything was masked; the text is then different from the input."""
+        return bool(self.kinds)
+
+
+_RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
+_INDEX: KeywordIndex | None = None
+# The same keywords split: those of the rules every text may need, and those of the rules
+# that mask only a candidate value (``scrub_values.gated``), scanned only when the text has one.
+_SPLIT: tuple[KeywordIndex, KeywordIndex] | None = None
+
+
+def _all_kinds() -> tuple[str, ...]:
+    from kindling.secrets.secret_shapes import FREE_SHAPES, TOKEN_SHAPES
+
+    named = {kind for kind, _, _ in TOKEN_SHAPES} | {kind for kind, _, _ in FREE_SHAPES}
+    named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
+    named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
+    named |= {"random_token", "url_secret", "url_token", "webhook_url", "vendor_secret"}
+    named |= {"basic_credential"}
+    return tuple(sorted(named | {"url_password"}))
+
+
+SECRET_KINDS = _all_kinds()
+
+
+def rule_keywords() -> frozenset[str]:
+    """Every keyword of every rule: text containing none of them comes back unchanged."""
+    _compiled()
+    assert _SPLIT is not None
+    return _SPLIT[0].keywords | _SPLIT[1].keywords
+
+
+def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIndex]:
+    """The rules in order and the index of all their keywords (the reference the split
+    indexes of ``_woken`` must agree with; built on first use, scrubbing never needs it)."""
+    global _INDEX
+    rules = _compiled()
+    if _INDEX is None:
+        from kindling.secrets.scrub_keywords import KeywordIndex
+
+        _INDEX = KeywordIndex([keywords for keywords, _, _ in rules])
+    return rules, _INDEX
+
+
+def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    global _RULES, _SPLIT
+    if _RULES is None or _SPLIT is None:
+        from kindling.secrets.scrub_keywords import KeywordIndex
+        from kindling.secrets.scrub_rules import compile_rules
+        from kindling.secrets.scrub_values import is_gated
+
+        rules = compile_rules()
+        # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
+        core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
+        value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])
+        _SPLIT = (core, value)
+        _RULES = rules
+    return _RULES
+
+
+def _woken(text: str, lowered: str) -> list[int]:
+    """The rules ``text`` wakes: those its keywords wake, less the gated rules when it holds
+    no candidate value (they would leave it as it is)."""
+    if _SPLIT is None:
+        _compiled()
+    assert _SPLIT is not None
+    core, value = _SPLIT
+    woken = core.woken(lowered)
+    from kindling.secrets.scrub_values import has_candidate
+
+    if has_candidate(text):
+        more = value.woken(lowered)
+        if more:
+            woken = sorted({*woken, *more})
+    return woken
+
+
+def scrub_secrets(text: str) -> Scrubbed:
+    """Mask every secret this module recognises in ``text``; never raises on any ``str``."""
+    if not isinstance(text, str):
+        raise InvalidInputError(
+            f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
+        )
+    result = scrub_once(text)
+    # Masking a value (and its copies) can open a word boundary where another secret starts
+    # (`AKIA...EXAMPLEgho_...`): the rules run again over the masked text until nothing more
+    # changes, so scrubbing is idempotent. Only texts that held a secret pay for it.
+    for _ in range(3):
+        if not result.kinds:
+            break
+        again = scrub_once(result.text)
+        if again.text == result.text:
+            break
+        result = Scrubbed(
+            again.text,
+            tuple(sorted({*result.kinds, *again.kinds})),
+            tuple({**dict(result.found), **dict(again.found)}.items()),
+        )
+    return result
+
+
+def scrub_once(text: str) -> Scrubbed:
+    """One pass of the rules the text's keywords wake (``scrub_secrets`` repeats it until the
+    text no longer changes)."""
+    lowered = text.lower()
+    woken = _woken(text, lowered)
+    if not woken:
+        return Scrubbed(text, ())
+    if "-----begin" in lowered:
+        return _around_public_blocks(text, woken)
+    return run_rules(text, woken)
+
+
+_PUBLIC_PEM: re.Pattern[str] | None = None
+
+
+def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
+    """Scrub the text between public PEM blocks (certificates, public keys, CSRs), leaving
+    the blocks as they are: their base64 is public and looks random to every other rule."""
+    global _PUBLIC_PEM
+    if _PUBLIC_PEM is None:
+        _PUBLIC_PEM = re.compile(
+            r"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE"
+            r" REQUEST|X509 CRL|PKCS7|CMS|DH PARAMETERS|EC PARAMETERS)(?: [A-Z0-9]+){0,2})-----"
+            # The body never holds five dashes: the scan stops at the next one (linear).
+            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----",
+            re.ASCII,
+        )
+    pieces: list[str] = []
+    kinds: set[str] = set()
+    found: list[tuple[str, str]] = []
+    last = 0
+    for m in _PUBLIC_PEM.finditer(text):
+        part = _scrub_piece(text[last : m.start()])
+        pieces += [part.text, m[0]]
+        kinds.update(part.kinds)
+        found += part.found
+        last = m.end()
+    if last == 0:
+        return run_rules(text, woken)
+    part = _scrub_piece(text[last:])
+    pieces.append(part.text)
+    kinds.update(part.kinds)
+    found += part.found
+    return Scrubbed("".join(pieces), tuple(sorted(kinds)), tuple(dict(found).items()))
+
+
+def _scrub_piece(text: str) -> Scrubbed:
+    woken = _woken(text, text.lower()) if text else []
+    return run_rules(text, woken) if woken else Scrubbed(text, ())
+
+
+def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
+    """``text`` after the rules ``numbers`` (in that order; ``scrub_secrets`` runs those its
+    keywords wake, in rule order, and any other rule would leave the text as it is)."""
+    rules = _compiled()
+    found: set[str] = set()
+    values: dict[str, str] = {}
+
+    def apply(rule: Rule) -> Callable[[re.Match[str]], str]:
+        def replace(m: re.Match[str]) -> str:
+            result = rule(m)
+            if result is None:
+                return m[0]
+            kind, replacement = result
+            found.add(kind)
+            value = _masked_value(m[0], replacement, kind)
+            if value:
+                values.setdefault(value, kind)
+            return replacement
+
+        return replace
+
+    for number in numbers:
+        _, pattern, rule = rules[number]
+        text = pattern.sub(apply(rule), text)
+    if values:
+        text = mask_copies(text, values)
+        if _COLLECTED is not None:
+            _COLLECTED.update(values)
+    return Scrubbed(text, tuple(sorted(found)), tuple(values.items()))
+
+
+# Values masked since ``collect_found()``; None when nobody collects (the default: a long-lived
+# process keeps no secret it masked). Hooks collect while they map one event.
+_COLLECTED: dict[str, str] | None = None
+
+
+def collect_found() -> None:
+    """Start keeping the values masked by this process (value -> kind), in memory only."""
+    global _COLLECTED
+    _COLLECTED = {}
+
+
+def take_found() -> dict[str, str]:
+    """The values masked since ``collect_found()``; stops collecting."""
+    global _COLLECTED
+    found, _COLLECTED = _COLLECTED or {}, None
+    return found
+
+
+# A value shorter than this is masked where a rule found it, but its other copies are left:
+# "admin" or "secret" elsewhere in the text is more likely a word than the password again.
+MIN_COPY_CHARS = 8
+
+
+def _masked_value(original: str, replacement: str, kind: str) -> str | None:
+    """The stretch of ``original`` that ``replacement`` masks (prefix and suffix kept)."""
+    marker = f"[REDACTED:{kind}]"
+    at = replacement.find(marker)
+    if at < 0:
+        return None
+    head, tail = replacement[:at], replacement[at + len(marker) :]
+    if not original.startswith(head) or not original.endswith(tail):
+        return None
+    value = original[len(head) : len(original) - len(tail)].strip().strip("\"'`")
+    if len(value) < MIN_COPY_CHARS or "[REDACTED:" in value or "\n" in value:
+        return None
+    if _is_name(value):
+        return None  # a name (a wrong guess by a key rule): other copies are code, not secrets
+    return value
+
+
+def _is_name(value: str) -> bool:
+    from kindling.secrets.scrub_context import is_name
+
+    return is_name(value)
+
+
+def mask_copies(text: str, values: dict[str, str]) -> str:
+    """``text`` with every copy of each value (value -> kind) masked, longest value first."""
+    for value in sorted(values, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, f"[REDACTED:{values[value]}]")
+    return text

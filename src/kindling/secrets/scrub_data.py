@@ -1,0 +1,71 @@
+"""Rules loaded as data: the vendor rules of MongoDB's kingfisher scanner (Apache-2.0).
+
+``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
+rules that start with a literal (a vendor name or a token prefix: the keyword that wakes the
+rule) and compile with Python's ``re``; ``scripts/build_secret_corpora.py`` selects them from
+a kingfisher checkout and names the commit. A match masks the rule's last capture group (its
+secret; the whole match when it has none) when that value has at least the rule's
+``min_entropy`` and is no placeholder. They run after Kindling's own rules, so a value is
+named by its own kind first, and report the kind ``vendor_secret``.
+
+Read on the first call of ``scrub_secrets`` (one JSON file, about 100 KB); each pattern is
+compiled only when its keyword occurs. Must not import anything from Kindling except
+``secrets.scrub_values``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "kingfisher_rules.json")
+KIND = "vendor_secret"
+
+
+def _handler(min_entropy: float) -> Rule:
+    def rule(m: re.Match[str]) -> tuple[str, str] | None:
+        group = next((g for g in range(m.re.groups, 0, -1) if m[g]), 0)
+        value = m[group]
+        if len(value) < 8 or "[REDACTED:" in value or leave_value(value):
+            return None
+        if entropy(value) < min_entropy or not has_candidate(value):
+            return None
+        start, end = m.span(group)
+        text = m.string
+        return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"
+
+    return gated(rule)
+
+
+def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """The kingfisher rules, in file order; none when the data file is missing or damaged
+    (an install without it scrubs with Kindling's own rules only)."""
+    try:
+        with open(DATA_FILE, encoding="utf-8") as f:  # loaded at start-up: no codec import
+            rules = json.load(f)["rules"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    out: list[tuple[tuple[str, ...], LazyPattern, Rule]] = []
+    for item in rules:
+        try:
+            _, keyword, pattern, min_entropy = item
+            out.append(
+                ((str(keyword),), LazyPattern(str(pattern), re.ASCII), _handler(min_entropy))
+            )
+        except (TypeError, ValueError):
+            continue
+    return out

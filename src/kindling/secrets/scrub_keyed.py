@@ -1,0 +1,387 @@
+"""The key-value rules of ``secrets.scrub``: a secret named by the key it is assigned to.
+
+``key = value`` in the syntaxes of many languages and formats (``.env`` lines, markup,
+Kubernetes env lists, ``--flag value``), where the key ends in a secret word, and keys that
+hold a secret word or a vendor name anywhere when the value looks generated. See
+``secrets.scrub`` for what is masked and what is deliberately left.
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    P,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+    random_enough,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# Words a log or form prints after "password:" that are a status, not the password.
+_STATUS_WORDS = frozenset(
+    """incorrect invalid wrong required missing expired changed reset updated accepted rejected
+    denied mismatch ok empty hidden masked redacted protected optional set unset failed
+    failure success successful correct valid weak strong blank none incorrectly match
+    matches mismatched saved stored rotated revoked generated verified unverified""".split()  # noqa: SIM905
+)
+
+
+# Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
+# out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
+# ``tokenizer`` are not secret keys.
+_KEY_ENDINGS = (
+    "password",
+    "passwd",
+    "passphrase",
+    "token",
+    "secret",
+    "credential",
+    "credentials",
+    *(
+        f"{word}{joint}key"
+        for word in (
+            *("api", "access", "app", "client", "consumer", "license", "account"),
+            *("private", "secret", "signing", "encryption", "master", "auth", "service"),
+            "storage",
+        )
+        for joint in ("[_-]", "")
+    ),
+)
+_KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
+
+
+def _key_end(after: str) -> str:
+    """Look-behinds true when a key ending sits just before the consumed ``after`` character.
+
+    Grouped by last letter so most candidates fail on one or two checks. ``pass`` and ``pwd``
+    must be whole words: not ``bypass``, ``OLDPWD``.
+    """
+    by_last: dict[str, list[str]] = {
+        "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
+        "s": [rf"(?<=pass{after})(?:(?<![a-z]pass{after})|(?-i:(?<=[a-z]Pass{after})))"],
+    }
+    for ending in _KEY_ENDINGS:
+        by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
+    groups = "|".join(f"(?<={last}{after})(?:{'|'.join(c)})" for last, c in by_last.items())
+    return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
+
+
+def _key_kind(text: str, key_end: int) -> str | None:
+    """The kind named by the key word ending at ``key_end``, or None if no key word ends there."""
+    key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
+    if key.endswith("secretaccesskey"):
+        return "aws_secret_access_key"
+    if key.endswith("privatekey"):
+        return "private_key"
+    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd")):
+        return "password"
+    if key.endswith("token"):
+        return "token"
+    if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
+        return "api_key"
+    if key.endswith(("accountkey", "authkey", "servicekey", "storagekey")):
+        return "api_key"
+    if key.endswith(("secret", "secretkey", "credential", "credentials", "signingkey")):
+        return "secret"
+    if key.endswith(("encryptionkey", "masterkey")):
+        return "secret"
+    return None
+
+
+_XML_SRC = (
+    r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]{0,64}+)(?:[ \t][^<>\r\n]{0,200}+)?>)"
+    r"(?P<value>[^<]{1,1000}+)</(?P=tag)>"
+)
+
+
+# The name an element's attributes give its text: ``<entry key="db.password">``.
+_NAME_ATTR = LazyRe(r"""[ \t](?:key|name|id)[ \t]*=[ \t]*["']([^"']{1,100})["']""", re.ASCII)
+
+
+def _xml(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["tag"], len(m["tag"]))
+    if kind is None and "=" in m["open"]:
+        named = _NAME_ATTR.search(m["open"])
+        kind = _key_kind(named[1], len(named[1])) if named else None
+    value = m["value"].strip()
+    if kind is None or not value or leave_value(value):
+        return None
+    inner = m["value"]
+    lead = inner[: len(inner) - len(inner.lstrip())]
+    trail = inner[len(inner.rstrip()) :]
+    return kind, f"{m['open']}{lead}{mask(kind)}{trail}</{m['tag']}>"
+
+
+_ADD_KEY_SRC = (
+    r"""(?P<keep>\b(?:key|name)[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
+    r"""[ \t\r\n]++value[ \t]*+=[ \t]*+(?P<q2>["']))(?P<value>[^"'\r\n]*+)(?P=q2)"""
+)
+
+
+def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or not value or leave_value(value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}{m['q2']}"
+
+
+# Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
+_NAME_VALUE_SRC = (
+    r"(?P<keep>\bname:[ \t]*+(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
+    r"[ \t]*+(?:-[ \t]++)?value:[ \t]*+)"
+    r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
+)
+
+
+def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]))
+    value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
+    if kind is None or not value or leave_value(value) or _too_short(kind, value):
+        return None
+    quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
+    return kind, f"{m['keep']}{quote}{mask(kind)}{quote}"
+
+
+# A .env line whose unquoted value has blanks: the whole rest of the line is the value.
+_ENV_LINE_SRC = (
+    r"(?m)^(?P<keep>[ \t]*+(?:export[ \t]++)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}+)"
+    r"(?:=|[ \t]*+(?:::=|:=|\?=|\+=)[ \t]*+))"
+    r"(?P<value>[^\s\"'`$][^\r\n]*?[ \t][^\r\n]*?)[ \t]*+$"
+)
+
+
+def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
+    key = m["key"]
+    kind = _key_kind(key, len(key))
+    if kind is None:
+        return None
+    value = m["value"]
+    first = value.split(None, 1)[0]
+    if leave_value(first) or P.code.fullmatch(first) or P.code.fullmatch(value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}"
+
+
+_OPERATOR = r"(?::{1,3}=|\?\??=|\+=|\.=|=>|=(?![=~])|:(?!:))"
+_VALUE = r"""
+    (?: "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
+      | '(?P<sq>[^'\r\n]*+)'
+      | `(?P<bq>[^`\r\n]*+)`
+      | \\"(?P<eq>(?:[^"\\\r\n]|\\(?!")|\\(?=\\))*+)\\"   # inside a JSON string: \"value\"
+      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]
+                  |[&;](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
+        # & and ; end a value only before the next key: token=x&user=y, Password=x;Server=y
+    )
+"""
+_TYPES = r"(?:string|String|str|&str|\[\]byte|SecureString|char\s*\*)"
+
+
+def _keyed_src() -> str:
+    # Starts at the first character after the key (a closing quote, a blank or the operator)
+    # and looks back for the key word: separators are far rarer than letters.
+    return rf"""
+    (?P<sep>["' \t:=?+.,\\]{_key_end(".")}
+        (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
+          | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
+          | (?<=["'])\]?[ \t]*+{_OPERATOR}
+          | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
+          | (?<=,)(?=[^\s,])                              # csv: key,value,
+          | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
+          | (?<=[ \t])[ \t]*+{_OPERATOR}
+          | (?<=[ \t])[ \t]*+{_TYPES}[ \t]++=(?![=~])      # Go: var token string = "x"
+          | (?<=:)[ \t]*+{_TYPES}[ \t]*+=(?![=~>])         # TS: const token: string = "x"
+          | (?<=:)(?::=|=|(?!:))
+          | (?<==)(?:>|(?![=~]))
+          | (?<=[?+.])=
+        )[ \t]*+
+    )
+    {_VALUE}
+    """
+
+
+def _flag_src() -> str:
+    # ``--db-password hunter2``; ``--password=x`` is already a key-value pair for the rule above.
+    key_end = _key_end(r"[ \t]")
+    return rf"""
+    -(?<![\w-]-)-[A-Za-z0-9_-]{{1,64}}+
+    (?P<sep>[ \t]{key_end}[ \t]*+)(?!-)
+    {_VALUE}
+    """
+
+
+# A YAML key alone on its line (``  - password:``), and a value alone on the next one.
+_YAML_KEY_LINE = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?[\w.-]++["']?""", re.ASCII)
+_LONE_VALUE = LazyRe(r"[^\s]++[ \t]*+(?:\r?\n|\Z)", re.ASCII)
+
+
+def _yaml_next_line(m: re.Match[str]) -> bool:
+    """For ``key:`` then the value on the next line: true only when both lines are YAML's,
+    not ``if token:`` and the body of a Python block."""
+    text, colon = m.string, m.start("sep")
+    line_start = text.rfind("\n", 0, colon) + 1
+    if _YAML_KEY_LINE.fullmatch(text[line_start:colon]) is None:
+        return False
+    return _LONE_VALUE.match(text, m.end("sep")) is not None
+
+
+def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
+    text, sep = m.string, m["sep"]
+    if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
+        return None
+    kind = _key_kind(text, m.start("sep")) or "secret"
+    quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
+    if quoted is not None:
+        if not quoted or leave_value(quoted) or _too_short(kind, quoted):
+            return None
+        if _VERSION_RANGE.fullmatch(quoted):
+            return None  # "@inquirer/password": "^5.0.12" names a package and its version
+        quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
+        return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
+    bare = m["bare"]
+    value = bare.rstrip(",)}")
+    tail = bare[len(value) :]
+    if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
+        if not random_enough(value) or leave_value(value):
+            return None
+    elif _leave_bare(value, tail, sep, text, m.end()) or _too_short(kind, value):
+        return None
+    if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
+        return None
+    if kind != "password" and value.isalpha() and value.islower():
+        return None  # "Unexpected token: operator": a word, never a generated credential
+    return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
+
+
+_VERSION_RANGE = LazyRe(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
+
+
+def _too_short(kind: str, value: str) -> bool:
+    # A password can be short; a token, key or secret that short is a count, id or word.
+    return kind != "password" and kind != "private_key" and len(value) < 8
+
+
+def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
+    if not any(c.isalnum() for c in value) or leave_value(value) or P.code.fullmatch(value):
+        return True  # "password=>=>" holds operators, not a value
+    if (
+        P.identifier.fullmatch(value)
+        and (tail.startswith((",", ")", "}")) or _key_kind(value, len(value)))
+        and not _in_pairs(text, end)
+    ):
+        return True  # a variable: f(password=pw, token=tok), self.password = password
+    colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
+    if colon and not sep.endswith((" ", "\t")) and "'" not in sep and '"' not in sep:
+        return True  # "image: org/token:latest" is a tag, not a key-value pair
+    # "token: the API token to use" is a docstring or prose, not a value.
+    return colon and value.isalpha() and P.next_word.match(text, end) is not None
+
+
+# ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
+# every value is a literal, never a variable.
+_PAIR_BEFORE = LazyRe(r"[A-Za-z][A-Za-z ]{0,30}=[^;=\s]++;[ \t]*+", re.ASCII)
+
+
+def _in_pairs(text: str, end: int) -> bool:
+    if text[end : end + 1] != ";":
+        return False
+    line_start = text.rfind("\n", 0, end) + 1
+    return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
+
+
+# A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
+# ``datadog_app = ...``), with a value that looks generated.
+LOOSE_WORDS = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
+
+
+# Starts at the operator (rarer than letters) and looks back for the key in the handler, so
+# a long run of key-like words costs one short look-back per operator, not a scan per letter.
+_LOOSE_SRC = (
+    r"(?P<keep>[\"'`]?[ \t]*+(?::{1,3}=|\?=|=>|=|:)[ \t]*+[\"'`]?)"
+    r"(?P<value>[A-Za-z0-9_+/.~@%|-]{12,300}+={0,3})"
+)
+
+
+@gated
+def _loose(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"].rstrip(".")
+    # The value test the end needs, first: most operators in code are followed by a name or a
+    # path, and then the key is never looked at.
+    long_number = value.isdigit() and len(value) >= 14
+    if not (long_number or random_enough(value)) or leave_value(value):
+        return None
+    if not has_candidate(value):
+        return None
+    start = m.start()
+    key_match = P.loose_key.search(m.string, max(0, start - 80), start)
+    if key_match is None:
+        return None
+    key = key_match[0].lower()
+    vendor = any(word in key for word in P.vendor_words)
+    if not vendor and not any(word in key for word in LOOSE_WORDS):
+        return None
+    if any(w in key for w in ("public", "publishable", "pub_")):
+        return None  # published on purpose: a publishable key is not a secret
+    if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
+        return None  # secret_name, token_id, password_hash: about a secret, not one
+    # A vendor's key can be a long number (a client id) as well as a random string.
+    if not (random_enough(value) or (vendor and long_number)):
+        return None
+    return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
+
+
+def _setter_src() -> str:
+    # ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
+    # secret key, given one string literal. Starts at the parenthesis, looks back for the key.
+    return rf"""
+    \({_key_end(".")}
+    [ \t]*+(?P<q>["'])(?P<value>[^"'\r\n\\]{{1,200}}+)(?P=q)[ \t]*+\)
+    """
+
+
+_SETTER_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_]*+\Z", re.ASCII)
+_BARE_SETTERS = frozenset(
+    ("password", "passwd", "passphrase", "token", "secret", "apikey", "api_key", "accesskey")
+)
+
+
+def _setter(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    name_match = _SETTER_NAME.search(text[max(0, m.start() - 64) : m.start()])
+    if name_match is None:
+        return None
+    name = name_match[0].lower()
+    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
+        return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
+    kind = _key_kind(text, m.start())
+    value = m["value"]
+    if kind is None or leave_value(value) or _too_short(kind, value):
+        return None
+    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
+    return kind, f"{head}{mask(kind)}{tail}"
+
+
+def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """The key-value rules, in the order they run (after every rule that knows its value)."""
+    a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
+    return [
+        (("</",), LazyPattern(_XML_SRC, a), _xml),
+        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
+        (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
+        (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
+        (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
+        (("--",), LazyPattern(_flag_src(), av), _keyed),
+        (_KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
+        (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
+    ]

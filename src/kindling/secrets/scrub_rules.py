@@ -1,0 +1,334 @@
+"""The rules of ``secrets.scrub``: pattern sources, their handlers, and compiling them.
+
+The rules that recognise a secret by its own shape or place (private tags, PEM blocks, vendor
+tokens, ``Authorization`` headers, URL passwords, command lines, random tokens) live here; the
+rules that recognise it by the key it is assigned to are in ``secrets.scrub_keyed``, and the
+value checks both use in ``secrets.scrub_values``. ``compile_rules`` lists them all in the
+order they run.
+
+Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
+scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
+
+Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``
+and ``secrets.scrub_values`` (never ``secrets.scrub``: it imports this module).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
+from kindling.secrets.scrub_data import data_rules
+from kindling.secrets.scrub_keyed import LOOSE_WORDS, keyed_rules
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    P,
+    compile_values,
+    entropy,
+    gated,
+    has_candidate,
+    leave_value,
+    mask,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _private_tag(m: re.Match[str]) -> tuple[str, str] | None:
+    body = m["body"]
+    if not body.strip() or P.marker.fullmatch(body):
+        return None
+    return "private_tag", f"{m['open']}{mask('private_tag')}{m['close']}"
+
+
+_PRIVATE_SRC = r"(?P<open><private>)(?P<body>(?:[^<]++|<(?!/private>))*+)(?P<close></private>|\Z)"
+
+_PEM_LABEL = r"(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_SRC = (
+    rf"-----BEGIN {_PEM_LABEL}"
+    # A whole block: a PEM body never contains five dashes, so the scan stops at the next
+    # BEGIN or END instead of running to the end of the text for every unterminated header.
+    rf"(?:[^-]*+(?:-(?!----)[^-]*+)*+-----END {_PEM_LABEL}"
+    # A truncated block (``head id_rsa``): its base64 and ``Proc-Type:`` lines, in raw text or
+    # in a JSON string with escaped newlines.
+    r"|(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]++|[A-Za-z-]++:[^\r\n\\]*+)(?=\r?\n|\\n|\Z))*+)"
+)
+
+
+def _whole(kind: str) -> Rule:
+    return lambda m: (kind, mask(kind))
+
+
+def _gated_whole(kind: str) -> Rule:
+    def rule(m: re.Match[str]) -> tuple[str, str] | None:
+        return (kind, mask(kind)) if has_candidate(m[0]) else None
+
+    return gated(rule)
+
+
+_PERCENT_TAIL = r"(?:%[0-9A-Fa-f]{2}[A-Za-z0-9_+/=.-]*+)*+"
+
+
+def _huggingface(m: re.Match[str]) -> tuple[str, str] | None:
+    # Real tokens are 34 random letters; ``hf_ReadRegisterFromDevice`` is a C identifier.
+    body = m[0].split("_")[-1]
+    upper = sum(c.isupper() for c in body)
+    if upper < 7 or len(body) - upper < 7:
+        return None
+    return "huggingface_token", mask("huggingface_token")
+
+
+_SLACK_WEBHOOK_SRC = (
+    r"(?P<prefix>hooks\.slack\.com(?:/|%2F)(?:services|workflows|triggers)(?:/|%2F))"
+    r"[A-Za-z0-9]++(?:(?:/|%2F)\w++)*+"
+)
+
+
+def _slack_webhook(m: re.Match[str]) -> tuple[str, str] | None:
+    return "slack_webhook", f"{m['prefix']}{mask('slack_webhook')}"
+
+
+# Starts at the character after ``Authorization`` or ``Bearer`` and looks back for the word:
+# those characters are far rarer than the letters a word-first scan would stop at.
+_AUTH_SRC = r"""
+    (?P<prefix>["' \t:=](?<=[nr].)
+        (?: (?<=authorization.)
+            (?: (?<=["'])[ \t]*+[:=] | (?<=[ \t])[ \t]*+[:=] | (?<=[:=]) )
+            [ \t]*+["']?
+            (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest|ssws|sso-key)[ \t]++)?
+          | (?<![a-z0-9_]bearer.)(?<=bearer[ \t])[ \t]*+(?P<bearer>)
+        )
+    )
+    (?P<value>[^\s"'`]++)
+    """
+
+
+def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"].rstrip(",;)}")
+    tail = m["value"][len(value) :]
+    # A named scheme is strong context; without one the value must look like a credential
+    # ("Authorization: required" and "Bearer tokens" are prose).
+    min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
+    if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value):
+        return None
+    return "authorization", f"{m['prefix']}{mask('authorization')}{tail}"
+
+
+# Starts at ``://``: the scheme and user are kept anyway, and the literal makes the scan fast.
+_URL_PASSWORD_SRC = (
+    r"(?P<prefix>://[^\s:/@?#]*+:)"
+    # Up to the last @ before the host, so a raw @ inside the password is masked too.
+    r"(?P<value>[^\s/?]+)(?=@)"
+)
+
+
+def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
+    if leave_value(m["value"]) or "[REDACTED:" in m["prefix"]:
+        return None
+    if m["value"].lower() in OAUTH_PLACEHOLDERS:
+        return None  # the token is the user (masked by ``url_token``); this is a fixed word
+    return "url_password", f"{m['prefix']}{mask('url_password')}"
+
+
+# --- command lines. Each starts at the program name and looks at most 300 characters ahead
+# on the same line for the flag, so a line full of program names stays linear.
+_ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
+_SHELL_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
+    # curl/wget -u user:pw, --user user:pw, --user=user:pw
+    (
+        ("curl", "wget"),
+        r"""\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|-U|--user|--http-user|--proxy-user)
+        (?:=|[ \t]*+)
+        (?P<keep>["']?[^\s:"']++:)(?P<value>'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)""",
+    ),
+    # mysql -pPW (no blank: a blank after -p means "prompt for it")
+    (
+        ("mysql", "mariadb"),
+        rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb)\b[^\r\n]{{0,300}}?[ \t]"
+        rf"(?P<keep>-p)(?P<value>{_ARG})",
+    ),
+    (("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{_ARG})"),
+    (
+        ("login",),
+        rf"\blogin\b[^\r\n]{{0,300}}?(?P<keep>[ \t]-p[ \t]++)(?P<value>{_ARG})",
+    ),
+    (
+        ("redis-cli", "keydb-cli"),
+        rf"\b(?:redis|keydb)-cli\b[^\r\n]{{0,300}}?(?P<keep>[ \t]-a[ \t]++)(?P<value>{_ARG})",
+    ),
+    (
+        ("pass:",),
+        r"(?P<keep>[ \t]-(?:pass|passin|passout|password|k)[ \t]++[\"']?pass:)"
+        r"(?P<value>[^\s\"']++)",
+    ),
+    (
+        ("htpasswd",),
+        rf"\bhtpasswd(?P<keep>(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*b[A-Za-z]*"
+        rf"(?:[ \t]++-[A-Za-z]++)*(?:[ \t]++(?!-){_ARG}){{1,2}}?[ \t]++)(?P<value>{_ARG})"
+        r"(?=[ \t]*+(?:$|[\r\n|;&)]))",
+    ),
+)
+
+
+def _shell(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    inner = value[1:-1] if value[:1] in "\"'" and value[-1:] == value[:1] else value
+    if not inner or leave_value(inner):
+        return None
+    quote = value[0] if inner is not value else ""
+    head = m.string[m.start() : m.start("value")]
+    return "password", f"{head}{quote}{mask('password')}{quote}"
+
+
+# A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
+# sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
+# makes it part of something else), 20-128 characters.
+_RANDOM_SRC = (
+    r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9_][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
+)
+_SEPARATORS = re.compile(r"[-_]")
+
+
+@gated
+def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
+    token = m[0]
+    before = m.string[max(0, m.start() - 30) : m.start()].lower()
+    if token.startswith("AAAA") or "base64" in before or "b64" in before:
+        return None  # an SSH public key blob, a base64 fixture
+    segments = _SEPARATORS.split(token)
+    if max(map(len, segments)) < 16:
+        return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
+    if any(len(s) >= 16 and P.hex.fullmatch(s) and _one_case(s) for s in segments):
+        return None  # a git SHA, a digest, a cache key: hex is never told from a hash
+    core = token.replace("_", "").replace("-", "")
+    digits = sum(c.isdigit() for c in core)
+    if digits < 3 or len(core) - digits < 3:
+        return None
+    if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
+        return None  # words with a number or two (release2024build7)
+    if entropy(core) < 3.6 or _base64_text(token):
+        return None  # repetitive, or base64 of readable text (a fixture, a GitHub node id)
+    if not has_candidate(token):
+        return None
+    return "random_token", mask("random_token")
+
+
+def _one_case(hex_digits: str) -> bool:
+    # Digests print their hex in one case; ``6d2FabeB...`` in both is a generated key.
+    return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
+
+
+# Standard base64 of 16+ characters that holds ``+`` or ``/`` or ends with padding: a key or a
+# Basic credential; a plain alphanumeric token is the rule above's.
+_BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
+# A label just before a base64 value that makes it a digest or public data, not a secret.
+_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
+_BASIC = re.compile(r"[\w.@+-]{1,64}+:[\x21-\x7e]{6,}+", re.ASCII)
+
+
+@gated
+def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
+    token = m[0]
+    body = token.rstrip("=")
+    if not any(c in token for c in "+/=") or token.startswith("AAAA"):
+        return None  # alphanumeric (the random-token rule's), or an SSH public key blob
+    before = m.string[max(0, m.start() - 30) : m.start()].lower()
+    if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
+        return None
+    raw = _decoded(token)
+    if raw is not None and _printable(raw):
+        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic).
+        if _BASIC.fullmatch(raw.decode("ascii", "replace")) is None:
+            return None
+        return "basic_credential", mask("basic_credential")
+    if "/" in body and "+" not in body:
+        parts = [p for p in body.split("/") if p]
+        if any(p.isalpha() and len(p) >= 4 for p in parts):
+            return None  # a path
+    digits = sum(c.isdigit() for c in body)
+    upper = sum(c.isupper() for c in body)
+    lower = sum(c.islower() for c in body)
+    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < 4.0:
+        return None
+    if len(body) > 100:
+        return None  # longer than a key (512 bits is 86 characters): data, an icon, a blob
+    return "random_token", mask("random_token")
+
+
+def _decoded(token: str) -> bytes | None:
+    import base64
+    import binascii
+
+    padded = token.replace("-", "+").replace("_", "/")
+    padded += "=" * (-len(padded.rstrip("=")) % 4 if not padded.endswith("=") else 0)
+    try:
+        return base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _printable(raw: bytes) -> bool:
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return bool(raw) and printable >= 0.85 * len(raw)
+
+
+def _base64_text(token: str) -> bool:
+    import base64
+    import binascii
+
+    padded = token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4)
+    try:
+        raw = base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return bool(raw) and printable >= 0.85 * len(raw)
+
+
+# --------------------------------------------------------------------------- compiling
+
+
+def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    from kindling.secrets.secret_shapes import FREE_SHAPES, TOKEN_SHAPES, VENDOR_WORDS
+
+    a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
+    compile_values(VENDOR_WORDS, LOOSE_WORDS)
+
+    rules: list[tuple[tuple[str, ...], LazyPattern, Rule]] = [
+        (("<private",), LazyPattern(_PRIVATE_SRC, ai), _private_tag),
+        (("private key",), LazyPattern(_PEM_SRC, a), _whole("private_key")),
+    ]
+    for kind, literal, rest in TOKEN_SHAPES:
+        # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and
+        # ``risk-free`` hold no ``sk-`` key.
+        lit = re.escape(literal)
+        # A token percent-encoded in a URL keeps going after its first %XX.
+        pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_PERCENT_TAIL}", a)
+        rules.append(((literal.lower(),), pattern, _whole(kind)))
+    rules.append(
+        (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
+    )
+    for kind, keyword, source in FREE_SHAPES:
+        # A one-character keyword (``.``, ``|``) wakes the rule for nearly every text: such a
+        # shape always holds digits, so it waits for a candidate instead.
+        handler = _gated_whole(kind) if len(keyword) == 1 else _whole(kind)
+        rules.append(((keyword,), LazyPattern(source, a), handler))
+    rules += [
+        (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
+        (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
+        *context_rules(),
+        (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
+        *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
+        *keyed_rules(),
+        *data_rules(),
+        near_key_rule(),
+        (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
+        (("+", "/", "="), LazyPattern(_BASE64_SRC, a), _base64_token),
+    ]
+    return rules

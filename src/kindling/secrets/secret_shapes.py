@@ -1,0 +1,219 @@
+"""The shapes of credentials that name themselves: vendor prefixes and fixed formats.
+
+Pure data for ``secrets.scrub``. Each token shape is ``(kind, literal, rest)``: the literal
+the token starts with (it doubles as the keyword that lets the rule run at all, lowercased) and
+a regular expression for the rest. Written from the public documentation of the vendors and
+the rule sets of the gitleaks, trufflehog and detect-secrets scanners (read, not copied).
+
+Shapes that do not start with a literal are ``(kind, keyword, pattern)`` in ``FREE_SHAPES``.
+Families a scanner can only recognise by a nearby vendor name (a Heroku key is a UUID, a
+Datadog key 40 hex digits) are in ``VENDOR_WORDS``: their values are masked when the vendor
+names the key (``HEROKU_API_KEY=...``, ``datadog: ...``), never bare.
+
+Must not import anything.
+"""
+
+from __future__ import annotations
+
+_B64 = "[A-Za-z0-9+/]"
+_URL = "[A-Za-z0-9_-]"
+_END = "(?![A-Za-z0-9_-])"
+
+TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
+    ("aws_access_key_id", "AKIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
+    ("aws_access_key_id", "ASIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
+    ("aws_access_key_id", "ABIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
+    ("aws_access_key_id", "ACCA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
+    ("aws_access_key_id", "A3T", "[A-Z0-9]{17}(?![A-Za-z0-9])"),
+    ("anthropic_api_key", "sk-ant-", f"{_URL}{{20,}}+"),
+    # Requiring a digit keeps kebab-case words after ``sk-`` out; real keys always have one.
+    ("openai_api_key", "sk-", f"(?={_URL}*?[0-9]){_URL}{{20,}}+"),
+    ("github_token", "gh", "[pousr]_[A-Za-z0-9]{36,}+"),
+    ("github_token", "github_pat_", "[A-Za-z0-9_]{22,}+"),
+    *(
+        ("gitlab_token", prefix, "[A-Za-z0-9_.-]{20,}+")
+        for prefix in (
+            *("glpat-", "gldt-", "glrt-", "glcbt-", "glffct-", "glft-", "glimt-"),
+            *("glagent-", "gloas-", "glptt-", "glsoat-", "GR1348941"),
+        )
+    ),
+    ("gitlab_token", "_gitlab_session=", "[0-9a-z]{32}"),
+    ("slack_token", "xox", "[abposre]-[A-Za-z0-9-]{10,}+"),
+    ("slack_token", "xapp-", "[A-Za-z0-9-]{10,}+"),
+    ("stripe_secret_key", "sk_", "(?:live|test|prod)_[A-Za-z0-9]{10,}+"),
+    ("stripe_secret_key", "rk_", "(?:live|test|prod)_[A-Za-z0-9]{10,}+"),
+    ("google_api_key", "AIza", f"{_URL}{{35}}{_END}"),
+    ("npm_token", "npm_", "[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
+    ("pypi_token", "pypi-AgE", f"{_URL}{{50,}}+"),
+    ("grafana_token", "eyJrIjoi", "[A-Za-z0-9]{40,}+={0,3}"),
+    ("grafana_token", "glc_", f"{_B64}{{32,}}+={{0,3}}"),
+    ("grafana_token", "glsa_", "[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    # A JWT, or an unsigned one (``alg: none``) that ends with its second dot.
+    (
+        "jwt",
+        "eyJ",
+        f"{_URL}{{8,}}+\\.(?:{_URL}{{8,}}+\\.{_URL}{{8,}}+|eyJ{_URL}{{5,}}+\\.{_END})",
+    ),
+    ("sendgrid_api_key", "SG.", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
+    ("digitalocean_token", "dop_v1_", "[a-f0-9]{64}"),
+    ("digitalocean_token", "doo_v1_", "[a-f0-9]{64}"),
+    ("digitalocean_token", "dor_v1_", "[a-f0-9]{64}"),
+    ("vault_token", "hvs.", f"{_URL}{{24,}}+"),
+    ("vault_token", "hvb.", f"{_URL}{{24,}}+"),
+    # A legacy Vault service token: ``s.`` and 24 letters and digits, both cases and a digit.
+    (
+        "vault_token",
+        "s.",
+        "(?<![A-Za-z0-9_.-]s\\.)(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])(?=[A-Za-z]*[0-9])"
+        "[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])",
+    ),
+    # Amazon Bedrock long-term API key: ``ABSK`` and base64 of ``BedrockAPIKey-...``.
+    ("aws_bedrock_api_key", "ABSKQmVkcm9ja0FQSUtleS", f"{_B64}{{40,}}+={{0,2}}"),
+    ("shopify_token", "shpat_", "[a-fA-F0-9]{32}"),
+    ("shopify_token", "shpca_", "[a-fA-F0-9]{32}"),
+    ("shopify_token", "shppa_", "[a-fA-F0-9]{32}"),
+    ("shopify_token", "shpss_", "[a-fA-F0-9]{32}"),
+    ("linear_api_key", "lin_api_", "[A-Za-z0-9]{40}"),
+    ("onepassword_token", "ops_eyJ", f"{_B64}{{100,}}+={{0,3}}"),
+    (
+        "onepassword_token",
+        "A3-",
+        "[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}",
+    ),
+    ("adobe_client_secret", "p8e-", "[A-Za-z0-9]{32}"),
+    ("age_secret_key", "AGE-SECRET-KEY-1", "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    ("alibaba_access_key_id", "LTAI", "[A-Za-z0-9]{20}(?![A-Za-z0-9])"),
+    ("artifactory_token", "AKCp", "[A-Za-z0-9]{60,}+"),
+    ("artifactory_token", "cmVmd", "[A-Za-z0-9]{59}(?![A-Za-z0-9])"),
+    ("atlassian_token", "ATATT3", "[A-Za-z0-9_=-]{60,}+"),
+    ("clojars_token", "CLOJARS_", "[A-Za-z0-9]{60}"),
+    ("cloudflare_origin_ca_key", "v1.0-", "[a-f0-9]{24}-[a-f0-9]{146}"),
+    ("databricks_token", "dapi", "[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])"),
+    ("doppler_token", "dp.", "(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9]{40,}+"),
+    ("duffel_token", "duffel_", "(?:test|live)_[A-Za-z0-9_=-]{43}"),
+    ("dynatrace_token", "dt0c01.", "[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}"),
+    ("easypost_token", "EZAK", "[A-Za-z0-9]{54}"),
+    ("easypost_token", "EZTK", "[A-Za-z0-9]{54}"),
+    ("facebook_token", "EAA", "[MC][A-Za-z0-9]{100,}+"),
+    ("square_token", "EAAA", f"{_URL}{{22,60}}+"),
+    ("square_token", "sq0atp-", f"{_URL}{{22,}}+"),
+    ("square_token", "sq0csp-", f"{_URL}{{40,}}+"),
+    ("flutterwave_secret_key", "FLWSECK", "(?:_TEST)?-[A-Za-z0-9]{12,}+(?:-X)?"),
+    ("flyio_token", "fo1_", f"{_URL}{{43}}"),
+    ("flyio_token", "fm1", f"[ar]_{_B64}{{100,}}+={{0,3}}"),
+    ("flyio_token", "fm2_", f"{_B64}{{100,}}+={{0,3}}"),
+    ("frameio_token", "fio-u-", "[A-Za-z0-9_=-]{64}"),
+    ("harness_token", "pat.", f"{_URL}{{22}}\\.[A-Za-z0-9]{{24}}\\.[A-Za-z0-9]{{20}}"),
+    ("harness_token", "sat.", f"{_URL}{{22}}\\.[A-Za-z0-9]{{24}}\\.[A-Za-z0-9]{{20}}"),
+    ("heroku_api_key", "HRKU-AA", f"{_URL}{{58}}"),
+    ("infracost_token", "ico-", "[A-Za-z0-9]{32}"),
+    ("intra42_secret", "s-s4t2", "(?:ud|af)-[a-f0-9]{64}"),
+    ("notion_token", "ntn_", "[0-9]{11}[A-Za-z0-9]{35}"),
+    ("notion_token", "secret_", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{43}(?![A-Za-z0-9])"),
+    ("newrelic_key", "NRAK-", "[A-Z0-9]{27}"),
+    ("newrelic_key", "NRII-", "[A-Za-z0-9-]{32}"),
+    ("newrelic_key", "NRJS-", "[a-f0-9]{19}"),
+    ("octopus_api_key", "API-", "[A-Z0-9]{26}(?![A-Za-z0-9])"),
+    ("openshift_token", "sha256~", f"{_URL}{{43}}"),
+    ("perplexity_api_key", "pplx-", "[A-Za-z0-9]{48}"),
+    ("planetscale_token", "pscale_", "(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+"),
+    ("postman_api_key", "PMAK-", "[a-f0-9]{24}-[a-f0-9]{34}"),
+    ("prefect_token", "pnu_", "[A-Za-z0-9]{36}"),
+    ("pulumi_token", "pul-", "[a-f0-9]{40}"),
+    ("readme_token", "rdme_", "[a-z0-9]{70}"),
+    ("rubygems_token", "rubygems_", "[a-f0-9]{48}"),
+    ("scalingo_token", "tk-us-", f"{_URL}{{48}}"),
+    ("sendinblue_api_key", "xkeysib-", "[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    ("sentry_token", "sntrys_", "eyJ[A-Za-z0-9+/=_]{50,}+"),
+    ("sentry_token", "sntryu_", "[a-f0-9]{64}"),
+    ("settlemint_token", "sm_", "(?:aat|pat|sat)_[A-Za-z0-9]{16}"),
+    ("shippo_token", "shippo_", "(?:live|test)_[a-fA-F0-9]{40}"),
+    ("twilio_api_key", "SK", "[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
+    ("typeform_token", "tfp_", "[A-Za-z0-9_.=-]{59}"),
+    ("yandex_api_key", "AQVN", f"{_URL}{{35,38}}+"),
+    ("sourcegraph_token", "sgp_", "(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])"),
+    ("mapbox_token", "sk.eyJ", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
+    ("xai_api_key", "xai-", "[A-Za-z0-9]{70,}+"),
+    # A JWT, base64-encoded once more (its header starts {"alg", {"typ", {"sub", {"iss", {"kid").
+    (
+        "jwt",
+        "ZXlK",
+        "(?:aGJHY2lPaU|MGVYQWlPaU|emRXSWlPaU|cGMzTWlPaU|cmFXUWlP)[A-Za-z0-9+/_-]{30,}+={0,2}",
+    ),
+    ("groq_api_key", "gsk_", "[A-Za-z0-9]{48,}+"),
+    ("replicate_token", "r8_", "[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
+    ("langsmith_api_key", "lsv2_", "(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    ("mailgun_api_key", "key-", "[a-f0-9]{32}(?![A-Za-z0-9])"),
+    ("google_oauth_token", "ya29.", f"{_URL}{{20,}}+"),
+    ("contentful_token", "CFPAT-", f"{_URL}{{43,}}+"),
+    ("posthog_api_key", "phx_", f"{_URL}{{40,}}+"),
+)
+
+# (kind, keyword, pattern): shapes whose distinctive part is not at the start.
+FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
+    (
+        "terraform_token",
+        ".atlasv1.",
+        "(?<![A-Za-z0-9])[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70}+",
+    ),
+    ("maxmind_license_key", "_mmk", "(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\\b"),
+    ("mailchimp_api_key", "-us", "(?<![A-Za-z0-9])[a-f0-9]{32}-us[0-9]{1,2}(?![A-Za-z0-9])"),
+    (
+        "facebook_token",
+        "|",
+        "(?<![0-9])[0-9]{15,16}(?:\\||%7C)[0-9A-Za-z_-]{27,40}+(?![A-Za-z0-9_-])",
+    ),
+    (
+        "sidekiq_secret",
+        "contribsys",
+        # Runs only in text that names contribsys: its credential is user:password in hex.
+        "(?<![A-Za-z0-9])[a-f0-9]{8}:[a-f0-9]{8}(?![A-Za-z0-9])",
+    ),
+    (
+        "password_hash",
+        "$2",
+        "(?<![A-Za-z0-9$])\\$2[abxy]?\\$[0-9]{2}\\$[./A-Za-z0-9]{53}(?![./A-Za-z0-9])",
+    ),
+    *(
+        (
+            "password_hash",
+            f"${n}$",
+            f"(?<![A-Za-z0-9$])\\${n}\\$(?:rounds=[0-9]+\\$)?[./A-Za-z0-9]{{1,16}}\\$"
+            "[./A-Za-z0-9]{22,86}(?![./A-Za-z0-9])",
+        )
+        for n in ("1", "5", "6", "8", "apr1")
+    ),
+    # A Discord bot token: base64 of the bot's numeric id (every 4 characters of it start with
+    # M, N or O, as base64 of ASCII digits does), a timestamp and an HMAC.
+    (
+        "discord_bot_token",
+        ".",
+        # (The first letter first: the scan skips to an M, N or O before looking back.)
+        "[MNO](?<![A-Za-z0-9_-][MNO])[A-Za-z0-9_-]{3}(?:[MNO][A-Za-z0-9_-]{3}){4,5}"
+        "[A-Za-z0-9_-]{0,3}"
+        "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
+    ),
+    ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
+    ("telegram_bot_token", ":aa", f"(?<![0-9])[0-9]{{8,10}}:AA{_URL}{{33}}{_END}"),
+    (
+        "azure_client_secret",
+        "q~",
+        "(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}+",
+    ),
+)
+
+# Vendors whose keys have no shape of their own: a key naming one of them marks its value.
+VENDOR_WORDS: tuple[str, ...] = (
+    *("adafruit", "adobe", "airtable", "algolia", "alibaba", "asana", "atlassian", "beamer"),
+    *("bitbucket", "bittrex", "cloudflare", "codecov", "cohere", "coinbase", "confluent"),
+    *("contentful", "datadog", "discord", "droneci", "dropbox", "etsy", "facebook", "fastly"),
+    *("finicity", "finnhub", "flickr", "freshbooks", "gitter", "gocardless", "heroku"),
+    *("hubspot", "intercom", "jfrog", "jira", "kraken", "kucoin", "launchdarkly", "linkedin"),
+    *("mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird", "netlify"),
+    *("newrelic", "nytimes", "okta", "plaid", "rapidapi", "sendbird", "sentry", "snyk"),
+    *("sonar", "squarespace", "sumologic", "telegram", "travis", "twitch", "twitter"),
+    *("typeform", "yandex", "zendesk", "pagerduty", "circleci", "vercel", "supabase"),
+    *("bintray", "artifactory", "xray", "dnkey", "privateai", "private_ai", "private-ai"),
+    *("new_relic", "new-relic", "linked_in", "linked-in", "message_bird", "message-bird"),
+    *("sumo", "telegr", "confluence", "contribsys"),
+)
