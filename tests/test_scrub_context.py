@@ -81,6 +81,35 @@ SHAPES: dict[str, tuple[st.SearchStrategy[str], str]] = {
 }
 
 
+# A value whose secret name is given by a sibling field, a list under a secret key, a key
+# with another separator or suffix, a value inside markup: the syntaxes, not the samples.
+SYNTAXES: dict[str, str] = {
+    "JSON key/value pair": '{{"key": "db.password", "value": "{}", "info": "x"}}',
+    "CloudFormation parameter": '{{"ParameterKey": "DbPassword", "ParameterValue": "{}"}}',
+    "HCL name/value": '{{ name = "API_TOKEN", value = "{}" }}',
+    "YAML key/value": "secrets:\n  - key: pro_password\n    value: {}\n",
+    "Hadoop property": "<property>\n  <name>fs.s3a.secret.key</name>\n  <value>{}</value>",
+    "XML key/value siblings": "<entry>\n  <key>PASS</key>\n  <value>{}</value>\n</entry>",
+    "YAML list under passwords": 'passwords:\n  - "{0}"\n  - other{0}\n',
+    "JSON list under api_keys": '{{"api_keys": ["{0}", "second-{0}"]}}',
+    "XML plural element": "<db_passwords>{}</db_passwords>",
+    "dotted key": "api.key={}",
+    "pass ending a key": "dbpass: {}",
+    "query parameter userpass": "jdbc:mysql://db/app?user=admin&amp;userpass={}",
+    "env line inside markup": "<inlist>DB_PASSWORD={}</inlist>",
+    "webhook key": "teams-webhook: https://example.webhook.office.com/webhookb2/{}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SYNTAXES))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=_mixed(16))
+def test_a_secret_named_in_any_syntax_is_masked(name: str, value: str) -> None:
+    out = scrub_secrets(SYNTAXES[name].format(value)).text
+    assert value not in out
+    assert "[REDACTED:" in out
+
+
 @pytest.mark.parametrize("name", sorted(SHAPES))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -122,6 +151,13 @@ def test_every_copy_of_a_masked_value_in_one_text_is_masked(value: str, copies: 
         "golang.org/x/oauth2 v0.0.0-20180821212333-d2e6202438be/go.mod"
         " h1:N/0e6XlmueqKjAGxoOufVs8QHGRruUQn6yWY3a++T0U=",
         "https://user:x-oauth-basic@github.com/o/r",
+        '"minipass": "^5.0.0 || ^6.0.2 || ^7.0.0"',
+        'userpass = b":".join((to_bytes(username), to_bytes(password)))',
+        'userpass = username + b":" + password',
+        "bypass: true\ncompass = north12\nrenderPass = device.createRenderPass(info)",
+        '{"key": "timeout", "value": "30s"}\n<name>fs.defaultFS</name><value>hdfs://nn</value>',
+        "tokens:\n  - IDENT\n  - NUMBER\n",
+        '"api_keys": ["${API_KEY}", "<your-key>"]',
     ],
 )
 def test_the_known_false_positives_are_left(text: str) -> None:

@@ -55,21 +55,31 @@ _KEY_ENDINGS = (
             *("private", "secret", "signing", "encryption", "master", "auth", "service"),
             "storage",
         )
-        for joint in ("[_-]", "")
+        for joint in ("[_.-]", "")
     ),
 )
 _KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
 
 
+# Words that end in "pass" without naming a password.
+_PASS_WORDS = (
+    *("bypass", "compass", "overpass", "underpass", "trespass", "surpass", "renderpass"),
+    *("subpass", "multipass", "singlepass", "firstpass", "secondpass", "onepass", "twopass"),
+)
+
+
 def _key_end(after: str) -> str:
     """Look-behinds true when a key ending sits just before the consumed ``after`` character.
 
-    Grouped by last letter so most candidates fail on one or two checks. ``pass`` and ``pwd``
-    must be whole words: not ``bypass``, ``OLDPWD``.
+    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` must be a
+    whole word (not ``OLDPWD``); ``pass`` may end a longer key (``dbpass``, ``userpass``)
+    unless the key is an English word ending in it (``bypass``, ``compass``) or a graphics
+    pass (``renderPass``).
     """
+    not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
     by_last: dict[str, list[str]] = {
         "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
-        "s": [rf"(?<=pass{after})(?:(?<![a-z]pass{after})|(?-i:(?<=[a-z]Pass{after})))"],
+        "s": [rf"(?<=pass{after}){not_words}"],
     }
     for ending in _KEY_ENDINGS:
         by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
@@ -77,9 +87,16 @@ def _key_end(after: str) -> str:
     return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
 
 
-def _key_kind(text: str, key_end: int) -> str | None:
-    """The kind named by the key word ending at ``key_end``, or None if no key word ends there."""
-    key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
+def _key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
+    """The kind named by the key word ending at ``key_end``, or None if no key word ends there.
+
+    ``plural``: the key may name several (``passwords``, ``api_keys``), for a list of values."""
+    key = text[max(0, key_end - 24) : key_end].lower()
+    key = key.replace("_", "").replace("-", "").replace(".", "")
+    if plural and key.endswith("s") and not key.endswith(("pass", "credentials")):
+        key = key[:-1]
+    if key.endswith(_PASS_WORDS):
+        return None
     if key.endswith("secretaccesskey"):
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
@@ -110,7 +127,7 @@ _NAME_ATTR = LazyRe(r"""[ \t](?:key|name|id)[ \t]*=[ \t]*["']([^"']{1,100})["']"
 
 
 def _xml(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["tag"], len(m["tag"]))
+    kind = _key_kind(m["tag"], len(m["tag"]), plural=True)
     if kind is None and "=" in m["open"]:
         named = _NAME_ATTR.search(m["open"])
         kind = _key_kind(named[1], len(named[1])) if named else None
@@ -123,10 +140,105 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['open']}{lead}{mask(kind)}{trail}</{m['tag']}>"
 
 
+# A value named by a sibling field, in any syntax: ``<add key="ClearTextPassword" value="x"/>``,
+# ``{"key": "db.password", "value": "x"}``, ``{"ParameterKey": "DbPassword", "ParameterValue":
+# "x"}``, ``{Name = "API_TOKEN", Value = "x"}``.
+_NAME_FIELD = r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting)"
+_VALUE_FIELD = r"(?:value|val|parameter[_-]?value|secret[_-]?value)"
 _ADD_KEY_SRC = (
-    r"""(?P<keep>\b(?:key|name)[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
-    r"""[ \t\r\n]++value[ \t]*+=[ \t]*+(?P<q2>["']))(?P<value>[^"'\r\n]*+)(?P=q2)"""
+    rf"""(?P<keep>(?<![\w.-])(?P<k>["']?){_NAME_FIELD}(?P=k)[ \t]*+[:=][ \t]*+"""
+    r"""(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)[ \t]*+,?[ \t\r\n]*+"""
+    rf"""(?P<k2>["']?){_VALUE_FIELD}(?P=k2)[ \t]*+[:=][ \t]*+(?P<q2>["']))"""
+    r"""(?P<value>[^"'\r\n]*+)(?P=q2)"""
 )
+
+# The same in markup: ``<name>fs.s3a.secret.key</name><value>x</value>`` (Hadoop, Java
+# properties as XML), ``<key>password</key>`` then ``<value>x</value>``.
+_SIBLING_SRC = (
+    r"(?P<keep><(?P<kt>key|name)>[ \t]*+(?P<key>[^<\r\n]{1,100}+)</(?P=kt)>[ \t\r\n]{0,200}+"
+    r"<value>)(?P<value>[^<]{1,1000}+)(?=</value>)"
+)
+
+
+def _sibling(m: re.Match[str]) -> tuple[str, str] | None:
+    key = m["key"].strip()
+    kind = _key_kind(key, len(key))
+    value = m["value"].strip()
+    if kind is None or not value or leave_value(value) or _too_short(kind, value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}"
+
+
+# A list under a key that names secrets: YAML ``passwords:`` then ``- x`` lines, and
+# ``"api_keys": ["x", "y"]`` in JSON, TOML or Python.
+_YAML_LIST_SRC = (
+    r"(?m)^(?P<head>[ \t]*+(?:-[ \t]++)?(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)"
+    r":[ \t]*+\r?\n)(?P<items>(?:[ \t]*+-[ \t]++[^\r\n]*+(?:\r?\n|\Z)){1,50}+)"
+)
+_FLOW_LIST_SRC = (
+    r"(?P<head>(?P<q>[\"'])(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+[:=][ \t]*+\[)"
+    r"(?P<items>[^\[\]{}]{1,2000}+)(?=\])"
+)
+_LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
+_QUOTED_ITEM = LazyRe(r"""(?P<q>["'])(?P<value>[^"'\r\n]*+)(?P=q)""", re.ASCII)
+
+
+def _list_value(kind: str, value: str) -> bool:
+    return bool(value) and not (
+        leave_value(value) or P.code.fullmatch(value) or _too_short(kind, value)
+    )
+
+
+def _yaml_list(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]), plural=True)
+    if kind is None:
+        return None
+    lines = m["items"].splitlines(keepends=True)
+    out, masked = [], False
+    for line in lines:
+        item = _LIST_ITEM.match(line)
+        body = line.rstrip("\r\n")
+        if item is not None:
+            raw = item["value"].rstrip()
+            value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw
+            if ": " not in raw and _list_value(kind, value):
+                quote = raw[0] if value is not raw else ""
+                body = f"{item['lead']}{quote}{mask(kind)}{quote}"
+                masked = True
+        out.append(body + line[len(line.rstrip("\r\n")) :])
+    return (kind, m["head"] + "".join(out)) if masked else None
+
+
+def _flow_list(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]), plural=True)
+    if kind is None:
+        return None
+    masked = False
+
+    def item(x: re.Match[str]) -> str:
+        nonlocal masked
+        if not _list_value(kind, x["value"]):
+            return x[0]
+        masked = True
+        return f"{x['q']}{mask(kind)}{x['q']}"
+
+    items = _QUOTED_ITEM.sub(item, m["items"])
+    return (kind, m["head"] + items) if masked else None
+
+
+# A URL given to a key that names a webhook: its path is the credential (whoever knows it can
+# post), whatever the vendor. The scheme and host are kept.
+_WEBHOOK_KEY_SRC = (
+    r"(?P<keep>webhooks?(?:[_.-]?ur[il])?[\"']?[ \t]*+(?:[:=]|=>)[ \t]*+[\"']?"
+    r"https?://[\w.-]++(?::[0-9]++)?)(?P<value>/[^\s\"'<>`]{8,}+)"
+)
+
+
+def _webhook_key(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if "[REDACTED:" in value or (not any(c.isdigit() for c in value) and len(value) < 24):
+        return None
+    return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
 
 
 def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
@@ -139,8 +251,9 @@ def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
 
 # Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
 _NAME_VALUE_SRC = (
-    r"(?P<keep>\bname:[ \t]*+(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
-    r"[ \t]*+(?:-[ \t]++)?value:[ \t]*+)"
+    rf"(?P<keep>\b{_NAME_FIELD}:[ \t]*+(?P<q>[\"']?)"
+    r"(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
+    rf"[ \t]*+(?:-[ \t]++)?{_VALUE_FIELD}:[ \t]*+)"
     r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
 )
 
@@ -250,7 +363,10 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
-    value = bare.rstrip(",)}")
+    if bare.lower() in _STRING_PREFIXES and text[m.end() : m.end() + 1] in ("'", '"'):
+        return None  # b":".join(...), f"{x}": a string prefix, the start of an expression
+    cut = bare.find("</")  # <item>DB_PASSWORD=x</item>: the closing tag ends the value
+    value = (bare[:cut] if cut > 0 else bare).rstrip(",)}")
     tail = bare[len(value) :]
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
@@ -264,7 +380,12 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
-_VERSION_RANGE = LazyRe(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
+_VERSION_RANGE = LazyRe(
+    # ``^5.0.12``, ``>=1.2 <2``, ``^5.0.0 || ^6.0.2``: npm's ranges, alone or joined
+    r"(?:(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?"
+    r"(?:[ \t]*+\|\|[ \t]*+|[ \t]++|\Z))++",
+    re.ASCII,
+)
 
 
 def _too_short(kind: str, value: str) -> bool:
@@ -281,11 +402,17 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         and not _in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
+    if P.identifier.fullmatch(value) and _OPERATOR_NEXT.match(text, end) is not None:
+        return True  # an expression: userpass = username + ":" + password
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
     if colon and not sep.endswith((" ", "\t")) and "'" not in sep and '"' not in sep:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
+
+
+_STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
+_OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
 
 
 # ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
@@ -377,8 +504,12 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
-        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
-        (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
+        (("value", "val"), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
+        (("</value",), LazyPattern(_SIBLING_SRC, ai), _sibling),
+        (_KEY_WORDS, LazyPattern(_YAML_LIST_SRC, ai), _yaml_list),
+        (_KEY_WORDS, LazyPattern(_FLOW_LIST_SRC, ai), _flow_list),
+        (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
+        (("value:", "val:"), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
         (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),

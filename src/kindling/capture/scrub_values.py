@@ -70,6 +70,9 @@ class LazyRe:
     def findall(self, text: str) -> list[str]:
         return self._re().findall(text)
 
+    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
+        return self._re().sub(repl, text)
+
 
 # --------------------------------------------------------------------------- value checks
 # Pattern sources; ``_compile`` turns them into ``P`` attributes on first use.
