@@ -172,12 +172,13 @@ def _sibling(m: re.Match[str]) -> tuple[str, str] | None:
 # A list under a key that names secrets: YAML ``passwords:`` then ``- x`` lines, and
 # ``"api_keys": ["x", "y"]`` in JSON, TOML or Python.
 _YAML_LIST_SRC = (
-    r"(?m)^(?P<head>[ \t]*+(?:-[ \t]++)?(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)"
+    r"(?m)^(?P<head>[ \t]*+(?:-[ \t]++)?(?P<q>[\"']?)(?P<key>\w[\w.-]{0,80}+)(?P=q)"
     r":[ \t]*+\r?\n)(?P<items>(?:[ \t]*+-[ \t]++[^\r\n]*+(?:\r?\n|\Z)){1,50}+)"
 )
 _FLOW_LIST_SRC = (
-    r"(?P<head>(?P<q>[\"'])(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+[:=][ \t]*+\[)"
-    r"(?P<items>[^\[\]{}]{1,2000}+)(?=\])"
+    r"(?P<head>(?P<q>[\"'])(?P<key>\w[\w.-]{0,80}+)(?P=q)[ \t]*+[:=][ \t]*+\[)"
+    # To the closing bracket, or to the end of a text cut inside the list.
+    r"(?P<items>[^\[\]{}]{1,2000}+)(?=\]|\Z)"
 )
 _LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
 _QUOTED_ITEM = LazyRe(r"""(?P<q>["'])(?P<value>[^"'\r\n]*+)(?P=q)""", re.ASCII)

@@ -165,7 +165,7 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     (
         "braintree_token",
         "access_token$",
-        "(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32}",
+        "(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-z]{32}",
     ),
     ("onfido_token", "api_live", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
     ("onfido_token", "api_sandbox", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
