@@ -97,6 +97,8 @@ SYNTAXES: dict[str, str] = {
     "pass ending a key": "dbpass: {}",
     "query parameter userpass": "jdbc:mysql://db/app?user=admin&amp;userpass={}",
     "env line inside markup": "<inlist>DB_PASSWORD={}</inlist>",
+    "Terraform variable default": 'variable "db_password" {{\n  default = "{}"\n}}',
+    "Gradle argument": "credentials {{\n    username 'ci'\n    password '{}'\n}}",
     "webhook key": "teams-webhook: https://example.webhook.office.com/webhookb2/{}",
 }
 

@@ -227,6 +227,27 @@ def _flow_list(m: re.Match[str]) -> tuple[str, str] | None:
     return (kind, m["head"] + items) if masked else None
 
 
+# A Terraform variable whose name says secret, with a default: ``variable "db_password" {
+# default = "x" }``; and a key given its value as a command's argument on a line of its own
+# (Gradle, Groovy, Ruby DSLs, nginx, Apache): ``password 'x'``, ``auth_token "x";``.
+_HCL_VARIABLE_SRC = (
+    r"""(?P<keep>\bvariable[ \t]++"(?P<key>[^"\r\n]{1,100}+)"[ \t]*+\{[^{}"]{0,300}?"""
+    r"""\bdefault[ \t]*+=[ \t]*+")(?P<value>[^"\r\n]*+)(?=")"""
+)
+_ARGUMENT_SRC = (
+    r"""(?m)^(?P<keep>[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]++(?P<q>["']))"""
+    r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?[ \t]*+(?:\r?\n|\Z))"""
+)
+
+
+def _named_by_key(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = _key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or not value or leave_value(value) or _too_short(kind, value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}{m.string[m.end('value') : m.end()]}"
+
+
 # A URL given to a key that names a webhook: its path is the credential (whoever knows it can
 # post), whatever the vendor. The scheme and host are kept.
 _WEBHOOK_KEY_SRC = (
@@ -510,6 +531,8 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (_KEY_WORDS, LazyPattern(_YAML_LIST_SRC, ai), _yaml_list),
         (_KEY_WORDS, LazyPattern(_FLOW_LIST_SRC, ai), _flow_list),
         (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
+        (("variable",), LazyPattern(_HCL_VARIABLE_SRC, ai), _named_by_key),
+        (_KEY_WORDS, LazyPattern(_ARGUMENT_SRC, ai), _named_by_key),
         (("value:", "val:"), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
         (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
