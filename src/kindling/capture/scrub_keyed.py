@@ -144,7 +144,7 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
 # ``{"key": "db.password", "value": "x"}``, ``{"ParameterKey": "DbPassword", "ParameterValue":
 # "x"}``, ``{Name = "API_TOKEN", Value = "x"}``.
 _NAME_FIELD = r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting)"
-_VALUE_FIELD = r"(?:value|val|parameter[_-]?value|secret[_-]?value)"
+_VALUE_FIELD = r"(?:value|parameter[_-]?value|secret[_-]?value)"
 _ADD_KEY_SRC = (
     rf"""(?P<keep>(?<![\w.-])(?P<k>["']?){_NAME_FIELD}(?P=k)[ \t]*+[:=][ \t]*+"""
     r"""(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)[ \t]*+,?[ \t\r\n]*+"""
@@ -171,15 +171,31 @@ def _sibling(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A list under a key that names secrets: YAML ``passwords:`` then ``- x`` lines, and
 # ``"api_keys": ["x", "y"]`` in JSON, TOML or Python.
+# The last letters of the key words, plural or not (these patterns run without IGNORECASE,
+# which makes the scan for their first character slower).
+_LAST = "dsentlyDSENTLY"
+
+# Both start at the character after the key (a colon, a closing quote) and look back for it:
+# a line start or a quote is tried at far more places than a key word's last letter.
 _YAML_LIST_SRC = (
-    r"(?m)^(?P<head>[ \t]*+(?:-[ \t]++)?(?P<q>[\"']?)(?P<key>\w[\w.-]{0,80}+)(?P=q)"
-    r":[ \t]*+\r?\n)(?P<items>(?:[ \t]*+-[ \t]++[^\r\n]*+(?:\r?\n|\Z)){1,50}+)"
+    rf"(?P<head>:(?:(?<=[{_LAST}]:)|(?<=[{_LAST}][\"']:))[ \t]*+\r?\n)"
+    r"(?P<items>(?:[ \t]*+-[ \t]++[^\r\n]*+(?:\r?\n|\Z)){1,50}+)"
 )
 _FLOW_LIST_SRC = (
-    r"(?P<head>(?P<q>[\"'])(?P<key>\w[\w.-]{0,80}+)(?P=q)[ \t]*+[:=][ \t]*+\[)"
+    rf"(?P<head>[\"'](?<=[{_LAST}][\"'])[ \t]*+[:=][ \t]*+\[)"
     # To the closing bracket, or to the end of a text cut inside the list.
     r"(?P<items>[^\[\]{}]{1,2000}+)(?=\]|\Z)"
 )
+# Their keywords are the key word with what follows it, so that the rules (which scan every
+# quote) wake only for a text that can hold their syntax.
+_ENDINGS = ("pass", "pwd", "passwd", "password", "passphrase", "token", "secret", "key")
+_ENDINGS_PLURAL = (*_ENDINGS, "tokens", "secrets", "keys", "passwords", "credential", "credentials")
+_FLOW_LIST_WORDS = tuple(
+    f"{word}{q}{sep}" for word in _ENDINGS_PLURAL for q in "\"'" for sep in (":", " :", "=", " =")
+)
+_ARGUMENT_WORDS = tuple(f"{word}{sep}" for word in _ENDINGS for sep in (" '", ' "', "  "))
+_YAML_LIST_KEY = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?(?P<key>\w[\w.-]{0,80}+)["']?""", re.ASCII)
+_FLOW_LIST_KEY = LazyRe(r"""["'](?P<key>\w[\w.-]{0,80}+)\Z""", re.ASCII)
 _LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
 _QUOTED_ITEM = LazyRe(r"""(?P<q>["'])(?P<value>[^"'\r\n]*+)(?P=q)""", re.ASCII)
 
@@ -191,7 +207,10 @@ def _list_value(kind: str, value: str) -> bool:
 
 
 def _yaml_list(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]), plural=True)
+    text = m.string
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    key = _YAML_LIST_KEY.fullmatch(text[line_start : m.start()])
+    kind = _key_kind(key["key"], len(key["key"]), plural=True) if key else None
     if kind is None:
         return None
     lines = m["items"].splitlines(keepends=True)
@@ -211,7 +230,8 @@ def _yaml_list(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 def _flow_list(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]), plural=True)
+    key = _FLOW_LIST_KEY.search(m.string[max(0, m.start() - 82) : m.start()])
+    kind = _key_kind(key["key"], len(key["key"]), plural=True) if key else None
     if kind is None:
         return None
     masked = False
@@ -234,10 +254,28 @@ _HCL_VARIABLE_SRC = (
     r"""(?P<keep>\bvariable[ \t]++"(?P<key>[^"\r\n]{1,100}+)"[ \t]*+\{[^{}"]{0,300}?"""
     r"""\bdefault[ \t]*+=[ \t]*+")(?P<value>[^"\r\n]*+)(?=")"""
 )
+# Starts at the opening quote and looks back for a key word and one to four blanks: quotes are
+# rarer than blanks; the handler checks that the key is all the line holds before it.
 _ARGUMENT_SRC = (
-    r"""(?m)^(?P<keep>[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]++(?P<q>["']))"""
-    r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?[ \t]*+(?:\r?\n|\Z))"""
+    r"""(?P<q>["'])"""
+    + "(?:{})".format("|".join(f"(?<=[{_LAST}][ \\t]{{{n}}}[\"'])" for n in range(1, 5)))
+    + r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?[ \t]*+(?:\r?\n|\Z))"""
 )
+
+
+_ARGUMENT_LINE = LazyRe(r"[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]{1,4}", re.ASCII)
+
+
+def _argument(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    key = _ARGUMENT_LINE.fullmatch(text[line_start : m.start()])
+    kind = _key_kind(key["key"], len(key["key"])) if key else None
+    value = m["value"]
+    if kind is None or leave_value(value) or _too_short(kind, value):
+        return None
+    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
+    return kind, f"{head}{mask(kind)}{tail}"
 
 
 def _named_by_key(m: re.Match[str]) -> tuple[str, str] | None:
@@ -526,14 +564,14 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
-        (("value", "val"), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
+        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
         (("</value",), LazyPattern(_SIBLING_SRC, ai), _sibling),
-        (_KEY_WORDS, LazyPattern(_YAML_LIST_SRC, ai), _yaml_list),
-        (_KEY_WORDS, LazyPattern(_FLOW_LIST_SRC, ai), _flow_list),
+        (_KEY_WORDS, LazyPattern(_YAML_LIST_SRC, a), _yaml_list),
+        (_FLOW_LIST_WORDS, LazyPattern(_FLOW_LIST_SRC, a), _flow_list),
         (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
         (("variable",), LazyPattern(_HCL_VARIABLE_SRC, ai), _named_by_key),
-        (_KEY_WORDS, LazyPattern(_ARGUMENT_SRC, ai), _named_by_key),
-        (("value:", "val:"), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
+        (_ARGUMENT_WORDS, LazyPattern(_ARGUMENT_SRC, a), _argument),
+        (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
         (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
