@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kindling.capture.scrub_values import (
+    VERSION_RANGE,
     LazyPattern,
     LazyRe,
     P,
@@ -58,13 +59,13 @@ _KEY_ENDINGS = (
         for joint in ("[_.-]", "")
     ),
 )
-_KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
+KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
 
 
 # Words that end in "pass" without naming a password.
-_PASS_WORDS = (
-    *("bypass", "compass", "overpass", "underpass", "trespass", "surpass", "renderpass"),
-    *("subpass", "multipass", "singlepass", "firstpass", "secondpass", "onepass", "twopass"),
+_PASS_WORDS = tuple(
+    """bypass compass overpass underpass trespass surpass renderpass subpass multipass
+    singlepass firstpass secondpass onepass twopass""".split()  # noqa: SIM905
 )
 
 
@@ -87,12 +88,11 @@ def _key_end(after: str) -> str:
     return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
 
 
-def _key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
-    """The kind named by the key word ending at ``key_end``, or None if no key word ends there.
-
-    ``plural``: the key may name several (``passwords``, ``api_keys``), for a list of values."""
-    key = text[max(0, key_end - 24) : key_end].lower()
-    key = key.replace("_", "").replace("-", "").replace(".", "")
+def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
+    """The kind named by the key word ending at ``key_end``, or None if no key word ends there
+    (``plural``: the key may name several, ``passwords``, ``api_keys``, for a list)."""
+    key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
+    key = key.replace(".", "")
     if plural and key.endswith("s") and not key.endswith(("pass", "credentials")):
         key = key[:-1]
     if key.endswith(_PASS_WORDS):
@@ -127,10 +127,10 @@ _NAME_ATTR = LazyRe(r"""[ \t](?:key|name|id)[ \t]*=[ \t]*["']([^"']{1,100})["']"
 
 
 def _xml(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["tag"], len(m["tag"]), plural=True)
+    kind = key_kind(m["tag"], len(m["tag"]), plural=True)
     if kind is None and "=" in m["open"]:
         named = _NAME_ATTR.search(m["open"])
-        kind = _key_kind(named[1], len(named[1])) if named else None
+        kind = key_kind(named[1], len(named[1])) if named else None
     value = m["value"].strip()
     if kind is None or not value or leave_value(value):
         return None
@@ -140,188 +140,22 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['open']}{lead}{mask(kind)}{trail}</{m['tag']}>"
 
 
-# A value named by a sibling field, in any syntax: ``<add key="ClearTextPassword" value="x"/>``,
-# ``{"key": "db.password", "value": "x"}``, ``{"ParameterKey": "DbPassword", "ParameterValue":
-# "x"}``, ``{Name = "API_TOKEN", Value = "x"}``.
-_NAME_FIELD = r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting)"
-_VALUE_FIELD = r"(?:value|parameter[_-]?value|secret[_-]?value)"
-_ADD_KEY_SRC = (
-    rf"""(?P<keep>(?<![\w.-])(?P<k>["']?){_NAME_FIELD}(?P=k)[ \t]*+[:=][ \t]*+"""
-    r"""(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)[ \t]*+,?[ \t\r\n]*+"""
-    rf"""(?P<k2>["']?){_VALUE_FIELD}(?P=k2)[ \t]*+[:=][ \t]*+(?P<q2>["']))"""
-    r"""(?P<value>[^"'\r\n]*+)(?P=q2)"""
-)
-
-# The same in markup: ``<name>fs.s3a.secret.key</name><value>x</value>`` (Hadoop, Java
-# properties as XML), ``<key>password</key>`` then ``<value>x</value>``.
-_SIBLING_SRC = (
-    r"(?P<keep><(?P<kt>key|name)>[ \t]*+(?P<key>[^<\r\n]{1,100}+)</(?P=kt)>[ \t\r\n]{0,200}+"
-    r"<value>)(?P<value>[^<]{1,1000}+)(?=</value>)"
-)
-
-
-def _sibling(m: re.Match[str]) -> tuple[str, str] | None:
-    key = m["key"].strip()
-    kind = _key_kind(key, len(key))
-    value = m["value"].strip()
-    if kind is None or not value or leave_value(value) or _too_short(kind, value):
-        return None
-    return kind, f"{m['keep']}{mask(kind)}"
-
-
-# A list under a key that names secrets: YAML ``passwords:`` then ``- x`` lines, and
-# ``"api_keys": ["x", "y"]`` in JSON, TOML or Python.
-# The last letters of the key words, plural or not (these patterns run without IGNORECASE,
-# which makes the scan for their first character slower).
-_LAST = "dsentlyDSENTLY"
-
-# Both start at the character after the key (a colon, a closing quote) and look back for it:
-# a line start or a quote is tried at far more places than a key word's last letter.
-_YAML_LIST_SRC = (
-    rf"(?P<head>:(?:(?<=[{_LAST}]:)|(?<=[{_LAST}][\"']:))[ \t]*+\r?\n)"
-    r"(?P<items>(?:[ \t]*+-[ \t]++[^\r\n]*+(?:\r?\n|\Z)){1,50}+)"
-)
-_FLOW_LIST_SRC = (
-    rf"(?P<head>[\"'](?<=[{_LAST}][\"'])[ \t]*+[:=][ \t]*+\[)"
-    # To the closing bracket, or to the end of a text cut inside the list.
-    r"(?P<items>[^\[\]{}]{1,2000}+)(?=\]|\Z)"
-)
-# Their keywords are the key word with what follows it, so that the rules (which scan every
-# quote) wake only for a text that can hold their syntax.
-_ENDINGS = ("pass", "pwd", "passwd", "password", "passphrase", "token", "secret", "key")
-_ENDINGS_PLURAL = (*_ENDINGS, "tokens", "secrets", "keys", "passwords", "credential", "credentials")
-_FLOW_LIST_WORDS = tuple(
-    f"{word}{q}{sep}" for word in _ENDINGS_PLURAL for q in "\"'" for sep in (":", " :", "=", " =")
-)
-_ARGUMENT_WORDS = tuple(f"{word}{sep}" for word in _ENDINGS for sep in (" '", ' "', "  "))
-_YAML_LIST_KEY = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?(?P<key>\w[\w.-]{0,80}+)["']?""", re.ASCII)
-_FLOW_LIST_KEY = LazyRe(r"""["'](?P<key>\w[\w.-]{0,80}+)\Z""", re.ASCII)
-_LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
-_QUOTED_ITEM = LazyRe(r"""(?P<q>["'])(?P<value>[^"'\r\n]*+)(?P=q)""", re.ASCII)
-
-
-def _list_value(kind: str, value: str) -> bool:
-    return bool(value) and not (
-        leave_value(value) or P.code.fullmatch(value) or _too_short(kind, value)
-    )
-
-
-def _yaml_list(m: re.Match[str]) -> tuple[str, str] | None:
-    text = m.string
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    key = _YAML_LIST_KEY.fullmatch(text[line_start : m.start()])
-    kind = _key_kind(key["key"], len(key["key"]), plural=True) if key else None
-    if kind is None:
-        return None
-    lines = m["items"].splitlines(keepends=True)
-    out, masked = [], False
-    for line in lines:
-        item = _LIST_ITEM.match(line)
-        body = line.rstrip("\r\n")
-        if item is not None:
-            raw = item["value"].rstrip()
-            value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw
-            if ": " not in raw and _list_value(kind, value):
-                quote = raw[0] if value is not raw else ""
-                body = f"{item['lead']}{quote}{mask(kind)}{quote}"
-                masked = True
-        out.append(body + line[len(line.rstrip("\r\n")) :])
-    return (kind, m["head"] + "".join(out)) if masked else None
-
-
-def _flow_list(m: re.Match[str]) -> tuple[str, str] | None:
-    key = _FLOW_LIST_KEY.search(m.string[max(0, m.start() - 82) : m.start()])
-    kind = _key_kind(key["key"], len(key["key"]), plural=True) if key else None
-    if kind is None:
-        return None
-    masked = False
-
-    def item(x: re.Match[str]) -> str:
-        nonlocal masked
-        if not _list_value(kind, x["value"]):
-            return x[0]
-        masked = True
-        return f"{x['q']}{mask(kind)}{x['q']}"
-
-    items = _QUOTED_ITEM.sub(item, m["items"])
-    return (kind, m["head"] + items) if masked else None
-
-
-# A Terraform variable whose name says secret, with a default: ``variable "db_password" {
-# default = "x" }``; and a key given its value as a command's argument on a line of its own
-# (Gradle, Groovy, Ruby DSLs, nginx, Apache): ``password 'x'``, ``auth_token "x";``.
-_HCL_VARIABLE_SRC = (
-    r"""(?P<keep>\bvariable[ \t]++"(?P<key>[^"\r\n]{1,100}+)"[ \t]*+\{[^{}"]{0,300}?"""
-    r"""\bdefault[ \t]*+=[ \t]*+")(?P<value>[^"\r\n]*+)(?=")"""
-)
-# Starts at the opening quote and looks back for a key word and one to four blanks: quotes are
-# rarer than blanks; the handler checks that the key is all the line holds before it.
-_ARGUMENT_SRC = (
-    r"""(?P<q>["'])"""
-    + "(?:{})".format("|".join(f"(?<=[{_LAST}][ \\t]{{{n}}}[\"'])" for n in range(1, 5)))
-    + r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?[ \t]*+(?:\r?\n|\Z))"""
-)
-
-
-_ARGUMENT_LINE = LazyRe(r"[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]{1,4}", re.ASCII)
-
-
-def _argument(m: re.Match[str]) -> tuple[str, str] | None:
-    text = m.string
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    key = _ARGUMENT_LINE.fullmatch(text[line_start : m.start()])
-    kind = _key_kind(key["key"], len(key["key"])) if key else None
-    value = m["value"]
-    if kind is None or leave_value(value) or _too_short(kind, value):
-        return None
-    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
-    return kind, f"{head}{mask(kind)}{tail}"
-
-
-def _named_by_key(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]))
-    value = m["value"]
-    if kind is None or not value or leave_value(value) or _too_short(kind, value):
-        return None
-    return kind, f"{m['keep']}{mask(kind)}{m.string[m.end('value') : m.end()]}"
-
-
-# A URL given to a key that names a webhook: its path is the credential (whoever knows it can
-# post), whatever the vendor. The scheme and host are kept.
-_WEBHOOK_KEY_SRC = (
-    r"(?P<keep>webhooks?(?:[_.-]?ur[il])?[\"']?[ \t]*+(?:[:=]|=>)[ \t]*+[\"']?"
-    r"https?://[\w.-]++(?::[0-9]++)?)(?P<value>/[^\s\"'<>`]{8,}+)"
-)
-
-
-def _webhook_key(m: re.Match[str]) -> tuple[str, str] | None:
-    value = m["value"]
-    if "[REDACTED:" in value or (not any(c.isdigit() for c in value) and len(value) < 24):
-        return None
-    return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
-
-
-def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]))
-    value = m["value"]
-    if kind is None or not value or leave_value(value):
-        return None
-    return kind, f"{m['keep']}{mask(kind)}{m['q2']}"
-
-
+# Field names that name another field's value (``scrub_named`` and the env lists below).
+NAME_FIELD = r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting)"
+VALUE_FIELD = r"(?:value|parameter[_-]?value|secret[_-]?value)"
 # Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
 _NAME_VALUE_SRC = (
-    rf"(?P<keep>\b{_NAME_FIELD}:[ \t]*+(?P<q>[\"']?)"
+    rf"(?P<keep>\b{NAME_FIELD}:[ \t]*+(?P<q>[\"']?)"
     r"(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
-    rf"[ \t]*+(?:-[ \t]++)?{_VALUE_FIELD}:[ \t]*+)"
+    rf"[ \t]*+(?:-[ \t]++)?{VALUE_FIELD}:[ \t]*+)"
     r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
 )
 
 
 def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]))
+    kind = key_kind(m["key"], len(m["key"]))
     value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
-    if kind is None or not value or leave_value(value) or _too_short(kind, value):
+    if kind is None or not value or leave_value(value) or too_short(kind, value):
         return None
     quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
     return kind, f"{m['keep']}{quote}{mask(kind)}{quote}"
@@ -337,7 +171,7 @@ _ENV_LINE_SRC = (
 
 def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
     key = m["key"]
-    kind = _key_kind(key, len(key))
+    kind = key_kind(key, len(key))
     if kind is None:
         return None
     value = m["value"]
@@ -413,12 +247,12 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
     if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
         return None
-    kind = _key_kind(text, m.start("sep")) or "secret"
+    kind = key_kind(text, m.start("sep")) or "secret"
     quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
     if quoted is not None:
-        if not quoted or leave_value(quoted) or _too_short(kind, quoted):
+        if not quoted or leave_value(quoted) or too_short(kind, quoted):
             return None
-        if _VERSION_RANGE.fullmatch(quoted):
+        if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
         quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
@@ -431,7 +265,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None
-    elif _leave_bare(value, tail, sep, text, m.end()) or _too_short(kind, value):
+    elif _leave_bare(value, tail, sep, text, m.end()) or too_short(kind, value):
         return None
     if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
         return None
@@ -440,15 +274,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
-_VERSION_RANGE = LazyRe(
-    # ``^5.0.12``, ``>=1.2 <2``, ``^5.0.0 || ^6.0.2``: npm's ranges, alone or joined
-    r"(?:(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?"
-    r"(?:[ \t]*+\|\|[ \t]*+|[ \t]++|\Z))++",
-    re.ASCII,
-)
-
-
-def _too_short(kind: str, value: str) -> bool:
+def too_short(kind: str, value: str) -> bool:
     # A password can be short; a token, key or secret that short is a count, id or word.
     return kind != "password" and kind != "private_key" and len(value) < 8
 
@@ -458,7 +284,7 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "password=>=>" holds operators, not a value
     if (
         P.identifier.fullmatch(value)
-        and (tail.startswith((",", ")", "}")) or _key_kind(value, len(value)))
+        and (tail.startswith((",", ")", "}")) or key_kind(value, len(value)))
         and not _in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
@@ -551,9 +377,9 @@ def _setter(m: re.Match[str]) -> tuple[str, str] | None:
     name = name_match[0].lower()
     if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
         return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
-    kind = _key_kind(text, m.start())
+    kind = key_kind(text, m.start())
     value = m["value"]
-    if kind is None or leave_value(value) or _too_short(kind, value):
+    if kind is None or leave_value(value) or too_short(kind, value):
         return None
     head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
     return kind, f"{head}{mask(kind)}{tail}"
@@ -564,17 +390,10 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
-        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
-        (("</value",), LazyPattern(_SIBLING_SRC, ai), _sibling),
-        (_KEY_WORDS, LazyPattern(_YAML_LIST_SRC, a), _yaml_list),
-        (_FLOW_LIST_WORDS, LazyPattern(_FLOW_LIST_SRC, a), _flow_list),
-        (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
-        (("variable",), LazyPattern(_HCL_VARIABLE_SRC, ai), _named_by_key),
-        (_ARGUMENT_WORDS, LazyPattern(_ARGUMENT_SRC, a), _argument),
         (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
-        (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
-        (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
+        (KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
+        (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
-        (_KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
+        (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
         (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
     ]

@@ -9,8 +9,9 @@ order they run.
 Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
 scrubber stays cheap for the hooks. See ``capture.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling except ``capture.secret_shapes``, ``capture.scrub_keyed``
-and ``capture.scrub_values`` (never ``capture.scrub``: it imports this module).
+Must not import anything from Kindling except ``capture.secret_shapes``, ``capture.scrub_keyed``,
+``capture.scrub_named`` and ``capture.scrub_values`` (never ``capture.scrub``: it imports this
+module).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import re
 from kindling.capture.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.capture.scrub_data import data_rules
 from kindling.capture.scrub_keyed import LOOSE_WORDS, keyed_rules
+from kindling.capture.scrub_named import named_rules
 from kindling.capture.scrub_values import (
     LazyPattern,
     P,
@@ -341,6 +343,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *context_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
+        *named_rules(),
         *keyed_rules(),
         *data_rules(),
         near_key_rule(),

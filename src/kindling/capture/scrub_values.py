@@ -168,6 +168,11 @@ def is_gated(rule: Rule) -> bool:
     return rule in _GATED
 
 
+# ``^5.0.12``, ``>=1.2 <2``, ``^5.0.0 || ^6.0.2``: npm's ranges, alone or joined.
+_RANGE = r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?"
+VERSION_RANGE = LazyRe(rf"(?:{_RANGE}(?:[ \t]*+\|\|[ \t]*+|[ \t]++|\Z))++", re.ASCII)
+
+
 def leave_value(value: str) -> bool:
     return P.leave.fullmatch(value) is not None
 
