@@ -15,6 +15,7 @@ FORGET_MODULES = ("forgetting.py", "store/sqlite/forget.py", "store/sqlite/purge
 SCRUB_MODULES = (
     *("capture/scrub.py", "capture/scrub_rules.py", "capture/scrub_keyed.py"),
     *("capture/scrub_values.py", "capture/scrub_keywords.py", "capture/privacy.py"),
+    "capture/scrub_named.py",
 )
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
 SCRUB_WIRE = {"redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}
