@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_values import (
+    VERSION_RANGE,
     LazyPattern,
     LazyRe,
     P,
@@ -55,21 +56,31 @@ _KEY_ENDINGS = (
             *("private", "secret", "signing", "encryption", "master", "auth", "service"),
             "storage",
         )
-        for joint in ("[_-]", "")
+        for joint in ("[_.-]", "")
     ),
 )
-_KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
+KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
+
+
+# Words that end in "pass" without naming a password.
+_PASS_WORDS = tuple(
+    """bypass compass overpass underpass trespass surpass renderpass subpass multipass
+    singlepass firstpass secondpass onepass twopass""".split()  # noqa: SIM905
+)
 
 
 def _key_end(after: str) -> str:
     """Look-behinds true when a key ending sits just before the consumed ``after`` character.
 
-    Grouped by last letter so most candidates fail on one or two checks. ``pass`` and ``pwd``
-    must be whole words: not ``bypass``, ``OLDPWD``.
+    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` must be a
+    whole word (not ``OLDPWD``); ``pass`` may end a longer key (``dbpass``, ``userpass``)
+    unless the key is an English word ending in it (``bypass``, ``compass``) or a graphics
+    pass (``renderPass``).
     """
+    not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
     by_last: dict[str, list[str]] = {
         "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
-        "s": [rf"(?<=pass{after})(?:(?<![a-z]pass{after})|(?-i:(?<=[a-z]Pass{after})))"],
+        "s": [rf"(?<=pass{after}){not_words}"],
     }
     for ending in _KEY_ENDINGS:
         by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
@@ -77,9 +88,15 @@ def _key_end(after: str) -> str:
     return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
 
 
-def _key_kind(text: str, key_end: int) -> str | None:
-    """The kind named by the key word ending at ``key_end``, or None if no key word ends there."""
+def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
+    """The kind named by the key word ending at ``key_end``, or None if no key word ends there
+    (``plural``: the key may name several, ``passwords``, ``api_keys``, for a list)."""
     key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
+    key = key.replace(".", "")
+    if plural and key.endswith("s") and not key.endswith(("pass", "credentials")):
+        key = key[:-1]
+    if key.endswith(_PASS_WORDS):
+        return None
     if key.endswith("secretaccesskey"):
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
@@ -110,10 +127,10 @@ _NAME_ATTR = LazyRe(r"""[ \t](?:key|name|id)[ \t]*=[ \t]*["']([^"']{1,100})["']"
 
 
 def _xml(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["tag"], len(m["tag"]))
+    kind = key_kind(m["tag"], len(m["tag"]), plural=True)
     if kind is None and "=" in m["open"]:
         named = _NAME_ATTR.search(m["open"])
-        kind = _key_kind(named[1], len(named[1])) if named else None
+        kind = key_kind(named[1], len(named[1])) if named else None
     value = m["value"].strip()
     if kind is None or not value or leave_value(value):
         return None
@@ -123,32 +140,22 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['open']}{lead}{mask(kind)}{trail}</{m['tag']}>"
 
 
-_ADD_KEY_SRC = (
-    r"""(?P<keep>\b(?:key|name)[ \t]*+=[ \t]*+(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)"""
-    r"""[ \t\r\n]++value[ \t]*+=[ \t]*+(?P<q2>["']))(?P<value>[^"'\r\n]*+)(?P=q2)"""
-)
-
-
-def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]))
-    value = m["value"]
-    if kind is None or not value or leave_value(value):
-        return None
-    return kind, f"{m['keep']}{mask(kind)}{m['q2']}"
-
-
+# Field names that name another field's value (``scrub_named`` and the env lists below).
+NAME_FIELD = r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting)"
+VALUE_FIELD = r"(?:value|parameter[_-]?value|secret[_-]?value)"
 # Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
 _NAME_VALUE_SRC = (
-    r"(?P<keep>\bname:[ \t]*+(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
-    r"[ \t]*+(?:-[ \t]++)?value:[ \t]*+)"
+    rf"(?P<keep>\b{NAME_FIELD}:[ \t]*+(?P<q>[\"']?)"
+    r"(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
+    rf"[ \t]*+(?:-[ \t]++)?{VALUE_FIELD}:[ \t]*+)"
     r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
 )
 
 
 def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = _key_kind(m["key"], len(m["key"]))
+    kind = key_kind(m["key"], len(m["key"]))
     value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
-    if kind is None or not value or leave_value(value) or _too_short(kind, value):
+    if kind is None or not value or leave_value(value) or too_short(kind, value):
         return None
     quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
     return kind, f"{m['keep']}{quote}{mask(kind)}{quote}"
@@ -164,7 +171,7 @@ _ENV_LINE_SRC = (
 
 def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
     key = m["key"]
-    kind = _key_kind(key, len(key))
+    kind = key_kind(key, len(key))
     if kind is None:
         return None
     value = m["value"]
@@ -240,22 +247,25 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
     if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
         return None
-    kind = _key_kind(text, m.start("sep")) or "secret"
+    kind = key_kind(text, m.start("sep")) or "secret"
     quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
     if quoted is not None:
-        if not quoted or leave_value(quoted) or _too_short(kind, quoted):
+        if not quoted or leave_value(quoted) or too_short(kind, quoted):
             return None
-        if _VERSION_RANGE.fullmatch(quoted):
+        if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
         quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
-    value = bare.rstrip(",)}")
+    if bare.lower() in _STRING_PREFIXES and text[m.end() : m.end() + 1] in ("'", '"'):
+        return None  # b":".join(...), f"{x}": a string prefix, the start of an expression
+    cut = bare.find("</")  # <item>DB_PASSWORD=x</item>: the closing tag ends the value
+    value = (bare[:cut] if cut > 0 else bare).rstrip(",)}")
     tail = bare[len(value) :]
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None
-    elif _leave_bare(value, tail, sep, text, m.end()) or _too_short(kind, value):
+    elif _leave_bare(value, tail, sep, text, m.end()) or too_short(kind, value):
         return None
     if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
         return None
@@ -264,10 +274,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
-_VERSION_RANGE = LazyRe(r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?", re.ASCII)
-
-
-def _too_short(kind: str, value: str) -> bool:
+def too_short(kind: str, value: str) -> bool:
     # A password can be short; a token, key or secret that short is a count, id or word.
     return kind != "password" and kind != "private_key" and len(value) < 8
 
@@ -277,15 +284,21 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "password=>=>" holds operators, not a value
     if (
         P.identifier.fullmatch(value)
-        and (tail.startswith((",", ")", "}")) or _key_kind(value, len(value)))
+        and (tail.startswith((",", ")", "}")) or key_kind(value, len(value)))
         and not _in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
+    if P.identifier.fullmatch(value) and _OPERATOR_NEXT.match(text, end) is not None:
+        return True  # an expression: userpass = username + ":" + password
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
     if colon and not sep.endswith((" ", "\t")) and "'" not in sep and '"' not in sep:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
+
+
+_STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
+_OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
 
 
 # ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
@@ -364,9 +377,9 @@ def _setter(m: re.Match[str]) -> tuple[str, str] | None:
     name = name_match[0].lower()
     if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
         return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
-    kind = _key_kind(text, m.start())
+    kind = key_kind(text, m.start())
     value = m["value"]
-    if kind is None or leave_value(value) or _too_short(kind, value):
+    if kind is None or leave_value(value) or too_short(kind, value):
         return None
     head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
     return kind, f"{head}{mask(kind)}{tail}"
@@ -377,11 +390,10 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
-        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
         (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
-        (_KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
-        (_KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
+        (KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
+        (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
-        (_KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
+        (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
         (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
     ]

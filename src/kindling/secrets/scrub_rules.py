@@ -9,8 +9,9 @@ order they run.
 Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``
-and ``secrets.scrub_values`` (never ``secrets.scrub``: it imports this module).
+Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
+``secrets.scrub_named`` and ``secrets.scrub_values`` (never ``secrets.scrub``: it imports this
+module).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import re
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_keyed import LOOSE_WORDS, keyed_rules
+from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
@@ -49,7 +51,10 @@ def _private_tag(m: re.Match[str]) -> tuple[str, str] | None:
 
 _PRIVATE_SRC = r"(?P<open><private>)(?P<body>(?:[^<]++|<(?!/private>))*+)(?P<close></private>|\Z)"
 
-_PEM_LABEL = r"(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----"
+# Any key block that is not public: ``PRIVATE KEY``, ``RSA PRIVATE KEY``, ``OPENSSH PRIVATE
+# KEY``, ``PGP PRIVATE KEY BLOCK``, and labels that drop the word (``RSA KEY``, ``SSH2 ENCRYPTED
+# KEY``): a public key says so.
+_PEM_LABEL = r"(?:(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?|(?:(?!PUBLIC )[A-Z0-9]+ ){1,3}KEY)-----"
 _PEM_SRC = (
     rf"-----BEGIN {_PEM_LABEL}"
     # A whole block: a PEM body never contains five dashes, so the scan stops at the next
@@ -201,6 +206,8 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if token.startswith("AAAA") or "base64" in before or "b64" in before:
         return None  # an SSH public key blob, a base64 fixture
+    if _basic(token):
+        return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     segments = _SEPARATORS.split(token)
     if max(map(len, segments)) < 16:
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
@@ -219,6 +226,16 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     return "random_token", mask("random_token")
 
 
+def _basic(token: str) -> bool:
+    """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential)."""
+    if len(token) < 12 or len(token) % 4 == 1:
+        return False
+    raw = _decoded(token)
+    if raw is None or not _printable(raw):
+        return False
+    return _BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None
+
+
 def _one_case(hex_digits: str) -> bool:
     # Digests print their hex in one case; ``6d2FabeB...`` in both is a generated key.
     return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
@@ -229,7 +246,8 @@ def _one_case(hex_digits: str) -> bool:
 _BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
 # A label just before a base64 value that makes it a digest or public data, not a secret.
 _DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
-_BASIC = re.compile(r"[\w.@+-]{1,64}+:[\x21-\x7e]{6,}+", re.ASCII)
+# ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
+_BASIC = re.compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
 
 
 @gated
@@ -244,7 +262,7 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     raw = _decoded(token)
     if raw is not None and _printable(raw):
         # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic).
-        if _BASIC.fullmatch(raw.decode("ascii", "replace")) is None:
+        if _BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
             return None
         return "basic_credential", mask("basic_credential")
     if "/" in body and "+" not in body:
@@ -302,7 +320,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
 
     rules: list[tuple[tuple[str, ...], LazyPattern, Rule]] = [
         (("<private",), LazyPattern(_PRIVATE_SRC, ai), _private_tag),
-        (("private key",), LazyPattern(_PEM_SRC, a), _whole("private_key")),
+        (("private key", " key-----"), LazyPattern(_PEM_SRC, a), _whole("private_key")),
     ]
     for kind, literal, rest in TOKEN_SHAPES:
         # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and
@@ -325,6 +343,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *context_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
+        *named_rules(),
         *keyed_rules(),
         *data_rules(),
         near_key_rule(),

@@ -70,6 +70,9 @@ class LazyRe:
     def findall(self, text: str) -> list[str]:
         return self._re().findall(text)
 
+    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
+        return self._re().sub(repl, text)
+
 
 # --------------------------------------------------------------------------- value checks
 # Pattern sources; ``_compile`` turns them into ``P`` attributes on first use.
@@ -163,6 +166,11 @@ def gated(rule: Rule) -> Rule:
 
 def is_gated(rule: Rule) -> bool:
     return rule in _GATED
+
+
+# ``^5.0.12``, ``>=1.2 <2``, ``^5.0.0 || ^6.0.2``: npm's ranges, alone or joined.
+_RANGE = r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?"
+VERSION_RANGE = LazyRe(rf"(?:{_RANGE}(?:[ \t]*+\|\|[ \t]*+|[ \t]++|\Z))++", re.ASCII)
 
 
 def leave_value(value: str) -> bool:

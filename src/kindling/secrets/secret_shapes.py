@@ -89,7 +89,11 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("clojars_token", "CLOJARS_", "[A-Za-z0-9]{60}"),
     ("cloudflare_origin_ca_key", "v1.0-", "[a-f0-9]{24}-[a-f0-9]{146}"),
     ("databricks_token", "dapi", "[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])"),
-    ("doppler_token", "dp.", "(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9]{40,}+"),
+    (
+        "doppler_token",
+        "dp.",
+        "(?:pt|st|sa|ct|scim|audit)\\.(?:[a-z0-9_-]{1,20}\\.)?[A-Za-z0-9]{40,}+",
+    ),
     ("duffel_token", "duffel_", "(?:test|live)_[A-Za-z0-9_=-]{43}"),
     ("dynatrace_token", "dt0c01.", "[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}"),
     ("easypost_token", "EZAK", "[A-Za-z0-9]{54}"),
@@ -131,7 +135,7 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("twilio_api_key", "SK", "[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
     ("typeform_token", "tfp_", "[A-Za-z0-9_.=-]{59}"),
     ("yandex_api_key", "AQVN", f"{_URL}{{35,38}}+"),
-    ("sourcegraph_token", "sgp_", "(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])"),
+    ("sourcegraph_token", "sgp_", "(?:[a-fA-F0-9]{16}_)?(?:local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])"),
     ("mapbox_token", "sk.eyJ", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
     ("xai_api_key", "xai-", "[A-Za-z0-9]{70,}+"),
     # A JWT, base64-encoded once more (its header starts {"alg", {"typ", {"sub", {"iss", {"kid").
@@ -147,6 +151,36 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("google_oauth_token", "ya29.", f"{_URL}{{20,}}+"),
     ("contentful_token", "CFPAT-", f"{_URL}{{43,}}+"),
     ("posthog_api_key", "phx_", f"{_URL}{{40,}}+"),
+    # AWS temporary credentials' session token: base64 of a protobuf that names itself
+    # (``\x15\n\x06aws``, ``!\n\torigin_ec``), hundreds of characters long.
+    *(
+        ("aws_session_token", prefix, f"{_B64}{{80,}}+={{0,2}}")
+        for prefix in ("FQoGZXIvYXdz", "FwoGZXIvYXdz", "IQoJb3JpZ2luX2Vj", "IQoJb3JpZ2luX2V")
+    ),
+    (
+        "amazon_mws_token",
+        "amzn.mws.",
+        "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    ),
+    (
+        "braintree_token",
+        "access_token$",
+        "(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-z]{32}",
+    ),
+    ("onfido_token", "api_live", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
+    ("onfido_token", "api_sandbox", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
+    ("tailscale_key", "tskey-", "(?:api|auth|client|scim|webhook|secret)-[A-Za-z0-9-]{8,}+"),
+    ("buildkite_token", "bkua_", "[a-f0-9]{40}(?![A-Za-z0-9])"),
+    ("sourcegraph_token", "slk_", "[a-f0-9]{64}(?![A-Za-z0-9])"),
+    ("flexport_token", "shltm_", "[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])"),
+    ("mongodb_atlas_key", "mdb_sa_sk_", f"{_URL}{{40}}{_END}"),
+    ("voiceflow_token", "VF.", "(?:DM|WS)\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{16}(?![A-Za-z0-9])"),
+    ("pagarme_key", "ak_", "(?:live|test)_[A-Za-z0-9]{30}(?![A-Za-z0-9])"),
+    ("elevenlabs_api_key", "sk_", "[a-f0-9]{48}(?![A-Za-z0-9])"),
+    ("zoho_token", "1000.", "[a-f0-9]{32}\\.[a-f0-9]{32}(?![A-Za-z0-9])"),
+    ("ubidots_token", "BBFF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{30}(?![A-Za-z0-9])"),
+    ("pubnub_key", "pub-c-", "[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}"),
+    ("nightfall_key", "NF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{32}(?![A-Za-z0-9])"),
 )
 
 # (kind, keyword, pattern): shapes whose distinctive part is not at the start.
@@ -194,6 +228,12 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
     ),
     ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
+    # Kerberos AS-REP and TGS hashes (roastable: cracked offline to the account's password).
+    (
+        "password_hash",
+        "$krb5",
+        "\\$krb5(?:asrep|tgs|pa)\\$[0-9]{1,2}\\$[^\\s$]{0,300}+\\$?[^\\s]{40,}+",
+    ),
     ("telegram_bot_token", ":aa", f"(?<![0-9])[0-9]{{8,10}}:AA{_URL}{{33}}{_END}"),
     (
         "azure_client_secret",

@@ -1,0 +1,211 @@
+"""Rules of ``secrets.scrub`` for a secret named by something other than its own key.
+
+- A value named by a sibling field, in any syntax: ``{"key": "db.password", "value": "x"}``,
+  CloudFormation ``ParameterKey``/``ParameterValue``, HCL ``{ name = "API_TOKEN", value = "x" }``,
+  ``<add key="..." value="x"/>``, Hadoop ``<name>...secret.key</name><value>x</value>``.
+- Every item of a list under a key that names secrets (YAML ``passwords:`` then ``- x``,
+  ``"api_keys": ["x", "y"]``).
+- Terraform ``variable "db_password" { default = "x" }``; a key with its quoted argument on a
+  line of its own (Gradle ``password 'x'``); a URL given to a key naming a webhook.
+
+What names a secret is ``secrets.scrub_keyed``'s ``key_kind``, so both agree. Loaded with the
+other rules on the first call of ``scrub_secrets``. Must not import anything from Kindling
+except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keyed import (
+    KEY_WORDS,
+    NAME_FIELD,
+    VALUE_FIELD,
+    key_kind,
+    too_short,
+)
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# A value named by a sibling field, in any syntax: ``<add key="ClearTextPassword" value="x"/>``,
+# ``{"key": "db.password", "value": "x"}``, ``{"ParameterKey": "DbPassword", "ParameterValue":
+# "x"}``, ``{Name = "API_TOKEN", Value = "x"}``.
+_ADD_KEY_SRC = (
+    rf"""(?P<keep>(?<![\w.-])(?P<k>["']?){NAME_FIELD}(?P=k)[ \t]*+[:=][ \t]*+"""
+    r"""(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)[ \t]*+,?[ \t\r\n]*+"""
+    rf"""(?P<k2>["']?){VALUE_FIELD}(?P=k2)[ \t]*+[:=][ \t]*+(?P<q2>["']))"""
+    r"""(?P<value>[^"'\r\n]*+)(?P=q2)"""
+)
+
+# The same in markup: ``<name>fs.s3a.secret.key</name><value>x</value>`` (Hadoop, Java
+# properties as XML), ``<key>password</key>`` then ``<value>x</value>``.
+_SIBLING_SRC = (
+    r"(?P<keep><(?P<kt>key|name)>[ \t]*+(?P<key>[^<\r\n]{1,100}+)</(?P=kt)>[ \t\r\n]{0,200}+"
+    r"<value>)(?P<value>[^<]{1,1000}+)(?=</value>)"
+)
+
+
+def _sibling(m: re.Match[str]) -> tuple[str, str] | None:
+    key = m["key"].strip()
+    kind = key_kind(key, len(key))
+    value = m["value"].strip()
+    if kind is None or not value or leave_value(value) or too_short(kind, value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}"
+
+
+# A list under a key that names secrets: YAML ``passwords:`` then ``- x`` lines, and
+# ``"api_keys": ["x", "y"]`` in JSON, TOML or Python.
+# The last letters of the key words, plural or not (these patterns run without IGNORECASE,
+# which makes the scan for their first character slower).
+_LAST = "dsentlyDSENTLY"
+
+# Both start at the character after the key (a colon, a closing quote) and look back for it:
+# a line start or a quote is tried at far more places than a key word's last letter.
+_YAML_LIST_SRC = (
+    rf"(?P<head>:(?:(?<=[{_LAST}]:)|(?<=[{_LAST}][\"']:))[ \t]*+\r?\n)"
+    r"(?P<items>(?:[ \t]*+-[ \t]++[^\r\n]*+(?:\r?\n|\Z)){1,50}+)"
+)
+_FLOW_LIST_SRC = (
+    rf"(?P<head>[\"'](?<=[{_LAST}][\"'])[ \t]*+[:=][ \t]*+\[)"
+    # To the closing bracket, or to the end of a text cut inside the list.
+    r"(?P<items>[^\[\]{}]{1,2000}+)(?=\]|\Z)"
+)
+# Their keywords are the key word with what follows it, so that the rules (which scan every
+# quote) wake only for a text that can hold their syntax.
+_ENDINGS = ("pass", "pwd", "passwd", "password", "passphrase", "token", "secret", "key")
+_ENDINGS_PLURAL = (*_ENDINGS, "tokens", "secrets", "keys", "passwords", "credential", "credentials")
+_FLOW_LIST_WORDS = tuple(
+    f"{word}{q}{sep}" for word in _ENDINGS_PLURAL for q in "\"'" for sep in (":", " :", "=", " =")
+)
+_ARGUMENT_WORDS = tuple(f"{word}{sep}" for word in _ENDINGS for sep in (" '", ' "', "  "))
+_YAML_LIST_KEY = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?(?P<key>\w[\w.-]{0,80}+)["']?""", re.ASCII)
+_FLOW_LIST_KEY = LazyRe(r"""["'](?P<key>\w[\w.-]{0,80}+)\Z""", re.ASCII)
+_LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
+_QUOTED_ITEM = LazyRe(r"""(?P<q>["'])(?P<value>[^"'\r\n]*+)(?P=q)""", re.ASCII)
+
+
+def _list_value(kind: str, value: str) -> bool:
+    return bool(value) and not (
+        leave_value(value) or P.code.fullmatch(value) or too_short(kind, value)
+    )
+
+
+def _yaml_list(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    key = _YAML_LIST_KEY.fullmatch(text[line_start : m.start()])
+    kind = key_kind(key["key"], len(key["key"]), plural=True) if key else None
+    if kind is None:
+        return None
+    lines = m["items"].splitlines(keepends=True)
+    out, masked = [], False
+    for line in lines:
+        item = _LIST_ITEM.match(line)
+        body = line.rstrip("\r\n")
+        if item is not None:
+            raw = item["value"].rstrip()
+            value = raw[1:-1] if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw
+            if ": " not in raw and _list_value(kind, value):
+                quote = raw[0] if value is not raw else ""
+                body = f"{item['lead']}{quote}{mask(kind)}{quote}"
+                masked = True
+        out.append(body + line[len(line.rstrip("\r\n")) :])
+    return (kind, m["head"] + "".join(out)) if masked else None
+
+
+def _flow_list(m: re.Match[str]) -> tuple[str, str] | None:
+    key = _FLOW_LIST_KEY.search(m.string[max(0, m.start() - 82) : m.start()])
+    kind = key_kind(key["key"], len(key["key"]), plural=True) if key else None
+    if kind is None:
+        return None
+    masked = False
+
+    def item(x: re.Match[str]) -> str:
+        nonlocal masked
+        if not _list_value(kind, x["value"]):
+            return x[0]
+        masked = True
+        return f"{x['q']}{mask(kind)}{x['q']}"
+
+    items = _QUOTED_ITEM.sub(item, m["items"])
+    return (kind, m["head"] + items) if masked else None
+
+
+# A Terraform variable whose name says secret, with a default: ``variable "db_password" {
+# default = "x" }``; and a key given its value as a command's argument on a line of its own
+# (Gradle, Groovy, Ruby DSLs, nginx, Apache): ``password 'x'``, ``auth_token "x";``.
+_HCL_VARIABLE_SRC = (
+    r"""(?P<keep>\bvariable[ \t]++"(?P<key>[^"\r\n]{1,100}+)"[ \t]*+\{[^{}"]{0,300}?"""
+    r"""\bdefault[ \t]*+=[ \t]*+")(?P<value>[^"\r\n]*+)(?=")"""
+)
+# Starts at the opening quote and looks back for a key word and one to four blanks: quotes are
+# rarer than blanks; the handler checks that the key is all the line holds before it.
+_ARGUMENT_SRC = (
+    r"""(?P<q>["'])"""
+    + "(?:{})".format("|".join(f"(?<=[{_LAST}][ \\t]{{{n}}}[\"'])" for n in range(1, 5)))
+    + r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?[ \t]*+(?:\r?\n|\Z))"""
+)
+
+
+_ARGUMENT_LINE = LazyRe(r"[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]{1,4}", re.ASCII)
+
+
+def _argument(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    key = _ARGUMENT_LINE.fullmatch(text[line_start : m.start()])
+    kind = key_kind(key["key"], len(key["key"])) if key else None
+    value = m["value"]
+    if kind is None or leave_value(value) or too_short(kind, value):
+        return None
+    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
+    return kind, f"{head}{mask(kind)}{tail}"
+
+
+def _named_by_key(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or not value or leave_value(value) or too_short(kind, value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}{m.string[m.end('value') : m.end()]}"
+
+
+# A URL given to a key that names a webhook: its path is the credential (whoever knows it can
+# post), whatever the vendor. The scheme and host are kept.
+_WEBHOOK_KEY_SRC = (
+    r"(?P<keep>webhooks?(?:[_.-]?ur[il])?[\"']?[ \t]*+(?:[:=]|=>)[ \t]*+[\"']?"
+    r"https?://[\w.-]++(?::[0-9]++)?)(?P<value>/[^\s\"'<>`]{8,}+)"
+)
+
+
+def _webhook_key(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if "[REDACTED:" in value or (not any(c.isdigit() for c in value) and len(value) < 24):
+        return None
+    return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
+
+
+def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or not value or leave_value(value):
+        return None
+    return kind, f"{m['keep']}{mask(kind)}{m['q2']}"
+
+
+def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """These rules, in the order they run (before ``keyed_rules``)."""
+    a, ai = re.ASCII, re.ASCII | re.IGNORECASE
+    return [
+        (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
+        (("</value",), LazyPattern(_SIBLING_SRC, ai), _sibling),
+        (KEY_WORDS, LazyPattern(_YAML_LIST_SRC, a), _yaml_list),
+        (_FLOW_LIST_WORDS, LazyPattern(_FLOW_LIST_SRC, a), _flow_list),
+        (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
+        (("variable",), LazyPattern(_HCL_VARIABLE_SRC, ai), _named_by_key),
+        (_ARGUMENT_WORDS, LazyPattern(_ARGUMENT_SRC, a), _argument),
+    ]
