@@ -88,7 +88,7 @@ def test_sqlite_id_lists_are_chunked_in_order_and_whole(ids: list[str]) -> None:
 
 
 def test_an_array_dialect_sends_one_parameter() -> None:
-    array = Dialect(array_params=True, contains_sql="", json_items_sql="")
+    array = Dialect(array_params=True, contains_sql="", json_items_sql="", false_sql="")
     assert list(array.in_ids("x", ["a", "b"])) == [("x = ANY(?)", [["a", "b"]])]
     assert list(array.in_ids("x", [])) == []
 
