@@ -41,9 +41,8 @@ from kindling.store.postgres.observations import (
     document_text,
     summary_text,
 )
-from kindling.store.postgres.scopes import scope_where
 from kindling.store.postgres.tsquery import tsquery_text, word_query
-from kindling.store.rows import OBS_COLUMNS, scope_values
+from kindling.store.rows import OBS_COLUMNS, scope_values, scope_where
 from kindling.store.segments import segment_query
 from kindling.store.sql.search import SummaryText, observation_match
 
