@@ -26,6 +26,10 @@ from kindling.store.sql.search import SummaryText, observation_match
 from kindling.store.sqlite.connection import Database
 from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, CONTEXT_SQL, scoped_match
 
+# A question with more matches than this is ranked among its newest ones (see ``_ranked``):
+# ranking the 60,000 matches of one file name in a million rows took 200-270 ms of CPU.
+RANK_WINDOW = 5_000
+
 # The winners' rows with what their index documents hold besides their own text.
 _ROWS_WITH_CONTEXT = (
     f"SELECT {OBS_COLUMNS}, o.rowid, COALESCE(x.intent, ''), {CONTEXT_SQL},"
@@ -49,17 +53,9 @@ class SqliteSearchMixin:
     def match_observations(
         self, plan: QueryPlan, scope: Scope, *, exclude_ids: Sequence[str], limit: int
     ) -> list[ObservationMatch]:
-        assert plan.match is not None  # the shared verb reads an empty query itself
         self.db.index_pending()  # appends earlier in this transaction are searchable too
-        match = scoped_match(plan.match, scope)
         # Excluded ids are few (pins and the current summary's evidence): read past them.
-        top = self.db.read(
-            f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
-            f" bm25(observations_fts, {BM25_BODY_ONLY})"
-            " FROM observations_fts WHERE observations_fts MATCH ?"
-            f" ORDER BY 2, rowid DESC LIMIT ?",
-            [match, limit + len(exclude_ids)],
-        )
+        top = self._ranked(plan, scope, limit + len(exclude_ids))
         rows: dict[int, Any] = {}
         for chunk in iter_chunks([int(r[0]) for r in top]):
             marks = ",".join("?" * len(chunk))
@@ -82,6 +78,34 @@ class SqliteSearchMixin:
                 )
             )
         return found[:limit]
+
+    def _ranked(self, plan: QueryPlan, scope: Scope, limit: int) -> list[Any]:
+        """``(rowid, bm25, body-only bm25)`` of the best matches, best first.
+
+        bm25 costs a row lookup and a walk of the row's positions for every match, so a
+        question matching more than ``RANK_WINDOW`` rows (one common word in a million) is
+        ranked among its newest ``RANK_WINDOW`` matches: the window's edge is found by walking
+        the match newest first, which stops there (as PostgreSQL ranks such a question among
+        the newest rows in scope)."""
+        match = scoped_match(plan.match, scope)
+        floor = self._window_floor(match)
+        bound = "" if floor is None else f" AND rowid >= {floor}"
+        return self.db.read(
+            f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
+            f" bm25(observations_fts, {BM25_BODY_ONLY})"
+            f" FROM observations_fts WHERE observations_fts MATCH ?{bound}"
+            " ORDER BY 2, rowid DESC LIMIT ?",
+            [match, limit],
+        )
+
+    def _window_floor(self, match: str | None) -> int | None:
+        """The rowid of the ``RANK_WINDOW``-th newest match, or None when there are fewer."""
+        rows = self.db.read(
+            "SELECT rowid FROM observations_fts WHERE observations_fts MATCH ?"
+            " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+            [match, RANK_WINDOW - 1],
+        )
+        return int(rows[0][0]) if rows else None
 
     def summary_text(self, plan: QueryPlan) -> SummaryText | None:
         return SummaryText(
