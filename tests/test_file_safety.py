@@ -216,6 +216,23 @@ def test_doctor_on_a_sound_database_and_index_rebuild(tmp_path: Path) -> None:
     assert "rebuilt the text indexes" in rebuilt.stdout
 
 
+def test_doctor_on_a_postgresql_database_refuses_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A PostgreSQL database has no file checks: ``doctor`` says so in one line and exit 1
+    (before, it checked the default local file instead of the database named)."""
+    monkeypatch.setenv("KINDLING_DB", "postgresql://nobody@127.0.0.1:1/none")
+    for args in (("doctor",), ("doctor", "--rebuild-index"), ("doctor", "--json")):
+        result = run(*args)
+        assert result.code == 1, args
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, lines
+        assert "checks a SQLite file" in lines[0], lines
+        assert "database ok" not in result.stdout
+    refused = json.loads(run("doctor", "--json").stdout)
+    assert refused["error"]["code"] == StoreError.code
+
+
 def test_export_through_a_symlink_writes_the_target(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     _make(db, 5)

@@ -88,9 +88,46 @@ def test_sqlite_id_lists_are_chunked_in_order_and_whole(ids: list[str]) -> None:
 
 
 def test_an_array_dialect_sends_one_parameter() -> None:
-    array = Dialect(array_params=True, contains_sql="", json_items_sql="")
+    array = Dialect(array_params=True, contains_sql="", json_items_sql="", false_sql="")
     assert list(array.in_ids("x", ["a", "b"])) == [("x = ANY(?)", [["a", "b"]])]
     assert list(array.in_ids("x", [])) == []
+
+
+@given(st.lists(st.text(min_size=1, max_size=3), max_size=1300))
+def test_sqlite_excluded_ids_are_whole_lists_of_bounded_length(ids: list[str]) -> None:
+    sql, params = SQLITE.not_in_ids("x", ids)
+    assert params == ids
+    assert sql.count("?") == len(ids)
+    assert sql.count("NOT IN") == -(-len(ids) // ID_CHUNK)
+
+
+def test_an_array_dialect_excludes_with_one_parameter() -> None:
+    array = Dialect(array_params=True, contains_sql="", json_items_sql="", false_sql="NOT {column}")
+    assert array.not_in_ids("x", ["a", "b"]) == ("x <> ALL(?)", [["a", "b"]])
+    assert array.not_in_ids("x", []) == ("", [])
+    assert array.is_false("o.redacted") == "NOT o.redacted"
+
+
+def test_an_empty_query_reads_past_many_excluded_ids(kd: Kindling) -> None:
+    """The shared newest-first read leaves out more ids than one SQLite list holds, and
+    forgotten rows unless asked for them."""
+    scope = Scope(repo_id="/r")
+    made = kd.append_many(
+        [NewObservation(kind="message", content=f"n{i}", scope=scope) for i in range(ID_CHUNK + 60)]
+    )
+    forgotten = made[-1]
+    kd.forget(forgotten.id)
+    excluded = [o.id for o in made[-(ID_CHUNK + 20) : -1]]  # the newest but the forgotten one
+    found = kd.store.search_observations(
+        None, scope, exclude_ids=excluded, include_redacted=False, limit=100
+    )
+    kept = sorted(made[: -(ID_CHUNK + 20)], key=lambda o: (-o.ts, o.id))  # newest, then id
+    kept_ids = [o.id for o in kept]
+    assert [m.observation.id for m in found] == kept_ids
+    with_forgotten = kd.store.search_observations(
+        None, scope, exclude_ids=excluded, include_redacted=True, limit=100
+    )
+    assert sorted(m.observation.id for m in with_forgotten) == sorted([forgotten.id, *kept_ids])
 
 
 def test_batch_links_continue_each_capsules_order(kd: Kindling) -> None:

@@ -1,4 +1,5 @@
-"""Which backend a database name means: a ``postgresql://`` URL or a SQLite file path.
+"""Which backend a database name means: a ``postgresql://`` URL or a SQLite file path; its
+store (``open_store``) and its file doctor (``open_doctor``).
 
 PostgreSQL is an optional extra: its package is imported only when such a URL is opened, so
 the core and the hooks never load psycopg otherwise.
@@ -11,8 +12,9 @@ from __future__ import annotations
 import os
 
 from kindling.errors import StoreError
-from kindling.store.base import Store
+from kindling.store.base import Doctor, Store
 from kindling.store.sqlite import SqliteStore
+from kindling.store.sqlite.doctor import SqliteDoctor
 
 
 def is_postgres_url(path: object) -> bool:
@@ -45,3 +47,15 @@ def open_store(
     if busy_timeout_s is None:
         return SqliteStore(where, read_only=read_only)
     return SqliteStore(where, busy_timeout_s=busy_timeout_s, read_only=read_only)
+
+
+def open_doctor(path: str | os.PathLike[str]) -> Doctor:
+    """The checks, index rebuild and salvage of the database at ``path`` (``kindling
+    doctor``), without opening it as a store: a SQLite file's. A PostgreSQL server checks its
+    own storage: ``StoreError``, in one line."""
+    if is_postgres_url(path):
+        raise StoreError(
+            "kindling doctor checks a SQLite file; a PostgreSQL database is checked by its"
+            " server (amcheck, REINDEX): point --db at a file"
+        )
+    return SqliteDoctor(os.path.expanduser(os.fspath(path)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from kindling.model import (
@@ -115,6 +115,46 @@ class PurgeState:
 
     purged: bool
     holders: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Checkup:
+    """What a ``Doctor``'s checks found: no problems means a sound database."""
+
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(slots=True)
+class Salvage:
+    """Rows a ``Doctor`` copied into a new database, and rows it could not read, by table
+    (-1: the table itself could not be read)."""
+
+    copied: dict[str, int] = field(default_factory=dict)
+    lost: dict[str, int] = field(default_factory=dict)
+
+
+class Doctor(Protocol):
+    """A backend's checks of its own storage (``kindling doctor``), on a database that may be
+    too damaged to open as a store; ``store.backends.open_doctor`` gives a name's."""
+
+    @property
+    def indexes(self) -> tuple[str, ...]:
+        """The text indexes ``rebuild_indexes`` rebuilds."""
+        ...
+
+    def check(self) -> Checkup: ...
+
+    def rebuild_indexes(self) -> None:
+        """Rebuild the text indexes from the tables (which are not touched)."""
+        ...
+
+    def salvage(self, out: str) -> Salvage:
+        """Copy every row that can still be read into a new database at ``out``."""
+        ...
 
 
 T = TypeVar("T")

@@ -33,10 +33,13 @@ def scope_values(scope: Scope) -> tuple[str | None, ...]:
     return tuple(getattr(scope, name) for name, _ in SCOPE_FIELDS)
 
 
-def scope_where(scope: Scope, alias: str) -> tuple[str, list[Any]]:
-    """AND over the given dimensions, exact match, as SQL on the denormalised columns."""
+def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str, list[Any]]:
+    """AND over the given dimensions, exact match, as SQL on the denormalised columns;
+    ``indexed=False`` writes it so that PostgreSQL's planner does not use the scope's b-tree
+    (``IS NOT DISTINCT FROM``, the same test on these non-null values)."""
     items = scope.items()
-    sql = " AND ".join(f"{alias}.{name} = ?" for name, _ in items)
+    op = "=" if indexed else "IS NOT DISTINCT FROM"
+    sql = " AND ".join(f"{alias}.{name} {op} ?" for name, _ in items)
     return sql or "TRUE", [value for _, value in items]
 
 

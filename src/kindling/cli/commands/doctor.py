@@ -12,7 +12,7 @@ import click
 
 from kindling.cli.shared import library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
-from kindling.store.sqlite import doctor
+from kindling.store.backends import open_doctor
 
 
 @click.command("doctor")
@@ -41,17 +41,18 @@ def command(state: State, /, rebuild_index: bool, salvage: Path | None, as_json:
       kindling doctor --salvage ~/.kindling/recovered.db
     """
     state.local_only("kindling doctor")
-    path = str(state.db)
+    path = state.url or str(state.db)
+    doctor = open_doctor(path)  # a database name the backend has no file checks for: refused
     result: dict[str, object] = {"db": path}
     if rebuild_index:
         with state.open_local():  # created and migrated as the other commands do
             pass
-        doctor.rebuild(path)
-        result["rebuilt"] = list(doctor.FTS_TABLES)
+        doctor.rebuild_indexes()
+        result["rebuilt"] = list(doctor.indexes)
     if salvage is not None:
-        saved = doctor.salvage(path, str(salvage))
+        saved = doctor.salvage(str(salvage))
         result["salvage"] = {"file": str(salvage), "copied": saved.copied, "lost": saved.lost}
-    checkup = doctor.check(path)
+    checkup = doctor.check()
     result["ok"] = checkup.ok
     result["problems"] = list(checkup.problems)
     if as_json:

@@ -41,6 +41,7 @@ POSTGRES = Dialect(
     array_params=True,  # ``= ANY(%s)``: one statement whatever the list's length
     contains_sql="{column} ILIKE ?",  # backslash is ILIKE's escape character already
     json_items_sql="jsonb_array_elements_text({column}::jsonb) AS {alias}(value)",
+    false_sql="NOT {column}",
 )
 
 CONNECT_TIMEOUT_S = 10

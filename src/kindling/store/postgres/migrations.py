@@ -6,25 +6,19 @@ tables, and a weighted ``tsvector`` per row (see ``store.postgres.search``). Eac
 one transaction under an advisory lock, so many processes opening a new database at once
 migrate it exactly once. ``kindling_schema_migrations`` records every applied step.
 
-Must not import anything from Kindling except ``errors`` and ``store.postgres.resegment``.
+Must not import anything from Kindling except ``errors``, ``store.sql.schema`` and
+``store.postgres.resegment``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from kindling.store.postgres.resegment import resegment, resegment_context
+from kindling.store.sql.schema import Migration as SchemaStep
+from kindling.store.sql.schema import vector_tables_sql
 
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-    # A step SQL alone cannot do, run after ``sql`` in the same transaction, on its connection.
-    then: Callable[[Any], None] | None = None
+Migration = SchemaStep[Any]  # ``then`` gets the psycopg connection
 
 
 _SCOPE = """
@@ -220,20 +214,8 @@ UPDATE observations SET search = search
     Migration(
         10,
         "010_semantic_vectors",
-        # The optional semantic signal (kindling.semantic): one vector per row and model, in
-        # tables of their own that the schema empties with the text (store/vectors.py): the
-        # foreign key on delete, the triggers on forgetting or on any change of the text.
-        """
-CREATE TABLE IF NOT EXISTS observation_vectors (
-  observation_id TEXT  PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
-  model          TEXT  NOT NULL,
-  vector         BYTEA NOT NULL
-);
-CREATE TABLE IF NOT EXISTS summary_vectors (
-  summary_id     TEXT  PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
-  model          TEXT  NOT NULL,
-  vector         BYTEA NOT NULL
-);
+        vector_tables_sql("BYTEA")
+        + """
 CREATE OR REPLACE FUNCTION kindling_observation_vectors_forget() RETURNS trigger
   LANGUAGE plpgsql AS $$
 BEGIN

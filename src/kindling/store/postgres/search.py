@@ -1,4 +1,5 @@
-"""Text search of the PostgreSQL store: the weighted ``tsvector`` index and the search verbs.
+"""PostgreSQL's half of the search verbs (``store.sql.search`` writes them once): the weighted
+``tsvector`` index, its ``tsquery`` match and relevance, as that module's hooks.
 
 Each observation's document carries the SQLite index's fields (``store.sqlite.index``), as
 ``tsvector`` weights: A its own content plus identifier parts (``validateToken`` ->
@@ -29,10 +30,10 @@ import math
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kindling.model import SCOPE_FIELDS, Scope
-from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch
+from kindling.store.base import ObservationMatch
 from kindling.store.documents import context_excerpt
 from kindling.store.postgres.observations import (
     CONFIG,
@@ -40,17 +41,10 @@ from kindling.store.postgres.observations import (
     document_text,
     summary_text,
 )
-from kindling.store.postgres.scopes import scope_where
 from kindling.store.postgres.tsquery import tsquery_text, word_query
-from kindling.store.rows import (
-    OBS_COLUMNS,
-    SUMMARY_COLUMNS,
-    observation_row,
-    row_scope,
-    scope_values,
-    summary_row,
-)
+from kindling.store.rows import OBS_COLUMNS, scope_values, scope_where
 from kindling.store.segments import segment_query
+from kindling.store.sql.search import SummaryText, observation_match
 
 if TYPE_CHECKING:
     from kindling.store.fts import QueryPlan
@@ -75,8 +69,9 @@ STATS_TTL_S = 60.0
 
 
 class PgSearchMixin:
-    """Summary indexing, ``search_*``, ``document_counts`` and ``newest_ts``."""
+    """Summary indexing, and the ``tsvector`` hooks of ``store.sql.search.SearchMixin``."""
 
+    BM25_SCALE: ClassVar[float] = -RANK_SCALE
     stats_cache: dict[str, tuple[float, dict[str, float], float]]
 
     if TYPE_CHECKING:
@@ -93,14 +88,8 @@ class PgSearchMixin:
 
     # ------------------------------------------------------------------ search
 
-    def search_observations(
-        self,
-        plan: QueryPlan | None,
-        scope: Scope,
-        *,
-        exclude_ids: Sequence[str],
-        include_redacted: bool,
-        limit: int,
+    def match_observations(
+        self, plan: QueryPlan, scope: Scope, *, exclude_ids: Sequence[str], limit: int
     ) -> list[ObservationMatch]:
         excluded, excluded_params = "", []
         if exclude_ids:
@@ -108,15 +97,6 @@ class PgSearchMixin:
         where, params = scope_where(scope, "o")
         where += excluded
         params += excluded_params
-        if plan is None or plan.match is None:
-            if not include_redacted:
-                where += " AND NOT o.redacted"
-            rows = self.read(
-                f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
-                " ORDER BY o.ts DESC, o.id ASC LIMIT %s",
-                [*params, limit],
-            )
-            return [ObservationMatch(observation_row(r), 0.0, int(r[10])) for r in rows]
         query = tsquery_text(plan.terms, plan.phrases, plan.negated)
         if query is None:
             return []
@@ -171,16 +151,20 @@ class PgSearchMixin:
                 ],
             )
         contexts = self._contexts([r[0] for r in rows])
-        return [
-            ObservationMatch(
-                observation_row(r),
-                -float(r[11]) * RANK_SCALE,
-                int(r[10]),
-                r[12],
-                *contexts.get(r[0], ("", False, "")),
+        matches_found = []
+        for r in rows:
+            context, prompt, intent = contexts.get(r[0], ("", False, ""))
+            matches_found.append(
+                observation_match(
+                    r,
+                    -float(r[11]) * RANK_SCALE,
+                    context_only=r[12],
+                    context=context,
+                    context_prompt=prompt,
+                    intent=intent,
+                )
             )
-            for r in rows
-        ]
+        return matches_found
 
     def _contexts(self, obs_ids: Sequence[str]) -> dict[str, tuple[str, bool, str]]:
         """id -> (neighbour excerpt, whether the neighbour is a user prompt, capsule intent):
@@ -204,61 +188,32 @@ class PgSearchMixin:
             out[obs_id] = (text, kind == "message" and _role(provenance) == "user", intent or "")
         return out
 
-    def search_summaries(
-        self,
-        plan: QueryPlan | None,
-        scope: Scope,
-        *,
-        exclude_ids: Sequence[str],
-        limit: int,
-    ) -> list[SummaryMatch]:
-        where, params = scope_where(scope, "c")
-        if exclude_ids:
-            where += " AND s.id <> ALL(%s)"
-            params.append(list(exclude_ids))
-        columns = (
-            f"{SUMMARY_COLUMNS}, c.intent, "
-            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
-            + ", s.rowid"
+    def summary_text(self, plan: QueryPlan) -> SummaryText | None:
+        query = tsquery_text(plan.terms, plan.phrases, plan.negated)
+        if query is None:
+            return None
+        rank, rank_params, _ = self._rank_sql("summaries", "s", plan)
+        return SummaryText(
+            relevance=f"{rank} AS r",
+            source=(
+                f"summaries s JOIN capsules c ON c.id = s.capsule_id, to_tsquery('{CONFIG}', %s) q"
+            ),
+            condition="s.search @@ q",
+            order="r DESC",
+            params=[*rank_params, query],
         )
-        if plan is None or plan.match is None:
-            rows = self.read(
-                f"SELECT {columns}, 0.0 FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
-                f" WHERE {where} ORDER BY s.created_at DESC, s.id ASC LIMIT %s",
-                [*params, limit],
-            )
-        else:
-            query = tsquery_text(plan.terms, plan.phrases, plan.negated)
-            if query is None:
-                return []
-            rank, rank_params, _ = self._rank_sql("summaries", "s", plan)
-            rows = self.read(
-                f"SELECT {columns}, {rank} AS r"
-                f" FROM summaries s JOIN capsules c ON c.id = s.capsule_id,"
-                f" to_tsquery('{CONFIG}', %s) q WHERE s.search @@ q AND {where}"
-                " ORDER BY r DESC, s.created_at DESC, s.id ASC LIMIT %s",
-                [*rank_params, query, *params, limit],
-            )
-        return [
-            SummaryMatch(
-                summary=summary_row(r),
-                bm25=-float(r[12]) * RANK_SCALE,
-                rowid=int(r[11]),
-                scope=row_scope(r, 7),
-                intent=r[6],
-            )
-            for r in rows
-        ]
 
     def _doc_freqs(
-        self, table: str, items: Sequence[str], *, weight: str = ""
+        self, table: str, items: Sequence[str], *, weight: str = "", total: int | None = None
     ) -> tuple[int, dict[str, int]]:
         """``(documents, {item: documents containing it})``. Small tables are counted with
         the GIN index; from ``DF_EXACT_BELOW`` rows on, counting a common word costs more than
         the search (a second at 1M), so the frequencies PostgreSQL's ANALYZE keeps for the
         ``search`` column (``pg_stats.most_common_elems``) are used: a word it does not list is
-        rarer than the rarest it lists. An estimate, like the idf it feeds."""
-        total = self._table_rows(table)
+        rarer than the rarest it lists. An estimate, like the idf it feeds. ``total``: the
+        table's rows (``_table_rows``), when the caller has them."""
+        if total is None:
+            total = self._table_rows(table)
         queries = {item: word_query(item, weight=weight) for item in items}
         if total < DF_EXACT_BELOW:
             return total, self._counts(table, queries)
@@ -339,40 +294,13 @@ class PgSearchMixin:
             params += [idf, RANK_WEIGHTS, word_query(item), RANK_NORMALIZATION]
         return " + ".join(parts) or "0", params, min(total, sum(freqs.values()))
 
-    def document_counts(
-        self, words: Sequence[str], *, share: float, minimum: int
-    ) -> tuple[int, dict[str, int]]:
-        """As ``SqliteStore.document_counts`` (counts up to ``threshold + 1``), with the
-        estimates of ``_doc_freqs`` on big tables (there over every weight, not only A)."""
-        total, counts = self._doc_freqs("observations", list(words), weight="A")
-        threshold = max(minimum, int(total * share))
-        return threshold, {w: min(c, threshold + 1) for w, c in counts.items()}
+    def count_documents(self, words: Sequence[str], *, total: int, cap: int) -> dict[str, int]:
+        """Each word's documents, from ``_doc_freqs`` (on big tables its estimates, there
+        over every weight, not only A); the shared verb cuts them at ``cap``."""
+        return self._doc_freqs("observations", list(words), weight="A", total=total)[1]
 
     def indexed_observations(self) -> int:
         return self._table_rows("observations")
-
-    def newest_ts(self, scope: Scope) -> int | None:
-        """The newest observation or summary time in ``scope``."""
-        obs_where, obs_params = scope_where(scope, "o")
-        sum_where, sum_params = scope_where(scope, "c")
-        row = self.read(
-            f"SELECT GREATEST((SELECT MAX(o.ts) FROM observations o WHERE {obs_where}),"
-            " (SELECT MAX(s.created_at) FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
-            f" WHERE {sum_where}))",
-            [*obs_params, *sum_params],
-        )[0]
-        return None if row[0] is None else int(row[0])
-
-    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
-        """Repositories with observations in ``scope``: newest activity first, ties by id."""
-        where, params = scope_where(scope, "o")
-        rows = self.read(
-            "SELECT o.repo_id, COUNT(*), MAX(o.ts) FROM observations o"
-            f" WHERE o.repo_id IS NOT NULL AND {where} GROUP BY o.repo_id"
-            " ORDER BY MAX(o.ts) DESC, o.repo_id LIMIT %s",
-            [*params, limit],
-        )
-        return [RepoActivity(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
 
 def _role(provenance: object) -> object:

@@ -4,9 +4,9 @@
 The shared verbs write plain SQL that both SQLite (3.35+) and PostgreSQL (13+) read alike:
 ``?`` placeholders (a database whose driver wants ``%s`` swaps them), ``TRUE``/``FALSE`` for
 flags, ``ON CONFLICT DO NOTHING``. What cannot be written alike is a ``Dialect`` field or
-method: how to test a column against a list of ids, a case-insensitive substring match, the
-elements of a JSON array column. Error mapping, connections and transactions are each
-backend's ``SqlDatabase``.
+method: how to test a column against a list of ids (or leave the ids out), a
+case-insensitive substring match, the elements of a JSON array column, a false flag. Error
+mapping, connections and transactions are each backend's ``SqlDatabase``.
 
 Must not import anything from Kindling.
 """
@@ -35,6 +35,8 @@ class Dialect:
     contains_sql: str
     # A FROM item of the elements of the JSON array in ``{column}``, as text ``{alias}.value``.
     json_items_sql: str
+    # The flag ``{column}`` is false (as each backend's indexes and triggers spell it).
+    false_sql: str
 
     def in_ids(self, column: str, ids: Sequence[Any]) -> Iterator[tuple[str, list[Any]]]:
         """``(condition, parameters)`` pairs that together test ``column`` against ``ids``:
@@ -47,6 +49,22 @@ class Dialect:
         for start in range(0, len(ids), ID_CHUNK):
             chunk = list(ids[start : start + ID_CHUNK])
             yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
+
+    def not_in_ids(self, column: str, ids: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``(condition, parameters)`` that keep ``column`` out of ``ids`` (a few: one list
+        per ``ID_CHUNK``); ``("", [])`` for no ids."""
+        if not ids:
+            return "", []
+        if self.array_params:
+            return f"{column} <> ALL(?)", [list(ids)]
+        chunks = [list(ids[start : start + ID_CHUNK]) for start in range(0, len(ids), ID_CHUNK)]
+        return " AND ".join(f"{column} NOT IN ({','.join('?' * len(c))})" for c in chunks), [
+            value for chunk in chunks for value in chunk
+        ]
+
+    def is_false(self, column: str) -> str:
+        """The flag ``column`` is false."""
+        return self.false_sql.format(column=column)
 
     def rows_per_statement(self, width: int) -> int | None:
         """How many rows of ``width`` values one ``rows_source`` may list (None: any)."""

@@ -47,6 +47,7 @@ SQLITE = Dialect(
     array_params=False,  # a statement holds at most 32,766 parameters: ids go in chunks
     contains_sql="{column} LIKE ? ESCAPE '\\'",  # LIKE ignores the case of ASCII letters
     json_items_sql="json_each({column}) {alias}",
+    false_sql="{column} = 0",
 )
 
 

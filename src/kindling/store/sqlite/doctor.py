@@ -8,17 +8,19 @@
   range that fails is split until the unreadable rows are isolated), into a new database with
   the current schema, then builds its indexes. The damaged file is only read.
 
+``SqliteDoctor`` is these three as the backend's ``store.base.Doctor``.
+
 Must not import anything from Kindling except ``errors`` and ``store``.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kindling.errors import StoreError
 from kindling.store import files
+from kindling.store.base import Checkup, Salvage
 from kindling.store.sqlite import index
 
 FTS_TABLES = ("observations_fts", "summaries_fts")
@@ -32,23 +34,6 @@ TABLES = (
     "pins",
 )
 CHUNK = 256
-
-
-@dataclass(frozen=True)
-class Checkup:
-    """What the checks found: empty lists mean a sound database."""
-
-    problems: tuple[str, ...]
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-@dataclass
-class Salvage:
-    copied: dict[str, int] = field(default_factory=dict)
-    lost: dict[str, int] = field(default_factory=dict)
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -195,3 +180,21 @@ def salvage(path: str, out: str) -> Salvage:
         src.close()
         dst.close()
     return report
+
+
+class SqliteDoctor:
+    """``store.base.Doctor`` of the SQLite file at ``path``."""
+
+    indexes = FTS_TABLES
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def check(self) -> Checkup:
+        return check(self.path)
+
+    def rebuild_indexes(self) -> None:
+        rebuild(self.path)
+
+    def salvage(self, out: str) -> Salvage:
+        return salvage(self.path, out)

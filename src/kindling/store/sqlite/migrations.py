@@ -4,29 +4,21 @@ Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema c
 a database written by that tool opens here and is upgraded in place; later versions only add.
 ``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
 
-Must not import anything from Kindling except ``errors`` and ``store.sqlite.index``.
+Must not import anything from Kindling except ``errors``, ``store.sql.schema`` and
+``store.sqlite.index``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from kindling.errors import SchemaError
+from kindling.store.sql.schema import Migration as SchemaStep
+from kindling.store.sql.schema import vector_tables_sql
 from kindling.store.sqlite import index
 
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One ordered, named schema step."""
-
-    version: int
-    name: str
-    sql: str
-    # A step SQL alone cannot do, run after ``sql`` in the same transaction.
-    then: Callable[[sqlite3.Connection], None] | None = None
+Migration = SchemaStep[sqlite3.Connection]
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -310,20 +302,8 @@ CREATE TABLE IF NOT EXISTS team_repos (
     Migration(
         14,
         "014_semantic_vectors",
-        # The optional semantic signal (kindling.semantic): one vector per row and model, in
-        # tables of their own that the schema empties with the text (store/vectors.py): the
-        # foreign key on delete, the triggers on forgetting or on any change of the text.
-        """
-CREATE TABLE IF NOT EXISTS observation_vectors (
-  observation_id TEXT PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
-  model          TEXT NOT NULL,
-  vector         BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS summary_vectors (
-  summary_id     TEXT PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
-  model          TEXT NOT NULL,
-  vector         BLOB NOT NULL
-);
+        vector_tables_sql("BLOB")
+        + """
 CREATE TRIGGER IF NOT EXISTS observation_vectors_forget
   AFTER UPDATE OF content, redacted ON observations
   WHEN NEW.redacted = 1 OR NEW.content IS NOT OLD.content BEGIN

@@ -1,11 +1,11 @@
-"""The search verbs of ``SqliteStore``. A store finds and orders matches by text relevance
-only; the score is computed in one place, ``retrieval.scoring``.
+"""SQLite's half of the search verbs (``store.sql.search`` writes them once): the FTS5 MATCH,
+its bm25 and the documents' context, as that module's hooks.
 
-Observations: the MATCH runs on ``observations_fts`` (see ``index``) with the
-scope tokens ANDed in, so FTS5 reads only the scope's part of each doclist and never looks a
-row up to filter it; only the winners' rows are read afterwards, and ties in bm25 go to the
-newest insert (rowid), so the cut never needs a row lookup. Summaries (one per capsule, few)
-are filtered through their capsule and ordered by bm25, then newer, then id.
+Observations: the MATCH runs on ``observations_fts`` (see ``index``) with the scope tokens
+ANDed in, so FTS5 reads only the scope's part of each doclist and never looks a row up to
+filter it; only the winners' rows are read afterwards, and ties in bm25 go to the newest insert
+(rowid), so the cut never needs a row lookup. Summaries (one per capsule, few) are filtered
+through their capsule and ordered by bm25, then newer, then id.
 
 Reaches the database only through ``Database.read`` and ``Database.index_pending`` (see
 ``connection``).
@@ -18,17 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kindling.model import SCOPE_FIELDS, Scope
-from kindling.store.base import ObservationMatch, RepoActivity, SummaryMatch, iter_chunks
+from kindling.model import Scope
+from kindling.store.base import ObservationMatch, iter_chunks
 from kindling.store.fts import QueryPlan, term_match
-from kindling.store.rows import (
-    OBS_COLUMNS,
-    SUMMARY_COLUMNS,
-    observation_row,
-    row_scope,
-    scope_where,
-    summary_row,
-)
+from kindling.store.rows import OBS_COLUMNS
+from kindling.store.sql.search import SummaryText, observation_match
 from kindling.store.sqlite.connection import Database
 from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, CONTEXT_SQL, scoped_match
 
@@ -44,24 +38,21 @@ _ROWS_WITH_CONTEXT = (
     " FROM observations o LEFT JOIN observation_context x ON x.rowid = o.rowid"
     " LEFT JOIN observations p ON p.rowid = x.prev_rowid WHERE o.rowid IN ({marks})"
 )
+# Matches first (CROSS JOIN pins the order), then their capsules' scope.
+_SUMMARY_SOURCE = (
+    "summaries_fts CROSS JOIN summaries s ON s.rowid = summaries_fts.rowid"
+    " CROSS JOIN capsules c ON c.id = s.capsule_id"
+)
 
 
-class SearchMixin:
-    """``search_observations``, ``search_summaries``, ``document_counts`` and ``newest_ts``."""
+class SqliteSearchMixin:
+    """The FTS5 hooks of ``store.sql.search.SearchMixin``."""
 
     db: Database
 
-    def search_observations(
-        self,
-        plan: QueryPlan | None,
-        scope: Scope,
-        *,
-        exclude_ids: Sequence[str],
-        include_redacted: bool,
-        limit: int,
+    def match_observations(
+        self, plan: QueryPlan, scope: Scope, *, exclude_ids: Sequence[str], limit: int
     ) -> list[ObservationMatch]:
-        if plan is None or plan.match is None:
-            return self._recent_observations(scope, exclude_ids, include_redacted, limit)
         self.db.index_pending()  # appends earlier in this transaction are searchable too
         # Excluded ids are few (pins and the current summary's evidence): read past them.
         top = self._ranked(plan, scope, limit + len(exclude_ids))
@@ -77,10 +68,9 @@ class SearchMixin:
             if row is None or row[0] in excluded:
                 continue
             found.append(
-                ObservationMatch(
-                    observation=observation_row(row),
-                    bm25=float(bm25),
-                    rowid=int(rowid),
+                observation_match(
+                    row,
+                    float(bm25),
                     context_only=float(body_bm25) == 0.0,
                     context=row[12] or "",
                     context_prompt=bool(row[13]),
@@ -117,112 +107,29 @@ class SearchMixin:
         )
         return int(rows[0][0]) if rows else None
 
-    def _recent_observations(
-        self, scope: Scope, exclude_ids: Sequence[str], include_redacted: bool, limit: int
-    ) -> list[ObservationMatch]:
-        """Newest first, through the scope's timestamp index."""
-        where, params = scope_where(scope, "o")
-        if exclude_ids:
-            where += f" AND o.id NOT IN ({','.join('?' * len(exclude_ids))})"
-            params.extend(exclude_ids)
-        if not include_redacted:
-            where += " AND o.redacted = 0"
-        rows = self.db.read(
-            f"SELECT {OBS_COLUMNS}, o.rowid FROM observations o WHERE {where}"
-            " ORDER BY o.ts DESC, o.id ASC LIMIT ?",
-            [*params, limit],
+    def summary_text(self, plan: QueryPlan) -> SummaryText | None:
+        return SummaryText(
+            relevance="bm25(summaries_fts) AS b",
+            source=_SUMMARY_SOURCE,
+            condition="summaries_fts MATCH ?",
+            order="b",
+            params=[plan.summary_match or plan.match],
         )
-        return [
-            ObservationMatch(observation=observation_row(r), bm25=0.0, rowid=int(r[10]))
-            for r in rows
-        ]
 
-    def search_summaries(
-        self,
-        plan: QueryPlan | None,
-        scope: Scope,
-        *,
-        exclude_ids: Sequence[str],
-        limit: int,
-    ) -> list[SummaryMatch]:
-        where, params = scope_where(scope, "c")
-        if exclude_ids:
-            where += f" AND s.id NOT IN ({','.join('?' * len(exclude_ids))})"
-            params.extend(exclude_ids)
-        columns = (
-            f"{SUMMARY_COLUMNS}, c.intent, "
-            + ", ".join(f"c.{col}" for col, _ in SCOPE_FIELDS)
-            + ", s.rowid"
-        )
-        if plan is None or plan.match is None:
-            sql = (
-                f"SELECT {columns}, 0.0 FROM summaries s JOIN capsules c ON c.id = s.capsule_id"
-                f" WHERE {where} ORDER BY s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args: list[Any] = [*params, limit]
-        else:
-            # Matches first (CROSS JOIN pins the order), then their capsules' scope.
-            sql = (
-                f"SELECT {columns}, bm25(summaries_fts) AS b FROM summaries_fts"
-                " CROSS JOIN summaries s ON s.rowid = summaries_fts.rowid"
-                " CROSS JOIN capsules c ON c.id = s.capsule_id"
-                f" WHERE summaries_fts MATCH ? AND {where}"
-                " ORDER BY b, s.created_at DESC, s.id ASC LIMIT ?"
-            )
-            args = [plan.summary_match or plan.match, *params, limit]
-        return [
-            SummaryMatch(
-                summary=summary_row(r),
-                intent=r[6],
-                scope=row_scope(r, 7),
-                rowid=int(r[11]),
-                bm25=float(r[12]),
-            )
-            for r in self.db.read(sql, args)
-        ]
-
-    def document_counts(
-        self, words: Sequence[str], *, share: float, minimum: int
-    ) -> tuple[int, dict[str, int]]:
-        """``(threshold, counts)``: the threshold is ``max(minimum, share * indexed
-        observations)``; each count is the number of observations whose own text contains the
-        word, counted only up to ``threshold + 1`` (enough to tell a common word: counting
-        further would cost the scan that dropping it avoids)."""
-        total = self.indexed_observations()
-        threshold = max(minimum, int(total * share))
+    def count_documents(self, words: Sequence[str], *, total: int, cap: int) -> dict[str, int]:
+        """Each word's count in the observations' own text (the ``body`` column), up to
+        ``cap``."""
         counts: dict[str, int] = {}
         for word in words:
             counts[word] = int(
                 self.db.read(
                     "SELECT count(*) FROM (SELECT 1 FROM observations_fts"
                     " WHERE observations_fts MATCH ? LIMIT ?)",
-                    [f"{{body}} : ({term_match(word)})", threshold + 1],
+                    [f"{{body}} : ({term_match(word)})", cap],
                 )[0][0]
             )
-        return threshold, counts
+        return counts
 
     def indexed_observations(self) -> int:
         self.db.index_pending()
         return int(self.db.read("SELECT COALESCE(MAX(rowid), 0) FROM observation_context")[0][0])
-
-    def newest_ts(self, scope: Scope) -> int | None:
-        obs_where, obs_params = scope_where(scope, "o")
-        sum_where, sum_params = scope_where(scope, "c")
-        row = self.db.read(  # two rows and one MAX: SQLite's MAX(a, b) is NULL if either is
-            f"SELECT MAX(t) FROM (SELECT MAX(ts) t FROM observations o WHERE {obs_where} UNION"
-            f" ALL SELECT MAX(created_at) FROM summaries s JOIN capsules c ON c.id = capsule_id"
-            f" WHERE {sum_where})",
-            [*obs_params, *sum_params],
-        )[0]
-        return None if row[0] is None else int(row[0])
-
-    def list_repos(self, *, scope: Scope, limit: int) -> list[RepoActivity]:
-        """Repositories with observations in ``scope``: newest activity first, ties by id."""
-        where, params = scope_where(scope, "o")
-        rows = self.db.read(
-            "SELECT o.repo_id, COUNT(*), MAX(o.ts) FROM observations o"
-            f" WHERE o.repo_id IS NOT NULL AND {where} GROUP BY o.repo_id"
-            " ORDER BY MAX(o.ts) DESC, o.repo_id LIMIT ?",
-            [*params, limit],
-        )
-        return [RepoActivity(str(r[0]), int(r[1]), int(r[2])) for r in rows]

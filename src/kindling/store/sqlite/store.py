@@ -24,10 +24,10 @@ from kindling.store.sqlite.connection import BUSY_TIMEOUT_S, Database
 from kindling.store.sqlite.forget import ForgetMixin
 from kindling.store.sqlite.observations import ObservationIndexMixin
 from kindling.store.sqlite.purge import holders
-from kindling.store.sqlite.search import SearchMixin
+from kindling.store.sqlite.search import SqliteSearchMixin
 
 
-class SqliteStore(SearchMixin, ObservationIndexMixin, ForgetMixin, SqlStore):
+class SqliteStore(SqliteSearchMixin, ObservationIndexMixin, ForgetMixin, SqlStore):
     """The embedded SQLite backend of the ``Store`` protocol."""
 
     db: Database
