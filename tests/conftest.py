@@ -11,9 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from kindling import Kindling
 from tests.pgutil import PG_URL, pg_schema, pg_unreachable
+
+# No per-example deadline in any Hypothesis test (speed belongs in bench/): under parallel
+# workers on a loaded machine, hypothesis's default 200 ms deadline failed a correct example as
+# "flaky" (test_scrub_keywords). Tests' own @settings build on this profile.
+settings.register_profile("kindling", deadline=None)
+settings.load_profile("kindling")
 
 # A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in
 # the repository so the upgrade tests never depend on what sits next to the checkout.

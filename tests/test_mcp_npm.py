@@ -146,7 +146,10 @@ def test_the_inspector_in_strict_mode_finds_no_schema_problem(
 ) -> None:
     launcher = npm_dir / "node_modules" / ".bin" / "mcp-inspector"
     proc = subprocess.run(
-        [str(launcher), "--cli", "--strict", "--cwd", str(git_repo), "--method", "tools/list",
+        # --connect-timeout: the Inspector's 15 s default for the server to start is too short
+        # on a loaded 2-core machine (the subprocess timeout below still bounds the run)
+        [str(launcher), "--cli", "--strict", "--connect-timeout", "100000", "--cwd",
+         str(git_repo), "--method", "tools/list",
          "-e", f"KINDLING_DB={os.environ['KINDLING_DB']}", str(KINDLING), "mcp"],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
