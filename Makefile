@@ -1,7 +1,8 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   - create .venv, install Kindling alone (its one dependency, click), run the demo
 #                 (capture a session, retrieve from it); no dev tools, a few seconds
-#   make test   - the same .venv plus the dev tools, then ruff, mypy --strict and pytest
+#   make test   - the same .venv plus the dev tools, then ruff, mypy --strict and pytest (on
+#                 every core; see PYTEST_WORKERS below)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -50,9 +51,15 @@ typecheck: $(STAMP)
 # Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the browser,
 # crash and storm loops): make test PYTEST_ARGS='-m "not slow"'
 PYTEST_ARGS ?=
+# pytest runs on every core (pytest-xdist; `auto` = one worker per core): make test
+# PYTEST_WORKERS=0 runs it in this one process. Each worker has its own PostgreSQL database and
+# temp dir (tests/conftest.py, tests/pgutil.py); tests that share something across processes
+# lock it or group it (tests/conftest.py says which). --dist loadfile keeps a module's tests on
+# one worker, so its module-scoped fixtures (the quality stores, a server) are built once.
+PYTEST_WORKERS ?= auto
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

@@ -8,11 +8,19 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from kindling import Kindling
 from tests.pgutil import PG_URL, pg_schema, pg_unreachable
+
+# No per-example deadline in any Hypothesis test (speed belongs in bench/): under parallel
+# workers on a loaded machine, hypothesis's default 200 ms deadline failed a correct example as
+# "flaky" (test_scrub_keywords). Tests' own @settings build on this profile.
+settings.register_profile("kindling", deadline=None)
+settings.load_profile("kindling")
 
 # A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in
 # the repository so the upgrade tests never depend on what sits next to the checkout.
@@ -43,12 +51,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if needs_pg:
         config.hook.pytest_deselected(items=needs_pg)
         items[:] = [item for item in items if item not in needs_pg]
+        line = (
+            f"kindling: {len(needs_pg)} PostgreSQL tests left out: no server at {PG_URL}"
+            f" (KINDLING_TEST_PG): {why}"
+        )
+        workeroutput = getattr(config, "workeroutput", None)
+        if workeroutput is not None:  # a pytest-xdist worker: its controller says it
+            workeroutput[PG_LEFT_OUT] = line
+            return
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(
-                f"kindling: {len(needs_pg)} PostgreSQL tests left out: no server at {PG_URL}"
-                f" (KINDLING_TEST_PG): {why}"
-            )
+            reporter.write_line(line)
+
+
+# Under pytest-xdist (`make test` runs it), collection happens in the workers, which have no
+# terminal: each hands the line above to the controller, which prints it once, at the end.
+PG_LEFT_OUT = "kindling_pg_left_out"
+_left_out_lines: set[str] = set()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    line = getattr(node, "workeroutput", {}).get(PG_LEFT_OUT)
+    if line:
+        _left_out_lines.add(str(line))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for line in sorted(_left_out_lines):
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -12,6 +12,7 @@ must be reachable); without node and npm the module is skipped in one line, exce
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -42,17 +43,19 @@ def npm_dir(request: pytest.FixtureRequest) -> Path:
         _unavailable("node or npm is not on PATH")
     where = Path(request.config.cache.mkdir("mcp-npm-clients"))
     marker = where / f"installed-{SDK}-{INSPECTOR}".replace("/", "_")
-    if not marker.exists():
-        proc = subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(where), SDK, INSPECTOR],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        if proc.returncode != 0:
-            _unavailable(f"npm install failed: {proc.stderr.strip().splitlines()[-1:]}")
-        marker.touch()
+    # One install at a time: pytest-xdist's workers share the cache directory, and two
+    # concurrent `npm install`s into one prefix can leave it broken.
+    with (where / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not marker.exists():
+            proc = subprocess.run(
+                ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(where), SDK,
+                 INSPECTOR],
+                capture_output=True, text=True, timeout=600, check=False,
+            )  # fmt: skip
+            if proc.returncode != 0:
+                _unavailable(f"npm install failed: {proc.stderr.strip().splitlines()[-1:]}")
+            marker.touch()
     return where
 
 
@@ -143,7 +146,10 @@ def test_the_inspector_in_strict_mode_finds_no_schema_problem(
 ) -> None:
     launcher = npm_dir / "node_modules" / ".bin" / "mcp-inspector"
     proc = subprocess.run(
-        [str(launcher), "--cli", "--strict", "--cwd", str(git_repo), "--method", "tools/list",
+        # --connect-timeout: the Inspector's 15 s default for the server to start is too short
+        # on a loaded 2-core machine (the subprocess timeout below still bounds the run)
+        [str(launcher), "--cli", "--strict", "--connect-timeout", "100000", "--cwd",
+         str(git_repo), "--method", "tools/list",
          "-e", f"KINDLING_DB={os.environ['KINDLING_DB']}", str(KINDLING), "mcp"],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
