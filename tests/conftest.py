@@ -58,14 +58,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         workeroutput = getattr(config, "workeroutput", None)
         if workeroutput is not None:  # a pytest-xdist worker: its controller says it
             workeroutput[PG_LEFT_OUT] = line
-            return
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is not None:
-            reporter.write_line(line)
+        else:
+            _left_out_lines.add(line)
 
 
-# Under pytest-xdist (`make test` runs it), collection happens in the workers, which have no
-# terminal: each hands the line above to the controller, which prints it once, at the end.
+# Printed once, at the end of the run. Under pytest-xdist (`make test` runs it) collection
+# happens in the workers, which have no terminal: each hands the line to the controller.
 PG_LEFT_OUT = "kindling_pg_left_out"
 _left_out_lines: set[str] = set()
 
