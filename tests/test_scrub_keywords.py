@@ -18,6 +18,7 @@ import itertools
 import re
 import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def test_scrubbing_gives_the_reference_result_on_the_corpus() -> None:
         assert scrub.scrub_once(text) == _reference(text), text
 
 
+@pytest.mark.slow  # every ordered pair of keywords, every overlap: 636,936 texts, about a minute
 def test_keywords_overlapping_each_other_are_all_found() -> None:
     # A keyword that starts inside another and ends after it is stepped over by the scan.
     index = KeywordIndex([keywords for keywords, _, _ in RULES])
