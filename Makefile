@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make demo   - create .venv, install Kindling alone (its one dependency, click), run the demo
+#   make demo   - create .venv, install Kindling alone (its dependencies: click, pyahocorasick), run the demo
 #                 (capture a session, retrieve from it); no dev tools, a few seconds
 #   make test   - the same .venv plus the dev tools, then ruff, mypy --strict and pytest (on
 #                 every core; see PYTEST_WORKERS below)

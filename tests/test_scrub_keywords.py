@@ -1,11 +1,11 @@
 """The scrubber's keyword index wakes exactly the rules the substring loop wakes, so scrubbing
 gives the same result as asking ``word in text`` for every keyword of every rule.
 
-``secrets.scrub_keywords`` finds a text's keywords with one scan of a trie instead of asking
-``in`` for each of them; a rule it failed to wake would let a secret through unnoticed by any
-other test that does not happen to hold that keyword in that position. So both paths are
-compared over the whole secret corpus (secrets and look-alikes), over every keyword glued to
-every other (the overlaps the scan steps over), and over random text.
+``secrets.scrub_keywords`` finds a text's keywords with one pass of an Aho-Corasick automaton
+instead of asking ``in`` for each of them; a rule it failed to wake would let a secret through
+unnoticed by any other test that does not happen to hold that keyword in that position. So both
+paths are compared over the whole secret corpus (secrets and look-alikes), over every keyword
+glued to every other (overlapping keywords), and over random text.
 
 The reference is the keyword-gated result, not literally every rule: gating is part of the
 scrubber's precision (a rule keyed by a vendor name runs only near that name), and on 32 of
@@ -15,7 +15,6 @@ the corpus's 14,453 texts running every rule names a mask differently or masks a
 from __future__ import annotations
 
 import itertools
-import re
 import string
 
 import pytest
@@ -23,11 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets import scrub
-from kindling.secrets.scrub_keywords import SCAN_AFTER, KeywordIndex, trie_source
+from kindling.secrets.scrub_keywords import KeywordIndex
 from tests.secret_samples import non_secret_samples, secret_samples
 
 RULES, INDEX = scrub._rules()
-INDEX.woken_by_scan("")  # from here on scrub_secrets uses the scan, whatever ran before
 KEYWORDS = sorted(INDEX.keywords)
 
 
@@ -40,11 +38,11 @@ def _corpus() -> list[str]:
 CORPUS = _corpus()
 
 
-def test_the_scan_wakes_the_same_rules_as_the_substring_loop_on_the_corpus() -> None:
+def test_the_automaton_wakes_the_same_rules_as_the_substring_loop_on_the_corpus() -> None:
     index = KeywordIndex([keywords for keywords, _, _ in RULES])
     for text in CORPUS:
         lowered = text.lower()
-        assert index.woken_by_scan(lowered) == index.woken_by_substring(lowered), text
+        assert index.woken(lowered) == index.woken_by_substring(lowered), text
 
 
 def _reference(text: str) -> scrub.Scrubbed:
@@ -59,36 +57,17 @@ def test_scrubbing_gives_the_reference_result_on_the_corpus() -> None:
 
 @pytest.mark.slow  # every ordered pair of keywords, every overlap: 636,936 texts, about a minute
 def test_keywords_overlapping_each_other_are_all_found() -> None:
-    # A keyword that starts inside another and ends after it is stepped over by the scan.
+    # Keywords that overlap: one starts inside another and ends after it.
     index = KeywordIndex([keywords for keywords, _, _ in RULES])
     for first, second in itertools.product(KEYWORDS, repeat=2):
         for cut in range(len(first) + 1):
             if second.startswith(first[cut:]):
                 text = first[:cut] + second
-                assert index.woken_by_scan(text) == index.woken_by_substring(text), text
-
-
-def test_the_trie_matches_the_longest_keyword_at_each_place() -> None:
-    pattern = re.compile(trie_source(["pass", "pass:", "passw", "gh", "github_pat_"]))
-    assert pattern.findall("pass: passwd github_pat_x gh") == [
-        "pass:",
-        "passw",
-        "github_pat_",
-        "gh",
-    ]
-
-
-def test_a_process_uses_the_substring_loop_until_it_has_scrubbed_many_texts() -> None:
-    index = KeywordIndex([keywords for keywords, _, _ in RULES])
-    for _ in range(SCAN_AFTER):
-        index.woken("password=x")
-        assert not index.scanning
-    assert index.woken("password=x") == index.woken_by_substring("password=x")
-    assert index.scanning
+                assert index.woken(text) == index.woken_by_substring(text), text
 
 
 def test_a_text_without_keywords_wakes_nothing() -> None:
-    assert INDEX.woken_by_scan("plain words only") == []
+    assert INDEX.woken("plain words only") == []
     assert scrub.scrub_secrets("plain words only") == scrub.Scrubbed("plain words only", ())
 
 
@@ -102,9 +81,9 @@ any_text = st.one_of(keyword_text, st.text(st.characters(), max_size=300))
 
 @settings(max_examples=400)
 @given(any_text)
-def test_the_scan_wakes_the_same_rules_as_the_substring_loop(text: str) -> None:
+def test_the_automaton_wakes_the_same_rules_as_the_substring_loop(text: str) -> None:
     lowered = text.lower()
-    assert INDEX.woken_by_scan(lowered) == INDEX.woken_by_substring(lowered)
+    assert INDEX.woken(lowered) == INDEX.woken_by_substring(lowered)
 
 
 @settings(max_examples=300)
