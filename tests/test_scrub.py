@@ -578,3 +578,39 @@ code_like = st.text(
 @given(code_like.filter(lambda t: not any(trigger in t.lower() for trigger in TRIGGERS)))
 def test_text_without_any_trigger_is_unchanged(text: str) -> None:
     assert scrub_secrets(text) == Scrubbed(text=text, kinds=())
+
+
+def test_a_clean_short_text_is_remembered_and_a_secret_never_is() -> None:
+    scrub._CLEAN.clear()
+    assert scrub_secrets("git status") == Scrubbed("git status", ())
+    assert "git status" in scrub._CLEAN
+    assert scrub_secrets("git status") == Scrubbed("git status", ())  # from memory
+    secret = f"token {GITHUB}"
+    for _ in range(2):  # the second time too: nothing about it was remembered
+        result = scrub_secrets(secret)
+        assert GITHUB not in result.text
+        assert result.kinds
+    assert all(GITHUB not in text for text in scrub._CLEAN)
+    long_clean = "plain words " * 30  # over the length remembered
+    assert scrub_secrets(long_clean).text == long_clean
+    assert long_clean not in scrub._CLEAN
+
+
+def test_the_memory_of_clean_texts_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scrub, "_CLEAN_MAX", 8)
+    scrub._CLEAN.clear()
+    for i in range(20):
+        scrub_secrets(f"word {i}")
+        assert len(scrub._CLEAN) <= 8
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(["git status", f"key={GITHUB}", "Bash", "x" * 300, ""]), max_size=8)
+)
+def test_remembering_clean_texts_never_changes_a_result(texts: list[str]) -> None:
+    for text in texts:
+        remembered = scrub_secrets(text)
+        scrub._CLEAN.clear()
+        assert scrub_secrets(text) == remembered
+        assert scrub_secrets(text).found == remembered.found

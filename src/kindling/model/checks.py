@@ -11,6 +11,7 @@ Must not import anything from Kindling except ``errors`` and ``model``.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +30,10 @@ _CONTROL = {0: REPLACEMENT, 2: REPLACEMENT, 3: REPLACEMENT}
 
 def clean_text(text: str) -> str:
     """Replace NUL, marker characters and lone surrogates; keep everything else."""
+    if text.isascii() and type(text) is str:  # a flag CPython keeps: the common case is 3 memchrs
+        if "\x00" in text or "\x02" in text or "\x03" in text:
+            return text.translate(_CONTROL)
+        return text
     cleaned = text.translate(_CONTROL)
     try:
         cleaned.encode("utf-8")
@@ -95,6 +100,9 @@ def require_provenance(value: Mapping[str, Any] | None) -> dict[str, Any]:
         return {}
     if not isinstance(value, Mapping):
         raise InvalidInputError("provenance must be a JSON object (a dict with string keys)")
+    flat = _flat_provenance(value)
+    if flat is not None:
+        return flat
     check_depth(value, "provenance")
     try:
         text = json.dumps(value, allow_nan=False, sort_keys=True, ensure_ascii=False)
@@ -109,6 +117,40 @@ def require_provenance(value: Mapping[str, Any] | None) -> dict[str, Any]:
         )
     parsed: dict[str, Any] = json.loads(text)
     return parsed
+
+
+_INT_RANGE = range(-(1 << 63), 1 << 63)
+
+
+def _flat_provenance(value: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What ``require_provenance`` returns for a flat dict of ASCII keys and strings, bools,
+    None, finite floats and 64-bit ints (nearly every capture), without its JSON round trip;
+    None for anything else (the round trip decides). The same result: the JSON text would hold
+    these values as they are, in key order, within the size limit (``bound``: every character
+    escaped to six, every number at its longest)."""
+    if type(value) is not dict:
+        return None
+    bound = 2
+    for key, item in value.items():
+        if type(key) is not str or not key.isascii():
+            return None
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                return None
+            bound += 6 * len(item)
+        elif kind is int:
+            if item not in _INT_RANGE:
+                return None
+        elif kind is float:
+            if not math.isfinite(item):
+                return None
+        elif kind is not bool and item is not None:
+            return None
+        bound += 6 * len(key) + 32
+    if bound > MAX_PROVENANCE_BYTES:
+        return None
+    return dict(sorted(value.items()))
 
 
 MAX_LIMIT = 10_000
@@ -146,6 +188,8 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 def check_depth(value: object, name: str, limit: int = MAX_PROVENANCE_DEPTH) -> None:
     """Refuse JSON-like data nested deeper than ``limit`` (walked without recursion)."""
+    if type(value) is dict and all(type(item) in _SCALARS for item in value.values()):
+        return  # flat (most provenance): nothing to walk
     stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()

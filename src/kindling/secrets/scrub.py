@@ -182,13 +182,30 @@ def _woken(text: str, lowered: str) -> list[int]:
     return woken
 
 
+# Short texts in which nothing was masked, remembered: a capture's provenance values (tool
+# names, commands, paths, roles) come back in every event of a session. Only texts that held
+# no secret are kept (they are written as they are anyway), in memory, at most ``_CLEAN_MAX``
+# of them (then the whole set is dropped: no lock, and a thread that races it only scrubs again).
+_CLEAN: dict[str, None] = {}
+_CLEAN_MAX = 4096
+_CLEAN_CHARS = 256
+
+
 def scrub_secrets(text: str) -> Scrubbed:
     """Mask every secret this module recognises in ``text``; never raises on any ``str``."""
     if not isinstance(text, str):
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
+    if text in _CLEAN:
+        return Scrubbed(text, ())
     result = scrub_once(text)
+    if not result.kinds:
+        if len(text) <= _CLEAN_CHARS and type(text) is str:
+            if len(_CLEAN) >= _CLEAN_MAX:
+                _CLEAN.clear()
+            _CLEAN[text] = None
+        return result
     # Masking a value (and its copies) can open a word boundary where another secret starts
     # (`AKIA...EXAMPLEgho_...`): the rules run again over the masked text until nothing more
     # changes, so scrubbing is idempotent. Only texts that held a secret pay for it.
