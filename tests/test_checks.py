@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kindling.errors import InvalidInputError
 from kindling.model.checks import MAX_PROVENANCE_BYTES
-from kindling.model.sanitize import clean_text, require_provenance
+from kindling.model.sanitize import cap_content, clean_text, require_provenance
 
 
 def _clean_text_reference(text: str) -> str:
@@ -95,3 +95,22 @@ def test_provenance_near_the_size_limit_is_refused_as_before() -> None:
     escaped = {"out": '"' * (MAX_PROVENANCE_BYTES // 2)}  # each character escaped to two
     with pytest.raises(InvalidInputError):
         require_provenance(escaped)
+
+
+def _cap_reference(text: str, limit: int) -> tuple[str, int | None]:
+    """``cap_content`` as it was before its length shortcut: every text encoded."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text, None
+    marker = f"\n…[kindling: {len(data) - limit} bytes elided]…\n"
+    keep = (limit - len(marker.encode("utf-8"))) // 2
+    head = data[:keep].decode("utf-8", "ignore")
+    tail = data[len(data) - keep :].decode("utf-8", "ignore")
+    return head + marker + tail, len(data)
+
+
+@given(st.text("aé日😀", max_size=60) | st.text(max_size=60), st.integers(8, 60))
+@example("日" * 30, 40)  # 30 characters, 90 bytes
+def test_content_is_capped_as_its_utf8_bytes_say(text: str, limit: int) -> None:
+    text = clean_text(text)
+    assert cap_content(text, limit) == _cap_reference(text, limit)

@@ -107,6 +107,7 @@ class CaptureVerbs(ReadVerbs):
                     f"observation {index}: {exc}" if len(items) > 1 else str(exc)
                 ) from exc
         rows: list[tuple[Observation, str | None]] = []
+        unknown: set[str] = set()  # sessions with nothing remembered when this call asked
         with self.store.transaction():
             targets: dict[tuple[str | None, str | None], CapsuleRef | None] = {}
             for new, item in zip(items, ready, strict=True):
@@ -120,13 +121,18 @@ class CaptureVerbs(ReadVerbs):
                     else (capsule.scope if capsule else Scope())
                 )
                 content, provenance = item.content, item.provenance
-                if self.scrubs_secrets and where.session_id is not None:
+                session = where.session_id
+                if self.scrubs_secrets and session is not None:
                     # A value masked earlier in this session is masked here too.
                     memory = self.session_secrets
-                    memory.remember(where.session_id, item.found)
-                    content, provenance = mask_remembered(
-                        memory, where.session_id, content, provenance
-                    )
+                    memory.remember(session, item.found)
+                    if item.found or session not in unknown:
+                        if memory.knows(session):  # a file check: once a call per session
+                            content, provenance = mask_remembered(
+                                memory, session, content, provenance
+                            )
+                        else:
+                            unknown.add(session)
                 obs = Observation(item.id, item.kind, content, provenance, item.ts, where)
                 rows.append((obs, capsule.id if capsule else None))
             self.store.insert_observations(rows)  # scrubbed in validate

@@ -46,6 +46,8 @@ def clean_text(text: str) -> str:
 
 def cap_content(text: str, limit: int = MAX_CONTENT_BYTES) -> tuple[str, int | None]:
     """Keep head and tail of text over ``limit`` UTF-8 bytes; return (text, original bytes)."""
+    if len(text) * 4 <= limit or (len(text) <= limit and text.isascii()):
+        return text, None  # within the limit whatever its bytes (nearly every capture)
     data = text.encode("utf-8")
     if len(data) <= limit:
         return text, None
