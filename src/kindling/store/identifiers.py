@@ -59,6 +59,8 @@ def identifier_parts(text: str) -> str:
     seen: dict[str, None] = {}
     known = _FORMS
     for run in dict.fromkeys(_RUN.findall(text)):  # each run once, in order
+        if run.isalnum() and (run.islower() or run.isdigit()):
+            continue  # a plain word or number: no step (see ``_run_forms``), kept out of the cache
         forms = known.get(run)
         if forms is None:
             forms = _run_forms(run)
