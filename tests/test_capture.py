@@ -187,6 +187,22 @@ def test_bad_summary_values_write_nothing(kd: Kindling, store_url: str) -> None:
     assert kd.get_capsule(cap.id).status == "open"
 
 
+def test_evidence_refs_name_every_unknown_id_and_accept_known_ones(kd: Kindling) -> None:
+    cap = kd.open_capsule(intent="x", scope=S)
+    a = kd.append_observation(kind="message", content="a", scope=S)
+    b = kd.append_observation(kind="message", content="b", scope=S)
+    with pytest.raises(NotFoundError, match="ghost-1, ghost-2"):
+        kd.add_summary(cap.id, content="s", evidence_refs=[a.id, "ghost-2", "ghost-1"])
+    assert kd.store.observation_ids([b.id, "ghost", a.id, b.id]) == {a.id, b.id}
+    assert kd.store.observation_ids([]) == set()
+    summary = kd.add_summary(cap.id, content="s", evidence_refs=[b.id, a.id, b.id])
+    assert summary.evidence_refs == (b.id, a.id)
+    with pytest.raises(NotFoundError, match="no capsule with id 'nope'"):
+        kd.add_summary("nope", content="s")
+    with pytest.raises(NotFoundError, match="no capsule with id 'nope'"):
+        kd.close_capsule("nope")
+
+
 def test_pin_ttl_and_expiry_conflict(kd: Kindling) -> None:
     obs = kd.append_observation(kind="message", content="x")
     with pytest.raises(InvalidInputError):

@@ -138,11 +138,16 @@ class CaptureVerbs(ReadVerbs):
             self.store.insert_observations(rows)  # scrubbed in validate
         return [obs for obs, _ in rows]
 
+    def _capsule_ref(self, capsule_id: str) -> CapsuleRef:
+        """The capsule's id, status and scope, without its list of observations."""
+        capsule = self.store.capsule_ref(require_id(capsule_id, "capsule_id"))
+        if capsule is None:
+            raise NotFoundError(f"no capsule with id {capsule_id!r}")
+        return capsule
+
     def _attach_target(self, capsule_id: str | None, scope: Scope | None) -> CapsuleRef | None:
         if capsule_id is not None:
-            capsule = self.store.capsule_ref(require_id(capsule_id, "capsule_id"))
-            if capsule is None:
-                raise NotFoundError(f"no capsule with id {capsule_id!r}")
+            capsule = self._capsule_ref(capsule_id)
             if capsule.status != "open":
                 raise ConflictError(f"capsule {capsule_id} is closed; open a new capsule")
             return capsule
@@ -161,7 +166,7 @@ class CaptureVerbs(ReadVerbs):
         created_at: int | None = None,
     ) -> Summary:
         """Set the summary of a capsule (one per capsule: a second call replaces the first)."""
-        capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
+        capsule = self._capsule_ref(capsule_id)
         text = validate.clean_text(content, "summary content", self.clean)
         conf = require_confidence(confidence)
         refs = validate.evidence_refs(self.store, evidence_refs)
@@ -187,7 +192,7 @@ class CaptureVerbs(ReadVerbs):
         closed_at: int | None = None,
     ) -> Capsule:
         """Close an open capsule, optionally setting its summary in the same transaction."""
-        capsule = self.get_capsule(require_id(capsule_id, "capsule_id"))
+        capsule = self._capsule_ref(capsule_id)
         if capsule.status == "closed":
             raise ConflictError(f"capsule {capsule_id} is already closed")
         if summary is None and (confidence is not None or evidence_refs is not None):

@@ -71,7 +71,7 @@ def evidence_refs(store: Store, refs: Sequence[str] | None) -> tuple[str, ...]:
     if isinstance(refs, str) or not isinstance(refs, Sequence):
         raise InvalidInputError("evidence_refs must be a list of observation ids")
     ids = tuple(dict.fromkeys(require_id(r, "evidence ref") for r in refs))
-    missing = sorted(set(ids) - set(store.get_observations(ids)))
+    missing = sorted(set(ids) - store.observation_ids(ids))
     if missing:
         raise NotFoundError(f"evidence refs name unknown observations: {', '.join(missing)}")
     return ids

@@ -53,7 +53,8 @@ class Scrub:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {k: self.json(v) for k, v in value.items()}
+            text = self.text  # strings directly: most provenance values are
+            return {k: text(v) if type(v) is str else self.json(v) for k, v in value.items()}
         if isinstance(value, list):
             return [self.json(v) for v in value]
         return value

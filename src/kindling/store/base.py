@@ -179,6 +179,10 @@ class Store(Protocol):
         ...
 
     def get_observations(self, ids: Sequence[str]) -> dict[str, Observation]: ...
+    def observation_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` name a stored observation (no row is read)."""
+        ...
+
     def list_observations(
         self,
         *,

@@ -6,6 +6,7 @@ Must not import anything from Kindling except ``model``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +26,7 @@ PIN_COLUMNS = "p.id, p.target_type, p.target_id, p.reason, p.created_at, p.expir
 SUMMARY_COLUMNS = "s.id, s.capsule_id, s.content, s.confidence, s.created_at, s.evidence_refs"
 
 
+@functools.lru_cache(maxsize=1024)  # every row of a session has the same scope
 def scope_json(scope: Scope) -> str:
     return json.dumps(scope.to_dict(), separators=(",", ":"), sort_keys=True)
 

@@ -128,6 +128,11 @@ class ObservationsMixin(UsesDatabase):
         rows = read_by_ids(self.db, f"SELECT {OBS_COLUMNS} FROM observations o", "o.id", ids)
         return {row[0]: observation_row(row) for row in rows}
 
+    def observation_ids(self, ids: Sequence[str]) -> set[str]:
+        return {
+            row[0] for row in read_by_ids(self.db, "SELECT o.id FROM observations o", "o.id", ids)
+        }
+
     def list_observations(
         self,
         *,
