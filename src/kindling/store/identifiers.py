@@ -25,6 +25,8 @@ import re
 # Punctuation inside one identifier (``get_order_user``, ``jwt.verify``, ``3.40.1``).
 _INNER = re.compile(r"[._:\-]")
 _RUN = re.compile(r"[\w.:\-]+")
+# The same runs in an ASCII text (where ``\w`` is ``[A-Za-z0-9_]``), without Unicode lookups.
+_ASCII_RUN = re.compile(r"[\w.:\-]+", re.ASCII)
 _STEP = re.compile(r"\w[._:\-]+\w|[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[^\W_]+")
@@ -58,7 +60,8 @@ def identifier_parts(text: str) -> str:
     ``joined_form``). Space separated, each once, in order of first appearance."""
     seen: dict[str, None] = {}
     known = _FORMS
-    for run in dict.fromkeys(_RUN.findall(text)):  # each run once, in order
+    runs = (_ASCII_RUN if text.isascii() else _RUN).findall(text)
+    for run in dict.fromkeys(runs):  # each run once, in order
         if run.isalnum() and (run.islower() or run.isdigit()):
             continue  # a plain word or number: no step (see ``_run_forms``), kept out of the cache
         forms = known.get(run)
@@ -92,7 +95,7 @@ def _run_forms(run: str) -> tuple[str, ...]:
         letters = core.translate(_RUN_PUNCTUATION)
         if letters and len(letters) != len(core):
             forms.setdefault(letters.lower(), None)
-    for word in _WORD.findall(run):
+    for word in () if run.islower() else _WORD.findall(run):  # no capital, no camelCase
         rest = word[1:]
         if rest == rest.lower():
             continue  # no upper-case letter after the first: no camelCase step
