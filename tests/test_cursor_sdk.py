@@ -83,13 +83,14 @@ def sdk(request: pytest.FixtureRequest) -> tuple[str, Path]:
 
 
 def session(
-    sdk: tuple[str, Path], project: Path, env: dict[str, str] | None = None
+    sdk: tuple[str, Path], project: Path, env: dict[str, str] | None = None, sources: str = ""
 ) -> dict[str, Any]:
-    """Run the SDK's local agent in ``project``; what the stand-in backend saw."""
+    """Run the SDK's local agent in ``project``, loading Cursor's settings layers ``sources``
+    (default: the project's); what the stand-in backend saw."""
     node, where = sdk
     state = project.parent / "cursor-sdk-state"  # the SDK's own record of its agents
     proc = subprocess.run(
-        [node, str(SESSION), str(where), str(project), str(state)],
+        [node, str(SESSION), str(where), str(project), str(state), sources or "project"],
         cwd=project, capture_output=True, text=True, timeout=240, check=False,
         stdin=subprocess.DEVNULL, env=env,
     )  # fmt: skip
@@ -98,20 +99,22 @@ def session(
     return out
 
 
+@pytest.mark.parametrize("scope", ["project", "user"])
 def test_the_sdk_lists_kindlings_tools_and_runs_its_hooks(
-    sdk: tuple[str, Path], git_repo: Path
+    sdk: tuple[str, Path], git_repo: Path, scope: str
 ) -> None:
-    """``init --cursor``, then one session: the SDK starts `kindling mcp` from the mcp.json
-    init wrote and lists its tools, calls ``retrieve`` through it and gets back the prompt the
-    ``beforeSubmitPrompt`` hook stored, and the hooks init wrote record the prompt, the MCP
-    call, the shell command and the summary."""
+    """``init --cursor`` (project or user scope), then one session: the SDK starts `kindling
+    mcp` from the mcp.json init wrote and lists its tools, calls ``retrieve`` through it and
+    gets back the prompt the ``beforeSubmitPrompt`` hook stored, and the hooks init wrote
+    record the prompt, the MCP call, the shell command and the summary."""
     from kindling import Kindling
 
     init = subprocess.run(
-        [KINDLING, "init", "--cursor"], cwd=git_repo, capture_output=True, text=True
-    )
+        [KINDLING, "init", "--cursor", "--scope", scope],
+        cwd=git_repo, capture_output=True, text=True,
+    )  # fmt: skip
     assert init.returncode == 0, init.stderr
-    out = session(sdk, git_repo)
+    out = session(sdk, git_repo, sources=scope)  # user: ~/.cursor/, the SDK's "user" layer
     assert out["status"] == "finished", out
     assert {(t["provider"], t["tool"], t["name"]) for t in out["tools"]} == {
         ("kindling", t, f"kindling-{t}") for t in TOOLS
@@ -157,8 +160,8 @@ def test_without_init_the_sdk_sees_no_kindling(sdk: tuple[str, Path], git_repo: 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="Cursor starts an MCP server with HOME, PATH, SHELL and TERM and the mcp.json env "
-    "only: `kindling mcp` opens ~/.kindling/kindling.db while the hooks write to $KINDLING_DB",
+    reason="Cursor starts an MCP server with a few variables (HOME, PATH, SHELL, TERM) and the "
+    "mcp.json env: `kindling mcp` opens ~/.kindling/kindling.db, the hooks $KINDLING_DB",
 )
 def test_with_kindling_db_set_cursors_mcp_server_reads_the_hooks_store(
     sdk: tuple[str, Path], git_repo: Path

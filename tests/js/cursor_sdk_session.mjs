@@ -1,6 +1,8 @@
 // One local Cursor agent session through Cursor's own SDK (@cursor/sdk, from npm), against a
 // stand-in for Cursor's backend that this script serves on 127.0.0.1.
-// Usage: node cursor_sdk_session.mjs SDK_DIR CWD STATE_DIR
+// Usage: node cursor_sdk_session.mjs SDK_DIR CWD STATE_DIR [SETTING_SOURCES]
+// (SETTING_SOURCES: which of Cursor's settings layers the agent loads, comma-separated; default
+// "project", the files in CWD/.cursor/; "user" is ~/.cursor/.)
 // (Node >= 22.13: the SDK's engines field; its bundled tree-sitter binding crashes older Nodes.)
 //
 // The SDK's local agent runs the tools on this machine and asks the backend only for the model's
@@ -20,7 +22,7 @@ import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [sdkDir, cwd, stateDir] = process.argv.slice(2);
+const [sdkDir, cwd, stateDir, sources = "project"] = process.argv.slice(2);
 const MARKER = "marker-cursor";
 const out = { tools: [], mcp: null, shell: null, hookAnswered: false, status: null, messages: [] };
 
@@ -188,7 +190,7 @@ try {
   const agent = await Agent.create({
     apiKey: "not-a-key",
     model: { id: "fake-model" },
-    local: { cwd, settingSources: ["project"] },
+    local: { cwd, settingSources: sources.split(",") },
   });
   const run = await agent.send(`Recall ${MARKER} and print it with the shell`);
   for await (const m of run.stream()) out.messages.push(m);
