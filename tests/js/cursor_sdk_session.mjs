@@ -11,20 +11,20 @@
 // for an http:// backend) and posts its own messages with aiserver.v1.BidiService/BidiAppend.
 // CURSOR_BACKEND_URL points it here. The stand-in plays a model that asks the client for its
 // request context (the SDK loads .cursor/mcp.json, starts the servers and lists their tools),
-// calls Kindling's `retrieve` over MCP, runs one shell command and answers. The SDK loads
-// .cursor/hooks.json and runs the hooks around those steps itself.
+// calls Kindling's `retrieve` over MCP, runs one shell command, writes one file and answers. The
+// SDK loads .cursor/hooks.json and runs the hooks around those steps itself.
 //
 // The protobuf below is written by hand from the field numbers of the messages the SDK
 // declares (agent.v1.AgentServerMessage, ExecServerMessage, ...); only what the stand-in sends
-// or reads. Prints one JSON object: the tools the client listed, the MCP and shell results, the
-// run's status and the SDK messages it streamed.
+// or reads. Prints, as its last line, one JSON object: the tools the client listed, the MCP,
+// shell and write results, the run's status and the SDK messages it streamed.
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [sdkDir, cwd, stateDir, sources = "project"] = process.argv.slice(2);
 const MARKER = "marker-cursor";
-const out = { tools: [], mcp: null, shell: null, hookAnswered: false, status: null, messages: [] };
+const out = { tools: [], mcp: null, shell: null, write: null, hookAnswered: false, status: null, messages: [] };
 
 // --- protobuf wire format: just enough to write and read the messages below ---
 const varint = (n) => {
@@ -91,10 +91,13 @@ const STEPS = [
     str(4, "call_marker_cursor"), str(5, `echo ${MARKER}`),
     msg(8, msg(2, str(1, "echo"), msg(2, str(1, "word"), str(2, MARKER)),
       str(3, `echo ${MARKER}`))), num(12, 1))),
+  // WriteArgs: 1 path, 2 file_text, 3 tool_call_id (a new file: afterFileEdit).
+  () => exec(4, msg(3, str(1, path.join(cwd, "notes.txt")), str(2, `${MARKER}\n`),
+    str(3, "call_marker_write"))),
   // The backend has the client run the hooks that follow the model's own output:
   // execute_hook_args (ExecuteHookArgs: 1 request, ExecuteHookRequest: 8 after_agent_response,
   // AfterAgentResponseRequestQuery: 1 text, 2 conversation_id).
-  (conversation) => exec(4, msg(27, msg(1, msg(8, str(1, `Done with ${MARKER}.`),
+  (conversation) => exec(5, msg(27, msg(1, msg(8, str(1, `Done with ${MARKER}.`),
     str(2, conversation))))),
 ];
 // InteractionUpdate: 1 text_delta (1 text), 14 turn_ended.
@@ -117,6 +120,10 @@ function onExecResult(m) {
       ? { text: all(success, 1).map((c) => text(c, 1, 1)).join("") }
       : { case: parse(one(m, 11) ?? Buffer.alloc(0))[0]?.[0] };
   } else if (id === 4) {
+    // write_result: 1 success (1 path), or another case by its number
+    const success = one(m, 3, 1);
+    out.write = success ? { path: text(success, 1) } : { case: parse(one(m, 3))[0]?.[0] };
+  } else if (id === 5) {
     out.hookAnswered = one(m, 27) !== undefined; // execute_hook_result
   } else if (id === 3) {
     // shell_result: 1 success (3 exit_code, 5 stdout), or another case (its number)
