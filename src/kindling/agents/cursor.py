@@ -17,8 +17,8 @@ Cursor reaches the memory over MCP.
 
 Checked with Cursor's own client code, its SDK's local agent (``@cursor/sdk``,
 tests/test_cursor_sdk.py): it loads both files, starts `kindling mcp` and lists its tools, and
-sends these payloads; it runs sessionStart, beforeSubmitPrompt, the tool hooks, stop and
-sessionEnd itself, and afterAgentResponse when Cursor's backend asks it to.
+sends the payloads above (preCompact not exercised); it runs sessionStart, beforeSubmitPrompt,
+the tool hooks, stop and sessionEnd itself, and afterAgentResponse when Cursor's backend asks.
 
 Files: ``<repo>/.cursor/`` (project scope) or ``~/.cursor/`` (user scope): ``mcp.json``
 (``mcpServers.kindling``) and ``hooks.json`` (``{"version": 1, "hooks": {EVENT: [{"command":
