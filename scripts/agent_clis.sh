@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the coding agents' CLIs from npm into $KINDLING_NPM_CACHE (default
 # ~/.cache/kindling-npm), for tests/test_agents_cli.py. Idempotent: an installed version is kept.
-# Cursor's CLI is not published on npm, so it is not installed here.
+# Cursor's CLI is not published on npm, so it is not installed here (tests/test_cursor_sdk.py
+# installs Cursor's SDK itself).
 set -euo pipefail
 cache="${KINDLING_NPM_CACHE:-$HOME/.cache/kindling-npm}"
 if ! command -v npm >/dev/null; then

@@ -265,7 +265,8 @@ def test_codex_server_gets_the_variables_that_choose_the_store(git_repo: Path) -
     assert "required" not in server  # Codex starts without Kindling if it cannot start
 
 
-# Cursor's published formats (its CLI and editor are not on npm, so no test runs them): the
+# Cursor's published formats (its CLI and editor are not on npm; test_cursor_sdk.py has its
+# SDK's local agent, Cursor's own loaders, MCP client and hook runner, use these files): the
 # hooks documentation (cursor.com/docs/agent/hooks): ``{"version": 1, "hooks": {EVENT: [{
 # "command": ..., "timeout"?: seconds}]}}`` with its event names; the MCP documentation
 # (cursor.com/docs/context/mcp): ``{"mcpServers": {NAME: {"command", "args"?, "env"?}}}``.

@@ -7,7 +7,8 @@ capture hooks record its tool call.
 The CLIs are looked up in ``$KINDLING_NPM_CACHE`` (default ``~/.cache/kindling-npm``, where
 ``scripts/agent_clis.sh`` installs them) and on PATH. Without them each test skips in one line,
 except under ``CI=true``, where a missing CLI fails. Cursor's CLI is not published on npm (it
-installs from cursor.com), so nothing here runs Cursor: test_agents.py validates the files
+installs from cursor.com), so nothing here runs Cursor: test_cursor_sdk.py runs a session of
+Cursor's own client code (its TypeScript SDK, from npm), and test_agents.py validates the files
 ``init --cursor`` writes against Cursor's published formats and replays its documented payloads.
 """
 

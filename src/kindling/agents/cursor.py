@@ -15,6 +15,11 @@ that tool, the agent's response -> Stop (its text is the summary so far), ``stop
 no documented way for a hook to add context at session start, so Kindling prints nothing and
 Cursor reaches the memory over MCP.
 
+Checked with Cursor's own client code, its SDK's local agent (``@cursor/sdk``,
+tests/test_cursor_sdk.py): it loads both files, starts `kindling mcp` and lists its tools, and
+sends the payloads above (preCompact not exercised); it runs sessionStart, beforeSubmitPrompt,
+the tool hooks, stop and sessionEnd itself, and afterAgentResponse when Cursor's backend asks.
+
 Files: ``<repo>/.cursor/`` (project scope) or ``~/.cursor/`` (user scope): ``mcp.json``
 (``mcpServers.kindling``) and ``hooks.json`` (``{"version": 1, "hooks": {EVENT: [{"command":
 ...}]}}``). The user's other keys and hooks stay.
