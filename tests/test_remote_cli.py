@@ -16,13 +16,24 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.serverutil import KINDLING, free_port, kindling, running_server
+from tests.clitools import run
+from tests.serverutil import KINDLING, free_port, running_server
 
 pytest.importorskip("uvicorn")
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
 REPO = "webapp"
+
+
+def kindling(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command on a database directly, without the server: the reference the remote
+    answers are compared with, and the set-up (tokens, grants). It runs in this process
+    (``CliRunner``, the installed script's code path); the commands under test, ``cli``
+    below, run as real processes against the real server."""
+    done = run("--db", db, *args)
+    return subprocess.CompletedProcess(["kindling", "--db", db, *args], done.code, done.stdout,
+                                       done.stderr)  # fmt: skip
 
 
 def token(store_url: str, user: str, team: str | None = None) -> str:
