@@ -48,7 +48,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the browser,
+# Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the npm MCP clients, the browser,
 # crash and storm loops): make test PYTEST_ARGS='-m "not slow"'
 PYTEST_ARGS ?=
 # pytest runs on every core (pytest-xdist; `auto` = one worker per core): make test
