@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
@@ -85,6 +86,24 @@ def ingest_ok(workspace: str | Path, memory: Any, *, env: dict[str, str]) -> str
     run = ingest(workspace, memory, env=env)
     assert run.code == 0, run.out
     memory_id: str = run.out["id"]
+    return memory_id
+
+
+def ingest_here(workspace: str | Path, memory: Any, *, env: dict[str, str]) -> str:
+    """What ``kindling bridge ingest`` runs (the bridge's handler, with ``env`` and its
+    ``KINDLING_DB``), in this process: for a test's set-up, where a process per memory would
+    only repeat what the tests of the real command already check."""
+    from kindling.bridge.handler import run_ingest
+
+    payload = io.BytesIO(json.dumps(memory).encode("utf-8"))
+    outcome = run_ingest(
+        [str(workspace)], default_db=Path(env["KINDLING_DB"]), stdin=payload, env=env
+    )
+    assert outcome.exit_code == 0, outcome.body
+    assert isinstance(outcome.body, dict)
+    out = json.loads(json.dumps(outcome.body))
+    INGEST.validate(out)
+    memory_id: str = out["id"]
     return memory_id
 
 
