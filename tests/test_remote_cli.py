@@ -83,17 +83,24 @@ def one_line_error(out: subprocess.CompletedProcess[str], code: str) -> str:
     return out.stderr
 
 
+def here(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in this process with ``env``: in remote mode, still through the real server."""
+    done = run(*args, env=env)
+    return subprocess.CompletedProcess(["kindling", *args], done.code, done.stdout, done.stderr)
+
+
 @pytest.fixture
 def seeded(alice: dict[str, str]) -> dict[str, str]:
-    """Through the server: a capsule with two observations, a summary, and a pin."""
-    cap = ok(cli(alice, "capsule", "open", "--intent", "fix login", "--repo", REPO, "--json"))
-    first = ok(cli(alice, "log", "login fails: KeyError", "--kind", "error", "--repo", REPO,
-                   "--capsule", cap["id"], "--json"))  # fmt: skip
-    second = ok(cli(alice, "log", "cookie path was wrong", "--repo", REPO, "--capsule",
-                    cap["id"], "--json"))  # fmt: skip
-    pin = ok(cli(alice, "pin", "observation", first["id"], "--reason", "root cause", "--json"))
-    closed = ok(cli(alice, "capsule", "close", cap["id"], "--summary", "fixed the path",
-                    "--json"))  # fmt: skip
+    """Through the server (the CLI in this process; these writes as real processes are
+    ``test_server_remote.py``'s): a capsule with two observations, a summary, and a pin."""
+    cap = ok(here(alice, "capsule", "open", "--intent", "fix login", "--repo", REPO, "--json"))
+    first = ok(here(alice, "log", "login fails: KeyError", "--kind", "error", "--repo", REPO,
+                    "--capsule", cap["id"], "--json"))  # fmt: skip
+    second = ok(here(alice, "log", "cookie path was wrong", "--repo", REPO, "--capsule",
+                     cap["id"], "--json"))  # fmt: skip
+    pin = ok(here(alice, "pin", "observation", first["id"], "--reason", "root cause", "--json"))
+    closed = ok(here(alice, "capsule", "close", cap["id"], "--summary", "fixed the path",
+                     "--json"))  # fmt: skip
     return {
         "capsule": cap["id"],
         "first": first["id"],

@@ -21,7 +21,7 @@ from kindling.client.transport import ServerUnreachableError, UnauthorizedError
 from kindling.errors import InvalidInputError
 from kindling.mcp.schemas import OUTPUT_SCHEMAS
 from tests.clitools import run
-from tests.serverutil import KINDLING, free_port, kindling, running_server
+from tests.serverutil import KINDLING, free_port, running_server
 
 pytest.importorskip("uvicorn")
 
@@ -309,7 +309,7 @@ def test_mcp_status_works_for_a_team_token_without_the_default_repo(
     remote: dict[str, str], store_url: str, git_repo: Path
 ) -> None:
     pytest.importorskip("mcp")
-    created = kindling(store_url, "token", "create", "--user", "dave", "--team", "ops")
+    created = run("--db", store_url, "token", "create", "--user", "dave", "--team", "ops")
     env = dict(remote, KINDLING_TOKEN=created.stdout.split()[-1])  # ops has no repository
     seen = mcp_calls(env, git_repo, ("status", "status", {}))
     assert not seen["status"].is_error, seen["status"].content
