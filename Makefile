@@ -48,8 +48,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the browser,
-# crash and storm loops): make test PYTEST_ARGS='-m "not slow"'
+# Extra pytest arguments, e.g. without the slow suites (the real agent CLIs, the npm MCP
+# clients, the browser, crash and storm loops): make test PYTEST_ARGS='-m "not slow"'
 PYTEST_ARGS ?=
 # pytest runs on every core (pytest-xdist; `auto` = one worker per core): make test
 # PYTEST_WORKERS=0 runs it in this one process. Each worker has its own PostgreSQL database and
@@ -58,7 +58,11 @@ PYTEST_ARGS ?=
 # module-scoped fixtures (the quality stores, a server) are built once.
 PYTEST_WORKERS ?= auto
 
+# The tests start the installed `kindling` in hundreds of processes: bring its bytecode up to date,
+# or each one compiles every source file changed since the install again (and, with
+# PYTHONDONTWRITEBYTECODE set, never stores the result).
 pytest: $(STAMP)
+	$(BIN)/python -m compileall -q src/kindling
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: lint typecheck pytest

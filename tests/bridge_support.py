@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import sqlite3
@@ -10,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from jsonschema import Draft202012Validator
 
@@ -42,12 +45,16 @@ def _run(argv: list[str], env: dict[str, str], stdin: bytes | None, cwd: Path | 
     proc = subprocess.run(
         argv, input=stdin or b"", capture_output=True, env=env, cwd=cwd, check=False
     )
-    text = proc.stdout.decode("utf-8")
+    return _one_line(proc.stdout, proc.returncode, proc.stderr.decode("utf-8", "replace"))
+
+
+def _one_line(stdout: bytes, code: int, stderr: str) -> Run:
+    text = stdout.decode("utf-8")
     assert text.endswith("\n"), f"not one JSON line: {text!r}"
     assert text.count("\n") == 1, f"not one JSON line: {text!r}"
     out = json.loads(text)
     assert isinstance(out, dict)
-    return Run(out, proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace"))
+    return Run(out, code, stdout, stderr)
 
 
 def kindling(
@@ -71,6 +78,41 @@ def retrieve_module(*args: str, env: dict[str, str], cwd: Path | None = None) ->
     return run
 
 
+def retrieve_module_here(*args: str, env: dict[str, str]) -> Run:
+    """``python -m kindling.bridge.retrieve``'s ``main`` in this process, with ``env`` as the
+    whole environment (the process form itself runs in the tests of the real commands)."""
+    from kindling.bridge import retrieve as module
+
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    stderr = io.StringIO()
+    with (
+        mock.patch.dict(os.environ, env, clear=True),
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+    ):
+        code = module.main(list(args))
+    stdout.flush()
+    run = _one_line(stdout.buffer.getvalue(), code, stderr.getvalue())
+    RETRIEVE.validate(run.out)
+    return run
+
+
+def ingest_raw_here(workspace: str | Path, raw: bytes, *, env: dict[str, str]) -> Run:
+    """What ``kindling bridge ingest WORKSPACE`` does with ``raw`` on stdin, in this process:
+    the bridge's handler and the same printing (``emit``)."""
+    from kindling.bridge.handler import emit, run_ingest
+
+    outcome = run_ingest(
+        [str(workspace)], default_db=Path(env["KINDLING_DB"]), stdin=io.BytesIO(raw), env=env
+    )
+    stdout, stderr = io.BytesIO(), io.StringIO()
+    code = emit(outcome, stdout, stderr)
+    run = _one_line(stdout.getvalue(), code, stderr.getvalue())
+    INGEST.validate(run.out)
+    assert (run.code == 0) == run.out["success"]
+    return run
+
+
 def ingest(
     workspace: str | Path, memory: Any, *, env: dict[str, str], raw: bytes | None = None
 ) -> Run:
@@ -85,6 +127,24 @@ def ingest_ok(workspace: str | Path, memory: Any, *, env: dict[str, str]) -> str
     run = ingest(workspace, memory, env=env)
     assert run.code == 0, run.out
     memory_id: str = run.out["id"]
+    return memory_id
+
+
+def ingest_here(workspace: str | Path, memory: Any, *, env: dict[str, str]) -> str:
+    """What ``kindling bridge ingest`` runs (the bridge's handler, with ``env`` and its
+    ``KINDLING_DB``), in this process: for a test's set-up, where a process per memory would
+    only repeat what the tests of the real command already check."""
+    from kindling.bridge.handler import run_ingest
+
+    payload = io.BytesIO(json.dumps(memory).encode("utf-8"))
+    outcome = run_ingest(
+        [str(workspace)], default_db=Path(env["KINDLING_DB"]), stdin=payload, env=env
+    )
+    assert outcome.exit_code == 0, outcome.body
+    assert isinstance(outcome.body, dict)
+    out = json.loads(json.dumps(outcome.body))
+    INGEST.validate(out)
+    memory_id: str = out["id"]
     return memory_id
 
 

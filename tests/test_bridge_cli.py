@@ -1,7 +1,9 @@
 """The bridge through the real commands: ingest, retrieve, scoring, supersession, workspaces.
 
 Every response is validated against docs/bridge.schema.json (see ``bridge_support``); "now" is
-fixed with ``KINDLING_NOW``.
+fixed with ``KINDLING_NOW``. Every retrieve is the real command; the memories a test only sets
+up are ingested by the same handler in this process (``ingest_here``), the ingest tests use the
+real command.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from kindling.model import RELEVANCE_THRESHOLD
 from tests.bridge_support import (
     DAY,
     NOW,
+    ingest_here,
     ingest_ok,
     kindling,
     make_env,
@@ -102,7 +105,9 @@ def test_structured_memory_round_trip(ws: Path, env: dict[str, str], db: Path) -
 
 def test_structured_fields_are_searchable(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
-    memory_id = ingest_ok(ws, {"topic": "Auth", "next_steps": ["rotate the signing keys"]}, env=env)
+    memory_id = ingest_here(
+        ws, {"topic": "Auth", "next_steps": ["rotate the signing keys"]}, env=env
+    )
     assert [r["id"] for r in retrieve(str(ws), "signing keys", env=env).out["results"]] == [
         memory_id
     ]
@@ -131,7 +136,7 @@ def test_score_arithmetic(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
     ages = {"Active": 3, "DecisionRecord": 10, "Superseded": 1}
     ids = {
-        status: ingest_ok(
+        status: ingest_here(
             ws,
             {
                 "topic": "cache invalidation",
@@ -142,7 +147,7 @@ def test_score_arithmetic(ws: Path, env: dict[str, str], db: Path) -> None:
         )
         for status, age in ages.items()
     }
-    ingest_ok(ws, {"topic": "cache warming"}, env=env)  # age from created_at = now
+    ingest_here(ws, {"topic": "cache warming"}, env=env)  # age from created_at = now
     out = retrieve(str(ws), "cache invalidation", "10", "2000", "5", "true", env=env).out
     assert out["half_life_days"] == 5.0
     assert out["include_superseded"] is True
@@ -169,7 +174,7 @@ def test_ties_order_by_id_and_old_relevant_memories_stay_above_the_floor(
     seed_filler(db, ws)
     old = {"topic": "ancient lore", "source_created_at": "2000-01-01"}  # recency would be ~0
     for status in ("Superseded", "Active", "DecisionRecord"):
-        ingest_ok(ws, {**old, "status": status}, env=env)
+        ingest_here(ws, {**old, "status": status}, env=env)
     out = retrieve(str(ws), "ancient lore", "50", "100000", "0.5", "y", env=env).out
     # Age alone never drops a relevant memory (issue 23), and a score of 0.0 would read as a
     # synthesized answer to Flowbaby: recency stops at its floor, every score stays above 0.01.
@@ -178,7 +183,7 @@ def test_ties_order_by_id_and_old_relevant_memories_stay_above_the_floor(
     assert all(r["score"] > 0.01 and r["recency_multiplier"] == 0.11 for r in out["results"])
     out = retrieve(str(ws), "unrelated words entirely", "50", "100000", env=env).out
     assert (out["results"], out["total_results"]) == ([], 0)  # nothing relevant: nothing
-    twins = [ingest_ok(ws, {"topic": "twin topic", "status": "Active"}, env=env) for _ in "ab"]
+    twins = [ingest_here(ws, {"topic": "twin topic", "status": "Active"}, env=env) for _ in "ab"]
     out = retrieve(str(ws), "twin topic", "50", "100000", env=env).out
     assert [r["id"] for r in out["results"]] == sorted(twins)  # equal scores: by id
     assert out["results"][0]["score"] == out["results"][1]["score"] > 0.01
@@ -190,14 +195,14 @@ def test_newest_active_supersedes_and_explicit_status_is_kept(
     seed_filler(db, ws)
     other = tmp_path / "other"
     other.mkdir()
-    first = ingest_ok(ws, {"topic": "release plan", "topic_id": "t1"}, env=env)
-    elsewhere = ingest_ok(other, {"topic": "release plan", "topic_id": "t1"}, env=env)
+    first = ingest_here(ws, {"topic": "release plan", "topic_id": "t1"}, env=env)
+    elsewhere = ingest_here(other, {"topic": "release plan", "topic_id": "t1"}, env=env)
     later = make_env(db, NOW + DAY)
-    second = ingest_ok(ws, {"topic": "release plan", "topic_id": "t1"}, env=later)
-    record = ingest_ok(
+    second = ingest_here(ws, {"topic": "release plan", "topic_id": "t1"}, env=later)
+    record = ingest_here(
         ws, {"topic": "release plan", "topic_id": "t1", "status": "DecisionRecord"}, env=later
     )
-    kept = ingest_ok(
+    kept = ingest_here(
         ws, {"topic": "release plan", "topic_id": "t2", "status": "Superseded"}, env=later
     )
     default = retrieve(str(ws), "release plan", "50", env=later).out
@@ -226,10 +231,10 @@ def test_two_workspaces_never_see_each_other(tmp_path: Path, env: dict[str, str]
     one, two = tmp_path / "one", tmp_path / "two"
     one.mkdir()
     two.mkdir()
-    a = ingest_ok(one, {"text": "shared secret words alpha"}, env=env)
-    b = ingest_ok(two, {"text": "shared secret words alpha"}, env=env)
-    c = ingest_ok(one, {"topic": "shared secret words", "topic_id": "same"}, env=env)
-    d = ingest_ok(two, {"topic": "shared secret words", "topic_id": "same"}, env=env)
+    a = ingest_here(one, {"text": "shared secret words alpha"}, env=env)
+    b = ingest_here(two, {"text": "shared secret words alpha"}, env=env)
+    c = ingest_here(one, {"topic": "shared secret words", "topic_id": "same"}, env=env)
+    d = ingest_here(two, {"topic": "shared secret words", "topic_id": "same"}, env=env)
     for ws, mine in ((one, {a, c}), (two, {b, d})):
         out = retrieve(str(ws), "shared secret words alpha", "50", env=env).out
         assert {r["id"] for r in out["results"]} == mine
@@ -248,7 +253,7 @@ def test_workspace_is_its_canonical_path(tmp_path: Path, ws: Path, env: dict[str
 def test_defaults_and_total_results(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
     for i in range(5):
-        ingest_ok(ws, {"text": f"deploy note {i}"}, env=env)
+        ingest_here(ws, {"text": f"deploy note {i}"}, env=env)
     out = retrieve(str(ws), "deploy", env=env).out
     assert out["result_count"] == len(out["results"]) == 3
     assert out["total_results"] == 5
@@ -260,7 +265,7 @@ def test_defaults_and_total_results(ws: Path, env: dict[str, str], db: Path) -> 
 def test_max_results_is_clamped(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
     for i in range(4):
-        ingest_ok(ws, {"text": f"flaky test {i}"}, env=env)
+        ingest_here(ws, {"text": f"flaky test {i}"}, env=env)
     for given, expected in {"0": 1, "-5": 1, "2": 2, "999": 4, " 3 ": 3}.items():
         out = retrieve(str(ws), "flaky", given, env=env).out
         assert out["result_count"] == expected, given
@@ -278,8 +283,8 @@ def test_max_results_upper_clamp_is_50(ws: Path, env: dict[str, str], db: Path) 
 
 def test_token_budget_keeps_rank_order_and_clamps(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
-    ingest_ok(ws, {"text": "budget " + "x" * 600}, env=env)  # 152 tokens
-    ingest_ok(ws, {"text": "budget small"}, env=env)  # 3 tokens
+    ingest_here(ws, {"text": "budget " + "x" * 600}, env=env)  # 152 tokens
+    ingest_here(ws, {"text": "budget small"}, env=env)  # 3 tokens
     full = retrieve(str(ws), "budget", "10", "100000", env=env).out
     order = [r["id"] for r in full["results"]]
     tokens = [r["tokens"] for r in full["results"]]
@@ -302,8 +307,8 @@ def test_budget_keeps_the_first_result_and_stops_at_the_next_that_does_not_fit(
     ws: Path, env: dict[str, str], db: Path
 ) -> None:
     seed_filler(db, ws)
-    ingest_ok(ws, {"topic": "quota " + "y" * 1000}, env=env)  # fresh: ranks first
-    small = ingest_ok(ws, {"topic": "quota", "source_created_at": "2025-12-25"}, env=env)
+    ingest_here(ws, {"topic": "quota " + "y" * 1000}, env=env)  # fresh: ranks first
+    small = ingest_here(ws, {"topic": "quota", "source_created_at": "2025-12-25"}, env=env)
     out = retrieve(str(ws), "quota", "10", "150", env=env).out
     assert out["total_results"] == 2
     # The first result alone is over the budget: it is kept (Flowbaby's bridge does the same),
@@ -318,14 +323,14 @@ def test_budget_keeps_the_first_result_and_stops_at_the_next_that_does_not_fit(
 def test_max_tokens_upper_clamp(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
     for _ in range(2):
-        ingest_ok(ws, {"text": "huge " + "z " * 150_000}, env=env)  # 75,002 tokens each
+        ingest_here(ws, {"text": "huge " + "z " * 150_000}, env=env)  # 75,002 tokens each
     out = retrieve(str(ws), "huge", "10", "99999999", env=env).out
     assert out["result_count"] == 1
     assert out["total_tokens"] <= 100_000
 
 
 def test_half_life_is_clamped_and_echoed(ws: Path, env: dict[str, str]) -> None:
-    ingest_ok(ws, {"topic": "decay", "source_created_at": "2025-12-31T00:00:00Z"}, env=env)
+    ingest_here(ws, {"topic": "decay", "source_created_at": "2025-12-31T00:00:00Z"}, env=env)
     for given, used in {"0.1": 0.5, "-3": 0.5, "1000": 90.0, "7.5": 7.5, "30": 30.0}.items():
         out = retrieve(str(ws), "decay", "3", "2000", given, env=env).out
         assert out["half_life_days"] == used
@@ -335,7 +340,7 @@ def test_half_life_is_clamped_and_echoed(ws: Path, env: dict[str, str]) -> None:
 
 
 def test_include_superseded_words(ws: Path, env: dict[str, str]) -> None:
-    ingest_ok(ws, {"topic": "old idea", "status": "Superseded"}, env=env)
+    ingest_here(ws, {"topic": "old idea", "status": "Superseded"}, env=env)
     words = {"1": True, "true": True, "TRUE": True, "Yes": True, "y": True, "Y": True}
     words |= {"0": False, "false": False, "no": False, "banana": False, "": False}
     for word, flag in words.items():
@@ -349,19 +354,19 @@ def test_empty_workspace_and_missing_database(ws: Path, env: dict[str, str], db:
     assert out["results"] == []
     assert out["total_results"] == 0
     assert not db.exists()  # retrieve never creates a database
-    ingest_ok(ws.parent, {"text": "anything at all"}, env=env)
+    ingest_here(ws.parent, {"text": "anything at all"}, env=env)
     assert retrieve(str(ws), "anything", env=env).out["total_results"] == 0
 
 
 def test_query_without_words_matches_nothing(ws: Path, env: dict[str, str]) -> None:
-    ingest_ok(ws, {"text": "punctuation"}, env=env)
+    ingest_here(ws, {"text": "punctuation"}, env=env)
     assert retrieve(str(ws), "?!", env=env).out["results"] == []
 
 
 def test_both_forms_print_identical_bytes(ws: Path, tmp_path: Path, env: dict[str, str]) -> None:
     seed_filler(Path(env["KINDLING_DB"]), ws)
-    ingest_ok(ws, SEED_EXAMPLE, env=env)
-    ingest_ok(ws, {"text": "Plan 014 legacy note on summaries"}, env=env)
+    ingest_here(ws, SEED_EXAMPLE, env=env)
+    ingest_here(ws, {"text": "Plan 014 legacy note on summaries"}, env=env)
     cases = [
         [str(ws), "Plan 014 summaries"],
         [str(ws), "summaries", "1", "100", "0.5", "yes"],
@@ -392,7 +397,7 @@ def test_db_option_in_both_forms(ws: Path, tmp_path: Path, env: dict[str, str]) 
 def test_same_request_same_bytes(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
     for i in range(4):
-        ingest_ok(ws, {"topic": f"determinism {i}", "decisions": ["same"]}, env=env)
+        ingest_here(ws, {"topic": f"determinism {i}", "decisions": ["same"]}, env=env)
     first = retrieve(str(ws), "determinism", "10", env=env).stdout
     assert retrieve(str(ws), "determinism", "10", env=env).stdout == first
 
@@ -400,7 +405,7 @@ def test_same_request_same_bytes(ws: Path, env: dict[str, str], db: Path) -> Non
 def test_default_token_budget_is_2000(ws: Path, env: dict[str, str], db: Path) -> None:
     seed_filler(db, ws)
     for i in range(3):
-        ingest_ok(ws, {"text": f"bulky {i} " + "w" * 3600}, env=env)  # 902 tokens each
+        ingest_here(ws, {"text": f"bulky {i} " + "w" * 3600}, env=env)  # 902 tokens each
     out = retrieve(str(ws), "bulky", "10", env=env).out
     assert [r["tokens"] for r in out["results"]] == [902, 902]
     assert out["total_tokens"] == 1804
@@ -410,7 +415,7 @@ def test_default_token_budget_is_2000(ws: Path, env: dict[str, str], db: Path) -
 def test_age_falls_back_to_created_at(ws: Path, tmp_path: Path, db: Path) -> None:
     seed_filler(db, ws)
     then = make_env(db, NOW - 2 * DAY)
-    ingest_ok(ws, {"topic": "created two days ago"}, env=then)
+    ingest_here(ws, {"topic": "created two days ago"}, env=then)
     [result] = retrieve(str(ws), "created", env=make_env(db, NOW)).out["results"]
     assert result["source_created_at"] is None
     assert result["created_at"] == "2025-12-30T00:00:00Z"

@@ -12,10 +12,12 @@ from tests.bridge_support import (
     assert_error,
     ingest,
     ingest_ok,
+    ingest_raw_here,
     kindling,
     make_env,
     retrieve,
     retrieve_module,
+    retrieve_module_here,
     summary_count,
 )
 
@@ -69,7 +71,10 @@ def test_retrieve_usage_errors(ws: Path, env: dict[str, str], db: Path) -> None:
     }
     for args, message in cases.items():
         assert_error(retrieve(*args, env=env), code=2, contains=message)
-        assert_error(retrieve_module(*args, env=env), code=2, contains=message)
+        # the module form's main in this process; as a process, below and in the other files
+        assert_error(retrieve_module_here(*args, env=env), code=2, contains=message)
+    for args in [(), (str(ws), "q", "abc"), ("--json", "[1]"), ("--db",)]:
+        assert_error(retrieve_module(*args, env=env), code=2, contains=cases[args])
     assert not db.exists()
 
 
@@ -152,8 +157,12 @@ BAD_INGEST: list[tuple[bytes, str]] = [
 
 def test_malformed_or_wrongly_typed_ingest_writes_nothing(ws: Path, env: dict[str, str]) -> None:
     db = Path(env["KINDLING_DB"])
-    for payload, message in BAD_INGEST:
+    # Bytes that are not a JSON object through the real command; the field checks behind it
+    # through the same handler in this process.
+    for payload, message in BAD_INGEST[:5]:
         assert_error(ingest(ws, None, env=env, raw=payload), code=1, contains=message)
+    for payload, message in BAD_INGEST[5:]:
+        assert_error(ingest_raw_here(ws, payload, env=env), code=1, contains=message)
     assert not db.exists()  # not even created
     ingest_ok(ws, {"text": "the only memory"}, env=env)
     for payload, message in BAD_INGEST[:4]:

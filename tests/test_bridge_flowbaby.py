@@ -20,7 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling.bridge.ranking import MIN_SCORE
-from tests.bridge_support import ingest_ok, make_env, retrieve, retrieve_module, seed_filler
+from tests.bridge_support import (
+    RETRIEVE,
+    ingest_ok,
+    make_env,
+    retrieve,
+    retrieve_module,
+    seed_filler,
+)
 
 
 @pytest.fixture
@@ -107,19 +114,33 @@ def test_the_first_result_is_kept_even_over_the_budget(ws: Path, env: dict[str, 
 @settings(max_examples=15, deadline=None)
 @given(ages=st.lists(st.integers(min_value=0, max_value=3_000), min_size=1, max_size=4))
 def test_no_result_is_ever_scored_at_or_below_the_floor(ages: list[int]) -> None:
+    """The bridge's own handler in this process (what ``kindling bridge ingest`` and
+    ``retrieve`` run; the tests above run the real commands): the property is the scoring."""
+    import io
     import tempfile
     from datetime import UTC, datetime, timedelta
+
+    from kindling.bridge.handler import run_ingest, run_retrieve
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         workspace = root / "w"
         workspace.mkdir()
         env = make_env(root / "b.db")
+        db = Path(env["KINDLING_DB"])
         now = datetime(2026, 1, 1, tzinfo=UTC)
         for days in ages:
             when = (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
-            ingest_ok(workspace, {"topic": "aging memory", "source_created_at": when}, env=env)
-        out = retrieve(str(workspace), "aging memory", "50", "100000", "0.5", env=env).out
+            memory = {"topic": "aging memory", "source_created_at": when}
+            stdin = io.BytesIO(json.dumps(memory).encode("utf-8"))
+            ingested = run_ingest([str(workspace)], default_db=db, stdin=stdin, env=env)
+            assert ingested.exit_code == 0, ingested.body
+        args = [str(workspace), "aging memory", "50", "100000", "0.5"]
+        outcome = run_retrieve(args, default_db=db, env=env)
+        assert outcome.exit_code == 0, outcome.body
+        assert isinstance(outcome.body, dict)
+        out = json.loads(json.dumps(outcome.body))
+        RETRIEVE.validate(out)
         assert all(r["score"] > MIN_SCORE for r in out["results"])
         # Age alone never drops a relevant memory (issue 23): even years old at a half-life of
         # half a day, it stays, above the 0.01 floor clients drop (RECENCY_FLOOR).

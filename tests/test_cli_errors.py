@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import run_process
+from tests.clitools import run, run_process
 
 USAGE = [
     ("search", "x", "--limit", "abc"),
@@ -64,7 +64,7 @@ RUNTIME = [
     ("args", "code"), RUNTIME, ids=lambda v: " ".join(v) if isinstance(v, tuple) else v
 )
 def test_runtime_errors_exit_1_with_a_stable_code(args: tuple[str, ...], code: str) -> None:
-    assert run_process("log", "a first note").code == 0  # a database to read
+    assert run("log", "a first note").code == 0  # a database to read (set up in-process)
     plain = run_process(*args)
     assert plain.code == 1
     assert len(plain.stderr.strip().splitlines()) == 1

@@ -16,13 +16,24 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.serverutil import KINDLING, free_port, kindling, running_server
+from tests.clitools import run
+from tests.serverutil import KINDLING, free_port, running_server
 
 pytest.importorskip("uvicorn")
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
 REPO = "webapp"
+
+
+def kindling(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command on a database directly, without the server: the reference the remote
+    answers are compared with, and the set-up (tokens, grants). It runs in this process
+    (``CliRunner``, the installed script's code path); the commands under test, ``cli``
+    below, run as real processes against the real server."""
+    done = run("--db", db, *args)
+    return subprocess.CompletedProcess(["kindling", "--db", db, *args], done.code, done.stdout,
+                                       done.stderr)  # fmt: skip
 
 
 def token(store_url: str, user: str, team: str | None = None) -> str:
@@ -72,17 +83,24 @@ def one_line_error(out: subprocess.CompletedProcess[str], code: str) -> str:
     return out.stderr
 
 
+def here(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in this process with ``env``: in remote mode, still through the real server."""
+    done = run(*args, env=env)
+    return subprocess.CompletedProcess(["kindling", *args], done.code, done.stdout, done.stderr)
+
+
 @pytest.fixture
 def seeded(alice: dict[str, str]) -> dict[str, str]:
-    """Through the server: a capsule with two observations, a summary, and a pin."""
-    cap = ok(cli(alice, "capsule", "open", "--intent", "fix login", "--repo", REPO, "--json"))
-    first = ok(cli(alice, "log", "login fails: KeyError", "--kind", "error", "--repo", REPO,
-                   "--capsule", cap["id"], "--json"))  # fmt: skip
-    second = ok(cli(alice, "log", "cookie path was wrong", "--repo", REPO, "--capsule",
-                    cap["id"], "--json"))  # fmt: skip
-    pin = ok(cli(alice, "pin", "observation", first["id"], "--reason", "root cause", "--json"))
-    closed = ok(cli(alice, "capsule", "close", cap["id"], "--summary", "fixed the path",
-                    "--json"))  # fmt: skip
+    """Through the server (the CLI in this process; these writes as real processes are
+    ``test_server_remote.py``'s): a capsule with two observations, a summary, and a pin."""
+    cap = ok(here(alice, "capsule", "open", "--intent", "fix login", "--repo", REPO, "--json"))
+    first = ok(here(alice, "log", "login fails: KeyError", "--kind", "error", "--repo", REPO,
+                    "--capsule", cap["id"], "--json"))  # fmt: skip
+    second = ok(here(alice, "log", "cookie path was wrong", "--repo", REPO, "--capsule",
+                     cap["id"], "--json"))  # fmt: skip
+    pin = ok(here(alice, "pin", "observation", first["id"], "--reason", "root cause", "--json"))
+    closed = ok(here(alice, "capsule", "close", cap["id"], "--summary", "fixed the path",
+                     "--json"))  # fmt: skip
     return {
         "capsule": cap["id"],
         "first": first["id"],

@@ -20,7 +20,8 @@ from kindling.client.front import RemoteKindling
 from kindling.client.transport import ServerUnreachableError, UnauthorizedError
 from kindling.errors import InvalidInputError
 from kindling.mcp.schemas import OUTPUT_SCHEMAS
-from tests.serverutil import KINDLING, free_port, kindling, running_server
+from tests.clitools import run
+from tests.serverutil import KINDLING, free_port, running_server
 
 pytest.importorskip("uvicorn")
 
@@ -32,7 +33,9 @@ SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 @pytest.fixture
 def remote(store_url: str) -> Iterator[dict[str, str]]:
     """The environment of a developer pointed at a running server."""
-    token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
+    # set-up on the server's database: the CLI in this process (the commands under test,
+    # ``cli`` below, are real processes)
+    token = run("--db", store_url, "token", "create", "--user", "alice").stdout.split()[-1]
     with running_server(store_url) as (url, _proc):
         env = dict(os.environ, KINDLING_URL=url, KINDLING_TOKEN=token)
         env["KINDLING_DB"] = "/nonexistent/never-used.db"
@@ -306,7 +309,7 @@ def test_mcp_status_works_for_a_team_token_without_the_default_repo(
     remote: dict[str, str], store_url: str, git_repo: Path
 ) -> None:
     pytest.importorskip("mcp")
-    created = kindling(store_url, "token", "create", "--user", "dave", "--team", "ops")
+    created = run("--db", store_url, "token", "create", "--user", "dave", "--team", "ops")
     env = dict(remote, KINDLING_TOKEN=created.stdout.split()[-1])  # ops has no repository
     seen = mcp_calls(env, git_repo, ("status", "status", {}))
     assert not seen["status"].is_error, seen["status"].content
