@@ -22,7 +22,12 @@ the tool hooks, stop and sessionEnd itself, and afterAgentResponse when Cursor's
 
 Files: ``<repo>/.cursor/`` (project scope) or ``~/.cursor/`` (user scope): ``mcp.json``
 (``mcpServers.kindling``) and ``hooks.json`` (``{"version": 1, "hooks": {EVENT: [{"command":
-...}]}}``). The user's other keys and hooks stay.
+...}]}}``). The user's other keys and hooks stay. Cursor starts an MCP server with a few
+variables (HOME, PATH, SHELL, TERM) and the server's ``env``, unlike the hooks, which get its
+whole environment: the server's ``env`` forwards Kindling's variables (``config.SERVER_ENV``)
+as ``${NAME:-}``, which Cursor expands to the variable or to "" (SDK 1.0.32), so `kindling mcp`
+opens the store the hooks write to. ``config.setting`` reads "" and a placeholder a client left
+unexpanded as unset.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -42,7 +47,8 @@ if TYPE_CHECKING:
 NAME = "cursor"
 LABEL = "Cursor"
 FLAG = "--cursor"
-EVENTS = {
+# The hooks ``init --cursor`` installs, and the Cursor event each one maps to.
+HOOKS = {
     "sessionStart": "SessionStart",
     "beforeSubmitPrompt": "UserPromptSubmit",
     "afterShellExecution": "PostToolUse",
@@ -53,6 +59,7 @@ EVENTS = {
     "preCompact": "PreCompact",
     "sessionEnd": "SessionEnd",
 }
+EVENTS = HOOKS
 
 
 def _json(value: Any) -> Any:
@@ -130,7 +137,7 @@ def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
     result = base.copy(data)
     items: list[str] = []
     table: dict[str, Any] = result.setdefault("hooks", {})
-    for event in EVENTS:
+    for event in HOOKS:
         entries = table.get(event, [])
         kept = [e for e in entries if not _ours(e, event)]
         if remove:
@@ -160,8 +167,11 @@ def _mcp(path: Path, exe: str | None, *, remove: bool) -> FileChange:
     if remove:
         items = base.remove_mcp(result, "mcpServers", path)
     else:
+        from kindling.config import SERVER_ENV
+
         words = base.exe_words(exe or "kindling")
-        entry = {"command": words[0], "args": [*words[1:], "mcp"]}
+        ours = {name: f"${{{name}:-}}" for name in SERVER_ENV}  # the variable, or ""
+        entry = {"command": words[0], "args": [*words[1:], "mcp"], "env": ours}
         items = base.merge_mcp(result, "mcpServers", entry, path)
     return base.save(path, data, result, items)
 

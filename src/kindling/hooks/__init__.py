@@ -207,7 +207,7 @@ def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | N
 def _run(
     event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None = None
 ) -> str | None:
-    from kindling.config import default_db_file, repo_root
+    from kindling.config import default_db_file, repo_root, setting
     from kindling.hooks.config import load_hook_config
     from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
@@ -226,10 +226,10 @@ def _run(
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)
-    if url := os.environ.get("KINDLING_URL"):  # remote mode: spool, deliver, never block
+    if url := setting("KINDLING_URL"):  # remote mode: spool, deliver, never block
         from kindling.hooks.remote import handle_remote
 
-        done, shown = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
+        done, shown = handle_remote(payload, cfg, url, setting("KINDLING_TOKEN"))
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
         return _render(module, shown)
