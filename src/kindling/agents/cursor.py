@@ -29,6 +29,18 @@ as ``${NAME:-}``, which Cursor expands to the variable or to "" (SDK 1.0.32), so
 opens the store the hooks write to. ``config.setting`` reads "" and a placeholder a client left
 unexpanded as unset.
 
+Claude Code's hooks: Cursor also runs the hooks of ``.claude/settings.json`` (project and
+user), with its own payloads (``cursor_version`` is set; ``hook_event_name`` is Cursor's:
+``sessionStart``, ``beforeSubmitPrompt``, ``postToolUse`` (``tool_name`` "Shell", "Write",
+..., ``tool_input``, ``tool_output`` as JSON text, ``tool_use_id``), ``stop``,
+``sessionEnd``). ``kindling hook`` hands such a payload here (``sent_by_cursor``): when
+Kindling's Cursor hooks are installed where Cursor loads them (``records_itself``), they
+record the event and the Claude Code hook records nothing (the two runs cannot share ids:
+``afterShellExecution`` carries no ``tool_use_id``, and a prompt has no id at all); otherwise
+the event is recorded as Cursor's, from ``postToolUse`` for the tools (the agent's answer is
+not among them: Cursor sends ``afterAgentResponse`` to its own hooks only, so no summary), and
+an event Kindling does not translate (``subagentStop``) is a line in ``hooks.log``.
+
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
 """
@@ -47,7 +59,7 @@ if TYPE_CHECKING:
 NAME = "cursor"
 LABEL = "Cursor"
 FLAG = "--cursor"
-# The hooks ``init --cursor`` installs, and the Cursor event each one maps to.
+# The hooks ``init --cursor`` installs, and the canonical event each one maps to.
 HOOKS = {
     "sessionStart": "SessionStart",
     "beforeSubmitPrompt": "UserPromptSubmit",
@@ -59,7 +71,10 @@ HOOKS = {
     "preCompact": "PreCompact",
     "sessionEnd": "SessionEnd",
 }
-EVENTS = HOOKS
+# Every Cursor event Kindling translates: also ``postToolUse``, which reaches Claude Code's
+# hooks only (installed in Cursor's own file it would record each tool call twice).
+EVENTS = {**HOOKS, "postToolUse": "PostToolUse"}
+SHELL_TOOL = "Shell"  # Cursor's name for Claude Code's Bash (its hook loader maps one to the other)
 
 
 def _json(value: Any) -> Any:
@@ -99,6 +114,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
         out["tool_name"] = data.get("tool_name")
         out["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
         out["tool_response"] = _json(data.get("result_json"))
+    elif event == "postToolUse":
+        _tool(data, out)
     elif event == "afterAgentResponse":
         out["last_assistant_message"] = data.get("text")
     elif event == "stop":
@@ -108,6 +125,61 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     elif event == "preCompact":
         out["trigger"] = data.get("trigger")
     return out
+
+
+def _tool(data: dict[str, Any], out: dict[str, Any]) -> None:
+    """``postToolUse`` (what Claude Code's PostToolUse hooks get from Cursor) as PostToolUse,
+    or PostToolUseFailure for a shell command that exited non-zero."""
+    tool_input = _json(data.get("tool_input"))
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    output = _json(data.get("tool_output"))
+    out["tool_use_id"] = data.get("tool_use_id")
+    if data.get("tool_name") != SHELL_TOOL:
+        out["tool_name"] = data.get("tool_name")
+        out["tool_input"] = tool_input
+        out["tool_response"] = output
+        return
+    result = output if isinstance(output, dict) else {"output": output}
+    text = result.get("output") if isinstance(result.get("output"), str) else ""
+    code = result.get("exitCode")
+    out["tool_name"] = "Bash"
+    out["tool_input"] = {"command": tool_input.get("command")}
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        out["hook_event_name"] = "PostToolUseFailure"
+        out["error"] = f"Exit code {code}\n{text}"
+    else:
+        out["tool_response"] = {"stdout": text, "stderr": ""}
+
+
+def sent_by_cursor(data: dict[str, Any]) -> bool:
+    """True for a payload Cursor sent (to a hook of Claude Code's, when another agent's hook
+    receives it): Cursor's payloads, and only they, carry ``cursor_version``."""
+    return isinstance(data.get("cursor_version"), str)
+
+
+def records_itself(data: dict[str, Any]) -> bool:
+    """True when Kindling's Cursor hooks are in a ``hooks.json`` Cursor loads for this payload:
+    the user's (``~/.cursor/``), or a workspace root's (or its repository's) ``.cursor/``. A
+    file that does not parse counts as without them (Cursor cannot run them either)."""
+    from pathlib import Path
+
+    from kindling.agents.base import load_json
+    from kindling.errors import InvalidInputError
+
+    roots = data.get("workspace_roots")
+    roots = [r for r in roots if isinstance(r, str) and r] if isinstance(roots, list) else []
+    places = [folder("user")]
+    for root in roots:
+        places += [Path(root) / ".cursor", folder("project", root)]
+    for place in dict.fromkeys(places):
+        try:
+            hooks = load_json(place / "hooks.json").get("hooks")
+        except InvalidInputError:
+            continue
+        for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+            if isinstance(entries, list) and any(_ours(e, event) for e in entries):
+                return True
+    return False
 
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:

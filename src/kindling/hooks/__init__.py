@@ -214,6 +214,16 @@ def _run(
     if len(raw) > MAX_STDIN_BYTES:
         raise ValueError(f"hook input larger than {MAX_STDIN_BYTES} bytes; ignored")
     module = None
+    if agent in (None, "claude-code") and b"cursor_version" in raw:
+        # Cursor runs Claude Code's hooks too, with its own payloads (``agents.cursor``).
+        from kindling.agents import cursor
+        from kindling.hooks.payload import parse_json
+
+        data = parse_json(raw)
+        if cursor.sent_by_cursor(data):
+            if cursor.records_itself(data):
+                return None  # Kindling's Cursor hook records this event
+            agent, event = cursor.NAME, None  # recorded as Cursor's (its hook_event_name)
     if agent is not None and agent != "claude-code":
         translated = _translate(agent, event, raw)
         if translated is None:
