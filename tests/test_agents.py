@@ -349,7 +349,7 @@ def test_cursor_files_follow_cursors_published_formats(scope: str, git_repo: Pat
     mcp = json.loads((folder / "mcp.json").read_text(encoding="utf-8"))
     jsonschema.validate(hooks, CURSOR_HOOKS_SCHEMA)
     jsonschema.validate(mcp, CURSOR_MCP_SCHEMA)
-    assert set(hooks["hooks"]) == set(load("cursor").EVENTS)
+    assert set(hooks["hooks"]) == set(load("cursor").HOOKS)
     for event, entries in hooks["hooks"].items():
         [entry] = entries
         assert entry["command"].endswith(f"hook --agent cursor {event}")

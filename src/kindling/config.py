@@ -14,16 +14,46 @@ if TYPE_CHECKING:
 
 DEFAULT_HOME = "~/.kindling"
 DEFAULT_DB = "~/.kindling/kindling.db"
+# The variables that choose the store, the server and the model Kindling uses. An agent that
+# starts an MCP server with a few variables of its own environment (Codex, Cursor) is told to
+# pass these on, so `kindling mcp` opens the store the hooks, which get all of it, write to.
+SERVER_ENV = (
+    "KINDLING_DB",
+    "KINDLING_HOME",
+    "KINDLING_URL",
+    "KINDLING_TOKEN",
+    "KINDLING_SEMANTIC_MODEL",
+    "KINDLING_MODELS_DIR",
+    "KINDLING_MODEL_BASE_URL",
+    "XDG_CACHE_HOME",
+)
+
+
+def is_placeholder(value: str) -> bool:
+    """True for one ``${...}`` reference (``${KINDLING_DB:-}``, ``${env:KINDLING_DB}``): what
+    an agent's config forwards, left as written by a client that did not expand it."""
+    text = value.strip()
+    return text.startswith("${") and text.endswith("}") and "}" not in text[2:-1]
+
+
+def setting(name: str) -> str | None:
+    """Environment variable ``name``, or None when it is unset, blank or an unexpanded
+    placeholder (``is_placeholder``): a forwarded variable that the agent's own environment
+    lacked arrives empty or as its placeholder, and means "not set", never a path or URL."""
+    value = os.environ.get(name)
+    if value is None or not value.strip() or is_placeholder(value):
+        return None
+    return value
 
 
 def kindling_home() -> str:
     """The data directory: ``$KINDLING_HOME``, else ``~/.kindling``."""
-    return os.path.expanduser(os.environ.get("KINDLING_HOME") or DEFAULT_HOME)
+    return os.path.expanduser(setting("KINDLING_HOME") or DEFAULT_HOME)
 
 
 def default_db_file() -> str:
     """``$KINDLING_DB``, else ``$KINDLING_HOME/kindling.db``, else ``~/.kindling/kindling.db``."""
-    if env := os.environ.get("KINDLING_DB"):
+    if env := setting("KINDLING_DB"):
         return os.path.expanduser(env)
     return os.path.join(kindling_home(), "kindling.db")
 

@@ -5,7 +5,8 @@ An agent module (``kindling.agents.<name>``) provides, as module attributes:
 - ``NAME`` (``"gemini"``: the ``--agent`` value of ``kindling hook`` and the ``source`` of its
   observations), ``LABEL`` ("Gemini CLI"), ``FLAG`` (``"--gemini"`` for ``kindling init``);
 - ``EVENTS``: its native hook event names mapped to the canonical events (Claude Code's hook
-  names, which ``hooks.capture.records`` maps to records, once, for every agent);
+  names, which ``hooks.capture.records`` maps to records, once, for every agent); Cursor's
+  also holds an event it never installs a hook for (``HOOKS`` are the ones it installs);
 - ``canonical(data, event) -> dict | None``: its native hook payload as the canonical payload
   (Claude Code's field names: ``tool_name``, ``tool_input``, ``tool_response``, ...), or None
   when the event leaves nothing;

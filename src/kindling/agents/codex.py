@@ -63,19 +63,6 @@ EVENTS = {
 TOOLS = {"shell": "Bash", "exec_command": "Bash", "local_shell": "Bash"}
 # Codex's longest hook timeout for SessionEnd (it clamps a longer one, with a warning).
 TIMEOUTS = {"SessionEnd": 3}
-# Codex starts an MCP server with a few variables of its own environment (HOME, PATH, ...), not
-# all of it, unlike the hooks: ``env_vars`` forwards those Kindling reads, so `kindling mcp`
-# opens the store (or the remote server) the hooks write to.
-SERVER_ENV = (
-    "KINDLING_DB",
-    "KINDLING_HOME",
-    "KINDLING_URL",
-    "KINDLING_TOKEN",
-    "KINDLING_SEMANTIC_MODEL",
-    "KINDLING_MODELS_DIR",
-    "KINDLING_MODEL_BASE_URL",
-    "XDG_CACHE_HOME",
-)
 BEGIN = "# kindling: begin (written by `kindling init --codex`; --uninstall removes it)"
 END = "# kindling: end"
 
@@ -128,6 +115,7 @@ def _toml_string(value: str) -> str:
 
 def _block(exe: str) -> str:
     from kindling.agents.base import exe_words
+    from kindling.config import SERVER_ENV
 
     words = exe_words(exe)
     args = ", ".join(_toml_string(w) for w in [*words[1:], "mcp"])

@@ -22,7 +22,24 @@ the tool hooks, stop and sessionEnd itself, and afterAgentResponse when Cursor's
 
 Files: ``<repo>/.cursor/`` (project scope) or ``~/.cursor/`` (user scope): ``mcp.json``
 (``mcpServers.kindling``) and ``hooks.json`` (``{"version": 1, "hooks": {EVENT: [{"command":
-...}]}}``). The user's other keys and hooks stay.
+...}]}}``). The user's other keys and hooks stay. Cursor starts an MCP server with a few
+variables (HOME, PATH, SHELL, TERM) and the server's ``env``, unlike the hooks, which get its
+whole environment: the server's ``env`` forwards Kindling's variables (``config.SERVER_ENV``)
+as ``${NAME:-}``, which Cursor expands to the variable or to "" (SDK 1.0.32), so `kindling mcp`
+opens the store the hooks write to. ``config.setting`` reads "" and a placeholder a client left
+unexpanded as unset.
+
+Claude Code's hooks: Cursor also runs the hooks of ``.claude/settings.json`` (project and
+user), with its own payloads (``cursor_version`` is set; ``hook_event_name`` is Cursor's:
+``sessionStart``, ``beforeSubmitPrompt``, ``postToolUse`` (``tool_name`` "Shell", "Write",
+..., ``tool_input``, ``tool_output`` as JSON text, ``tool_use_id``), ``stop``,
+``sessionEnd``). ``kindling hook`` hands such a payload here (``sent_by_cursor``): when
+Kindling's Cursor hooks are installed where Cursor loads them (``records_itself``), they
+record the event and the Claude Code hook records nothing (the two runs cannot share ids:
+``afterShellExecution`` carries no ``tool_use_id``, and a prompt has no id at all); otherwise
+the event is recorded as Cursor's, from ``postToolUse`` for the tools (the agent's answer is
+not among them: Cursor sends ``afterAgentResponse`` to its own hooks only, so no summary), and
+an event Kindling does not translate (``subagentStop``) is a line in ``hooks.log``.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -42,7 +59,8 @@ if TYPE_CHECKING:
 NAME = "cursor"
 LABEL = "Cursor"
 FLAG = "--cursor"
-EVENTS = {
+# The hooks ``init --cursor`` installs, and the canonical event each one maps to.
+HOOKS = {
     "sessionStart": "SessionStart",
     "beforeSubmitPrompt": "UserPromptSubmit",
     "afterShellExecution": "PostToolUse",
@@ -53,6 +71,10 @@ EVENTS = {
     "preCompact": "PreCompact",
     "sessionEnd": "SessionEnd",
 }
+# Every Cursor event Kindling translates: also ``postToolUse``, which reaches Claude Code's
+# hooks only (installed in Cursor's own file it would record each tool call twice).
+EVENTS = {**HOOKS, "postToolUse": "PostToolUse"}
+SHELL_TOOL = "Shell"  # Cursor's name for Claude Code's Bash (its hook loader maps one to the other)
 
 
 def _json(value: Any) -> Any:
@@ -92,6 +114,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
         out["tool_name"] = data.get("tool_name")
         out["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
         out["tool_response"] = _json(data.get("result_json"))
+    elif event == "postToolUse":
+        _tool(data, out)
     elif event == "afterAgentResponse":
         out["last_assistant_message"] = data.get("text")
     elif event == "stop":
@@ -101,6 +125,61 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     elif event == "preCompact":
         out["trigger"] = data.get("trigger")
     return out
+
+
+def _tool(data: dict[str, Any], out: dict[str, Any]) -> None:
+    """``postToolUse`` (what Claude Code's PostToolUse hooks get from Cursor) as PostToolUse,
+    or PostToolUseFailure for a shell command that exited non-zero."""
+    tool_input = _json(data.get("tool_input"))
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    output = _json(data.get("tool_output"))
+    out["tool_use_id"] = data.get("tool_use_id")
+    if data.get("tool_name") != SHELL_TOOL:
+        out["tool_name"] = data.get("tool_name")
+        out["tool_input"] = tool_input
+        out["tool_response"] = output
+        return
+    result = output if isinstance(output, dict) else {"output": output}
+    text = result.get("output") if isinstance(result.get("output"), str) else ""
+    code = result.get("exitCode")
+    out["tool_name"] = "Bash"
+    out["tool_input"] = {"command": tool_input.get("command")}
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        out["hook_event_name"] = "PostToolUseFailure"
+        out["error"] = f"Exit code {code}\n{text}"
+    else:
+        out["tool_response"] = {"stdout": text, "stderr": ""}
+
+
+def sent_by_cursor(data: dict[str, Any]) -> bool:
+    """True for a payload Cursor sent (to a hook of Claude Code's, when another agent's hook
+    receives it): Cursor's payloads, and only they, carry ``cursor_version``."""
+    return isinstance(data.get("cursor_version"), str)
+
+
+def records_itself(data: dict[str, Any]) -> bool:
+    """True when Kindling's Cursor hooks are in a ``hooks.json`` Cursor loads for this payload:
+    the user's (``~/.cursor/``), or a workspace root's (or its repository's) ``.cursor/``. A
+    file that does not parse counts as without them (Cursor cannot run them either)."""
+    from pathlib import Path
+
+    from kindling.agents.base import load_json
+    from kindling.errors import InvalidInputError
+
+    roots = data.get("workspace_roots")
+    roots = [r for r in roots if isinstance(r, str) and r] if isinstance(roots, list) else []
+    places = [folder("user")]
+    for root in roots:
+        places += [Path(root) / ".cursor", folder("project", root)]
+    for place in dict.fromkeys(places):
+        try:
+            hooks = load_json(place / "hooks.json").get("hooks")
+        except InvalidInputError:
+            continue
+        for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+            if isinstance(entries, list) and any(_ours(e, event) for e in entries):
+                return True
+    return False
 
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
@@ -130,7 +209,7 @@ def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
     result = base.copy(data)
     items: list[str] = []
     table: dict[str, Any] = result.setdefault("hooks", {})
-    for event in EVENTS:
+    for event in HOOKS:
         entries = table.get(event, [])
         kept = [e for e in entries if not _ours(e, event)]
         if remove:
@@ -160,8 +239,11 @@ def _mcp(path: Path, exe: str | None, *, remove: bool) -> FileChange:
     if remove:
         items = base.remove_mcp(result, "mcpServers", path)
     else:
+        from kindling.config import SERVER_ENV
+
         words = base.exe_words(exe or "kindling")
-        entry = {"command": words[0], "args": [*words[1:], "mcp"]}
+        ours = {name: f"${{{name}:-}}" for name in SERVER_ENV}  # the variable, or ""
+        entry = {"command": words[0], "args": [*words[1:], "mcp"], "env": ours}
         items = base.merge_mcp(result, "mcpServers", entry, path)
     return base.save(path, data, result, items)
 

@@ -29,7 +29,7 @@ import click
 from kindling import StoreError, __version__
 from kindling.cli import commands as _commands
 from kindling.cli.state import State, emit_json, fail
-from kindling.config import DEFAULT_DB, default_db_path
+from kindling.config import DEFAULT_DB, default_db_path, setting
 from kindling.model.sanitize import MAX_TS
 from kindling.store.backends import is_postgres_url
 
@@ -152,9 +152,9 @@ def cli(ctx: click.Context, db: str | Path | None, url: str | None, token: str |
     """
     # The bridge answers every mistake, a bad KINDLING_NOW too, with its JSON error object.
     now = None if ctx.invoked_subcommand == "bridge" else _env_now()
-    raw = db if db is not None else os.environ.get("KINDLING_DB")
+    raw = db if db is not None else setting("KINDLING_DB")
     url_db = raw if isinstance(raw, str) and is_postgres_url(raw) else None
     path = db.expanduser() if isinstance(db, Path) else default_db_path()
-    server = url if url is not None else (os.environ.get("KINDLING_URL") or None)
-    secret = token if token is not None else (os.environ.get("KINDLING_TOKEN") or None)
+    server = url if url is not None else setting("KINDLING_URL")
+    secret = token if token is not None else setting("KINDLING_TOKEN")
     ctx.obj = State(db=path, now=now, url=url_db, server=server, token=secret)

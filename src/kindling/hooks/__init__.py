@@ -207,13 +207,23 @@ def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | N
 def _run(
     event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None = None
 ) -> str | None:
-    from kindling.config import default_db_file, repo_root
+    from kindling.config import default_db_file, repo_root, setting
     from kindling.hooks.config import load_hook_config
     from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
     if len(raw) > MAX_STDIN_BYTES:
         raise ValueError(f"hook input larger than {MAX_STDIN_BYTES} bytes; ignored")
     module = None
+    if agent in (None, "claude-code") and b"cursor_version" in raw:
+        # Cursor runs Claude Code's hooks too, with its own payloads (``agents.cursor``).
+        from kindling.agents import cursor
+        from kindling.hooks.payload import parse_json
+
+        data = parse_json(raw)
+        if cursor.sent_by_cursor(data):
+            if cursor.records_itself(data):
+                return None  # Kindling's Cursor hook records this event
+            agent, event = cursor.NAME, None  # recorded as Cursor's (its hook_event_name)
     if agent is not None and agent != "claude-code":
         translated = _translate(agent, event, raw)
         if translated is None:
@@ -226,10 +236,10 @@ def _run(
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)
-    if url := os.environ.get("KINDLING_URL"):  # remote mode: spool, deliver, never block
+    if url := setting("KINDLING_URL"):  # remote mode: spool, deliver, never block
         from kindling.hooks.remote import handle_remote
 
-        done, shown = handle_remote(payload, cfg, url, os.environ.get("KINDLING_TOKEN"))
+        done, shown = handle_remote(payload, cfg, url, setting("KINDLING_TOKEN"))
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
         return _render(module, shown)

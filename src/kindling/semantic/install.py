@@ -8,7 +8,8 @@ Files go to ``<cache>/<name>/<revision>/``, where ``<cache>`` is ``KINDLING_MODE
 temporary directory beside it and renames it into place once every file is verified, so a
 model directory is always whole; a ``verified.json`` in it records the hashes checked.
 
-Must not import anything from Kindling except ``errors`` and ``semantic``.
+Must not import anything from Kindling except ``errors``, ``config`` (its variables) and
+``semantic``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from kindling.config import setting
 from kindling.errors import SemanticError
 from kindling.semantic.models import ModelFile, ModelSpec
 
@@ -38,10 +40,10 @@ Progress = Callable[[str, int, int], None]  # file, bytes done, bytes total
 
 
 def models_dir() -> Path:
-    explicit = os.environ.get(MODELS_DIR_ENV)
+    explicit = setting(MODELS_DIR_ENV)
     if explicit:
         return Path(explicit).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    cache = setting("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache) / "kindling" / "models"
 
 
@@ -148,7 +150,7 @@ def fetch(
     spec: ModelSpec, *, base_url: str | None = None, progress: Progress | None = None
 ) -> Path:
     """Download the model's files from the pinned revision and install them, verifying each."""
-    base = base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+    base = base_url or setting(BASE_URL_ENV) or DEFAULT_BASE_URL
     staging = _staging(spec)
     try:
         for f in spec.files:

@@ -5,18 +5,18 @@ revision nor the bytes. A model is its upstream repository at one revision; ``ke
 revision) is what stored vectors are labelled with, so vectors of another model or revision are
 never compared with this one's.
 
-Must not import anything from Kindling except ``errors``.
+Must not import anything from Kindling except ``errors`` and ``config`` (its variables).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from kindling.config import setting
 from kindling.errors import SemanticError
 
 Architecture = Literal["bert", "mpnet"]
@@ -118,7 +118,7 @@ MODEL_ENV = "KINDLING_SEMANTIC_MODEL"
 def model_spec(name: str | None = None) -> ModelSpec:
     """The pinned model ``name`` (default: ``KINDLING_SEMANTIC_MODEL``, else mpnet). A name
     ending in ``.json`` is a file that pins a model of one's own (``spec_from_json``)."""
-    chosen = name or os.environ.get(MODEL_ENV) or DEFAULT_MODEL
+    chosen = name or setting(MODEL_ENV) or DEFAULT_MODEL
     if chosen.endswith(".json"):
         return spec_from_file(Path(chosen))
     spec = MODELS.get(chosen)
