@@ -182,7 +182,7 @@ def main() -> None:
     baseline: list[float] = []
     import_kindling: list[float] = []
     scrubber: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         repo = Path(tmp) / "repo"
         repo.mkdir()
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -216,6 +216,8 @@ def main() -> None:
                         wait_for_refreshers(where["KINDLING_DB"])
                     key = f"{event}:{name}{label}"
                     times[key].append(run(event, stdin, where, key))
+        for _, where in envs:  # the last refreshers may still write in the temporary directory
+            wait_for_refreshers(where["KINDLING_DB"])
     base = statistics.median(baseline)
     base_cpu = statistics.median(CPU["python"])
     results = {

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 
+from kindling.secrets import regex_cache
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -39,7 +41,7 @@ class LazyPattern:
 
     def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
         if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
+            self._compiled = regex_cache.compile(self.source, self.flags)
         return self._compiled.sub(repl, text)
 
 
@@ -55,7 +57,7 @@ class LazyRe:
 
     def _re(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
+            self._compiled = regex_cache.compile(self._source, self._flags)
         return self._compiled
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
@@ -189,15 +191,15 @@ def random_enough(value: str, min_len: int = 12) -> bool:
 
 def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) -> None:
     """Compile the patterns of ``P`` (once, before any rule runs)."""
-    a = re.ASCII
-    P.marker = re.compile(r"\[REDACTED:[a-z0-9_]+\]", a)
-    P.leave = re.compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
-    P.code = re.compile(_CODE_VALUE_SRC, a | re.VERBOSE)
-    P.identifier = re.compile(r"[A-Za-z_$][\w$]*", a)
+    a, compile = re.ASCII, regex_cache.compile
+    P.marker = compile(r"\[REDACTED:[a-z0-9_]+\]", a)
+    P.leave = compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
+    P.code = compile(_CODE_VALUE_SRC, a | re.VERBOSE)
+    P.identifier = compile(r"[A-Za-z_$][\w$]*", a)
     # A single word of prose ("authentication", "Required.", "token-based") is no credential.
-    P.prose_word = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
-    P.next_word = re.compile(r"[ \t]++[A-Za-z]", a)
-    P.loose_key = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
+    P.prose_word = compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
+    P.next_word = compile(r"[ \t]++[A-Za-z]", a)
+    P.loose_key = compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
     P.loose_words = (*loose_words, *vendor_words)
     P.vendor_words = vendor_words
-    P.hex = re.compile(r"[0-9a-fA-F]+", a)
+    P.hex = compile(r"[0-9a-fA-F]+", a)

@@ -1,0 +1,208 @@
+"""The scrubber's compiled patterns kept on disk, so that a hook process does not compile them.
+
+Why: a hook is a fresh Python process that scrubs one event, and compiling the fifty-odd
+patterns a typical event wakes was two thirds of its own CPU time (issue 18). CPython compiles
+a pattern in two steps: ``re._compiler`` parses the source into a program (a list of ints),
+the slow step; ``_sre.compile`` turns that program into a ``Pattern``, a fast one. The program
+depends only on the source, the flags and the interpreter, so this module keeps it in a file
+and later processes skip the slow step.
+
+A cache can make a compile faster, never different:
+
+- A program is stored only after the ``Pattern`` built from it compared equal to the one
+  ``re.compile`` returned (``Pattern`` equality compares the source, the flags and the whole
+  program).
+- The file is keyed by the interpreter (``_sre.MAGIC``, which changes whenever the program
+  format does, ``sys.version`` and the cache tag) and carries a digest of its body; a missing,
+  corrupt, truncated or foreign file, another user's or a writable-by-others file, a program
+  ``_sre`` refuses (it validates every program it is given) or a private ``re`` API that
+  moved: each falls back to ``re.compile`` silently.
+- Only pattern sources and their programs are written, never a text a pattern is matched
+  against; callers pass only sources written in Kindling's own modules (the scrubber's rules).
+- The file is private (0600 in a 0700 directory) and written whole (a temporary file renamed
+  over it), so a reader never sees half of it.
+
+Off until a process turns it on with ``enable`` (the hooks do, with a directory in Kindling's
+home) and written by ``save``. Must not import anything from Kindling; standard library only.
+"""
+
+from __future__ import annotations
+
+import _sre  # type: ignore[import-not-found]  # CPython's regex engine: no stubs
+import marshal
+import os
+import re
+import sys
+
+__all__ = ["compile", "enable", "save"]
+
+FILE_MAGIC = b"KRXC1\n"
+DIGEST_BYTES = 16
+MAX_FILE_BYTES = 8 << 20  # the scrubber's programs take about 0.2 MiB; a bigger file is not ours
+MAX_ENTRIES = 2000  # several times the scrubber's patterns: a bound, never reached in practice
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # flags as _sre takes them, program, groups, groupindex, indexgroup
+    Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+_directory: str | None = None
+_entries: dict[tuple[str, int], Program] | None = None  # loaded from the file on first use
+_added: dict[tuple[str, int], Program] = {}  # compiled by this process, not yet saved
+
+
+def enable(directory: str | None) -> None:
+    """Keep programs in ``directory`` (created on ``save``); ``None`` turns the cache off."""
+    global _directory, _entries
+    _directory, _entries = directory, None
+    _added.clear()
+
+
+def compile(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(source, flags)``, from the cache when it holds the program."""
+    if _directory is None:
+        return re.compile(source, flags)
+    key = (source, int(flags))
+    try:
+        program = _load().get(key)
+        if program is not None:
+            return _build(source, program)
+    except Exception:
+        pass
+    pattern = re.compile(source, flags)
+    try:
+        program = _program(source, int(flags))
+        if _build(source, program) == pattern:
+            _added[key] = program
+            _load()[key] = program
+    except Exception:
+        pass
+    return pattern
+
+
+def save() -> None:
+    """Write the programs this process compiled to the cache file (merged with what another
+    process wrote meanwhile). Never raises: a cache that cannot be written is just cold."""
+    if _directory is None or not _added:
+        return
+    try:
+        try:
+            entries = _read(_path(_directory))
+        except Exception:
+            entries = {}
+        entries.update(_added)
+        if len(entries) > MAX_ENTRIES:
+            entries = dict(_added)
+        _write(_directory, entries)
+        _added.clear()
+    except Exception:
+        pass
+
+
+def _stamp() -> tuple[str, ...]:
+    return ("1", str(_sre.MAGIC), sys.version, str(sys.implementation.cache_tag))
+
+
+def _path(directory: str) -> str:
+    return os.path.join(directory, f"regex-{sys.implementation.cache_tag}.bin")
+
+
+def _load() -> dict[tuple[str, int], Program]:
+    global _entries
+    if _entries is None:
+        _entries = {}
+        assert _directory is not None
+        try:
+            _entries = _read(_path(_directory))
+        except Exception:
+            _entries = {}
+    return _entries
+
+
+def _build(source: str, program: Program) -> re.Pattern[str]:
+    flags, code, groups, groupindex, indexgroup = program
+    pattern: re.Pattern[str] = _sre.compile(source, flags, code, groups, groupindex, indexgroup)
+    return pattern
+
+
+def _program(source: str, flags: int) -> Program:
+    """The arguments ``re._compiler.compile`` hands ``_sre.compile`` (CPython 3.11 to 3.13)."""
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(source, flags)
+    code = [int(op) for op in _compiler._code(parsed, flags)]  # opcodes are int subclasses
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return (
+        flags | parsed.state.flags,
+        code,
+        parsed.state.groups - 1,
+        groupindex,
+        tuple(indexgroup),
+    )
+
+
+def _digest(body: bytes) -> bytes:
+    try:
+        from _blake2 import blake2b  # what hooks import anyway; hashlib costs milliseconds
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        from hashlib import blake2b
+    return blake2b(body, digest_size=DIGEST_BYTES).digest()
+
+
+def _read(path: str) -> dict[tuple[str, int], Program]:
+    """The file's entries; ``{}`` when it does not exist. Raises on anything not ours."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return {}
+    try:
+        info = os.fstat(fd)
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            raise ValueError("regex cache owned by another user or writable by others")
+        if info.st_size > MAX_FILE_BYTES:
+            raise ValueError("regex cache too large")
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    head = len(FILE_MAGIC) + DIGEST_BYTES
+    body = data[head:]
+    if data[: len(FILE_MAGIC)] != FILE_MAGIC or data[len(FILE_MAGIC) : head] != _digest(body):
+        raise ValueError("regex cache damaged")
+    stamp, entries = marshal.loads(body)
+    if stamp != _stamp() or not isinstance(entries, dict):
+        raise ValueError("regex cache of another interpreter")
+    return entries
+
+
+def _write(directory: str, entries: dict[tuple[str, int], Program]) -> None:
+    _private_dir(directory)
+    body = marshal.dumps((_stamp(), entries))
+    data = FILE_MAGIC + _digest(body) + body
+    path = _path(directory)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        os.unlink(tmp)
+        raise
+
+
+def _private_dir(path: str) -> None:
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        return
+    except FileNotFoundError:  # the data directory itself is new
+        os.makedirs(os.path.dirname(path) or ".", 0o700, exist_ok=True)
+        os.mkdir(path, 0o700)
+    os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
