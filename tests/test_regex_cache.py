@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from kindling.hooks import mapping
 from kindling.secrets import regex_cache, scrub_context, scrub_rules
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P
 from tests.hookutil import payload, run_hook
@@ -212,9 +213,11 @@ def _static_sources() -> set[str]:
     sources |= {v.pattern for v in vars(P).values() if isinstance(v, re.Pattern)}
     modules = [m for name, m in sys.modules.items() if name.startswith("kindling.secrets.")]
     assert scrub_context in modules
-    for module in modules:
+    for module in [*modules, mapping]:
         for value in vars(module).values():
-            if isinstance(value, LazyRe):
+            if isinstance(value, re.Pattern):
+                sources.add(value.pattern)
+            elif isinstance(value, LazyRe):
                 sources.add(value._source)
             elif isinstance(value, LazyPattern):
                 sources.add(value.source)

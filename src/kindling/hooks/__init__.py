@@ -190,7 +190,8 @@ def _run_cached(
     event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None
 ) -> str | None:
     """``_run`` with the scrubber's compiled patterns kept in Kindling's home between hook
-    processes (``secrets.regex_cache``): compiling them was most of a capture hook's CPU."""
+    processes (``secrets.regex_cache``): compiling them was most of a capture hook's CPU.
+    Turned on before ``_run`` imports the modules that compile patterns at import."""
     from kindling.config import kindling_home
     from kindling.secrets import regex_cache
 

@@ -57,8 +57,6 @@ from __future__ import annotations
 
 import re
 
-from kindling.errors import InvalidInputError
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -194,6 +192,8 @@ _CLEAN_CHARS = 256
 def scrub_secrets(text: str) -> Scrubbed:
     """Mask every secret this module recognises in ``text``; never raises on any ``str``."""
     if not isinstance(text, str):
+        from kindling.errors import InvalidInputError  # only for a caller's mistake
+
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from kindling.secrets import regex_cache
+from kindling.secrets.regex_cache import compile as cached_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class LazyPattern:
 
     def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
         if self._compiled is None:
-            self._compiled = regex_cache.compile(self.source, self.flags)
+            self._compiled = cached_compile(self.source, self.flags)
         return self._compiled.sub(repl, text)
 
 
@@ -57,7 +57,7 @@ class LazyRe:
 
     def _re(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = regex_cache.compile(self._source, self._flags)
+            self._compiled = cached_compile(self._source, self._flags)
         return self._compiled
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
@@ -142,9 +142,9 @@ def entropy(text: str) -> float:
 # skips them and their keyword scan (``gated``). The runs
 # are maximal (a run of 8 or more is matched from its start), so a value's run lies inside
 # one of its text's runs.
-_RUN = re.compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
-_DIGIT = re.compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
-_CAPITALS = re.compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
+_RUN = cached_compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
+_DIGIT = cached_compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
+_CAPITALS = cached_compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
 _GATED: set[object] = set()
 
 
@@ -191,7 +191,7 @@ def random_enough(value: str, min_len: int = 12) -> bool:
 
 def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) -> None:
     """Compile the patterns of ``P`` (once, before any rule runs)."""
-    a, compile = re.ASCII, regex_cache.compile
+    a, compile = re.ASCII, cached_compile
     P.marker = compile(r"\[REDACTED:[a-z0-9_]+\]", a)
     P.leave = compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
     P.code = compile(_CODE_VALUE_SRC, a | re.VERBOSE)

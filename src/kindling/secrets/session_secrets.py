@@ -29,6 +29,8 @@ import os
 import re
 import time
 
+from kindling.secrets.regex_cache import compile as cached_compile
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -45,8 +47,8 @@ _MIN_CHARS = 8  # as ``secrets.scrub.MIN_COPY_CHARS``: shorter values are too of
 
 # Candidate stretches: runs of characters a credential is made of; their parts between
 # separators that join a key, a user or a host to a value.
-_RUN = re.compile(r"[^\s\"'`<>(){}\[\],;|\\]{8,}", re.ASCII)
-_PART = re.compile(r"[^\s\"'`<>(){}\[\],;|\\=:@&?#/]{8,}", re.ASCII)
+_RUN = cached_compile(r"[^\s\"'`<>(){}\[\],;|\\]{8,}", re.ASCII)
+_PART = cached_compile(r"[^\s\"'`<>(){}\[\],;|\\=:@&?#/]{8,}", re.ASCII)
 _TRIM = ".:!?=/"
 
 
