@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 import stat
@@ -158,9 +159,10 @@ def test_a_program_sre_refuses_is_a_miss(tmp_path: Path, monkeypatch: pytest.Mon
     source, flags = SOME[0]
     good = re.compile(source, flags)
     bad = (good.flags, [99999, 1, 2], good.groups, dict(good.groupindex), (None, "key", "value"))
-    regex_cache._write(str(tmp_path), {(source, int(flags)): bad})
-    regex_cache.enable(str(tmp_path))
-    assert regex_cache.compile(source, flags) == good
+    for stored in (marshal.dumps(bad), b"not marshal", marshal.dumps(("a", "tuple"))):
+        regex_cache._write(str(tmp_path), {(source, int(flags)): stored})
+        regex_cache.enable(str(tmp_path))
+        assert regex_cache.compile(source, flags) == good
 
 
 def test_a_file_others_can_write_is_ignored(tmp_path: Path) -> None:

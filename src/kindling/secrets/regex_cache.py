@@ -36,7 +36,7 @@ import sys
 
 __all__ = ["compile", "enable", "save"]
 
-FILE_MAGIC = b"KRXC1\n"
+FILE_MAGIC = b"KRXC2\n"
 DIGEST_BYTES = 16
 MAX_FILE_BYTES = 8 << 20  # the scrubber's programs take about 0.2 MiB; a bigger file is not ours
 MAX_ENTRIES = 2000  # several times the scrubber's patterns: a bound, never reached in practice
@@ -46,9 +46,11 @@ if TYPE_CHECKING:
     # flags as _sre takes them, program, groups, groupindex, indexgroup
     Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 
+# Each program is kept marshalled on its own and decoded when its pattern is asked for: the
+# file holds every pattern any hook needed, a process decodes the few its event wakes.
 _directory: str | None = None
-_entries: dict[tuple[str, int], Program] | None = None  # loaded from the file on first use
-_added: dict[tuple[str, int], Program] = {}  # compiled by this process, not yet saved
+_entries: dict[tuple[str, int], bytes] | None = None  # loaded from the file on first use
+_added: dict[tuple[str, int], bytes] = {}  # compiled by this process, not yet saved
 
 
 def enable(directory: str | None) -> None:
@@ -64,17 +66,16 @@ def compile(source: str, flags: int = 0) -> re.Pattern[str]:
         return re.compile(source, flags)
     key = (source, int(flags))
     try:
-        program = _load().get(key)
-        if program is not None:
-            return _build(source, program)
+        stored = _load().get(key)
+        if stored is not None:
+            return _build(source, marshal.loads(stored))
     except Exception:
         pass
     pattern = re.compile(source, flags)
     try:
         program = _program(source, int(flags))
         if _build(source, program) == pattern:
-            _added[key] = program
-            _load()[key] = program
+            _added[key] = _load()[key] = marshal.dumps(program)
     except Exception:
         pass
     return pattern
@@ -107,7 +108,7 @@ def _path(directory: str) -> str:
     return os.path.join(directory, f"regex-{sys.implementation.cache_tag}.bin")
 
 
-def _load() -> dict[tuple[str, int], Program]:
+def _load() -> dict[tuple[str, int], bytes]:
     global _entries
     if _entries is None:
         _entries = {}
@@ -152,7 +153,7 @@ def _digest(body: bytes) -> bytes:
     return blake2b(body, digest_size=DIGEST_BYTES).digest()
 
 
-def _read(path: str) -> dict[tuple[str, int], Program]:
+def _read(path: str) -> dict[tuple[str, int], bytes]:
     """The file's entries; ``{}`` when it does not exist. Raises on anything not ours."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -177,7 +178,7 @@ def _read(path: str) -> dict[tuple[str, int], Program]:
     return entries
 
 
-def _write(directory: str, entries: dict[tuple[str, int], Program]) -> None:
+def _write(directory: str, entries: dict[tuple[str, int], bytes]) -> None:
     _private_dir(directory)
     body = marshal.dumps((_stamp(), entries))
     data = FILE_MAGIC + _digest(body) + body
