@@ -116,14 +116,16 @@ def test_a_bad_source_still_raises_re_error(tmp_path: Path) -> None:
 
 
 def _damaged(data: bytes) -> list[bytes]:
-    head = len(regex_cache.FILE_MAGIC) + regex_cache.DIGEST_BYTES
-    flipped = bytearray(data)
-    flipped[head + len(data[head:]) // 2] ^= 0x10
+    damaged = []
+    for at in range(len(regex_cache.FILE_MAGIC), len(data), max(1, len(data) // 40)):
+        flipped = bytearray(data)
+        flipped[at] ^= 0x10  # a bit flipped in a key, a program, a digest or the structure
+        damaged.append(bytes(flipped))
     return [
+        *damaged,
         b"",
         b"garbage",
         data[: len(data) // 2],  # truncated
-        bytes(flipped),  # a bit flipped in the body: the digest no longer matches
         b"XXXXX\n" + data[len(regex_cache.FILE_MAGIC) :],  # another format
         data + b"tail",
         os.urandom(len(data)),
@@ -133,13 +135,18 @@ def _damaged(data: bytes) -> list[bytes]:
 def test_a_damaged_or_foreign_file_falls_back_silently(tmp_path: Path) -> None:
     _warm(tmp_path, SOME)
     path = _file(tmp_path)
-    good = path.read_bytes()
-    for bad in _damaged(good):
+    expected = [re.compile(s, f) for s, f in SOME]
+    for bad in _damaged(path.read_bytes()):
         path.write_bytes(bad)
         regex_cache.enable(str(tmp_path))
-        assert [regex_cache.compile(s, f) for s, f in SOME] == [re.compile(s, f) for s, f in SOME]
-        regex_cache.save()  # rewritten whole: the next process gets a good file again
-        assert path.read_bytes() == good
+        assert [regex_cache.compile(s, f) for s, f in SOME] == expected
+        regex_cache.save()  # what was damaged is compiled and written again
+        regex_cache.enable(str(tmp_path))
+        entries = regex_cache._load()
+        assert {(s, int(f)) for s, f in SOME} <= set(entries)
+        assert all(regex_cache._intact(key, stored) for key, stored in entries.items())
+        assert [regex_cache.compile(s, f) for s, f in SOME] == expected
+        assert not regex_cache._added  # all hits
 
 
 def test_a_file_of_another_interpreter_is_not_used(

@@ -13,10 +13,12 @@ A cache can make a compile faster, never different:
   ``re.compile`` returned (``Pattern`` equality compares the source, the flags and the whole
   program).
 - The file is keyed by the interpreter (``_sre.MAGIC``, which changes whenever the program
-  format does, ``sys.version`` and the cache tag) and carries a digest of its body; a missing,
-  corrupt, truncated or foreign file, another user's or a writable-by-others file, a program
-  ``_sre`` refuses (it validates every program it is given) or a private ``re`` API that
-  moved: each falls back to ``re.compile`` silently.
+  format does, ``sys.version`` and the cache tag), and each program carries a digest of its
+  source, flags and program, checked when it is used (a digest of the whole file would cost
+  more than the compiles it saves). A missing, corrupt, truncated or foreign file, another
+  user's or a writable-by-others file, an entry whose digest fails, a program ``_sre``
+  refuses (it validates every program it is given) or a private ``re`` API that moved: each
+  falls back to ``re.compile`` silently.
 - Only pattern sources and their programs are written, never a text a pattern is matched
   against; callers pass only sources written in Kindling's own modules (the scrubber's rules).
 - The file is private (0600 in a 0700 directory) and written whole (a temporary file renamed
@@ -36,7 +38,7 @@ import sys
 
 __all__ = ["compile", "enable", "save"]
 
-FILE_MAGIC = b"KRXC2\n"
+FILE_MAGIC = b"KRXC3\n"
 DIGEST_BYTES = 16
 MAX_FILE_BYTES = 8 << 20  # the scrubber's programs take about 0.2 MiB; a bigger file is not ours
 MAX_ENTRIES = 2000  # several times the scrubber's patterns: a bound, never reached in practice
@@ -66,17 +68,17 @@ def compile(source: str, flags: int = 0) -> re.Pattern[str]:
         return re.compile(source, flags)
     key = (source, int(flags))
     try:
-        stored = _load().get(key)
-        if stored is not None:
-            return _build(source, marshal.loads(stored))
-    except Exception:
+        program = _unpack(key, _load().get(key))
+        if program is not None:
+            return _build(source, program)
+    except Exception:  # a damaged entry is a miss: re.compile below decides
         pass
     pattern = re.compile(source, flags)
     try:
         program = _program(source, int(flags))
         if _build(source, program) == pattern:
-            _added[key] = _load()[key] = marshal.dumps(program)
-    except Exception:
+            _added[key] = _load()[key] = _pack(key, program)
+    except Exception:  # a private API that moved: the pattern is still re.compile's
         pass
     return pattern
 
@@ -89,14 +91,15 @@ def save() -> None:
     try:
         try:
             entries = _read(_path(_directory))
-        except Exception:
+        except Exception:  # damaged or foreign: replaced by this process's entries
             entries = {}
+        entries = {k: v for k, v in entries.items() if _intact(k, v)}
         entries.update(_added)
         if len(entries) > MAX_ENTRIES:
             entries = dict(_added)
         _write(_directory, entries)
         _added.clear()
-    except Exception:
+    except Exception:  # the next process compiles and tries again
         pass
 
 
@@ -115,9 +118,39 @@ def _load() -> dict[tuple[str, int], bytes]:
         assert _directory is not None
         try:
             _entries = _read(_path(_directory))
-        except Exception:
+        except Exception:  # unreadable or foreign: start empty, ``save`` rewrites it
             _entries = {}
     return _entries
+
+
+def _pack(key: tuple[str, int], program: Program) -> bytes:
+    code = marshal.dumps(program)
+    return _digest(_key_bytes(key) + code) + code
+
+
+def _key_bytes(key: tuple[str, int]) -> bytes:
+    # Not marshal: its output for one value depends on reference counts.
+    source, flags = key
+    return f"{flags}\0{source}".encode("utf-8", "surrogatepass")
+
+
+def _intact(key: object, stored: object) -> bool:
+    """The entry's digest, of its key and program, checks."""
+    if not (isinstance(key, tuple) and isinstance(stored, bytes) and len(key) == 2):
+        return False
+    source, flags = key
+    if not (isinstance(source, str) and isinstance(flags, int)):
+        return False
+    code = stored[DIGEST_BYTES:]
+    return stored[:DIGEST_BYTES] == _digest(_key_bytes((source, flags)) + code)
+
+
+def _unpack(key: tuple[str, int], stored: bytes | None) -> Program | None:
+    """The program of an entry whose digest checks, else None."""
+    if stored is None or not _intact(key, stored):
+        return None
+    program: Program = marshal.loads(stored[DIGEST_BYTES:])
+    return program
 
 
 def _build(source: str, program: Program) -> re.Pattern[str]:
@@ -165,14 +198,12 @@ def _read(path: str) -> dict[tuple[str, int], bytes]:
             raise ValueError("regex cache owned by another user or writable by others")
         if info.st_size > MAX_FILE_BYTES:
             raise ValueError("regex cache too large")
-        data = os.read(fd, MAX_FILE_BYTES + 1)
+        data = os.read(fd, info.st_size + 1)
     finally:
         os.close(fd)
-    head = len(FILE_MAGIC) + DIGEST_BYTES
-    body = data[head:]
-    if data[: len(FILE_MAGIC)] != FILE_MAGIC or data[len(FILE_MAGIC) : head] != _digest(body):
-        raise ValueError("regex cache damaged")
-    stamp, entries = marshal.loads(body)
+    if data[: len(FILE_MAGIC)] != FILE_MAGIC:
+        raise ValueError("not a regex cache of this format")
+    stamp, entries = marshal.loads(data[len(FILE_MAGIC) :])
     if stamp != _stamp() or not isinstance(entries, dict):
         raise ValueError("regex cache of another interpreter")
     return entries
@@ -180,8 +211,7 @@ def _read(path: str) -> dict[tuple[str, int], bytes]:
 
 def _write(directory: str, entries: dict[tuple[str, int], bytes]) -> None:
     _private_dir(directory)
-    body = marshal.dumps((_stamp(), entries))
-    data = FILE_MAGIC + _digest(body) + body
+    data = FILE_MAGIC + marshal.dumps((_stamp(), entries))
     path = _path(directory)
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
