@@ -10,8 +10,8 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
-``secrets.scrub_named`` and ``secrets.scrub_values`` (never ``secrets.scrub``: it imports this
-module).
+``secrets.scrub_named``, ``secrets.scrub_values`` and ``secrets.regex_cache`` (never
+``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ rule module shares (``Rule``, ``LazyPattern``, ``LazyRe``).
 
 The leaf of the scrubber: ``secrets.scrub`` and every rule module import it, and it imports
 none of them, so the scrubber's modules form no cycle. Loaded with the rules on the first call
-of ``scrub_secrets`` (``compile_values`` fills ``P``). Must not import anything from Kindling.
+of ``scrub_secrets`` (``compile_values`` fills ``P``). Every pattern here and in the rule
+modules is compiled through ``secrets.regex_cache`` (``re.compile`` unless a hook turned the
+cache on). Must not import anything from Kindling except ``secrets.regex_cache``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ class LazyPattern:
     """A rule's pattern, compiled the first time text holding one of its keywords needs it.
 
     A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
+    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them (and with
+    ``secrets.regex_cache`` on, even those come compiled from the previous hook)."""
 
     __slots__ = ("_compiled", "flags", "source")
 

@@ -19,7 +19,8 @@ Where it lives:
 - the engine (``Kindling``): the same files when they exist, read-only, plus what this process
   masked, in memory and bounded the same way (``SessionSecrets``).
 
-Must not import anything from Kindling except ``secrets.scrub`` (lazily); standard library
+Must not import anything from Kindling except ``secrets.scrub`` (lazily) and
+``secrets.regex_cache`` (its two patterns); standard library
 only, and ``hashlib`` only when ``_blake2`` is missing (hooks import this: start-up matters).
 """
 
