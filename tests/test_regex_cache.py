@@ -256,3 +256,20 @@ def test_a_hook_caches_pattern_sources_never_the_secrets_it_scrubbed(git_repo: P
     # The next hook reads what the first one wrote.
     assert run_hook("PostToolUse", leak).returncode == 0
     assert path.read_bytes() == raw
+
+
+def test_a_fifo_or_a_symlink_in_place_of_the_file_is_not_read(tmp_path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    _warm(tmp_path / "real", SOME)
+    real = _file(tmp_path / "real")
+    for make in (os.mkfifo, lambda path: os.symlink(real, path)):
+        directory = tmp_path / f"d{id(make)}"
+        directory.mkdir(mode=0o700)
+        make(str(directory / real.name))
+        regex_cache.enable(str(directory))
+        assert regex_cache.compile(*SOME[0]) == re.compile(*SOME[0])  # does not block
+        assert regex_cache._added  # a miss: nothing was read
+        regex_cache.save()
+        assert (directory / real.name).is_file()
+        assert not (directory / real.name).is_symlink()

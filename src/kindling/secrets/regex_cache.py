@@ -34,14 +34,15 @@ import _sre  # type: ignore[import-not-found]  # CPython's regex engine: no stub
 import marshal
 import os
 import re
+import stat
 import sys
 
 __all__ = ["compile", "enable", "save"]
 
 FILE_MAGIC = b"KRXC3\n"
 DIGEST_BYTES = 16
-MAX_FILE_BYTES = 8 << 20  # the scrubber's programs take about 0.2 MiB; a bigger file is not ours
-MAX_ENTRIES = 2000  # several times the scrubber's patterns: a bound, never reached in practice
+MAX_FILE_BYTES = 8 << 20  # every scrubber program takes 0.7 MiB; a bigger file is not ours
+MAX_ENTRIES = 2000  # more than twice the scrubber's patterns: a bound, not reached in practice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -189,11 +190,15 @@ def _digest(body: bytes) -> bytes:
 def _read(path: str) -> dict[tuple[str, int], bytes]:
     """The file's entries; ``{}`` when it does not exist. Raises on anything not ours."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # Not through a symlink, and never waiting on a FIFO put in its place.
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags)
     except FileNotFoundError:
         return {}
     try:
         info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("regex cache is not a regular file")
         if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
             raise ValueError("regex cache owned by another user or writable by others")
         if info.st_size > MAX_FILE_BYTES:
