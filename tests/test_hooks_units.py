@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import subprocess
 import sys
@@ -15,7 +16,12 @@ from hypothesis import strategies as st
 from kindling import Kindling, Scope
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig, load_hook_config, parse_hook_config
-from kindling.hooks.filters import command_touches_excluded, is_excluded, is_skipped_tool
+from kindling.hooks.filters import (
+    command_touches_excluded,
+    fnmatchcase,
+    is_excluded,
+    is_skipped_tool,
+)
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
 from kindling.hooks.mapping import Draft, bound, to_draft
 from kindling.hooks.payload import last_assistant_text, parse_payload
@@ -261,3 +267,18 @@ def test_any_payload_maps_without_raising(event: str, data: dict[str, object]) -
         assert out.kind in ("message", "command", "file_diff", "tool_call", "error")
         assert isinstance(out.content, str)
         json.dumps(out.provenance)
+
+
+GLOB_CHARS = "ab.*?[]!/-\\\n"
+
+
+@settings(max_examples=400)
+@given(
+    name=st.text(alphabet=GLOB_CHARS, max_size=8),
+    pattern=st.text(alphabet=GLOB_CHARS, max_size=6)
+    | st.sampled_from(["*", "Bash", "id_rsa*", "*.pem", ".env.*", "mcp__kindling__*", "a*b"]),
+)
+def test_glob_matching_is_fnmatchcase(name: str, pattern: str) -> None:
+    # The hooks match plain words and one-star globs without compiling a pattern.
+    assert fnmatchcase(name, pattern) is fnmatch.fnmatchcase(name, pattern)
+    assert fnmatchcase(pattern, name) is fnmatch.fnmatchcase(pattern, name)

@@ -37,6 +37,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+REGEX_CACHE_DIR = "cache"  # in Kindling's home: the scrubber's compiled patterns (0700)
 DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Claude Code kills us
 
 HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
@@ -164,7 +165,7 @@ def run_hook_cli(
         _arm_watchdog(label)
         raw = _read_stdin()
         target = arg_db or (os.fspath(db) if db is not None else None)
-        output = _run(event, raw, target, keep_open=exit_process, agent=agent)
+        output = _run_cached(event, raw, target, keep_open=exit_process, agent=agent)
         if output:
             sys.stdout.write(output + "\n")
             sys.stdout.flush()
@@ -183,6 +184,23 @@ def run_hook_cli(
         finally:
             os._exit(0)
     return 0
+
+
+def _run_cached(
+    event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None
+) -> str | None:
+    """``_run`` with the scrubber's compiled patterns kept in Kindling's home between hook
+    processes (``secrets.regex_cache``): compiling them was most of a capture hook's CPU.
+    Turned on before ``_run`` imports the modules that compile patterns at import."""
+    from kindling.config import kindling_home
+    from kindling.secrets import regex_cache
+
+    regex_cache.enable(os.path.join(kindling_home(), REGEX_CACHE_DIR))
+    try:
+        return _run(event, raw, db, keep_open=keep_open, agent=agent)
+    finally:
+        regex_cache.save()
+        regex_cache.enable(None)  # called in-process: the caller compiles as it did
 
 
 def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | None:

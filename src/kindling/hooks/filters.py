@@ -1,6 +1,8 @@
 """What the hooks never record: contents of excluded paths, and the tools in ``skip_tools``.
 
-Pure; globs are matched with ``fnmatch`` (case-sensitive, as paths and tool names are).
+Pure; globs are matched as ``fnmatch.fnmatchcase`` does (case-sensitive, as paths and tool
+names are), the common forms (``Bash``, ``id_rsa*``, ``*.pem``) without it: ``fnmatch``
+compiles a pattern per glob, and a hook checks some thirty globs once each.
 Must not import click, the CLI or the MCP server, nor open a database; no dataclasses, typing
 or pathlib (see ``kindling.hooks``).
 """
@@ -8,11 +10,26 @@ or pathlib (see ``kindling.hooks``).
 from __future__ import annotations
 
 import posixpath
-from fnmatch import fnmatchcase
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+def fnmatchcase(name: str, pattern: str) -> bool:
+    """``fnmatch.fnmatchcase(name, pattern)``, without compiling a pattern for a glob that is a
+    plain word or holds one ``*`` at its start or its end (``*`` matches any characters)."""
+    if "?" not in pattern and "[" not in pattern:
+        stars = pattern.count("*")
+        if stars == 0:
+            return name == pattern
+        if stars == 1 and pattern.endswith("*"):
+            return name.startswith(pattern[:-1])
+        if stars == 1 and pattern.startswith("*"):
+            return name.endswith(pattern[1:])
+    from fnmatch import fnmatchcase as glob_match
+
+    return glob_match(name, pattern)
 
 
 def is_excluded(path: str, patterns: tuple[str, ...]) -> bool:

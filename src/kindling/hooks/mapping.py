@@ -32,6 +32,7 @@ from kindling.hooks.filters import (
     is_skipped_tool,
 )
 from kindling.hooks.payload import HookPayload
+from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub import scrub_secrets
 
 TYPE_CHECKING = False
@@ -44,7 +45,7 @@ PATH_KEYS = ("file_path", "notebook_path", "path")
 REDACTED_KINDS_KEY = "redactedKinds"
 EDIT_TOOLS = ("Edit", "Write", "NotebookEdit")
 # Claude Code's PostToolUseFailure error for a command: "Exit code 2\n<output>".
-_EXIT_CODE = re.compile(r"\bexit (?:code|status):? (\d{1,3})\b", re.IGNORECASE)
+_EXIT_CODE = cached_compile(r"\bexit (?:code|status):? (\d{1,3})\b", re.IGNORECASE)
 # Prompts Claude Code submits itself (background task results), not the user's words.
 SYSTEM_PROMPT_TAGS = ("<task-notification>", "<system-reminder>")
 
@@ -298,7 +299,7 @@ def is_system_prompt(p: HookPayload) -> bool:
 
 # Claude Code runs a compaction as a subagent of no type, told to answer with an <analysis>
 # block followed by a <summary> block; PostCompact records that summary (role "compaction").
-_COMPACTION = re.compile(r"\s*<analysis>.*</analysis>\s*<summary>.*</summary>\s*$", re.DOTALL)
+_COMPACTION = cached_compile(r"\s*<analysis>.*</analysis>\s*<summary>.*</summary>\s*$", re.DOTALL)
 
 
 def is_compaction(p: HookPayload) -> bool:

@@ -60,12 +60,16 @@ def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     except (OSError, ValueError, KeyError, TypeError):
         return []
     out: list[tuple[tuple[str, ...], LazyPattern, Rule]] = []
+    # One handler per entropy floor, shared by the rules that have it (a dozen for 551 rules:
+    # every hook builds this list).
+    handlers: dict[object, Rule] = {}
     for item in rules:
         try:
             _, keyword, pattern, min_entropy = item
-            out.append(
-                ((str(keyword),), LazyPattern(str(pattern), re.ASCII), _handler(min_entropy))
-            )
+            handler = handlers.get(min_entropy)
+            if handler is None:
+                handler = handlers[min_entropy] = _handler(min_entropy)
+            out.append(((str(keyword),), LazyPattern(str(pattern), re.ASCII), handler))
         except (TypeError, ValueError):
             continue
     return out

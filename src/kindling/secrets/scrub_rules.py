@@ -10,8 +10,8 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
-``secrets.scrub_named`` and ``secrets.scrub_values`` (never ``secrets.scrub``: it imports this
-module).
+``secrets.scrub_named``, ``secrets.scrub_values`` and ``secrets.regex_cache`` (never
+``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_keyed import LOOSE_WORDS, keyed_rules
@@ -197,7 +198,7 @@ def _shell(m: re.Match[str]) -> tuple[str, str] | None:
 _RANDOM_SRC = (
     r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9_][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
 )
-_SEPARATORS = re.compile(r"[-_]")
+_SEPARATORS = cached_compile(r"[-_]")
 
 
 @gated
@@ -247,7 +248,7 @@ _BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-
 # A label just before a base64 value that makes it a digest or public data, not a secret.
 _DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
 # ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
-_BASIC = re.compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
+_BASIC = cached_compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
 
 
 @gated

@@ -4,13 +4,17 @@ rule module shares (``Rule``, ``LazyPattern``, ``LazyRe``).
 
 The leaf of the scrubber: ``secrets.scrub`` and every rule module import it, and it imports
 none of them, so the scrubber's modules form no cycle. Loaded with the rules on the first call
-of ``scrub_secrets`` (``compile_values`` fills ``P``). Must not import anything from Kindling.
+of ``scrub_secrets`` (``compile_values`` fills ``P``). Every pattern here and in the rule
+modules is compiled through ``secrets.regex_cache`` (``re.compile`` unless a hook turned the
+cache on). Must not import anything from Kindling except ``secrets.regex_cache``.
 """
 
 from __future__ import annotations
 
 import math
 import re
+
+from kindling.secrets.regex_cache import compile as cached_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +32,8 @@ class LazyPattern:
     """A rule's pattern, compiled the first time text holding one of its keywords needs it.
 
     A hook is a fresh process that scrubs one event: compiling all ~140 rules up front cost
-    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them."""
+    about 20 ms of its 40 ms budget, while a typical event wakes a handful of them (and with
+    ``secrets.regex_cache`` on, even those come compiled from the previous hook)."""
 
     __slots__ = ("_compiled", "flags", "source")
 
@@ -39,7 +44,7 @@ class LazyPattern:
 
     def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
         if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
+            self._compiled = cached_compile(self.source, self.flags)
         return self._compiled.sub(repl, text)
 
 
@@ -55,7 +60,7 @@ class LazyRe:
 
     def _re(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
+            self._compiled = cached_compile(self._source, self._flags)
         return self._compiled
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
@@ -140,9 +145,9 @@ def entropy(text: str) -> float:
 # skips them and their keyword scan (``gated``). The runs
 # are maximal (a run of 8 or more is matched from its start), so a value's run lies inside
 # one of its text's runs.
-_RUN = re.compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
-_DIGIT = re.compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
-_CAPITALS = re.compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
+_RUN = cached_compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
+_DIGIT = cached_compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
+_CAPITALS = cached_compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
 _GATED: set[object] = set()
 
 
@@ -189,15 +194,15 @@ def random_enough(value: str, min_len: int = 12) -> bool:
 
 def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) -> None:
     """Compile the patterns of ``P`` (once, before any rule runs)."""
-    a = re.ASCII
-    P.marker = re.compile(r"\[REDACTED:[a-z0-9_]+\]", a)
-    P.leave = re.compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
-    P.code = re.compile(_CODE_VALUE_SRC, a | re.VERBOSE)
-    P.identifier = re.compile(r"[A-Za-z_$][\w$]*", a)
+    a, compile = re.ASCII, cached_compile
+    P.marker = compile(r"\[REDACTED:[a-z0-9_]+\]", a)
+    P.leave = compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
+    P.code = compile(_CODE_VALUE_SRC, a | re.VERBOSE)
+    P.identifier = compile(r"[A-Za-z_$][\w$]*", a)
     # A single word of prose ("authentication", "Required.", "token-based") is no credential.
-    P.prose_word = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
-    P.next_word = re.compile(r"[ \t]++[A-Za-z]", a)
-    P.loose_key = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
+    P.prose_word = compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
+    P.next_word = compile(r"[ \t]++[A-Za-z]", a)
+    P.loose_key = compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
     P.loose_words = (*loose_words, *vendor_words)
     P.vendor_words = vendor_words
-    P.hex = re.compile(r"[0-9a-fA-F]+", a)
+    P.hex = compile(r"[0-9a-fA-F]+", a)

@@ -19,7 +19,8 @@ Where it lives:
 - the engine (``Kindling``): the same files when they exist, read-only, plus what this process
   masked, in memory and bounded the same way (``SessionSecrets``).
 
-Must not import anything from Kindling except ``secrets.scrub`` (lazily); standard library
+Must not import anything from Kindling except ``secrets.scrub`` (lazily) and
+``secrets.regex_cache`` (its two patterns); standard library
 only, and ``hashlib`` only when ``_blake2`` is missing (hooks import this: start-up matters).
 """
 
@@ -28,6 +29,8 @@ from __future__ import annotations
 import os
 import re
 import time
+
+from kindling.secrets.regex_cache import compile as cached_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,8 +48,8 @@ _MIN_CHARS = 8  # as ``secrets.scrub.MIN_COPY_CHARS``: shorter values are too of
 
 # Candidate stretches: runs of characters a credential is made of; their parts between
 # separators that join a key, a user or a host to a value.
-_RUN = re.compile(r"[^\s\"'`<>(){}\[\],;|\\]{8,}", re.ASCII)
-_PART = re.compile(r"[^\s\"'`<>(){}\[\],;|\\=:@&?#/]{8,}", re.ASCII)
+_RUN = cached_compile(r"[^\s\"'`<>(){}\[\],;|\\]{8,}", re.ASCII)
+_PART = cached_compile(r"[^\s\"'`<>(){}\[\],;|\\=:@&?#/]{8,}", re.ASCII)
 _TRIM = ".:!?=/"
 
 
