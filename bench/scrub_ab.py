@@ -37,17 +37,23 @@ from bench.latency import _relabel
 from bench.loader import SettableClock
 from bench.loader import load
 from kindling import Kindling
+from kindling.secrets import scrub as scrub_module
 from kindling.secrets.scrub import scrub_secrets
 
+# The clean short texts a process remembers (a checkout that has the memory): forgotten
+# before each pass and before the capture, so no pass is timed on answers an earlier one kept.
+remembered = getattr(scrub_module, "_CLEAN", {})
 store, n, seed = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 records = list(_relabel(generate(n, seed), "ab-"))
 texts = [r.content for r in records if isinstance(getattr(r, "content", None), str)]
 best = float("inf")
 for _ in range(3):
+    remembered.clear()
     t = time.process_time()
     for text in texts:
         scrub_secrets(text)
     best = min(best, time.process_time() - t)
+remembered.clear()
 with tempfile.TemporaryDirectory(dir=store.parent) as tmp:
     copy = Path(tmp) / "capture.db"
     shutil.copyfile(store, copy)
