@@ -17,7 +17,7 @@ import pytest
 
 from bench.quality.coding import rules
 from bench.quality.coding.data import SPLITS, CodingSet, load_set
-from bench.quality.coding.harness import RETRIEVERS, run_split
+from bench.quality.coding.harness import RETRIEVERS, run_mixed, run_split
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,6 +171,34 @@ def test_the_command_prints_every_retriever_class_and_phrasing_as_json() -> None
     assert len(split["questionDetails"]) == split["questions"]
     bad = subprocess.run(
         [sys.executable, "-m", "bench.quality.coding", "--limit", "0"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert bad.returncode == 2
+    assert "Traceback" not in bad.stderr
+
+
+def test_mixed_mode_scores_each_split_among_both_splits_sessions(data: CodingSet) -> None:
+    """``--mixed``: one store holds both splits; a split's questions are scored there, so the
+    held-out questions meet the tuning sessions as distractors."""
+    parts = [data.split(s, limit=2) for s in ("tune", "heldout")]
+    whole = CodingSet(
+        [s for p in parts for s in p.sessions],
+        [o for p in parts for o in p.observations],
+        [q for p in parts for q in p.questions],
+    )
+    mixed = run_mixed(whole)
+    assert set(mixed) == {"tune", "heldout"}
+    for split, part in zip(("tune", "heldout"), parts, strict=True):
+        result = mixed[split]
+        assert result["sessions"] == len(whole.sessions)
+        assert result["questions"] == len(part.questions)
+        for items in result["outcomes"].values():
+            assert {sid for _, sid in items} <= {s["session_id"] for s in part.sessions}
+            assert len(items) == len(part.questions)
+    bad = subprocess.run(
+        [sys.executable, "-m", "bench.quality.coding", "--mixed", "--small"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -2,7 +2,9 @@
 Kindling's ``retrieve()``, the bare FTS5 query and "right session, random step" on the
 coding-session set, overall, by class and by phrasing, for the tuning and the held-out split.
 
-``--small`` asks each session's questions of a store holding that session alone;
+``--small`` asks each session's questions of a store holding that session alone; ``--mixed``
+asks each split's questions of one store holding both splits (the held-out questions then
+compete with the tuning sessions too);
 ``--with-conversations`` also runs the conversation sets of ``python -m bench.quality``
 (hand-judged asked late, and buried) in the same run. ``--json`` prints one JSON object.
 
@@ -16,8 +18,8 @@ import json
 import sys
 from typing import Any
 
-from bench.quality.coding.data import SPLITS, load_set
-from bench.quality.coding.harness import SEED, per_question, run_split, table
+from bench.quality.coding.data import SPLITS, CodingSet, load_set
+from bench.quality.coding.harness import SEED, per_question, run_mixed, run_split, table
 
 
 def conversations() -> dict[str, Any]:
@@ -47,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         help="one store per session (small stores) instead of one per split",
     )
     parser.add_argument("--both-modes", action="store_true", help="run the split store and small")
+    parser.add_argument(
+        "--mixed",
+        action="store_true",
+        help="one store holding both splits; each split's questions scored there",
+    )
     parser.add_argument("--seed", type=int, default=SEED, help="seed of the random-step baseline")
     parser.add_argument(
         "--with-conversations",
@@ -64,24 +71,39 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--limit must be at least 1")
     if args.questions and not args.json:
         parser.error("--questions needs --json")
+    if args.mixed and (args.small or args.both_modes):
+        parser.error("--mixed is a store mode of its own: not with --small or --both-modes")
     data = load_set()
     modes = [False, True] if args.both_modes else [args.small]
     out: dict[str, Any] = {"seed": args.seed, "splits": {}}
-    for split in SPLITS if args.split == "both" else [args.split]:
-        part = data.split(split, args.limit)
-        for small in modes:
-            result = run_split(part, small=small, seed=args.seed)
-            key = f"{split}{'-small' if small else ''}"
-            outcomes = result.pop("outcomes")
-            if args.questions:
-                result["questionDetails"] = per_question(outcomes)
-            out["splits"][key] = result
-            if not args.json:
-                print(
-                    f"\n## {key}: {result['sessions']} sessions, {result['observations']} "
-                    f"observations, {result['questions']} questions ({result['seconds']} s)\n"
-                )
-                print(table(result))
+    wanted = SPLITS if args.split == "both" else [args.split]
+    runs: list[tuple[str, dict[str, Any]]] = []
+    if args.mixed:
+        parts = [data.split(split, args.limit) for split in SPLITS]
+        whole = CodingSet(
+            [s for p in parts for s in p.sessions],
+            [o for p in parts for o in p.observations],
+            [q for p in parts for q in p.questions],
+        )
+        mixed = run_mixed(whole, seed=args.seed)
+        runs = [(f"{split}-mixed", mixed[split]) for split in wanted]
+    else:
+        for split in wanted:
+            part = data.split(split, args.limit)
+            for small in modes:
+                key = f"{split}{'-small' if small else ''}"
+                runs.append((key, run_split(part, small=small, seed=args.seed)))
+    for key, result in runs:
+        outcomes = result.pop("outcomes")
+        if args.questions:
+            result["questionDetails"] = per_question(outcomes)
+        out["splits"][key] = result
+        if not args.json:
+            print(
+                f"\n## {key}: {result['sessions']} sessions, {result['observations']} "
+                f"observations, {result['questions']} questions ({result['seconds']} s)\n"
+            )
+            print(table(result))
     if args.with_conversations:
         conv = conversations()
         out["conversations"] = conv["sets"]

@@ -7,7 +7,8 @@
 
 Measures: R@5, R@10, nDCG@10, MRR (ir-measures, as ``bench.quality``) and ``S@5``, the share of
 questions whose session has an item in the top 5; overall, by class and by phrasing. ``small``
-mode asks each session's questions of a store that holds that session alone.
+mode asks each session's questions of a store that holds that session alone; ``mixed`` asks
+each split's questions of one store that holds both splits.
 
 Must import Kindling's public API only.
 """
@@ -146,6 +147,32 @@ def run_split(cs: CodingSet, *, small: bool = False, seed: int = SEED) -> dict[s
         "retrievers": {name: summarise(items) for name, items in scored.items()},
         "outcomes": scored,
     }
+
+
+def run_mixed(cs: CodingSet, *, seed: int = SEED) -> dict[str, dict[str, Any]]:
+    """One store holding every split's sessions; each split's questions scored there, so a
+    held-out question competes with the tuning sessions too (more distractors per repository
+    than its own split's store has). Keyed by split, shaped as ``run_split``'s result."""
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        scored = score_store(cs, Path(tmp) / "mixed.db", seed)
+    seconds = round(time.perf_counter() - start, 2)
+    split_of = {s["session_id"]: s["split"] for s in cs.sessions}
+    out: dict[str, dict[str, Any]] = {}
+    for split in sorted(set(split_of.values())):
+        part = {
+            name: [x for x in items if split_of[x[1]] == split] for name, items in scored.items()
+        }
+        out[split] = {
+            "mode": "mixed",
+            "sessions": len(cs.sessions),
+            "observations": len(cs.observations),
+            "questions": sum(1 for q in cs.questions if split_of[q["session_id"]] == split),
+            "seconds": seconds,
+            "retrievers": {name: summarise(items) for name, items in part.items()},
+            "outcomes": part,
+        }
+    return out
 
 
 def per_question(scored: dict[str, list[Scored]]) -> list[dict[str, Any]]:
