@@ -57,6 +57,15 @@ SHAPES: dict[str, tuple[st.SearchStrategy[str], str]] = {
         "Connect-VIServer -Server vc01 -User admin -Password {}",
     ),
     "vault operator unseal": (_random(ALNUM + "+/", 44), "vault operator unseal {}"),
+    # base64 keys end in padding: a value is not cut at "=" there
+    "vault operator unseal, padded": (
+        _random(ALNUM + "+/", 43).map(lambda v: v + "="),
+        "vault operator unseal {}",
+    ),
+    "vault login, padded": (
+        _random(ALNUM + "+/", 42).map(lambda v: v + "=="),
+        "vault login -no-print {}\n",
+    ),
     "mailgun key-": (_random(HEX, 32), "using key-{} for mail"),
     "azure SAS sig": (
         _mixed(43),

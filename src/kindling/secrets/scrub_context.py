@@ -227,7 +227,7 @@ COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         ("vault",),
         r"(?P<keep>\bvault[ \t]++(?:operator[ \t]++)?(?:unseal|login)"
-        r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++)(?P<value>(?!-)[^\s=]++)(?=\s|$)",
+        r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++)(?P<value>(?!-)[^\s=]++={0,2})(?=\s|$)",
     ),
     (
         ("psexec", "paexec"),
