@@ -31,6 +31,7 @@ from kindling.secrets.scrub_values import (
     gated,
     has_candidate,
     leave_value,
+    looks_generated,
     mask,
 )
 
@@ -64,7 +65,10 @@ def is_name(value: str) -> bool:
     return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
 
 
-_VERSION = LazyRe(r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?", re.ASCII)
+# A version, alone or with the file it versions (``v0.22.0/go.mod`` in a go.sum line).
+_VERSION_PATH = LazyRe(
+    r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?(?:/[A-Za-z0-9_.+-]++)*+", re.ASCII
+)
 _LOWER_RUN = LazyRe(r"[a-z]{3,}", re.ASCII)
 _VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
 _WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
@@ -86,7 +90,7 @@ def credential_like(value: str) -> bool:
         return True
     if len(value) < 24 and _HEXISH.fullmatch(value):
         return False  # a short hex id: a GPG key id, a short commit, a color
-    if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION.fullmatch(value):
+    if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION_PATH.fullmatch(value):
         return False  # CamelCase or snake_case words, an attribute chain: a name in code
     core = value.rstrip("=")
     digits = sum(map(str.isdigit, core))
@@ -145,7 +149,9 @@ _NEAR_SRC = (
     # The first-letter look-ahead lets a position that starts no key word fail at once.
     rf"(?=[ABCKPSTabckpst])(?:(?<![a-z])|(?=[A-Z])){_STEM_SRC}(?![a-z])"
     r"(?P<between>[^A-Za-z0-9\r\n]{0,6}+(?:[A-Za-z0-9]{1,16}+[^A-Za-z0-9\r\n]{1,6}+){0,2}?)"
-    r"(?<![A-Za-z0-9+/=_.~$%@-])(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
+    # A value joined to its key by a dash (``dd-apikey-<hex>``) is checked harder (handler).
+    r"(?:(?<=[A-Za-z]-)|(?<![A-Za-z0-9+/=_.~$%@-]))"
+    r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
     r"(?![A-Za-z0-9+/=_.~$%@-])"
 )
 
@@ -158,12 +164,16 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a call or a subscript
     if _ABOUT.match(text, m.end(1)) or "[REDACTED:" in m[0]:
         return None
+    if text.endswith("[REDACTED:", 0, m.start()):
+        return None  # the kind of a mask (``[REDACTED:secret]``) is no key word
     line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 48)
     lowered = text[line_start : m.start("value")].lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
         return None
     if not credential_like(value) or leave_value(value) or not has_candidate(value):
         return None
+    if text[m.start("value") - 1] == "-" and not looks_generated(value):
+        return None  # kebab-case: ``token-refresh-2fa-interval``
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
 

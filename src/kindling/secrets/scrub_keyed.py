@@ -21,6 +21,7 @@ from kindling.secrets.scrub_values import (
     gated,
     has_candidate,
     leave_value,
+    looks_generated,
     mask,
     random_enough,
 )
@@ -269,8 +270,15 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
         return None
-    if kind != "password" and value.isalpha() and value.islower():
-        return None  # "Unexpected token: operator": a word, never a generated credential
+    # "Unexpected token: operator": a word, never a generated credential; but 16+ letters
+    # after "=" are no word (a generated key of lower-case letters, or its placeholder).
+    if (
+        kind != "password"
+        and value.isalpha()
+        and value.islower()
+        and (len(value) < 16 or ":" in sep or P.next_word.match(text, m.end()) is not None)
+    ):
+        return None
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
@@ -343,7 +351,10 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     key = key_match[0].lower()
     vendor = any(word in key for word in P.vendor_words)
     if not vendor and not any(word in key for word in LOOSE_WORDS):
-        return None
+        if not (_any_key(key) and looks_generated(value)):
+            return None
+        if m.string[m.end() : m.end() + 1] in ("(", "[", "."):
+            return None  # a call, a subscript, an attribute
     if any(w in key for w in ("public", "publishable", "pub_")):
         return None  # published on purpose: a publishable key is not a secret
     if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
@@ -352,6 +363,22 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     if not (random_enough(value) or (vendor and long_number)):
         return None
     return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
+
+
+# Keys ending in "key" that hold something other than a credential: an index, a cache or
+# database key, a key published on purpose (a reCAPTCHA site key), a word ending in "key".
+_OTHER_KEYS = (
+    *("cache", "primary", "foreign", "partition", "sort", "idempotency", "dedup", "site"),
+    *("row", "hash", "lookup", "map", "dict", "object", "group", "order", "field", "react"),
+    *("monkey", "turkey", "hockey", "jockey", "donkey", "whiskey", "hotkey", "shortcut"),
+)
+
+
+def _any_key(key: str) -> bool:
+    """A key that ends in the word key (``STRIPE_KEY``, ``stripeKey``, ``app.key``): with a
+    value as random as a generated one, a credential whatever the vendor."""
+    key = key.rstrip("\"'`")
+    return key.endswith("key") and not any(w in key for w in _OTHER_KEYS)
 
 
 def _setter_src() -> str:
@@ -395,5 +422,5 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
         (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
-        (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
+        ((*P.loose_words, "key"), LazyPattern(_LOOSE_SRC, a), _loose),
     ]

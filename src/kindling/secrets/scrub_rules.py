@@ -28,11 +28,15 @@ from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
     compile_values,
+    digits_and_letters,
     entropy,
     gated,
+    generated_letters,
     has_candidate,
     leave_value,
     mask,
+    mixed_case,
+    woken_by_any_candidate,
 )
 
 TYPE_CHECKING = False
@@ -194,14 +198,14 @@ def _shell(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 20-128 characters.
+# makes it part of something else), 20-256 characters (a Dropbox token is 140).
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9_][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{19,255}+(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_]")
 
 
-@gated
+@woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
@@ -210,21 +214,41 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     if _basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     segments = _SEPARATORS.split(token)
-    if max(map(len, segments)) < 16:
+    if max(map(len, segments)) < 16 and not mixed_case(token):
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
+    if token[:2] in ("0x", "0X"):
+        segments[0] = segments[0][2:]  # a hex literal in code: 0xAADD9DB8...
     if any(len(s) >= 16 and P.hex.fullmatch(s) and _one_case(s) for s in segments):
         return None  # a git SHA, a digest, a cache key: hex is never told from a hash
     core = token.replace("_", "").replace("-", "")
+    if not (digits_and_letters(core) or generated_letters(core)):
+        return None
+    if not has_candidate(token) or (_base64_text(token) and not _encodes_secret(token)):
+        return None  # base64 of readable text (a fixture, a GitHub node id)
+    return "random_token", mask("random_token")
+
+
+_HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
+
+
+def _encodes_secret(token: str) -> bool:
+    """Base64 of text that is itself a key: a private key block, or a run of 16+ hex digits
+    (a vendor key stored encoded); ``Gitub node id`` text or a fixture sentence is not."""
+    raw = _decoded(token.rstrip("="))
+    if raw is None:
+        return False
+    decoded = raw.decode("ascii", "replace")
+    return "PRIVATE KEY" in decoded or _HEX_RUN.search(decoded) is not None
+
+
+def _digits_and_letters(core: str) -> bool:
+    """Letters and digits interleaved as in a generated key (``a8Fq2m9Kx...``)."""
     digits = sum(c.isdigit() for c in core)
     if digits < 3 or len(core) - digits < 3:
-        return None
+        return False
     if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
-        return None  # words with a number or two (release2024build7)
-    if entropy(core) < 3.6 or _base64_text(token):
-        return None  # repetitive, or base64 of readable text (a fixture, a GitHub node id)
-    if not has_candidate(token):
-        return None
-    return "random_token", mask("random_token")
+        return False  # words with a number or two (release2024build7)
+    return entropy(core) >= 3.6
 
 
 def _basic(token: str) -> bool:
@@ -262,9 +286,10 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     raw = _decoded(token)
     if raw is not None and _printable(raw):
-        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic).
+        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
+        # holds a key.
         if _BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
-            return None
+            return ("random_token", mask("random_token")) if _encodes_secret(token) else None
         return "basic_credential", mask("basic_credential")
     if "/" in body and "+" not in body:
         parts = [p for p in body.split("/") if p]
