@@ -374,6 +374,9 @@ _OTHER_KEYS = (
 )
 
 
+_KEY_BEFORE_OPERATOR = ("key=", "key:", 'key"', "key'", "key`", "key ", "key\t", "key?")
+
+
 def _any_key(key: str) -> bool:
     """A key that ends in the word key (``STRIPE_KEY``, ``stripeKey``, ``app.key``): with a
     value as random as a generated one, a credential whatever the vendor."""
@@ -422,5 +425,7 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
         (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
-        ((*P.loose_words, "key"), LazyPattern(_LOOSE_SRC, a), _loose),
+        # "key" only just before an operator or its quote: "keys", "keyword", "key_id" in
+        # code would wake the rule for nothing.
+        ((*P.loose_words, *_KEY_BEFORE_OPERATOR), LazyPattern(_LOOSE_SRC, a), _loose),
     ]

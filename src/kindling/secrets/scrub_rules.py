@@ -234,7 +234,7 @@ _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
 def _encodes_secret(token: str) -> bool:
     """Base64 of text that is itself a key: a private key block, or a run of 16+ hex digits
     (a vendor key stored encoded); ``Gitub node id`` text or a fixture sentence is not."""
-    raw = _decoded(token.rstrip("="))
+    raw = _decoded(token.rstrip("=")) if _may_be_text(token) else None
     if raw is None:
         return False
     decoded = raw.decode("ascii", "replace")
@@ -253,7 +253,7 @@ def _digits_and_letters(core: str) -> bool:
 
 def _basic(token: str) -> bool:
     """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential)."""
-    if len(token) < 12 or len(token) % 4 == 1:
+    if len(token) < 12 or len(token) % 4 == 1 or not _may_be_text(token):
         return False
     raw = _decoded(token)
     if raw is None or not _printable(raw):
@@ -284,7 +284,7 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
         return None
-    raw = _decoded(token)
+    raw = _decoded(token) if _may_be_text(token) else None
     if raw is not None and _printable(raw):
         # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
         # holds a key.
@@ -317,22 +317,32 @@ def _decoded(token: str) -> bytes | None:
         return None
 
 
+_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
+
+
 def _printable(raw: bytes) -> bool:
-    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
-    return bool(raw) and printable >= 0.85 * len(raw)
+    # At most 15% of the bytes outside printable ASCII (``translate`` counts them in C).
+    return bool(raw) and len(raw.translate(None, _PRINTABLE)) <= 0.15 * len(raw)
+
+
+# Base64 of ASCII text: every byte is under 128, so the first character of each group of
+# four (the first byte's top six bits) is one of these 32.
+_NOT_FIRST = str.maketrans(dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"))
+
+
+def _may_be_text(token: str) -> bool:
+    """False when ``token`` cannot be base64 of text: more of its groups start with a byte
+    of 128 or more than ``_printable`` allows. Most names and keys fail here, undecoded."""
+    body = token.rstrip("=")
+    outside = len(body[::4].translate(_NOT_FIRST))
+    return outside <= 0.15 * (len(body) * 3 // 4)
 
 
 def _base64_text(token: str) -> bool:
-    import base64
-    import binascii
-
-    padded = token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4)
-    try:
-        raw = base64.b64decode(padded, validate=True)
-    except (binascii.Error, ValueError):
+    if not _may_be_text(token):
         return False
-    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
-    return bool(raw) and printable >= 0.85 * len(raw)
+    raw = _decoded(token.rstrip("="))
+    return raw is not None and _printable(raw)
 
 
 # --------------------------------------------------------------------------- compiling

@@ -211,7 +211,7 @@ def random_enough(value: str, min_len: int = 12) -> bool:
 def digits_and_letters(core: str) -> bool:
     """Letters and digits interleaved as in a generated key (``a8Fq2m9Kx...``), not words with
     a number or two (``release2024build7``)."""
-    digits = sum(c.isdigit() for c in core)
+    digits = sum(map(str.isdigit, core))
     if digits < 3 or len(core) - digits < 3:
         return False
     if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
@@ -240,7 +240,7 @@ def sequential(core: str) -> bool:
 
 
 def mixed_case(token: str) -> bool:
-    return sum(c.isupper() for c in token) >= 3 and sum(c.islower() for c in token) >= 3
+    return sum(map(str.isupper, token)) >= 3 and sum(map(str.islower, token)) >= 3
 
 
 # Entropy a random draw of n characters from 52+ letters and digits reaches in 99 of 100
