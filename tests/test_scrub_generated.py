@@ -132,3 +132,22 @@ def test_the_randomness_checks() -> None:
     assert looks_generated("8d1f3c5a7e9b2d4f6a8c0e1b3d5f7a9c")
     assert not looks_generated("urlsafe_b64decode")
     assert not looks_generated("Ed25519PrivateKey.from_private_bytes")
+
+
+def test_a_generated_cookie_value_is_masked_and_the_rest_of_the_header_kept() -> None:
+    text = 'Cookie: session=pLIix6MEOLeMa61EqJomTEI1; theme=dark; sid="a8F9k2m3X9q7Lp4Rz"'
+    assert scrub_secrets(text).text == (
+        'Cookie: session=[REDACTED:token]; theme=dark; sid="[REDACTED:token]"'
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cookie: lang=en-US; theme=dark",
+        "Cookie: _ga=GA1.2.1234567890.1600000000",  # an analytics id, dotted
+        'headers["Cookie"] = cookie_jar.header()',
+    ],
+)
+def test_ordinary_cookies_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

@@ -14,6 +14,8 @@
   ``zip -P``, ``keytool -storepass``), PowerShell's ``-Password X`` and
   ``ConvertTo-SecureString 'x' -AsPlainText``.
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
+- ``Cookie:`` and ``Set-Cookie:`` headers: a cookie whose value looks generated is a session
+  credential, whatever its name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``.
@@ -209,6 +211,29 @@ def _url_user(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_token", f"{m['keep']}{mask('url_token')}"
 
 
+# A cookie header: each cookie whose value looks generated is a session credential, whatever
+# its name (``session=``, ``sid=``, ``_gh_sess=``); ``theme=dark`` is left.
+_COOKIE_SRC = r"(?P<keep>(?i:set-cookie|cookie)[ \t]*+:[ \t]*+)(?P<value>[^\r\n]{1,4000}+)"
+_COOKIE_PAIR = LazyRe(r"(?P<name>[^=;\s]{1,100}+)=(?P<value>[^;\s]*+)", re.ASCII)
+
+
+def _cookie(m: re.Match[str]) -> tuple[str, str] | None:
+    masked = []
+
+    def pair(p: re.Match[str]) -> str:
+        value = p["value"].strip('"')
+        if len(value) < 16 or "[REDACTED:" in value or "." in value:
+            return p[0]  # short, masked, or dotted (an analytics id: ``GA1.2.1234.1600``)
+        if not (looks_generated(value.rstrip("=")) or credential_like(value)):
+            return p[0]
+        masked.append(value)
+        quote = '"' if p["value"].startswith('"') else ""
+        return f"{p['name']}={quote}{mask('token')}{quote}"
+
+    text = _COOKIE_PAIR.sub(pair, m["value"])
+    return ("token", f"{m['keep']}{text}") if masked else None
+
+
 _WEBHOOK_SRC = (
     r"(?P<keep>(?:discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/"
     r"|\.office(?:365)?\.com/webhook(?:b2)?/))(?P<value>[A-Za-z0-9_@./-]{20,400}+)"
@@ -341,6 +366,7 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
+        (("cookie",), LazyPattern(_COOKIE_SRC, a), _cookie),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (
             ("sig=", "signature=", "key=", "code=", "auth=", "credential="),
