@@ -77,6 +77,13 @@ def test_random_draws_of_letters_are_masked_bare() -> None:
         '    cache_key = "a8f9b2c3d4e5f6a7b8c9d0e1f2a3b4c5"',
         "RECAPTCHA_SITE_KEY=6Lc9mP2vL7qAbCdEf1234xxQwErTy",
         "see path/patch and the patterns of pat.file",
+        # What the brief names as never a bare secret, with random letters in both cases in it.
+        "data:image/png;base64,g+HKKSsqgUzUZf2ykIm6YFLVxuQKvdnkIkads45guT+Ns2RXQhRwXbKpMzVtLc",
+        "sha512-pKvURIxJVi2CgRXROh/M6pJ/UrTVRZKX+LQ+QtqJI4vBNibkPcs43bCCSIkn7JB",
+        "h1:ofzkNjhU/4iM/0uOeHXWAMJoI5BBKoz3mzfQsRFIsPo=",
+        "https://github.com/QhRwXbKpMzVtLcJyNfGdSaWe/WxYzAbCdEfGhIjKlMnOp",
+        "/home/me/QhRwXbKpMzVtLcJyNfGdSaWe/file.txt",
+        "commit 395df8f7c51f007019cb30201c49e884b46b92fa 56702004-1ab3-4e30-b527-0a9b1dbe5b91",
         # Lower-case words after a key word: prose, not a value.
         "Unexpected token: punctuationmarkers",
         "token = authorization followed by more words",
