@@ -3,10 +3,11 @@
 
 Each masked case fails if its rule is removed: a stand-alone token of letters in both cases
 (``scrub_values.generated_letters``, woken by any candidate: it holds no keyword), a token up
-to 256 characters, base64 of a hex key or of a private key, a key ending in ``key`` with a
-generated value, 16+ lower-case letters after ``token=``, a value glued to its key by a dash,
-and Airtable's ``pat`` tokens. Each left case is what such a rule would take without its
-guard: names spelled from words, placeholders typed in sequence, hex literals, go.sum lines.
+to 256 characters, base64 of a hex key or of a private key, a key ending in ``key``, ``auth``,
+``sig``, ``signature`` or ``private`` with a generated value, 16+ lower-case letters after
+``token=``, a value glued to its key by a dash, Airtable's ``pat`` tokens, and cookie values.
+Each left case is what such a rule would take without its guard: names spelled from words,
+placeholders typed in sequence, hex literals, go.sum lines, settings, ordinary cookies.
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def test_random_draws_of_letters_are_masked_bare() -> None:
         "https://github.com/QhRwXbKpMzVtLcJyNfGdSaWe/WxYzAbCdEfGhIjKlMnOp",
         "/home/me/QhRwXbKpMzVtLcJyNfGdSaWe/file.txt",
         "commit 395df8f7c51f007019cb30201c49e884b46b92fa 56702004-1ab3-4e30-b527-0a9b1dbe5b91",
+        # Settings named by a weak secret word.
+        "auth=basic private=true signature: required",
+        "auth_method=password123abc author=JohnSmithTheThird2024",
         # Lower-case words after a key word: prose, not a value.
         "Unexpected token: punctuationmarkers",
         "token = authorization followed by more words",
@@ -109,6 +113,12 @@ def test_base64_of_a_key_is_masked_and_base64_of_text_is_left() -> None:
         ("STRIPE_KEY=Xk9mP2vL7qAbCdEf1234", "Xk9mP2vL7qAbCdEf1234"),
         ('stripeKey: "QhRwXbKpMzVtLcJyNfGdSaWe"', "QhRwXbKpMzVtLcJyNfGdSaWe"),
         ("WIDGET_KEY = 8d1f3c5a7e9b2d4f6a8c0e1b3d5f7a9c", "8d1f3c5a7e9b2d4f6a8c0e1b3d5f7a9c"),
+        # The other words that mean secret only with a generated value: auth, sig, signature,
+        # private (``auth=basic`` is a setting).
+        ("AUTH=Xk9mP2vL7qAbCdEf1234", "Xk9mP2vL7qAbCdEf1234"),
+        ('"signature": "8d1f3c5a7e9b2d4f6a8c0e1b3d5f7a9c"', "8d1f3c5a7e9b2d4f6a8c0e1b3d5f7a9c"),
+        ("x_amz_sig = 'QhRwXbKpMzVtLcJyNfGdSaWe'", "QhRwXbKpMzVtLcJyNfGdSaWe"),
+        ("private=Xk9mP2vL7qAbCdEf1234", "Xk9mP2vL7qAbCdEf1234"),
         # 16+ lower-case letters after "=": no word, a key of lower-case letters.
         ("api_token=qzmxkvwhrtplngsbdf", "qzmxkvwhrtplngsbdf"),
         # A value glued to its key by a dash.

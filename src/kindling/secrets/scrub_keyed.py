@@ -374,14 +374,22 @@ _OTHER_KEYS = (
 )
 
 
-_KEY_BEFORE_OPERATOR = ("key=", "key:", 'key"', "key'", "key`", "key ", "key\t", "key?")
+# Words that mean secret when they end a key but also name settings (``auth=basic``,
+# ``private: true``, ``signature: required``): their value must look generated.
+_WEAK_ENDINGS = ("key", "auth", "sig", "signature", "private")
+_KEY_BEFORE_OPERATOR = tuple(
+    f"{word}{after}"
+    for word in _WEAK_ENDINGS
+    for after in ("=", ":", '"', "'", "`", " ", "\t", "?")
+)
 
 
 def _any_key(key: str) -> bool:
-    """A key that ends in the word key (``STRIPE_KEY``, ``stripeKey``, ``app.key``): with a
-    value as random as a generated one, a credential whatever the vendor."""
+    """A key that ends in the word key, auth, sig, signature or private (``STRIPE_KEY``,
+    ``stripeKey``, ``app.key``, ``AUTH``, ``x-amz-sig``): with a value as random as a generated
+    one, a credential whatever the vendor."""
     key = key.rstrip("\"'`")
-    return key.endswith("key") and not any(w in key for w in _OTHER_KEYS)
+    return key.endswith(_WEAK_ENDINGS) and not any(w in key for w in _OTHER_KEYS)
 
 
 def _setter_src() -> str:
