@@ -10,6 +10,7 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
+``secrets.scrub_loose``,
 ``secrets.scrub_named``, ``secrets.scrub_values`` and ``secrets.regex_cache`` (never
 ``secrets.scrub``: it imports this module).
 """
@@ -22,7 +23,8 @@ import re
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
-from kindling.secrets.scrub_keyed import LOOSE_WORDS, keyed_rules
+from kindling.secrets.scrub_keyed import keyed_rules
+from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rule
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
@@ -381,6 +383,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
         *named_rules(),
         *keyed_rules(),
+        loose_rule(),
         *data_rules(),
         near_key_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
