@@ -60,10 +60,7 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     key = key_match[0].lower()
     vendor = any(word in key for word in P.vendor_words)
     if not vendor and not any(word in key for word in LOOSE_WORDS):
-        if not (_any_key(key) and looks_generated(value)):
-            return None
-        if m.string[m.end() : m.end() + 1] in ("(", "[", "."):
-            return None  # a call, a subscript, an attribute
+        return None  # (a key ending in a weak word is the rule below's)
     if any(w in key for w in ("public", "publishable", "pub_")):
         return None  # published on purpose: a publishable key is not a secret
     if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
@@ -86,11 +83,6 @@ _OTHER_KEYS = (
 # Words that mean secret when they end a key but also name settings (``auth=basic``,
 # ``private: true``, ``signature: required``): their value must look generated.
 _WEAK_ENDINGS = ("key", "auth", "sig", "signature", "private")
-_KEY_BEFORE_OPERATOR = tuple(
-    f"{word}{after}"
-    for word in _WEAK_ENDINGS
-    for after in ("=", ":", '"', "'", "`", " ", "\t", "?")
-)
 
 
 def _any_key(key: str) -> bool:
@@ -101,7 +93,39 @@ def _any_key(key: str) -> bool:
     return key.endswith(_WEAK_ENDINGS) and not any(w in key for w in _OTHER_KEYS)
 
 
-def loose_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
-    """The rule, woken by its words; "key" and the other weak endings only just before an
-    operator or its quote ("keys", "keyword", "key_id" in code would wake it for nothing)."""
-    return ((*P.loose_words, *_KEY_BEFORE_OPERATOR), LazyPattern(_LOOSE_SRC, re.ASCII), _loose)
+# Starts at the weak word ending the key (the first-letter look-ahead lets other positions fail
+# at once), then the operator and a value of a generated key's characters.
+_WEAK_SRC = (
+    r"(?=[KkAaSsPp])(?:[Kk][Ee][Yy]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?"
+    r"|[Pp][Rr][Ii][Vv][Aa][Tt][Ee])(?![A-Za-z0-9_])"
+    r"(?P<keep>[\"'`]?[ \t]*+(?::{1,3}=|\?=|=>|=|:)[ \t]*+[\"'`]?)"
+    r"(?P<value>[A-Za-z0-9_-]{16,300}+)(?![A-Za-z0-9_.(\[+/=-])"
+)
+
+
+@gated
+def _weak(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if not looks_generated(value) or not has_candidate(value):
+        return None
+    text = m.string
+    key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))
+    if key_match is None or not _any_key(key_match[0].lower()):
+        return None
+    return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
+
+
+def loose_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """The loose-key rule, and the rule of keys ending in a weak word (woken by the word just
+    before an operator or its quote: "keys", "keyword", "key_id" in code would wake it for
+    nothing; "private " is a modifier on most lines of Java or TypeScript)."""
+    a = re.ASCII
+    weak = tuple(
+        f"{word}{after}"
+        for word in _WEAK_ENDINGS
+        for after in ("=", ":", '"', "'", "`", "?", *((" ", "\t") if word != "private" else ()))
+    )
+    return [
+        (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
+        (weak, LazyPattern(_WEAK_SRC, a), _weak),
+    ]

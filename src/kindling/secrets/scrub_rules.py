@@ -24,7 +24,7 @@ from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_keyed import keyed_rules
-from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rule
+from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
@@ -383,7 +383,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
         *named_rules(),
         *keyed_rules(),
-        loose_rule(),
+        *loose_rules(),
         *data_rules(),
         near_key_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
