@@ -72,8 +72,10 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 # Keys ending in "key" that hold something other than a credential: an index, a cache or
-# database key, a key published on purpose (a reCAPTCHA site key), a word ending in "key".
+# database key, a key published on purpose (a publishable key, a reCAPTCHA site key), a word
+# ending in "key".
 _OTHER_KEYS = (
+    *("public", "publishable", "pub_"),
     *("cache", "primary", "foreign", "partition", "sort", "idempotency", "dedup", "site"),
     *("row", "hash", "lookup", "map", "dict", "object", "group", "order", "field", "react"),
     *("monkey", "turkey", "hockey", "jockey", "donkey", "whiskey", "hotkey", "shortcut"),
