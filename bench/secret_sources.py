@@ -1,6 +1,6 @@
-"""Build the fresh held-out secret corpora from three more scanners' own test data.
+"""Build the fresh held-out secret corpora from four more scanners' own test data.
 
-    python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR [--out DIR]
+    python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR --trivy DIR
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 None of these sources was looked at while the scrubber was tuned; their samples are written
@@ -18,6 +18,11 @@ so ``bench.secret_heldout`` scores them in the same harness.
   positive, its secret what rule X's ``pattern-regex`` captures (its named group, else the
   match), run here with the ``regex`` module. The ``gitleaks/`` folder is left out: it is
   derived from gitleaks, a corpus that already exists.
+- trivy (Aqua Security, Apache-2.0): ``pkg/fanal/secret/scanner_test.go`` and its
+  ``testdata``; each finding the test expects from one of trivy's built-in rules (a custom
+  rule of a test config is left out) names a file and a line, and its ``Match`` shows the
+  line with the secret as asterisks: the secret is what the asterisks cover in the file's
+  line. The text is that line and up to two lines before it.
 
 Needs ``regex`` and ``pyyaml`` (not Kindling dependencies).
 """
@@ -197,12 +202,101 @@ def semgrep(repo: str) -> list[dict[str, str]]:
     return out
 
 
+# ---------------------------------------------------------------- trivy
+
+_TRIVY = "pkg/fanal/secret"
+_GO_PART = re.compile(
+    r'\s*(?:"((?:[^"\\\n]|\\.)*)"|`([^`]*)`|strings\.Repeat\("\*",\s*(\d+)\)|(\w+))\s*(\+|,|$)'
+)
+
+
+def _go_expr(expr: str, consts: dict[str, str]) -> str | None:
+    """A Go string expression of literals, ``strings.Repeat("*", N)`` and known names."""
+    out, at = "", 0
+    while at < len(expr):
+        m = _GO_PART.match(expr, at)
+        if m is None:
+            return None
+        if m[1] is not None:
+            out += m[1].encode().decode("unicode_escape")
+        elif m[2] is not None:
+            out += m[2]
+        elif m[3] is not None:
+            out += "*" * int(m[3])
+        elif m[4] in consts:
+            out += consts[m[4]]
+        else:
+            return None
+        at = m.end()
+        if m[5] != "+":
+            break
+    return out
+
+
+def _trivy_findings(src: str) -> dict[str, tuple[str, int, int, str]]:
+    """name -> (rule id, start line, end line, masked match) of each expected finding."""
+    consts = {
+        n: "*" * int(k) for n, k in re.findall(r'(\w+) := strings\.Repeat\("\*", (\d+)\)', src)
+    }
+    found = {}
+    for m in re.finditer(r'(\w+) := openAIFinding\("([^"]+)",[^,]+,[^,]+,\s*(\d+)\)', src):
+        found[m[1]] = (m[2], 1, 1, "*" * int(m[3]))
+    for m in re.finditer(r"(\w+) := types\.SecretFinding\{", src):
+        block = src[m.end() : src.find("Code:", m.end())]
+        rule = re.search(r'RuleID:\s*"([^"]+)"', block)
+        start = re.search(r"StartLine:\s*(\d+)", block)
+        end = re.search(r"EndLine:\s*(\d+)", block)
+        match = re.search(r"Match:\s*(.+)", block)
+        value = _go_expr(match[1].rstrip(","), consts) if match else None
+        if rule and start and end and value:
+            found[m[1]] = (rule[1], int(start[1]), int(end[1]), value)
+    return found
+
+
+def trivy(repo: str) -> list[dict[str, str]]:
+    src = _show(repo, f"{_TRIVY}/scanner_test.go")
+    builtin = set(re.findall(r'ID:\s*"([^"]+)"', _show(repo, f"{_TRIVY}/builtin-rules.go")))
+    findings = _trivy_findings(src)
+    cases = re.split(r"\binputFilePath:", src)[1:]
+    out = []
+    for case in cases:
+        path = re.match(
+            r'\s*(?:filepath\.Join\("testdata",\s*"([^"]+)"\)|"testdata/([^"]+)")', case
+        )
+        listed = re.search(r"Findings:\s*\[\]types\.SecretFinding\{([^}]*)\}", case)
+        if path is None or listed is None:
+            continue
+        try:
+            lines = _show(repo, f"{_TRIVY}/testdata/{path[1] or path[2]}").split("\n")
+        except (subprocess.CalledProcessError, UnicodeDecodeError):
+            continue
+        lines = [line.rstrip("\r") for line in lines]
+        for name in re.findall(r"\w+", listed[1]):
+            if name not in findings or findings[name][0] not in builtin:
+                continue  # a custom rule of a test config, not one of trivy's own rules
+            rule, start, end, masked = findings[name]
+            if end != start or start > len(lines):
+                continue
+            parts = re.split(r"(\*+)", masked)
+            pattern = "".join(
+                f"(.{{{len(p)}}})" if p.startswith("*") else re.escape(p) for p in parts if p
+            )
+            hit = re.search(pattern, lines[start - 1])
+            if hit is None:
+                continue
+            value = max(hit.groups(), key=len)
+            text = "\n".join(lines[max(0, start - 3) : start])
+            out.append({"rule": rule, "text": text, "secret": value})
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--whispers", help="a Skyscanner/whispers clone")
     parser.add_argument("--whispers-bin", default="whispers", help="the whispers command")
     parser.add_argument("--ripsecrets", help="a sirwart/ripsecrets clone")
     parser.add_argument("--semgrep", help="a semgrep/semgrep-rules clone")
+    parser.add_argument("--trivy", help="an aquasecurity/trivy clone")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--semgrep-out", type=Path, default=Path("/tmp/kindling-secret-corpora"))
     args = parser.parse_args()
@@ -218,6 +312,9 @@ def main() -> int:
         source = f"semgrep/semgrep-rules@{_head(args.semgrep)} generic/secrets/security"
         licence = "Commons Clause + LGPL-2.1 (not committed)"
         _write("semgrep", source, licence, semgrep(args.semgrep), args.semgrep_out)
+    if args.trivy:
+        source = f"aquasecurity/trivy@{_head(args.trivy)} {_TRIVY}/scanner_test.go + testdata"
+        _write("trivy", source, "Apache-2.0", trivy(args.trivy), args.out)
     return 0
 
 

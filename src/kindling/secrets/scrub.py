@@ -133,7 +133,9 @@ SECRET_KINDS = _all_kinds()
 
 
 def rule_keywords() -> frozenset[str]:
-    """Every keyword of every rule: text containing none of them comes back unchanged."""
+    """Every keyword of every rule: text containing none of them, and no candidate value
+    (``scrub_values.has_candidate``: a random token of letters only has no keyword), comes
+    back unchanged."""
     _compiled()
     assert _SPLIT is not None
     return _SPLIT[0].keywords | _SPLIT[1].keywords
@@ -152,19 +154,36 @@ def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIn
 
 
 def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    global _RULES, _SPLIT
+    global _RULES, _SPLIT, _ANY
     if _RULES is None or _SPLIT is None:
         from kindling.secrets.scrub_keywords import KeywordIndex
         from kindling.secrets.scrub_rules import compile_rules
-        from kindling.secrets.scrub_values import is_gated
+        from kindling.secrets.scrub_values import is_gated, is_woken_by_any_candidate
 
         rules = compile_rules()
         # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
         core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
         value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])
         _SPLIT = (core, value)
+        _ANY = [i for i, (_, _, r) in enumerate(rules) if is_woken_by_any_candidate(r)]
         _RULES = rules
     return _RULES
+
+
+# The rules a candidate wakes on its own (``scrub_values.woken_by_any_candidate``).
+_ANY: list[int] = []
+
+
+def reference_woken(text: str) -> list[int]:
+    """The rules ``text`` wakes, each keyword asked with ``in`` (what ``_woken`` must agree
+    with): those of its keywords, and the rules any candidate wakes when it holds one."""
+    _, index = _rules()
+    woken = set(index.woken_by_substring(text.lower()))
+    from kindling.secrets.scrub_values import has_candidate
+
+    if has_candidate(text):
+        woken.update(_ANY)
+    return sorted(woken)
 
 
 def _woken(text: str, lowered: str) -> list[int]:
@@ -178,9 +197,7 @@ def _woken(text: str, lowered: str) -> list[int]:
     from kindling.secrets.scrub_values import has_candidate
 
     if has_candidate(text):
-        more = value.woken(lowered)
-        if more:
-            woken = sorted({*woken, *more})
+        woken = sorted({*woken, *value.woken(lowered), *_ANY})
     return woken
 
 

@@ -14,6 +14,8 @@
   ``zip -P``, ``keytool -storepass``), PowerShell's ``-Password X`` and
   ``ConvertTo-SecureString 'x' -AsPlainText``.
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
+- ``Cookie:`` and ``Set-Cookie:`` headers: a cookie whose value looks generated is a session
+  credential, whatever its name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``.
@@ -31,6 +33,7 @@ from kindling.secrets.scrub_values import (
     gated,
     has_candidate,
     leave_value,
+    looks_generated,
     mask,
 )
 
@@ -64,7 +67,10 @@ def is_name(value: str) -> bool:
     return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
 
 
-_VERSION = LazyRe(r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?", re.ASCII)
+# A version, alone or with the file it versions (``v0.22.0/go.mod`` in a go.sum line).
+_VERSION_PATH = LazyRe(
+    r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?(?:/[A-Za-z0-9_.+-]++)*+", re.ASCII
+)
 _LOWER_RUN = LazyRe(r"[a-z]{3,}", re.ASCII)
 _VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
 _WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
@@ -86,7 +92,7 @@ def credential_like(value: str) -> bool:
         return True
     if len(value) < 24 and _HEXISH.fullmatch(value):
         return False  # a short hex id: a GPG key id, a short commit, a color
-    if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION.fullmatch(value):
+    if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION_PATH.fullmatch(value):
         return False  # CamelCase or snake_case words, an attribute chain: a name in code
     core = value.rstrip("=")
     digits = sum(map(str.isdigit, core))
@@ -145,7 +151,9 @@ _NEAR_SRC = (
     # The first-letter look-ahead lets a position that starts no key word fail at once.
     rf"(?=[ABCKPSTabckpst])(?:(?<![a-z])|(?=[A-Z])){_STEM_SRC}(?![a-z])"
     r"(?P<between>[^A-Za-z0-9\r\n]{0,6}+(?:[A-Za-z0-9]{1,16}+[^A-Za-z0-9\r\n]{1,6}+){0,2}?)"
-    r"(?<![A-Za-z0-9+/=_.~$%@-])(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
+    # A value joined to its key by a dash (``dd-apikey-<hex>``) is checked harder (handler).
+    r"(?:(?<=[A-Za-z]-)|(?<![A-Za-z0-9+/=_.~$%@-]))"
+    r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
     r"(?![A-Za-z0-9+/=_.~$%@-])"
 )
 
@@ -158,12 +166,16 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a call or a subscript
     if _ABOUT.match(text, m.end(1)) or "[REDACTED:" in m[0]:
         return None
+    if text.endswith("[REDACTED:", 0, m.start()):
+        return None  # the kind of a mask (``[REDACTED:secret]``) is no key word
     line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 48)
     lowered = text[line_start : m.start("value")].lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
         return None
     if not credential_like(value) or leave_value(value) or not has_candidate(value):
         return None
+    if text[m.start("value") - 1] == "-" and not looks_generated(value):
+        return None  # kebab-case: ``token-refresh-2fa-interval``
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
 
@@ -197,6 +209,29 @@ def _url_user(m: re.Match[str]) -> tuple[str, str] | None:
     if not credential_like(m["value"]):
         return None
     return "url_token", f"{m['keep']}{mask('url_token')}"
+
+
+# A cookie header: each cookie whose value looks generated is a session credential, whatever
+# its name (``session=``, ``sid=``, ``_gh_sess=``); ``theme=dark`` is left.
+_COOKIE_SRC = r"(?P<keep>(?i:set-cookie|cookie)[ \t]*+:[ \t]*+)(?P<value>[^\r\n]{1,4000}+)"
+_COOKIE_PAIR = LazyRe(r"(?P<name>[^=;\s]{1,100}+)=(?P<value>[^;\s]*+)", re.ASCII)
+
+
+def _cookie(m: re.Match[str]) -> tuple[str, str] | None:
+    masked = []
+
+    def pair(p: re.Match[str]) -> str:
+        value = p["value"].strip('"')
+        if len(value) < 16 or "[REDACTED:" in value or "." in value:
+            return p[0]  # short, masked, or dotted (an analytics id: ``GA1.2.1234.1600``)
+        if not (looks_generated(value.rstrip("=")) or credential_like(value)):
+            return p[0]
+        masked.append(value)
+        quote = '"' if p["value"].startswith('"') else ""
+        return f"{p['name']}={quote}{mask('token')}{quote}"
+
+    text = _COOKIE_PAIR.sub(pair, m["value"])
+    return ("token", f"{m['keep']}{text}") if masked else None
 
 
 _WEBHOOK_SRC = (
@@ -331,6 +366,7 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
+        (("cookie",), LazyPattern(_COOKIE_SRC, a), _cookie),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (
             ("sig=", "signature=", "key=", "code=", "auth=", "credential="),

@@ -1,9 +1,9 @@
 """The key-value rules of ``secrets.scrub``: a secret named by the key it is assigned to.
 
 ``key = value`` in the syntaxes of many languages and formats (``.env`` lines, markup,
-Kubernetes env lists, ``--flag value``), where the key ends in a secret word, and keys that
-hold a secret word or a vendor name anywhere when the value looks generated. See
-``secrets.scrub`` for what is masked and what is deliberately left.
+Kubernetes env lists, ``--flag value``), where the key ends in a secret word (keys that name a
+secret more loosely are ``secrets.scrub_loose``'s). See ``secrets.scrub`` for what is masked
+and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``.
@@ -18,8 +18,6 @@ from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
-    gated,
-    has_candidate,
     leave_value,
     mask,
     random_enough,
@@ -269,8 +267,15 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
         return None
-    if kind != "password" and value.isalpha() and value.islower():
-        return None  # "Unexpected token: operator": a word, never a generated credential
+    # "Unexpected token: operator": a word, never a generated credential; but 16+ letters
+    # after "=" are no word (a generated key of lower-case letters, or its placeholder).
+    if (
+        kind != "password"
+        and value.isalpha()
+        and value.islower()
+        and (len(value) < 16 or ":" in sep or P.next_word.match(text, m.end()) is not None)
+    ):
+        return None
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
@@ -311,47 +316,6 @@ def _in_pairs(text: str, end: int) -> bool:
         return False
     line_start = text.rfind("\n", 0, end) + 1
     return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
-
-
-# A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
-# ``datadog_app = ...``), with a value that looks generated.
-LOOSE_WORDS = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
-
-
-# Starts at the operator (rarer than letters) and looks back for the key in the handler, so
-# a long run of key-like words costs one short look-back per operator, not a scan per letter.
-_LOOSE_SRC = (
-    r"(?P<keep>[\"'`]?[ \t]*+(?::{1,3}=|\?=|=>|=|:)[ \t]*+[\"'`]?)"
-    r"(?P<value>[A-Za-z0-9_+/.~@%|-]{12,300}+={0,3})"
-)
-
-
-@gated
-def _loose(m: re.Match[str]) -> tuple[str, str] | None:
-    value = m["value"].rstrip(".")
-    # The value test the end needs, first: most operators in code are followed by a name or a
-    # path, and then the key is never looked at.
-    long_number = value.isdigit() and len(value) >= 14
-    if not (long_number or random_enough(value)) or leave_value(value):
-        return None
-    if not has_candidate(value):
-        return None
-    start = m.start()
-    key_match = P.loose_key.search(m.string, max(0, start - 80), start)
-    if key_match is None:
-        return None
-    key = key_match[0].lower()
-    vendor = any(word in key for word in P.vendor_words)
-    if not vendor and not any(word in key for word in LOOSE_WORDS):
-        return None
-    if any(w in key for w in ("public", "publishable", "pub_")):
-        return None  # published on purpose: a publishable key is not a secret
-    if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
-        return None  # secret_name, token_id, password_hash: about a secret, not one
-    # A vendor's key can be a long number (a client id) as well as a random string.
-    if not (random_enough(value) or (vendor and long_number)):
-        return None
-    return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
 
 
 def _setter_src() -> str:
@@ -395,5 +359,4 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
         (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
-        (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
     ]

@@ -10,6 +10,7 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
+``secrets.scrub_loose``,
 ``secrets.scrub_named``, ``secrets.scrub_values`` and ``secrets.regex_cache`` (never
 ``secrets.scrub``: it imports this module).
 """
@@ -22,17 +23,22 @@ import re
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
-from kindling.secrets.scrub_keyed import LOOSE_WORDS, keyed_rules
+from kindling.secrets.scrub_keyed import keyed_rules
+from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
     compile_values,
+    digits_and_letters,
     entropy,
     gated,
+    generated_letters,
     has_candidate,
     leave_value,
     mask,
+    mixed_case,
+    woken_by_any_candidate,
 )
 
 TYPE_CHECKING = False
@@ -194,14 +200,14 @@ def _shell(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 20-128 characters.
+# makes it part of something else), 20-256 characters (a Dropbox token is 140).
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,:~%@$-])[A-Za-z0-9_][A-Za-z0-9_-]{19,127}+(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{19,255}+(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_]")
 
 
-@gated
+@woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
@@ -210,26 +216,46 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     if _basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     segments = _SEPARATORS.split(token)
-    if max(map(len, segments)) < 16:
+    if max(map(len, segments)) < 16 and not mixed_case(token):
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
+    if token[:2] in ("0x", "0X"):
+        segments[0] = segments[0][2:]  # a hex literal in code: 0xAADD9DB8...
     if any(len(s) >= 16 and P.hex.fullmatch(s) and _one_case(s) for s in segments):
         return None  # a git SHA, a digest, a cache key: hex is never told from a hash
     core = token.replace("_", "").replace("-", "")
+    if not (digits_and_letters(core) or generated_letters(core)):
+        return None
+    if not has_candidate(token) or (_base64_text(token) and not _encodes_secret(token)):
+        return None  # base64 of readable text (a fixture, a GitHub node id)
+    return "random_token", mask("random_token")
+
+
+_HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
+
+
+def _encodes_secret(token: str) -> bool:
+    """Base64 of text that is itself a key: a private key block, or a run of 16+ hex digits
+    (a vendor key stored encoded); ``Gitub node id`` text or a fixture sentence is not."""
+    raw = _decoded(token.rstrip("=")) if _may_be_text(token) else None
+    if raw is None:
+        return False
+    decoded = raw.decode("ascii", "replace")
+    return "PRIVATE KEY" in decoded or _HEX_RUN.search(decoded) is not None
+
+
+def _digits_and_letters(core: str) -> bool:
+    """Letters and digits interleaved as in a generated key (``a8Fq2m9Kx...``)."""
     digits = sum(c.isdigit() for c in core)
     if digits < 3 or len(core) - digits < 3:
-        return None
+        return False
     if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
-        return None  # words with a number or two (release2024build7)
-    if entropy(core) < 3.6 or _base64_text(token):
-        return None  # repetitive, or base64 of readable text (a fixture, a GitHub node id)
-    if not has_candidate(token):
-        return None
-    return "random_token", mask("random_token")
+        return False  # words with a number or two (release2024build7)
+    return entropy(core) >= 3.6
 
 
 def _basic(token: str) -> bool:
     """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential)."""
-    if len(token) < 12 or len(token) % 4 == 1:
+    if len(token) < 12 or len(token) % 4 == 1 or not _may_be_text(token):
         return False
     raw = _decoded(token)
     if raw is None or not _printable(raw):
@@ -260,11 +286,12 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
         return None
-    raw = _decoded(token)
+    raw = _decoded(token) if _may_be_text(token) else None
     if raw is not None and _printable(raw):
-        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic).
+        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
+        # holds a key.
         if _BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
-            return None
+            return ("random_token", mask("random_token")) if _encodes_secret(token) else None
         return "basic_credential", mask("basic_credential")
     if "/" in body and "+" not in body:
         parts = [p for p in body.split("/") if p]
@@ -292,22 +319,32 @@ def _decoded(token: str) -> bytes | None:
         return None
 
 
+_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
+
+
 def _printable(raw: bytes) -> bool:
-    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
-    return bool(raw) and printable >= 0.85 * len(raw)
+    # At most 15% of the bytes outside printable ASCII (``translate`` counts them in C).
+    return bool(raw) and len(raw.translate(None, _PRINTABLE)) <= 0.15 * len(raw)
+
+
+# Base64 of ASCII text: every byte is under 128, so the first character of each group of
+# four (the first byte's top six bits) is one of these 32.
+_NOT_FIRST = str.maketrans(dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"))
+
+
+def _may_be_text(token: str) -> bool:
+    """False when ``token`` cannot be base64 of text: more of its groups start with a byte
+    of 128 or more than ``_printable`` allows. Most names and keys fail here, undecoded."""
+    body = token.rstrip("=")
+    outside = len(body[::4].translate(_NOT_FIRST))
+    return outside <= 0.15 * (len(body) * 3 // 4)
 
 
 def _base64_text(token: str) -> bool:
-    import base64
-    import binascii
-
-    padded = token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4)
-    try:
-        raw = base64.b64decode(padded, validate=True)
-    except (binascii.Error, ValueError):
+    if not _may_be_text(token):
         return False
-    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
-    return bool(raw) and printable >= 0.85 * len(raw)
+    raw = _decoded(token.rstrip("="))
+    return raw is not None and _printable(raw)
 
 
 # --------------------------------------------------------------------------- compiling
@@ -346,6 +383,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
         *named_rules(),
         *keyed_rules(),
+        *loose_rules(),
         *data_rules(),
         near_key_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),

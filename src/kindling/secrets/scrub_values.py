@@ -11,6 +11,7 @@ cache on). Must not import anything from Kindling except ``secrets.regex_cache``
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -173,6 +174,21 @@ def is_gated(rule: Rule) -> bool:
     return rule in _GATED
 
 
+_ANY_CANDIDATE: set[object] = set()
+
+
+def woken_by_any_candidate(rule: Rule) -> Rule:
+    """Mark a gated ``rule`` that a candidate wakes without a keyword: a random token of
+    letters only (``kETSVUrnPuVzCcVj...``) holds no word to find it by. A keyword scan for
+    every letter would report each character of a text; ``has_candidate`` is asked anyway."""
+    _ANY_CANDIDATE.add(gated(rule))
+    return rule
+
+
+def is_woken_by_any_candidate(rule: Rule) -> bool:
+    return rule in _ANY_CANDIDATE
+
+
 # ``^5.0.12``, ``>=1.2 <2``, ``^5.0.0 || ^6.0.2``: npm's ranges, alone or joined.
 _RANGE = r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?"
 VERSION_RANGE = LazyRe(rf"(?:{_RANGE}(?:[ \t]*+\|\|[ \t]*+|[ \t]++|\Z))++", re.ASCII)
@@ -190,6 +206,98 @@ def random_enough(value: str, min_len: int = 12) -> bool:
     digit = any(c.isdigit() for c in chars)
     classes = any(c.islower() for c in chars) + any(c.isupper() for c in chars) + digit
     return (classes >= 2 and digit) or classes == 3
+
+
+def digits_and_letters(core: str) -> bool:
+    """Letters and digits interleaved as in a generated key (``a8Fq2m9Kx...``), not words with
+    a number or two (``release2024build7``)."""
+    digits = sum(map(str.isdigit, core))
+    if digits < 3 or len(core) - digits < 3:
+        return False
+    if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
+        return False
+    return entropy(core) >= 3.6
+
+
+def looks_generated(value: str) -> bool:
+    """A value of 16+ characters drawn as a key generator draws: letters and digits
+    interleaved, letters of both cases at random, or 32+ hex digits; never a dotted name, a
+    call or a path."""
+    if len(value) < 16 or not value.replace("_", "").replace("-", "").isalnum():
+        return False
+    core = value.replace("_", "").replace("-", "")
+    if len(core) >= 32 and P.hex.fullmatch(core):
+        return len(set(core)) >= 8
+    return digits_and_letters(core) or generated_letters(core)
+
+
+def sequential(core: str) -> bool:
+    """A placeholder typed along the keyboard or the alphabet (``abcdef...``, ``123456...``,
+    ``zyxw...``): a quarter of its neighbours are consecutive characters. A generated key has
+    about one in sixty."""
+    steps = sum(abs(ord(b) - ord(a)) == 1 for a, b in itertools.pairwise(core))
+    return steps * 4 >= len(core)
+
+
+def mixed_case(token: str) -> bool:
+    return sum(map(str.isupper, token)) >= 3 and sum(map(str.islower, token)) >= 3
+
+
+# Entropy a random draw of n characters from 52+ letters and digits reaches in 99 of 100
+# draws (measured by sampling), rounded down: below it a token repeats itself as words do.
+def _entropy_floor(n: int) -> float:
+    return 3.5 if n < 24 else 3.75 if n < 32 else 4.0
+
+
+def generated_letters(core: str) -> bool:
+    """A token of 20+ letters (and maybe digits) in both cases, as random as a generated key:
+    the case changes as often as a random draw changes it (a run of one class of characters
+    is 3 long on average at most; a random draw of letters averages 2), its characters are as
+    varied as a random draw (``_entropy_floor``), not typed in sequence, and not spelled from
+    words (``_wordy``: ``getAccessTokenFromHeaders`` is a name).
+    ``generated_letters("kETSVUrnPuVzCcVj32iAkQCcHHYxXGx2")`` is true."""
+    n = len(core)
+    if n < 20 or not mixed_case(core) or not core.isalnum():
+        return False
+    runs = 1 + sum(_cls(a) != _cls(b) for a, b in itertools.pairwise(core))
+    if n > 3 * runs or entropy(core) < _entropy_floor(n) or sequential(core):
+        return False
+    return not _wordy(core)
+
+
+def _cls(c: str) -> int:
+    return 0 if c.islower() else 1 if c.isupper() else 2
+
+
+# The most frequent letter pairs of English text (published bigram tables, 221 of the 676):
+# names in code are spelled from words, so most of their pairs are among these; a random draw
+# of letters has about a third of its pairs here.
+_COMMON_PAIRS = frozenset(
+    """th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io
+    le ve co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur ca el ta la ns di fo ho pe
+    ec pr no ct us ac ot il tr ly nc et ut ss so rs un lo wa ge ie wh ee wi em ad ol rt po we
+    na ul ni ts mo ow pa im mi ai sh ir su id os iv ia am fi ci vi pl ig tu ev ld ry mp fe bl
+    ab gh ty op wo sa ay ex ke fr oo av ag if ap gr od bo sp rd do uc bu ei ov by rm ep tt oc
+    fa ef cu rn sc gi da yo cr cl du ga qu ue ff ba ey ls va um pp ua up lu go ht ru ug ds lt
+    pi rc rr eg au ck ew mu br bi pt ak pu ui rg ib tl ny ki rk ys ob mm fu ph og ms ye ud mb
+    ip ub oi rl gu dr hr cc tw ft wn nu""".split()  # noqa: SIM905
+)
+# A letter and the lower-case letter after it: the pairs inside a word (``Token``: to ok ke en).
+_PAIR = LazyRe(r"(?=([A-Za-z][a-z]))", re.ASCII)
+
+
+def _wordy(core: str) -> bool:
+    """Spelled from words, as a name is: 13 in 20 of its letter pairs inside words (a capital
+    or small letter and the small letter after it) are common English pairs. Of the 6,998
+    mixed-case names of 20+ characters in this virtualenv's site-packages, every one that
+    passes the other tests of ``generated_letters`` is wordy but two (base64 of English text,
+    left by the base64 check); of 2,000 random draws of letters (and digits), 2% are (at 6 in
+    10: 4%, with the same names; at 7 in 10, 5 names pass)."""
+    pairs = _PAIR.findall(core)
+    if len(pairs) < 3:
+        return False
+    common = sum(p.lower() in _COMMON_PAIRS for p in pairs)
+    return 20 * common >= 13 * len(pairs)
 
 
 def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) -> None:

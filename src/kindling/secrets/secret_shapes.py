@@ -181,6 +181,8 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("ubidots_token", "BBFF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{30}(?![A-Za-z0-9])"),
     ("pubnub_key", "pub-c-", "[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}"),
     ("nightfall_key", "NF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{32}(?![A-Za-z0-9])"),
+    # An Airtable personal access token: ``pat``, 14 characters, a dot, 64 hex digits.
+    ("airtable_token", "pat", "[A-Za-z0-9]{14}\\.[a-f0-9]{64}(?![A-Za-z0-9])"),
 )
 
 # (kind, keyword, pattern): shapes whose distinctive part is not at the start.
