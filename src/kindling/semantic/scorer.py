@@ -3,7 +3,8 @@ vector against the stored vectors of the candidates, as exact integer cosines.
 
 The model loads on the first question (0.3-1.5 s), never when a store opens, so a process that
 only captures never pays for it. Question vectors are kept for the last ``QUERY_CACHE``
-questions.
+questions. A question is embedded on several BLAS threads (``threads.for_question``): it is
+what a user waits for.
 
 Must not import anything from Kindling except ``errors``, ``model``, ``store`` and ``semantic``.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from kindling.model import TargetType
-from kindling.semantic import codec
+from kindling.semantic import codec, threads
 from kindling.semantic.encoder import numpy_module
 from kindling.store.vectors import VectorStore
 
@@ -60,7 +61,10 @@ class VectorScorer:
             if found is not None:
                 self._queries.move_to_end(query)
                 return found
-        found = codec.encode([float(x) for x in self.encoder.encode([query])[0]])
+        encoder = self.encoder
+        with threads.blas_threads(threads.for_question()):
+            vector = encoder.encode([query])[0]
+        found = codec.encode([float(x) for x in vector])
         with self._lock:
             self._queries[query] = found
             if len(self._queries) > QUERY_CACHE:
