@@ -20,7 +20,7 @@ from kindling.semantic.scorer import VectorScorer
 def blas_threads_now() -> int:
     counts = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
     assert len(counts) == 1, counts
-    return counts.pop()
+    return int(counts.pop())
 
 
 class Spy:
@@ -37,19 +37,35 @@ class Spy:
 
 
 @pytest.mark.parametrize(
-    ("cores", "load", "expected"),
-    [(1, 0.0, 1), (2, 0.5, 2), (2, 1.9, 2), (2, 2.0, 1), (8, 3.0, 4), (8, 9.0, 1), (64, 0.0, 4)],
+    ("cores", "load", "others", "expected"),
+    [
+        (1, 0.0, 0, 1),
+        (2, 0.5, 0, 2),
+        (2, 1.9, 0, 2),
+        (2, 0.5, 1, 1),  # another process holds a core: one thread
+        (2, 2.0, 0, 1),  # a minute of full load: one thread
+        (8, 3.0, 2, 4),
+        (8, 3.0, 5, 3),
+        (8, 9.0, 0, 1),
+        (64, 0.0, 0, 4),
+    ],
 )
-def test_question_threads_follow_cores_and_load(cores: int, load: float, expected: int) -> None:
-    assert threads.for_question({}, available=cores, load=load) == expected
+def test_question_threads_follow_idle_cores(
+    cores: int, load: float, others: int, expected: int
+) -> None:
+    assert threads.for_question({}, available=cores, load=load, others=others) == expected
     assert threads.for_backfill({}) == 1
+
+
+def test_others_running_leaves_this_process_out() -> None:
+    assert 0 <= threads.others_running() < 10_000
 
 
 @pytest.mark.parametrize("var", threads.THREAD_VARS)
 def test_a_thread_count_the_user_set_wins(var: str) -> None:
-    assert threads.for_question({var: "3"}, available=8, load=0.0) is None
+    assert threads.for_question({var: "3"}, available=8, load=0.0, others=0) is None
     assert threads.for_backfill({var: "3"}) is None
-    assert threads.for_question({var: " "}, available=8, load=0.0) == 4  # blank: not set
+    assert threads.for_question({var: " "}, available=8, load=0.0, others=0) == 4  # blank
     before = blas_threads_now()
     with threads.blas_threads(None):
         assert blas_threads_now() == before
@@ -68,6 +84,7 @@ def test_questions_and_backfill_get_their_threads(
     for var in threads.THREAD_VARS:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(threads, "load_average", lambda: 0.0)  # a quiet machine
+    monkeypatch.setattr(threads, "others_running", lambda: 0)
     spy = Spy()
     with Kindling.open(db_path) as kd:
         kd.append_observation(kind="message", content="checkout broke")

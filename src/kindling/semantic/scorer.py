@@ -36,9 +36,17 @@ class TextEncoder(Protocol):
 class VectorScorer:
     """Cosine of the question and each candidate's stored vector of this model."""
 
-    def __init__(self, store: VectorStore, load: Callable[[], TextEncoder], model: str) -> None:
+    def __init__(
+        self,
+        store: VectorStore,
+        load: Callable[[], TextEncoder],
+        model: str,
+        *,
+        question_threads: Callable[[], int | None] = threads.for_question,
+    ) -> None:
         self.store = store
         self._load = load
+        self.question_threads = question_threads  # BLAS threads for a question (benchmarks vary it)
         self._encoder: TextEncoder | None = None
         self._model = model
         self._queries: OrderedDict[str, bytes] = OrderedDict()
@@ -62,7 +70,7 @@ class VectorScorer:
                 self._queries.move_to_end(query)
                 return found
         encoder = self.encoder
-        with threads.blas_threads(threads.for_question()):
+        with threads.blas_threads(self.question_threads()):
             vector = encoder.encode([query])[0]
         found = codec.encode([float(x) for x in vector])
         with self._lock:
