@@ -2,7 +2,11 @@
 
 - ``retrieve()`` p50/p95 for repository-scoped natural-language questions on the latency
   corpus (``bench.latency``, 100k observations by default), semantic off and on, interleaved
-  query by query (the order alternates every repeat). Every observation and summary gets a
+  query by query (the order rotates every question). "on" embeds the question on the threads
+  the product chooses (``semantic.threads.for_question``: the idle cores, at most 4), "on1" on
+  one BLAS thread (what every question cost before); ``--forced`` adds "onN", min(cores, 4)
+  threads whatever else runs (its spinning BLAS threads then count against the next call's
+  idle cores, so it is not in the default run). Every observation and summary gets a
   vector; their values are seeded random int8 (what a vector holds does not change what
   reading and comparing it costs), while the question is embedded by the real model, its cache
   cleared before every call, so each timed call pays the model;
@@ -31,6 +35,7 @@ from typing import Any
 from bench.corpus import end_ms, queries
 from bench.latency import ensure_store, percentiles
 from kindling import Kindling, NewObservation, Scope
+from kindling.semantic import threads
 from kindling.semantic.indexer import backfill
 from kindling.semantic.install import require_installed
 from kindling.semantic.models import model_spec
@@ -67,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--backfill", type=int, default=100, metavar="N")
     parser.add_argument("--model", default="all-mpnet-base-v2")
+    parser.add_argument("--forced", action="store_true", help="add the onN arm (see above)")
     args = parser.parse_args(argv)
     spec = model_spec(args.model)
     require_installed(spec)
@@ -86,30 +92,49 @@ def main(argv: list[str] | None = None) -> int:
         for q in qs[:3]:  # warm-up, untimed
             off.retrieve(q.text, scope=Scope(repo_id=q.repo_id), now=now)
             on.retrieve(q.text, scope=Scope(repo_id=q.repo_id), now=now)
-        # wall time, and the thread's CPU time (what the call costs on an idle core: on a
-        # machine shared with other work the wall time is mostly waiting for a core)
-        times: dict[str, list[float]] = {k: [] for k in ("off", "on", "embed")}
-        times.update({f"{k}Cpu": [] for k in ("off", "on", "embed")})
+        # wall time, and the process's CPU time (every BLAS thread's; what the call costs on
+        # an idle machine: on one shared with other work the wall time is mostly waiting)
+        arms = {
+            "off": (off, threads.for_question),
+            "on": (on, threads.for_question),
+            "on1": (on, lambda: 1),
+        }
+        if args.forced:
+            arms["onN"] = (on, lambda: min(threads.cores(), threads.QUESTION_THREADS))
+        times: dict[str, list[float]] = {k: [] for k in (*arms, "embed")}
+        times.update({f"{k}Cpu": [] for k in (*arms, "embed")})
+        chosen: list[int] = []
+        loads = [threads.load_average()]
+        names = list(arms)
         for rep in range(args.repeats):
-            for q in qs:
+            for n, q in enumerate(qs):
                 scope = Scope(repo_id=q.repo_id)
-                for side in ("off", "on") if rep % 2 == 0 else ("on", "off"):
-                    kd = off if side == "off" else on
+                turn = (rep * len(qs) + n) % len(names)
+                for side in names[turn:] + names[:turn]:
+                    kd, policy = arms[side]
+                    scorer.question_threads = policy
                     scorer.clear_cache()
-                    t, c = time.perf_counter(), time.thread_time()
+                    if side == "on":
+                        chosen.append(threads.for_question() or 0)
+                    t, c = time.perf_counter(), time.process_time()
                     kd.retrieve(q.text, scope=scope, now=now)
                     times[side].append(time.perf_counter() - t)
-                    times[side + "Cpu"].append(time.thread_time() - c)
+                    times[side + "Cpu"].append(time.process_time() - c)
+                scorer.question_threads = threads.for_question
                 scorer.clear_cache()
-                t, c = time.perf_counter(), time.thread_time()
+                t, c = time.perf_counter(), time.process_time()
                 scorer.query_vector(q.text)
                 times["embed"].append(time.perf_counter() - t)
-                times["embedCpu"].append(time.thread_time() - c)
+                times["embedCpu"].append(time.process_time() - c)
+            loads.append(threads.load_average())
         for name, samples in times.items():
             report[name] = percentiles(samples)
         report["ratioP95"] = round(report["on"]["p95"] / report["off"]["p95"], 2)
         report["ratioP95Cpu"] = round(report["onCpu"]["p95"] / report["offCpu"]["p95"], 2)
         report["questions"] = len(qs) * args.repeats
+        report["cores"] = threads.cores()
+        report["questionThreads"] = {str(k): chosen.count(k) for k in sorted(set(chosen))}
+        report["loadAverage"] = [round(x, 2) for x in loads]
     if args.backfill:
         with Kindling.open(source, read_only=True) as kd:
             texts = [o.content for o in kd.list_observations(limit=args.backfill)]

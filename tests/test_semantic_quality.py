@@ -54,6 +54,21 @@ def test_encoder_matches_the_reference(minilm: Path) -> None:
         assert got == pytest.approx(expected, abs=2e-3), (TEXTS[a], TEXTS[b])
 
 
+def test_vectors_do_not_depend_on_blas_threads(minilm: Path) -> None:
+    """A question embedded on several threads is the same vector as on one (the backfill's)."""
+    from kindling.semantic.threads import blas_threads
+
+    encoder = Encoder(MINILM, minilm)
+    long = " ".join(TEXTS * 4)  # enough rows for BLAS to share a product between threads
+    with blas_threads(1):
+        one = encoder.encode([*TEXTS, long])
+    with blas_threads(4):
+        many = [encoder.encode([text])[0] for text in [*TEXTS, long]]
+    for a, b in zip(one, many, strict=True):
+        cosine = float(sum(x * y for x, y in zip(a, b, strict=True)))
+        assert cosine == pytest.approx(1.0, abs=1e-6)
+
+
 def test_the_signal_finds_the_owner_in_other_words(minilm: Path, db_path: Path) -> None:
     scope = Scope(repo_id="r")
     with Kindling.open(db_path) as kd:

@@ -20,7 +20,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,29 +130,38 @@ def _report(label: str, result: dict[str, Any]) -> None:
     print(json.dumps({label: result}), file=sys.stderr, flush=True)  # progress, set by set
 
 
+def load_sets(
+    tmp: Path, sets: Sequence[str] | None = None, coding_limit: int | None = None
+) -> Iterator[tuple[str, Path, Kindling, dict[str, str], list[JudgedQuery], bool]]:
+    """Each set as a store in ``tmp``: its label, path, store, names, questions and whether
+    its ranking is judged with the tiers (the conversation sets) or without (coding)."""
+    full = load_set()
+    for name in sets or SETS:
+        if name == "hand-late":
+            recs = all_records(read_histories())
+            path = tmp / "hand.db"
+            kd, names = build_store(path)
+            late = at(read_queries(), last_event(recs) + HOUR)
+            yield "hand-late (tune)", path, kd, names, late, True
+        elif name == "buried":
+            data = buried.build()
+            path = tmp / "buried.db"
+            kd, names = build_store(path, data.records)
+            yield "buried (held out)", path, kd, names, list(data.queries), True
+        else:
+            split = name.removeprefix("coding-")
+            cs = full.split(split, coding_limit if split == "tune" else None)
+            path = tmp / f"{split}.db"
+            kd, _ = build_store(path, records(cs))
+            label = f"coding {split}" + (" (held out)" if split == "heldout" else " (tune)")
+            yield label, path, kd, summary_names(kd, cs), judged(cs), False
+
+
 def run(encoder: CachedEncoder, coding_limit: int | None, sets: Sequence[str]) -> dict[str, Any]:
     results: dict[str, Any] = {}
-    full = load_set()
     with tempfile.TemporaryDirectory() as tmp:
-        for name in sets:
-            if name == "hand-late":
-                recs = all_records(read_histories())
-                kd, names = build_store(Path(tmp) / "hand.db")
-                late = at(read_queries(), last_event(recs) + HOUR)
-                label = "hand-late (tune)"
-                results[label] = score(kd, names, late, encoder, tiers=True)
-            elif name == "buried":
-                data = buried.build()
-                kd, names = build_store(Path(tmp) / "buried.db", data.records)
-                label = "buried (held out)"
-                results[label] = score(kd, names, list(data.queries), encoder, tiers=True)
-            else:
-                split = name.removeprefix("coding-")
-                cs = full.split(split, coding_limit if split == "tune" else None)
-                kd, _ = build_store(Path(tmp) / f"{split}.db", records(cs))
-                label = f"coding {split}" + (" (held out)" if split == "heldout" else " (tune)")
-                results[label] = score(kd, summary_names(kd, cs), judged(cs), encoder, tiers=False)
-                results[label]["sessions"] = len(cs.sessions)
+        for label, _, kd, names, qs, tiers in load_sets(Path(tmp), sets, coding_limit):
+            results[label] = score(kd, names, qs, encoder, tiers=tiers)
             kd.close()
             _report(label, results[label])
     return results

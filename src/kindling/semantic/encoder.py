@@ -3,9 +3,9 @@
 
 Why numpy rather than an ONNX runtime: the weights that Kindling can check against upstream's
 pinned hash are the safetensors file itself, numpy is the whole runtime (about 20 MB, no model
-conversion step, no torch), and the forward pass is a few matrix products per layer. BLAS runs on
-one thread unless the caller set its own (``OPENBLAS_NUM_THREADS`` and friends are set before
-numpy is first imported): the encoder is bounded to one core.
+conversion step, no torch), and the forward pass is a few matrix products per layer. How many
+threads BLAS runs them on is the caller's choice (``threads``: the question on several, the
+backfill on one).
 
 Must not import anything from Kindling except ``errors`` and ``semantic``.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import math
 import mmap
-import os
 import struct
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,14 +26,11 @@ from kindling.semantic.wordpiece import WordPiece
 
 Array = Any  # a numpy array: numpy is the extra, never imported at module level
 
-_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _DTYPES = {"F32": "<f4", "F16": "<f2", "I64": "<i8"}
 
 
 def numpy_module() -> Any:
-    """numpy, on one BLAS thread unless set otherwise; a clear error without the extra."""
-    for var in _THREAD_VARS:
-        os.environ.setdefault(var, "1")
+    """numpy, or a clear error without the extra."""
     try:
         import numpy
     except ImportError:
@@ -122,17 +118,21 @@ class Encoder:
         if not mpnet:
             x = x + w["embeddings.token_type_embeddings.weight"][0]
         x = self._norm(x, "embeddings.LayerNorm")
-        bias = ((1.0 - mask) * -1e9)[:, None, None, :]
+        # A batch without padding (one question always) masks nothing: the mask's bias is zeros
+        # and its weights ones, so leaving them out gives the same floats, with less work.
+        padded = any(len(row) < width for row in batch)
+        bias: Array | None = ((1.0 - mask) * -1e9)[:, None, None, :] if padded else None
         if mpnet:
-            bias = bias + self._position_bias(width)
+            position = self._position_bias(width)
+            bias = position if bias is None else bias + position
         for n in range(self.layers):
             x = self._layer(x, bias, n, mpnet)
-        summed = (x * mask[:, :, None]).sum(axis=1)
+        summed = (x * mask[:, :, None]).sum(axis=1) if padded else x.sum(axis=1)
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return list((pooled / norms).astype(np.float32))
 
-    def _layer(self, x: Array, bias: Array, n: int, mpnet: bool) -> Array:
+    def _layer(self, x: Array, bias: Array | None, n: int, mpnet: bool) -> Array:
         np = self.np
         p = f"encoder.layer.{n}."
         if mpnet:
@@ -153,9 +153,12 @@ class Encoder:
             return y.reshape(b, t, h, d // h).transpose(0, 2, 1, 3)
 
         q, k, v = (split(self._dense(x, p + name)) for name in names[:3])
-        scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(d // h) + bias
-        scores = scores - scores.max(axis=-1, keepdims=True)
-        probs = np.exp(scores)
+        scores = q @ k.transpose(0, 1, 3, 2)
+        scores /= math.sqrt(d // h)
+        if bias is not None:
+            scores += bias
+        scores -= scores.max(axis=-1, keepdims=True)
+        probs = np.exp(scores, out=scores)
         probs /= probs.sum(axis=-1, keepdims=True)
         context = (probs @ v).transpose(0, 2, 1, 3).reshape(b, t, d)
         x = self._norm(self._dense(context, p + names[3]) + x, attn_norm)
@@ -163,14 +166,18 @@ class Encoder:
         return self._norm(self._dense(inner, p + "output.dense") + x, p + "output.LayerNorm")
 
     def _dense(self, x: Array, name: str) -> Array:
-        return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        y = x @ self.w[name + ".weight"].T
+        y += self.w[name + ".bias"]
+        return y
 
     def _norm(self, x: Array, name: str) -> Array:
         np = self.np
-        mean = x.mean(axis=-1, keepdims=True)
-        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-        y = (x - mean) / np.sqrt(var + self.eps)
-        return y * self.w[name + ".weight"] + self.w[name + ".bias"]
+        centred = x - x.mean(axis=-1, keepdims=True)
+        var = np.square(centred).mean(axis=-1, keepdims=True)
+        centred /= np.sqrt(var + self.eps)
+        centred *= self.w[name + ".weight"]
+        centred += self.w[name + ".bias"]
+        return centred
 
     def _position_bias(self, width: int) -> Array:
         """MPNet's relative position bias, [1, heads, width, width] (its bucketing)."""

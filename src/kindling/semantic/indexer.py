@@ -8,8 +8,9 @@ none (``store.vectors``). Stopping at any point loses at most one batch; the nex
 where the rows without vectors are. Summaries go first (few, and each stands for a session),
 then observations.
 
-CPU: the encoder runs on one thread; ``cpu`` below 1 sleeps after each batch so that the
-indexer's share of that core is at most ``cpu``.
+CPU: the encoder runs on one BLAS thread (``threads.for_backfill``, unless the user set BLAS's
+thread count); ``cpu`` below 1 sleeps after each batch so that the indexer's share of that core
+is at most ``cpu``.
 
 Must not import anything from Kindling except ``errors``, ``model``, ``store``, ``secrets``
 and ``semantic``.
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from kindling.errors import InvalidInputError
 from kindling.secrets.privacy import scrub_text
-from kindling.semantic import codec
+from kindling.semantic import codec, threads
 from kindling.semantic.scorer import TextEncoder
 from kindling.store.vectors import VectorRow, VectorStore, VectorTarget
 
@@ -84,7 +85,9 @@ def backfill(
             if not rows:
                 break
             began = clock()
-            vectors = encoder.encode([scrub_text(r.content) for r in rows], batch=batch)
+            texts = [scrub_text(r.content) for r in rows]
+            with threads.blas_threads(threads.for_backfill()):
+                vectors = encoder.encode(texts, batch=batch)
             done += store.put_vectors(
                 model,
                 [

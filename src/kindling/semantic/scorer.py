@@ -3,7 +3,8 @@ vector against the stored vectors of the candidates, as exact integer cosines.
 
 The model loads on the first question (0.3-1.5 s), never when a store opens, so a process that
 only captures never pays for it. Question vectors are kept for the last ``QUERY_CACHE``
-questions.
+questions. A question is embedded on several BLAS threads (``threads.for_question``): it is
+what a user waits for.
 
 Must not import anything from Kindling except ``errors``, ``model``, ``store`` and ``semantic``.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from kindling.model import TargetType
-from kindling.semantic import codec
+from kindling.semantic import codec, threads
 from kindling.semantic.encoder import numpy_module
 from kindling.store.vectors import VectorStore
 
@@ -35,9 +36,17 @@ class TextEncoder(Protocol):
 class VectorScorer:
     """Cosine of the question and each candidate's stored vector of this model."""
 
-    def __init__(self, store: VectorStore, load: Callable[[], TextEncoder], model: str) -> None:
+    def __init__(
+        self,
+        store: VectorStore,
+        load: Callable[[], TextEncoder],
+        model: str,
+        *,
+        question_threads: Callable[[], int | None] = threads.for_question,
+    ) -> None:
         self.store = store
         self._load = load
+        self.question_threads = question_threads  # BLAS threads for a question (benchmarks vary it)
         self._encoder: TextEncoder | None = None
         self._model = model
         self._queries: OrderedDict[str, bytes] = OrderedDict()
@@ -60,7 +69,10 @@ class VectorScorer:
             if found is not None:
                 self._queries.move_to_end(query)
                 return found
-        found = codec.encode([float(x) for x in self.encoder.encode([query])[0]])
+        encoder = self.encoder
+        with threads.blas_threads(self.question_threads()):
+            vector = encoder.encode([query])[0]
+        found = codec.encode([float(x) for x in vector])
         with self._lock:
             self._queries[query] = found
             if len(self._queries) > QUERY_CACHE:

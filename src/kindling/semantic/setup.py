@@ -27,8 +27,11 @@ from kindling.store.vectors import VectorStore
 Mode = Literal["auto", "on"]
 
 
+EXTRA = ("numpy", "threadpoolctl")  # what `pip install 'kindling-memory[semantic]'` brings
+
+
 def extra_installed() -> bool:
-    return importlib.util.find_spec("numpy") is not None
+    return all(importlib.util.find_spec(name) is not None for name in EXTRA)
 
 
 def vector_store(store: Store) -> VectorStore | None:
