@@ -167,6 +167,20 @@ def run(encoder: CachedEncoder, coding_limit: int | None, sets: Sequence[str]) -
     return results
 
 
+def open_encoder(model: str, model_dir: Path | None, cache: Path) -> CachedEncoder | None:
+    """The pinned model's encoder with its vectors cached in ``cache``, installed from
+    ``model_dir`` first when it is not installed yet; None (after saying why) without either."""
+    spec = model_spec(model)
+    if installed(spec) is None:
+        if model_dir is None:
+            print(f"{spec.name} is not installed: pass --model-dir", file=sys.stderr)
+            return None
+        install_from(spec, model_dir)
+    where = installed(spec)
+    assert where is not None
+    return CachedEncoder(Encoder(spec, where), cache)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.quality.semantic", description=__doc__)
     parser.add_argument("--model", default="all-mpnet-base-v2")
@@ -182,14 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     spec = model_spec(args.model)
-    if installed(spec) is None:
-        if args.model_dir is None:
-            print(f"{spec.name} is not installed: pass --model-dir", file=sys.stderr)
-            return 2
-        install_from(spec, args.model_dir)
-    where = installed(spec)
-    assert where is not None
-    encoder = CachedEncoder(Encoder(spec, where), args.cache)
+    encoder = open_encoder(args.model, args.model_dir, args.cache)
+    if encoder is None:
+        return 2
     start = time.perf_counter()
     results = run(encoder, args.coding_limit, args.set or SETS)
     doc = {

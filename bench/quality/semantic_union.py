@@ -43,13 +43,11 @@ from typing import Any
 
 from bench.quality.dataset import JudgedQuery
 from bench.quality.evaluate import Report, evaluate
-from bench.quality.semantic import SETS, CachedEncoder, _r10, _up_down, load_sets
+from bench.quality.semantic import SETS, CachedEncoder, _r10, _up_down, load_sets, open_encoder
 from kindling import Kindling, Scope
 from kindling.retrieval.provider import LocalFtsProvider
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS
-from kindling.semantic.encoder import Encoder
 from kindling.semantic.indexer import backfill
-from kindling.semantic.install import install_from, installed
 from kindling.semantic.models import model_spec
 from kindling.semantic.scorer import VectorScorer
 
@@ -275,14 +273,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="which sets, in this order (repeat; default all)")  # fmt: skip
     args = parser.parse_args(argv)
     spec = model_spec(args.model)
-    if installed(spec) is None:
-        if args.model_dir is None:
-            print(f"{spec.name} is not installed: pass --model-dir", file=sys.stderr)
-            return 2
-        install_from(spec, args.model_dir)
-    where = installed(spec)
-    assert where is not None
-    encoder = CachedEncoder(Encoder(spec, where), args.cache)
+    encoder = open_encoder(args.model, args.model_dir, args.cache)
+    if encoder is None:
+        return 2
     start = time.perf_counter()
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
