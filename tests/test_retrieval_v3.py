@@ -78,6 +78,43 @@ def test_an_exact_match_has_the_same_relevance_in_stores_of_1_to_1000_rows(query
     assert max(seen) - min(seen) <= 0.1
 
 
+def _cjk_filler(n: int) -> list[NewObservation]:
+    words = ["构建", "部署", "缓存", "重试", "队列", "解析", "渲染", "上传", "认证"]
+    return [
+        NewObservation(
+            kind="command",
+            content=f"运行 {words[i % 9]}{words[(i * 4) % 9]} 第{i}步",
+            scope=Scope(session_id=f"f{i // 20}", repo_id="/r"),
+            ts=i * 1_000,
+        )
+        for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("数据库迁移在周五进行", "数据库迁移"),
+        ("東京のデータベース移行は金曜日に決定", "データベース移行"),
+    ],
+)
+def test_a_cjk_word_has_the_same_relevance_in_stores_of_1_to_1000_rows(
+    text: str, query: str
+) -> None:
+    """The same calibration for a Chinese or Japanese word found by its segments, among
+    Chinese fillers that share characters with it: >= 0.3, within 0.1 from 1 to 1,000 rows."""
+    seen = []
+    for size in (1, 10, 1_000):
+        with Kindling.open(":memory:") as kd:
+            kd.append_many(_cjk_filler(size - 1))
+            kd.append_observation(kind="message", content=text, scope=Scope(repo_id="/r"), ts=10**7)
+            top = kd.retrieve(query, scope=REPO, max_candidates=5).candidates[0]
+            assert top.entity.content == text
+            seen.append(top.explanation.relevance)
+    assert min(seen) >= 0.3
+    assert max(seen) - min(seen) <= 0.1
+
+
 def test_the_step_after_a_prompt_does_not_inherit_it() -> None:
     """A command right after the task prompt holds none of its words: its context (the prompt)
     counts only ``prompt_context``, so it stays below the "nothing relevant" cut for a plain
