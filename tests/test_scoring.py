@@ -16,6 +16,7 @@ from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     RELEVANCE_THRESHOLD,
     ScoreInputs,
+    bm25_strength,
     calculate_score,
     intent_factor,
     scope_factor,
@@ -297,3 +298,13 @@ def test_docs_state_the_default_weights() -> None:
         "w_need": w.need,
     }
     assert f"`H = {w.half_life_days:g} days`" in doc
+
+
+@given(st.floats(min_value=-50.0, max_value=50.0, allow_nan=False), st.integers(1, 8))
+def test_bm25_strength_is_in_0_1_and_never_a_negative_zero(bm25: float, clauses: int) -> None:
+    """A zero strength is +0.0: ``-0.0`` would print as ``-0.00`` in ``--explain`` and as
+    ``-0.0`` in the JSON of ``explanation.signals`` (bm25 is exactly 0 when a term's IDF is)."""
+    value = bm25_strength(bm25, clauses, DEFAULT_WEIGHTS.relevance_k)
+    assert 0.0 <= value < 1.0
+    assert math.copysign(1.0, value) == 1.0
+    assert math.copysign(1.0, bm25_strength(0.0, clauses, DEFAULT_WEIGHTS.relevance_k)) == 1.0

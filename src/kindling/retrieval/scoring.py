@@ -171,7 +171,7 @@ def bm25_strength(bm25: float | None, clauses: int, k: float) -> float:
     """``s / (s + k * clauses)``, ``s = -bm25``: monotone in bm25, in [0, 1)."""
     if bm25 is None:
         return 0.0
-    s = max(-bm25, 0.0)
+    s = -bm25 if bm25 < 0 else 0.0  # not max(-bm25, 0.0): for bm25 == 0 that is -0.0
     return s / (s + k * max(1, clauses))
 
 
