@@ -97,6 +97,15 @@ def _up_down(off: Report, on: Report) -> tuple[int, int]:
     return sum(b[q] and not a[q] for q in a), sum(a[q] and not b[q] for q in a)
 
 
+def embed_store(kd: Kindling, encoder: CachedEncoder) -> tuple[Any, float]:
+    """The store behind ``kd`` with every item embedded by ``encoder``, and the seconds that
+    took (vectors already cached by text cost nothing)."""
+    store: Any = kd.store.inner if hasattr(kd.store, "inner") else kd.store
+    start = time.perf_counter()
+    backfill(store, encoder, batch=16)
+    return store, time.perf_counter() - start
+
+
 def score(
     kd: Kindling,
     names: dict[str, str],
@@ -106,10 +115,7 @@ def score(
     tiers: bool,
 ) -> dict[str, Any]:
     """Off, then on at every weight: R@10, and the questions up/down against off."""
-    store: Any = kd.store.inner if hasattr(kd.store, "inner") else kd.store
-    start = time.perf_counter()
-    backfill(store, encoder, batch=16)
-    index_s = time.perf_counter() - start
+    store, index_s = embed_store(kd, encoder)
     off = evaluate(kd, names, qs, tiers=tiers)
     out: dict[str, Any] = {
         "questions": len(qs),

@@ -43,11 +43,18 @@ from typing import Any
 
 from bench.quality.dataset import JudgedQuery
 from bench.quality.evaluate import Report, evaluate
-from bench.quality.semantic import SETS, CachedEncoder, _r10, _up_down, load_sets, open_encoder
+from bench.quality.semantic import (
+    SETS,
+    CachedEncoder,
+    _r10,
+    _up_down,
+    embed_store,
+    load_sets,
+    open_encoder,
+)
 from kindling import Kindling, Scope
 from kindling.retrieval.provider import LocalFtsProvider
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS
-from kindling.semantic.indexer import backfill
 from kindling.semantic.models import model_spec
 from kindling.semantic.scorer import VectorScorer
 
@@ -203,10 +210,8 @@ def study(
     *,
     tiers: bool,
 ) -> dict[str, Any]:
-    store: Any = kd.store.inner if hasattr(kd.store, "inner") else kd.store
-    start = time.perf_counter()
-    backfill(store, encoder, batch=16)
-    out: dict[str, Any] = {"questions": len(qs), "indexSeconds": round(time.perf_counter() - start)}
+    store, seconds = embed_store(kd, encoder)
+    out: dict[str, Any] = {"questions": len(qs), "indexSeconds": round(seconds)}
     scorer = VectorScorer(store, lambda: encoder, encoder.model)
     index = read_vectors(path, encoder.model)
     prepared: dict[str, Question] = {}
