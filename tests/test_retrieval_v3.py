@@ -4,6 +4,7 @@ episode then step, context without contamination, phrase fallback, the shared th
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -46,12 +47,15 @@ def test_a_four_observation_store_ranks_the_error_first() -> None:
         assert "fits a error question" in first.explanation.why
 
 
-def _filler(n: int) -> list[NewObservation]:
+def _filler(n: int, step: Callable[[int], str] | None = None) -> list[NewObservation]:
+    """``n`` commands of two filler words each (``step(i)`` writes the i-th), in 20-step
+    sessions of one repository."""
     words = ["build", "deploy", "cache", "retry", "queue", "parser", "render", "upload"]
+    text = step or (lambda i: f"$ make {words[i % 8]} {words[(i * 3) % 8]} step {i}")
     return [
         NewObservation(
             kind="command",
-            content=f"$ make {words[i % 8]} {words[(i * 3) % 8]} step {i}",
+            content=text(i),
             scope=Scope(session_id=f"f{i // 20}", repo_id="/r"),
             ts=i * 1_000,
         )
@@ -78,17 +82,9 @@ def test_an_exact_match_has_the_same_relevance_in_stores_of_1_to_1000_rows(query
     assert max(seen) - min(seen) <= 0.1
 
 
-def _cjk_filler(n: int) -> list[NewObservation]:
+def _cjk_step(i: int) -> str:
     words = ["构建", "部署", "缓存", "重试", "队列", "解析", "渲染", "上传", "认证"]
-    return [
-        NewObservation(
-            kind="command",
-            content=f"运行 {words[i % 9]}{words[(i * 4) % 9]} 第{i}步",
-            scope=Scope(session_id=f"f{i // 20}", repo_id="/r"),
-            ts=i * 1_000,
-        )
-        for i in range(n)
-    ]
+    return f"运行 {words[i % 9]}{words[(i * 4) % 9]} 第{i}步"
 
 
 @pytest.mark.parametrize(
@@ -106,7 +102,7 @@ def test_a_cjk_word_has_the_same_relevance_in_stores_of_1_to_1000_rows(
     seen = []
     for size in (1, 10, 1_000):
         with Kindling.open(":memory:") as kd:
-            kd.append_many(_cjk_filler(size - 1))
+            kd.append_many(_filler(size - 1, _cjk_step))
             kd.append_observation(kind="message", content=text, scope=Scope(repo_id="/r"), ts=10**7)
             top = kd.retrieve(query, scope=REPO, max_candidates=5).candidates[0]
             assert top.entity.content == text
