@@ -34,6 +34,7 @@ import json
 import os
 
 from kindling.ids import new_id as new_id  # records carry their observation's id
+from kindling.private_files import private_dir, write_private
 from kindling.secrets.scrub import scrub_secrets
 from kindling.secrets.session_secrets import SessionSecrets, secrets_dir
 
@@ -145,21 +146,6 @@ def _remembered(
     return out
 
 
-def _private_dir(path: str) -> None:
-    try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        info = os.stat(path)
-        mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()  # no uids on Windows
-        if info.st_mode & 0o077 and mine:  # made by another tool
-            os.chmod(path, 0o700)
-        return
-    except FileNotFoundError:  # the data directory itself is new
-        os.makedirs(os.path.dirname(path) or ".", 0o700, exist_ok=True)
-        os.mkdir(path, 0o700)
-    os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
-
-
 def write_record(
     directory: str, record: dict[str, Any], found: dict[str, str] | None = None
 ) -> str:
@@ -176,18 +162,10 @@ def write_record(
         clean = _remembered(directory, session, clean, masked)
     # ASCII: a lone surrogate (JSON allows "\\ud800") survives the trip; the engine cleans it.
     data = json.dumps({"v": FORMAT, **clean}).encode("ascii")
-    _private_dir(directory)
-    name = f"{int(record['ts']):013d}-{os.getpid()}-{os.urandom(4).hex()}"
-    tmp = os.path.join(directory, "." + name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    final = os.path.join(directory, name + RECORD_SUFFIX)
-    os.rename(tmp, final)
+    private_dir(directory)
+    name = f"{int(record['ts']):013d}-{os.getpid()}-{os.urandom(4).hex()}{RECORD_SUFFIX}"
+    final = os.path.join(directory, name)
+    write_private(final, data)
     return final
 
 

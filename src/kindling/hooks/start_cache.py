@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 
+from kindling import private_files
 from kindling.ids import stable_id, wall_clock_ms
 
 TYPE_CHECKING = False
@@ -118,25 +119,16 @@ def lookup(db: str, repo: str, config_file: str, now: int | None = None) -> tupl
 
 
 def private_dir(db: str) -> str:
-    folder = cache_dir(db)
-    try:  # noqa: SIM105  (contextlib would cost the hook process an import)
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
-    return folder
+    """The cache's directory for ``db``, made private (``private_files.private_dir``)."""
+    return private_files.private_dir(cache_dir(db))
 
 
 def store(db: str, repo: str, key: list[Any], valid_until: int | None, text: str | None) -> None:
     """Keep ``text`` as the injection for ``repo`` in state ``key`` (private file, atomic)."""
     private_dir(db)
     entry = {"v": FORMAT, "repo": repo, "key": key, "validUntil": valid_until, "text": text}
-    target = cache_file(db, repo)
-    tmp = f"{target}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(entry, fh, ensure_ascii=False)
-    os.replace(tmp, target)
+    # ASCII: any text (a lone surrogate too) is written and read back as it was
+    private_files.write_private(cache_file(db, repo), json.dumps(entry).encode("ascii"))
 
 
 def spawn_refresh(db: str, repo: str, opening: list[str] | None = None) -> bool:

@@ -25,7 +25,8 @@ A cache can make a compile faster, never different:
   over it), so a reader never sees half of it.
 
 Off until a process turns it on with ``enable`` (the hooks do, with a directory in Kindling's
-home) and written by ``save``. Must not import anything from Kindling; standard library only.
+home) and written by ``save``. Must not import anything from Kindling except ``private_files``
+(standard library only, as this module).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ import os
 import re
 import stat
 import sys
+
+from kindling.private_files import private_dir, write_private
 
 __all__ = ["compile", "enable", "save"]
 
@@ -215,30 +218,5 @@ def _read(path: str) -> dict[tuple[str, int], bytes]:
 
 
 def _write(directory: str, entries: dict[tuple[str, int], bytes]) -> None:
-    _private_dir(directory)
-    data = FILE_MAGIC + marshal.dumps((_stamp(), entries))
-    path = _path(directory)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    try:
-        os.replace(tmp, path)
-    except OSError:
-        os.unlink(tmp)
-        raise
-
-
-def _private_dir(path: str) -> None:
-    try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        return
-    except FileNotFoundError:  # the data directory itself is new
-        os.makedirs(os.path.dirname(path) or ".", 0o700, exist_ok=True)
-        os.mkdir(path, 0o700)
-    os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
+    private_dir(directory)
+    write_private(_path(directory), FILE_MAGIC + marshal.dumps((_stamp(), entries)))

@@ -19,8 +19,8 @@ Where it lives:
 - the engine (``Kindling``): the same files when they exist, read-only, plus what this process
   masked, in memory and bounded the same way (``SessionSecrets``).
 
-Must not import anything from Kindling except ``secrets.scrub`` (lazily) and
-``secrets.regex_cache`` (its two patterns); standard library
+Must not import anything from Kindling except ``secrets.scrub`` (lazily),
+``secrets.regex_cache`` (its two patterns) and ``private_files``; standard library
 only, and ``hashlib`` only when ``_blake2`` is missing (hooks import this: start-up matters).
 """
 
@@ -30,6 +30,7 @@ import os
 import re
 import time
 
+from kindling.private_files import private_dir, write_private
 from kindling.secrets.regex_cache import compile as cached_compile
 
 TYPE_CHECKING = False
@@ -197,17 +198,8 @@ class SessionSecrets:
         known.update(entries)
         kept = list(known.items())[-MAX_PER_SESSION:]
         data = "".join(f"{fp} {kind}\n" for fp, kind in kept).encode("ascii")
-        tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
-        except OSError:
-            with _quiet():
-                os.unlink(tmp)
+        with _quiet():  # memory across processes is best effort; the masking already happened
+            write_private(path, data)
 
     def mask(self, session: str | None, text: str) -> tuple[str, tuple[str, ...]]:
         """``text`` with every remembered value of ``session`` masked; the kinds masked."""
@@ -295,11 +287,7 @@ def _read_key(directory: str, *, create: bool) -> bytes | None:
     if not create:
         return None
     try:
-        os.makedirs(os.path.dirname(directory) or ".", 0o700, exist_ok=True)  # a new home
-        os.mkdir(directory, 0o700)
-        os.chmod(directory, 0o700)  # mkdir's mode is filtered by the umask
-    except FileExistsError:
-        pass
+        private_dir(directory)
     except OSError:
         return None
     key = os.urandom(32)
