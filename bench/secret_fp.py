@@ -1,12 +1,15 @@
 """False positives of the scrubber on real text: the share of lines it alters, and certificates.
 
     .venv/bin/python bench/secret_fp.py [--max-lines N] [--show N] [--lock FILE] [--repo DIR]
+        [--docs DIR]
 
 Real text found on this machine (nothing is committed; the figure depends on what is installed):
 the Python sources of this virtualenv's site-packages, the CSS and minified JavaScript there,
-lockfiles (``--lock``: package-lock.json, go.sum, Cargo.lock, poetry.lock, ...), and git logs
-with stats of ``--repo`` clones (default: this repository). Each file's lines are scrubbed as
-one text (as a tool's output would be) and a line counts as altered when it differs after.
+lockfiles (``--lock``: package-lock.json, go.sum, Cargo.lock, poetry.lock, ...), git logs
+with stats of ``--repo`` clones (default: this repository), and the Markdown, shell and YAML
+files under ``--docs`` folders (command examples: tldr-pages' pages are a good one). Each
+file's lines are scrubbed as one text (as a tool's output would be) and a line counts as
+altered when it differs after.
 Then every certificate of certifi's bundle, one block at a time and the whole file at once:
 none may be altered. ``--naive`` gives the same figures for ``bench.secret_heldout``'s naive
 baseline.
@@ -34,7 +37,10 @@ def _venv_files(suffixes: tuple[str, ...]) -> list[Path]:
 
 
 def _texts(args: argparse.Namespace) -> dict[str, list[str]]:
-    groups: dict[str, list[str]] = {"code": [], "css/min.js": [], "lockfiles": [], "git logs": []}
+    groups: dict[str, list[str]] = {
+        **{"code": [], "css/min.js": [], "lockfiles": [], "git logs": []},
+        "docs/scripts": [],
+    }
     for p in _venv_files((".py",)):
         groups["code"].append(p.read_text("utf-8", "replace"))
     for p in _venv_files((".css", ".js")):
@@ -42,6 +48,10 @@ def _texts(args: argparse.Namespace) -> dict[str, list[str]]:
             groups["css/min.js"].append(p.read_text("utf-8", "replace"))
     for lock in args.lock or []:
         groups["lockfiles"].append(Path(lock).read_text("utf-8", "replace"))
+    for folder in args.docs or []:  # Markdown, shell and YAML: where commands are shown
+        for p in sorted(Path(folder).rglob("*")):
+            if p.is_file() and p.suffix in (".md", ".sh", ".yml", ".yaml", ".rst", ".txt"):
+                groups["docs/scripts"].append(p.read_text("utf-8", "replace"))
     for repo in args.repo or [str(ROOT)]:
         log = subprocess.run(
             ["git", "-C", repo, "log", "--stat", "--format=fuller", "-n", "3000"],
@@ -127,6 +137,9 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=0, help="print N altered lines")
     parser.add_argument("--lock", action="append", help="a lockfile to include")
     parser.add_argument("--repo", action="append", help="a git clone whose log to include")
+    parser.add_argument(
+        "--docs", action="append", help="a folder of Markdown, shell and YAML files to include"
+    )
     parser.add_argument("--naive", action="store_true", help="the naive baseline's figures")
     args = parser.parse_args()
     if args.naive:

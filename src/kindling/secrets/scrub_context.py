@@ -7,12 +7,6 @@
 - URL query parameters that carry a credential (``&sig=`` of an Azure SAS, ``?token=``,
   ``X-Amz-Signature=``), and a token used as the user of a URL
   (``https://<40 hex>:x-oauth-basic@github.com``).
-- Files and commands that hold a password in a known place: ``.netrc`` (``machine x login y
-  password z``), credential commands with positional values (``aws configure set
-  aws_secret_access_key X``, ``vault operator unseal KEY``, ``vault login TOKEN``), flags of
-  programs that take a password (``PsExec -p``, ``plink -pw``, ``sqlcmd -P``, ``ldapsearch -w``,
-  ``zip -P``, ``keytool -storepass``), PowerShell's ``-Password X`` and
-  ``ConvertTo-SecureString 'x' -AsPlainText``.
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
 - ``Cookie:`` and ``Set-Cookie:`` headers: a cookie whose value looks generated is a session
   credential, whatever its name.
@@ -28,7 +22,6 @@ import re
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
-    P,
     entropy,
     gated,
     has_candidate,
@@ -244,125 +237,10 @@ def _webhook(m: re.Match[str]) -> tuple[str, str] | None:
     return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
 
 
-# ------------------------------------------------------------------ files and commands
-
-_ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
-_NETRC_SRC = (
-    r"(?P<keep>\b(?:machine|default|login)\b(?:[ \t\r\n]++\S++){0,4}?[ \t\r\n]++password"
-    r"[ \t]++)(?P<value>\S++)"
-)
-# (keywords, pattern with ``keep`` and ``value``): commands that take a secret in a known place.
-# The first two are certain places (any value there is a secret, even one shaped like a path).
-COMMAND_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
-    (
-        ("configure set",),
-        r"(?P<keep>\baws[ \t]++configure[ \t]++set[ \t]++[\w.-]*(?i:secret|token|key|password)"
-        rf"[ \t]++)(?P<value>{_ARG})",
-    ),
-    (
-        ("vault",),
-        r"(?P<keep>\bvault[ \t]++(?:operator[ \t]++)?(?:unseal|login)"
-        r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++)(?P<value>(?!-)[^\s=]++={0,2})(?=\s|$)",
-    ),
-    (
-        ("psexec", "paexec"),
-        rf"(?P<keep>\b(?i:psexec|psexec64|paexec)(?:\.exe)?\b[^\r\n]{{0,300}}?[ \t]-p[ \t]++)"
-        rf"(?P<value>{_ARG})",
-    ),
-    (
-        ("plink", "pscp", "psftp"),
-        rf"(?P<keep>\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\r\n]{{0,300}}?[ \t]-pw[ \t]++)"
-        rf"(?P<value>{_ARG})",
-    ),
-    (
-        ("sqlcmd", "bcp", "osql"),
-        rf"(?P<keep>\b(?:sqlcmd|bcp|osql)\b[^\r\n]{{0,300}}?[ \t]-P[ \t]*+)(?P<value>{_ARG})",
-    ),
-    (
-        ("ldap",),
-        rf"(?P<keep>\bldap\w*+\b[^\r\n]{{0,300}}?[ \t]-w[ \t]++)(?P<value>{_ARG})",
-    ),
-    (
-        ("zip", "7z", "rar "),
-        rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar)\b[^\r\n]{{0,300}}?[ \t]-(?:P[ \t]++|p))"
-        rf"(?P<value>{_ARG})",
-    ),
-    (
-        ("storepass", "keypass"),
-        rf"(?P<keep>[ \t]-(?:src|dest|new)?(?:storepass|keypass)[ \t]++)(?P<value>{_ARG})",
-    ),
-    (
-        ("/p:", "/password:"),
-        r"(?P<keep>[ \t]/(?i:p|password|pass):)(?P<value>\"[^\"\r\n]*+\"|[^\s\"]++)",
-    ),
-    (
-        ("securestring",),
-        rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{_ARG})",
-    ),
-    (
-        ("identified",),
-        # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
-        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
-        r"[^\r\n;]{0,120}?"
-        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
-        rf"(?P<value>(?!(?i:password|values?)\b){_ARG})",
-    ),
-    (
-        ("net user",),
-        # Windows: net user NAME PASSWORD [/add]
-        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){_ARG}[ \t]++)(?P<value>(?![/*]){_ARG})",
-    ),
-    (
-        ("password-stdin",),
-        # echo PW | docker login --password-stdin: the value piped into a credential prompt.
-        rf"(?P<keep>\becho[ \t]++(?:-n[ \t]++)?)(?P<value>{_ARG})"
-        r"(?=[ \t]*+\|[^\r\n]{0,200}?--password-stdin)",
-    ),
-    (
-        ("env ", "arg "),
-        # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
-        r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
-        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
-        rf"(?P<value>(?![=\s]){_ARG})",
-    ),
-    (
-        ("mongo",),
-        rf"(?P<keep>\bmongo(?:sh|dump|restore|import|export)?\b[^\r\n]{{0,300}}?[ \t]-p[ \t]++)"
-        rf"(?P<value>{_ARG})",
-    ),
-    (
-        ("password", "passwd", "token", "secret", "apikey", "api-key", "accesskey"),
-        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x. The flag is
-        # read whole (possessive) and its end checked by look-behinds: trying each keyword at
-        # every letter after each dash cost a diff's worth of backtracking.
-        r"(?P<keep>-(?<![\w-]-)[A-Za-z][A-Za-z-]{0,39}+"
-        r"(?i:(?<=password)|(?<=passwd)|(?<=token)|(?<=secret)|(?<=apikey)|(?<=api-key)"
-        rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
-    ),
-)
-
-
-def _certain(m: re.Match[str]) -> tuple[str, str] | None:
-    """A value in a place that only ever holds a secret (``vault operator unseal X``)."""
-    return _command(m, certain=True)
-
-
-def _command(m: re.Match[str], certain: bool = False) -> tuple[str, str] | None:
-    value = m["value"]
-    inner = value[1:-1] if value[:1] in "\"'" and value[-1:] == value[:1] else value
-    if not inner or leave_value(inner) or "[REDACTED:" in inner:
-        return None
-    if not certain and P.code.fullmatch(inner) and not credential_like(inner):
-        return None  # -Password $cred.Password, a path
-    if inner.startswith("$") or inner.lower() in ("true", "false", "-"):
-        return None
-    quote = value[0] if inner is not value else ""
-    return "password", f"{m['keep']}{quote}{mask('password')}{quote}"
-
-
 def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    """The context rules, in the order they run: URL and command rules with the other
-    shape rules, ``near_key`` last (before ``random_token``)."""
+    """The context rules, in the order they run: the URL and header rules here run with the
+    other shape rules (before ``secrets.scrub_commands``' places), ``near_key`` last (before
+    ``random_token``)."""
     a = re.ASCII
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
@@ -373,9 +251,6 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
             LazyPattern(_QUERY_SRC, a),
             _query,
         ),
-        (("password",), LazyPattern(_NETRC_SRC, a | re.IGNORECASE), _certain),
-        *((words, LazyPattern(src, a), _certain) for words, src in COMMAND_SRC[:2]),
-        *((words, LazyPattern(src, a), _command) for words, src in COMMAND_SRC[2:]),
     ]
 
 

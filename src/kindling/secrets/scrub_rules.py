@@ -10,17 +10,17 @@ Imported on the first call of ``scrub_secrets``, never at import time, so that i
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
-``secrets.scrub_loose``,
+``secrets.scrub_loose``, ``secrets.scrub_commands``, ``secrets.scrub_context``,
 ``secrets.scrub_named``, ``secrets.scrub_values`` and ``secrets.regex_cache`` (never
 ``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
+from kindling.secrets.scrub_commands import place_rules
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_keyed import keyed_rules
@@ -148,56 +148,6 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_password", f"{m['prefix']}{mask('url_password')}"
 
 
-# --- command lines. Each starts at the program name and looks at most 300 characters ahead
-# on the same line for the flag, so a line full of program names stays linear.
-_ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
-_SHELL_SRC: tuple[tuple[tuple[str, ...], str], ...] = (
-    # curl/wget -u user:pw, --user user:pw, --user=user:pw
-    (
-        ("curl", "wget"),
-        r"""\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|-U|--user|--http-user|--proxy-user)
-        (?:=|[ \t]*+)
-        (?P<keep>["']?[^\s:"']++:)(?P<value>'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)""",
-    ),
-    # mysql -pPW (no blank: a blank after -p means "prompt for it")
-    (
-        ("mysql", "mariadb"),
-        rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb)\b[^\r\n]{{0,300}}?[ \t]"
-        rf"(?P<keep>-p)(?P<value>{_ARG})",
-    ),
-    (("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{_ARG})"),
-    (
-        ("login",),
-        rf"\blogin\b[^\r\n]{{0,300}}?(?P<keep>[ \t]-p[ \t]++)(?P<value>{_ARG})",
-    ),
-    (
-        ("redis-cli", "keydb-cli"),
-        rf"\b(?:redis|keydb)-cli\b[^\r\n]{{0,300}}?(?P<keep>[ \t]-a[ \t]++)(?P<value>{_ARG})",
-    ),
-    (
-        ("pass:",),
-        r"(?P<keep>[ \t]-(?:pass|passin|passout|password|k)[ \t]++[\"']?pass:)"
-        r"(?P<value>[^\s\"']++)",
-    ),
-    (
-        ("htpasswd",),
-        rf"\bhtpasswd(?P<keep>(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*b[A-Za-z]*"
-        rf"(?:[ \t]++-[A-Za-z]++)*(?:[ \t]++(?!-){_ARG}){{1,2}}?[ \t]++)(?P<value>{_ARG})"
-        r"(?=[ \t]*+(?:$|[\r\n|;&)]))",
-    ),
-)
-
-
-def _shell(m: re.Match[str]) -> tuple[str, str] | None:
-    value = m["value"]
-    inner = value[1:-1] if value[:1] in "\"'" and value[-1:] == value[:1] else value
-    if not inner or leave_value(inner):
-        return None
-    quote = value[0] if inner is not value else ""
-    head = m.string[m.start() : m.start("value")]
-    return "password", f"{head}{quote}{mask('password')}{quote}"
-
-
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
 # makes it part of something else), 20-256 characters (a Dropbox token is 140).
@@ -241,16 +191,6 @@ def _encodes_secret(token: str) -> bool:
         return False
     decoded = raw.decode("ascii", "replace")
     return "PRIVATE KEY" in decoded or _HEX_RUN.search(decoded) is not None
-
-
-def _digits_and_letters(core: str) -> bool:
-    """Letters and digits interleaved as in a generated key (``a8Fq2m9Kx...``)."""
-    digits = sum(c.isdigit() for c in core)
-    if digits < 3 or len(core) - digits < 3:
-        return False
-    if sum(a.isdigit() != b.isdigit() for a, b in itertools.pairwise(core)) < 5:
-        return False  # words with a number or two (release2024build7)
-    return entropy(core) >= 3.6
 
 
 def _basic(token: str) -> bool:
@@ -379,8 +319,8 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
         (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
         *context_rules(),
+        *place_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
-        *((words, LazyPattern(src, av), _shell) for words, src in _SHELL_SRC),
         *named_rules(),
         *keyed_rules(),
         *loose_rules(),

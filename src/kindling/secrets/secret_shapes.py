@@ -48,11 +48,12 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("grafana_token", "eyJrIjoi", "[A-Za-z0-9]{40,}+={0,3}"),
     ("grafana_token", "glc_", f"{_B64}{{32,}}+={{0,3}}"),
     ("grafana_token", "glsa_", "[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-    # A JWT, or an unsigned one (``alg: none``) that ends with its second dot.
+    # A JWT; an unsigned one (``alg: none``), which ends with its second dot; and one whose
+    # signature was cut off or left out: a header and claims, both JSON (``eyJ`` is ``{"``).
     (
         "jwt",
         "eyJ",
-        f"{_URL}{{8,}}+\\.(?:{_URL}{{8,}}+\\.{_URL}{{8,}}+|eyJ{_URL}{{5,}}+\\.{_END})",
+        f"{_URL}{{8,}}+\\.(?:{_URL}{{8,}}+\\.{_URL}{{8,}}+|eyJ{_URL}{{5,}}+\\.?{_END})",
     ),
     ("sendgrid_api_key", "SG.", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
     ("digitalocean_token", "dop_v1_", "[a-f0-9]{64}"),
@@ -220,12 +221,13 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         for n in ("1", "5", "6", "8", "apr1")
     ),
     # A Discord bot token: base64 of the bot's numeric id (every 4 characters of it start with
-    # M, N or O, as base64 of ASCII digits does), a timestamp and an HMAC.
+    # M, N or O, as base64 of ASCII digits does), a timestamp and an HMAC. Found inside a
+    # longer run too (``AT<token>`` in a log line), as the other scanners find it.
     (
         "discord_bot_token",
         ".",
-        # (The first letter first: the scan skips to an M, N or O before looking back.)
-        "[MNO](?<![A-Za-z0-9_-][MNO])[A-Za-z0-9_-]{3}(?:[MNO][A-Za-z0-9_-]{3}){4,5}"
+        # (The first letter first: the scan skips to an M, N or O.)
+        "[MNO][A-Za-z0-9_-]{3}(?:[MNO][A-Za-z0-9_-]{3}){4,5}"
         "[A-Za-z0-9_-]{0,3}"
         "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
     ),

@@ -1,0 +1,396 @@
+"""The place rules of ``secrets.scrub``: files and commands that hold a secret in a known place.
+
+One table, ``PLACES``, says where each credential file or command keeps its secret: a flag
+(``sshpass -p X``, ``PsExec -p X``, ``twine upload -p X``), a positional argument
+(``vault operator unseal X``, ``net use \\\\fs\\share X``, ``cargo login X``), the password half
+of a ``user:password`` pair (``curl -u``, ``smbclient -U user%X``, ``sqlplus user/X@db``,
+``secretsdump.py dom/user:X@host``, ``skopeo --creds``), a value piped or fed into a command
+that reads a secret (``echo X | sudo -S``, ``... <<< X``), or a line of a credential file
+(``.netrc``, ``.pgpass``).
+
+A *certain* place holds nothing but a secret, so any value there is masked, even one shaped
+like a path; in the others a value that reads as code (``$cred.Password``, a path) is left.
+A variable (``$PASS``), ``true``/``false`` and an empty value are always left.
+
+Each pattern starts at the program's name (or the file's keyword) and looks at most 300
+characters ahead on the same line, so a line full of program names stays linear. A rule
+runs only when one of its keywords is in the lowercased text (``secrets.scrub_keywords``).
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_context``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_context import credential_like
+from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+
+class Place:
+    """Where a command or file keeps a secret: a pattern with groups ``keep`` (left as it is)
+    and ``value`` (masked), woken by any of ``words``. (A plain class: ``typing`` is not
+    imported on a hook's path.)"""
+
+    __slots__ = ("certain", "source", "words")
+
+    def __init__(self, words: tuple[str, ...], source: str, certain: bool = False) -> None:
+        self.words, self.source, self.certain = words, source, certain
+
+
+# One argument of a command line: quoted, or up to a blank or a shell operator.
+_ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
+# The password of a ``user:password``-style pair: up to a blank or a quote.
+_PAIR_REST = r"""(?:'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)"""
+# From a program's name to its flag: at most 300 characters of the same line.
+_ON = r"\b[^\r\n]{0,300}?"
+
+
+def _flag(programs: str, flags: str, joined: bool = False) -> str:
+    """A flag of ``programs`` followed by its value (``-p X``, ``--password=X``; with
+    ``joined``, the value may also follow the flag with no blank: ``-pX``)."""
+    gap = r"(?:=|[ \t]*+)" if joined else r"(?:=|[ \t]++)"
+    return rf"\b(?:{programs}){_ON}(?P<keep>[ \t](?:{flags}){gap})(?P<value>(?!-){_ARG})"
+
+
+PLACES: tuple[Place, ...] = (
+    # ---------------------------------------------------------------- credential files
+    # .netrc: machine x login y password z (over one line or several)
+    Place(
+        ("password",),
+        r"(?P<keep>\b(?i:machine|default|login)\b(?:[ \t\r\n]++[^\s`]++){0,4}?[ \t\r\n]++"
+        r"(?i:password)[ \t]++)(?P<value>[^\s`]++)",
+        certain=True,
+    ),
+    # .pgpass: host:port:database:user:password, one entry a line (a colon in the password is
+    # escaped). Exactly five fields, a port or ``*`` second: no IPv6 address or MAC has that.
+    Place(
+        (":5432:", ":5433:", ":6432:", ":*:", "pgpass"),
+        r"(?<![^\n])[ \t]*+(?P<keep>[A-Za-z0-9_.*-][^\s:]*+:(?:[0-9]{1,5}|\*):[^\s:]++:"
+        r"[^\s:]++:)(?P<value>(?:\\.|[^\s:\\])++)[ \t]*+(?=\r?$|\r?\n)",
+        certain=True,
+    ),
+    # .npmrc's _auth (base64 of user:password), alone on its line or after a registry's
+    # ``//host/:``; .yarnrc.yml's npmAuthIdent (user:password)
+    Place(
+        ("_auth", "npmauthident"),
+        r"(?P<keep>(?:(?<![^\n])[ \t]*+|(?<=/:))(?:_auth|npmAuthIdent)[\"']?[ \t]*+[=:][ \t]*+)"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    # PuTTY's key file: the lines after Private-Lines hold the private key
+    Place(
+        ("private-lines",),
+        r"(?P<keep>Private-Lines:[ \t]*+[0-9]++\r?\n)(?P<value>[A-Za-z0-9+/=]++(?=\r?\n|\Z)"
+        r"(?:\r?\n[A-Za-z0-9+/=]++(?=\r?\n|\Z))*+)",
+        certain=True,
+    ),
+    # ---------------------------------------------------------------- positional values
+    Place(
+        ("configure set",),
+        r"(?P<keep>\baws[ \t]++configure[ \t]++set[ \t]++[\w.-]*(?i:secret|token|key|password)"
+        rf"[ \t]++)(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("vault",),
+        r"(?P<keep>\bvault[ \t]++(?:operator[ \t]++)?(?:unseal|login)"
+        r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++)(?P<value>(?!-)[^\s=]++={0,2})(?=\s|$)",
+        certain=True,
+    ),
+    # Windows: net user NAME PASSWORD; net use [Z:] \\server\share PASSWORD [/user:...]
+    Place(
+        ("net user",),
+        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){_ARG}[ \t]++)(?P<value>(?![/*]){_ARG})",
+    ),
+    Place(
+        ("net use",),
+        r"(?P<keep>\b(?i:net)[ \t]++(?i:use)[ \t]++(?:(?:[A-Za-z]:|\*)[ \t]++)?\\\\[^\s`]++"
+        r"(?:[ \t]++/(?i:user|u):[^\s`]++)?[ \t]++)"
+        rf"(?P<value>(?![/*]){_ARG})",
+        certain=True,
+    ),
+    # Wi-Fi: nmcli ... password X (or a psk property), wpa_passphrase SSID X
+    Place(
+        ("nmcli",),
+        rf"\bnmcli{_ON}(?P<keep>[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk"
+        r"|wifi-sec\.wep-key[0-3]|802-1x\.password|vpn\.secrets\.password)[ \t]++)"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("wpa_passphrase",),
+        rf"(?P<keep>\bwpa_passphrase[ \t]++{_ARG}[ \t]++)(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(("keymaterial=",), rf"(?P<keep>(?i:keyMaterial)=)(?P<value>{_ARG})", certain=True),
+    # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
+    Place(
+        ("identified",),
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
+        r"[^\r\n;]{0,120}?"
+        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
+        rf"(?P<value>(?!(?i:password|values?)\b){_ARG})",
+    ),
+    # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
+    Place(
+        ("env ", "arg "),
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
+        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
+        rf"(?P<value>(?![=\s]){_ARG})",
+    ),
+    # Package registries: the token or password a login or config command is given.
+    Place(
+        ("cargo login",),
+        r"(?P<keep>\bcargo[ \t]++login(?:[ \t]++--registry(?:=|[ \t]++)[^\s`]++)?[ \t]++)"
+        rf"(?P<value>(?!-){_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("poetry config",),
+        r"(?P<keep>\bpoetry[ \t]++config[ \t]++(?:(?:--local|--unset)[ \t]++)?"
+        rf"(?:http-basic\.[^\s`]++[ \t]++{_ARG}|pypi-token\.[^\s`]++)[ \t]++)"
+        rf"(?P<value>(?!-){_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("composer config",),
+        r"(?P<keep>\bcomposer[ \t]++config[ \t]++(?:(?:-g|--global|--auth|-a)[ \t]++)*+"
+        r"(?:http-basic\.[^\s`]++[ \t]++" + _ARG + r"|(?:bearer|github-oauth|gitlab-token"
+        r"|gitlab-oauth|bitbucket-oauth\.[^\s`]++[ \t]++" + _ARG + r")\.[^\s`]++)[ \t]++)"
+        rf"(?P<value>(?!-){_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("npm config", "yarn config", "pnpm config"),
+        r"(?P<keep>\b(?:npm|pnpm|yarn)[ \t]++config[ \t]++set[ \t]++(?:-H[ \t]++)?\S*?"
+        r"(?i:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)(?:=|[ \t]++))"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    # bundle config [set] [--global] gems.example.com user:secret; BUNDLE_GEMS__EXAMPLE__COM=
+    Place(
+        ("bundle config",),
+        r"(?P<keep>\bbundle[ \t]++config\b(?:[ \t]++(?:set|--global|--local))*+[ \t]++"
+        r"(?:https?://)?[\w-]++(?:\.[\w-]++)++/?[ \t]++)"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("bundle_",),
+        rf"(?P<keep>\bBUNDLE_[A-Z0-9]++(?:_[A-Z0-9]++)*?__[A-Z0-9_]++=)(?P<value>{_ARG})",
+        certain=True,
+    ),
+    # Secret stores: the value a ``set`` or ``create`` command is given.
+    Place(
+        ("--secret-string",),
+        rf"(?P<keep>[ \t]--secret-string(?:=|[ \t]++))(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("put-parameter",),
+        r"\bput-parameter\b(?=[^\r\n]{0,600}?SecureString)"
+        rf"[^\r\n]{{0,300}}?(?P<keep>[ \t]--value(?:=|[ \t]++))(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("keyvault",),
+        rf"\bkeyvault[ \t]++secret[ \t]++set{_ON}(?P<keep>[ \t]--value(?:=|[ \t]++))"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("secret set",),
+        rf"\bgh[ \t]++secret[ \t]++set{_ON}(?P<keep>[ \t](?:--body|-b)(?:=|[ \t]*+))"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("doppler",),
+        r"(?P<keep>\bdoppler[ \t]++secrets[ \t]++set[ \t]++[A-Za-z_][\w]*+[ \t]++)"
+        rf"(?P<value>(?!-){_ARG})",
+        certain=True,
+    ),
+    # A value piped into a command that reads a secret on its standard input.
+    Place(
+        ("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
+        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:-[neE]++[ \t]++)*+)(?P<value>(?!-){_ARG})"
+        r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
+        r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
+        r"|\bsecret[ \t]++create\b))",
+        certain=True,
+    ),
+    # ... or fed to it as a here-string: gcloud secrets create db --data-file=- <<< X
+    Place(
+        ("<<<",),
+        r"(?P<keep>\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
+        rf"|chpasswd|sudo[ \t]++-S){_ON}<<<[ \t]*+)(?P<value>{_ARG})",
+        certain=True,
+    ),
+    # ---------------------------------------------------------------- user:password pairs
+    # curl/wget -u user:pw, --user user:pw, --user=user:pw
+    Place(
+        ("curl", "wget"),
+        r"\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|-U|--user|--http-user|--proxy-user)"
+        r"(?:=|[ \t]*+)(?P<keep>[\"']?[^\s:\"']++:)"
+        rf"(?P<value>{_PAIR_REST})",
+        certain=True,
+    ),
+    # Samba and the tools built on it: -U [domain/]user%password
+    Place(
+        ("%",),
+        r"(?P<keep>[ \t](?:-U|--user(?:name)?)(?:=|[ \t]*+)[\"']?(?:[\w.-]{1,64}+[/\\])?"
+        r"[\w.$-]{1,64}+%)(?P<value>[^\s\"']++)",
+        certain=True,
+    ),
+    # Oracle: sqlplus user/password[@db], expdp userid=user/password@db, rman target sys/pw
+    Place(
+        ("sqlplus", "sqlcl", "expdp", "impdp", "sqlldr", "rman", "dgmgrl"),
+        r"(?P<keep>\b(?:sqlplus|sqlcl|expdp|impdp|sqlldr|rman|dgmgrl)\b"
+        r"[^\r\n]{0,200}?(?:[ \t]|(?i:userid)=)[\"']?[A-Za-z_][\w$#]{0,127}+/)"
+        r"(?P<value>\"[^\"\r\n]*+\"|[^\s@/\"']++)(?=@|[\s\"']|$)",
+        certain=True,
+    ),
+    # Windows tooling that takes [domain/]user:password@host (impacket's scripts).
+    Place(
+        (
+            *("impacket", "secretsdump", "psexec.py", "wmiexec", "smbexec", "atexec"),
+            *("dcomexec", "getuserspns", "getnpusers", "gettgt", "getst.py", "mssqlclient"),
+            *("lookupsid", "samrdump", "rpcdump", "smbclient.py", "ticketer", "addcomputer"),
+        ),
+        r"(?P<keep>\b(?:impacket-[\w-]++|(?i:secretsdump|psexec|wmiexec|smbexec|atexec"
+        r"|dcomexec|GetUserSPNs|GetNPUsers|getTGT|getST|mssqlclient|lookupsid|samrdump"
+        r"|rpcdump|smbclient|ticketer|addcomputer)\.py)\b[^\r\n]{0,200}?[ \t][\"']?"
+        r"(?:[\w.-]{1,64}+/)?[\w.$-]{1,64}+:)"
+        r"(?P<value>[^\s\"'@]++(?:@[^\s\"'@]++)*?)(?=@[\w.-]++(?:[\s\"']|$))",
+        certain=True,
+    ),
+    # Container tools: --creds user:password (skopeo, buildah, podman)
+    Place(
+        ("creds",),
+        r"(?P<keep>[ \t]--(?:src-|dest-)?creds(?:=|[ \t]++)[\"']?[^\s:\"']++:)"
+        rf"(?P<value>{_PAIR_REST})",
+        certain=True,
+    ),
+    # lftp -u user,password
+    Place(
+        ("lftp",),
+        rf"\blftp{_ON}(?P<keep>[ \t]-u[ \t]++[\"']?[^\s,\"']++,)(?P<value>{_PAIR_REST})",
+        certain=True,
+    ),
+    # ---------------------------------------------------------------- flags
+    # mysql -pPW (no blank: a blank after -p means "prompt for it")
+    Place(
+        ("mysql", "mariadb"),
+        rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb){_ON}[ \t](?P<keep>-p)"
+        rf"(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{_ARG})", certain=True),
+    Place(("login",), rf"\blogin\b{_ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{_ARG})", certain=True),
+    Place(
+        ("redis-cli", "keydb-cli"),
+        rf"\b(?:redis|keydb)-cli{_ON}(?P<keep>[ \t]-a[ \t]++)(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("pass:",),
+        r"(?P<keep>[ \t]-(?:pass|passin|passout|password|k)[ \t]++[\"']?pass:)"
+        r"(?P<value>[^\s\"']++)",
+        certain=True,
+    ),
+    Place(
+        ("htpasswd",),
+        r"\bhtpasswd(?P<keep>(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*b[A-Za-z]*"
+        rf"(?:[ \t]++-[A-Za-z]++)*(?:[ \t]++(?!-){_ARG}){{1,2}}?[ \t]++)(?P<value>{_ARG})"
+        r"(?=[ \t]*+(?:$|[\r\n|;&)]))",
+        certain=True,
+    ),
+    Place(("psexec", "paexec"), _flag(r"(?i:psexec|psexec64|paexec)(?:\.exe)?", "-p")),
+    Place(("plink", "pscp", "psftp"), _flag(r"(?:plink|pscp|psftp)(?:\.exe)?", "-pw")),
+    Place(("sqlcmd", "bcp", "osql"), _flag("sqlcmd|bcp|osql", "-P", joined=True)),
+    Place(("ldap",), _flag(r"ldap\w*+", "-w")),
+    Place(
+        ("zip", "7z", "rar "),
+        rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){_ON}[ \t]-(?:P[ \t]++|p))"
+        rf"(?P<value>{_ARG})",
+    ),
+    Place(
+        ("storepass", "keypass"),
+        rf"(?P<keep>[ \t]-(?:src|dest|new)?(?:storepass|keypass)[ \t]++)(?P<value>{_ARG})",
+        certain=True,
+    ),
+    Place(
+        ("/p:", "/password:"),
+        r"(?P<keep>[ \t]/(?i:p|password|pass):)(?P<value>\"[^\"\r\n]*+\"|[^\s\"]++)",
+    ),
+    Place(
+        ("securestring",),
+        rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{_ARG})",
+    ),
+    Place(("mongo",), _flag(r"mongo(?:sh|dump|restore|import|export)?", "-p")),
+    # (one place a flag: a rule masks one flag a command line, and -p -P old -N new has two)
+    Place(("ssh-keygen",), _flag("ssh-keygen", "-N", joined=True), certain=True),
+    Place(("ssh-keygen",), _flag("ssh-keygen", "-P", joined=True), certain=True),
+    Place(("usermod", "useradd"), _flag("usermod|useradd", "-p|--password"), certain=True),
+    Place(("twine",), _flag("twine", "-p|--password"), certain=True),
+    Place(("nuget",), _flag(r"nuget(?:\.exe)?", "-p|--password")),
+    Place(
+        ("evil-winrm", "crackmapexec", "nxc", "netexec", "hydra", "medusa", "kerbrute"),
+        _flag(
+            r"evil-winrm|crackmapexec|cme|nxc|netexec|hydra|medusa|kerbrute|smbmap|winexe",
+            "-p|--password",
+        ),
+    ),
+    Place(
+        ("password", "passwd", "token", "secret", "apikey", "api-key", "accesskey"),
+        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x. The flag is
+        # read whole (possessive) and its end checked by look-behinds: trying each keyword at
+        # every letter after each dash cost a diff's worth of backtracking.
+        r"(?P<keep>-(?<![\w-]-)[A-Za-z][A-Za-z-]{0,39}+"
+        r"(?i:(?<=password)|(?<=passwd)|(?<=token)|(?<=secret)|(?<=apikey)|(?<=api-key)"
+        rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
+    ),
+)
+
+
+# Values that are no secret: a switch's value, and "read it from stdin". (The word for the
+# secret put where it goes, ``-p PASSWORD``, is masked: scanners' fixtures are full of it, and
+# masking a placeholder costs nothing.)
+_NOT_A_VALUE = frozenset(("true", "false", "-"))
+
+
+def _place(m: re.Match[str], certain: bool) -> tuple[str, str] | None:
+    value = m["value"]
+    inner = value[1:-1] if len(value) > 1 and value[0] in "\"'" and value[-1] == value[0] else value
+    if not inner or leave_value(inner) or "[REDACTED:" in inner:
+        return None
+    if inner.startswith("$") or inner.lower() in _NOT_A_VALUE:
+        return None  # a variable, a switch's value, "read it from stdin", a placeholder
+    quoted = inner is not value
+    if not (certain or quoted) and P.code.fullmatch(inner) and not credential_like(inner):
+        return None  # -Password $cred.Password, a path (a quoted value is a string, not code)
+    quote = value[0] if quoted else ""
+    head = m.string[m.start() : m.start("value")]
+    return "password", f"{head}{quote}{mask('password')}{quote}"
+
+
+def _certain(m: re.Match[str]) -> tuple[str, str] | None:
+    return _place(m, certain=True)
+
+
+def _maybe(m: re.Match[str]) -> tuple[str, str] | None:
+    return _place(m, certain=False)
+
+
+def place_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """The rules of ``PLACES``, in table order."""
+    return [
+        (p.words, LazyPattern(p.source, re.ASCII), _certain if p.certain else _maybe)
+        for p in PLACES
+    ]

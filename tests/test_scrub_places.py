@@ -1,0 +1,159 @@
+"""Issue 18: a secret in a place a credential file or command keeps one (``PLACES``).
+
+Passwords are drawn as people type them (letters, digits and a symbol, 8-20 characters), so
+no random-token rule can be what masks them: the place does. Every entry of the table has an
+example here, and the look-alikes next to the places are left byte for byte.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import string
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.scrub_commands import PLACES
+
+# No blank, quote, backslash or the separators of the pairs a place splits (@ / : % ,).
+SYMBOLS = "!#^*+-_.?~"
+
+
+def _typed(seed: int) -> str:
+    rng = random.Random(seed)
+    n = rng.randint(8, 20)
+    chars = [rng.choice(string.ascii_letters) for _ in range(n - 3)]
+    chars += [rng.choice(string.digits), rng.choice(string.digits), rng.choice(SYMBOLS)]
+    rng.shuffle(chars)
+    # Starting with a letter: where a place may also hold code, ``*p`` and ``^1.2`` read as a
+    # pointer and a version.
+    return rng.choice(string.ascii_letters) + "".join(chars)
+
+
+TYPED = st.integers(0, 2**32).map(_typed)
+
+# Each place, as a user would meet it; {} is the password.
+EXAMPLES: dict[str, str] = {
+    ".netrc": "machine api.example.com login ada password {}",
+    ".pgpass": "db.example.com:5432:app:admin:{}\nlocalhost:*:*:postgres:other",
+    ".npmrc _auth": "//registry.example.com/:_auth={}",
+    ".yarnrc npmAuthIdent": '  npmAuthIdent: "me:{}"',
+    "aws configure set": "aws configure set aws_secret_access_key {}",
+    "vault login": "vault login {}",
+    "net user": "net user deploy {} /add",
+    "net use": r"net use Z: \\fs01\share {} /user:CORP\ada",
+    "net use, password after /user": r"net use \\fs01\share /user:CORP\ada {}",
+    "nmcli": "nmcli dev wifi connect HomeNet password {}",
+    "nmcli psk": "nmcli con modify HomeNet wifi-sec.psk {}",
+    "wpa_passphrase": "wpa_passphrase HomeNet {}",
+    "netsh keyMaterial": 'netsh wlan set profileparameter name=x keyMaterial="{}"',
+    "SQL identified by": "ALTER USER app IDENTIFIED BY {};",
+    "Dockerfile ENV": "ENV DB_PASSWORD {}",
+    "cargo login": "cargo login {}",
+    "poetry http-basic": "poetry config http-basic.private __token__ {}",
+    "poetry pypi-token": "poetry config pypi-token.pypi {}",
+    "composer http-basic": "composer config http-basic.repo.example.com ada {}",
+    "npm config set": "npm config set //registry.example.com/:_authToken {}",
+    "yarn config set": "yarn config set npmAuthToken {}",
+    "bundle config": "bundle config set --global gems.example.com ada:{}",
+    "bundler env": "BUNDLE_GEMS__EXAMPLE__COM=ada:{}",
+    "secretsmanager": "aws secretsmanager create-secret --name db --secret-string {}",
+    "ssm SecureString": "aws ssm put-parameter --name /db/pw --value {} --type SecureString",
+    "az keyvault": "az keyvault secret set --vault-name v --name db --value {}",
+    "gh secret set": "gh secret set API_KEY --body {}",
+    "doppler": "doppler secrets set STRIPE_KEY {}",
+    "echo | sudo -S": "ssh ops@host 'echo {} | sudo -S apt-get update'",
+    "echo | chpasswd": "echo 'deploy:{}' | chpasswd",
+    "echo | docker login": "echo {} | docker login -u ada --password-stdin ghcr.io",
+    "echo | gcloud": "echo -n {} | gcloud secrets versions add db --data-file=-",
+    "here-string": "gcloud secrets create db --data-file=- <<< {}",
+    "curl -u": "curl -u ada:{} https://api.example.com/v1/me",
+    "smbclient -U": "smbclient //10.0.0.5/c$ -U CORP/ada%{}",
+    "sqlplus": "sqlplus scott/{}@orcl @report.sql",
+    "expdp userid": "expdp userid=system/{}@db schemas=hr directory=dumps",
+    "impacket": "secretsdump.py corp.local/ada:{}@10.0.0.5",
+    "skopeo --creds": "skopeo copy --src-creds ada:{} docker://a docker://b",
+    "lftp -u": "lftp -u ada,{} ftp.example.com",
+    "mysql -p": "mysqldump -uroot -p{} app > app.sql",
+    "sshpass": "sshpass -p {} ssh ada@host",
+    "docker login -p": "docker login -u ada -p {} registry.example.com",
+    "redis-cli -a": "redis-cli -h cache -a {} ping",
+    "openssl pass:": "openssl pkcs12 -export -passout pass:{} -out a.p12",
+    "htpasswd -b": "htpasswd -b .htpasswd ada {}",
+    "PsExec -p": r"PsExec.exe \\web01 -u CORP\ada -p {} cmd.exe",
+    "plink -pw": "plink -ssh ada@host -pw {}",
+    "sqlcmd -P": "sqlcmd -S db -U sa -P {} -Q x",
+    "ldapsearch -w": "ldapsearch -x -D cn=admin -w {} -b dc=x",
+    "zip -P": "zip -P {} a.zip f",
+    "keytool -storepass": "keytool -list -keystore k.jks -storepass {}",
+    "xfreerdp /p:": "xfreerdp /v:10.0.0.5 /u:ada /p:{}",
+    "ConvertTo-SecureString": "ConvertTo-SecureString '{}' -AsPlainText -Force",
+    "mongosh -p": "mongosh --host db -u ada -p {}",
+    "ssh-keygen -N": "ssh-keygen -t ed25519 -N {} -f key",
+    "ssh-keygen -P": "ssh-keygen -p -P {} -N other -f key",
+    "usermod -p": "usermod -p {} ada",
+    "twine -p": "twine upload -u __token__ -p {} dist/*",
+    "nuget -p": "nuget sources add -Name x -Source https://x -UserName ada -p {}",
+    "pentest -p": "nxc smb 10.0.0.5 -u ada -p {}",
+    "-Password": "Connect-VIServer -Server vc01 -User ada -Password {}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(password=TYPED)
+def test_a_typed_password_in_a_known_place_is_masked(name: str, password: str) -> None:
+    out = scrub_secrets(EXAMPLES[name].format(password)).text
+    assert password not in out, out
+    assert "[REDACTED:" in out
+
+
+@settings(max_examples=20, deadline=None)
+@given(raw=st.binary(min_size=24, max_size=120))
+def test_the_private_lines_of_a_putty_key_are_masked(raw: bytes) -> None:
+    lines = textwrap.wrap(base64.b64encode(raw).decode(), 64)
+    text = "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\nAAAAC3Nz\n"
+    text += f"Private-Lines: {len(lines)}\n" + "\n".join(lines) + "\nPrivate-MAC: 0a1b"
+    out = scrub_secrets(text).text
+    assert not any(line in out for line in lines)
+    assert "AAAAC3Nz" in out
+    assert "Private-MAC: 0a1b" in out
+
+
+def test_every_place_has_an_example() -> None:
+    texts = [t.format("Zq8!kd2mWp").lower() for t in EXAMPLES.values()]
+    texts.append("private-lines:")
+    bare = [p for p in PLACES if not any(any(w in t for w in p.words) for t in texts)]
+    assert not bare, [p.source[:60] for p in bare]
+
+
+# Next to each place, text that only looks like it.
+LEFT = [
+    "self._auth = self._build_auth(auth)",
+    "sqlldr userid=scott/$PW control=loader/file.ctl",
+    "sqlplus / as sysdba @scripts/setup.sql",
+    "ip -6 addr add 2001:4860:4860:0:8888/64 dev eth0",
+    "link/ether 00:1a:2b:3c:4d:5e brd ff:ff:ff:ff:ff:ff",
+    "localhost:5432:app:admin:$PGPASSWORD",
+    "docker pull nginx:1.25@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b",
+    "hydra -l ada -P rockyou.txt ssh://10.0.0.5",
+    "mysql -h db -P 3306 -u ada -p app",
+    "echo hello | grep -c h",
+    r"net use Z: \\fs01\share /persistent:yes",
+    "curl -u ada:$API_TOKEN https://api.example.com",
+    'ssh-keygen -t ed25519 -N "" -f key',
+    "printf '%s\\n' 50% | sed s/%//",
+    "npm config set registry https://registry.npmjs.org/",
+    "bundle config set path vendor/bundle",
+    "poetry config virtualenvs.in-project true",
+    "shown when running `poetry config pypi-token.pypi` without a value",
+]
+
+
+@pytest.mark.parametrize("text", LEFT)
+def test_look_alikes_of_the_places_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
