@@ -172,6 +172,12 @@ FAMILIES: tuple[Family, ...] = (
         "shopify_access_token",
     ),
     _f("linear", lambda r: "lin_api_" + r.s(40), "linear_api_key"),
+    _f("linear_oauth", lambda r: "lin_oauth_" + r.s(64, HEX), "linear_api_key"),
+    _f(
+        "google_refresh", lambda r: "1//0" + r.s(1, DIGITS) + r.s(96, URLSAFE), "google_oauth_token"
+    ),
+    _f("twitch", lambda r: "oauth:" + r.s(30, LOWER + DIGITS), "twitch_token"),
+    _f("lob_live", lambda r: "live_" + r.s(35, HEX), "api_key"),
     _f("onepassword_service", lambda r: "ops_eyJ" + r.s(260, B64), "op_service_account_token"),
     _f(
         "onepassword_secret_key",

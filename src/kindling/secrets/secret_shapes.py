@@ -75,6 +75,14 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("shopify_token", "shppa_", "[a-fA-F0-9]{32}"),
     ("shopify_token", "shpss_", "[a-fA-F0-9]{32}"),
     ("linear_api_key", "lin_api_", "[A-Za-z0-9]{40}"),
+    ("linear_api_key", "lin_oauth_", "[0-9a-f]{64}"),
+    # Google's OAuth refresh tokens start ``1//0`` (then a digit or letter and base64url).
+    ("google_oauth_token", "1//0", f"{_URL}{{40,}}+"),
+    # Twitch's chat tokens are given as ``oauth:<30 lowercase letters and digits>``.
+    ("twitch_token", "oauth:", f"[a-z0-9]{{30}}{_END}"),
+    # A live or test key of the vendors that name the mode (Lob: ``live_`` and 35 hex digits).
+    ("api_key", "live_", f"[0-9a-f]{{30,}}+{_END}"),
+    ("api_key", "test_", f"[0-9a-f]{{30,}}+{_END}"),
     ("onepassword_token", "ops_eyJ", f"{_B64}{{100,}}+={{0,3}}"),
     (
         "onepassword_token",
