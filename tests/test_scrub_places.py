@@ -100,6 +100,10 @@ EXAMPLES: dict[str, str] = {
     "nuget -p": "nuget sources add -Name x -Source https://x -UserName ada -p {}",
     "pentest -p": "nxc smb 10.0.0.5 -u ada -p {}",
     "-Password": "Connect-VIServer -Server vc01 -User ada -Password {}",
+    "login call": 'smtp.login("ada@example.com", "{}")',
+    "credential object": 'var c = new NetworkCredential("ada", "{}", "CORP");',
+    "mysqli_connect": "$db = mysqli_connect('localhost', 'ada', '{}', 'app');",
+    "kickstart rootpw": "rootpw --plaintext {}",
 }
 
 
@@ -151,6 +155,9 @@ LEFT = [
     "bundle config set path vendor/bundle",
     "poetry config virtualenvs.in-project true",
     "shown when running `poetry config pypi-token.pypi` without a value",
+    "smtp.login(user, password)",
+    "npw = 3",
+    'pw_hash = "abc"',
 ]
 
 

@@ -47,6 +47,8 @@ class Place:
 _ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
 # The password of a ``user:password``-style pair: up to a blank or a quote.
 _PAIR_REST = r"""(?:'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)"""
+# A string literal of code.
+_LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
 # From a program's name to its flag: at most 300 characters of the same line.
 _ON = r"\b[^\r\n]{0,300}?"
 
@@ -281,6 +283,29 @@ PLACES: tuple[Place, ...] = (
     Place(
         ("lftp",),
         rf"\blftp{_ON}(?P<keep>[ \t]-u[ \t]++[\"']?[^\s,\"']++,)(?P<value>{_PAIR_REST})",
+        certain=True,
+    ),
+    # Calls that take a user and a password as string literals: smtp.login("ada", "pw"),
+    # new NetworkCredential("ada", "pw"), superagent's .auth("ada", "pw");
+    # mysqli_connect("host", "ada", "pw")
+    Place(
+        ("login(", "credential(", "credentials(", "auth(", "pass_("),
+        r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
+        r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
+        r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|setCredentials|auth|pass_)"
+        rf"\([ \t]*+{_LIT}[ \t]*+,[ \t]*+)(?P<value>{_LIT})(?=[ \t]*+[,)])",
+        certain=True,
+    ),
+    Place(
+        ("_connect(",),
+        rf"(?P<keep>\bmysqli?_connect\([ \t]*+{_LIT}[ \t]*+,[ \t]*+{_LIT}[ \t]*+,[ \t]*+)"
+        rf"(?P<value>{_LIT})",
+        certain=True,
+    ),
+    # Kickstart: rootpw [--plaintext|--iscrypted] PW
+    Place(
+        ("rootpw",),
+        rf"(?P<keep>(?<![^\n])[ \t]*+rootpw(?:[ \t]++--[a-z-]++)*+[ \t]++)(?P<value>(?!-){_ARG})",
         certain=True,
     ),
     # ---------------------------------------------------------------- flags

@@ -57,7 +57,7 @@ _KEY_ENDINGS = (
         for joint in ("[_.-]", "")
     ),
 )
-KEY_WORDS = ("pass", "pwd", "token", "secret", "credential", "key")
+KEY_WORDS = ("pass", "pwd", "pw", "token", "secret", "credential", "key")
 
 
 # Words that end in "pass" without naming a password.
@@ -70,14 +70,15 @@ _PASS_WORDS = tuple(
 def _key_end(after: str) -> str:
     """Look-behinds true when a key ending sits just before the consumed ``after`` character.
 
-    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` must be a
-    whole word (not ``OLDPWD``); ``pass`` may end a longer key (``dbpass``, ``userpass``)
-    unless the key is an English word ending in it (``bypass``, ``compass``) or a graphics
-    pass (``renderPass``).
+    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` and ``pw``
+    must be a whole word or a CamelCase part (``DB_PW``, ``bindPw``, not ``OLDPWD``);
+    ``pass`` may end a longer key (``dbpass``, ``userpass``) unless the key is an English
+    word ending in it (``bypass``, ``compass``) or a graphics pass (``renderPass``).
     """
     not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
     by_last: dict[str, list[str]] = {
         "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
+        "w": [rf"(?<=pw{after})(?:(?<![a-z]pw{after})|(?-i:(?<=[a-z]Pw{after})))"],
         "s": [rf"(?<=pass{after}){not_words}"],
     }
     for ending in _KEY_ENDINGS:
@@ -99,7 +100,7 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
         return "private_key"
-    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd")):
+    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw")):
         return "password"
     if key.endswith("token"):
         return "token"
