@@ -12,7 +12,8 @@ file's lines are scrubbed as one text (as a tool's output would be) and a line c
 altered when it differs after.
 Then every certificate of certifi's bundle, one block at a time and the whole file at once:
 none may be altered. ``--naive`` gives the same figures for ``bench.secret_heldout``'s naive
-baseline.
+baseline; ``--bare-hex`` those of masking every bare one-case hex run of 32+ digits and UUID
+(why bare hex is left: it cannot be told from a digest or an id).
 """
 
 from __future__ import annotations
@@ -74,6 +75,19 @@ def _naive(text: str) -> Scrubbed:
 
     masked = naive(text)
     return Scrubbed(masked, ("naive",) if masked != text else ())
+
+
+# What a rule masking bare hex and UUIDs would alter (``--bare-hex``): a one-case hex run of
+# 32+ digits or a UUID, standing alone as the random-token rule's tokens do.
+_BARE_HEX = re.compile(
+    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])(?:[0-9a-f]{32,}|[0-9A-F]{32,}"
+    r"|[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12})(?![A-Za-z0-9_+/=~%@$-])"
+)
+
+
+def _bare_hex(text: str) -> Scrubbed:
+    masked = _BARE_HEX.sub("[REDACTED:hex]", text)
+    return Scrubbed(masked, ("hex",) if masked != text else ())
 
 
 _SCRUB = scrub_secrets
@@ -141,10 +155,15 @@ def main() -> int:
         "--docs", action="append", help="a folder of Markdown, shell and YAML files to include"
     )
     parser.add_argument("--naive", action="store_true", help="the naive baseline's figures")
+    parser.add_argument(
+        "--bare-hex", action="store_true", help="what masking bare hex and UUIDs would alter"
+    )
     args = parser.parse_args()
     if args.naive:
         global _SCRUB
         _SCRUB = _naive
+    if args.bare_hex:
+        _SCRUB = _bare_hex
     measure(_texts(args), args.max_lines, args.show)
     certificates()
     return 0
