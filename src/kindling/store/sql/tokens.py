@@ -66,3 +66,20 @@ class TokensMixin(UsesDatabase):
 
     def repo_is_granted(self, repo_id: str) -> bool:
         return bool(self.db.read("SELECT 1 FROM team_repos WHERE repo_id = ? LIMIT 1", (repo_id,)))
+
+    def id_aliases(self, owner: str) -> dict[str, str]:
+        rows = self.db.read("SELECT wire_id, stored_id FROM id_aliases WHERE owner = ?", (owner,))
+        return {wire: stored for wire, stored in rows}
+
+    def add_id_alias(self, owner: str, wire_id: str, stored_id: str, created_at: int) -> str:
+        with self.db.transaction():
+            self.db.write(
+                "INSERT INTO id_aliases (owner, wire_id, stored_id, created_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (owner, wire_id, stored_id, created_at),
+            )
+            rows = self.db.read(
+                "SELECT stored_id FROM id_aliases WHERE owner = ? AND wire_id = ?",
+                (owner, wire_id),
+            )
+        return str(rows[0][0]) if rows else ""
