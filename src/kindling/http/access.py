@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.http.auth import Principal, forbidden, may_touch, owns, write_scope
+from kindling.http.idspace import TAKEN, IdSpace, IdView
 from kindling.model import AnyEntity, Capsule, Observation, Pin, Scope, Summary, Visible
 from kindling.model.bundle import MISSING_CAPSULE, Bundle
 
@@ -32,14 +33,15 @@ def found(getter: Callable[[str], E], entity_id: object) -> E | None:
         return None
 
 
-# what a write with an id already taken gets (the store's own words, without its details)
-TAKEN = "an entity with that id already exists"
-
-
 class AccessRules:
     """The checks of ``Api`` that need the store."""
 
     kd: Kindling
+    idspace: IdSpace
+
+    def _ids(self, who: Principal) -> IdView:
+        """The caller's view of ids (``http.idspace``)."""
+        return self.idspace.view(who, self._visible(who))
 
     def _observations(self, ids: Iterable[str]) -> dict[str, Observation]:
         out = {}
