@@ -102,6 +102,7 @@ class Api(ReadHandlers):
         items = fields(body, {"observations"}, {"observations"})["observations"]
         if not isinstance(items, list) or not 0 < len(items) <= MAX_BATCH:
             raise InvalidInputError(f"observations must be a list of 1 to {MAX_BATCH} objects")
+        ids.look_up(item.get("id") for item in items if isinstance(item, Mapping))
         checked = []
         for index, item in enumerate(items):
             try:

@@ -12,7 +12,8 @@ confirm the other team's id. The server instead gives each owner, a team for a t
 - every id a request names goes through the owner's aliases before the access checks
   (``stored``), and every answer comes back through them (``out``; error messages and an
   import's ``skipped`` lines through ``text``). An owner without aliases (the usual case)
-  costs one indexed read per request, and its answers are not walked.
+  costs one indexed read per request, and its answers are not walked
+  (``bench/idspace_cost.py``).
 
 The key is this process's own (random): nobody can predict a derived id, so nobody can
 probe whether an id of theirs was moved. It is stable while the server runs, so a dry-run
@@ -29,7 +30,7 @@ import functools
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
@@ -95,6 +96,8 @@ class IdView:
         self.to_stored = dict(aliases)
         self.to_wire = {stored: wire for wire, stored in aliases.items()}
         self.pending: dict[str, str] = {}
+        self._looked_up: set[str] = set()  # ids ``taken`` holds the answer for
+        self._taken: set[str] = set()  # ... those an entity is stored under
 
     def reload(self) -> None:
         """Read the owner's aliases again (after a race), forgetting unsaved ones."""
@@ -114,6 +117,20 @@ class IdView:
             return type(value)(self.stored(v) for v in value)
         return value
 
+    def look_up(self, values: Iterable[Any]) -> None:
+        """Learn at once which of the client's ids ``values`` are taken (a batch, a bundle):
+        ``new_id`` then looks at the holders of those only."""
+        fresh = []
+        for value in values:
+            if isinstance(value, str) and value not in self._looked_up:
+                try:
+                    fresh.append(require_id(value))
+                except InvalidInputError:
+                    continue  # the library refuses it, in its own words
+        if fresh:
+            self._taken |= self.space.kd.taken_ids(fresh)
+            self._looked_up.update(fresh)
+
     def new_id(self, kind: EntityType, value: Any) -> Any:
         """Where a create of a ``kind`` under the client's id ``value`` goes: the owner's
         alias; else ``value`` itself, unless only entities the owner may not touch hold it,
@@ -122,10 +139,9 @@ class IdView:
             return value
         if value in self.to_stored:
             return self.to_stored[value]
-        try:
-            require_id(value)
-        except InvalidInputError:
-            return value  # the library refuses it, in its own words
+        self.look_up([value])
+        if value not in self._taken:
+            return value  # free (an invalid id too: the library refuses it)
         holders = self._holders(value)
         foreign = [(k, e) for k, e in holders if not self.visible(e)]
         if not foreign:
@@ -134,7 +150,7 @@ class IdView:
             return value  # the owner holds the id too, and the slot of this kind is free
         for attempt in range(TRIES):
             derived = self.space.derive(self.owner, value, attempt)
-            if derived not in self.to_wire and not self._holders(derived):
+            if derived not in self.to_wire and not self.space.kd.taken_ids([derived]):
                 self.to_stored[value] = self.pending[value] = derived
                 self.to_wire[derived] = value
                 return derived
@@ -158,6 +174,8 @@ class IdView:
     def bundle(self, bundle: Bundle) -> Bundle:
         """A bundle as stored: its entities' ids through ``new_id`` first, then every id it
         names (links, capsules, evidence, pin targets) through ``stored``."""
+        lists = (bundle.observations, bundle.capsules, bundle.summaries, bundle.pins)
+        self.look_up(entity.id for entities in lists for entity in entities)
         with_ids = replace(
             bundle,
             observations=tuple(
@@ -208,16 +226,19 @@ class IdView:
         stored ids becomes the id it chose. Text is never rewritten inside."""
         if not self.to_wire:
             return value
-        return self._walk(value)  # type: ignore[no-any-return]
+        get = self.to_wire.get
 
-    def _walk(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.to_wire.get(value, value)
-        if isinstance(value, dict):
-            return {self._walk(k): self._walk(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [self._walk(v) for v in value]
-        return value
+        def walk(value: Any) -> Any:  # exact types: twice as fast as isinstance here
+            kind = type(value)
+            if kind is str:
+                return get(value, value)
+            if kind is dict:
+                return {(get(k, k) if type(k) is str else k): walk(v) for k, v in value.items()}
+            if kind is list or kind is tuple:
+                return [walk(v) for v in value]
+            return value
+
+        return walk(value)  # type: ignore[no-any-return]
 
     def text(self, message: str) -> str:
         """A message of the server's own (an error, an import's skipped line) with the

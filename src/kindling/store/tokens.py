@@ -11,6 +11,7 @@ Must not import anything from Kindling except ``errors`` and ``model``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from kindling.model.reports import ApiToken as ApiToken  # a value of the wire
@@ -48,6 +49,10 @@ class TokenStore(Protocol):
 
     def id_aliases(self, owner: str) -> dict[str, str]:
         """The ids ``owner`` chose that are stored under another id: wire id -> stored id."""
+        ...
+
+    def taken_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` an entity of any kind is stored under."""
         ...
 
     def add_id_alias(self, owner: str, wire_id: str, stored_id: str, created_at: int) -> str:
