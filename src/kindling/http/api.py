@@ -3,7 +3,8 @@
 Bodies use the library's keyword names (``capsule_id``, ``token_budget``...) and scopes their
 wire form (``{"repoId": ...}``). An unknown key is a 400, except ``user_id``/``userId``, which
 are ignored: the user always comes from the token (``auth``). Every handler runs in a worker
-thread (``Api.run``); on SQLite, one at a time.
+thread (``Api.run``); on SQLite, one at a time. Every handler works in its owner's view of ids
+(``idspace.owned_ids``): the ids a body or path names are mapped in, the answer mapped back.
 
 Must not import the CLI or other adapters.
 """
