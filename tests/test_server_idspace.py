@@ -14,6 +14,7 @@ import re
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import Any
 from urllib.parse import quote
@@ -288,3 +289,25 @@ def test_a_team_that_gains_sight_of_an_aliased_entity_sees_its_stored_id(server:
     assert server.ok("owner", "GET", f"/v1/observations/{stored}")["content"] == "shared later"
     seen = server.ok("other_team", "GET", "/v1/observations", repo=repo)
     assert [o["id"] for o in seen] == [held["obs"]]
+
+
+def test_concurrent_creates_under_one_taken_id_make_one_entity(server: Server) -> None:
+    """Eight requests at once, one owner, one id only another team holds: one 201, seven of
+    the owner's own 409s, one alias, one entity (none left without its alias)."""
+    held = victim(server)
+    body = {"kind": "message", "content": "raced", "scope": {"repoId": OTHER_REPO},
+            "id": held["batch"]}  # fmt: skip
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(
+            pool.map(
+                lambda _: server.call("other_team", "POST", "/v1/observations", body), range(8)
+            )
+        )
+    assert sorted(r.status_code for r in answers) == [201] + [409] * 7, [r.text for r in answers]
+    stored = aliases(server, "team:billing")[held["batch"]]
+    with Kindling.open(server.store_url) as kd:
+        assert kd.get_observation(stored).content == "raced"
+    listed = server.ok("other_team", "GET", "/v1/observations", repo=OTHER_REPO, limit=500)
+    assert [o["id"] for o in listed if o["content"] == "raced"] == [held["batch"]]
+    got = server.ok("other_team", "GET", f"/v1/observations/{q(held['batch'])}")
+    assert (got["id"], got["content"]) == (held["batch"], "raced")

@@ -19,7 +19,10 @@ The key is this process's own (random): nobody can predict a derived id, so nobo
 probe whether an id of theirs was moved. It is stable while the server runs, so a dry-run
 import and the real one decide alike; an alias, once recorded, holds across restarts.
 Aliases are never dropped: one whose entity is gone (an unpin) only points at nothing, so the
-id stays unknown to its owner until it creates under it again, at the same stored id.
+id stays unknown to its owner until it creates under it again, at the same stored id. An
+alias is one per (owner, id), whatever the kind: in the one case where the owner already
+holds an entity under the id itself and another team holds one of the kind it creates (only
+a later grant makes that), the new alias shadows the older entity (docs/server.md).
 
 Must not import the CLI or other adapters.
 """
