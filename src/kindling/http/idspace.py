@@ -125,11 +125,12 @@ class IdView:
         ``new_id`` then looks at the holders of those only."""
         fresh = []
         for value in values:
-            if isinstance(value, str) and value not in self._looked_up:
-                try:
-                    fresh.append(require_id(value))
-                except InvalidInputError:
-                    continue  # the library refuses it, in its own words
+            if not isinstance(value, str) or value in self._looked_up or value in self.to_stored:
+                continue
+            try:
+                fresh.append(require_id(value))
+            except InvalidInputError:
+                continue  # the library refuses it, in its own words
         if fresh:
             self._taken |= self.space.kd.taken_ids(fresh)
             self._looked_up.update(fresh)
@@ -137,7 +138,8 @@ class IdView:
     def new_id(self, kind: EntityType, value: Any) -> Any:
         """Where a create of a ``kind`` under the client's id ``value`` goes: the owner's
         alias; else ``value`` itself, unless only entities the owner may not touch hold it,
-        or one of its own ``kind`` does: then a derived id, a new alias (``saving``)."""
+        or such an entity of this ``kind`` does: then a derived id, a new alias
+        (``saving``)."""
         if not isinstance(value, str):
             return value
         if value in self.to_stored:

@@ -243,7 +243,7 @@ CREATE TRIGGER summary_vectors_forget AFTER UPDATE OF content ON summaries
         "011_id_aliases",
         # `kindling serve`: each owner's own view of the ids its clients choose (http.idspace).
         """
-CREATE TABLE id_aliases (
+CREATE TABLE IF NOT EXISTS id_aliases (
   owner       TEXT   NOT NULL,
   wire_id     TEXT   NOT NULL,
   stored_id   TEXT   NOT NULL UNIQUE,
