@@ -6,6 +6,8 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError, NotFoundError, StoreError
 from kindling.model.reports import ApiToken
@@ -60,3 +62,15 @@ class TokenVerbs(EngineBase):
     def repo_is_granted(self, repo_id: str) -> bool:
         """Is the repository granted to any team (then personal tokens may not write it)?"""
         return self._tokens().repo_is_granted(repo_id)
+
+    def id_aliases(self, owner: str) -> dict[str, str]:
+        """The ids ``owner`` chose that the server stores under others (``http.idspace``)."""
+        return self._tokens().id_aliases(owner)
+
+    def taken_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` an entity of any kind is stored under (``http.idspace``)."""
+        return self._tokens().taken_ids(ids)
+
+    def add_id_alias(self, owner: str, wire_id: str, stored_id: str) -> str:
+        """Record ``owner``'s alias (the one it has already wins); its stored id now."""
+        return self._tokens().add_id_alias(owner, wire_id, stored_id, self.clock())

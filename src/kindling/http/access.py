@@ -3,7 +3,8 @@ entities of a bundle. ``auth`` decides scopes; this asks the store what an id is
 
 Every write goes through ``write_scope`` (one rule: the token's identity, in a repository the
 token may write); an entity named by id must be one the token may touch, else it is as
-unknown as a missing id, in the same words.
+unknown as a missing id, in the same words. The ids these checks see are the stored ones: a
+handler maps what a client names through the owner's view first (``http.idspace``).
 
 Must not import the CLI or other adapters.
 """
@@ -16,6 +17,7 @@ from typing import Any, TypeVar
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.http.auth import Principal, forbidden, may_touch, owns, write_scope
+from kindling.http.idspace import TAKEN, IdSpace, IdView
 from kindling.model import AnyEntity, Capsule, Observation, Pin, Scope, Summary, Visible
 from kindling.model.bundle import MISSING_CAPSULE, Bundle
 
@@ -32,14 +34,15 @@ def found(getter: Callable[[str], E], entity_id: object) -> E | None:
         return None
 
 
-# what a write with an id already taken gets (the store's own words, without its details)
-TAKEN = "an entity with that id already exists"
-
-
 class AccessRules:
     """The checks of ``Api`` that need the store."""
 
     kd: Kindling
+    idspace: IdSpace
+
+    def _ids(self, who: Principal) -> IdView:
+        """The caller's view of ids (``http.idspace``)."""
+        return self.idspace.view(who, self._visible(who))
 
     def _observations(self, ids: Iterable[str]) -> dict[str, Observation]:
         out = {}
@@ -103,12 +106,13 @@ class AccessRules:
         return scope
 
     def _import_checks(self, who: Principal, bundle: Bundle) -> None:
-        """What a bundle may reach, dry run or not: an id already taken by an entity the token
-        may not touch is the store's own duplicate-id conflict (what a write with that id
-        gets), never counted as ``existing``; a capsule already there gains links only if it
-        is the token's own; a summary's capsule and its evidence outside the bundle must be
-        entities the token may touch, else they are as unknown as a missing id (capsule links
-        and pin targets: ``import_bundle``'s ``visible``)."""
+        """What a bundle (its ids the owner's, ``IdView.bundle``) may reach, dry run or not: an
+        id still held by an entity the token may not touch (only a concurrent create makes
+        one) is the store's duplicate-id conflict, never counted as ``existing``; a capsule
+        already there gains links only if it is the token's own; a summary's capsule and its
+        evidence outside the bundle must be entities the token may touch, else they are as
+        unknown as a missing id (capsule links and pin targets: ``import_bundle``'s
+        ``visible``)."""
         kd, visible = self.kd, self._visible(who)
         taken: list[AnyEntity] = [
             *self._observations(o.id for o in bundle.observations).values(),

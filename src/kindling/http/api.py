@@ -3,7 +3,8 @@
 Bodies use the library's keyword names (``capsule_id``, ``token_budget``...) and scopes their
 wire form (``{"repoId": ...}``). An unknown key is a 400, except ``user_id``/``userId``, which
 are ignored: the user always comes from the token (``auth``). Every handler runs in a worker
-thread (``Api.run``); on SQLite, one at a time.
+thread (``Api.run``); on SQLite, one at a time. Every handler works in its owner's view of ids
+(``idspace.owned_ids``): the ids a body or path names are mapped in, the answer mapped back.
 
 Must not import the CLI or other adapters.
 """
@@ -32,9 +33,10 @@ from kindling.http.auth import (
     may_touch,
     owns,
 )
+from kindling.http.idspace import IdSpace, IdView, owned_ids
 from kindling.http.params import GETTERS, IGNORED, cursor_of, fields, scope_of
 from kindling.model import Scope, wire
-from kindling.model.bundle import parse_bundle
+from kindling.model.bundle import Bundle, parse_bundle
 from kindling.model.reports import ForgetReport
 
 T = TypeVar("T")
@@ -48,6 +50,7 @@ class Api(ReadHandlers):
     def __init__(self, kd: Kindling) -> None:
         self.kd = kd
         self.tokens = kd  # the token lookups of authentication (``auth.TokenLookup``)
+        self.idspace = IdSpace(kd)  # each owner's view of the ids its clients choose
         self._lock: AbstractContextManager[Any] = (
             nullcontext() if kd.thread_safe else threading.Lock()
         )
@@ -65,12 +68,17 @@ class Api(ReadHandlers):
 
     # ------------------------------------------------------------------ capture verbs
 
-    def append_observation(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def append_observation(
+        self, who: Principal, ids: IdView, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
         args = fields(
             body,
             {"kind", "content", "scope", "provenance", "ts", "capsule_id", "id"},
             {"kind", "content"},
         )
+        if "capsule_id" in args:
+            args["capsule_id"] = ids.stored(args["capsule_id"])
         capsule_id = args.get("capsule_id")
         if capsule_id is not None:
             self._capsule_owned(who, capsule_id)
@@ -81,20 +89,28 @@ class Api(ReadHandlers):
                 joined = self._open_session_capsule(session)
                 if joined is not None and not owns(who, joined.scope):
                     raise forbidden(f"session {session!r} belongs to another user")
-        return self.kd.append_observation(**args).to_dict()
+        if "id" in args:
+            args["id"] = ids.new_id("observation", args["id"])
+        with ids.saving():
+            return self.kd.append_observation(**args).to_dict()
 
-    def append_many(self, who: Principal, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    @owned_ids
+    def append_many(
+        self, who: Principal, ids: IdView, body: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
         """``Kindling.append_many``: every item checked as ``append_observation`` checks one
         (the error names its index), then one transaction."""
         items = fields(body, {"observations"}, {"observations"})["observations"]
         if not isinstance(items, list) or not 0 < len(items) <= MAX_BATCH:
             raise InvalidInputError(f"observations must be a list of 1 to {MAX_BATCH} objects")
+        ids.look_up(item.get("id") for item in items if isinstance(item, Mapping))
         checked = []
         for index, item in enumerate(items):
             try:
                 if not isinstance(item, Mapping):
                     raise InvalidInputError("each observation must be a JSON object")
                 new = wire.new_observation(item)
+                new = replace(new, capsule_id=ids.stored(new.capsule_id))
                 if new.capsule_id is not None:
                     self._capsule_owned(who, new.capsule_id)
                 if new.scope is not None or new.capsule_id is None:
@@ -104,12 +120,15 @@ class Api(ReadHandlers):
                         if joined is not None and not owns(who, joined.scope):
                             raise forbidden(f"session {where.session_id!r} belongs to another user")
                     new = replace(new, scope=where)
+                new = replace(new, id=ids.new_id("observation", new.id))
             except InvalidInputError as exc:
                 raise InvalidInputError(f"observation {index}: {exc.message}") from None
             checked.append(new)
-        return [o.to_dict() for o in self.kd.append_many(checked)]
+        with ids.saving():
+            return [o.to_dict() for o in self.kd.append_many(checked)]
 
-    def open_capsule(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def open_capsule(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         args = fields(body, {"intent", "scope", "type", "id", "opened_at"}, {"intent"})
         args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
         session = args["scope"].session_id
@@ -117,45 +136,59 @@ class Api(ReadHandlers):
             joined = self._open_session_capsule(session)
             if joined is not None and not may_touch(who, joined.scope):
                 raise forbidden(f"session {session!r} belongs to another user")
-        return self.kd.open_capsule(**args).to_dict()
+        if "id" in args:
+            args["id"] = ids.new_id("capsule", args["id"])
+        with ids.saving():
+            return self.kd.open_capsule(**args).to_dict()
 
+    @owned_ids
     def close_capsule(
-        self, who: Principal, capsule_id: str, body: Mapping[str, Any]
+        self, who: Principal, ids: IdView, capsule_id: str, body: Mapping[str, Any]
     ) -> dict[str, Any]:
         args = fields(body, {"summary", "confidence", "evidence_refs", "closed_at"})
+        if "evidence_refs" in args:
+            args["evidence_refs"] = ids.stored_all(args["evidence_refs"])
         self._evidence_visible(who, args.get("evidence_refs"))
-        return self.kd.close_capsule(self._capsule_owned(who, capsule_id), **args).to_dict()
+        capsule = self._capsule_owned(who, ids.stored(capsule_id))
+        return self.kd.close_capsule(capsule, **args).to_dict()
 
-    def add_summary(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def add_summary(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         args = fields(
             body,
             {"capsule_id", "content", "confidence", "evidence_refs", "created_at"},
             {"capsule_id", "content"},
         )
-        capsule = self._capsule_owned(who, args.pop("capsule_id"))
+        if "evidence_refs" in args:
+            args["evidence_refs"] = ids.stored_all(args["evidence_refs"])
+        capsule = self._capsule_owned(who, ids.stored(args.pop("capsule_id")))
         self._evidence_visible(who, args.get("evidence_refs"))
         return self.kd.add_summary(capsule, **args).to_dict()
 
-    def pin(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def pin(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         args = fields(
             body,
             {"target_type", "target_id", "reason", "expires_at", "ttl_ms", "scope", "created_at"},
             {"target_type", "target_id"},
         )
+        args["target_id"] = ids.stored(args["target_id"])
         target = self._target_scope(who, args["target_type"], args["target_id"])
         args["scope"] = self._write_scope(
             who, scope_of(args["scope"]) if "scope" in args else target
         )
         return self.kd.pin(args.pop("target_type"), args.pop("target_id"), **args).to_dict()
 
-    def unpin(self, who: Principal, pin_id: str) -> dict[str, Any]:
-        pin = found(self.kd.get_pin, pin_id)
+    @owned_ids
+    def unpin(self, who: Principal, ids: IdView, pin_id: str) -> dict[str, Any]:
+        pin = found(self.kd.get_pin, ids.stored(pin_id))
         if pin is None or not may_touch(who, pin.scope):
             raise NotFoundError(f"no pin with id {pin_id!r}")
         self.kd.unpin(pin.id)
         return {"deleted": pin.id}
 
-    def forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def forget(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         """Forget an observation, summary or pin by id (``id``; ``observation_id`` also
         accepted), with its derived copies, or every copy of a text (``match``); ``dry_run``
         only reports what would go. Both among the entities the token may touch; the answer
@@ -177,7 +210,7 @@ class Api(ReadHandlers):
             raise InvalidInputError("dry_run must be true or false")
         # one the token may not touch is as unknown as a missing id, and so are derived copies
         return _for_clients(
-            self.kd.forget(entity_id, dry_run=bool(dry_run), visible=self._visible(who))
+            self.kd.forget(ids.stored(entity_id), dry_run=bool(dry_run), visible=self._visible(who))
         )
 
     def finish_forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -193,7 +226,8 @@ class Api(ReadHandlers):
             )
         return _for_clients(self.kd.finish_forget(wait_ms=wait))
 
-    def add_memory(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def add_memory(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         """``Kindling.add_memory`` in the workspace (a repository, under the write rule),
         stamped with the token's identity."""
         args = fields(
@@ -214,11 +248,25 @@ class Api(ReadHandlers):
         )
         return wire.memory_to_dict(memory)
 
-    def import_(self, who: Principal, body: Mapping[str, Any], dry_run: bool) -> dict[str, Any]:
+    @owned_ids
+    def import_(
+        self, who: Principal, ids: IdView, body: Mapping[str, Any], dry_run: bool
+    ) -> dict[str, Any]:
         """Import a bundle under the write rule: every entity is stamped with the token's
         identity and must land in a repository it may write (``_write_scope``), and nothing in
-        it may reach an entity the token may not touch (``_import_checks``)."""
+        it may reach an entity the token may not touch (``_import_checks``). Its ids are the
+        owner's (``IdView.bundle``): one only another team holds is imported as a new one."""
         bundle = parse_bundle(body)
+        try:
+            return self._import(who, ids, bundle, dry_run)
+        except ConflictError:
+            # Another request imported the same entities meanwhile (both saw them missing):
+            # once more, and they are found, so importing stays idempotent under races.
+            ids.reload()
+            return self._import(who, ids, bundle, dry_run)
+
+    def _import(self, who: Principal, ids: IdView, bundle: Bundle, dry_run: bool) -> dict[str, Any]:
+        bundle = ids.bundle(bundle)
         self._import_checks(who, bundle)
         stamp, visible = partial(self._write_scope, who), self._visible(who)
         pins = [p for p in bundle.pins if self._pin_target_known(bundle, p, visible)]
@@ -234,13 +282,10 @@ class Api(ReadHandlers):
             capsules=tuple(replace(c, scope=stamp(c.scope)) for c in bundle.capsules),
             pins=tuple(replace(p, scope=stamp(p.scope)) for p in pins),
         )
-        try:
+        with ids.saving(write=not dry_run):
             report = self.kd.import_bundle(bundle, dry_run=dry_run, visible=visible)
-        except ConflictError:
-            # Another request imported the same entities meanwhile (both saw them missing):
-            # once more, and they are found, so importing stays idempotent under races.
-            report = self.kd.import_bundle(bundle, dry_run=dry_run, visible=visible)
-        return replace(report, skipped=report.skipped + unpinned).to_dict()
+        skipped = tuple(ids.text(line) for line in report.skipped + unpinned)
+        return replace(report, skipped=skipped).to_dict()
 
 
 __all__ = ["GETTERS", "IGNORED", "Api", "HttpError", "cursor_of"]

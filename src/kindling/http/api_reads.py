@@ -15,6 +15,7 @@ from kindling import __version__
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.http.access import AccessRules, found
 from kindling.http.auth import Principal, read_scope
+from kindling.http.idspace import IdView, owned_ids
 from kindling.http.params import (
     GETTERS,
     MAX_QUERY_CHARS,
@@ -34,7 +35,8 @@ KEYWORD = {"capsule": "capsule_id"}  # a query parameter's name -> the verb's ke
 class ReadHandlers(AccessRules):
     """The read handlers of ``Api``."""
 
-    def retrieve(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def retrieve(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         args = fields(
             body,
             {
@@ -70,57 +72,82 @@ class ReadHandlers(AccessRules):
         found = call(scope=query_scope(who, args), limit=limit_of(args), **own)
         return [entity.to_dict() for entity in found]
 
-    def list_summaries(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+    @owned_ids
+    def list_summaries(
+        self, who: Principal, ids: IdView, params: Mapping[str, str]
+    ) -> list[dict[str, Any]]:
         return self._listing(who, params, self.kd.list_summaries)
 
-    def list_observations(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+    @owned_ids
+    def list_observations(
+        self, who: Principal, ids: IdView, params: Mapping[str, str]
+    ) -> list[dict[str, Any]]:
+        def before(args: Mapping[str, str]) -> tuple[int, str] | None:
+            cursor = cursor_of(args.get("before"))
+            return None if cursor is None else (cursor[0], ids.stored(cursor[1]))
+
         return self._listing(
             who,
             params,
             self.kd.list_observations,
             kind=lambda a: a.get("kind"),
-            capsule=lambda a: a.get("capsule"),
-            before=lambda a: cursor_of(a.get("before")),
+            capsule=lambda a: ids.stored(a.get("capsule")),
+            before=before,
         )
 
     def list_repos(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
         return self._listing(who, params, self.kd.list_repos)
 
-    def list_capsules(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+    @owned_ids
+    def list_capsules(
+        self, who: Principal, ids: IdView, params: Mapping[str, str]
+    ) -> list[dict[str, Any]]:
         return self._listing(who, params, self.kd.list_capsules, status=lambda a: a.get("status"))
 
-    def list_pins(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
+    @owned_ids
+    def list_pins(
+        self, who: Principal, ids: IdView, params: Mapping[str, str]
+    ) -> list[dict[str, Any]]:
         def active_at(args: Mapping[str, str]) -> int | None:
             return whole_number(args, "active_at")
 
         return self._listing(who, params, self.kd.list_pins, active_at=active_at)
 
-    def get_entity(self, who: Principal, kind: str, entity_id: str) -> dict[str, Any]:
+    @owned_ids
+    def get_entity(self, who: Principal, ids: IdView, kind: str, entity_id: str) -> dict[str, Any]:
         """One entity by id; another team's id is as unknown as an id nobody has."""
         getter, name = GETTERS[kind]
-        entity: AnyEntity | None = found(getattr(self.kd, getter), entity_id)
+        entity: AnyEntity | None = found(getattr(self.kd, getter), ids.stored(entity_id))
         if entity is None or not self._visible(who)(entity):
             raise NotFoundError(f"no {name} with id {entity_id!r}")
         return entity.to_dict()
 
-    def describe(self, who: Principal, entity_id: str) -> dict[str, Any]:
+    @owned_ids
+    def describe(self, who: Principal, ids: IdView, entity_id: str) -> dict[str, Any]:
         """``kindling show --json`` of one id, its links narrowed to what the token sees."""
-        return self.kd.describe(entity_id, visible=self._visible(who)).to_dict()
+        return self.kd.describe(ids.stored(entity_id), visible=self._visible(who)).to_dict()
 
-    def timeline(self, who: Principal, anchor_id: str, params: Mapping[str, str]) -> dict[str, Any]:
+    @owned_ids
+    def timeline(
+        self, who: Principal, ids: IdView, anchor_id: str, params: Mapping[str, str]
+    ) -> dict[str, Any]:
         """``Kindling.timeline`` of what the token sees: another team's anchor is unknown,
         and its steps are left out."""
         args = fields(params, {"before", "after"})
         counts = {k: n for k in args if (n := whole_number(args, k)) is not None}
-        return self.kd.timeline(anchor_id, visible=self._visible(who), **counts).to_dict()
+        visible = self._visible(who)
+        return self.kd.timeline(ids.stored(anchor_id), visible=visible, **counts).to_dict()
 
-    def get_items(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
+    @owned_ids
+    def get_items(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         """``Kindling.get_items``: ids the token may not see are ``missing``, like unknown
         ones."""
         args = fields(body, {"ids", "token_budget"}, {"ids"})
-        return self.kd.get_items(args.pop("ids"), visible=self._visible(who), **args).to_dict()
+        wanted = ids.stored_all(args.pop("ids"))
+        return self.kd.get_items(wanted, visible=self._visible(who), **args).to_dict()
 
-    def status(self, who: Principal) -> dict[str, Any]:
+    @owned_ids
+    def status(self, who: Principal, ids: IdView) -> dict[str, Any]:
         mine = self.kd.list_capsules(
             status="open", scope=Scope(user_id=who.user_id), limit=OPEN_SHOWN
         )
@@ -134,7 +161,8 @@ class ReadHandlers(AccessRules):
             "openCapsules": [c.to_dict() for c in mine],
         }
 
-    def export(self, who: Principal, params: Mapping[str, str]) -> dict[str, Any]:
+    @owned_ids
+    def export(self, who: Principal, ids: IdView, params: Mapping[str, str]) -> dict[str, Any]:
         args = fields(params, {"session", "repo", "agent", "include_redacted", "exported_at"})
         scope = query_scope(who, args)
         redacted = args.get("include_redacted", "false")
@@ -146,7 +174,10 @@ class ReadHandlers(AccessRules):
             exported_at=whole_number(args, "exported_at"),
         )
 
-    def search_memories(self, who: Principal, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    @owned_ids
+    def search_memories(
+        self, who: Principal, ids: IdView, body: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
         """``Kindling.search_memories`` among the memories the token may read."""
         args = fields(body, {"workspace", "query", "limit"}, {"workspace", "query"})
         workspace = args.pop("workspace")

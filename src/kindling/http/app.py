@@ -30,9 +30,9 @@ from starlette.routing import Route
 
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.http.access import TAKEN
 from kindling.http.api import GETTERS, Api, HttpError
 from kindling.http.auth import Principal
+from kindling.http.idspace import TAKEN
 from kindling.http.openapi import openapi_document
 from kindling.http.shedding import READ_TIMEOUT_S, check_depth
 from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES

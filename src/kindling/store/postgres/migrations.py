@@ -238,6 +238,20 @@ CREATE TRIGGER summary_vectors_forget AFTER UPDATE OF content ON summaries
   EXECUTE FUNCTION kindling_summary_vectors_forget();
 """,
     ),
+    Migration(
+        11,
+        "011_id_aliases",
+        # `kindling serve`: each owner's own view of the ids its clients choose (http.idspace).
+        """
+CREATE TABLE IF NOT EXISTS id_aliases (
+  owner       TEXT   NOT NULL,
+  wire_id     TEXT   NOT NULL,
+  stored_id   TEXT   NOT NULL UNIQUE,
+  created_at  BIGINT NOT NULL,
+  PRIMARY KEY (owner, wire_id)
+);
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -5,14 +5,16 @@ Must not import anything from Kindling except ``store``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kindling.store.sql.dialect import UsesDatabase
+from kindling.store.sql.dialect import MAX_PARAMS, UsesDatabase
 
 if TYPE_CHECKING:  # the server's; opening a store for a hook never loads it
     from kindling.store.tokens import ApiToken
 
 _COLUMNS = "id, user_id, team, created_at, revoked_at"
+_ENTITY_TABLES = ("observations", "capsules", "summaries", "pins")  # ids: the server's view
 
 
 class TokensMixin(UsesDatabase):
@@ -66,3 +68,30 @@ class TokensMixin(UsesDatabase):
 
     def repo_is_granted(self, repo_id: str) -> bool:
         return bool(self.db.read("SELECT 1 FROM team_repos WHERE repo_id = ? LIMIT 1", (repo_id,)))
+
+    def id_aliases(self, owner: str) -> dict[str, str]:
+        rows = self.db.read("SELECT wire_id, stored_id FROM id_aliases WHERE owner = ?", (owner,))
+        return dict(rows)
+
+    def taken_ids(self, ids: Sequence[str]) -> set[str]:
+        # one statement per chunk: the four tables' lists together stay under MAX_PARAMS
+        taken: set[str] = set()
+        step = MAX_PARAMS // len(_ENTITY_TABLES)
+        for start in range(0, len(ids), step):
+            ((condition, params),) = self.db.dialect.in_ids("id", ids[start : start + step])
+            sql = " UNION ".join(f"SELECT id FROM {t} WHERE {condition}" for t in _ENTITY_TABLES)
+            taken.update(r[0] for r in self.db.read(sql, params * len(_ENTITY_TABLES)))
+        return taken
+
+    def add_id_alias(self, owner: str, wire_id: str, stored_id: str, created_at: int) -> str:
+        with self.db.transaction():
+            self.db.write(
+                "INSERT INTO id_aliases (owner, wire_id, stored_id, created_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (owner, wire_id, stored_id, created_at),
+            )
+            rows = self.db.read(
+                "SELECT stored_id FROM id_aliases WHERE owner = ? AND wire_id = ?",
+                (owner, wire_id),
+            )
+        return str(rows[0][0]) if rows else ""

@@ -315,6 +315,20 @@ CREATE TRIGGER IF NOT EXISTS summary_vectors_forget AFTER UPDATE OF content ON s
 END;
 """,
     ),
+    Migration(
+        15,
+        "015_id_aliases",
+        # `kindling serve`: each owner's own view of the ids its clients choose (http.idspace).
+        """
+CREATE TABLE IF NOT EXISTS id_aliases (
+  owner       TEXT    NOT NULL,
+  wire_id     TEXT    NOT NULL,
+  stored_id   TEXT    NOT NULL UNIQUE,
+  created_at  INTEGER NOT NULL,
+  PRIMARY KEY (owner, wire_id)
+);
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
