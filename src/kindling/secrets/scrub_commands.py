@@ -1,23 +1,21 @@
-"""The place rules of ``secrets.scrub``: files and commands that hold a secret in a known place.
+"""The place rules of ``secrets.scrub``: files and commands that keep a secret in a known place.
 
-One table, ``PLACES``, says where each credential file or command keeps its secret: a flag
-(``sshpass -p X``, ``PsExec -p X``, ``twine upload -p X``), a positional argument
-(``vault operator unseal X``, ``net use \\\\fs\\share X``, ``cargo login X``), the password half
-of a ``user:password`` pair (``curl -u``, ``smbclient -U user%X``, ``sqlplus user/X@db``,
-``secretsdump.py dom/user:X@host``, ``skopeo --creds``), a value piped or fed into a command
-that reads a secret (``echo X | sudo -S``, ``... <<< X``), or a line of a credential file
-(``.netrc``, ``.pgpass``).
+One table, ``PLACES``: a flag (``sshpass -p X``), a positional argument (``net use
+\\\\fs\\share X``, ``cargo login X``), the password of a pair (``curl -u user:X``,
+``smbclient -U user%X``, ``sqlplus user/X@db``), a value piped into a command that reads a
+secret (``echo X | sudo -S``), a line of a credential file (``.netrc``, ``.pgpass``).
+A *certain* place holds nothing but a secret, so any value there is masked; in the others a
+value that reads as code (``$cred.Password``, a path) is left. A variable (``$PASS``),
+``true``/``false`` and an empty value are always left. Each pattern starts at the program's
+name and looks at most 300 characters ahead on its line, so a line full of names stays
+linear; it runs only when one of its keywords is in the lowercased text.
 
-A *certain* place holds nothing but a secret, so any value there is masked, even one shaped
-like a path; in the others a value that reads as code (``$cred.Password``, a path) is left.
-A variable (``$PASS``), ``true``/``false`` and an empty value are always left.
-
-Each pattern starts at the program's name (or the file's keyword) and looks at most 300
-characters ahead on the same line, so a line full of program names stays linear. A rule
-runs only when one of its keywords is in the lowercased text (``secrets.scrub_keywords``).
+The places in credential files and code (``.netrc``, ``.pgpass``, ``smtp.login("u", X)``)
+are in ``secrets.scrub_files``, which also defines ``Place``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_context``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_context`` and
+``secrets.scrub_files``.
 """
 
 from __future__ import annotations
@@ -25,6 +23,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_context import credential_like
+from kindling.secrets.scrub_files import ARG, FILE_PLACES, Place
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
 
 TYPE_CHECKING = False
@@ -32,23 +31,8 @@ if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
 
-class Place:
-    """Where a command or file keeps a secret: a pattern with groups ``keep`` (left as it is)
-    and ``value`` (masked), woken by any of ``words``. (A plain class: ``typing`` is not
-    imported on a hook's path.)"""
-
-    __slots__ = ("certain", "source", "words")
-
-    def __init__(self, words: tuple[str, ...], source: str, certain: bool = False) -> None:
-        self.words, self.source, self.certain = words, source, certain
-
-
-# One argument of a command line: quoted, or up to a blank or a shell operator.
-_ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
 # The password of a ``user:password``-style pair: up to a blank or a quote.
 _PAIR_REST = r"""(?:'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)"""
-# A string literal of code.
-_LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
 # From a program's name to its flag: at most 300 characters of the same line.
 _ON = r"\b[^\r\n]{0,300}?"
 
@@ -57,46 +41,15 @@ def _flag(programs: str, flags: str, joined: bool = False) -> str:
     """A flag of ``programs`` followed by its value (``-p X``, ``--password=X``; with
     ``joined``, the value may also follow the flag with no blank: ``-pX``)."""
     gap = r"(?:=|[ \t]*+)" if joined else r"(?:=|[ \t]++)"
-    return rf"\b(?:{programs}){_ON}(?P<keep>[ \t](?:{flags}){gap})(?P<value>(?!-){_ARG})"
+    return rf"\b(?:{programs}){_ON}(?P<keep>[ \t](?:{flags}){gap})(?P<value>(?!-){ARG})"
 
 
-PLACES: tuple[Place, ...] = (
-    # ---------------------------------------------------------------- credential files
-    # .netrc: machine x login y password z (over one line or several)
-    Place(
-        ("password",),
-        r"(?P<keep>\b(?i:machine|default|login)\b(?:[ \t\r\n]++[^\s`]++){0,4}?[ \t\r\n]++"
-        r"(?i:password)[ \t]++)(?P<value>[^\s`]++)",
-        certain=True,
-    ),
-    # .pgpass: host:port:database:user:password, one entry a line (a colon in the password is
-    # escaped). Exactly five fields, a port or ``*`` second: no IPv6 address or MAC has that.
-    Place(
-        (":5432:", ":5433:", ":6432:", ":*:", "pgpass"),
-        r"(?<![^\n])[ \t]*+(?P<keep>[A-Za-z0-9_.*-][^\s:]*+:(?:[0-9]{1,5}|\*):[^\s:]++:"
-        r"[^\s:]++:)(?P<value>(?:\\.|[^\s:\\])++)[ \t]*+(?=\r?$|\r?\n)",
-        certain=True,
-    ),
-    # .npmrc's _auth (base64 of user:password), alone on its line or after a registry's
-    # ``//host/:``; .yarnrc.yml's npmAuthIdent (user:password)
-    Place(
-        ("_auth", "npmauthident"),
-        r"(?P<keep>(?:(?<![^\n])[ \t]*+|(?<=/:))(?:_auth|npmAuthIdent)[\"']?[ \t]*+[=:][ \t]*+)"
-        rf"(?P<value>{_ARG})",
-        certain=True,
-    ),
-    # PuTTY's key file: the lines after Private-Lines hold the private key
-    Place(
-        ("private-lines",),
-        r"(?P<keep>Private-Lines:[ \t]*+[0-9]++\r?\n)(?P<value>[A-Za-z0-9+/=]++(?=\r?\n|\Z)"
-        r"(?:\r?\n[A-Za-z0-9+/=]++(?=\r?\n|\Z))*+)",
-        certain=True,
-    ),
+COMMAND_PLACES: tuple[Place, ...] = (
     # ---------------------------------------------------------------- positional values
     Place(
         ("configure set",),
         r"(?P<keep>\baws[ \t]++configure[ \t]++set[ \t]++[\w.-]*(?i:secret|token|key|password)"
-        rf"[ \t]++)(?P<value>{_ARG})",
+        rf"[ \t]++)(?P<value>{ARG})",
         certain=True,
     ),
     Place(
@@ -108,13 +61,13 @@ PLACES: tuple[Place, ...] = (
     # Windows: net user NAME PASSWORD; net use [Z:] \\server\share PASSWORD [/user:...]
     Place(
         ("net user",),
-        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){_ARG}[ \t]++)(?P<value>(?![/*]){_ARG})",
+        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){ARG}[ \t]++)(?P<value>(?![/*]){ARG})",
     ),
     Place(
         ("net use",),
         r"(?P<keep>\b(?i:net)[ \t]++(?i:use)[ \t]++(?:(?:[A-Za-z]:|\*)[ \t]++)?\\\\[^\s`]++"
         r"(?:[ \t]++/(?i:user|u):[^\s`]++)?[ \t]++)"
-        rf"(?P<value>(?![/*]){_ARG})",
+        rf"(?P<value>(?![/*]){ARG})",
         certain=True,
     ),
     # Wi-Fi: nmcli ... password X (or a psk property), wpa_passphrase SSID X
@@ -122,57 +75,42 @@ PLACES: tuple[Place, ...] = (
         ("nmcli",),
         rf"\bnmcli{_ON}(?P<keep>[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk"
         r"|wifi-sec\.wep-key[0-3]|802-1x\.password|vpn\.secrets\.password)[ \t]++)"
-        rf"(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
         certain=True,
     ),
     Place(
         ("wpa_passphrase",),
-        rf"(?P<keep>\bwpa_passphrase[ \t]++{_ARG}[ \t]++)(?P<value>{_ARG})",
+        rf"(?P<keep>\bwpa_passphrase[ \t]++{ARG}[ \t]++)(?P<value>{ARG})",
         certain=True,
     ),
-    Place(("keymaterial=",), rf"(?P<keep>(?i:keyMaterial)=)(?P<value>{_ARG})", certain=True),
-    # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
-    Place(
-        ("identified",),
-        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
-        r"[^\r\n;]{0,120}?"
-        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
-        rf"(?P<value>(?!(?i:password|values?)\b){_ARG})",
-    ),
-    # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
-    Place(
-        ("env ", "arg "),
-        r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
-        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
-        rf"(?P<value>(?![=\s]){_ARG})",
-    ),
+    Place(("keymaterial=",), rf"(?P<keep>(?i:keyMaterial)=)(?P<value>{ARG})", certain=True),
     # Package registries: the token or password a login or config command is given.
     Place(
         ("cargo login",),
         r"(?P<keep>\bcargo[ \t]++login(?:[ \t]++--registry(?:=|[ \t]++)[^\s`]++)?[ \t]++)"
-        rf"(?P<value>(?!-){_ARG})",
+        rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
     Place(
         ("poetry config",),
         r"(?P<keep>\bpoetry[ \t]++config[ \t]++(?:(?:--local|--unset)[ \t]++)?"
-        rf"(?:http-basic\.[^\s`]++[ \t]++{_ARG}|pypi-token\.[^\s`]++)[ \t]++)"
-        rf"(?P<value>(?!-){_ARG})",
+        rf"(?:http-basic\.[^\s`]++[ \t]++{ARG}|pypi-token\.[^\s`]++)[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
     Place(
         ("composer config",),
         r"(?P<keep>\bcomposer[ \t]++config[ \t]++(?:(?:-g|--global|--auth|-a)[ \t]++)*+"
-        r"(?:http-basic\.[^\s`]++[ \t]++" + _ARG + r"|(?:bearer|github-oauth|gitlab-token"
-        r"|gitlab-oauth|bitbucket-oauth\.[^\s`]++[ \t]++" + _ARG + r")\.[^\s`]++)[ \t]++)"
-        rf"(?P<value>(?!-){_ARG})",
+        r"(?:http-basic\.[^\s`]++[ \t]++" + ARG + r"|(?:bearer|github-oauth|gitlab-token"
+        r"|gitlab-oauth|bitbucket-oauth\.[^\s`]++[ \t]++" + ARG + r")\.[^\s`]++)[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
     Place(
         ("npm config", "yarn config", "pnpm config"),
         r"(?P<keep>\b(?:npm|pnpm|yarn)[ \t]++config[ \t]++set[ \t]++(?:-H[ \t]++)?\S*?"
         r"(?i:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)(?:=|[ \t]++))"
-        rf"(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
         certain=True,
     ),
     # bundle config [set] [--global] gems.example.com user:secret; BUNDLE_GEMS__EXAMPLE__COM=
@@ -180,48 +118,43 @@ PLACES: tuple[Place, ...] = (
         ("bundle config",),
         r"(?P<keep>\bbundle[ \t]++config\b(?:[ \t]++(?:set|--global|--local))*+[ \t]++"
         r"(?:https?://)?[\w-]++(?:\.[\w-]++)++/?[ \t]++)"
-        rf"(?P<value>{_ARG})",
-        certain=True,
-    ),
-    Place(
-        ("bundle_",),
-        rf"(?P<keep>\bBUNDLE_[A-Z0-9]++(?:_[A-Z0-9]++)*?__[A-Z0-9_]++=)(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
         certain=True,
     ),
     # Secret stores: the value a ``set`` or ``create`` command is given.
     Place(
         ("--secret-string",),
-        rf"(?P<keep>[ \t]--secret-string(?:=|[ \t]++))(?P<value>{_ARG})",
+        rf"(?P<keep>[ \t]--secret-string(?:=|[ \t]++))(?P<value>{ARG})",
         certain=True,
     ),
     Place(
         ("put-parameter",),
         r"\bput-parameter\b(?=[^\r\n]{0,600}?SecureString)"
-        rf"[^\r\n]{{0,300}}?(?P<keep>[ \t]--value(?:=|[ \t]++))(?P<value>{_ARG})",
+        rf"[^\r\n]{{0,300}}?(?P<keep>[ \t]--value(?:=|[ \t]++))(?P<value>{ARG})",
         certain=True,
     ),
     Place(
         ("keyvault",),
         rf"\bkeyvault[ \t]++secret[ \t]++set{_ON}(?P<keep>[ \t]--value(?:=|[ \t]++))"
-        rf"(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
         certain=True,
     ),
     Place(
         ("secret set",),
         rf"\bgh[ \t]++secret[ \t]++set{_ON}(?P<keep>[ \t](?:--body|-b)(?:=|[ \t]*+))"
-        rf"(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
         certain=True,
     ),
     Place(
         ("doppler",),
         r"(?P<keep>\bdoppler[ \t]++secrets[ \t]++set[ \t]++[A-Za-z_][\w]*+[ \t]++)"
-        rf"(?P<value>(?!-){_ARG})",
+        rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
     # A value piped into a command that reads a secret on its standard input.
     Place(
         ("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
-        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:-[neE]++[ \t]++)*+)(?P<value>(?!-){_ARG})"
+        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:-[neE]++[ \t]++)*+)(?P<value>(?!-){ARG})"
         r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
         r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
         r"|\bsecret[ \t]++create\b))",
@@ -231,7 +164,7 @@ PLACES: tuple[Place, ...] = (
     Place(
         ("<<<",),
         r"(?P<keep>\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
-        rf"|chpasswd|sudo[ \t]++-S){_ON}<<<[ \t]*+)(?P<value>{_ARG})",
+        rf"|chpasswd|sudo[ \t]++-S){_ON}<<<[ \t]*+)(?P<value>{ARG})",
         certain=True,
     ),
     # ---------------------------------------------------------------- user:password pairs
@@ -285,42 +218,19 @@ PLACES: tuple[Place, ...] = (
         rf"\blftp{_ON}(?P<keep>[ \t]-u[ \t]++[\"']?[^\s,\"']++,)(?P<value>{_PAIR_REST})",
         certain=True,
     ),
-    # Calls that take a user and a password as string literals: smtp.login("ada", "pw"),
-    # new NetworkCredential("ada", "pw"), superagent's .auth("ada", "pw");
-    # mysqli_connect("host", "ada", "pw")
-    Place(
-        ("login(", "credential(", "credentials(", "auth(", "pass_("),
-        r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
-        r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
-        r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|setCredentials|auth|pass_)"
-        rf"\([ \t]*+{_LIT}[ \t]*+,[ \t]*+)(?P<value>{_LIT})(?=[ \t]*+[,)])",
-        certain=True,
-    ),
-    Place(
-        ("_connect(",),
-        rf"(?P<keep>\bmysqli?_connect\([ \t]*+{_LIT}[ \t]*+,[ \t]*+{_LIT}[ \t]*+,[ \t]*+)"
-        rf"(?P<value>{_LIT})",
-        certain=True,
-    ),
-    # Kickstart: rootpw [--plaintext|--iscrypted] PW
-    Place(
-        ("rootpw",),
-        rf"(?P<keep>(?<![^\n])[ \t]*+rootpw(?:[ \t]++--[a-z-]++)*+[ \t]++)(?P<value>(?!-){_ARG})",
-        certain=True,
-    ),
     # ---------------------------------------------------------------- flags
     # mysql -pPW (no blank: a blank after -p means "prompt for it")
     Place(
         ("mysql", "mariadb"),
         rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb){_ON}[ \t](?P<keep>-p)"
-        rf"(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
         certain=True,
     ),
-    Place(("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{_ARG})", certain=True),
-    Place(("login",), rf"\blogin\b{_ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{_ARG})", certain=True),
+    Place(("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{ARG})", certain=True),
+    Place(("login",), rf"\blogin\b{_ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{ARG})", certain=True),
     Place(
         ("redis-cli", "keydb-cli"),
-        rf"\b(?:redis|keydb)-cli{_ON}(?P<keep>[ \t]-a[ \t]++)(?P<value>{_ARG})",
+        rf"\b(?:redis|keydb)-cli{_ON}(?P<keep>[ \t]-a[ \t]++)(?P<value>{ARG})",
         certain=True,
     ),
     Place(
@@ -332,7 +242,7 @@ PLACES: tuple[Place, ...] = (
     Place(
         ("htpasswd",),
         r"\bhtpasswd(?P<keep>(?:[ \t]++-[A-Za-z]++)*?[ \t]++-[A-Za-z]*b[A-Za-z]*"
-        rf"(?:[ \t]++-[A-Za-z]++)*(?:[ \t]++(?!-){_ARG}){{1,2}}?[ \t]++)(?P<value>{_ARG})"
+        rf"(?:[ \t]++-[A-Za-z]++)*(?:[ \t]++(?!-){ARG}){{1,2}}?[ \t]++)(?P<value>{ARG})"
         r"(?=[ \t]*+(?:$|[\r\n|;&)]))",
         certain=True,
     ),
@@ -343,11 +253,11 @@ PLACES: tuple[Place, ...] = (
     Place(
         ("zip", "7z", "rar "),
         rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){_ON}[ \t]-(?:P[ \t]++|p))"
-        rf"(?P<value>{_ARG})",
+        rf"(?P<value>{ARG})",
     ),
     Place(
         ("storepass", "keypass"),
-        rf"(?P<keep>[ \t]-(?:src|dest|new)?(?:storepass|keypass)[ \t]++)(?P<value>{_ARG})",
+        rf"(?P<keep>[ \t]-(?:src|dest|new)?(?:storepass|keypass)[ \t]++)(?P<value>{ARG})",
         certain=True,
     ),
     Place(
@@ -356,7 +266,7 @@ PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("securestring",),
-        rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{_ARG})",
+        rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{ARG})",
     ),
     Place(("mongo",), _flag(r"mongo(?:sh|dump|restore|import|export)?", "-p")),
     # (one place a flag: a rule masks one flag a command line, and -p -P old -N new has two)
@@ -379,14 +289,15 @@ PLACES: tuple[Place, ...] = (
         # every letter after each dash cost a diff's worth of backtracking.
         r"(?P<keep>-(?<![\w-]-)[A-Za-z][A-Za-z-]{0,39}+"
         r"(?i:(?<=password)|(?<=passwd)|(?<=token)|(?<=secret)|(?<=apikey)|(?<=api-key)"
-        rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){_ARG})",
+        rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){ARG})",
     ),
 )
 
+# Files and code first, then command lines (a file's line is matched whole).
+PLACES: tuple[Place, ...] = (*FILE_PLACES, *COMMAND_PLACES)
 
-# Values that are no secret: a switch's value, and "read it from stdin". (The word for the
-# secret put where it goes, ``-p PASSWORD``, is masked: scanners' fixtures are full of it, and
-# masking a placeholder costs nothing.)
+
+# A switch's value and "read it from stdin" (a placeholder, ``-p PASSWORD``, is masked).
 _NOT_A_VALUE = frozenset(("true", "false", "-"))
 
 
@@ -405,17 +316,15 @@ def _place(m: re.Match[str], certain: bool) -> tuple[str, str] | None:
     return "password", f"{head}{quote}{mask('password')}{quote}"
 
 
-def _certain(m: re.Match[str]) -> tuple[str, str] | None:
-    return _place(m, certain=True)
-
-
-def _maybe(m: re.Match[str]) -> tuple[str, str] | None:
-    return _place(m, certain=False)
-
-
 def place_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The rules of ``PLACES``, in table order."""
+
+    def certain(m: re.Match[str]) -> tuple[str, str] | None:
+        return _place(m, True)
+
+    def maybe(m: re.Match[str]) -> tuple[str, str] | None:
+        return _place(m, False)
+
     return [
-        (p.words, LazyPattern(p.source, re.ASCII), _certain if p.certain else _maybe)
-        for p in PLACES
+        (p.words, LazyPattern(p.source, re.ASCII), certain if p.certain else maybe) for p in PLACES
     ]

@@ -1,0 +1,110 @@
+"""Where credential files and source code keep a secret, for ``secrets.scrub_commands``.
+
+``FILE_PLACES``: lines of credential files (``.netrc``, ``.pgpass``, ``.npmrc``'s ``_auth``,
+``.yarnrc.yml``'s ``npmAuthIdent``, a PuTTY key's private lines, Kickstart's ``rootpw``,
+Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value``, SQL's ``IDENTIFIED
+BY``) and calls of code given a user and a password as literals (``smtp.login("u", X)``,
+``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``). ``Place`` says where: a
+pattern with groups ``keep`` and ``value``, the keywords that wake it, and whether the place
+holds nothing but a secret (``certain``). ``secrets.scrub_commands`` puts these before the
+command lines' places in ``PLACES`` and turns them into rules.
+
+Pure data. Must not import anything.
+"""
+
+from __future__ import annotations
+
+
+class Place:
+    """Where a command or file keeps a secret: a pattern with groups ``keep`` (left as it is)
+    and ``value`` (masked), woken by any of ``words``. (A plain class: ``typing`` is not
+    imported on a hook's path.)"""
+
+    __slots__ = ("certain", "source", "words")
+
+    def __init__(self, words: tuple[str, ...], source: str, certain: bool = False) -> None:
+        self.words, self.source, self.certain = words, source, certain
+
+
+# One argument of a command line: quoted, or up to a blank or a shell operator.
+ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
+# A string literal of code.
+LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
+
+FILE_PLACES: tuple[Place, ...] = (
+    # ---------------------------------------------------------------- credential files
+    # .netrc: machine x login y password z (over one line or several)
+    Place(
+        ("password",),
+        r"(?P<keep>\b(?i:machine|default|login)\b(?:[ \t\r\n]++[^\s`]++){0,4}?[ \t\r\n]++"
+        r"(?i:password)[ \t]++)(?P<value>[^\s`]++)",
+        certain=True,
+    ),
+    # .pgpass: host:port:database:user:password, one entry a line (a colon in the password is
+    # escaped). Exactly five fields, a port or ``*`` second: no IPv6 address or MAC has that.
+    Place(
+        (":5432:", ":5433:", ":6432:", ":*:", "pgpass"),
+        r"(?<![^\n])[ \t]*+(?P<keep>[A-Za-z0-9_.*-][^\s:]*+:(?:[0-9]{1,5}|\*):[^\s:]++:"
+        r"[^\s:]++:)(?P<value>(?:\\.|[^\s:\\])++)[ \t]*+(?=\r?$|\r?\n)",
+        certain=True,
+    ),
+    # .npmrc's _auth (base64 of user:password), alone on its line or after a registry's
+    # ``//host/:``; .yarnrc.yml's npmAuthIdent (user:password)
+    Place(
+        ("_auth", "npmauthident"),
+        r"(?P<keep>(?:(?<![^\n])[ \t]*+|(?<=/:))(?:_auth|npmAuthIdent)[\"']?[ \t]*+[=:][ \t]*+)"
+        rf"(?P<value>{ARG})",
+        certain=True,
+    ),
+    # PuTTY's key file: the lines after Private-Lines hold the private key
+    Place(
+        ("private-lines",),
+        r"(?P<keep>Private-Lines:[ \t]*+[0-9]++\r?\n)(?P<value>[A-Za-z0-9+/=]++(?=\r?\n|\Z)"
+        r"(?:\r?\n[A-Za-z0-9+/=]++(?=\r?\n|\Z))*+)",
+        certain=True,
+    ),
+    # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
+    Place(
+        ("identified",),
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
+        r"[^\r\n;]{0,120}?"
+        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
+        rf"(?P<value>(?!(?i:password|values?)\b){ARG})",
+    ),
+    # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
+    Place(
+        ("env ", "arg "),
+        r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
+        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
+        rf"(?P<value>(?![=\s]){ARG})",
+    ),
+    # Bundler's credentials in its environment: BUNDLE_GEMS__EXAMPLE__COM=user:secret
+    Place(
+        ("bundle_",),
+        rf"(?P<keep>\bBUNDLE_[A-Z0-9]++(?:_[A-Z0-9]++)*?__[A-Z0-9_]++=)(?P<value>{ARG})",
+        certain=True,
+    ),
+    # Calls that take a user and a password as string literals: smtp.login("ada", "pw"),
+    # new NetworkCredential("ada", "pw"), superagent's .auth("ada", "pw");
+    # mysqli_connect("host", "ada", "pw")
+    Place(
+        ("login(", "credential(", "credentials(", "auth(", "pass_("),
+        r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
+        r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
+        r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|setCredentials|auth|pass_)"
+        rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})(?=[ \t]*+[,)])",
+        certain=True,
+    ),
+    Place(
+        ("_connect(",),
+        rf"(?P<keep>\bmysqli?_connect\([ \t]*+{LIT}[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
+        rf"(?P<value>{LIT})",
+        certain=True,
+    ),
+    # Kickstart: rootpw [--plaintext|--iscrypted] PW
+    Place(
+        ("rootpw",),
+        rf"(?P<keep>(?<![^\n])[ \t]*+rootpw(?:[ \t]++--[a-z-]++)*+[ \t]++)(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+)
