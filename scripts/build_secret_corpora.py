@@ -231,7 +231,7 @@ _COMMON = frozenset(
     {"the", "line", "less", "flat", "box", "lob", "tly", "http", "https", "github", "postg"}
     | {"http://", "https://", "https://hooks.", "postgres"}
 )
-RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "capture" / "data"
+RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "secrets" / "data"
 
 
 def kingfisher_rules(repo: str) -> dict[str, Any]:
@@ -287,9 +287,104 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
     }
 
 
+def _python_groups(pattern: str) -> str:
+    """A .NET pattern of Microsoft's in Python's syntax: its secret group named ``secret``
+    (``(?<refine>`` and ``(?P<secret>`` alike), every other group non-capturing, so a match's
+    one group is the secret and the boundary characters around it are kept."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            for named in ("(?<refine>", "(?P<refine>", "(?<secret>", "(?P<secret>"):
+                if pattern.startswith(named, i):
+                    out.append("(?P<secret>")
+                    i += len(named)
+                    break
+            else:
+                out.append("(?:" if pattern[i + 1 : i + 2] != "?" else "(")
+                i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _secret_literal(pattern: str) -> str:
+    """The longest literal of 3+ characters inside the secret group (``AzFu``, ``+ACR``,
+    ``oy2``): the keyword that wakes a rule without a signature of its own."""
+    start = pattern.find("(?P<secret>")
+    body, runs, run, i, depth = pattern[start + 11 :], [], "", 0, 0
+    while i < len(body) and depth >= 0:
+        c = body[i]
+        if c == "\\" and i + 1 < len(body) and not body[i + 1].isalnum():
+            run += body[i + 1]
+            i += 2
+            continue
+        if c.isalnum() or c in "~":
+            run += c
+        else:
+            runs.append(run)
+            run = ""
+            if c == "[":
+                i = body.index("]", i + 2) if "]" in body[i + 2 :] else len(body)
+            elif c == "{":
+                i = body.index("}", i)
+            depth += {"(": 1, ")": -1}.get(c, 0)
+        i += 1
+    runs.append(run)
+    best = max(runs, key=len)
+    return best if len(best) >= 3 else ""
+
+
+def microsoft_rules(repo: str) -> dict[str, Any]:
+    """Microsoft's precisely classified security keys (microsoft/security-utilities, MIT),
+    which the scrubber loads as data beside kingfisher's: each pattern in Python's syntax
+    (``_python_groups``), woken by its signature (``Signature``, ``SniffLiterals``, or the
+    longest literal in its secret). Patterns that do not compile with ``re`` or have no
+    literal are left out. Each is ``[id, keyword, pattern, min_entropy]``."""
+    import re as std_re
+
+    rules = []
+    models = json.loads(_show(repo, "GeneratedRegexPatterns/PreciselyClassifiedSecurityKeys.json"))
+    for model in models:
+        pattern = _python_groups(model["Pattern"])
+        try:
+            std_re.compile(pattern, std_re.ASCII)
+        except std_re.error:
+            continue
+        if "(?P<secret>" not in pattern:
+            continue
+        literals = [model.get("Signature"), *(model.get("SniffLiterals") or [])]
+        keyword = next((w for w in literals if w), "") or _secret_literal(pattern)
+        if len(keyword) < 3 or keyword.lower() in _COMMON | {"npm"}:
+            continue  # (npm_ tokens have a shape of Kindling's own)
+        name = f"microsoft.{model['Id']}.{model['Name']}"
+        rules.append([name, keyword.lower(), pattern, 3.0])
+    return {
+        "source": "microsoft/security-utilities",
+        "url": "https://github.com/microsoft/security-utilities",
+        "licence": "MIT",
+        "notice": "Patterns from Microsoft security-utilities "
+        "GeneratedRegexPatterns/PreciselyClassifiedSecurityKeys.json (MIT License, "
+        "Copyright (c) Microsoft Corporation); groups rewritten to Python's syntax by "
+        "scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kingfisher")
+    parser.add_argument("--microsoft", help="a microsoft/security-utilities clone")
     parser.add_argument("--gitleaks")
     parser.add_argument("--detect-secrets", dest="detect_secrets")
     args = parser.parse_args()
@@ -300,6 +395,12 @@ def main() -> int:
         text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
         (RULES_OUT / "kingfisher_rules.json").write_text(text + "\n", encoding="ascii")
         print(f"kingfisher rules: {len(data['rules'])}", file=sys.stderr)
+    if args.microsoft:
+        RULES_OUT.mkdir(parents=True, exist_ok=True)
+        data = microsoft_rules(args.microsoft)
+        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        (RULES_OUT / "microsoft_rules.json").write_text(text + "\n", encoding="ascii")
+        print(f"microsoft rules: {len(data['rules'])}", file=sys.stderr)
     for name, build in (
         ("kingfisher", kingfisher),
         ("gitleaks", gitleaks),

@@ -1,14 +1,18 @@
-"""Rules loaded as data: the vendor rules of MongoDB's kingfisher scanner (Apache-2.0).
+"""Rules loaded as data: the vendor rules of MongoDB's kingfisher scanner (Apache-2.0) and
+Microsoft's precisely classified security keys (security-utilities, MIT).
 
 ``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
 rules that start with a literal (a vendor name or a token prefix: the keyword that wakes the
-rule) and compile with Python's ``re``; ``scripts/build_secret_corpora.py`` selects them from
-a kingfisher checkout and names the commit. A match masks the rule's last capture group (its
-secret; the whole match when it has none) when that value has at least the rule's
-``min_entropy`` and is no placeholder. They run after Kindling's own rules, so a value is
-named by its own kind first, and report the kind ``vendor_secret``.
+rule) and compile with Python's ``re``; ``secrets/data/microsoft_rules.json`` holds
+Microsoft's patterns for its identifiable keys (Azure storage, Cosmos DB, Entra ID client
+secrets, ...: a fixed signature inside the key), their groups rewritten to Python's syntax and
+woken by the signature. ``scripts/build_secret_corpora.py`` builds both from a checkout and
+names its commit. A match masks the rule's last capture group (its secret; the whole match
+when it has none) when that value has at least the rule's ``min_entropy`` and is no
+placeholder. They run after Kindling's own rules, so a value is named by its own kind first,
+and report the kind ``vendor_secret``.
 
-Read on the first call of ``scrub_secrets`` (one JSON file, about 100 KB); each pattern is
+Read on the first call of ``scrub_secrets`` (two JSON files, about 120 KB); each pattern is
 compiled only when its keyword occurs. Must not import anything from Kindling except
 ``secrets.scrub_values``.
 """
@@ -32,7 +36,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "kingfisher_rules.json")
+DATA_FILES = tuple(
+    os.path.join(os.path.dirname(__file__), "data", name)
+    for name in ("kingfisher_rules.json", "microsoft_rules.json")
+)
 KIND = "vendor_secret"
 
 
@@ -52,24 +59,25 @@ def _handler(min_entropy: float) -> Rule:
 
 
 def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    """The kingfisher rules, in file order; none when the data file is missing or damaged
-    (an install without it scrubs with Kindling's own rules only)."""
-    try:
-        with open(DATA_FILE, encoding="utf-8") as f:  # loaded at start-up: no codec import
-            rules = json.load(f)["rules"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
+    """The rules of the data files, in file order; none of a file that is missing or damaged
+    (an install without it scrubs with the other rules only)."""
     out: list[tuple[tuple[str, ...], LazyPattern, Rule]] = []
-    # One handler per entropy floor, shared by the rules that have it (a dozen for 551 rules:
+    # One handler per entropy floor, shared by the rules that have it (a dozen for 620 rules:
     # every hook builds this list).
     handlers: dict[object, Rule] = {}
-    for item in rules:
+    for path in DATA_FILES:
         try:
-            _, keyword, pattern, min_entropy = item
-            handler = handlers.get(min_entropy)
-            if handler is None:
-                handler = handlers[min_entropy] = _handler(min_entropy)
-            out.append(((str(keyword),), LazyPattern(str(pattern), re.ASCII), handler))
-        except (TypeError, ValueError):
+            with open(path, encoding="utf-8") as f:  # loaded at start-up: no codec import
+                rules = json.load(f)["rules"]
+        except (OSError, ValueError, KeyError, TypeError):
             continue
+        for item in rules:
+            try:
+                _, keyword, pattern, min_entropy = item
+                handler = handlers.get(min_entropy)
+                if handler is None:
+                    handler = handlers[min_entropy] = _handler(min_entropy)
+                out.append(((str(keyword),), LazyPattern(str(pattern), re.ASCII), handler))
+            except (TypeError, ValueError):
+                continue
     return out

@@ -1,0 +1,76 @@
+"""The rules loaded as data (``secrets.scrub_data``): kingfisher's and Microsoft's.
+
+Microsoft's identifiable keys carry a fixed signature at a fixed place (``+ASt`` in an Azure
+storage key, ``AzFu`` in a function key, ``8Q~`` in an Entra ID client secret): with random
+characters around it, each must be masked bare, in a sentence, by its signature alone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kindling.secrets import scrub_data
+from kindling.secrets.scrub import scrub_secrets
+
+B64 = string.ascii_letters + string.digits + "+/"
+URLSAFE = string.ascii_letters + string.digits + "-_"
+
+
+def _draw(rng: random.Random, n: int, alphabet: str = B64) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+# (name, a key of the family, from a seeded draw)
+IDENTIFIABLE: dict[str, Callable[[random.Random], str]] = {
+    "storage account key": lambda r: _draw(r, 76) + "+ASt" + _draw(r, 5) + r.choice("AQgw") + "==",
+    "Cosmos DB key": lambda r: _draw(r, 76) + "ACDb" + _draw(r, 5) + r.choice("AQgw") + "==",
+    "API Management key": lambda r: _draw(r, 76) + "APIM" + _draw(r, 5) + r.choice("AQgw") + "==",
+    "function key": lambda r: (
+        _draw(r, 44, URLSAFE) + "AzFu" + _draw(r, 5, URLSAFE) + r.choice("AQgw") + "=="
+    ),
+    "Event Hub key": lambda r: (
+        _draw(r, 33) + "+AEh" + r.choice("ABCDEFGHIJKLMNOP") + _draw(r, 5) + "="
+    ),
+    "Redis key": lambda r: _draw(r, 33) + "AzCa" + r.choice("ABCDEFGHIJKLMNOP") + _draw(r, 5) + "=",
+    "container registry key": lambda r: _draw(r, 42) + "+ACR" + r.choice("ABCD") + _draw(r, 5),
+}
+
+
+def test_both_data_files_load_and_every_pattern_compiles() -> None:
+    sources = []
+    for path in scrub_data.DATA_FILES:
+        data = json.loads(Path(path).read_text("utf-8"))
+        sources.append(data["source"])
+        assert data["licence"] in ("Apache-2.0", "MIT")
+        assert re.fullmatch(r"[0-9a-f]{40}", data["commit"])
+        for _, keyword, pattern, _ in data["rules"]:
+            assert keyword == keyword.lower()
+            assert len(keyword) >= 3
+            re.compile(pattern, re.ASCII)
+    assert sources == ["kingfisher", "microsoft/security-utilities"]
+    assert len(scrub_data.data_rules()) > 600
+
+
+@pytest.mark.parametrize("name", sorted(IDENTIFIABLE))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_an_identifiable_key_is_masked_bare(name: str, seed: int) -> None:
+    key = IDENTIFIABLE[name](random.Random(seed))
+    out = scrub_secrets(f"the value {key} came back from the call").text
+    assert key not in out
+    assert out.startswith("the value [REDACTED:")
+
+
+def test_a_missing_data_file_leaves_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = len(scrub_data.data_rules())
+    monkeypatch.setattr(scrub_data, "DATA_FILES", (*scrub_data.DATA_FILES[:1], "/nonexistent"))
+    assert 0 < len(scrub_data.data_rules()) < whole
