@@ -6,9 +6,10 @@ The corpora are ``tests/data/secret_corpora/*.json`` (built by
 ``scripts/build_secret_corpora.py`` and ``bench/secret_sources.py`` from the scanners' own test
 data; sources and licences in each file; ``semgrep.json`` is built into
 ``/tmp/kindling-secret-corpora`` and not committed, see ``bench/secret_sources.py``). Tuning:
-kingfisher. Held out: gitleaks, detect-secrets (their misses by format were read while issue 18
-was tuned), and the fresh ones, never looked at while tuning: whispers, ripsecrets, semgrep,
-and trivy (added for issue 18's second round, measured once before any change).
+kingfisher, and gitleaks (its rules are loaded as data). Held out: detect-secrets (its misses
+by format were read while issue 18 was tuned), and the fresh ones, never looked at while
+tuning: whispers, ripsecrets, semgrep, and trivy (added for issue 18's second round, measured
+once before any change).
 For each positive sample two observations are written through ``Kindling``, each in a session
 of its own:
 
@@ -37,8 +38,9 @@ from kindling.secrets.scrub_values import entropy
 
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_corpora"
 EXTRA = Path("/tmp/kindling-secret-corpora")  # built corpora whose licence keeps them out of git
-TUNING = ("kingfisher",)
-HELD_OUT = ("gitleaks", "detect_secrets", "whispers", "ripsecrets", "semgrep", "trivy")
+# gitleaks' own rules are loaded as data since issue 18's fourth pass: its corpus tunes now.
+TUNING = ("kingfisher", "gitleaks")
+HELD_OUT = ("detect_secrets", "whispers", "ripsecrets", "semgrep", "trivy")
 SENTENCE = "the value {} came back from the call"
 
 

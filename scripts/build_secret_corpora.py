@@ -32,6 +32,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -317,6 +318,83 @@ def _python_groups(pattern: str) -> str:
     return "".join(out)
 
 
+def _only_group(pattern: str, keep: int) -> str:
+    """``pattern`` with its capturing group number ``keep`` (1-based; 0: none) as its only
+    capturing group, the others made non-capturing, so the scrubber masks that group."""
+    out, i, in_class, number = [], 0, False, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(" and pattern[i + 1 : i + 2] != "?":
+            number += 1
+            out.append("(" if number == keep else "(?:")
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _masks_bare_hex(pattern: re.Pattern[str], keywords: list[str]) -> bool:
+    """True when ``pattern`` matches a bare hex digest or UUID on the line after one of its
+    keywords (a commit id in a git log that mentions the vendor): Kindling never tells hex
+    from a hash by the value alone, nor by a vendor name somewhere near it."""
+    digests = ("0123456789abcdef" * 4)[:40], "9f86d081884c7d659a2feaa0c55ad015"
+    digests += (str(uuid.UUID(int=7)),)
+    return any(
+        pattern.search(f"{word}\ncommit {digest}\n") is not None
+        for word in keywords
+        for digest in digests
+    )
+
+
+def gitleaks_rules(repo: str) -> dict[str, Any]:
+    """gitleaks' rules (MIT) the scrubber loads as data: each rule of ``config/gitleaks.toml``
+    that compiles with Python's ``re`` (``\\z`` read as ``\\Z``), woken by its own keywords
+    (rules with a keyword under 3 characters or a common word, and the generic rules, are left
+    out: Kindling's key-value rules do that job), its ``secretGroup`` (else its first group)
+    the one capturing group. Each is ``[id, [keywords], pattern, min_entropy]``."""
+    import warnings
+
+    rules = []
+    for rule in tomllib.loads(_show(repo, "config/gitleaks.toml"))["rules"]:
+        keywords = [k.lower() for k in rule.get("keywords") or []]
+        if rule["id"].startswith("generic") or not keywords:
+            continue
+        if any(len(k) < 3 or k in _COMMON for k in keywords):
+            continue
+        pattern = rule["regex"].replace("\\z", "\\Z")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # a FutureWarning would print in every hook
+                groups = re.compile(pattern, re.ASCII).groups
+        except (re.error, FutureWarning):
+            continue
+        keep = int(rule.get("secretGroup") or (1 if groups else 0))
+        pattern = _only_group(pattern, keep)
+        compiled = re.compile(pattern, re.ASCII)
+        if compiled.groups > 1 or _masks_bare_hex(compiled, keywords):
+            continue  # named groups in the way; or hex is masked that a digest could be
+        rules.append([f"gitleaks.{rule['id']}", keywords, pattern, float(rule.get("entropy") or 0)])
+    return {
+        "source": "gitleaks",
+        "url": "https://github.com/gitleaks/gitleaks",
+        "licence": "MIT",
+        "notice": "Rule patterns from gitleaks config/gitleaks.toml (MIT License, Copyright (c) "
+        "2019 Zachary Rice); groups other than the secret's made non-capturing by "
+        "scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
 def _secret_literal(pattern: str) -> str:
     """The longest literal of 3+ characters inside the secret group (``AzFu``, ``+ACR``,
     ``oy2``): the keyword that wakes a rule without a signature of its own."""
@@ -385,6 +463,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kingfisher")
     parser.add_argument("--microsoft", help="a microsoft/security-utilities clone")
+    parser.add_argument("--gitleaks-rules", help="a gitleaks clone whose rules to load as data")
     parser.add_argument("--gitleaks")
     parser.add_argument("--detect-secrets", dest="detect_secrets")
     args = parser.parse_args()
@@ -395,6 +474,12 @@ def main() -> int:
         text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
         (RULES_OUT / "kingfisher_rules.json").write_text(text + "\n", encoding="ascii")
         print(f"kingfisher rules: {len(data['rules'])}", file=sys.stderr)
+    if args.gitleaks_rules:
+        RULES_OUT.mkdir(parents=True, exist_ok=True)
+        data = gitleaks_rules(args.gitleaks_rules)
+        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        (RULES_OUT / "gitleaks_rules.json").write_text(text + "\n", encoding="ascii")
+        print(f"gitleaks rules: {len(data['rules'])}", file=sys.stderr)
     if args.microsoft:
         RULES_OUT.mkdir(parents=True, exist_ok=True)
         data = microsoft_rules(args.microsoft)

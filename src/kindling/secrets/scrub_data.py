@@ -1,19 +1,20 @@
-"""Rules loaded as data: the vendor rules of MongoDB's kingfisher scanner (Apache-2.0) and
-Microsoft's precisely classified security keys (security-utilities, MIT).
+"""Rules loaded as data, from three maintained scanners: MongoDB's kingfisher (Apache-2.0),
+gitleaks (MIT) and Microsoft's security-utilities (MIT).
 
 ``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
 rules that start with a literal (a vendor name or a token prefix: the keyword that wakes the
-rule) and compile with Python's ``re``; ``secrets/data/microsoft_rules.json`` holds
-Microsoft's patterns for its identifiable keys (Azure storage, Cosmos DB, Entra ID client
-secrets, ...: a fixed signature inside the key), their groups rewritten to Python's syntax and
-woken by the signature. ``scripts/build_secret_corpora.py`` builds both from a checkout and
-names its commit. A match masks the rule's last capture group (its secret; the whole match
-when it has none) when that value has at least the rule's ``min_entropy`` and is no
-placeholder. They run after Kindling's own rules, so a value is named by its own kind first,
-and report the kind ``vendor_secret``.
+rule) and compile with Python's ``re``; ``gitleaks_rules.json`` gitleaks' rules with their own
+keywords (a rule is ``[id, [keywords], pattern, min_entropy]``), only the secret's group left
+capturing; ``microsoft_rules.json`` Microsoft's patterns for its identifiable keys (Azure
+storage, Cosmos DB, Entra ID client secrets, ...: a fixed signature inside the key), their
+groups rewritten to Python's syntax and woken by the signature. ``scripts/
+build_secret_corpora.py`` builds each from a checkout and names its commit. A match masks the
+rule's last capture group (its secret; the whole match when it has none) when that value has
+at least the rule's ``min_entropy`` and is no placeholder. They run after Kindling's own rules,
+so a value is named by its own kind first, and report the kind ``vendor_secret``.
 
-Read on the first call of ``scrub_secrets`` (two JSON files, about 120 KB); each pattern is
-compiled only when its keyword occurs. Must not import anything from Kindling except
+Read on the first call of ``scrub_secrets`` (three JSON files, about 200 KB); each pattern is
+compiled only when one of its keywords occurs. Must not import anything from Kindling except
 ``secrets.scrub_values``.
 """
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 DATA_FILES = tuple(
     os.path.join(os.path.dirname(__file__), "data", name)
-    for name in ("kingfisher_rules.json", "microsoft_rules.json")
+    for name in ("kingfisher_rules.json", "gitleaks_rules.json", "microsoft_rules.json")
 )
 KIND = "vendor_secret"
 
@@ -77,7 +78,8 @@ def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
                 handler = handlers.get(min_entropy)
                 if handler is None:
                     handler = handlers[min_entropy] = _handler(min_entropy)
-                out.append(((str(keyword),), LazyPattern(str(pattern), re.ASCII), handler))
+                words = tuple(map(str, keyword)) if isinstance(keyword, list) else (str(keyword),)
+                out.append((words, LazyPattern(str(pattern), re.ASCII), handler))
             except (TypeError, ValueError):
                 continue
     return out
