@@ -1,10 +1,13 @@
 """Build the public scanner corpora of ``tests/data/secret_corpora/`` from the scanners' own
 test data (run by hand, offline from local clones; tests never need it or the network).
 
-    python scripts/build_secret_corpora.py --kingfisher DIR --gitleaks DIR --detect-secrets DIR
+    python scripts/build_secret_corpora.py --kingfisher DIR --gitleaks DIR --detect-secrets DIR \
+        [--gitleaks-rules DIR] [--microsoft DIR]
 
-It also writes ``src/kindling/secrets/data/kingfisher_rules.json``: the kingfisher rules the
-scrubber loads as data (a maintained rule source, Apache-2.0, patterns unchanged).
+It also writes the rules the scrubber loads as data (``secrets.scrub_data``) into
+``src/kindling/secrets/data/``: kingfisher's (Apache-2.0, patterns unchanged), gitleaks'
+(``--gitleaks-rules``, MIT) and Microsoft's identifiable keys (``--microsoft``, a
+microsoft/security-utilities clone, MIT).
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 Needs ``pyyaml``, ``regex`` and ``detect-secrets`` (not Kindling dependencies). A positive
@@ -17,7 +20,7 @@ Sources and licences (the derived files name them too):
   the value is the rule pattern's first capture group. Tuning corpus.
 - gitleaks (MIT): string literals of ``tps``/``fps`` in ``cmd/generate/config/rules/*.go``;
   the value is the ``secretGroup`` (else first group) of the rule in ``config/gitleaks.toml``.
-  Held out.
+  Held out until its rules were loaded as data (issue 18's fourth pass); tuning since.
 - detect-secrets (Yelp, Apache-2.0): the string cases of ``tests/plugins/*_test.py``
   parametrisations with a boolean verdict; the value is what the plugin reports on that line
   (``scan_line``). Held out.
@@ -468,24 +471,17 @@ def main() -> int:
     parser.add_argument("--detect-secrets", dest="detect_secrets")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    if args.kingfisher:
-        RULES_OUT.mkdir(parents=True, exist_ok=True)
-        data = kingfisher_rules(args.kingfisher)
-        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-        (RULES_OUT / "kingfisher_rules.json").write_text(text + "\n", encoding="ascii")
-        print(f"kingfisher rules: {len(data['rules'])}", file=sys.stderr)
-    if args.gitleaks_rules:
-        RULES_OUT.mkdir(parents=True, exist_ok=True)
-        data = gitleaks_rules(args.gitleaks_rules)
-        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-        (RULES_OUT / "gitleaks_rules.json").write_text(text + "\n", encoding="ascii")
-        print(f"gitleaks rules: {len(data['rules'])}", file=sys.stderr)
-    if args.microsoft:
-        RULES_OUT.mkdir(parents=True, exist_ok=True)
-        data = microsoft_rules(args.microsoft)
-        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-        (RULES_OUT / "microsoft_rules.json").write_text(text + "\n", encoding="ascii")
-        print(f"microsoft rules: {len(data['rules'])}", file=sys.stderr)
+    for repo, build, name in (
+        (args.kingfisher, kingfisher_rules, "kingfisher"),
+        (args.gitleaks_rules, gitleaks_rules, "gitleaks"),
+        (args.microsoft, microsoft_rules, "microsoft"),
+    ):
+        if repo:
+            RULES_OUT.mkdir(parents=True, exist_ok=True)
+            data = build(repo)
+            text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+            (RULES_OUT / f"{name}_rules.json").write_text(text + "\n", encoding="ascii")
+            print(f"{name} rules: {len(data['rules'])}", file=sys.stderr)
     for name, build in (
         ("kingfisher", kingfisher),
         ("gitleaks", gitleaks),

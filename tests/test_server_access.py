@@ -20,7 +20,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,11 +96,19 @@ def store_backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="module")
 def server(store_backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with team_server(store_backend, tmp_path_factory) as running:
+        yield running
+
+
+@contextmanager
+def team_server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``kindling serve`` on a fresh store of ``backend`` with the access suite's tokens:
+    two users of team web, team billing, team api's alice, a personal alice, none, invalid."""
     home = tmp_path_factory.mktemp("home")
     with ExitStack() as stack, pytest.MonkeyPatch.context() as mp:
         mp.setenv("HOME", str(home))
         mp.setenv("KINDLING_HOME", str(home / ".kindling"))
-        if store_backend == "sqlite":
+        if backend == "sqlite":
             url = str(tmp_path_factory.mktemp("access") / "kindling.db")
         else:
             url = stack.enter_context(pg_schema())

@@ -15,15 +15,12 @@ import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 
 from kindling import Kindling
-from tests.pgutil import pg_schema
-from tests.serverutil import make_token, running_server
 from tests.test_server_access import (
     API_REPO,
     KINDLING_CLI,
@@ -33,6 +30,7 @@ from tests.test_server_access import (
     SECRET,
     Server,
     bundle,
+    team_server,
 )
 
 httpx = pytest.importorskip("httpx")
@@ -48,25 +46,8 @@ DERIVED = re.compile(r"~[0-9a-f]{16}")
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    home = tmp_path_factory.mktemp("home")
-    with ExitStack() as stack, pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(home))
-        mp.setenv("KINDLING_HOME", str(home / ".kindling"))
-        if request.param == "sqlite":
-            url = str(tmp_path_factory.mktemp("ids") / "kindling.db")
-        else:
-            url = stack.enter_context(pg_schema())
-        with Kindling.open(url) as kd:
-            tokens: dict[str, str | None] = {
-                "owner": make_token(kd, "alice", "web", REPO),
-                "teammate": make_token(kd, "bob", "web", REPO),
-                "other_team": make_token(kd, "mallory", "billing", OTHER_REPO),
-                "same_name": make_token(kd, "alice", "api", API_REPO),
-                "personal": make_token(kd, "alice"),
-            }
-        base, _ = stack.enter_context(running_server(url))
-        http = stack.enter_context(httpx.Client(base_url=base, timeout=30))
-        yield Server(http, tokens, url)
+    with team_server(request.param, tmp_path_factory) as running:
+        yield running
 
 
 def q(ident: str) -> str:
