@@ -291,39 +291,13 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
     }
 
 
-def _python_groups(pattern: str) -> str:
-    """A .NET pattern of Microsoft's in Python's syntax: its secret group named ``secret``
-    (``(?<refine>`` and ``(?P<secret>`` alike), every other group non-capturing, so a match's
-    one group is the secret and the boundary characters around it are kept."""
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            out.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            for named in ("(?<refine>", "(?P<refine>", "(?<secret>", "(?P<secret>"):
-                if pattern.startswith(named, i):
-                    out.append("(?P<secret>")
-                    i += len(named)
-                    break
-            else:
-                out.append("(?:" if pattern[i + 1 : i + 2] != "?" else "(")
-                i += 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def _only_group(pattern: str, keep: int) -> str:
-    """``pattern`` with its capturing group number ``keep`` (1-based; 0: none) as its only
-    capturing group, the others made non-capturing, so the scrubber masks that group."""
+def _one_group(pattern: str, keep: int = 0) -> str:
+    """``pattern`` (.NET's or Go's syntax) with one capturing group, the secret, so the
+    scrubber masks that group and keeps the boundary characters around it: a named secret
+    group (Microsoft's ``(?<refine>``, ``(?P<secret>``) in Python's syntax, or the plain group
+    number ``keep`` (1-based; gitleaks' ``secretGroup``); every other plain group is made
+    non-capturing."""
+    named = ("(?<refine>", "(?P<refine>", "(?<secret>", "(?P<secret>")
     out, i, in_class, number = [], 0, False, 0
     while i < len(pattern):
         c = pattern[i]
@@ -335,11 +309,17 @@ def _only_group(pattern: str, keep: int) -> str:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-        elif c == "(" and pattern[i + 1 : i + 2] != "?":
-            number += 1
-            out.append("(" if number == keep else "(?:")
-            i += 1
-            continue
+        elif c == "(":
+            name = next((n for n in named if pattern.startswith(n, i)), None)
+            if name is not None:
+                out.append("(?P<secret>")
+                i += len(name)
+                continue
+            if pattern[i + 1 : i + 2] != "?":
+                number += 1
+                out.append("(" if number == keep else "(?:")
+                i += 1
+                continue
         out.append(c)
         i += 1
     return "".join(out)
@@ -381,7 +361,7 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
         except (re.error, FutureWarning):
             continue
         keep = int(rule.get("secretGroup") or (1 if groups else 0))
-        pattern = _only_group(pattern, keep)
+        pattern = _one_group(pattern, keep)
         compiled = re.compile(pattern, re.ASCII)
         if compiled.groups > 1 or _masks_bare_hex(compiled, keywords):
             continue  # named groups in the way; or hex is masked that a digest could be
@@ -428,7 +408,7 @@ def _secret_literal(pattern: str) -> str:
 def microsoft_rules(repo: str) -> dict[str, Any]:
     """Microsoft's precisely classified security keys (microsoft/security-utilities, MIT),
     which the scrubber loads as data beside kingfisher's: each pattern in Python's syntax
-    (``_python_groups``), woken by its signature (``Signature``, ``SniffLiterals``, or the
+    (``_one_group``), woken by its signature (``Signature``, ``SniffLiterals``, or the
     longest literal in its secret). Patterns that do not compile with ``re`` or have no
     literal are left out. Each is ``[id, keyword, pattern, min_entropy]``."""
     import re as std_re
@@ -436,7 +416,7 @@ def microsoft_rules(repo: str) -> dict[str, Any]:
     rules = []
     models = json.loads(_show(repo, "GeneratedRegexPatterns/PreciselyClassifiedSecurityKeys.json"))
     for model in models:
-        pattern = _python_groups(model["Pattern"])
+        pattern = _one_group(model["Pattern"])
         try:
             std_re.compile(pattern, std_re.ASCII)
         except std_re.error:
