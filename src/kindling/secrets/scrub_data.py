@@ -13,7 +13,7 @@ rule's last capture group (its secret; the whole match when it has none) when th
 at least the rule's ``min_entropy`` and is no placeholder. They run after Kindling's own rules,
 so a value is named by its own kind first, and report the kind ``vendor_secret``.
 
-Read on the first call of ``scrub_secrets`` (three JSON files, about 200 KB); each pattern is
+Read on the first call of ``scrub_secrets`` (three JSON files, about 170 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
 ``secrets.scrub_values``.
 """
