@@ -66,7 +66,9 @@ SCRUB_ONCE = (
 )
 TARGET_MS = 40.0  # every capture hook's median
 TARGET_RATIO = 3.0  # PostToolUse's median / python -c pass
-CAPTURE = ("PostToolUse", "PostToolUseFailure", "SubagentStop", "PostCompact", "UserPromptSubmit")
+# Every hook but SessionStart only writes the spool (UserPromptSubmit without injection, the
+# default); Claude Code waits for all of them but the tool events.
+CAPTURE = tuple(sorted({event for event, _ in CASES} - {"SessionStart"}))
 START_TARGET_MS = 50.0  # SessionStart's median: the agent waits for it
 START_TARGET_RATIO = 4.0
 

@@ -1,10 +1,11 @@
 """No lost event: hooks in a storm, with forgets holding the write lock, store every event once.
 
 Real ``kindling hook`` processes, as Claude Code starts them: 24 agents at once, each sending
-tool events (spooled without touching the database) and Stop events (which open the database
-and drain everyone's spool), while another process forgets observations in a loop (each forget
-rewrites the index while holding the write lock). Then the database is held locked for longer
-than the hooks' busy timeout. Nothing may be lost and nothing stored twice.
+tool, Stop and PreCompact events (spooled without touching the database; after Stop and
+PreCompact a background refresher drains everyone's spool), while another process forgets
+observations in a loop (each forget rewrites the index while holding the write lock). Then the
+database is held locked for longer than the hooks' busy timeout. Nothing may be lost and
+nothing stored twice.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _agent(repo: Path, agent: int, results: list[subprocess.CompletedProcess[byt
             tool_use_id=f"toolu_storm_a{agent}_e{e}",
         )
         results.append(_hook("PostToolUse", data))
-        if e == 1:  # mid-stream: this agent's turn ends (Stop), and a PreCompact drains
+        if e == 1:  # mid-stream: this agent's turn ends (Stop), then a PreCompact
             results.append(_hook("Stop", payload("stop", repo, session_id=session)))
             pre = payload("pre_compact", repo, session_id=session)
             results.append(_hook("PreCompact", pre))
@@ -111,9 +112,10 @@ def test_a_hook_storm_with_a_forget_loop_stores_every_event_exactly_once(
     assert len(results) == AGENTS * (TOOL_EVENTS_PER_AGENT + 2)
     assert all((r.returncode, r.stdout, r.stderr) == (0, b"", b"") for r in results)
 
-    # Past the busy timeout: a PreCompact gives up on the database, its event waits in the spool
-    # (Stop no longer opens it: it only writes the spool). No background refresher here: the
-    # storm's are done first, and the Stop below starts none, so the PreCompact is the drainer.
+    # Past the busy timeout: a prompt's hook that injects gives up on the database, and the
+    # events wait in the spool (Stop and PreCompact never open it: they only write the spool).
+    # No background refresher here: the storm's are done first, and the hooks below start none,
+    # so the prompt's hook is the drainer.
     wait_for_refreshers(db)
     monkeypatch.setenv("KINDLING_HOOK_REFRESH", "0")
     holder = sqlite3.connect(db, isolation_level=None)
@@ -126,14 +128,19 @@ def test_a_hook_storm_with_a_forget_loop_stores_every_event_exactly_once(
         assert _hook("Stop", payload("stop", git_repo, session_id="storm-late")).returncode == 0
         pre = payload("pre_compact", git_repo, session_id="storm-late")
         assert _hook("PreCompact", pre).returncode == 0
+        home = Path(os.environ["KINDLING_HOME"])
+        (home / "config.json").write_text('{"hooks": {"inject_on_prompt": true}}')
+        prompt = payload("user_prompt_submit", git_repo, session_id="storm-late")
+        assert _hook("UserPromptSubmit", prompt).returncode == 0
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     log = (Path(os.environ["KINDLING_HOME"]) / "hooks.log").read_text(encoding="utf-8")
-    assert "PreCompact DatabaseLockedError" in log
+    assert "UserPromptSubmit DatabaseLockedError" in log
     assert "PostToolUse" not in log  # a capture hook never touches the database
     assert "Stop" not in log  # nor does Stop
-    assert len(pending(spool_dir(str(db)))) >= 2  # kept for the next drain
+    assert "PreCompact" not in log  # nor PreCompact
+    assert len(pending(spool_dir(str(db)))) >= 4  # kept for the next drain
 
     with Kindling.open(db) as kd:  # the next command drains what is left
         # Opening drains for at most DRAIN_ON_OPEN_S; on a loaded machine the rest waits for

@@ -224,12 +224,20 @@ def test_unknown_event_and_broken_database_exit_zero_and_log(tmp_path: Path) -> 
     assert "unknown hook event 'Bogus'" in log_text()
     not_a_db = tmp_path / "file.db"
     not_a_db.write_bytes(b"this is not sqlite" * 100)
+    write_config(inject_on_prompt=True)  # the prompt's hook opens the database to inject
+    prompt = payload("user_prompt_submit", tmp_path)
+    proc = run_hook("UserPromptSubmit", prompt, "--db", str(not_a_db))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    log = log_text()
+    assert "UserPromptSubmit StoreError" in log or "UserPromptSubmit SchemaError" in log
+    # A hook that only spools never opens it: PreCompact's record waits beside the prompt's.
     proc = run_hook("PreCompact", payload("stop", tmp_path), "--db", str(not_a_db))
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-    assert "PreCompact StoreError" in log_text() or "PreCompact SchemaError" in log_text()
-    assert "Done: login()" not in log_text()  # payload contents never reach the log
-    # The event is not lost: it waits, scrubbed, in the spool beside the damaged file.
-    assert len(list(Path(str(not_a_db) + "-spool").glob("*.json"))) == 1
+    assert " PreCompact " not in log_text()  # (the event names listed above end with a comma)
+    assert "KeyError" not in log_text()  # payload contents never reach the log
+    assert "Done: login()" not in log_text()
+    # The events are not lost: they wait, scrubbed, in the spool beside the damaged file.
+    assert len(list(Path(str(not_a_db) + "-spool").glob("*.json"))) == 2
 
 
 def test_stop_takes_the_summary_from_the_transcript(git_repo: Path) -> None:

@@ -17,8 +17,9 @@ reported, never deleted. A database that stays locked stops the drain; the recor
 next one.
 
 Who drains: the hooks that open the database anyway (SessionStart, UserPromptSubmit with
-injection, Stop, PreCompact, PostCompact, SessionEnd), ``Kindling.open`` and so every CLI
-command and server. When the directory does not exist that costs one failed ``scandir``.
+injection), the detached refresher that SessionStart, Stop, StopFailure, PreCompact and
+SessionEnd start, ``Kindling.open`` and so every CLI command and server. When the directory
+does not exist that costs one failed ``scandir``.
 
 This module is the writer half and the format: it imports only the standard library,
 ``secrets.scrub`` and ``secrets.session_secrets`` (it runs in every hook process); the drain

@@ -7,12 +7,14 @@ canonical, so ``canonical`` passes them through.
 Settings (``.claude/settings.json``, or ``~/.claude/settings.json`` with ``--scope user``): for
 each event one hook group ``{"matcher": ..., "hooks": [{"type": "command", "command":
 "kindling hook EVENT", "timeout": 10}]}``, refreshed in place when it is there already.
-``async`` is set on the capture events that fire during a turn (``ASYNC_EVENTS``), so Claude
-Code does not wait for them. The events that end a turn or a session (Stop, StopFailure,
-SessionEnd, PostCompact) are synchronous: when ``claude -p`` exits it cancels the background
-hooks still running, and these only write the spool (no database), so they cost the agent a
-few milliseconds. The tool events' matcher leaves out the plain names of ``skip_tools``
-(``tool_matcher``), so Claude Code starts no process for them.
+``async`` is set on the tool events only (``ASYNC_EVENTS``), which fire on every tool call, so
+Claude Code does not wait for them. The others are synchronous: when ``claude -p`` exits it
+cancels the background hooks still running, and then it runs no SessionEnd hook at all (seen
+with 2.1.197: a PreCompact still running in the background when a ``/compact`` ended the input
+left the session's capsule open). They only write the spool (no database), so they cost the
+agent a few milliseconds, and a compaction or a subagent takes seconds anyway. The tool events'
+matcher leaves out the plain names of ``skip_tools`` (``tool_matcher``), so Claude Code starts
+no process for them.
 
 ``register`` notes each session's transcript at its first prompt, and ``earlier`` lets the next
 SessionStart reconcile the recent sessions whose transcript grew after their last reading (a
@@ -50,7 +52,7 @@ FLAG = "--claude-code"
 # The canonical events are Claude Code's own (``hooks.payload``): each maps to itself.
 EVENTS = {event: event for event in CANONICAL_EVENTS}
 TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
-ASYNC_EVENTS = ("PostToolUse", "PostToolUseFailure", "PreCompact", "SubagentStop")
+ASYNC_EVENTS = ("PostToolUse", "PostToolUseFailure")
 _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
 READ_LIMIT = 8 << 20  # the most of a transcript one reconciliation reads
 STATE_DIR = "transcripts"

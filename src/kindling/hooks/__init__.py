@@ -3,14 +3,14 @@ happened and, for some events, prints context for the agent.
 
 Two paths, so that the events that fire on every tool call cost the agent nothing:
 
-- Capture (PostToolUse, PostToolUseFailure, SubagentStop, PostCompact, and UserPromptSubmit
-  without prompt-time injection): map the payload, scrub it, write one record to the spool
-  (``kindling.spool``) and exit. No engine, model or store is imported; nothing waits
-  for the database.
-- Engine (SessionStart, Stop, StopFailure, PreCompact, SessionEnd, and UserPromptSubmit with
-  ``inject_on_prompt``): write the event's record to the spool too, then open the database
-  (which drains the spool into it) and do what the event asks: open the session's capsule,
-  inject context.
+- Capture (every event but the two below): map the payload, scrub it, write its records to
+  the spool (``kindling.spool``) and exit. No engine, model or store is imported; nothing
+  waits for the database. After SessionStart, Stop, StopFailure, PreCompact and SessionEnd a
+  detached refresher applies the spool (``hooks.refresh``).
+- Engine (SessionStart, and UserPromptSubmit with ``inject_on_prompt``): only the hooks that
+  print open the database. They write the event's record to the spool too, then open the
+  database (which drains the spool into it) and do what the event asks: open the session's
+  capsule, inject context.
 
 Either way the event is in the spool, scrubbed, before anything touches the database, so a
 locked or slow database loses nothing: the records wait for the next drain.
@@ -66,13 +66,14 @@ Options:
 """
 
 
-# Events that need the database now; the others only write to the spool.
-# Stop, StopFailure and SessionEnd are synchronous (``claude -p`` cancels background hooks when
-# it exits), so they only write the spool; the next SessionStart (or any open) applies it.
-ENGINE_EVENTS = ("SessionStart", "PreCompact")
+# Events that need the database now (what they print comes from it); the others only write to
+# the spool. Stop, StopFailure, PreCompact and SessionEnd are synchronous (``claude -p`` cancels
+# the background hooks still running when it exits, and then runs no SessionEnd), so they only
+# write the spool; a refresher, the next SessionStart or any open applies it.
+ENGINE_EVENTS = ("SessionStart",)
 # After these the database has work waiting: a detached refresher applies it and computes the
 # next SessionStart's context (``hooks.start_cache``, ``hooks.refresh``).
-REFRESH_EVENTS = ("SessionStart", "Stop", "StopFailure", "SessionEnd")
+REFRESH_EVENTS = ("SessionStart", "Stop", "StopFailure", "PreCompact", "SessionEnd")
 
 
 def _signals() -> Any:

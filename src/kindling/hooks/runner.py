@@ -9,13 +9,10 @@ Scope: ``repo`` = the repository root of the payload's ``cwd`` (the same for wri
   coming here (``hooks.start_cache``).
 - UserPromptSubmit with ``inject_on_prompt`` injects observations relevant to the prompt (found
   before the prompt itself is recorded: it would be its own best match).
-- PreCompact refreshes the capsule's summary. Its records go through the spool like every
-  capture, and opening the database applies them (``Kindling.open`` drains the spool). Stop,
-  StopFailure and SessionEnd only write the spool (``hooks.capture``): the agent waits for
-  them, and the next SessionStart, or any open, applies what they left.
-
-PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, and the SessionStart
-with source "compact" that follows a compaction is what injects.
+Stop, StopFailure, PreCompact and SessionEnd only write the spool (``hooks.capture``): the
+agent waits for them, and a detached refresher, the next SessionStart or any open applies
+what they left. PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, and
+the SessionStart with source "compact" that follows a compaction is what injects.
 
 Must not import click, the CLI or the MCP server. Speaks only ``Kindling`` verbs.
 """
