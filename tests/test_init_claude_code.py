@@ -150,6 +150,26 @@ def test_an_old_install_gets_async_and_the_matcher(git_repo: Path) -> None:
     assert merge_hooks(merged, "kindling", "^(?!Read$).*")[1] == []  # idempotent
 
 
+def test_an_install_from_before_loses_async_where_claude_must_wait(git_repo: Path) -> None:
+    """Installs before 8d80973 ran PreCompact and SubagentStop in the background, and ``claude
+    -p`` runs no SessionEnd while a background hook still runs: ``init`` again makes them
+    synchronous."""
+
+    def entry(event: str) -> dict[str, object]:
+        return {
+            "type": "command",
+            "command": f"kindling hook {event}",
+            "timeout": 10,
+            "async": True,
+        }
+
+    old = {"hooks": {e: [{"hooks": [entry(e)]}] for e in ("PreCompact", "SubagentStop")}}
+    merged, touched = merge_hooks(old, "kindling")
+    assert {"PreCompact", "SubagentStop"} <= set(touched)
+    for event in ("PreCompact", "SubagentStop"):
+        assert [g["hooks"][0].get("async") for g in merged["hooks"][event]] == [None]
+
+
 def test_existing_settings_keep_every_other_key_and_are_backed_up(git_repo: Path) -> None:
     path = settings(git_repo)
     path.parent.mkdir()
