@@ -89,8 +89,9 @@ def test_headless_runs_lose_nothing_and_store_nothing_twice(git_repo: Path) -> N
             result = run_claude(exe, git_repo, api, f"Print {marker} with Bash")
             assert result["is_error"] is False, result
             sessions[marker] = result["session_id"]
-    # Under load Claude Code may end a hook it waits for (SessionEnd gets 1.5 s) or run it
-    # before the transcript is written: the next session's start reconciles what is left.
+    # Under load a run may end while a tool's background hook still runs (Claude Code then
+    # cancels it and runs no SessionEnd), or a hook may run before the transcript is written:
+    # the next session's start reconciles what is left.
     start = {"session_id": "after", "cwd": str(git_repo), "hook_event_name": "SessionStart"}
     proc = subprocess.run(
         [KINDLING, "hook", "SessionStart"], input=json.dumps(start), capture_output=True, text=True
