@@ -32,13 +32,13 @@ from kindling.hooks.payload import HookPayload
 from kindling.hooks.refresh import ensure_capsule, start_injection
 from kindling.spool import pending, spool_dir
 
-SYNC_EVENTS = ("SessionStart", "UserPromptSubmit")
-SYNC_DRAIN_S = 1.0
-# The agent waits for these events: a write waits this long for another writer's lock, not
-# the store's 5 s (twice that, drain then capsule, would pass the hook's deadline and print
-# nothing); reads never wait in WAL mode, so the context is still injected.
-SYNC_BUSY_TIMEOUT_S = 1.0
-ASYNC_DRAIN_S = 5.0
+# The agent waits for every event that comes here (SessionStart, UserPromptSubmit): each moves
+# what fits in a second (hundreds of events) and leaves the rest to the background refresher.
+DRAIN_S = 1.0
+# A write waits this long for another writer's lock, not the store's 5 s (twice that, drain
+# then capsule, would pass the hook's deadline and print nothing); reads never wait in WAL
+# mode, so the context is still injected.
+BUSY_TIMEOUT_S = 1.0
 
 
 def _output(event: str, context: str) -> dict[str, Any]:
@@ -69,8 +69,7 @@ def run_with_engine(
         spool()
     output: dict[str, Any] | None = None
     try:
-        wait = SYNC_BUSY_TIMEOUT_S if p.event in SYNC_EVENTS else None
-        kd = Kindling.open(db, drain_spool=False, busy_timeout_s=wait)
+        kd = Kindling.open(db, drain_spool=False, busy_timeout_s=BUSY_TIMEOUT_S)
         try:
             _drain(kd, directory, p.event)  # earlier hooks' events (and this one, but a prompt)
             if prompt is not None:
@@ -97,10 +96,7 @@ def run_with_engine(
 
 
 def _drain(kd: Kindling, directory: str, event: str) -> None:
-    # The agent waits for SessionStart and UserPromptSubmit: they move what fits in a second
-    # (hundreds of events) and leave the rest to the next Stop, which runs in the background.
-    budget = SYNC_DRAIN_S if event in SYNC_EVENTS else ASYNC_DRAIN_S
-    report = drain(kd, directory, budget_s=budget)
+    report = drain(kd, directory, budget_s=DRAIN_S)
     for problem in report.bad:
         log_problem(event, f"spool record set aside: {problem}")
     if report.locked:
