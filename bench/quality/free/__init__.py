@@ -1,0 +1,1 @@
+"""The free-question set: questions people would write, judged by reading (see README.md)."""
