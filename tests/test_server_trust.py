@@ -263,3 +263,30 @@ def test_the_cap_is_the_librarys() -> None:
     from kindling.model import checks
 
     assert checks.MAX_EVIDENCE_REFS == MAX_EVIDENCE_REFS
+
+
+def test_every_body_is_read_within_the_read_timeout(
+    kd: Kindling, alice: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--read-timeout`` reaches every endpoint that reads a body (``POST /v1/items`` read
+    with the default before)."""
+    import kindling.http.app as app_module
+
+    seen: list[float] = []
+    real = app_module.read_json
+
+    async def spy(request: Any, limit: int, timeout_s: float = 0.0) -> Any:
+        seen.append(timeout_s)
+        return await real(request, limit, timeout_s)
+
+    monkeypatch.setattr(app_module, "read_json", spy)
+    with TestClient(create_app(kd, read_timeout_s=3.5), raise_server_exceptions=False) as c:
+        for path, body in (
+            ("/v1/items", {"ids": ["x"]}),
+            ("/v1/retrieve", {"scope": {"repoId": REPO}}),
+            ("/v1/forget", {"id": "x", "dry_run": True}),
+            ("/v1/memories/search", {"workspace": REPO, "query": "x"}),
+        ):
+            seen.clear()
+            c.post(path, headers=auth(alice), json=body)
+            assert seen == [3.5], path
