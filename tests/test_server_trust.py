@@ -290,3 +290,21 @@ def test_every_body_is_read_within_the_read_timeout(
             seen.clear()
             c.post(path, headers=auth(alice), json=body)
             assert seen == [3.5], path
+
+
+def test_check_depth_counts_every_kind_of_nesting() -> None:
+    from kindling.errors import InvalidInputError
+    from kindling.http.shedding import MAX_DEPTH, check_depth
+
+    def nest(depth: int, leaf: Any = 1) -> Any:
+        value = leaf
+        for n in range(depth):
+            value = [1, "x", value] if n % 2 else {"a": None, "b": value}
+        return value
+
+    fine: list[Any] = [nest(MAX_DEPTH), ["x"] * 100_000, [nest(MAX_DEPTH - 1), 2], "x", None, {}]
+    for value in fine:
+        check_depth(value)
+    for value in (nest(MAX_DEPTH + 1), [["x"] * 10, nest(MAX_DEPTH)], {"k": [nest(MAX_DEPTH)]}):
+        with pytest.raises(InvalidInputError, match="levels deep"):
+            check_depth(value)

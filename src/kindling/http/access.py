@@ -74,10 +74,9 @@ class AccessRules:
     def _evidence_visible(self, who: Principal, refs: Any) -> None:
         """Evidence may cite only observations the token sees: one it may not see is as unknown
         as a missing one, in the library's words (else citing would confirm another team's id)."""
-        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
             return  # the library refuses it
-        # each distinct id once, at most MAX_EVIDENCE_REFS of them, in one read
-        refs = distinct_ids(refs, "evidence_refs", "evidence ref", MAX_EVIDENCE_REFS)
+        refs = distinct_refs(refs)
         known, visible = self._observations(refs), self._visible(who)
         unknown = sorted({r for r in refs if r not in known or not visible(known[r])})
         if unknown:
@@ -155,3 +154,12 @@ class AccessRules:
                 return True
             target = found(self.kd.get_summary, pin.target_id)
         return target is not None and visible(target)
+
+
+def distinct_refs(refs: Any) -> Any:
+    """Evidence refs as the library will take them, each distinct id once (at most
+    ``MAX_EVIDENCE_REFS``, else its 400), so that nothing after this walks the repeats;
+    anything but a list of strings as it is (the library refuses it in its own words)."""
+    if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
+        return refs
+    return list(distinct_ids(refs, "evidence_refs", "evidence ref", MAX_EVIDENCE_REFS))

@@ -23,7 +23,7 @@ from starlette.requests import Request
 
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.http.access import found
+from kindling.http.access import distinct_refs, found
 from kindling.http.api_reads import ReadHandlers
 from kindling.http.auth import (
     HttpError,
@@ -132,7 +132,7 @@ class Api(ReadHandlers):
     ) -> dict[str, Any]:
         args = fields(body, {"summary", "confidence", "evidence_refs", "closed_at"})
         if "evidence_refs" in args:
-            args["evidence_refs"] = ids.stored_all(args["evidence_refs"])
+            args["evidence_refs"] = ids.stored_all(distinct_refs(args["evidence_refs"]))
         self._evidence_visible(who, args.get("evidence_refs"))
         capsule = self._capsule_owned(who, ids.stored(capsule_id))
         return self.kd.close_capsule(capsule, **args).to_dict()
@@ -145,7 +145,7 @@ class Api(ReadHandlers):
             {"capsule_id", "content"},
         )
         if "evidence_refs" in args:
-            args["evidence_refs"] = ids.stored_all(args["evidence_refs"])
+            args["evidence_refs"] = ids.stored_all(distinct_refs(args["evidence_refs"]))
         capsule = self._capsule_owned(who, ids.stored(args.pop("capsule_id")))
         self._evidence_visible(who, args.get("evidence_refs"))
         return self.kd.add_summary(capsule, **args).to_dict()
