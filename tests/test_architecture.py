@@ -154,6 +154,7 @@ def test_the_table_is_read() -> None:
     assert _layer_of("kindling.store.sqlite").allowed == (
         "kindling.errors",
         "kindling.model",
+        "kindling.private_files",
         "kindling.store",
     )
 

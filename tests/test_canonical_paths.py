@@ -23,6 +23,7 @@ NOT_IDS = {
     "store/sqlite/purge.py",  # the database file (who holds its WAL), not an id
     "cli/commands/export.py",
     "engine/reads.py",  # the database file of `status`
+    "semantic/install.py",  # a model's folder, checked to lie inside the models folder
 }
 
 

@@ -147,14 +147,18 @@ def test_a_token_cannot_read_another_users_session(
     assert len(team.json()["candidates"]) == 2
 
 
-def test_appending_into_another_users_session_capsule_is_forbidden(
-    client: TestClient, alice: str, bob: str
+def test_an_append_never_joins_another_users_session_capsule(
+    client: TestClient, kd: Kindling, alice: str, bob: str
 ) -> None:
-    post(
+    """A session is one user's: bob's session "s1" is not alice's, even in one team."""
+    cap = post(
         client, "/v1/capsules", alice, {"intent": "w", "scope": {"repoId": REPO, "sessionId": "s1"}}
     )
     r = note(client, bob, "sneaky", sessionId="s1")
-    assert r.status_code == 403
+    assert r.status_code == 201
+    assert kd.get_capsule(cap.json()["id"]).observation_ids == ()
+    mine = note(client, alice, "mine", sessionId="s1")
+    assert kd.get_capsule(cap.json()["id"]).observation_ids == (mine.json()["id"],)
 
 
 def test_a_personal_token_sees_only_its_own_user(client: TestClient, kd: Kindling) -> None:

@@ -156,3 +156,71 @@ def test_an_oversized_head_is_refused(served: tuple[str, str, subprocess.Popen[b
     assert got.startswith(b"HTTP/1.1 400"), got[:200]
     with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:
         assert http.get("/v1/status", headers=auth(token)).status_code == 200
+
+
+def trickle_until_closed(sock: socket.socket) -> tuple[bytes, bool]:
+    """Send one body byte every half second until the server closes the connection (or the
+    test's patience runs out); what it answered, and whether it closed."""
+    got = b""
+    sock.settimeout(0.5)
+    deadline = time.monotonic() + PATIENCE_S
+    while time.monotonic() < deadline:
+        try:
+            sock.sendall(b" ")
+        except OSError:  # closed (reset after our end of stream)
+            return got, True
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:
+            return got, True
+        if chunk == b"":
+            return got, True
+        got += chunk
+    return got, False
+
+
+@pytest.mark.parametrize("early", ["401 no token", "401 wrong token", "408 slow body"])
+def test_an_early_answer_ends_the_connection(
+    served: tuple[str, str, subprocess.Popen[bytes]], early: str
+) -> None:
+    """A client that keeps sending its body after the server answered (before reading it)
+    does not keep the connection: the server closes it, with or without a token."""
+    url, token, _ = served
+    bearer = {"401 no token": "", "401 wrong token": "Authorization: Bearer kdt_wrong\r\n"}.get(
+        early, f"Authorization: Bearer {token}\r\n"
+    )
+    head = (
+        "POST /v1/observations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"{bearer}Content-Length: 100000\r\n\r\n"
+    )
+    sock = raw(url, head.encode() + b'{"kind": ')
+    got, closed = trickle_until_closed(sock)
+    sock.close()
+    assert got.startswith(f"HTTP/1.1 {early[:3]}".encode()), got[:200]
+    assert closed
+
+
+@pytest.mark.parametrize("size", [16_500, 20 << 10, 100_000])
+def test_a_whole_head_over_16_kib_is_a_400(
+    served: tuple[str, str, subprocess.Popen[bytes]], size: int
+) -> None:
+    url, token, _ = served
+    start = f"GET /v1/status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nX-Pad: "
+    pad = size - len(start) - 4
+    sock = raw(url, start.encode() + b"a" * pad + b"\r\n\r\n")  # the whole head at once
+    got = answer(sock)
+    sock.close()
+    assert got.startswith(b"HTTP/1.1 400"), got[:200]
+    body = json.loads(got.split(b"\r\n\r\n", 1)[1])
+    assert body["error"]["code"] == "invalid_input"
+    assert "16384 bytes" in body["error"]["message"]
+
+
+def test_a_head_of_16_kib_is_taken(served: tuple[str, str, subprocess.Popen[bytes]]) -> None:
+    url, token, _ = served
+    with httpx.Client(base_url=url, timeout=PATIENCE_S) as http:
+        pad = "a" * 15_000
+        r = http.get("/v1/status", headers={**auth(token), "X-Pad": pad})
+        assert r.status_code == 200, r.text

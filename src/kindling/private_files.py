@@ -32,10 +32,22 @@ def private_dir(path: str) -> str:
             os.chmod(path, DIR_MODE)
         return path
     except FileNotFoundError:  # its parent (the data directory itself) is new too
-        os.makedirs(os.path.dirname(path) or ".", DIR_MODE, exist_ok=True)
+        _new_parents(os.path.dirname(path))
         os.mkdir(path, DIR_MODE)
     os.chmod(path, DIR_MODE)
     return path
+
+
+def _new_parents(path: str) -> None:
+    """Make the missing folders of ``path``, each 0700 (``os.makedirs`` makes all but the last
+    with the umask's mode, 0755 as a rule); folders already there are left as they are."""
+    if not path or os.path.isdir(path):
+        return
+    _new_parents(os.path.dirname(path))
+    try:  # noqa: SIM105  (contextlib would cost the hook process an import)
+        os.mkdir(path, DIR_MODE)
+    except FileExistsError:
+        pass
 
 
 def write_private(path: str, data: bytes) -> None:

@@ -120,12 +120,11 @@ def _load_state(path: str) -> dict[str, Any]:
 def _write_state(
     path: str, transcript: str, offset: int, session: str, cwd: str | None = None
 ) -> None:
-    os.makedirs(os.path.dirname(path), 0o700, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
+    from kindling.private_files import private_dir, write_private
+
+    private_dir(os.path.dirname(path))  # 0700, and the Kindling home with it if it is new
     state = {"transcript": transcript, "offset": offset, "session": session, "cwd": cwd}
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(state, fh)
-    os.replace(tmp, path)
+    write_private(path, json.dumps(state).encode("utf-8"))  # 0600, whole
 
 
 def read_tool_calls(

@@ -52,7 +52,8 @@ class CaptureVerbs(ReadVerbs):
         id: str | None = None,
         opened_at: int | None = None,
     ) -> Capsule:
-        """Open a capsule. A session may have only one open session capsule at a time."""
+        """Open a capsule. A user's session may have only one open session capsule at a time
+        (a session is one user's: another user's session of the same id is another session)."""
         ctype: CapsuleType = require_choice(type, CAPSULE_TYPES, "capsule type")
         text = validate.clean_text(intent, "intent", self.clean)
         where = require_scope(scope)
@@ -67,7 +68,7 @@ class CaptureVerbs(ReadVerbs):
         )
         with self.store.transaction():
             if ctype == "session" and where.session_id is not None:
-                existing = self.store.find_open_capsule(Scope(), session_id=where.session_id)
+                existing = self.store.find_open_session_capsule(where.session_id, where.user_id)
                 if existing is not None:
                     raise ConflictError(
                         f"session {where.session_id!r} already has open capsule {existing.id}; "
@@ -151,10 +152,10 @@ class CaptureVerbs(ReadVerbs):
             if capsule.status != "open":
                 raise ConflictError(f"capsule {capsule_id} is closed; open a new capsule")
             return capsule
-        session = require_scope(scope).session_id
-        if session is None:
+        where = require_scope(scope)
+        if where.session_id is None:
             return None
-        return self.store.find_open_capsule(Scope(), session_id=session)
+        return self.store.find_open_session_capsule(where.session_id, where.user_id)
 
     def add_summary(
         self,

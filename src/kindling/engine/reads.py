@@ -7,7 +7,7 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -59,6 +59,11 @@ class ReadVerbs(EngineBase):
     def get_observation(self, observation_id: str) -> Observation:
         found = self.store.get_observations([observation_id]).get(observation_id)
         return _found(found, "observation", observation_id)
+
+    def get_observations(self, observation_ids: Sequence[str]) -> dict[str, Observation]:
+        """The observations stored under ``observation_ids``, by id, in one read (ids that name
+        nothing are left out)."""
+        return self.store.get_observations(list(dict.fromkeys(observation_ids)))
 
     def get_capsule(self, capsule_id: str) -> Capsule:
         return _found(self.store.get_capsule(capsule_id), "capsule", capsule_id)

@@ -15,7 +15,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 
 from kindling.engine.reads import ReadVerbs
-from kindling.errors import InvalidInputError
+from kindling.errors import ConflictError, InvalidInputError
 from kindling.model import JsonObject, Scope, Visible
 from kindling.model.bundle import ENTITY_TYPES, MISSING_CAPSULE, Bundle, document
 from kindling.model.reports import ImportReport
@@ -94,7 +94,15 @@ class TransferVerbs(ReadVerbs):
         have_pins = {p.id for p in bundle.pins if store.get_pin(p.id) is not None}
         bundle_obs = {o.id for o in bundle.observations}
         bundle_caps = {c.id for c in bundle.capsules}
+        outside = store.get_observations(  # every capsule's links outside the bundle, one read
+            list(
+                dict.fromkeys(
+                    o for c in bundle.capsules for o in c.observation_ids if o not in bundle_obs
+                )
+            )
+        )
         linked = self._linked_pairs(bundle)
+        self._one_open_session_capsule(bundle, have_caps)
         summarised: set[str] = set()
         with nullcontext() if dry_run else store.transaction():
             fresh = [(obs, None) for obs in bundle.observations if obs.id not in have_obs]
@@ -113,8 +121,8 @@ class TransferVerbs(ReadVerbs):
                     if not dry_run:
                         store.insert_capsule(cap)
                 for obs_id in cap.observation_ids:
-                    if obs_id not in bundle_obs and not any(
-                        map(known, store.get_observations([obs_id]).values())
+                    if obs_id not in bundle_obs and (
+                        obs_id not in outside or not known(outside[obs_id])
                     ):
                         skipped.append(f"capsule {cap.id} lists unknown observation {obs_id}")
                     elif (cap.id, obs_id) not in linked and (
@@ -151,6 +159,26 @@ class TransferVerbs(ReadVerbs):
                         store.insert_pin(pin)
                 progress(1)
         return ImportReport(added, existing, links, tuple(skipped), dry_run)
+
+    def _one_open_session_capsule(self, bundle: Bundle, have_caps: set[str]) -> None:
+        """A new open session capsule may not open a user's session a second time (the rule of
+        ``open_capsule``): a conflict, dry run or not, on every backend."""
+        opened: set[tuple[str, str | None]] = set()
+        for cap in bundle.capsules:
+            where = cap.scope
+            if cap.id in have_caps or cap.status != "open" or cap.type != "session":
+                continue
+            if where.session_id is None:
+                continue
+            key = (where.session_id, where.user_id)
+            there = self.store.find_open_session_capsule(*key)
+            if key in opened or there is not None:
+                held = f" {there.id}" if there is not None else " in the bundle"
+                raise ConflictError(
+                    f"capsule {cap.id}: session {where.session_id!r} already has an open"
+                    f" capsule{held}; close it first"
+                )
+            opened.add(key)
 
     def _linked_pairs(self, bundle: Bundle) -> set[tuple[str, str]]:
         """(capsule, observation) pairs already linked, so re-imports count no new links."""

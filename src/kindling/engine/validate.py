@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import OBSERVATION_KINDS, NewObservation, ObservationKind, Scope
+from kindling.model.checks import MAX_EVIDENCE_REFS, distinct_ids
 from kindling.model.sanitize import (
     MAX_TS,
     cap_content,
@@ -70,7 +71,7 @@ def evidence_refs(store: Store, refs: Sequence[str] | None) -> tuple[str, ...]:
         return ()
     if isinstance(refs, str) or not isinstance(refs, Sequence):
         raise InvalidInputError("evidence_refs must be a list of observation ids")
-    ids = tuple(dict.fromkeys(require_id(r, "evidence ref") for r in refs))
+    ids = distinct_ids(refs, "evidence_refs", "evidence ref", MAX_EVIDENCE_REFS)
     missing = sorted(set(ids) - store.observation_ids(ids))
     if missing:
         raise NotFoundError(f"evidence refs name unknown observations: {', '.join(missing)}")

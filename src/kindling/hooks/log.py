@@ -20,9 +20,9 @@ def log_problem(event: str, message: str) -> None:
     """Append one line to the hook log; never raises. Payload contents are never logged."""
     try:
         from kindling.config import kindling_home
+        from kindling.private_files import private_dir
 
-        home = kindling_home()
-        os.makedirs(home, 0o700, exist_ok=True)
+        home = private_dir(kindling_home())  # 0700, its new parents too
         path = os.path.join(home, LOG_NAME)
         if os.path.exists(path) and os.path.getsize(path) > LOG_MAX_BYTES:
             os.replace(path, path + ".1")

@@ -18,8 +18,9 @@ from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.http.auth import Principal, forbidden, may_touch, owns, write_scope
 from kindling.http.idspace import TAKEN, IdSpace, IdView
-from kindling.model import AnyEntity, Capsule, Observation, Pin, Scope, Summary, Visible
+from kindling.model import AnyEntity, Observation, Pin, Scope, Summary, Visible
 from kindling.model.bundle import MISSING_CAPSULE, Bundle
+from kindling.model.checks import MAX_EVIDENCE_REFS, distinct_ids
 
 E = TypeVar("E")
 
@@ -45,17 +46,8 @@ class AccessRules:
         return self.idspace.view(who, self._visible(who))
 
     def _observations(self, ids: Iterable[str]) -> dict[str, Observation]:
-        out = {}
-        for i in ids:
-            if (obs := found(self.kd.get_observation, i)) is not None:
-                out[i] = obs
-        return out
-
-    def _open_session_capsule(self, session: str) -> Capsule | None:
-        """The session's open session capsule, the one an append without a capsule joins."""
-        where = Scope(session_id=session)
-        capsules = self.kd.list_capsules(status="open", scope=where, limit=50)
-        return next((c for c in capsules if c.type == "session"), None)
+        """The observations stored under ``ids`` (strings), in one read."""
+        return self.kd.get_observations([i for i in ids if isinstance(i, str)])
 
     def _capsule_owned(self, who: Principal, capsule_id: Any) -> str:
         """A capsule a write goes into (append, close, summary): the token's own, in a
@@ -82,8 +74,9 @@ class AccessRules:
     def _evidence_visible(self, who: Principal, refs: Any) -> None:
         """Evidence may cite only observations the token sees: one it may not see is as unknown
         as a missing one, in the library's words (else citing would confirm another team's id)."""
-        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
             return  # the library refuses it
+        refs = distinct_refs(refs)
         known, visible = self._observations(refs), self._visible(who)
         unknown = sorted({r for r in refs if r not in known or not visible(known[r])})
         if unknown:
@@ -129,6 +122,9 @@ class AccessRules:
             raise ConflictError(TAKEN)
         own_caps = {c.id for c in bundle.capsules}
         own_obs = {o.id for o in bundle.observations}
+        cited = self._observations(
+            dict.fromkeys(r for s in bundle.summaries for r in s.evidence_refs if r not in own_obs)
+        )  # every summary's outside evidence in one read
         for summary in bundle.summaries:  # no summary onto someone else's capsule
             if summary.capsule_id not in own_caps:
                 ref = found(kd.get_capsule, summary.capsule_id)
@@ -136,7 +132,15 @@ class AccessRules:
                     raise InvalidInputError(MISSING_CAPSULE.format(s=summary))  # as if unknown
                 if not owns(who, ref.scope):
                     raise forbidden(f"capsule {summary.capsule_id} belongs to another user")
-            self._evidence_visible(who, [r for r in summary.evidence_refs if r not in own_obs])
+            unknown = sorted(
+                r
+                for r in summary.evidence_refs
+                if r not in own_obs and (r not in cited or not visible(cited[r]))
+            )
+            if unknown:
+                raise NotFoundError(
+                    f"evidence refs name unknown observations: {', '.join(unknown)}"
+                )
 
     def _pin_target_known(self, bundle: Bundle, pin: Pin, visible: Visible) -> bool:
         """A bundle pin's target: in the bundle, or an entity the token may touch (a pin on
@@ -150,3 +154,12 @@ class AccessRules:
                 return True
             target = found(self.kd.get_summary, pin.target_id)
         return target is not None and visible(target)
+
+
+def distinct_refs(refs: Any) -> Any:
+    """Evidence refs as the library will take them, each distinct id once (at most
+    ``MAX_EVIDENCE_REFS``, else its 400), so that nothing after this walks the repeats;
+    anything but a list of strings as it is (the library refuses it in its own words)."""
+    if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
+        return refs
+    return list(distinct_ids(refs, "evidence_refs", "evidence ref", MAX_EVIDENCE_REFS))

@@ -23,15 +23,13 @@ from starlette.requests import Request
 
 from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.http.access import found
+from kindling.http.access import distinct_refs, found
 from kindling.http.api_reads import ReadHandlers
 from kindling.http.auth import (
     HttpError,
     Principal,
     authenticate,
-    forbidden,
     may_touch,
-    owns,
 )
 from kindling.http.idspace import IdSpace, IdView, owned_ids
 from kindling.http.params import GETTERS, IGNORED, cursor_of, fields, scope_of
@@ -83,12 +81,8 @@ class Api(ReadHandlers):
         if capsule_id is not None:
             self._capsule_owned(who, capsule_id)
         if "scope" in args or capsule_id is None:
+            # stamped with the token's user: a session joins that user's open capsule only
             args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
-            session = args["scope"].session_id
-            if capsule_id is None and session is not None:
-                joined = self._open_session_capsule(session)
-                if joined is not None and not owns(who, joined.scope):
-                    raise forbidden(f"session {session!r} belongs to another user")
         if "id" in args:
             args["id"] = ids.new_id("observation", args["id"])
         with ids.saving():
@@ -114,12 +108,7 @@ class Api(ReadHandlers):
                 if new.capsule_id is not None:
                     self._capsule_owned(who, new.capsule_id)
                 if new.scope is not None or new.capsule_id is None:
-                    where = self._write_scope(who, new.scope or Scope())
-                    if new.capsule_id is None and where.session_id is not None:
-                        joined = self._open_session_capsule(where.session_id)
-                        if joined is not None and not owns(who, joined.scope):
-                            raise forbidden(f"session {where.session_id!r} belongs to another user")
-                    new = replace(new, scope=where)
+                    new = replace(new, scope=self._write_scope(who, new.scope or Scope()))
                 new = replace(new, id=ids.new_id("observation", new.id))
             except InvalidInputError as exc:
                 raise InvalidInputError(f"observation {index}: {exc.message}") from None
@@ -130,12 +119,8 @@ class Api(ReadHandlers):
     @owned_ids
     def open_capsule(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
         args = fields(body, {"intent", "scope", "type", "id", "opened_at"}, {"intent"})
+        # a session is its user's: only the token user's own open capsule of it is a 409
         args["scope"] = self._write_scope(who, scope_of(args.get("scope")))
-        session = args["scope"].session_id
-        if session is not None and args.get("type", "session") == "session":
-            joined = self._open_session_capsule(session)
-            if joined is not None and not may_touch(who, joined.scope):
-                raise forbidden(f"session {session!r} belongs to another user")
         if "id" in args:
             args["id"] = ids.new_id("capsule", args["id"])
         with ids.saving():
@@ -147,7 +132,7 @@ class Api(ReadHandlers):
     ) -> dict[str, Any]:
         args = fields(body, {"summary", "confidence", "evidence_refs", "closed_at"})
         if "evidence_refs" in args:
-            args["evidence_refs"] = ids.stored_all(args["evidence_refs"])
+            args["evidence_refs"] = ids.stored_all(distinct_refs(args["evidence_refs"]))
         self._evidence_visible(who, args.get("evidence_refs"))
         capsule = self._capsule_owned(who, ids.stored(capsule_id))
         return self.kd.close_capsule(capsule, **args).to_dict()
@@ -160,7 +145,7 @@ class Api(ReadHandlers):
             {"capsule_id", "content"},
         )
         if "evidence_refs" in args:
-            args["evidence_refs"] = ids.stored_all(args["evidence_refs"])
+            args["evidence_refs"] = ids.stored_all(distinct_refs(args["evidence_refs"]))
         capsule = self._capsule_owned(who, ids.stored(args.pop("capsule_id")))
         self._evidence_visible(who, args.get("evidence_refs"))
         return self.kd.add_summary(capsule, **args).to_dict()

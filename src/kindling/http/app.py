@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kindling.engine import Kindling
-from kindling.errors import InvalidInputError, KindlingError
+from kindling.errors import InvalidInputError, KindlingError, StoreError
 from kindling.http.api import GETTERS, Api, HttpError
 from kindling.http.auth import Principal
 from kindling.http.idspace import TAKEN
@@ -42,9 +42,11 @@ from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
 MAX_BODY_BYTES = 6 * (MAX_CONTENT_BYTES + MAX_PROVENANCE_BYTES) + (64 << 10)
 MAX_IMPORT_BYTES = 64 << 20  # bundles are whole stores (and append_many batches)
 IMPORT_TIMEOUT_FACTOR = 10  # ... and take longer to send
-# A store failure's message names the database (host, port, name): the log gets it, not clients.
+# A store failure's message names the database (host, port, name, a file's path): the log gets
+# it, clients get these words, whatever the failure (a damaged file, a lock, a lost connection).
 HIDDEN = {
     "store": "the store failed; the server's log says why",
+    "database_locked": "the store is busy; retry",
     "schema": "the database's schema is not one this server reads; the server's log says why",
 }
 STATUS_OF_CODE = {
@@ -54,6 +56,7 @@ STATUS_OF_CODE = {
     "schema": 500,
     "store": 503,
     "database_locked": 503,
+    "database_damaged": 503,
 }
 log = logging.getLogger("kindling.http")
 
@@ -123,13 +126,16 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
             except HttpError as exc:
                 return error_response(exc.status, exc.code, exc.message)
             except KindlingError as exc:
-                message = HIDDEN.get(exc.code)
+                code = exc.code
+                if isinstance(exc, StoreError) and code != "database_locked":
+                    code = "store"  # a damaged file, a lost connection: one answer
+                message = HIDDEN.get(code)
                 if exc.code == "conflict" and exc.message.startswith(TAKEN):
                     message = TAKEN  # one answer whoever holds the id, on every backend
                 elif message is not None:
                     log.error("%s %s: %s", request.method, request.url.path, exc.message)
-                code_status = STATUS_OF_CODE.get(exc.code, 400)
-                return error_response(code_status, exc.code, message or exc.message)
+                code_status = STATUS_OF_CODE.get(code, 400)
+                return error_response(code_status, code, message or exc.message)
             except Exception:  # a bug: log it here, never send a traceback
                 log.exception("unexpected error on %s %s", request.method, request.url.path)
                 return error_response(500, "internal", "internal server error; see the log")
@@ -222,7 +228,7 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
 
     async def items(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request)
+        body = await read_object(request, timeout_s=read_timeout_s)
         return await api.run(lambda: api.get_items(who, body))
 
     async def status(request: Request) -> Any:

@@ -1,13 +1,22 @@
 """What ``kindling serve`` refuses before a request costs anything: slow clients, deep JSON.
 
-uvicorn bounds idle keep-alive connections (``timeout_keep_alive``) and the size of a request
-head (``h11_max_incomplete_event_size``) but has no read timeout: a client sending one byte a
-second holds a connection for as long as it likes. ``HeadTimeoutProtocol`` (uvicorn's own h11
-protocol) closes a connection whose request head is not complete ``read_timeout_s`` after the
-connection opened or the previous response ended; the body has the same time, counted by the
-app (``app.read_json``). ``check_depth`` bounds JSON nesting after parsing, without recursion
-(the parser itself is bounded by Python's recursion limit, a ``RecursionError`` the app turns
-into a 400).
+uvicorn bounds idle keep-alive connections (``timeout_keep_alive``) and the size of an
+*incomplete* request head (``h11_max_incomplete_event_size``) but has no read timeout: a client
+sending one byte a second holds a connection for as long as it likes, and a head that arrives
+whole is taken at any size. ``HeadTimeoutProtocol`` (uvicorn's own h11 protocol):
+
+- closes a connection whose request head is not complete ``read_timeout_s`` after the
+  connection opened or the previous response ended; the body has the same time, counted by the
+  app (``app.read_json``);
+- answers a head over ``MAX_HEAD_BYTES`` (request line, headers and the blank line) with a 400
+  error object, counted on the bytes as they arrive, however they are split;
+- after an answer sent before the request's body was all read (an early 401, 408 or 413), ends
+  the connection: it sends its end of stream, throws away what still arrives, and closes
+  ``read_timeout_s`` later at most (closing at once, with unread bytes, could reset the
+  connection before the client reads the answer).
+
+``check_depth`` bounds JSON nesting after parsing, without recursion (the parser itself is
+bounded by Python's recursion limit, a ``RecursionError`` the app turns into a 400).
 
 Must not import the CLI or other adapters.
 """
@@ -15,6 +24,7 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import h11
@@ -30,20 +40,47 @@ KEEP_ALIVE_S = 5  # an idle connection between requests
 MAX_DEPTH = 32  # JSON nesting: a bundle needs 5, an observation's provenance a few more
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
-    """``InvalidInputError`` when ``value`` nests arrays/objects more than ``limit`` deep."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > limit:
-                raise InvalidInputError(f"the body nests JSON more than {limit} levels deep")
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+    """``InvalidInputError`` when ``value`` (decoded JSON) nests arrays/objects more than
+    ``limit`` deep. Level by level; a container of scalars only is passed over at C speed
+    (its types' set), so a list of 100,000 ids costs 2 ms, not 60."""
+    level = [value] if type(value) is dict or type(value) is list else []
+    depth = 1
+    while level:
+        if depth > limit:
+            raise InvalidInputError(f"the body nests JSON more than {limit} levels deep")
+        nested: list[Any] = []
+        for item in level:
+            children = item.values() if type(item) is dict else item
+            if set(map(type, children)) <= _SCALARS:
+                continue
+            nested += [c for c in children if type(c) is dict or type(c) is list]
+        level = nested
+        depth += 1
+
+
+def _head_too_large() -> bytes:
+    body = json.dumps(
+        {
+            "error": {
+                "code": "invalid_input",
+                "message": f"the request head is over {MAX_HEAD_BYTES} bytes",
+            }
+        }
+    ).encode()
+    head = (
+        "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        f"content-length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
 
 
 class HeadTimeoutProtocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request head."""
+    """uvicorn's h11 protocol with a deadline and a size bound for each request head, and an
+    end to connections whose answer went out before their body came in."""
 
     read_timeout_s = READ_TIMEOUT_S
 
@@ -56,6 +93,8 @@ class HeadTimeoutProtocol(H11Protocol):
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._head = b""  # the request head so far (at most MAX_HEAD_BYTES + 4 bytes of it)
+        self._ending = False  # answered: what arrives now is thrown away until the close
 
     def _arm(self) -> None:
         self._disarm()
@@ -75,14 +114,38 @@ class HeadTimeoutProtocol(H11Protocol):
         super().connection_made(transport)
         self._arm()
 
+    def _end(self, answer: bytes = b"") -> None:
+        """Send ``answer`` and the end of the stream; close once the client has had time to
+        read it (``read_timeout_s`` at most), whatever it keeps sending."""
+        self._disarm()
+        self._ending = True
+        if answer:
+            self.transport.write(answer)
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(self.read_timeout_s, self.transport.close)
+
     def data_received(self, data: bytes) -> None:
+        if self._ending:
+            return  # an answer went out; the connection is closing
+        if self.conn.their_state is h11.IDLE:  # a request head is arriving: count it
+            self._head += data[: MAX_HEAD_BYTES + 4 - len(self._head)]
+            end = self._head.find(b"\r\n\r\n")
+            if (end < 0 and len(self._head) > MAX_HEAD_BYTES) or end + 4 > MAX_HEAD_BYTES:
+                self._end(_head_too_large())
+                return
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._disarm()
+            self._head = b""
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+        if self.transport.is_closing():
+            return
+        if self.conn.their_state is h11.SEND_BODY:  # answered before the body came in
+            self._end()
+        elif self.conn.their_state is h11.IDLE:
             self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -22,6 +22,10 @@ MAX_CONTENT_BYTES = 1 << 20  # 1 MiB: a whole log fits; a core dump does not
 MAX_PROVENANCE_BYTES = 64 << 10
 MAX_PROVENANCE_DEPTH = 64  # JSON nesting: deeper input is an attack, not a tool's metadata
 MAX_ID_CHARS = 256
+# Distinct observations one summary cites. A list in a body is read once per distinct id, so
+# its length, not the body's size, is what a request costs: 100,000 repeats of one id (4 MB)
+# held a server for seconds when each was read on its own (issue 32).
+MAX_EVIDENCE_REFS = 1_000
 MAX_TS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z
 REPLACEMENT = "\ufffd"
 # NUL cannot live in every SQLite text path; STX/ETX are our highlight markers.
@@ -75,6 +79,23 @@ def require_id(value: object, name: str = "id") -> str:
             f"{name} must be at most {MAX_ID_CHARS} characters of valid text without NUL"
         )
     return value
+
+
+def distinct_ids(
+    values: object, name: str, what: str = "id", limit: int | None = None
+) -> tuple[str, ...]:
+    """``values``, a list of ids, each once in the order given. Duplicates go first, before any
+    check or read, so a repeated id costs one; over ``limit`` distinct ids is refused."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise InvalidInputError(f"{name} must be a list of ids")
+    if not set(map(type, values)) <= {str}:  # at C speed: a body's list may be 100,000 long
+        for value in values:
+            if not isinstance(value, str):
+                require_id(value, what)  # raises, in its own words
+    distinct = dict.fromkeys(values)
+    if limit is not None and len(distinct) > limit:
+        raise InvalidInputError(f"{name} names {len(distinct)} different ids; at most {limit}")
+    return tuple(require_id(value, what) for value in distinct)
 
 
 def require_ts(value: object, name: str = "ts") -> int:

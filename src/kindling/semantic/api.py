@@ -62,12 +62,14 @@ def install(
     *,
     source: Path | None = None,
     progress: installer.Progress | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> Path:
-    """Install the model (default: the configured one) from ``source`` or by download."""
+    """Install the model (default: the configured one) from ``source`` or by download over
+    https (``notice`` hears of each redirect)."""
     spec = model_spec(model)
     if source is not None:
         return installer.install_from(spec, source)
-    return installer.fetch(spec, progress=progress)
+    return installer.fetch(spec, progress=progress, notice=notice)
 
 
 def index(

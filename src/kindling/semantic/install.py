@@ -6,7 +6,12 @@ hash is a ``SemanticError`` that names the file and the hash expected, never a f
 Files go to ``<cache>/<name>/<revision>/``, where ``<cache>`` is ``KINDLING_MODELS_DIR`` or
 ``$XDG_CACHE_HOME/kindling/models`` (``~/.cache/kindling/models``). Installing writes into a
 temporary directory beside it and renames it into place once every file is verified, so a
-model directory is always whole; a ``verified.json`` in it records the hashes checked.
+model directory is always whole; a ``verified.json`` in it records the hashes checked. Every
+path is checked to lie inside ``<cache>`` (no symbolic link on the way) before anything there
+is written or removed: a pin of one's own names the folders.
+
+Downloads are https only, and so is every redirect they follow (the hub sends its large files
+to a CDN); each redirect is announced (``notice``). An offline copy is ``install_from``.
 
 Must not import anything from Kindling except ``errors``, ``config`` (its variables) and
 ``semantic``.
@@ -20,13 +25,15 @@ import os
 import shutil
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from kindling.config import setting
 from kindling.errors import SemanticError
-from kindling.semantic.models import ModelFile, ModelSpec
+from kindling.semantic.models import ModelFile, ModelSpec, plain_part
 
 MODELS_DIR_ENV = "KINDLING_MODELS_DIR"
 # Where models are fetched from: the upstream hub (a mirror with the same layout may stand in).
@@ -49,6 +56,31 @@ def models_dir() -> Path:
 
 def model_dir(spec: ModelSpec) -> Path:
     return models_dir() / spec.name / spec.revision
+
+
+def _inside_models_dir(spec: ModelSpec) -> Path:
+    """``model_dir(spec)``, checked before an install writes or removes anything there: the
+    pin's name and revision are plain folder names (``models.plain_part``) and neither folder
+    is a symbolic link, so the path lies inside the models folder."""
+    root = models_dir()
+    for part in (spec.name, spec.revision):
+        if not plain_part(part):
+            raise SemanticError(
+                f"the model's name and revision must be plain folder names: {part!r}"
+            )
+    where = root / spec.name / spec.revision
+    for folder in (root / spec.name, where):
+        if folder.is_symlink():
+            raise SemanticError(
+                f"{folder} is a symbolic link; Kindling installs models only into folders of its"
+                f" own (remove the link, or set {MODELS_DIR_ENV})"
+            )
+        if folder.exists() and not folder.is_dir():
+            raise SemanticError(f"{folder} is not a folder; remove it or set {MODELS_DIR_ENV}")
+    resolved_root = root.resolve()
+    if not where.resolve().is_relative_to(resolved_root) or where.resolve() == resolved_root:
+        raise SemanticError(f"{where} is not inside the models folder {root}")
+    return where
 
 
 def installed(spec: ModelSpec) -> Path | None:
@@ -101,8 +133,7 @@ def _check(spec: ModelSpec, file: ModelFile, path: Path, origin: str) -> None:
 
 def _finish(spec: ModelSpec, staging: Path) -> Path:
     (staging / MARKER).write_text(json.dumps({f.path: f.sha256 for f in spec.files}))
-    final = model_dir(spec)
-    final.parent.mkdir(parents=True, exist_ok=True)
+    final = _inside_models_dir(spec)  # again: the folders may have changed meanwhile
     if final.exists():
         shutil.rmtree(final)  # an incomplete or different install: replaced whole
     os.replace(staging, final)
@@ -110,9 +141,19 @@ def _finish(spec: ModelSpec, staging: Path) -> Path:
 
 
 def _staging(spec: ModelSpec) -> Path:
-    parent = model_dir(spec).parent
+    parent = _inside_models_dir(spec).parent
     parent.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=".install-", dir=parent))
+
+
+def _target(staging: Path, file: ModelFile) -> Path:
+    """Where ``file`` goes in ``staging`` (its path is relative, without ``..``: the pin's
+    check; checked here once more before writing)."""
+    target = staging / file.path
+    if not target.resolve().is_relative_to(staging.resolve()):
+        raise SemanticError(f"{file.path} is not a path inside the model's folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
 
 
 def install_from(spec: ModelSpec, source: Path) -> Path:
@@ -137,8 +178,7 @@ def install_from(spec: ModelSpec, source: Path) -> Path:
     staging = _staging(spec)
     try:
         for f in spec.files:
-            target = staging / f.path
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = _target(staging, f)
             shutil.copyfile(found[f.path], target)
             _check(spec, f, target, str(target))  # what was copied is what was checked
         return _finish(spec, staging)
@@ -147,26 +187,69 @@ def install_from(spec: ModelSpec, source: Path) -> Path:
 
 
 def fetch(
-    spec: ModelSpec, *, base_url: str | None = None, progress: Progress | None = None
+    spec: ModelSpec,
+    *,
+    base_url: str | None = None,
+    progress: Progress | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> Path:
-    """Download the model's files from the pinned revision and install them, verifying each."""
+    """Download the model's files from the pinned revision over https and install them,
+    verifying each; ``notice`` hears of every redirect followed."""
     base = base_url or setting(BASE_URL_ENV) or DEFAULT_BASE_URL
+    if urllib.parse.urlsplit(base).scheme != "https":
+        raise SemanticError(
+            f"the model mirror {base!r} is not an https:// URL; Kindling downloads models over"
+            " https only (files already on this machine: `kindling semantic install --from DIR`)"
+        )
     staging = _staging(spec)
     try:
         for f in spec.files:
-            target = staging / f.path
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = _target(staging, f)
             url = spec.url(base, f)
-            _download(url, target, f, progress)
+            _download(url, target, f, progress, notice)
             _check(spec, f, target, url)
         return _finish(spec, staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _download(url: str, target: Path, file: ModelFile, progress: Progress | None) -> None:
+class _HttpsRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to an https:// URL, and tells ``notice`` where it goes (the
+    host: the query of a CDN's URL is a signed token, not for a terminal)."""
+
+    def __init__(self, file: ModelFile, notice: Callable[[str], None] | None) -> None:
+        self.file, self.notice = file, notice
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        where = urllib.parse.urlsplit(newurl)
+        if where.scheme != "https":
+            raise SemanticError(
+                f"cannot download {self.file.path}: {urllib.parse.urlsplit(req.full_url).netloc}"
+                f" redirects to a {where.scheme or 'relative'}:// URL; only https is followed"
+            )
+        if self.notice is not None:
+            self.notice(f"{self.file.path}: redirected to https://{where.netloc}/")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _download(
+    url: str,
+    target: Path,
+    file: ModelFile,
+    progress: Progress | None,
+    notice: Callable[[str], None] | None = None,
+) -> None:
+    opener = urllib.request.build_opener(_HttpsRedirects(file, notice))
     try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response, target.open("wb") as out:
+        with opener.open(url, timeout=TIMEOUT_S) as response, target.open("wb") as out:
             done = 0
             while chunk := response.read(CHUNK):
                 out.write(chunk)

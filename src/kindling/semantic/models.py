@@ -129,6 +129,13 @@ def model_spec(name: str | None = None) -> ModelSpec:
 
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_PLAIN = re.compile(r"^[\w.-]+$")
+
+
+def plain_part(name: str) -> bool:
+    """Whether ``name`` is one plain folder or file name: letters, digits, ``_ . -``, and not
+    ``.`` or ``..`` (a pin's name and revision become folders of the models folder)."""
+    return bool(_PLAIN.match(name)) and name not in (".", "..")
 
 
 def spec_to_json(spec: ModelSpec) -> str:
@@ -156,15 +163,23 @@ def spec_from_file(path: Path) -> ModelSpec:
         )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SemanticError(f"cannot read the model pin {path}: {exc}") from None
+    for what, value in (("name", spec.name), ("revision", spec.revision)):
+        if not plain_part(value):
+            raise SemanticError(
+                f"{path}: the model's {what} {value!r} is not a plain folder name (letters,"
+                " digits, _ . -; not . or ..)"
+            )
+    for f in spec.files:
+        if not all(plain_part(part) for part in f.path.split("/")):
+            raise SemanticError(
+                f"{path}: the file path {f.path!r} is not a relative path of plain names"
+            )
     names = {f.path for f in spec.files}
     if (
         spec.architecture not in ("bert", "mpnet")
         or len(spec.special) != 4
         or not {"model.safetensors", "vocab.txt", "config.json"} <= names
         or not all(_HEX64.match(f.sha256) for f in spec.files)
-        or any(Path(f.path).is_absolute() or ".." in Path(f.path).parts for f in spec.files)
-        or not re.match(r"^[\w.-]+$", spec.name)
-        or not re.match(r"^[\w.-]+$", spec.revision)
     ):
         raise SemanticError(
             f"{path} does not pin a usable model: it needs architecture bert or mpnet, four"

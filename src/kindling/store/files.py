@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 
 from kindling.errors import DamagedDatabaseError, SchemaError, StoreError
+from kindling.private_files import private_dir
 
 CHECK_INTERVAL_S = 3600.0
 DIR_MODE = 0o700
@@ -85,7 +86,7 @@ def _prepare(path: str) -> bool:
     target = os.path.expanduser(path)
     parent = os.path.dirname(target) or "."
     if not os.path.exists(parent):
-        os.makedirs(parent, mode=DIR_MODE, exist_ok=True)
+        private_dir(parent)  # 0700, and so are its new parents (makedirs: 0755)
     if not os.path.exists(target):
         try:
             fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)

@@ -69,7 +69,10 @@ def install(source: Path | None, model: str | None, as_json: bool) -> None:
             shown[name] = pct
             click.echo(f"  {name}: {pct} %", err=True)
 
-    where = api.install(model, source=source, progress=progress)
+    def notice(line: str) -> None:
+        click.echo(f"  {line}", err=True)
+
+    where = api.install(model, source=source, progress=progress, notice=notice)
     if as_json:
         emit_json({"installed": str(where)})
         return

@@ -10,7 +10,9 @@ from typing import Any, TypeVar
 
 from kindling.errors import InvalidInputError
 from kindling.model.checks import (
+    MAX_EVIDENCE_REFS,
     cap_content,
+    distinct_ids,
     require_choice,
     require_confidence,
     require_id,
@@ -110,7 +112,9 @@ def capsule(c: Data, w: str = "capsule") -> Capsule:
         opened_at=require_ts(get(c, "openedAt", w), "openedAt"),
         closed_at=None if closed is None else require_ts(closed, "closedAt"),
         scope=Scope.from_dict(get(c, "scopeIds", w, optional=True)),
-        observation_ids=tuple(dict.fromkeys(ids(c, "observationIds", w))),
+        observation_ids=distinct_ids(
+            listed(c, "observationIds", w), f"{w}: observationIds", "observationIds"
+        ),
         summary_id=None if summary_id is None else require_id(summary_id, "summaryId"),
     )
 
@@ -122,7 +126,9 @@ def summary(s: Data, w: str = "summary") -> Summary:
         content=require_text(get(s, "content", w), "summary content"),
         confidence=require_confidence(get(s, "confidence", w)),
         created_at=require_ts(get(s, "createdAt", w), "createdAt"),
-        evidence_refs=ids(s, "evidenceRefs", w),
+        evidence_refs=distinct_ids(
+            listed(s, "evidenceRefs", w), f"{w}: evidenceRefs", "evidenceRefs", MAX_EVIDENCE_REFS
+        ),
     )
 
 

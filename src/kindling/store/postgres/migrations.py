@@ -252,6 +252,17 @@ CREATE TABLE IF NOT EXISTS id_aliases (
 );
 """,
     ),
+    Migration(
+        12,
+        "012_one_open_session_capsule_per_user",
+        # A session is one user's (issue 32): another team's open capsule under the same
+        # session id must neither block a create (409) nor confirm that the session exists.
+        """
+DROP INDEX IF EXISTS uniq_open_session_capsule;
+CREATE UNIQUE INDEX uniq_open_session_capsule ON capsules(session_id, COALESCE(user_id, ''))
+  WHERE status = 'open' AND type = 'session' AND session_id IS NOT NULL;
+""",
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

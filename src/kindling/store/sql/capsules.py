@@ -95,6 +95,18 @@ class CapsulesMixin(UsesDatabase):
             )
         )
 
+    def find_open_session_capsule(self, session_id: str, user_id: str | None) -> CapsuleRef | None:
+        """The open session capsule of ``user_id``'s session ``session_id`` (a session is one
+        user's: another user's open capsule under the same session id is not this one)."""
+        return _ref(
+            self.db.read(
+                f"SELECT {CAPSULE_REF_COLUMNS} FROM capsules c WHERE c.status = 'open'"
+                " AND c.type = 'session' AND c.session_id = ?"
+                " AND COALESCE(c.user_id, '') = ? ORDER BY c.opened_at DESC, c.id LIMIT 1",
+                (session_id, user_id or ""),
+            )
+        )
+
     def set_capsule_closed(self, capsule_id: str, closed_at: int) -> None:
         self.db.write(
             "UPDATE capsules SET status = 'closed', closed_at = ? WHERE id = ?",
