@@ -396,3 +396,34 @@ def test_the_timeline_shows_one_kind(client: TestClient) -> None:
     bad = client.get("/session", params={"session": SESSION, "kind": "bogus"})
     assert bad.status_code == 400
     assert "observation kind" in bad.text
+
+
+def test_bidi_controls_in_stored_text_are_shown_not_obeyed(
+    client: TestClient, kd: Kindling
+) -> None:
+    """A repository named with a right-to-left override would read as another address."""
+    repo = "/work/\u202egnp.exe\u202c"
+    kd.append_observation(
+        kind="message",
+        content="step \u2066one\u2069 \u200fdone\u061c",
+        scope=Scope(repo_id=repo, session_id="s-\u202dbidi"),
+        ts=1_700_000_500_000,
+    )
+    marked = '<span class="bidi">&lt;U+202E&gt;</span>gnp.exe<span class="bidi">&lt;U+202C&gt;'
+    pages = {
+        "/": marked,
+        "/repo?repo=" + repo: marked,
+        "/timeline": "&lt;U+2066&gt;</span>one",
+        "/search?q=step&repo=" + repo: marked,
+        "/session?session=s-\u202dbidi": 's-<span class="bidi">&lt;U+202D&gt;</span>bidi',
+    }
+    for path, shown in pages.items():
+        page = client.get(path).text
+        for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c":
+            assert ch not in page, (path, hex(ord(ch)))
+        assert shown in page, path
+    page = client.get("/repo", params={"repo": repo}).text
+    assert "<title>/work/&lt;U+202E&gt;gnp.exe&lt;U+202C&gt; · Kindling</title>" in page
+    assert "&lt;U+2066&gt;</span>one" in page
+    search = client.get("/search", params={"q": "step", "repo": repo}).text
+    assert 'value="/work/&#x202E;gnp.exe&#x202C;"' in search  # the form keeps the real name
