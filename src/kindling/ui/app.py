@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.http.api import Api, HttpError
-from kindling.http.app import STATUS_OF_CODE
+from kindling.http.app import HIDDEN, STATUS_OF_CODE
 from kindling.http.auth import authenticate
 from kindling.ui import actions, search, views
 from kindling.ui.guard import COOKIE, HEADERS, Csrf, Refused, check_loopback_host, same
@@ -135,7 +135,7 @@ class Ui:
                 try:
                     return HTMLResponse(await view(src, ctx, params))
                 except (KindlingError, HttpError) as exc:
-                    return self.error_page(ctx, exc)
+                    return self.error_page(request, ctx, exc)
 
             return await self.answer(request, page)
 
@@ -148,7 +148,7 @@ class Ui:
                 try:
                     return RedirectResponse(await action(src, ctx, form), 303)
                 except (KindlingError, HttpError) as exc:
-                    return self.error_page(ctx, exc)
+                    return self.error_page(request, ctx, exc)
 
             return await self.answer(request, act)
 
@@ -163,16 +163,29 @@ class Ui:
             if request.method == "POST":
                 return refused("log in first")
             return RedirectResponse(f"{self.base}/login", 303)
-        except KindlingError as exc:  # a bad form, before a page could be drawn
-            return HTMLResponse(f"<!doctype html><p>{esc(exc.message)}</p>", 400)
+        except KindlingError as exc:  # a bad form, or the store failed before a page was drawn
+            status, message = self.told(request, exc)
+            return HTMLResponse(f"<!doctype html><p>{esc(message)}</p>", status)
         except Exception:
             log.exception("unexpected error on %s %s", request.method, request.url.path)
             return HTMLResponse("<!doctype html><p>internal error; see the log</p>", 500)
 
-    def error_page(self, ctx: Ctx, exc: KindlingError | HttpError) -> Response:
-        status = exc.status if isinstance(exc, HttpError) else STATUS_OF_CODE.get(exc.code, 400)
-        body = tag("p", {"class": "error"}, f"{exc.code}: {exc.message}")
+    def error_page(self, request: Request, ctx: Ctx, exc: KindlingError | HttpError) -> Response:
+        status, message = self.told(request, exc)
+        body = tag("p", {"class": "error"}, f"{exc.code}: {message}")
         return HTMLResponse(layout(ctx, "Error", body), status)
+
+    def told(self, request: Request, exc: KindlingError | HttpError) -> tuple[int, str]:
+        """The status and message a visitor gets: the JSON API's. On the team page a store
+        failure's message (it names the database: host, port, name or path) goes to the log."""
+        if isinstance(exc, HttpError):
+            return exc.status, exc.message
+        status = STATUS_OF_CODE.get(exc.code, 400)
+        hidden = HIDDEN.get(exc.code) if self.team else None
+        if hidden is None:
+            return status, exc.message
+        log.error("%s %s: %s", request.method, request.url.path, exc.message)
+        return status, hidden
 
 
 async def static(request: Request) -> Response:
@@ -244,8 +257,11 @@ def add_team_ui(app: Starlette, api: Api) -> None:
             await api.run(lambda: authenticate(api.tokens, f"Bearer {token}"))
         except Refused as exc:
             return refused(str(exc))
-        except (HttpError, KindlingError) as exc:
+        except HttpError as exc:
             return HTMLResponse(_login_page(exc.message), 401)
+        except KindlingError as exc:  # a bad form (400), or the store failed (503, no detail)
+            status, message = ui.told(request, exc)
+            return HTMLResponse(_login_page(message), status)
         response = RedirectResponse("/ui/", 303)
         secure = request.url.scheme == "https"
         response.set_cookie(
