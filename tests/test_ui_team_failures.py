@@ -59,7 +59,7 @@ def test_a_store_failure_is_a_503_without_detail(
         }
         web.cookies.clear()
         answers["a stranger's login"] = web.post("/ui/login", data={"token": "kdt_guess"})
-        web.cookies.set("kindling_ui", "kdt_guess", path="/ui")
+        web.cookies.set("kindling_team_8765", "kdt_guess", path="/ui")
         answers["a stranger's cookie"] = web.get("/ui/status")
         api = web.get("/v1/status", headers=auth(token))
     assert api.status_code == 503
