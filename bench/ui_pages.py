@@ -27,8 +27,8 @@ from bench.corpus import parse_size, queries
 from bench.latency import ensure_store, percentiles
 from kindling import Kindling
 from kindling.ui.app import create_local_app
+from kindling.ui.guard import LocalLogin
 
-TOKEN = "bench"
 BUDGET_MS = 300.0
 
 
@@ -75,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         obs = kd.list_observations(limit=1)[0].id
         cursor = deep_cursor(kd, repo.repo_id, depth)
         report["repository"] = {"id": repo.repo_id, "observations": repo.observations}
-        app = create_local_app(kd, token=TOKEN, db=path)
+        login = LocalLogin()
+        app = create_local_app(kd, login=login, db=path)
         with TestClient(app, base_url="http://127.0.0.1:8000") as client:
-            client.get(f"/?token={TOKEN}")
+            client.get(f"/?code={login.new_code()}")
             pages = {
                 "repositories": "/",
                 "repo timeline, first page": f"/repo?repo={quote(repo.repo_id)}",

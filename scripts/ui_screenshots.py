@@ -27,8 +27,8 @@ from kindling import Kindling, Scope
 from kindling.bundle import import_bundle
 from kindling.demo import NOW, REPO, session
 from kindling.ui.app import create_local_app
+from kindling.ui.guard import LocalLogin
 
-TOKEN = "screenshots"
 WIDTH, MAX_HEIGHT = 1100, 1250
 VIEWS = [
     ("ui-repositories.png", "/", None),
@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         db = Path(tmp) / "kindling.db"
         with Kindling.open(db, clock=lambda: NOW) as kd:
             seed(kd)
-            app = create_local_app(kd, token=TOKEN, db=db)
+            login = LocalLogin()
+            app = create_local_app(kd, login=login, db=db)
             server = uvicorn.Server(uvicorn.Config(app, port=0, log_level="warning"))
             import socket
 
@@ -101,7 +102,11 @@ def main(argv: list[str] | None = None) -> int:
                 options.add_argument(arg)
             driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
             try:
-                driver.get(f"{base}/?token={TOKEN}")
+                driver.get(f"{base}/?code={login.new_code()}")
+                for _ in range(500):  # the page that spends the code moves on to /
+                    if driver.current_url == f"{base}/":
+                        break
+                    time.sleep(0.01)
                 for name, path, click in VIEWS:
                     driver.get(base + path)
                     if click:

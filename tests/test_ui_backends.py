@@ -7,6 +7,7 @@ from starlette.testclient import TestClient
 
 from kindling import Kindling
 from kindling.ui.app import create_local_app
+from kindling.ui.guard import LocalLogin
 from tests.uiutil import REPO, SESSION, seed
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
@@ -14,9 +15,11 @@ pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
 def test_every_view_works_on_the_backend(kd: Kindling, store_backend: str) -> None:
     ids = seed(kd)
-    app = create_local_app(kd, token="t", db=None)
+    login = LocalLogin()
+    app = create_local_app(kd, login=login, db=None)
     with TestClient(app, base_url="http://127.0.0.1:1", follow_redirects=True) as web:
-        assert REPO in web.get("/?token=t").text
+        assert web.get(f"/?code={login.new_code()}").status_code == 200
+        assert REPO in web.get("/").text
         pages = {
             f"/repo?repo={REPO}": "fix the checkout rounding bug",
             f"/session?session={SESSION}": "AssertionError",

@@ -12,12 +12,11 @@ import pytest
 
 from kindling import Kindling
 from kindling.ui.app import create_local_app
+from kindling.ui.guard import LocalLogin
 from tests.browser import Recorder, driver_or_skip, serving
 from tests.uiutil import REPO, SESSION, seed
 
 pytestmark = pytest.mark.slow  # a real Chromium: `-m "not slow"` leaves it out
-
-TOKEN = "browser-test-token"
 
 
 @pytest.fixture
@@ -37,11 +36,26 @@ def recorder() -> Iterator[Recorder]:
 
 
 @pytest.fixture
-def page(kd: Kindling, db_path: Path, recorder: Recorder) -> Iterator[tuple[str, dict[str, str]]]:
+def login() -> LocalLogin:
+    return LocalLogin()
+
+
+@pytest.fixture
+def page(
+    kd: Kindling, db_path: Path, recorder: Recorder, login: LocalLogin
+) -> Iterator[tuple[str, dict[str, str]]]:
     beacon = f"http://127.0.0.1:{recorder.port}"
     ids = seed(kd, beacon=f' <img src="{beacon}/img"> <script src="{beacon}/js"></script>')
-    with serving(create_local_app(kd, token=TOKEN, db=db_path)) as base:
+    with serving(create_local_app(kd, login=login, db=db_path)) as base:
         yield base, ids
+
+
+def enter(driver: Any, base: str, login: LocalLogin) -> None:
+    """Open a one-time code's address, and wait for the page it moves on to (``/``)."""
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    driver.get(f"{base}/?code={login.new_code()}")
+    WebDriverWait(driver, 10).until(lambda d: d.current_url == f"{base}/")
 
 
 def by_css(driver: Any, css: str) -> Any:
@@ -81,11 +95,10 @@ def no_dialog(driver: Any) -> bool:
 
 
 def test_find_search_pin_and_forget_in_the_browser(
-    driver: Any, page: tuple[str, dict[str, str]], db_path: Path
+    driver: Any, page: tuple[str, dict[str, str]], db_path: Path, login: LocalLogin
 ) -> None:
     base, ids = page
-    driver.get(f"{base}/?token={TOKEN}")
-    assert driver.current_url == f"{base}/"  # the token left the address bar
+    enter(driver, base, login)  # the code left the address bar
     (cookie,) = driver.get_cookies()
     assert cookie["httpOnly"] is True
     assert cookie["sameSite"] == "Strict"
@@ -134,12 +147,12 @@ def test_find_search_pin_and_forget_in_the_browser(
 
 
 def test_hostile_text_stays_inert(
-    driver: Any, page: tuple[str, dict[str, str]], recorder: Recorder
+    driver: Any, page: tuple[str, dict[str, str]], recorder: Recorder, login: LocalLogin
 ) -> None:
     from selenium.webdriver.common.by import By
 
     base, ids = page
-    driver.get(f"{base}/?token={TOKEN}")
+    enter(driver, base, login)
     for path in (f"/session?session={SESSION}", f"/item?id={ids['o4']}", "/search?q=click+me"):
         driver.get(base + path)
         assert no_dialog(driver), path
@@ -151,7 +164,11 @@ def test_hostile_text_stays_inert(
 
 
 def test_a_cross_origin_form_post_is_rejected(
-    driver: Any, page: tuple[str, dict[str, str]], recorder: Recorder, db_path: Path
+    driver: Any,
+    page: tuple[str, dict[str, str]],
+    recorder: Recorder,
+    db_path: Path,
+    login: LocalLogin,
 ) -> None:
     from selenium.webdriver.support.wait import WebDriverWait
 
@@ -161,7 +178,7 @@ def test_a_cross_origin_form_post_is_rejected(
         f'value="{ids["o1"]}"><input type="hidden" name="csrf" value="guess">'
         '<button id="go" type="submit">win a prize</button></form>'
     )
-    driver.get(f"{base}/?token={TOKEN}")  # the victim is logged in
+    enter(driver, base, login)  # the victim is logged in
     driver.get(f"http://127.0.0.1:{recorder.port}/attack.html")
     by_css(driver, "#go").click()
     WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(base))
@@ -199,3 +216,32 @@ def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) 
         assert OTHER_REPO not in by_css(driver, "main").text
     (pin,) = kd.list_pins()
     assert pin.scope.user_id == "web/alice"  # identity is (team, user)
+
+
+def test_the_browser_opens_the_private_file_and_the_code_works_once(
+    driver: Any, page: tuple[str, dict[str, str]], login: LocalLogin, tmp_path: Path
+) -> None:
+    """What ``kindling ui`` hands the browser: a file's path; the file sends it on with a code,
+    which the first visit spends (the address left in the history opens nothing)."""
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    from kindling.cli.commands.ui import opener_page
+
+    base, _ = page
+    code = login.new_code()
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    driver.get(opener_page(private, f"{base}/?code={code}").as_uri())
+    WebDriverWait(driver, 10).until(lambda d: d.current_url == f"{base}/")
+    assert REPO in by_css(driver, "main").text
+    (cookie,) = driver.get_cookies()
+    assert cookie["name"] == f"kindling_ui_{base.rsplit(':', 1)[1]}"
+    assert cookie["httpOnly"] is True
+    assert code not in cookie["value"]
+    driver.get(f"{base}/pins?code={code}")  # the same browser, from its history: still in
+    assert driver.current_url == f"{base}/pins"
+    driver.delete_all_cookies()  # anyone else who finds the address
+    driver.get(f"{base}/?code={code}")
+    assert "spent or wrong" in by_css(driver, "body").text
+    driver.get(f"{base}/")
+    assert REPO not in driver.page_source

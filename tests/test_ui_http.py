@@ -14,13 +14,13 @@ from starlette.testclient import TestClient
 
 from kindling import Kindling, Scope
 from kindling.ui.app import create_local_app
-from kindling.ui.guard import COOKIE
+from kindling.ui.guard import LocalLogin
 from tests.clitools import KINDLING, run
 from tests.conftest import FakeClock
 from tests.uiutil import HOSTILE, OTHER_REPO, REPO, SESSION, seed
 
-TOKEN = "local-test-token"
 ORIGIN = "http://127.0.0.1:8000"
+COOKIE = "kindling_ui_8000"  # the session cookie's name carries the server's port
 PAGES = [
     "/",
     "/repo?repo=" + REPO,
@@ -39,16 +39,21 @@ def ids(kd: Kindling) -> dict[str, str]:
 
 
 @pytest.fixture
-def anon(kd: Kindling, db_path: Path) -> Iterator[TestClient]:
-    app = create_local_app(kd, token=TOKEN, db=db_path)
+def login() -> LocalLogin:
+    return LocalLogin()
+
+
+@pytest.fixture
+def anon(kd: Kindling, db_path: Path, login: LocalLogin) -> Iterator[TestClient]:
+    app = create_local_app(kd, login=login, db=db_path)
     with TestClient(app, base_url=ORIGIN, follow_redirects=False) as c:
         yield c
 
 
 @pytest.fixture
-def client(anon: TestClient, ids: dict[str, str]) -> TestClient:
-    r = anon.get(f"/?token={TOKEN}")
-    assert r.status_code == 303
+def client(anon: TestClient, ids: dict[str, str], login: LocalLogin) -> TestClient:
+    r = anon.get(f"/?code={login.new_code()}")
+    assert r.status_code == 200
     return anon
 
 
@@ -58,14 +63,19 @@ def csrf(client: TestClient, path: str = "/forget") -> str:
     return found.group(1)
 
 
-def test_the_token_becomes_an_httponly_strict_cookie_and_leaves_the_address(
-    anon: TestClient, ids: dict[str, str]
+def test_the_code_becomes_an_httponly_strict_cookie_and_leaves_the_address(
+    anon: TestClient, ids: dict[str, str], login: LocalLogin
 ) -> None:
-    r = anon.get(f"/repo?repo={REPO}&token={TOKEN}")
-    assert r.status_code == 303
-    assert r.headers["location"] == "/repo?repo=%2Fwork%2Fshop"
+    code = login.new_code()
+    r = anon.get(f"/repo?repo={REPO}&code={code}")
+    assert r.status_code == 200  # a page that moves on (see test_ui_browser), not a redirect
+    assert '<meta http-equiv="refresh" content="0; url=/repo?repo=%2Fwork%2Fshop">' in r.text
+    assert code not in r.text
     cookie = r.headers["set-cookie"]
-    assert cookie.startswith(f"{COOKIE}={TOKEN};")
+    assert cookie.startswith(f"{COOKIE}=")
+    session = anon.cookies[COOKIE]
+    assert code not in cookie
+    assert len(session) >= 43  # 256 random bits of its own, not the code
     assert "HttpOnly" in cookie
     assert "samesite=strict" in cookie.lower()
     assert anon.get("/repo", params={"repo": REPO}).status_code == 200
@@ -74,7 +84,7 @@ def test_the_token_becomes_an_httponly_strict_cookie_and_leaves_the_address(
 @pytest.mark.parametrize("path", [*PAGES, "/item?id=x", "/static/ui.css"])
 def test_without_the_token_every_page_is_403(anon: TestClient, path: str) -> None:
     assert anon.get(path).status_code == (200 if path.startswith("/static") else 403)
-    assert anon.get("/?token=wrong").status_code == 403
+    assert anon.get("/?code=wrong").status_code == 403
     anon.cookies.set(COOKIE, "wrong")
     assert anon.get(path).status_code == (200 if path.startswith("/static") else 403)
     anon.cookies.clear()
@@ -85,7 +95,7 @@ def test_without_the_token_every_page_is_403(anon: TestClient, path: str) -> Non
     "host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "localhost.evil:1"]
 )
 def test_a_foreign_host_gets_403_even_with_the_token(client: TestClient, host: str) -> None:
-    for path in ["/", f"/?token={TOKEN}", "/static/ui.js", "/nope"]:
+    for path in ["/", "/?code=anything", "/static/ui.js", "/nope"]:
         r = client.get(path, headers={"host": host})
         assert r.status_code == 403, (path, host)
     r = client.post("/pin", headers={"host": host}, data={"csrf": csrf(client)})
@@ -356,12 +366,13 @@ def test_kindling_ui_serves_the_database_behind_its_printed_address(
         try:
             assert proc.stdout is not None
             line = proc.stdout.readline()
-            found = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", line)
+            found = re.search(r"(http://127\.0\.0\.1:\d+)/\?code=(\S+)", line)
             assert found, line
-            base, token = found.groups()
+            base, code = found.groups()
             with httpx.Client(base_url=base, follow_redirects=True, timeout=30) as web:
                 assert web.get("/").status_code == 403
-                page = web.get(f"/?token={token}")
+                assert web.get(f"/?code={code}").status_code == 200
+                page = web.get("/")
                 assert page.status_code == 200
                 assert REPO in page.text
                 assert web.get("/status").status_code == 200
@@ -396,3 +407,34 @@ def test_the_timeline_shows_one_kind(client: TestClient) -> None:
     bad = client.get("/session", params={"session": SESSION, "kind": "bogus"})
     assert bad.status_code == 400
     assert "observation kind" in bad.text
+
+
+def test_bidi_controls_in_stored_text_are_shown_not_obeyed(
+    client: TestClient, kd: Kindling
+) -> None:
+    """A repository named with a right-to-left override would read as another address."""
+    repo = "/work/\u202egnp.exe\u202c"
+    kd.append_observation(
+        kind="message",
+        content="step \u2066one\u2069 \u200fdone\u061c",
+        scope=Scope(repo_id=repo, session_id="s-\u202dbidi"),
+        ts=1_700_000_500_000,
+    )
+    marked = '<span class="bidi">&lt;U+202E&gt;</span>gnp.exe<span class="bidi">&lt;U+202C&gt;'
+    pages = {
+        "/": marked,
+        "/repo?repo=" + repo: marked,
+        "/timeline": "&lt;U+2066&gt;</span>one",
+        "/search?q=step&repo=" + repo: marked,
+        "/session?session=s-\u202dbidi": 's-<span class="bidi">&lt;U+202D&gt;</span>bidi',
+    }
+    for path, shown in pages.items():
+        page = client.get(path).text
+        for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c":
+            assert ch not in page, (path, hex(ord(ch)))
+        assert shown in page, path
+    page = client.get("/repo", params={"repo": repo}).text
+    assert "<title>/work/&lt;U+202E&gt;gnp.exe&lt;U+202C&gt; · Kindling</title>" in page
+    assert "&lt;U+2066&gt;</span>one" in page
+    search = client.get("/search", params={"q": "step", "repo": repo}).text
+    assert 'value="/work/&#x202E;gnp.exe&#x202C;"' in search  # the form keeps the real name

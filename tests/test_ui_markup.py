@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kindling.ui.markup import Markup, esc, tag, url, when
+from kindling.ui.markup import BIDI, Markup, esc, tag, url, when
 
 
 class Parsed(HTMLParser):
@@ -34,9 +34,17 @@ def parse(html: str) -> Parsed:
 
 # HTML parsers turn CR and CRLF into LF and drop NUL; everything else must come back as sent
 TEXT = st.text(st.characters(blacklist_characters="\r\x00", blacklist_categories=["Cs"]))
+# ... except the bidirectional controls, which text shows as their code points (below)
+PLAIN = st.text(st.characters(blacklist_characters="\r\x00" + BIDI, blacklist_categories=["Cs"]))
 
 
-@given(TEXT, TEXT)
+def visible(text: str) -> str:
+    for ch in BIDI:
+        text = text.replace(ch, f"<U+{ord(ch):04X}>")
+    return text
+
+
+@given(PLAIN, TEXT)
 def test_any_text_is_one_text_node_and_one_attribute_value(text: str, value: str) -> None:
     html = tag("pre", {"title": value}, text)
     parsed = parse(html)
@@ -44,12 +52,32 @@ def test_any_text_is_one_text_node_and_one_attribute_value(text: str, value: str
     assert "".join(parsed.text) == text
 
 
-@given(st.lists(TEXT, max_size=5))
+@given(st.lists(PLAIN, max_size=5))
 def test_nested_children_escape_at_every_level(parts: list[str]) -> None:
     html = tag("div", None, *(tag("span", None, p) for p in parts), *parts)
     parsed = parse(html)
     assert [t for t, _ in parsed.tags] == ["div"] + ["span"] * len(parts)
     assert "".join(parsed.text) == "".join(parts) * 2
+
+
+@given(TEXT, TEXT)
+def test_bidi_controls_show_as_code_points_and_attributes_keep_them(text: str, value: str) -> None:
+    parsed = parse(tag("pre", {"title": value}, text))
+    shown = "".join(parsed.text)
+    assert shown == visible(text)
+    assert not any(ch in shown for ch in BIDI)
+    assert parsed.tags[0] == ("pre", [("title", value)])  # a form sends back what it got
+    assert [t for t, _ in parsed.tags[1:]] == ["span"] * sum(ch in BIDI for ch in text)
+
+
+def test_a_right_to_left_override_is_marked_up_everywhere_it_shows() -> None:
+    name = "/work/\u202egnp.exe"
+    assert esc(name) == '/work/<span class="bidi">&lt;U+202E&gt;</span>gnp.exe'
+    for ch in BIDI:
+        assert ch not in esc(f"a{ch}b")
+    title = tag("title", None, name + " \u2066x\u2069")
+    assert title == "<title>/work/&lt;U+202E&gt;gnp.exe &lt;U+2066&gt;x&lt;U+2069&gt;</title>"
+    assert tag("input", {"value": name}) == '<input value="/work/&#x202E;gnp.exe">'
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,11 @@ from starlette.testclient import TestClient
 from kindling import Kindling
 from kindling.http.app import create_app
 from kindling.ui.app import add_team_ui
-from kindling.ui.guard import COOKIE
 from tests.serverutil import auth, make_token
 from tests.uiutil import OTHER_REPO, REPO, SESSION, seed
 
 BASE = "http://kindling.internal:8765"
+COOKIE = "kindling_team_8765"  # the cookie's name carries the server's port
 
 
 @pytest.fixture

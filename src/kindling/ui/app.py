@@ -25,10 +25,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.http.api import Api, HttpError
-from kindling.http.app import STATUS_OF_CODE
+from kindling.http.app import HIDDEN, STATUS_OF_CODE
 from kindling.http.auth import authenticate
 from kindling.ui import actions, search, views
-from kindling.ui.guard import COOKIE, HEADERS, Csrf, Refused, check_loopback_host, same
+from kindling.ui.guard import (
+    HEADERS,
+    LOCAL_COOKIE,
+    TEAM_COOKIE,
+    Csrf,
+    LocalLogin,
+    Refused,
+    check_loopback_host,
+    cookie_name,
+)
 from kindling.ui.markup import Markup, esc, tag
 from kindling.ui.pages import Ctx, layout
 from kindling.ui.source import LocalSource, Source, TeamSource
@@ -135,7 +144,7 @@ class Ui:
                 try:
                     return HTMLResponse(await view(src, ctx, params))
                 except (KindlingError, HttpError) as exc:
-                    return self.error_page(ctx, exc)
+                    return self.error_page(request, ctx, exc)
 
             return await self.answer(request, page)
 
@@ -148,7 +157,7 @@ class Ui:
                 try:
                     return RedirectResponse(await action(src, ctx, form), 303)
                 except (KindlingError, HttpError) as exc:
-                    return self.error_page(ctx, exc)
+                    return self.error_page(request, ctx, exc)
 
             return await self.answer(request, act)
 
@@ -163,16 +172,29 @@ class Ui:
             if request.method == "POST":
                 return refused("log in first")
             return RedirectResponse(f"{self.base}/login", 303)
-        except KindlingError as exc:  # a bad form, before a page could be drawn
-            return HTMLResponse(f"<!doctype html><p>{esc(exc.message)}</p>", 400)
+        except KindlingError as exc:  # a bad form, or the store failed before a page was drawn
+            status, message = self.told(request, exc)
+            return HTMLResponse(f"<!doctype html><p>{esc(message)}</p>", status)
         except Exception:
             log.exception("unexpected error on %s %s", request.method, request.url.path)
             return HTMLResponse("<!doctype html><p>internal error; see the log</p>", 500)
 
-    def error_page(self, ctx: Ctx, exc: KindlingError | HttpError) -> Response:
-        status = exc.status if isinstance(exc, HttpError) else STATUS_OF_CODE.get(exc.code, 400)
-        body = tag("p", {"class": "error"}, f"{exc.code}: {exc.message}")
+    def error_page(self, request: Request, ctx: Ctx, exc: KindlingError | HttpError) -> Response:
+        status, message = self.told(request, exc)
+        body = tag("p", {"class": "error"}, f"{exc.code}: {message}")
         return HTMLResponse(layout(ctx, "Error", body), status)
+
+    def told(self, request: Request, exc: KindlingError | HttpError) -> tuple[int, str]:
+        """The status and message a visitor gets: the JSON API's. On the team page a store
+        failure's message (it names the database: host, port, name or path) goes to the log."""
+        if isinstance(exc, HttpError):
+            return exc.status, exc.message
+        status = STATUS_OF_CODE.get(exc.code, 400)
+        hidden = HIDDEN.get(exc.code) if self.team else None
+        if hidden is None:
+            return status, exc.message
+        log.error("%s %s: %s", request.method, request.url.path, exc.message)
+        return status, hidden
 
 
 async def static(request: Request) -> Response:
@@ -183,33 +205,47 @@ async def static(request: Request) -> Response:
     return Response(data, media_type=STATIC[name])
 
 
-def create_local_app(kd: Kindling, *, token: str, db: Path | None) -> ASGIApp:
-    """``kindling ui``: the local database for whoever holds ``token`` (see ``guard``)."""
+def create_local_app(kd: Kindling, *, login: LocalLogin, db: Path | None) -> ASGIApp:
+    """``kindling ui``: the local database for whoever opens one of ``login``'s codes."""
     source = LocalSource(kd, Api(kd), db)
 
     async def enter(request: Request) -> tuple[Source, str]:
-        cookie = request.cookies.get(COOKIE)
-        if not same(cookie, token):
-            raise Refused("open the address that 'kindling ui' printed (it carries the token)")
-        return source, token
+        cookie = request.cookies.get(cookie_name(LOCAL_COOKIE, request))
+        if cookie is None or not login.valid(cookie):
+            raise Refused("open the address that 'kindling ui' printed (it carries a code)")
+        return source, cookie
 
     ui = Ui("", enter, team=False)
 
     async def welcome(request: Request) -> Response:
-        """``?token=``: swap the token for the cookie, and drop it from the address bar."""
+        """``?code=``: spend the code for a session cookie, and drop it from the address bar."""
         params = dict(request.query_params)
-        if not same(params.pop("token", None), token):
-            return refused("wrong token")
+        code = params.pop("code", None)
         path = request.url.path
         target = path + (f"?{urlencode(params)}" if params else "")
-        response = RedirectResponse(target if path in READS else "/", 303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
-        return response
+        target = target if path in READS else "/"
+        name = cookie_name(LOCAL_COOKIE, request)
+        session = login.redeem(code)
+        if session is not None:
+            # A page that moves on, not a redirect: a browser sent here by another site (the
+            # file 'kindling ui' opens is one) withholds a SameSite=Strict cookie for the
+            # rest of the navigation, redirects included; this page's own is same-site.
+            onward = tag("meta", {"http_equiv": "refresh", "content": f"0; url={target}"})
+            body = tag("p", None, tag("a", {"href": target}, "Open the memory browser"))
+            page = HTMLResponse(f"<!doctype html><title>Kindling</title>{onward}{body}")
+            page.set_cookie(name, session, httponly=True, samesite="strict", path="/")
+            return page
+        if login.valid(request.cookies.get(name)):
+            return RedirectResponse(target, 303)  # already in: an old address from the history
+        return refused(
+            "this address's code is spent or wrong: each code opens the page once; "
+            "run 'kindling ui' again for a new address"
+        )
 
     inner = Starlette(routes=ui.routes())
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and "token" in Request(scope).query_params:
+        if scope["type"] == "http" and "code" in Request(scope).query_params:
             response = await welcome(Request(scope, receive))
             await response(scope, receive, send)
             return
@@ -222,7 +258,7 @@ def add_team_ui(app: Starlette, api: Api) -> None:
     """Mount the page at ``/ui`` on ``kindling serve``'s application (bearer-token login)."""
 
     async def enter(request: Request) -> tuple[Source, str]:
-        cookie = request.cookies.get(COOKIE)
+        cookie = request.cookies.get(cookie_name(TEAM_COOKIE, request))
         if not cookie:
             raise NeedLogin
         try:
@@ -244,12 +280,16 @@ def add_team_ui(app: Starlette, api: Api) -> None:
             await api.run(lambda: authenticate(api.tokens, f"Bearer {token}"))
         except Refused as exc:
             return refused(str(exc))
-        except (HttpError, KindlingError) as exc:
+        except HttpError as exc:
             return HTMLResponse(_login_page(exc.message), 401)
+        except KindlingError as exc:  # a bad form (400), or the store failed (503, no detail)
+            status, message = ui.told(request, exc)
+            return HTMLResponse(_login_page(message), status)
         response = RedirectResponse("/ui/", 303)
         secure = request.url.scheme == "https"
+        name = cookie_name(TEAM_COOKIE, request)
         response.set_cookie(
-            COOKIE, token, httponly=True, samesite="strict", path="/ui", secure=secure
+            name, token, httponly=True, samesite="strict", path="/ui", secure=secure
         )
         return response
 
@@ -257,7 +297,7 @@ def add_team_ui(app: Starlette, api: Api) -> None:
         async def out() -> Response:
             await ui._begin(request)
             response = RedirectResponse("/ui/login", 303)
-            response.delete_cookie(COOKIE, path="/ui")
+            response.delete_cookie(cookie_name(TEAM_COOKIE, request), path="/ui")
             return response
 
         return await ui.answer(request, out)

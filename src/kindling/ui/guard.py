@@ -1,11 +1,16 @@
 """Who may use the page, and the headers that keep a page of hostile text inert.
 
-- Local (``kindling ui``): a random token, given once in the printed URL (``?token=``), is
-  swapped for an HttpOnly, SameSite=Strict cookie and a redirect that drops it from the URL.
-  A request without it is a 403, and so is one whose ``Host`` is not a loopback name (a DNS
-  rebinding page on another domain reaches 127.0.0.1 with its own name in ``Host``).
+- Local (``kindling ui``): ``LocalLogin`` makes one-time codes (``?code=``); the first request
+  that carries one spends it and gets a session: a new random value, in an HttpOnly,
+  SameSite=Strict cookie, and a page that moves on to the address without the code. Sessions live in
+  the process (a restart ends them). A request without a session is a 403, and so is one whose
+  ``Host`` is not a loopback name (a DNS rebinding page on another domain reaches 127.0.0.1
+  with its own name in ``Host``).
 - Team (``kindling serve``): the login form takes the bearer token and keeps it in the same
   kind of cookie; every request is authenticated with it as the JSON API does.
+- Cookies belong to a host, not a port (a browser sends a 127.0.0.1 cookie to every server on
+  127.0.0.1), so each cookie's name carries the server's port (``cookie_name``): two pages on
+  one host neither read nor overwrite each other's.
 - Every POST needs the CSRF field (an HMAC of the cookie under a per-process key) and, when the
   browser sends them, an ``Origin`` equal to the page's and ``Sec-Fetch-Site: same-origin``.
 - Every answer carries a Content-Security-Policy without inline script or style, and asks
@@ -23,7 +28,8 @@ from collections.abc import Mapping
 
 from starlette.requests import Request
 
-COOKIE = "kindling_ui"
+LOCAL_COOKIE = "kindling_ui"  # the name's prefix; ``cookie_name`` adds the port
+TEAM_COOKIE = "kindling_team"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "[::1]"})
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -46,6 +52,46 @@ class Refused(Exception):
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def cookie_name(prefix: str, request: Request) -> str:
+    """``prefix_<port>``: the port this server listens on (the socket's, not the ``Host``)."""
+    server = request.scope.get("server")
+    port = server[1] if server and server[1] is not None else None
+    return prefix if port is None else f"{prefix}_{port}"
+
+
+def _digest(value: str) -> bytes:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest()
+
+
+class LocalLogin:
+    """The local page's keys: one-time codes, each of which opens one session and is spent,
+    and the sessions they opened. Only digests are kept, and only in this process."""
+
+    def __init__(self) -> None:
+        self._codes: set[bytes] = set()
+        self._sessions: set[bytes] = set()
+
+    def new_code(self) -> str:
+        code = new_token()
+        self._codes.add(_digest(code))
+        return code
+
+    def redeem(self, code: str | None) -> str | None:
+        """A new session for an unspent code (now spent), else None."""
+        if not code:
+            return None
+        try:
+            self._codes.remove(_digest(code))
+        except KeyError:
+            return None
+        session = new_token()
+        self._sessions.add(_digest(session))
+        return session
+
+    def valid(self, session: str | None) -> bool:
+        return bool(session) and _digest(session or "") in self._sessions
 
 
 def same(a: str | None, b: str) -> bool:

@@ -1,6 +1,12 @@
 """HTML built from parts that escape everything: a value becomes text unless it is ``Markup``,
 which only this package's own builders make. Observation text can never become HTML here.
 
+Bidirectional controls (``BIDI``: U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C) would make
+stored text display as other text (a repository ``/work/\u202egnp.exe`` reads backwards), so
+text shows each one as a marked-up ``<U+202E>``; an attribute value keeps the character itself
+(``&#x202E;``: a form sends back what it was given), and ``<title>``, which holds no markup,
+shows the plain ``<U+202E>``.
+
 Must not import the CLI, other adapters or the rest of Kindling (standard library only).
 """
 
@@ -14,6 +20,20 @@ from urllib.parse import urlencode
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 VOID = frozenset({"input", "br", "meta", "link", "hr"})
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BIDI = re.compile(f"[{BIDI}]")
+
+
+def _code_point(found: re.Match[str]) -> str:
+    return f"&lt;U+{ord(found.group()):04X}&gt;"
+
+
+def _shown(found: re.Match[str]) -> str:
+    return f'<span class="bidi">{_code_point(found)}</span>'
+
+
+def _reference(found: re.Match[str]) -> str:
+    return f"&#x{ord(found.group()):04X};"
 
 
 class Markup(str):
@@ -28,7 +48,7 @@ def esc(value: object) -> Markup:
     if value is None:
         return Markup("")
     if isinstance(value, str):
-        return Markup(html.escape(value, quote=True))
+        return Markup(_BIDI.sub(_shown, html.escape(value, quote=True)))
     if isinstance(value, int | float):
         return Markup(html.escape(str(value)))
     return Markup("".join(esc(v) for v in value))  # type: ignore[attr-defined]
@@ -47,11 +67,18 @@ def tag(name: str, attrs: Mapping[str, object] | None = None, *children: object)
         if key in ("href", "action", "src"):
             own = isinstance(value, str) and value.startswith("/") and not value.startswith("//")
             _check(own, key)
-        parts.append(f" {key}" if value is True else f' {key}="{esc(str(value))}"')
+        parts.append(f" {key}" if value is True else f' {key}="{_attribute(value)}"')
     parts.append(">")
     if name in VOID:
         return Markup("".join(parts))
+    if name == "title":  # text only: a tag in it would show as its characters
+        inner = "".join(_BIDI.sub(_code_point, html.escape(str(c), quote=True)) for c in children)
+        return Markup("".join(parts) + inner + "</title>")
     return Markup("".join(parts) + esc(list(children)) + f"</{name}>")
+
+
+def _attribute(value: object) -> str:
+    return _BIDI.sub(_reference, html.escape(str(value), quote=True))
 
 
 def _check(ok: bool, what: str) -> None:

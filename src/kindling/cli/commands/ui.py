@@ -6,8 +6,10 @@ Must not be imported by the core (model, store, retrieval, capture).
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
+import tempfile
 import webbrowser
 from pathlib import Path
 
@@ -33,8 +35,10 @@ from kindling.errors import InvalidInputError, StoreError
 def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     """Browse, search, pin and forget memory in a web page on this machine.
 
-    Serves on 127.0.0.1 only, behind a random token given once in the printed address (then
-    kept in an HttpOnly cookie). For a team, 'kindling serve' has the same page at /ui.
+    Serves on 127.0.0.1 only. The printed address carries a one-time code: the first visit
+    spends it for a session cookie (HttpOnly, this port only, until the command stops). The
+    browser it opens gets another code through a private file, never on its command line.
+    For a team, 'kindling serve' has the same page at /ui.
 
     \b
     Example:
@@ -50,7 +54,7 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
         import uvicorn
 
         from kindling.ui.app import create_local_app
-        from kindling.ui.guard import new_token
+        from kindling.ui.guard import LocalLogin
     except ImportError:
         raise StoreError(
             "kindling ui needs the server extra: pip install 'kindling-memory[server]'"
@@ -62,20 +66,46 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     except OSError as exc:
         sock.close()
         raise StoreError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    token = new_token()
-    address = f"http://127.0.0.1:{sock.getsockname()[1]}/?token={token}"
-    with state.open_local() as kd:
+    login = LocalLogin()
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    address = f"{base}?code={login.new_code()}"
+    with state.open_local() as kd, tempfile.TemporaryDirectory(prefix="kindling-ui-") as private:
         db = None if state.url else Path(os.path.abspath(state.db))
-        app = create_local_app(kd, token=token, db=db)
+        app = create_local_app(kd, login=login, db=db)
         if as_json:
             emit_json({"url": address, "database": str(db) if db else "postgresql"})
         else:
             click.echo(f"kindling: memory browser at {address}")
         click.echo("kindling: Ctrl-C to stop", err=True)
         if not no_open and _has_desktop():
-            webbrowser.open(address)
+            opener = opener_page(Path(private), f"{base}?code={login.new_code()}")
+            webbrowser.open(opener.as_uri())
         config = uvicorn.Config(app, log_level="warning", access_log=False)
+        # uvicorn stops on SIGTERM, then raises it again: exit through the `with`, which
+        # removes the browser's file, rather than die on the spot.
+        signal.signal(signal.SIGTERM, _exit)
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def _exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def opener_page(private: Path, address: str) -> Path:
+    """A page that sends the browser on to ``address``, in a file only this user may read.
+
+    A browser's command line is readable by every user of the machine (/proc/PID/cmdline):
+    it gets this file's path, and the code stays in the file (0600, in a 0700 directory,
+    removed when the command stops)."""
+    page = private / "open.html"
+    fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(
+            '<!doctype html><meta charset="utf-8"><title>Kindling</title>'
+            f'<meta http-equiv="refresh" content="0; url={address}">'
+            f'<p><a href="{address}">Open the memory browser</a></p>\n'
+        )
+    return page
 
 
 def _has_desktop() -> bool:
