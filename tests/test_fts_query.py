@@ -48,7 +48,8 @@ def matches(conn: sqlite3.Connection, query: str) -> set[int]:
         ("src/auth/tokens.ts", {0}),
         ("C++", {1}),
         ("user:name", {1}),
-        ("TypeError: Cannot read properties of undefined (reading 'map')", {1, 2}),
+        # ``TypeError`` is matched by its words too: ``error`` finds ``AuthenticationError``
+        ("TypeError: Cannot read properties of undefined (reading 'map')", {1, 2, 3}),
         ("authentication", {3}),  # the indexed parts of AuthenticationError
         ("what did we decide about jose?", {4}),
         ("jwt OR jose", {3, 4}),

@@ -267,7 +267,12 @@ class Store(Protocol):
         exclude_ids: Sequence[str],
         include_redacted: bool,
         limit: int,
-    ) -> list[ObservationMatch]: ...
+        until: int | None = None,
+    ) -> list[ObservationMatch]:
+        """Text matches best first (an empty query: newest first); ``until``: only what was
+        recorded at or before that time."""
+        ...
+
     def search_summaries(
         self,
         plan: QueryPlan | None,
@@ -275,6 +280,7 @@ class Store(Protocol):
         *,
         exclude_ids: Sequence[str],
         limit: int,
+        until: int | None = None,
     ) -> list[SummaryMatch]: ...
     def document_counts(
         self, words: Sequence[str], *, share: float, minimum: int

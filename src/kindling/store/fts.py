@@ -32,11 +32,21 @@ Must not import from Kindling except ``model``, ``store.fts_syntax``, ``store.id
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from kindling.model import QueryMode
-from kindling.store.fts_syntax import Leaf, Node, Op, file_name, lex, parse_syntax, usable
+from kindling.store.fts_syntax import (
+    Leaf,
+    Node,
+    Op,
+    file_name,
+    lex,
+    parse_syntax,
+    usable,
+    without_line,
+)
 from kindling.store.identifiers import joined_form
 from kindling.store.segments import query_words, segment_query
 
@@ -46,7 +56,10 @@ __all__ = [
     "Op",
     "QueryPlan",
     "build_query",
+    "identifier_words",
     "term_match",
+    "with_parts",
+    "without_line",
     "without_terms",
 ]
 
@@ -145,6 +158,38 @@ def _dedupe(nodes: list[Node]) -> list[Node]:
     return out
 
 
+_PART = re.compile(r"[^\W_]+")
+_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def identifier_words(word: str) -> list[str]:
+    """The words of an identifier as a person would type them, lower case: split at dots,
+    slashes, ``::``, ``-``, ``_``, ``=`` and camelCase steps (``Frame.resample`` -> ``frame``,
+    ``resample``; ``LinkedDeque`` -> ``linked``, ``deque``; ``--max-depth=3`` -> ``max``,
+    ``depth``). A path gives its file name's words (``src/io/ascii/html.py:42`` -> ``html``);
+    numbers are no words here. One word or none for a plain word."""
+    name = file_name(word)
+    if name != word and "." in name:
+        name = name.rsplit(".", 1)[0]  # a file's name without its extension
+    out: list[str] = []
+    for piece in _PART.findall(name):
+        for part in _CAMEL_STEP.split(piece):
+            if part and not part.isdigit() and part.lower() not in out:
+                out.append(part.lower())
+    return out
+
+
+def with_parts(word: str) -> list[str]:
+    """``word`` and, when it is an identifier or a path (``Frame.resample``, ``Class::method``,
+    ``obj.method()``, ``pkg/file.py:42``, ``--flag=value``, ``LinkedDeque``, ``snake_case``),
+    each of its words that is no stop word: the identifier is matched as written (its joined
+    form, ``term_match``) and by its parts, in the question as in the index."""
+    parts = identifier_words(word)
+    if len(parts) < 2 and file_name(word) == word:
+        return [word]
+    return [word, *(p for p in parts if p not in STOPWORDS and p != word.lower())]
+
+
 def term_match(word: str) -> str:
     """The MATCH expression of one plain query word against the observation index: a path
     is its file name (the last segment), an identifier its joined form, anything else is
@@ -237,7 +282,12 @@ def build_query(query: str) -> QueryPlan:
         mode = "fts5"
     else:
         words = lex(text, syntax=False)
-        leaves = [Leaf(p) for w in words for p in query_words(w.replace('"', " "))]
+        leaves = [
+            Leaf(form)
+            for w in words
+            for p in query_words(w.replace('"', " "))
+            for form in with_parts(p)
+        ]
         tree = Op("OR", tuple(leaves)) if leaves else None
         mode = "terms"
     pruned = _prune(tree, dropped) if tree is not None else None

@@ -7,6 +7,7 @@ Must not import from Kindling except ``store.segments``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -38,12 +39,28 @@ def usable(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
+_LINE = re.compile(r"(?:[:#]L?\d+)+$")
+
+
+def without_line(word: str) -> str:
+    """``word`` without the line and column a pasted location ends with (``a.py:42:7`` ->
+    ``a.py``, ``a.py#L42`` -> ``a.py``), when something is left."""
+    bare = _LINE.sub("", word)
+    return bare if bare != word and usable(bare) and not bare.isdigit() else word
+
+
 def file_name(word: str) -> str:
-    """A path's last segment (``src/api/offset.rs`` -> ``offset.rs``): how every backend
-    matches a path (``store.fts.term_match``). Any other word is returned as it is."""
+    """A path's last segment (``src/api/offset.rs`` -> ``offset.rs``), without the line and
+    column a pasted location ends with (``offset.rs:42``, ``offset.rs:42:7``, ``offset.rs#L42``):
+    how every backend matches a path (``store.fts.term_match``). Any other word is returned as
+    it is."""
     core = word.strip("\"'.,;:!?()[]{}<>")
     segments = [seg for seg in core.split("/") if usable(seg)] if "/" in core else []
-    return segments[-1] if len(segments) > 1 else word
+    tail = segments[-1] if len(segments) > 1 else core
+    bare = without_line(tail)
+    if bare != tail:
+        return bare
+    return tail if len(segments) > 1 else word
 
 
 def lex(query: str, *, syntax: bool) -> list[str]:

@@ -89,11 +89,20 @@ class PgSearchMixin:
     # ------------------------------------------------------------------ search
 
     def match_observations(
-        self, plan: QueryPlan, scope: Scope, *, exclude_ids: Sequence[str], limit: int
+        self,
+        plan: QueryPlan,
+        scope: Scope,
+        *,
+        exclude_ids: Sequence[str],
+        limit: int,
+        until: int | None = None,
     ) -> list[ObservationMatch]:
-        excluded, excluded_params = "", []
+        excluded, excluded_params = "", list[Any]()
         if exclude_ids:
             excluded, excluded_params = " AND o.id <> ALL(%s)", [list(exclude_ids)]
+        if until is not None:  # nothing recorded after ``until``
+            excluded += " AND o.ts <= %s"
+            excluded_params.append(until)
         where, params = scope_where(scope, "o")
         where += excluded
         params += excluded_params

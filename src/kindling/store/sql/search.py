@@ -93,7 +93,13 @@ class SearchMixin(UsesDatabase):
     if TYPE_CHECKING:
 
         def match_observations(
-            self, plan: QueryPlan, scope: Scope, *, exclude_ids: Sequence[str], limit: int
+            self,
+            plan: QueryPlan,
+            scope: Scope,
+            *,
+            exclude_ids: Sequence[str],
+            limit: int,
+            until: int | None = None,
         ) -> list[ObservationMatch]: ...
         def summary_text(self, plan: QueryPlan) -> SummaryText | None: ...
         def count_documents(
@@ -109,13 +115,20 @@ class SearchMixin(UsesDatabase):
         exclude_ids: Sequence[str],
         include_redacted: bool,
         limit: int,
+        until: int | None = None,
     ) -> list[ObservationMatch]:
         """Text matches, best first (forgotten rows have no text to match); an empty query:
-        the newest in ``scope``, through the scope's time index."""
+        the newest in ``scope``, through the scope's time index. ``until``: nothing recorded
+        after that time."""
         if plan is not None and plan.match is not None:
-            return self.match_observations(plan, scope, exclude_ids=exclude_ids, limit=limit)
+            return self.match_observations(
+                plan, scope, exclude_ids=exclude_ids, limit=limit, until=until
+            )
         dialect = self.db.dialect
         where, params = scope_where(scope, "o")
+        if until is not None:
+            where += " AND o.ts <= ?"
+            params.append(until)
         excluded, excluded_params = dialect.not_in_ids("o.id", exclude_ids)
         if excluded:
             where += f" AND {excluded}"
@@ -136,10 +149,14 @@ class SearchMixin(UsesDatabase):
         *,
         exclude_ids: Sequence[str],
         limit: int,
+        until: int | None = None,
     ) -> list[SummaryMatch]:
         """Summaries whose capsule is in ``scope``: text matches best first, then newer, then
-        id; an empty query: newest first."""
+        id; an empty query: newest first. ``until``: nothing written after that time."""
         where, params = scope_where(scope, "c")
+        if until is not None:
+            where += " AND s.created_at <= ?"
+            params.append(until)
         excluded, excluded_params = self.db.dialect.not_in_ids("s.id", exclude_ids)
         if excluded:
             where += f" AND {excluded}"

@@ -45,17 +45,34 @@ _SUMMARY_SOURCE = (
 )
 
 
+def _timed(until: int | None) -> tuple[str, str, list[Any]]:
+    """The FROM item, condition and parameters that keep matches recorded by ``until``."""
+    if until is None:
+        return "observations_fts", "", []
+    return (
+        "observations_fts JOIN observations t ON t.rowid = observations_fts.rowid",
+        " AND t.ts <= ?",
+        [until],
+    )
+
+
 class SqliteSearchMixin:
     """The FTS5 hooks of ``store.sql.search.SearchMixin``."""
 
     db: Database
 
     def match_observations(
-        self, plan: QueryPlan, scope: Scope, *, exclude_ids: Sequence[str], limit: int
+        self,
+        plan: QueryPlan,
+        scope: Scope,
+        *,
+        exclude_ids: Sequence[str],
+        limit: int,
+        until: int | None = None,
     ) -> list[ObservationMatch]:
         self.db.index_pending()  # appends earlier in this transaction are searchable too
         # Excluded ids are few (pins and the current summary's evidence): read past them.
-        top = self._ranked(plan, scope, limit + len(exclude_ids))
+        top = self._ranked(plan, scope, limit + len(exclude_ids), until)
         rows: dict[int, Any] = {}
         for chunk in iter_chunks([int(r[0]) for r in top]):
             marks = ",".join("?" * len(chunk))
@@ -79,8 +96,11 @@ class SqliteSearchMixin:
             )
         return found[:limit]
 
-    def _ranked(self, plan: QueryPlan, scope: Scope, limit: int) -> list[Any]:
-        """``(rowid, bm25, body-only bm25)`` of the best matches, best first.
+    def _ranked(
+        self, plan: QueryPlan, scope: Scope, limit: int, until: int | None = None
+    ) -> list[Any]:
+        """``(rowid, bm25, body-only bm25)`` of the best matches, best first; with ``until``,
+        only rows recorded at or before it (each match's time is looked up in its row).
 
         bm25 costs a row lookup and a walk of the row's positions for every match, so a
         question matching more than ``RANK_WINDOW`` rows (one common word in a million) is
@@ -88,22 +108,24 @@ class SqliteSearchMixin:
         the match newest first, which stops there (as PostgreSQL ranks such a question among
         the newest rows in scope)."""
         match = scoped_match(plan.match, scope)
-        floor = self._window_floor(match)
-        bound = "" if floor is None else f" AND rowid >= {floor}"
+        source, timed, args = _timed(until)
+        floor = self._window_floor(match, until)
+        bound = "" if floor is None else f" AND observations_fts.rowid >= {floor}"
         return self.db.read(
-            f"SELECT rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
+            f"SELECT observations_fts.rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
             f" bm25(observations_fts, {BM25_BODY_ONLY})"
-            f" FROM observations_fts WHERE observations_fts MATCH ?{bound}"
-            " ORDER BY 2, rowid DESC LIMIT ?",
-            [match, limit],
+            f" FROM {source} WHERE observations_fts MATCH ?{timed}{bound}"
+            " ORDER BY 2, observations_fts.rowid DESC LIMIT ?",
+            [match, *args, limit],
         )
 
-    def _window_floor(self, match: str | None) -> int | None:
+    def _window_floor(self, match: str | None, until: int | None = None) -> int | None:
         """The rowid of the ``RANK_WINDOW``-th newest match, or None when there are fewer."""
+        source, timed, args = _timed(until)
         rows = self.db.read(
-            "SELECT rowid FROM observations_fts WHERE observations_fts MATCH ?"
-            " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-            [match, RANK_WINDOW - 1],
+            f"SELECT observations_fts.rowid FROM {source} WHERE observations_fts MATCH ?{timed}"
+            " ORDER BY observations_fts.rowid DESC LIMIT 1 OFFSET ?",
+            [match, *args, RANK_WINDOW - 1],
         )
         return int(rows[0][0]) if rows else None
 
