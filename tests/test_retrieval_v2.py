@@ -23,6 +23,14 @@ from kindling.store.sqlite.index import scope_tokens
 
 DAY = 86_400_000
 NOW = 100 * DAY
+
+
+def _before_now() -> int:
+    """The stores' clock: what they record is recorded before the questions' ``NOW``
+    (nothing recorded after ``now`` is returned)."""
+    return NOW - 3_600_000
+
+
 REPO = Scope(repo_id="/repo/web")
 
 
@@ -33,7 +41,7 @@ def _ids(kd: Kindling, query: str, scope: Scope = REPO, limit: int = 50) -> list
 
 def test_a_weeks_old_decision_beats_thirty_fresh_lines_sharing_one_word() -> None:
     """The issue's case: seed 000's 0.7/0.3 put the decision 31st."""
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         decision = kd.append_observation(
             kind="message",
             content="Decision: refresh tokens live in an httpOnly SameSite=Strict cookie, "
@@ -49,7 +57,7 @@ def test_a_weeks_old_decision_beats_thirty_fresh_lines_sharing_one_word() -> Non
 
 
 def test_the_empty_query_is_newest_first() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         obs = [
             kd.append_observation(kind="message", content=f"step {i}", scope=REPO, ts=i * DAY)
             for i in range(5)
@@ -75,7 +83,7 @@ def _login_session(kd: Kindling) -> tuple[str, str, str]:
 
 
 def test_an_error_is_found_through_its_capsule_intent_and_says_so() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         _, err, _ = _login_session(kd)
         found = kd.retrieve("why did the login fail?", scope=REPO, now=NOW)
         hit = next(c for c in found.candidates if c.entity.id == err)
@@ -88,7 +96,7 @@ def test_an_error_is_found_through_its_capsule_intent_and_says_so() -> None:
 
 
 def test_an_observation_is_found_through_its_previous_neighbour() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         _, err, fix = _login_session(kd)
         # Enough other rows that bm25 means something (a tiny store hits the match floor).
         kd.append_many(NewObservation("message", f"unrelated note {i}", REPO) for i in range(40))
@@ -104,7 +112,7 @@ def test_an_observation_is_found_through_its_previous_neighbour() -> None:
 
 def test_forgetting_an_observation_removes_it_from_its_neighbours_context(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
-    with Kindling.open(db) as kd:
+    with Kindling.open(db, clock=_before_now) as kd:
         cmd, err, _ = _login_session(kd)
         assert err in _ids(kd, "signin")
         kd.forget(cmd)
@@ -131,7 +139,7 @@ def test_forgetting_an_observation_removes_it_from_its_neighbours_context(tmp_pa
     ],
 )
 def test_identifiers_match_their_parts_without_prefix_scans(content: str, query: str) -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         obs = kd.append_observation(kind="message", content=content, scope=REPO)
         found = kd.retrieve(query, scope=REPO, now=NOW)
         assert [c.entity.id for c in found.candidates] == [obs.id]
@@ -156,7 +164,7 @@ def test_scope_tokens_give_exactly_the_scope_filter(seed: int) -> None:
     words = ["alpha", "beta", "gamma"]
     scopes = [Scope(session_id=s, repo_id=r) for s in ("s1", "s2") for r in ("/a", "/b")]
     scopes += [Scope(repo_id="/a"), Scope(user_id="u", repo_id="/b"), Scope()]
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         kd.append_many(
             NewObservation("message", " ".join(rng.choices(words, k=3)), rng.choice(scopes))
             for _ in range(60)
@@ -179,7 +187,7 @@ def test_scope_tokens_give_exactly_the_scope_filter(seed: int) -> None:
 
 def test_recency_is_measured_within_the_request_scope() -> None:
     """A write in another repository changes nothing in this one's scores."""
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         kd.append_observation(kind="message", content="cache eviction fix", scope=REPO, ts=DAY)
         before = kd.retrieve("cache", scope=REPO).to_dict()["candidates"]
         kd.append_observation(
@@ -197,7 +205,7 @@ def _common_store(kd: Kindling) -> None:
 
 
 def test_very_common_words_are_dropped_and_reported() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         _common_store(kd)
         rare = kd.append_many(
             NewObservation("message", f"zebra migration {i} finished", REPO, ts=600 + i)
@@ -211,7 +219,7 @@ def test_very_common_words_are_dropped_and_reported() -> None:
 
 
 def test_the_whole_question_runs_when_the_rare_words_find_too_little() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         _common_store(kd)
         found = kd.retrieve("zebra build", scope=REPO, now=NOW, max_candidates=50)
         assert "build" not in found.provenance.dropped_terms
@@ -233,7 +241,7 @@ def test_append_many_equals_single_appends_byte_for_byte(tmp_path: Path) -> None
     ]
     outputs = []
     for name, bulk in (("one.db", False), ("many.db", True)):
-        with Kindling.open(tmp_path / name) as kd:
+        with Kindling.open(tmp_path / name, clock=_before_now) as kd:
             if bulk:
                 kd.append_many(news)
             else:
@@ -248,7 +256,7 @@ def test_append_many_equals_single_appends_byte_for_byte(tmp_path: Path) -> None
 
 
 def test_append_many_is_all_or_nothing_and_names_the_bad_item() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         good = NewObservation("message", "fine", REPO)
         with pytest.raises(InvalidInputError, match="observation 2"):
             kd.append_many([good, good, NewObservation("message", "   ", REPO)])
@@ -259,7 +267,7 @@ def test_append_many_is_all_or_nothing_and_names_the_bad_item() -> None:
 
 
 def test_append_many_scrubs_secrets_like_single_appends() -> None:
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         (obs,) = kd.append_many(
             [NewObservation("command", "export GITHUB_TOKEN=ghp_" + "a1B2" * 9, REPO)]
         )
@@ -269,7 +277,7 @@ def test_append_many_scrubs_secrets_like_single_appends() -> None:
 def test_appends_in_an_open_batch_are_searchable_and_forgettable(tmp_path: Path) -> None:
     """Indexing is deferred to commit; a search or forget inside the batch indexes first."""
     db = tmp_path / "k.db"
-    with Kindling.open(db) as kd:
+    with Kindling.open(db, clock=_before_now) as kd:
         with kd.batch():
             obs = kd.append_observation(kind="message", content="walrus sighting", scope=REPO)
             assert _ids(kd, "walrus") == [obs.id]
@@ -283,7 +291,7 @@ def test_appends_in_an_open_batch_are_searchable_and_forgettable(tmp_path: Path)
 
 def test_a_failed_batch_leaves_no_index_entry(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
-    with Kindling.open(db) as kd:
+    with Kindling.open(db, clock=_before_now) as kd:
 
         def fail_midway() -> None:
             with kd.batch():
@@ -309,7 +317,7 @@ def test_the_index_cuts_a_neighbour_as_context_excerpt_does(previous: str) -> No
 
     if not previous.strip():
         previous = "x" + previous
-    with Kindling.open(":memory:") as kd:
+    with Kindling.open(":memory:", clock=_before_now) as kd:
         where = Scope(session_id="s", repo_id="/r")
         first = kd.append_observation(kind="command", content=previous, scope=where, ts=1)
         kd.append_observation(kind="message", content="next", scope=where, ts=2)

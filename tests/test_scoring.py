@@ -55,9 +55,29 @@ def test_the_formula_with_its_default_constants() -> None:
     )
     observation = calculate_score(replace(BASE, scope=0.75, intent=0.5, confidence=0.3, need=0.5))
     mults = (1 - 0.1 + 0.1 * 0.75) * 0.7 * (1 - 0.2 + 0.2 * 0.5) * (1 - 0.5 + 0.5 * 0.3)
-    mults *= 1 - 0.6 + 0.6 * 0.5
+    # the whole question in its own text: the need takes nothing (``spared``)
     assert observation.raw == pytest.approx((0.95 * rel + 0.05 * rec) * mults, abs=1e-12)
-    assert [s.name for s in observation.signals] == ["scope", "intent", "confidence", "need"]
+    assert [s.name for s in observation.signals] == [
+        "scope",
+        "intent",
+        "confidence",
+        "need",
+        "prompt",
+    ]
+    # a quarter of it: the need takes its full weight; three quarters: half of it
+    quarter = calculate_score(replace(BASE, own=0.25, need=0.5))
+    rel_q = 0.6 * 0.25 + 0.1 * 4.0 / 7.0
+    assert quarter.raw == pytest.approx(
+        (0.95 * rel_q + 0.05 * rec) * 0.7 * (1 - 0.6 + 0.6 * 0.5), abs=1e-12
+    )
+    most = calculate_score(replace(BASE, own=0.75, need=0.5))
+    rel_m = 0.6 * 0.75 + 0.1 * 4.0 / 7.0
+    assert most.raw == pytest.approx(
+        (0.95 * rel_m + 0.05 * rec) * 0.7 * (1 - 0.3 + 0.3 * 0.5), abs=1e-12
+    )
+    # a person's prompt asked for a step loses w_prompt
+    prompt = calculate_score(replace(BASE, prompt=True))
+    assert prompt.raw == pytest.approx((0.95 * rel + 0.05 * rec) * 0.7 * 0.5, abs=1e-12)
     # a step of a matched episode inherits w_episode of the episode's relevance
     step = calculate_score(replace(BASE, bm25=0.0, own=0.0, episode=0.9))
     assert step.relevance == pytest.approx(0.8 * 0.9)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from kindling.model import Observation, Scope
-from kindling.retrieval.needs import STEP_NEEDS, phase_of, step_fit
+from kindling.retrieval.needs import STEP_NEEDS, phase_of, prompt_for_step, step_fit
 from kindling.retrieval.scoring import (
     RELEVANCE_THRESHOLD,
     ScoreInputs,
@@ -43,6 +43,8 @@ class EpisodeRequest(Protocol):
     def exclude_ids(self) -> tuple[str, ...]: ...
     @property
     def include_redacted(self) -> bool: ...
+    @property
+    def now(self) -> int | None: ...
 
 
 EPISODES = 2
@@ -105,7 +107,12 @@ def expand_episodes(
         steps = [
             o
             for o in store.list_observations(
-                kind=None, scope=Scope(session_id=sid), capsule_id=None, limit=STEP_LIMIT
+                kind=None,
+                scope=Scope(session_id=sid),
+                capsule_id=None,
+                limit=STEP_LIMIT,
+                # nothing recorded after ``now``: rows after (now, "") in newest-first order
+                before=None if request.now is None else (request.now, ""),
             )
             if (request.include_redacted or not o.redacted)
             and o.id not in excluded
@@ -117,11 +124,14 @@ def expand_episodes(
             if known is not None:
                 item = known
             else:
-                item = Scored("observation", obs, obs.ts, 0.0, scope, 1.0, 1.0)
+                item = Scored(
+                    "observation", obs, obs.ts, 0.0, scope, 1.0, 1.0, session=obs.scope.session_id
+                )
                 by_id[obs.id] = item
                 added.append(item)
             item.episode = max(item.episode, rel)
             item.need = step_fit(query.need, obs, phase, words)
+            item.prompt = prompt_for_step(query.need, obs)
     if added and request.intent is not None:
         intents = store.capsule_intents_of([item.entity.id for item in added])
         for item in added:

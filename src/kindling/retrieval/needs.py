@@ -46,7 +46,7 @@ _CUES: tuple[tuple[Need, re.Pattern[str]], ...] = (
         "error",
         re.compile(
             r"\b(\w*errors?|fail(?:s|ed|ing|ure|ures)?|\w*exceptions?|traceback|crash(?:es|ed)?|"
-            r"broke|broken|breaks?|reproduc\w*|stack ?trace|raised?|panic|segmentation fault|"
+            r"broke|broken|breaks?|stack ?trace|raised?|panic|segmentation fault|"
             r"is not (?:a function|defined)|cannot read|undefined)\b"
         ),
     ),
@@ -71,11 +71,16 @@ _CUES: tuple[tuple[Need, re.Pattern[str]], ...] = (
 )
 
 
+_IDENTIFIER = re.compile(r"[\w-]*\w(?:[_./:]+[\w-]+)+|\w+_\w*|_\w+")
+
+
 def read_need(question: str | None) -> Need | None:
     """The need whose cue comes first in ``question`` (ties: the order of ``_CUES``)."""
     if not question:
         return None
-    text = question.lower()
+    # An identifier is a topic, never a cue: ``resolve_page``, ``fix_test.py``, ``Error.kind``
+    # and ``src/errors/`` are read as blanks of the same length (positions stay comparable).
+    text = _IDENTIFIER.sub(lambda m: " " * len(m.group()), question).lower()
     best: tuple[int, int, Need] | None = None
     for rank, (need, cue) in enumerate(_CUES):
         m = cue.search(text)
@@ -195,6 +200,12 @@ def is_run(obs: Observation) -> bool:
 
 def is_prompt(obs: Observation) -> bool:
     return obs.kind == "message" and obs.provenance.get("role") in ("user", "system", None)
+
+
+def prompt_for_step(need: Need | None, entity: Entity) -> bool:
+    """Whether ``entity`` is a person's prompt and the question asks for a step of the work
+    (``STEP_NEEDS``): the prompt states the task; the steps after it answer such a question."""
+    return need in STEP_NEEDS and isinstance(entity, Observation) and is_prompt(entity)
 
 
 def step_fit(

@@ -49,16 +49,17 @@ from kindling.retrieval.semantic import (
 from kindling.retrieval.signals import Query, explain, fill_text_signals
 from kindling.retrieval.signals import Scored as _Scored
 from kindling.retrieval.snippets import find_terms, make_snippet
+from kindling.retrieval.spread import FIRST_PAGE, spread_sessions
 from kindling.retrieval.terms import phrases_as_terms
 from kindling.store.base import ObservationMatch, Store, SummaryMatch
 from kindling.store.fts import QueryPlan, build_query, without_terms
 
 DEFAULT_LIMIT = 50
 MIN_POOL = 64
-# How deep into the bm25 order a text query's full score looks (at least the limit and 16):
-# eight times what a hook shows. 100 (or twice the limit) gave the same figures on every
-# quality set and cost a third more rows to score (docs/ranking.md).
-TEXT_POOL = 64
+# How deep into the bm25 order a text query's full score looks, whatever the limit: the
+# ranking of a pool does not depend on how many of it are asked for, so the first results are
+# the same for a limit of 10, 50 or 200 (a limit above the pool reads that many).
+TEXT_POOL = 200
 # A word found in more than this share of the indexed observations (and in more than
 # COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
 # word's IDF is about 3, against 7-9 for the words that usually carry a question.
@@ -142,7 +143,7 @@ class LocalFtsProvider:
         query = Query(full, read_need(request.query) if full.match else None, counts[0], counts[1])
         plan = self._drop_common(full, counts)
         found = self._candidates(request, plan, reference, scope)
-        if plan is not full and len(found) < request.limit:
+        if plan is not full and len(found) < FIRST_PAGE:
             # The rarer words alone found too little (they may not be the topic: "what queue
             # did we pick"): the whole question decides after all.
             plan = full
@@ -153,7 +154,12 @@ class LocalFtsProvider:
             if self.semantic is not None:
                 self._fill_semantic(found, request.query or "")
             self._rescore(found, plan, reference)
-        ranked = sorted(found, key=lambda s: s.key)[: request.limit]
+        ranked = sorted(found, key=lambda s: s.key)
+        if plan.match is not None and request.scope.session_id is None and self.weights.session_cap:
+            ranked = spread_sessions(
+                ranked, cap=self.weights.session_cap, own=self.weights.spread_own
+            )
+        ranked = ranked[: request.limit]
         hits = tuple(self._finish(ranked, plan, reference, query))
         return ProviderResult(hits, plan, query.need, fallback)
 
@@ -218,7 +224,7 @@ class LocalFtsProvider:
     ) -> list[_Scored]:
         """The top ``limit`` of ``target`` (see the module docstring for the pool and bound)."""
         if plan.match is not None:
-            pool = max(TEXT_POOL, request.limit + TEXT_POOL // 4)
+            pool = max(TEXT_POOL, request.limit)
             return self._fetch(request, plan, reference, scope, target, pool)[0]
         if target == "observation" and request.intent is None:
             # Newest first is already the order: observations have no per-hit factor here.
@@ -252,6 +258,7 @@ class LocalFtsProvider:
                 exclude_ids=request.exclude_ids,
                 include_redacted=request.include_redacted,
                 limit=pool,
+                until=request.now,
             )
             scored = self._score_observations(obs_rows, request, text, scope)
             rows: Sequence[ObservationMatch | SummaryMatch] = obs_rows
@@ -261,6 +268,7 @@ class LocalFtsProvider:
                 request.scope,
                 exclude_ids=request.exclude_ids,
                 limit=pool,
+                until=request.now,
             )
             scored = self._score_summaries(sum_rows, request, text, scope)
             rows = sum_rows
@@ -289,6 +297,7 @@ class LocalFtsProvider:
             support=item.support,
             episode=item.episode,
             need=item.need,
+            prompt=item.prompt,
             extra=semantic_signal(item.semantic, self.semantic_weight),
         )
 
@@ -308,6 +317,7 @@ class LocalFtsProvider:
                 intent=intent_factor(request.intent, intents.get(m.observation.id)),
                 confidence=1.0,
                 context_only=m.context_only,
+                session=m.observation.scope.session_id,
                 context_text=m.context,
                 context_prompt=m.context_prompt,
                 capsule_intent=m.intent,
@@ -327,6 +337,7 @@ class LocalFtsProvider:
                 scope=scope,
                 intent=intent_factor(request.intent, m.intent),
                 confidence=m.summary.confidence,
+                session=m.scope.session_id,
                 capsule_intent=m.intent,
             )
             for m in rows

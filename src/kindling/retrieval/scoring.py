@@ -68,8 +68,27 @@ class ScoringWeights:
     # A step of a matched episode (session) inherits this share of the episode's relevance
     # when the question asks for a kind of step (``retrieval.needs``).
     episode: float = 0.8
-    # How much a hit that does not fit what the question asks for loses.
+    # How much a hit that does not fit what the question asks for loses, at most: the less of
+    # the question it holds in its own text, the more (``spared``): a strong text match is
+    # never buried by a rule about kinds of steps.
     need: float = 0.6
+    # How much a person's prompt loses when the question asks for a step (a fix, an error, a
+    # check): it states the task and answers none of these (the step after it does).
+    prompt: float = 0.5
+    # Length normalisation of own-text coverage (``terms.saturated``): BM25's ``b`` (0: off),
+    # its ``k1`` and the reference length in characters up to which a text gets full credit.
+    length: float = 0.75
+    saturation: float = 1.2
+    reference_chars: int = 1000
+    # Term weights are ``idf ** idf_power``: above 1, rare terms (an identifier) carry the
+    # question against common ones.
+    idf_power: float = 1.0
+    # At most this many of a repository-wide question's first page from one session unless
+    # fewer sessions match (``provider.spread_sessions``); 0: no cap.
+    session_cap: int = 3
+    # The share of the question an item of another session must hold in its own text (and
+    # clear the relevance threshold) to take a place from a session past its cap.
+    spread_own: float = 0.5
     # Recency halves at this age and decays hyperbolically after it (a quarter at three
     # half-lives): a week of work stays fresh, and old decisions fade but never vanish.
     half_life_days: float = 7.0
@@ -88,6 +107,9 @@ class ScoringWeights:
             "prompt_context",
             "episode",
             "need",
+            "prompt",
+            "length",
+            "spread_own",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -96,6 +118,10 @@ class ScoringWeights:
             raise InvalidInputError("weights fts and recency must add up to 1")
         if self.tie_break + self.support > 1.0:
             raise InvalidInputError("weights tie_break and support must add up to 1 at most")
+        if self.saturation <= 0 or self.reference_chars <= 0 or self.idf_power <= 0:
+            raise InvalidInputError("saturation, reference_chars and idf_power must be positive")
+        if self.session_cap < 0:
+            raise InvalidInputError("session_cap must be 0 (no cap) or more")
         if self.relevance_k <= 0 or self.half_life_days <= 0:
             raise InvalidInputError("relevance_k and half_life_days must be positive")
 
@@ -152,6 +178,7 @@ class ScoreInputs:
     support: float = 0.0  # the question's weight found in its context, own text or not
     episode: float = 0.0  # relevance of the episode the item is a step of (0: none)
     need: float = 1.0  # how well the item fits what the question asks for (``needs``)
+    prompt: bool = False  # a person's prompt, asked for a step (a fix, an error, a check)
     extra: tuple[Signal, ...] = ()  # further named multipliers (a semantic signal)
 
 
@@ -187,6 +214,8 @@ def relevance(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS) ->
         + weights.support * inputs.support
         + weights.tie_break * strength
     )
+    # A step of a matched episode is lifted to a share of the episode's relevance (the need
+    # then ranks the steps); a lift never lowers a text match.
     return max(text, weights.episode * inputs.episode)
 
 
@@ -198,6 +227,13 @@ def multiplier(weight: float, factor: float) -> float:
     return 1.0 - weight + weight * factor
 
 
+def spared(own: float) -> float:
+    """How much of a rule's weight applies to an item holding ``own`` of the question in its
+    own text: all of it up to half the question, then less, none for all of it (a strong text
+    match is never buried by a rule about kinds of steps)."""
+    return min(1.0, 2.0 * (1.0 - min(1.0, own)))
+
+
 def signals_of(
     inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS
 ) -> tuple[Signal, ...]:
@@ -206,7 +242,15 @@ def signals_of(
         Signal("scope", inputs.scope, weights.scope),
         Signal("intent", inputs.intent, weights.intent),
         Signal("confidence", inputs.confidence, weights.confidence),
-        Signal("need", inputs.need, weights.need),
+        # A strong text match is never buried by a rule about kinds of steps: the need takes
+        # less the more of the question the item holds in its own text.
+        # (A summary is no step: the need always weighs fully on it.)
+        Signal(
+            "need",
+            inputs.need,
+            weights.need if inputs.summary else round(weights.need * spared(inputs.own), 6),
+        ),
+        Signal("prompt", 0.0 if inputs.prompt else 1.0, weights.prompt),
         *inputs.extra,
     )
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kindling.model import Entity, Explanation, Observation, TargetType
-from kindling.retrieval.needs import Need, step_fit
+from kindling.retrieval.needs import Need, prompt_for_step, step_fit
 from kindling.retrieval.scoring import (
     Score,
     ScoreInputs,
@@ -24,7 +24,7 @@ from kindling.retrieval.scoring import (
     bm25_strength,
     describe_age,
 )
-from kindling.retrieval.terms import TermMatcher, term_weights
+from kindling.retrieval.terms import TermMatcher, saturated, term_weights
 from kindling.store.fts import QueryPlan
 
 
@@ -40,6 +40,7 @@ class Scored:
     intent: float
     confidence: float
     context_only: bool = False
+    session: str | None = None  # its session (a summary's: its capsule's), for the page's spread
     key: tuple[float, int, str, str] = (0.0, 0, "", "")
     score: float = 0.0
     raw: float = 0.0
@@ -52,6 +53,7 @@ class Scored:
     support: float = 0.0
     episode: float = 0.0
     need: float = 1.0
+    prompt: bool = False  # a person's prompt asked for a step (``scoring.ScoreInputs.prompt``)
     matched: tuple[str, ...] = ()
     result: Score | None = None  # the score of the last ``_rescore`` (reused by the hits)
     semantic: float | None = None  # the semantic signal's value (retrieval.semantic), if on
@@ -77,7 +79,7 @@ class Query:
 
 def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWeights) -> None:
     """Coverage (own text, context) and need fit of every candidate of a text query."""
-    term_w = term_weights(query.items, query.total, query.counts)
+    term_w = term_weights(query.items, query.total, query.counts, weights.idf_power)
     total = sum(term_w.values())
     words = query.words
     matcher = TermMatcher(list(term_w))
@@ -93,6 +95,7 @@ def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWei
 
     for item in found:
         item.need = step_fit(query.need, item.entity, None, words)
+        item.prompt = prompt_for_step(query.need, item.entity)
         if total <= 0:
             continue
         own = held_by(item.entity.content)
@@ -108,7 +111,23 @@ def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWei
             support += term_w[t] * (0.5 * n_support * in_n + 0.5 * in_i)
             if t not in held:
                 credit += term_w[t] * max(n_credit * in_n, weights.context * in_i)
-        item.own = sum(term_w[t] for t in held) / total
+        text = item.entity.content
+        if weights.length > 0 and held and len(text) > weights.reference_chars:
+            # only a text longer than the reference length has its credit cut (``saturated``)
+            tf = matcher.counts(text, own)
+            n = len(text)
+            item.own = (
+                sum(
+                    term_w[t]
+                    * saturated(
+                        tf[t], n, weights.saturation, weights.length, weights.reference_chars
+                    )
+                    for t in held
+                )
+                / total
+            )
+        else:
+            item.own = sum(term_w[t] for t in held) / total
         item.context = credit / total
         item.support = min(1.0, support / total)
         item.matched = tuple(held)

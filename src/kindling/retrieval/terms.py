@@ -27,7 +27,14 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from kindling.store.fts import Leaf, Node, QueryPlan, build_query
+from kindling.store.fts import (
+    Leaf,
+    Node,
+    QueryPlan,
+    build_query,
+    identifier_words,
+    without_line,
+)
 from kindling.store.identifiers import joined_form
 
 _WORD = re.compile(r"[^\W_]+")
@@ -101,6 +108,19 @@ class TermMatcher:
                 out.append(term)
         return frozenset(out)
 
+    def counts(self, text: str, held: frozenset[str]) -> dict[str, int]:
+        """How often each held term occurs in ``text`` (its rarest stem's count, at least 1;
+        a substring count: the term frequency of length-normalised coverage)."""
+        lower = _scanned(text).lower()
+        out = {}
+        for term in held:
+            stems = self.stems.get(term)
+            if not stems:
+                out[term] = max(1, lower.count(term.lower()))
+            else:
+                out[term] = max(1, min(lower.count(s) for s in stems))
+        return out
+
 
 def _starts_token(head: str, lower: str, s: str) -> bool:
     """``boundary.search(head)`` of ``TermMatcher`` for an ASCII text, without a regular
@@ -124,6 +144,7 @@ def term_stems(term: str) -> tuple[str, ...] | None:
     core = term.strip("\"'.,;:!?()[]{}<>").lower()
     if " " in core.strip():  # a phrase: each of its words
         return tuple(s for w in core.split() for s in term_stems(w) or ())
+    core = without_line(core)  # a pasted location: the path, not its line
     segments = [s for s in core.split("/") if _WORD.search(s)] if "/" in core else [core]
     out: list[str] = []
     for seg in segments:
@@ -142,13 +163,36 @@ def idf(total: int, df: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
+# What a word of an identifier in the question weighs beside the identifier itself: it is
+# evidence of the identifier (``frame`` of ``Frame.resample``), not a topic of its own.
+PART_SHARE = 0.5
+
+
 def term_weights(
-    terms: Sequence[str], total: int, counts: Mapping[str, int] | None
+    terms: Sequence[str], total: int, counts: Mapping[str, int] | None, power: float = 1.0
 ) -> dict[str, float]:
-    """Each term's weight; every term weighs the same when no counts were taken (one term)."""
+    """Each term's weight, ``idf ** power`` (a power above 1 lets rare terms carry the
+    question), a word the question holds only as part of an identifier at ``PART_SHARE``;
+    every term weighs the same when no counts were taken (one term)."""
     if not counts:
         return dict.fromkeys(terms, 1.0)
-    return {t: idf(total, counts.get(t, 0)) for t in terms}
+    parts = {p for t in terms for p in identifier_words(t) if p != t.lower()}
+    return {
+        t: idf(total, counts.get(t, 0)) ** power * (PART_SHARE if t in parts else 1.0)
+        for t in terms
+    }
+
+
+def saturated(tf: int, length: int, k: float, b: float, reference: int) -> float:
+    """A held term's credit in [0, 1]: BM25's term-frequency saturation with length
+    normalisation against a fixed ``reference`` length (not the store's average, so the
+    credit of a text does not depend on what else is stored). A text up to the reference
+    length that holds the term gets full credit; a long one needs the term more often
+    (a 6,000-character listing that names it once gets about a fifth)."""
+    if b <= 0 or length <= reference:
+        return 1.0
+    norm = 1.0 - b + b * length / reference
+    return min(1.0, tf * (1.0 + k) / (tf + k * norm))
 
 
 def phrases_as_terms(plan: QueryPlan, phrases: Collection[str]) -> QueryPlan:

@@ -1,0 +1,61 @@
+"""The first page of a repository-wide question: one session cannot fill it.
+
+A question asked of a whole repository often matches one session best, and every step of that
+session then outranks the other sessions' answers: the first page holds one session's story
+(and when that session is the wrong one, nothing else). ``spread_sessions`` keeps the score
+order but lets a session hold at most ``SESSION_CAP`` of the first ``FIRST_PAGE`` places while
+another session has an item that matches the question; when fewer sessions match, their items
+fill the page. A question scoped to one session is not spread (the provider does not call it).
+
+Must not import anything from Kindling except ``model`` and ``retrieval``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kindling.model import RELEVANCE_THRESHOLD
+from kindling.retrieval.signals import Scored
+
+# The first page, and how many of its places one session may hold.
+FIRST_PAGE = 10
+SESSION_CAP = 3
+
+
+def spread_sessions(
+    ranked: Sequence[Scored],
+    page: int = FIRST_PAGE,
+    cap: int = SESSION_CAP,
+    own: float = 0.5,
+) -> list[Scored]:
+    """The first ``page`` places of a score-ordered list with at most ``cap`` items of one
+    session among the items that match the question: relevance at or above
+    ``RELEVANCE_THRESHOLD`` and at least ``own`` of the question's weight in their own text
+    (not only through their episode or context). An item past its session's cap waits below
+    the page while another session has a matching item to show; when fewer sessions match than
+    can fill the page, the best of the rest fill it, in score order. Everything after the page
+    follows in score order. One session can no longer fill a question's first page while
+    another holds the question in its own words."""
+    head: list[Scored] = []
+    taken: dict[str, int] = {}
+    for item in ranked:
+        if len(head) >= page:
+            break
+        relevant = (
+            item.result is not None
+            and item.result.relevance >= RELEVANCE_THRESHOLD
+            and item.own >= own
+        )
+        if not relevant:
+            continue
+        if item.session is not None:
+            if taken.get(item.session, 0) >= cap:
+                continue
+            taken[item.session] = taken.get(item.session, 0) + 1
+        head.append(item)
+    placed = {id(item) for item in head}
+    if len(head) < page:  # fewer sessions match: the best of the rest fill the page
+        fill = [item for item in ranked if id(item) not in placed][: page - len(head)]
+        head = sorted([*head, *fill], key=lambda s: s.key)
+        placed = {id(item) for item in head}
+    return [*head, *(item for item in ranked if id(item) not in placed)]
