@@ -134,4 +134,43 @@ def query(ctx: Context, cls: str) -> str:
         return path if r.random() < 0.6 else path.rsplit("/", 1)[-1]
     if cls == "error":
         return ctx.error
+    if cls == "pair":
+        return f"{ctx.noun()} {ctx.noun()}"
+    if cls == "phrase":
+        return f'"{ctx.noun()} {ctx.noun()}"'
+    if cls == "dotted":
+        return f"{ctx.cls()}.{ctx.fn()}" + ("()" if r.random() < 0.5 else "")
+    if cls in NEED_TEMPLATES:
+        return ctx.fill(r.choice(NEED_TEMPLATES[cls]))
     return ctx.fill(r.choice(vocab.QUESTIONS))
+
+
+# Questions that trigger each need of the ranking (``kindling.retrieval.needs``): a fix, an
+# error, a check, a decision, a location; short and long, as people type them.
+NEED_TEMPLATES: dict[str, tuple[str, ...]] = {
+    "fix": (
+        "fix {noun} {verb} test",
+        "how did we fix the {noun} {noun2} bug",
+        "what changed to resolve {ident} timeouts",
+    ),
+    "need_error": (
+        "why did {test} fail",
+        "{noun} {verb} error",
+        "what broke in {ident}",
+    ),
+    "check": (
+        "did the tests pass after the {noun} change",
+        "{module} tests green",
+        "did the build work after {ident}",
+    ),
+    "decision": (
+        "why did we decide on {noun} {noun2}",
+        "what approach for {noun} {verb}",
+        "{noun} decision",
+    ),
+    "location": (
+        "where is {ident} defined",
+        "which file handles {noun} {verb}",
+        "{cls} definition",
+    ),
+}

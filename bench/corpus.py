@@ -103,7 +103,21 @@ class PinRecord:
 
 Record: TypeAlias = CapsuleRecord | ObservationRecord | CloseRecord | SummaryRecord | PinRecord
 
-QueryClass: TypeAlias = Literal["word", "identifier", "path", "error", "question"]
+QueryClass: TypeAlias = Literal[
+    "word",
+    "identifier",
+    "path",
+    "error",
+    "question",
+    "pair",
+    "phrase",
+    "dotted",
+    "fix",
+    "need_error",
+    "check",
+    "decision",
+    "location",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +251,10 @@ def _session(
 
 
 QUERY_CLASSES: tuple[QueryClass, ...] = ("word", "identifier", "path", "error", "question")
+# More shapes for the latency mix: two words, a quoted phrase, a dotted name, and questions
+# that trigger each need of the ranking (``content.NEED_TEMPLATES``).
+NEED_CLASSES: tuple[QueryClass, ...] = ("fix", "need_error", "check", "decision", "location")
+MIX_CLASSES: tuple[QueryClass, ...] = ("pair", "phrase", "dotted", *NEED_CLASSES)
 
 
 def queries(size: int, seed: int = 42, per_class: int = 20) -> list[Query]:
@@ -247,6 +265,14 @@ def queries(size: int, seed: int = 42, per_class: int = 20) -> list[Query]:
     common = Pool(list(vocab.COMMON), s=1.0)
     out: list[Query] = []
     for cls in QUERY_CLASSES:
+        for _ in range(per_class):
+            plan = plans[rng.randrange(len(plans))]
+            repo = repos[plan.repo_index]
+            ctx = Context.focus(repo, rng, common)
+            out.append(Query(texts.query(ctx, cls), cls, repo.repo_id, plan.session_id))
+    # The latency mix's other shapes, drawn apart so that the classes above stay as they were.
+    rng = random.Random(f"{seed}/queries/mix")
+    for cls in MIX_CLASSES:
         for _ in range(per_class):
             plan = plans[rng.randrange(len(plans))]
             repo = repos[plan.repo_index]

@@ -40,7 +40,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import CapsuleRecord, ObservationRecord, Query, Record, end_ms, generate, queries
+from bench.corpus import (
+    MIX_CLASSES,
+    NEED_CLASSES,
+    QUERY_CLASSES,
+    CapsuleRecord,
+    ObservationRecord,
+    Query,
+    Record,
+    end_ms,
+    generate,
+    queries,
+)
 from bench.loader import LoadStats, SettableClock, load
 from kindling import Kindling, Scope
 from kindling.store.fts import STOPWORDS
@@ -72,6 +83,22 @@ CONFIGS = (
     Config("identifier_repo", ("identifier",), lambda q: Scope(repo_id=q.repo_id)),
     Config("path_repo", ("path",), lambda q: Scope(repo_id=q.repo_id)),
     Config("error_repo", ("error",), lambda q: Scope(repo_id=q.repo_id)),
+    # Every question shape at once, repository-scoped, in equal shares: single words, pairs,
+    # identifiers, dotted names, paths, pasted errors, quoted phrases, natural questions and
+    # the questions that trigger each need; then each need class alone.
+    Config(
+        "mix_repo",
+        (*QUERY_CLASSES, *MIX_CLASSES),
+        lambda q: Scope(repo_id=q.repo_id),
+    ),
+    *(
+        Config(
+            f"need_{c}_repo".replace("need_need_", "need_"),
+            (c,),
+            lambda q: Scope(repo_id=q.repo_id),
+        )
+        for c in NEED_CLASSES
+    ),
 )
 
 

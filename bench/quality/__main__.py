@@ -128,7 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         help="score Kindling's ranked candidates alone (no pins or current summary first)",
     )
     args = parser.parse_args(argv)
-    overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.weight)}
+    overrides: dict[str, Any] = {
+        k: int(v) if v.isdigit() else float(v)
+        for k, _, v in (item.partition("=") for item in args.weight)
+    }
     weights = replace(DEFAULT_WEIGHTS, **overrides)
     results = run_sets(
         weights,

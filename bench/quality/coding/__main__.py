@@ -16,10 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
+from bench.quality.coding import harness
 from bench.quality.coding.data import SPLITS, CodingSet, load_set
 from bench.quality.coding.harness import SEED, per_question, run_mixed, run_split, table
+from kindling.retrieval.scoring import DEFAULT_WEIGHTS
 
 
 def conversations() -> dict[str, Any]:
@@ -66,7 +69,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --json: each question's first answer rank and top 10, per retriever",
     )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a ScoringWeights value"
+    )
     args = parser.parse_args(argv)
+    if args.set:
+        weights = DEFAULT_WEIGHTS
+        for item in args.set:
+            key, _, value = item.partition("=")
+            weights = replace(weights, **{key: int(value) if value.isdigit() else float(value)})
+        harness.OPEN_KWARGS["weights"] = weights
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
     if args.questions and not args.json:

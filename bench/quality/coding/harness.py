@@ -68,9 +68,13 @@ def random_step(cs: CodingSet, seed: int = SEED) -> Callable[[JudgedQuery], tupl
     return rank
 
 
+# ``Kindling.open`` keyword arguments of the kindling retriever (``--set`` gives it weights).
+OPEN_KWARGS: dict[str, Any] = {}
+
+
 def score_store(cs: CodingSet, path: Path, seed: int = SEED) -> dict[str, list[Scored]]:
     """Load ``cs`` into a new store at ``path``; run every retriever on its questions."""
-    kd, _ = build_store(path, records(cs))
+    kd, _ = build_store(path, records(cs), **OPEN_KWARGS)
     plain = PlainFts(path)
     try:
         qs = judged(cs)
