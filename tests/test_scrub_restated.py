@@ -2,7 +2,8 @@
 
 Each masked case fails without its rule: a token whose parts are joined by dots or dashes and
 one of which is drawn as a key generator draws (``t1.<id>.<secret>``, ``<user id>-<secret>``,
-``hawk.<id>.<secret>``). Values are drawn from a seed, never fixed fakes. Each
+``hawk.<id>.<secret>``), SonarQube's ``sqp_``/``squ_``/``sqa_`` tokens, and Twitter's app-only
+bearer tokens (22 ``A`` then the rest). Values are drawn from a seed, never fixed fakes. Each
 left case is what the dotted rule would take without its guard: names, hosts, versions and
 file names, whose parts are words or numbers.
 """
@@ -55,6 +56,23 @@ def test_an_id_dash_joined_to_a_generated_part_is_masked_bare() -> None:
     assert masked >= 90, masked
 
 
+@pytest.mark.parametrize("prefix", ["sqp_", "squ_", "sqa_"])
+@pytest.mark.parametrize("seed", range(5))
+def test_a_sonarqube_token_is_masked_bare(prefix: str, seed: int) -> None:
+    token = prefix + _draw(HEX, 40, seed)
+    result = scrub_secrets(SENTENCE.format(token))
+    assert token not in result.text
+    assert "sonarqube_token" in result.kinds
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_twitter_bearer_token_is_masked_bare(seed: int) -> None:
+    token = "A" * 22 + _draw(ALNUM, 30, seed) + "%2B" + _draw(ALNUM, 50, seed + 1) + "%3D"
+    result = scrub_secrets(SENTENCE.format(token))
+    assert token not in result.text
+    assert "twitter_bearer_token" in result.kinds
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -66,6 +84,9 @@ def test_an_id_dash_joined_to_a_generated_part_is_masked_bare() -> None:
         "self.assertEqual(response.status_code, 200)",
         "tests/test_scrub_generated.py::test_a_bare_generated_token_is_masked PASSED",
         "version 2024.11.28.post1.dev20241128 installed",
+        # Base64 of zero bytes then data, in a blob: no bearer token (a base64 sign follows).
+        "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        "AAAAAAAA/wAAAA==",
     ],
 )
 def test_look_alikes_of_joined_tokens_are_left(text: str) -> None:
