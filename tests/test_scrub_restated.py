@@ -10,6 +10,7 @@ file names, whose parts are words or numbers.
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -91,3 +92,27 @@ def test_a_twitter_bearer_token_is_masked_bare(seed: int) -> None:
 )
 def test_look_alikes_of_joined_tokens_are_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_base64_longer_than_a_short_key_is_masked_bare(seed: int) -> None:
+    # 101-400 characters of base64 of random bytes: a sealed token or key material.
+    raw = random.Random(seed).randbytes(76 + seed * 22)
+    token = base64.b64encode(raw).decode()
+    assert 100 < len(token.rstrip("=")) <= 400
+    assert _masked_bare(token), token
+
+
+def test_long_base64_of_text_or_labelled_data_is_left() -> None:
+    text = base64.b64encode(b"The quick brown fox jumps over the lazy dog. " * 4).decode()
+    for line in (
+        f"the value {text} came back from the call",
+        "see /usr/local/Cellar/python3/Frameworks/Python3Framework/Versions/Current/lib/"
+        "python3/site-packages/SomePackage/SubModule/InternalHelpers/AnotherHelper",
+        # A file's signature says it is data: a PNG's header, then its bytes.
+        "logged "
+        + base64.b64encode(b"\x89PNG\r\n\x1a\n" + random.Random(2).randbytes(150)).decode(),
+        'ICON = "' + base64.b64encode(random.Random(3).randbytes(120)).decode() + '"',
+        "icon: data:image/png;base64," + base64.b64encode(random.Random(1).randbytes(200)).decode(),
+    ):
+        assert scrub_secrets(line).text == line

@@ -236,6 +236,10 @@ def _one_case(hex_digits: str) -> bool:
 _BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
 # A label just before a base64 value that makes it a digest or public data, not a secret.
 _DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
+# Labels and file signatures (as base64) of data that is no key: images, fonts, archives.
+_DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
+_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
+_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA", "T1RUTw")
 # ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
 _BASIC = cached_compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
 
@@ -258,15 +262,18 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
         return "basic_credential", mask("basic_credential")
     if "/" in body and "+" not in body:
         parts = [p for p in body.split("/") if p]
-        if any(p.isalpha() and len(p) >= 4 for p in parts):
-            return None  # a path
+        if any(p.isalpha() and len(p) >= 4 and not mixed_case(p) for p in parts):
+            return None  # a path: its parts are words, not letters in both cases at random
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
     lower = sum(c.islower() for c in body)
     if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < 4.0:
         return None
-    if len(body) > 100:
-        return None  # longer than a key (512 bits is 86 characters): data, an icon, a blob
+    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(_MAGIC)):
+        # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
+        # sealed session token. Data says what it is: a label (``ICON = ``, ``base64,``), a
+        # file's signature, or lines (longer runs never match the pattern).
+        return None
     return "random_token", mask("random_token")
 
 
