@@ -116,3 +116,30 @@ def test_long_base64_of_text_or_labelled_data_is_left() -> None:
         "icon: data:image/png;base64," + base64.b64encode(random.Random(1).randbytes(200)).decode(),
     ):
         assert scrub_secrets(line).text == line
+
+
+@pytest.mark.parametrize("alphabet", [string.ascii_lowercase, string.ascii_uppercase])
+def test_draws_of_one_case_letters_and_digits_are_masked_bare(alphabet: str) -> None:
+    # 20-character draws of 36 characters: a quarter keep their few digits together and
+    # alternate fewer than 5 times, which the letters-and-digits test asks.
+    draws = [_draw(alphabet + string.digits, 20, seed) for seed in range(300)]
+    draws = [d for d in draws if sum(map(str.isdigit, d)) >= 2 and not set(d) <= set(HEX)]
+    masked = sum(map(_masked_bare, draws))
+    assert masked >= 0.95 * len(draws), (masked, len(draws))  # 86% before issue 32
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "manylinux2014x8664wheels",
+        "libpython311dynloadextension",
+        "kubernetes125clusterautoscaler",
+        "UTF8STRINGTYPE32BITWIDTH",
+        "ENVIRONMENTVARIABLE2NAMES",
+        "abcdefgh12345678ijklmnop",
+        "ubuntu2204jammyserverimage",
+    ],
+)
+def test_one_case_names_with_numbers_are_left(word: str) -> None:
+    text = SENTENCE.format(word)
+    assert scrub_secrets(text).text == text

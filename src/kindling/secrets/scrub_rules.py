@@ -34,6 +34,7 @@ from kindling.secrets.scrub_values import (
     entropy,
     gated,
     generated_letters,
+    generated_one_case,
     has_candidate,
     leave_value,
     mask,
@@ -180,7 +181,9 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     # A name, a host or a version joins words and numbers; a token may join a generated part
     # to a label or an id (``t1.<id>.<secret>``, ``<user id>-<secret>``). With a dot, only a
     # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.
-    whole = "." not in token and (digits_and_letters(core) or generated_letters(core))
+    whole = "." not in token and (
+        digits_and_letters(core) or generated_letters(core) or generated_one_case(core)
+    )
     if not (whole or any(_generated_part(s) for s in segments)):
         return None
     if not has_candidate(token) or (_base64_text(token) and not _encodes_secret(token)):
@@ -200,7 +203,9 @@ def _digest(segment: str) -> bool:
 
 def _generated_part(part: str) -> bool:
     """One part of a token, 20+ letters and digits, drawn as a key generator draws."""
-    return len(part) >= 20 and (digits_and_letters(part) or generated_letters(part))
+    return len(part) >= 20 and (
+        digits_and_letters(part) or generated_letters(part) or generated_one_case(part)
+    )
 
 
 _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
