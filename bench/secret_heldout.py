@@ -1,6 +1,7 @@
 """Masking on public scanner corpora, split by source: tuning vs held-out, on disk.
 
     .venv/bin/python bench/secret_heldout.py [--fast] [--misses N] [--source NAME]
+    .venv/bin/python -m bench.secret_heldout --signal [--fast]   # issue 32's measure
 
 The corpora are ``tests/data/secret_corpora/*.json`` (built by
 ``scripts/build_secret_corpora.py`` and ``bench/secret_sources.py`` from the scanners' own test
@@ -22,6 +23,11 @@ spool files afterwards (the check of ``tests/test_secrets_on_disk.py``). ``--fas
 ``--naive`` scores the naive baseline instead, in the same harness (in memory): a value after
 a secret word and ``=`` or ``:``, and any token of 20+ characters as random as a generated
 key (Shannon entropy >= 3.5 bits a character), as a simple scanner would mask.
+
+``--signal`` is issue 32's restated measure: the same corpora restricted to the secrets that
+carry a signal by themselves (``signal_bearing``: 16+ characters, not hex of one case, not a
+UUID; a git SHA, a digest or an id is the same string as such a "secret"), in context and bare,
+the scrubber and the naive baseline in the same run, one table.
 """
 
 from __future__ import annotations
@@ -42,6 +48,14 @@ EXTRA = Path("/tmp/kindling-secret-corpora")  # built corpora whose licence keep
 TUNING = ("kingfisher", "gitleaks")
 HELD_OUT = ("detect_secrets", "whispers", "ripsecrets", "semgrep", "trivy")
 SENTENCE = "the value {} came back from the call"
+# One-case hex (with or without 0x) and UUIDs: the same strings as digests, SHAs and ids.
+_HEX_ONE_CASE = re.compile(r"(?:0[xX])?(?:[0-9a-f]+|[0-9A-F]+)")
+_UUID = re.compile(r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}")
+
+
+def signal_bearing(secret: str) -> bool:
+    """Issue 32's line: 16+ characters, not one-case hex, not a UUID."""
+    return not (len(secret) < 16 or _HEX_ONE_CASE.fullmatch(secret) or _UUID.fullmatch(secret))
 
 
 def load(name: str) -> dict[str, object]:
@@ -107,9 +121,11 @@ def in_naive(texts: list[str], secrets: list[str]) -> list[bool]:
 
 
 def measure(
-    name: str, fast: bool, baseline: bool = False
+    name: str, fast: bool, baseline: bool = False, signal: bool = False
 ) -> tuple[list[bool], list[bool], list[dict[str, str]]]:
     items = positives(name)
+    if signal:
+        items = [p for p in items if signal_bearing(p["secret"])]
     check = in_naive if baseline else in_memory if fast else on_disk
     secrets = [p["secret"] for p in items]
     context = check([p["text"] for p in items], secrets)
@@ -122,14 +138,55 @@ def _share(flags: Iterable[bool]) -> str:
     return f"{sum(values)}/{len(values)} = {sum(values) / max(1, len(values)):.1%}"
 
 
+def _pct(flags: list[bool]) -> str:
+    return f"{sum(flags) / max(1, len(flags)):.1%} ({sum(flags)} / {len(flags)})"
+
+
+def signal_table(names: list[str], fast: bool) -> list[str]:
+    """Issue 32's table: signal-bearing secrets, naive and scrubber, in context and bare."""
+    rows = [
+        "| corpus | part | signal-bearing / all | naive in context | in context "
+        "| naive bare | bare |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    pooled: list[list[bool]] = [[], [], [], []]
+    counts = [0, 0]
+    for name in names:
+        total = len(positives(name))
+        context, bare, items = measure(name, fast, signal=True)
+        n_context, n_bare, _ = measure(name, fast, baseline=True, signal=True)
+        part = "tuning" if name in TUNING else "held out"
+        rows.append(
+            f"| {name} | {part} | {len(items)} / {total} | {_pct(n_context)} | "
+            f"**{_pct(context)}** | {_pct(n_bare)} | **{_pct(bare)}** |"
+        )
+        if name in HELD_OUT:
+            for into, flags in zip(pooled, (n_context, context, n_bare, bare), strict=True):
+                into.extend(flags)
+            counts[0] += len(items)
+            counts[1] += total
+    nc, c, nb, b = pooled
+    rows.append(
+        f"| held out, pooled | | {counts[0]} / {counts[1]} | {_pct(nc)} | **{_pct(c)}** | "
+        f"{_pct(nb)} | **{_pct(b)}** |"
+    )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fast", action="store_true")
     parser.add_argument("--misses", type=int, default=0, help="print N misses per source")
     parser.add_argument("--source", action="append", help="only these corpora")
     parser.add_argument("--naive", action="store_true", help="score the naive baseline")
+    parser.add_argument(
+        "--signal", action="store_true", help="issue 32's table: signal-bearing secrets only"
+    )
     args = parser.parse_args()
     names = args.source or [n for n in (*TUNING, *HELD_OUT) if available(n)]
+    if args.signal:
+        print("\n".join(signal_table(names, args.fast)))
+        return 0
     for name in names:
         context, bare, items = measure(name, args.fast, args.naive)
         part = "tuning" if name in TUNING else "held-out"

@@ -253,6 +253,12 @@ FAMILIES: tuple[Family, ...] = (
     _f("scalingo", lambda r: "tk-us-" + r.s(48, URLSAFE), "scalingo_api_token"),
     _f("sendinblue", lambda r: f"xkeysib-{r.s(64, HEX)}-{r.s(16)}", "brevo_api_key"),
     _f("sentry_user", lambda r: "sntryu_" + r.s(64, HEX), "sentry_auth_token"),
+    _f("sonarqube", lambda r: r.choice(["sqp_", "squ_", "sqa_"]) + r.s(40, HEX), "sonar_token"),
+    _f(
+        "twitter_bearer",
+        lambda r: "A" * 22 + r.s(30) + "%2B" + r.s(50) + "%3D",
+        "twitter_bearer_token",
+    ),
     _f(
         "settlemint",
         lambda r: r.choice(["sm_aat_", "sm_pat_", "sm_sat_"]) + r.s(16),

@@ -34,6 +34,7 @@ from kindling.secrets.scrub_values import (
     entropy,
     gated,
     generated_letters,
+    generated_one_case,
     has_candidate,
     leave_value,
     mask,
@@ -150,16 +151,20 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 20-256 characters (a Dropbox token is 140).
+# makes it part of something else), 20-256 characters (a Dropbox token is 140). A dot inside
+# joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is the sentence's.
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{19,255}+(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{0,255}+"
+    r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
-_SEPARATORS = cached_compile(r"[-_]")
+_SEPARATORS = cached_compile(r"[-_.]")
 
 
 @woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
+    if len(token) < 20 or (len(token) > 256 and "." not in token):
+        return None
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if token.startswith("AAAA") or "base64" in before or "b64" in before:
         return None  # an SSH public key blob, a base64 fixture
@@ -170,14 +175,37 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
     if token[:2] in ("0x", "0X"):
         segments[0] = segments[0][2:]  # a hex literal in code: 0xAADD9DB8...
-    if any(len(s) >= 16 and P.hex.fullmatch(s) and _one_case(s) for s in segments):
+    if any(_digest(s) for s in segments):
         return None  # a git SHA, a digest, a cache key: hex is never told from a hash
     core = token.replace("_", "").replace("-", "")
-    if not (digits_and_letters(core) or generated_letters(core)):
+    # A name, a host or a version joins words and numbers; a token may join a generated part
+    # to a label or an id (``t1.<id>.<secret>``, ``<user id>-<secret>``). With a dot, only a
+    # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.
+    whole = "." not in token and (
+        digits_and_letters(core) or generated_letters(core) or generated_one_case(core)
+    )
+    if not (whole or any(_generated_part(s) for s in segments)):
         return None
     if not has_candidate(token) or (_base64_text(token) and not _encodes_secret(token)):
         return None  # base64 of readable text (a fixture, a GitHub node id)
     return "random_token", mask("random_token")
+
+
+def _digest(segment: str) -> bool:
+    # 16+ hex digits of one case; digits alone are a number or an id (``<user id>-<secret>``).
+    return (
+        len(segment) >= 16
+        and P.hex.fullmatch(segment) is not None
+        and _one_case(segment)
+        and not segment.isdigit()
+    )
+
+
+def _generated_part(part: str) -> bool:
+    """One part of a token, 20+ letters and digits, drawn as a key generator draws."""
+    return len(part) >= 20 and (
+        digits_and_letters(part) or generated_letters(part) or generated_one_case(part)
+    )
 
 
 _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
@@ -213,6 +241,10 @@ def _one_case(hex_digits: str) -> bool:
 _BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
 # A label just before a base64 value that makes it a digest or public data, not a secret.
 _DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
+# Labels and file signatures (as base64) of data that is no key: images, fonts, archives.
+_DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
+_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
+_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA", "T1RUTw")
 # ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
 _BASIC = cached_compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
 
@@ -235,15 +267,18 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
         return "basic_credential", mask("basic_credential")
     if "/" in body and "+" not in body:
         parts = [p for p in body.split("/") if p]
-        if any(p.isalpha() and len(p) >= 4 for p in parts):
-            return None  # a path
+        if any(p.isalpha() and len(p) >= 4 and not mixed_case(p) for p in parts):
+            return None  # a path: its parts are words, not letters in both cases at random
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
     lower = sum(c.islower() for c in body)
     if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < 4.0:
         return None
-    if len(body) > 100:
-        return None  # longer than a key (512 bits is 86 characters): data, an icon, a blob
+    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(_MAGIC)):
+        # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
+        # sealed session token. Data says what it is: a label (``ICON = ``, ``base64,``), a
+        # file's signature, or lines (longer runs never match the pattern).
+        return None
     return "random_token", mask("random_token")
 
 

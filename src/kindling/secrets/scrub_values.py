@@ -265,6 +265,22 @@ def generated_letters(core: str) -> bool:
     return not _wordy(core)
 
 
+def generated_one_case(core: str) -> bool:
+    """A token of 20+ letters of one case and digits (2+), as random as a draw of them: the
+    draws ``digits_and_letters`` misses because their few digits sit together
+    (``k3mz8qwhvtrplxnbgsfd``: a draw of 36 characters puts a digit at one place in four, so a
+    quarter of 20-character draws alternate fewer than 5 times). Varied as a draw
+    (``_entropy_floor``), not typed in sequence, not spelled from words."""
+    n = len(core)
+    if n < 20 or not core.isalnum() or not (core.islower() or core.isupper()):
+        return False
+    if sum(map(str.isdigit, core)) < 2 or sum(map(str.isalpha, core)) < n // 2:
+        return False
+    if entropy(core) < _entropy_floor(n) or sequential(core):
+        return False
+    return not _wordy(core.lower())
+
+
 def _cls(c: str) -> int:
     return 0 if c.islower() else 1 if c.isupper() else 2
 

@@ -141,6 +141,10 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("sentry_token", "sntryu_", "[a-f0-9]{64}"),
     ("settlemint_token", "sm_", "(?:aat|pat|sat)_[A-Za-z0-9]{16}"),
     ("shippo_token", "shippo_", "(?:live|test)_[a-fA-F0-9]{40}"),
+    # SonarQube: project, user and global analysis tokens (``sqp_``, ``squ_``, ``sqa_``).
+    *(("sonarqube_token", p, "[a-f0-9]{40}(?![A-Za-z0-9])") for p in ("sqp_", "squ_", "sqa_")),
+    # A Twitter (X) app-only bearer token: 22 ``A`` then the percent-encoded rest (gitleaks).
+    ("twitter_bearer_token", "A" * 22, "[A-Za-z0-9%]{60,120}+(?![A-Za-z0-9%+/=])"),
     ("twilio_api_key", "SK", "[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
     ("typeform_token", "tfp_", "[A-Za-z0-9_.=-]{59}"),
     ("yandex_api_key", "AQVN", f"{_URL}{{35,38}}+"),
