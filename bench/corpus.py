@@ -261,21 +261,17 @@ def queries(size: int, seed: int = 42, per_class: int = 20) -> list[Query]:
     """A tagged query set over the corpus vocabulary, each with a real session and its repo."""
     repos = [Repo.build(i, seed) for i in range(N_REPOS)]
     plans = plan_sessions(size, seed)
-    rng = random.Random(f"{seed}/queries")
     common = Pool(list(vocab.COMMON), s=1.0)
     out: list[Query] = []
-    for cls in QUERY_CLASSES:
-        for _ in range(per_class):
-            plan = plans[rng.randrange(len(plans))]
-            repo = repos[plan.repo_index]
-            ctx = Context.focus(repo, rng, common)
-            out.append(Query(texts.query(ctx, cls), cls, repo.repo_id, plan.session_id))
-    # The latency mix's other shapes, drawn apart so that the classes above stay as they were.
-    rng = random.Random(f"{seed}/queries/mix")
-    for cls in MIX_CLASSES:
-        for _ in range(per_class):
-            plan = plans[rng.randrange(len(plans))]
-            repo = repos[plan.repo_index]
-            ctx = Context.focus(repo, rng, common)
-            out.append(Query(texts.query(ctx, cls), cls, repo.repo_id, plan.session_id))
+    # The latency mix's other shapes are drawn apart, so that the first classes stay as they were.
+    for classes, rng in (
+        (QUERY_CLASSES, random.Random(f"{seed}/queries")),
+        (MIX_CLASSES, random.Random(f"{seed}/queries/mix")),
+    ):
+        for cls in classes:
+            for _ in range(per_class):
+                plan = plans[rng.randrange(len(plans))]
+                repo = repos[plan.repo_index]
+                ctx = Context.focus(repo, rng, common)
+                out.append(Query(texts.query(ctx, cls), cls, repo.repo_id, plan.session_id))
     return out

@@ -32,3 +32,28 @@ def test_harness_writes_well_formed_report(tmp_path: Path) -> None:
     # a second run reuses the cached store instead of building it again
     assert main(argv) == 0
     assert json.loads((out / "bench.json").read_text())["sizes"][0]["store"]["cached"] is True
+
+
+def test_the_free_question_harness_scores_every_retriever_on_both_parts() -> None:
+    """The frozen set is the one its README names, and the harness runs on a sample of it:
+    every retriever, both parts, each measure in [0, 1]; no judged item after ``now``."""
+    import hashlib
+
+    from bench.quality.free.data import QUESTIONS, load_questions, load_store
+    from bench.quality.free.harness import MEASURES, questions, run
+
+    readme = (QUESTIONS.parent.parent / "README.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(QUESTIONS.read_bytes()).hexdigest() in readme
+    rows = load_questions()
+    assert len(rows) >= 200
+    sample = [r for i, r in enumerate(rows) if i % 25 == 0]
+    result = run(sample)
+    assert set(result["retrievers"]) == {"kindling", "fts", "bm25"}
+    for summary in result["retrievers"].values():
+        for part in ("tune", "heldout"):
+            assert summary[part]["n"] > 0
+            assert all(0.0 <= summary[part]["overall"][m] <= 1.0 for m in MEASURES)
+    store = load_store()
+    when = {o["id"]: o["ts"] for o in store.observations}
+    for q in questions(store, sample):
+        assert all(when.get(i, 0) <= q.judged.now for i in q.judged.qrels)

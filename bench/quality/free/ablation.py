@@ -9,23 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from dataclasses import fields, replace
-from pathlib import Path
 from typing import Any
 
-from bench.quality.free.data import load_questions, load_store
-from bench.quality.free.harness import (
-    Bm25,
-    TimedFts,
-    kindling_ranker,
-    open_store,
-    questions,
-    score,
-    summarise,
-    table,
-)
-from kindling import Kindling
+from bench.quality.free.harness import run, table
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS, ScoringWeights
 
 # Each rule of the ranking and the setting that turns it off.
@@ -48,39 +35,6 @@ def _value(text: str) -> Any:
         return float(text)
 
 
-def run(
-    base: ScoringWeights, variants: dict[str, ScoringWeights], baselines: bool
-) -> dict[str, Any]:
-    store = load_store()
-    qs = questions(store, load_questions())
-    out: dict[str, Any] = {"retrievers": {}, "detail": {}}
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "free.db"
-        kd, names = open_store(path, store)
-        kd.close()
-        rankers = {}
-        opened = []
-        for name, weights in {"kindling": base, **variants}.items():
-            handle = Kindling.open(path, weights=weights)
-            opened.append(handle)
-            rankers[name] = kindling_ranker(handle)
-        plain = TimedFts(path) if baselines else None
-        if plain is not None:
-            rankers["fts"] = plain.rank_at
-            rankers["bm25"] = Bm25(store).rank
-        try:
-            for name, ranker in rankers.items():
-                result = score(qs, ranker, names)
-                out["retrievers"][name] = summarise(qs, result)
-                out["detail"][name] = result
-        finally:
-            for handle in opened:
-                handle.close()
-            if plain is not None:
-                plain.close()
-    return out
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.quality.free.ablation")
     parser.add_argument("--part", choices=("tune", "heldout", "both"), default="heldout")
@@ -99,7 +53,7 @@ def main(argv: list[str]) -> int:
     for t in args.tries:
         change = {k: _value(v) for k, v in (kv.split("=", 1) for kv in t.split(","))}
         variants[t] = replace(base, **change)
-    result = run(base, variants, baselines=True)
+    result = run(weights={"kindling": base, **variants})
     for part in ("tune", "heldout") if args.part == "both" else (args.part,):
         print(table(result, part))
         print()

@@ -25,6 +25,7 @@ import re
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from bench.quality.dataset import JudgedQuery
 from bench.quality.evaluate import PlainFts, build_store
 from bench.quality.free.data import PARTS, FreeStore, load_questions, load_store
 from kindling import Kindling, Scope
+from kindling.retrieval.scoring import ScoringWeights
 from kindling.store.fts import STOPWORDS
 
 DAY_MS = 86_400_000
@@ -217,34 +219,32 @@ def open_store(path: Path, store: FreeStore) -> tuple[Kindling, dict[str, str]]:
 def run(
     rows: Sequence[dict[str, Any]] | None = None,
     *,
-    variants: dict[str, dict[str, Any]] | None = None,
+    weights: dict[str, ScoringWeights | None] | None = None,
     baselines: bool = True,
 ) -> dict[str, Any]:
-    """Every retriever (and each ``variants`` entry: ``retrieve`` keyword arguments, or an
-    ``open`` dict for ``Kindling.open``) on every question; one store."""
+    """Every retriever on every question, one store: ``kindling`` with the default weights, or
+    one ``retrieve()`` per entry of ``weights`` (the same store opened with those weights; None:
+    the default), and the ``fts`` and ``bm25`` baselines."""
     store = load_store()
     qs = questions(store, rows if rows is not None else load_questions())
     out: dict[str, Any] = {"questions": len(qs), "retrievers": {}, "detail": {}}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         path = Path(tmp) / "free.db"
         kd, names = open_store(path, store)
-        rankers: dict[str, Ranker] = {"kindling": kindling_ranker(kd)}
-        plain = None
+        stack.callback(kd.close)
+        rankers: dict[str, Ranker] = {}
+        for name, w in (weights or {"kindling": None}).items():
+            handle = kd if w is None else stack.enter_context(Kindling.open(path, weights=w))
+            rankers[name] = kindling_ranker(handle)
         if baselines:
             plain = TimedFts(path)
+            stack.callback(plain.close)
             rankers["fts"] = plain.rank_at
             rankers["bm25"] = Bm25(store).rank
-        for name, kwargs in (variants or {}).items():
-            rankers[name] = kindling_ranker(kd, **kwargs)
-        try:
-            for name, ranker in rankers.items():
-                result = score(qs, ranker, names)
-                out["retrievers"][name] = summarise(qs, result)
-                out["detail"][name] = result
-        finally:
-            if plain is not None:
-                plain.close()
-            kd.close()
+        for name, ranker in rankers.items():
+            result = score(qs, ranker, names)
+            out["retrievers"][name] = summarise(qs, result)
+            out["detail"][name] = result
     out["kinds"] = {q.judged.id: (q.kind, q.part, q.judged.text, q.judged.qrels) for q in qs}
     return out
 
