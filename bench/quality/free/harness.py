@@ -171,7 +171,8 @@ def kindling_ranker(kd: Kindling, **kwargs: Any) -> Ranker:
 def score(qs: Sequence[Question], ranker: Ranker, names: dict[str, str]) -> dict[str, Any]:
     """Per question: its scores and ranked judged ids."""
     qrels = [ir_measures.Qrel(q.judged.id, d, g) for q in qs for d, g in q.judged.qrels.items()]
-    run, ranked = [], {}
+    run: list[ir_measures.ScoredDoc] = []
+    ranked: dict[str, list[str]] = {}
     for q in qs:
         ids = list(dict.fromkeys(names.get(i, i) for i in ranker(q.judged)))
         ranked[q.judged.id] = ids
