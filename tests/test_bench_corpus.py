@@ -8,6 +8,7 @@ import types
 import pytest
 
 from bench.corpus import (
+    MIX_CLASSES,
     QUERY_CLASSES,
     CapsuleRecord,
     CloseRecord,
@@ -55,6 +56,6 @@ def test_generation_streams() -> None:
 def test_queries_name_real_sessions_and_cover_every_class() -> None:
     qs = queries(2000, seed=5, per_class=3)
     sessions = {p.session_id for p in plan_sessions(2000, 5)}
-    assert {q.cls for q in qs} == set(QUERY_CLASSES)
+    assert {q.cls for q in qs} == {*QUERY_CLASSES, *MIX_CLASSES}
     assert all(q.session_id in sessions and q.text.strip() for q in qs)
     assert qs == queries(2000, seed=5, per_class=3)
