@@ -40,7 +40,7 @@ def client(kd: Kindling) -> Iterator[TestClient]:
 
 def helper_pids(client: TestClient) -> list[int]:
     helper = client.app.state.bodies._helper  # type: ignore[attr-defined]
-    return [] if helper is None else list(helper._processes)
+    return [] if helper is None else [helper.pid]
 
 
 def test_the_helper_decodes_as_json_does_with_equal_strings_shared() -> None:
@@ -102,15 +102,34 @@ def test_without_its_helper_the_server_decodes_in_process(
 ) -> None:
     body = {"kind": "message", "content": PAD, "scope": {"repoId": REPO}}
     assert client.post("/v1/observations", headers=auth(alice), json=body).status_code == 201
-    (pid,) = helper_pids(client)
-    os.kill(pid, signal.SIGKILL)  # the helper this test's server started
-    for _ in range(3):
+    for failures in range(1, bodies.MAX_HELPER_FAILURES + 2):
+        pids = helper_pids(client)
+        if failures <= bodies.MAX_HELPER_FAILURES:
+            (pid,) = pids
+            os.kill(pid, signal.SIGKILL)  # the helper this test's server started
+        else:
+            assert pids == []  # given up: decoded here from now on
         r = client.post("/v1/observations", headers=auth(alice), json=body)
         assert r.status_code == 201, r.text
         bad = client.post("/v1/observations", headers=auth(alice), content=BAD["not JSON"][0])
         assert bad.status_code == 400
-    assert any("decoding here" in m for m in caplog.messages)
-    assert len(kd.list_observations(limit=10)) == 4
+        assert bad.json()["error"]["message"].startswith("the body is not valid JSON")
+    failed = [m for m in caplog.messages if "helper process failed" in m]
+    assert len(failed) == bodies.MAX_HELPER_FAILURES, caplog.messages
+    assert "decoding here" in failed[0]
+    assert len(kd.list_observations(limit=10)) == bodies.MAX_HELPER_FAILURES + 2
+
+
+def test_the_helper_runs_no_code_from_the_working_directory(
+    client: TestClient, alice: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted = tmp_path / "planted"
+    (tmp_path / "json.py").write_text(f"open({str(planted)!r}, 'w').close()\n")
+    monkeypatch.chdir(tmp_path)
+    body = {"kind": "message", "content": PAD, "scope": {"repoId": REPO}}
+    assert client.post("/v1/observations", headers=auth(alice), json=body).status_code == 201
+    assert helper_pids(client)
+    assert not planted.exists()
 
 
 def test_too_many_different_ids_stop_early_and_bad_ids_keep_their_words() -> None:

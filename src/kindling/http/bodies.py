@@ -4,19 +4,18 @@
 ids: 20 ms of C that never lets go of the interpreter) nothing else runs, not the event loop,
 not another team's search. Measured with py-spy on a flood of such bodies, decoding and then
 deduplicating those lists were most of what the process did (see ``bench/list_flood.py``).
-So a body of ``LARGE_BODY_BYTES`` or more is decoded by a helper process (one, started on
-first use with ``spawn``, never ``fork`` from a threaded server), which also checks its depth
-and makes equal strings one object before sending it back: a list that repeats one id
-100,000 times then crosses as one string and 100,000 references (0.2 MB of pickle, under a
-millisecond to load), and deduplicating it compares references. Large bodies from every
-client wait their turn for the one helper (``MAX_LARGE_PARSES``), so a flood of them delays
-its sender first.
+So a body of ``LARGE_BODY_BYTES`` or more is decoded by a helper process (one, started with
+the server: ``BodyDecoder``), which also checks its depth and makes equal strings one object
+before sending it back: a list that repeats one id 100,000 times then crosses as one string
+and 100,000 references (0.2 MB of pickle, under a millisecond to load), and deduplicating it
+compares references. Large bodies from every client take turns for the one helper, so a
+flood of them delays its sender first.
 
 ``check_depth`` bounds JSON nesting after parsing, without recursion (the parser itself is
 bounded by Python's recursion limit, a ``RecursionError`` that is a 400 here).
 
-If the helper cannot be used (it died, or processes cannot be started), the body is decoded
-here, as it always was.
+If the helper cannot be used (it died, or cannot start), the body is decoded here, as it
+always was; after ``MAX_HELPER_FAILURES`` the server stops trying.
 
 Imports nothing of Kindling's but ``errors``: the helper process loads this module alone.
 Must not import the CLI or other adapters.
@@ -25,19 +24,23 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-import multiprocessing
+import pickle
 import signal
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+import struct
+import subprocess
+import sys
+import threading
+from typing import IO, Any
 
 from kindling.errors import InvalidInputError
 
 MAX_DEPTH = 32  # JSON nesting: a bundle needs 5, an observation's provenance a few more
 LARGE_BODY_BYTES = 256 << 10  # below this, decoding costs less than the trip to the helper
-MAX_LARGE_PARSES = 1  # large bodies decoded at once (the helper's one process)
+PIPE_BYTES = 1 << 20
+MAX_HELPER_FAILURES = 3  # then the server decodes everything itself, as before the helper
 log = logging.getLogger("kindling.http")
 
 
@@ -109,12 +112,6 @@ def _shared(value: Any, strings: dict[str, str]) -> Any:
     return root[0]
 
 
-def _helper_started() -> None:
-    """The helper ignores Ctrl-C (the terminal sends it to the whole process group): the
-    server stops it when it stops itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def decode_shared(data: bytes) -> tuple[bool, Any]:
     """The helper's side: ``(True, value)`` with equal strings shared, or ``(False, message)``
     of the 400 (an exception would have to cross processes)."""
@@ -124,48 +121,126 @@ def decode_shared(data: bytes) -> tuple[bool, Any]:
         return False, exc.message
 
 
+_LENGTH = struct.Struct(">Q")  # each message on the helper's pipes: its length, then itself
+
+
+def _read_exactly(stream: IO[bytes], size: int) -> bytes:
+    data = stream.read(size)
+    if data is None or len(data) != size:
+        raise EOFError("the pipe closed")
+    return data
+
+
+def helper_main() -> None:
+    """The helper process (``python -m kindling.http.bodies``): bodies in on stdin, each
+    ``decode_shared`` pickled out on stdout, until stdin closes. It ignores Ctrl-C (a terminal
+    sends it to the whole process group): it ends when the server closes its stdin."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        try:
+            (size,) = _LENGTH.unpack(_read_exactly(source, _LENGTH.size))
+            data = _read_exactly(source, size)
+        except EOFError:
+            return
+        answer = pickle.dumps(decode_shared(data), protocol=5)
+        sink.write(_LENGTH.pack(len(answer)) + answer)
+        sink.flush()
+
+
+def _widen(*pipes: IO[bytes] | None) -> None:
+    """Pipes of 1 MiB where Linux allows (``F_SETPIPE_SZ``; 64 KiB by default): a 4 MB body
+    then crosses in 4 turns of the two processes, not 64 (60 -> 45 ms for 100,000 repeats)."""
+    try:
+        import fcntl
+
+        for pipe in pipes:
+            if pipe is not None:
+                fcntl.fcntl(pipe.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
+    except (ImportError, OSError):  # another system, or over /proc/sys/fs/pipe-max-size
+        pass
+
+
 class BodyDecoder:
-    """Decodes bodies for one application: large ones in the helper, one at a time."""
+    """Decodes bodies for one application: large ones in the helper, one at a time.
+
+    The helper is a plain ``python -m kindling.http.bodies`` behind two pipes, not a
+    ``multiprocessing`` pool: ``spawn`` would run the server's own ``__main__`` again in the
+    helper (a script that starts a server at import would start a second one), and ``fork``
+    is unsafe in a threaded server. The exchange runs in a thread (the pipes' reads and writes
+    release the interpreter; loading the answer is the only part that holds it)."""
 
     def __init__(self) -> None:
-        self._helper: Executor | None = None
-        self._turn: asyncio.Semaphore | None = None
-        self._broken = False
+        self._helper: subprocess.Popen[bytes] | None = None
+        self._turn = threading.Lock()  # one body in the helper at a time
+        self._failures = 0
 
     def start(self) -> None:
         """Start the helper now (``kindling serve`` does, before it listens): its start, a
         new interpreter importing this module, would otherwise fall on the first large body."""
-        try:
-            self._executor().submit(decode_shared, b"{}")
-        except (BrokenProcessPool, OSError) as exc:
-            log.error("the body decoder's helper process did not start (%s)", exc)
-            self._broken = True
+        with self._turn:
+            self._started()
 
-    def _executor(self) -> Executor:
-        if self._helper is None:
-            context = multiprocessing.get_context("spawn")
-            self._helper = ProcessPoolExecutor(1, mp_context=context, initializer=_helper_started)
+    def _started(self) -> subprocess.Popen[bytes] | None:
+        if self._helper is None and self._failures < MAX_HELPER_FAILURES:
+            try:
+                self._helper = subprocess.Popen(
+                    # -P: the working directory is not on its path (a json.py there is not run)
+                    [sys.executable, "-P", "-m", "kindling.http.bodies"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                )
+            except OSError as exc:
+                self._failed(f"did not start ({exc})")
+            else:
+                _widen(self._helper.stdin, self._helper.stdout)
         return self._helper
 
-    async def decode(self, data: bytes) -> Any:
-        if len(data) < LARGE_BODY_BYTES or self._broken:
-            return decode(data)
-        if self._turn is None:
-            self._turn = asyncio.Semaphore(MAX_LARGE_PARSES)
-        async with self._turn:
+    def _failed(self, why: str) -> None:
+        self._failures += 1
+        self.close()
+        later = "" if self._failures >= MAX_HELPER_FAILURES else "; it starts again next time"
+        log.error("the body decoder's helper process %s: decoding here%s", why, later)
+
+    def _exchange(self, data: bytes) -> tuple[bool, Any]:
+        with self._turn:
+            helper = self._started()
+            if helper is None or helper.stdin is None or helper.stdout is None:
+                return decode_shared(data)
             try:
-                future = self._executor().submit(decode_shared, data)
-                ok, value = await asyncio.wrap_future(future)
-            except (BrokenProcessPool, OSError) as exc:
-                log.error("the body decoder's helper process failed (%s); decoding here", exc)
-                self.close()
-                self._broken = True
-                return decode(data)
+                helper.stdin.write(_LENGTH.pack(len(data)))
+                helper.stdin.write(data)
+                helper.stdin.flush()
+                (size,) = _LENGTH.unpack(_read_exactly(helper.stdout, _LENGTH.size))
+                answer: tuple[bool, Any] = pickle.loads(_read_exactly(helper.stdout, size))
+                return answer
+            except (OSError, EOFError, ValueError, pickle.UnpicklingError) as exc:
+                self._failed(f"failed ({type(exc).__name__}: {exc})")
+        return decode_shared(data)
+
+    async def decode(self, data: bytes) -> Any:
+        if len(data) < LARGE_BODY_BYTES:
+            return decode(data)
+        ok, value = await asyncio.to_thread(self._exchange, data)
         if not ok:
             raise InvalidInputError(value)
         return value
 
     def close(self) -> None:
-        if self._helper is not None:
-            self._helper.shutdown(wait=False, cancel_futures=True)
-            self._helper = None
+        """Stop the helper: its stdin closes, and it ends."""
+        helper, self._helper = self._helper, None
+        if helper is None:
+            return
+        for pipe in (helper.stdin, helper.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):  # a dead helper's unsent bytes
+                    pipe.close()
+        try:
+            helper.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            helper.kill()
+            helper.wait()
+
+
+if __name__ == "__main__":
+    helper_main()
