@@ -144,8 +144,11 @@ def helper_main() -> None:
         except EOFError:
             return
         answer = pickle.dumps(decode_shared(data), protocol=5)
-        sink.write(_LENGTH.pack(len(answer)) + answer)
-        sink.flush()
+        try:
+            sink.write(_LENGTH.pack(len(answer)) + answer)
+            sink.flush()
+        except BrokenPipeError:  # the server is gone
+            return
 
 
 def _widen(*pipes: IO[bytes] | None) -> None:
@@ -164,7 +167,7 @@ def _widen(*pipes: IO[bytes] | None) -> None:
 class BodyDecoder:
     """Decodes bodies for one application: large ones in the helper, one at a time.
 
-    The helper is a plain ``python -m kindling.http.bodies`` behind two pipes, not a
+    The helper is a plain ``python -P -m kindling.http.bodies`` behind two pipes, not a
     ``multiprocessing`` pool: ``spawn`` would run the server's own ``__main__`` again in the
     helper (a script that starts a server at import would start a second one), and ``fork``
     is unsafe in a threaded server. The exchange runs in a thread (the pipes' reads and writes
