@@ -4,7 +4,8 @@ another team meanwhile.
     python -m bench.list_flood [--db postgresql://postgres@127.0.0.1/test --schema kd_flood]
 
 Starts ``kindling --db DB serve`` on 127.0.0.1 (a free port) with two teams. Team ``api`` (the
-bystander) searches its repository in a loop, one request at a time: first alone for
+bystander) searches its repository in a loop, one request at a time: first alone, for
+``--warmup`` seconds not counted (caches fill, the server settles), then for
 ``--idle-seconds`` (its idle p50/p95), then while team ``web`` (the flood) sends, back to back
 (or ``--gap`` seconds apart), ``--rounds`` times each: a summary, a capsule close and an import
 whose ``evidence_refs`` (and the import's capsule ``observationIds``) repeat one id
@@ -59,9 +60,9 @@ class Bystander(threading.Thread):
     def __init__(self, port: int, token: str) -> None:
         super().__init__(daemon=True)
         self.port, self.token = port, token
-        self.phase = "idle"
+        self.phase = "warmup"
         self.stop = threading.Event()
-        self.latency: dict[str, list[float]] = {"idle": [], "flood": []}
+        self.latency: dict[str, list[float]] = {"warmup": [], "idle": [], "flood": []}
         self.errors: list[str] = []
 
     def run(self) -> None:
@@ -185,6 +186,8 @@ def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         assert status == 201, answer
         bystander = Bystander(port, api)
         bystander.start()
+        time.sleep(args.warmup)
+        bystander.phase = "idle"
         time.sleep(args.idle_seconds)
         bodies = [
             [(label, path, json.dumps(body).encode()) for label, path, body in round_bodies]
@@ -232,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--schema", help="throw-away schema to create in a PostgreSQL --db")
     parser.add_argument("--repeats", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds searched, not counted")
     parser.add_argument("--idle-seconds", type=float, default=5.0)
     parser.add_argument("--gap", type=float, default=0.0, help="seconds between flood requests")
     args = parser.parse_args(argv)

@@ -56,9 +56,12 @@ def kindling(
 
 
 @contextmanager
-def running_server(store_url: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``kindling --db STORE serve [ARGS]`` on a free loopback port, until the block ends."""
-    port = free_port()
+def running_server(
+    store_url: str, *args: str, port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``kindling --db STORE serve [ARGS]`` on ``port`` (default: a free one) of the loopback
+    interface, until the block ends."""
+    port = port or free_port()
     proc = subprocess.Popen(
         [str(KINDLING), "--db", store_url, "serve", "--port", str(port), *args],
         stdout=subprocess.DEVNULL,

@@ -275,9 +275,9 @@ def test_every_body_is_read_within_the_read_timeout(
     seen: list[float] = []
     real = app_module.read_json
 
-    async def spy(request: Any, limit: int, timeout_s: float = 0.0) -> Any:
+    async def spy(request: Any, limit: int, timeout_s: float = 0.0, decoder: Any = None) -> Any:
         seen.append(timeout_s)
-        return await real(request, limit, timeout_s)
+        return await real(request, limit, timeout_s, decoder)
 
     monkeypatch.setattr(app_module, "read_json", spy)
     with TestClient(create_app(kd, read_timeout_s=3.5), raise_server_exceptions=False) as c:
@@ -294,7 +294,7 @@ def test_every_body_is_read_within_the_read_timeout(
 
 def test_check_depth_counts_every_kind_of_nesting() -> None:
     from kindling.errors import InvalidInputError
-    from kindling.http.shedding import MAX_DEPTH, check_depth
+    from kindling.http.bodies import MAX_DEPTH, check_depth
 
     def nest(depth: int, leaf: Any = 1) -> Any:
         value = leaf

@@ -60,8 +60,9 @@ def test_a_store_failure_is_a_503_without_detail(
         web.cookies.clear()
         answers["a stranger's login"] = web.post("/ui/login", data={"token": "kdt_guess"})
         web.cookies.set("kindling_team_8765", "kdt_guess", path="/ui")
-        answers["a stranger's cookie"] = web.get("/ui/status")
+        guess = web.get("/ui/status")  # an unknown session never reaches the store
         api = web.get("/v1/status", headers=auth(token))
+    assert (guess.status_code, guess.headers["location"]) == (303, "/ui/login")
     assert api.status_code == 503
     for who, r in answers.items():
         assert r.status_code == 503, (who, r.text)

@@ -6,7 +6,7 @@ Every failure is ``{"error": {"code": ..., "message": ...}}``: the library's sta
 ``too_large`` 413, ``method_not_allowed`` 405, ``request_timeout`` 408). Bodies are read up to
 a limit before parsing (``Content-Length`` is checked first, the stream counted anyway) and
 within the read timeout, so a huge or slow body costs nothing; JSON nested deeper than
-``shedding.MAX_DEPTH`` and a NUL in a path or query parameter are 400s. Each endpoint is one
+``bodies.MAX_DEPTH`` and a NUL in a path or query parameter are 400s. Each endpoint is one
 library call, one transaction, so a failed request writes nothing. Unexpected exceptions
 become a 500 ``internal`` error without a traceback in the body; a store failure's own words
 (which name the database's host, port and name) go to the log, never to the client.
@@ -17,9 +17,9 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
@@ -32,9 +32,10 @@ from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError, StoreError
 from kindling.http.api import GETTERS, Api, HttpError
 from kindling.http.auth import Principal
+from kindling.http.bodies import BodyDecoder, decode
 from kindling.http.idspace import TAKEN
 from kindling.http.openapi import openapi_document
-from kindling.http.shedding import READ_TIMEOUT_S, check_depth
+from kindling.http.shedding import READ_TIMEOUT_S
 from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
 
 # One capture at its caps, in the worst JSON spelling (a control character is 6 bytes,
@@ -67,7 +68,14 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-async def read_json(request: Request, limit: int, timeout_s: float = READ_TIMEOUT_S) -> Any:
+async def read_json(
+    request: Request,
+    limit: int,
+    timeout_s: float = READ_TIMEOUT_S,
+    decoder: BodyDecoder | None = None,
+) -> Any:
+    """The body's JSON value: at most ``limit`` bytes, all in within ``timeout_s``, decoded by
+    ``decoder`` (large bodies in its helper process) or here."""
     declared = request.headers.get("content-length")
     if declared is not None and not declared.isdigit():
         raise InvalidInputError("Content-Length must be a number of bytes")
@@ -86,20 +94,17 @@ async def read_json(request: Request, limit: int, timeout_s: float = READ_TIMEOU
         raise HttpError(
             408, "request_timeout", f"the request body did not arrive within {timeout_s:g} s"
         ) from None
-    try:
-        body = json.loads(b"".join(chunks) or b"{}")
-    except ValueError as exc:  # UnicodeDecodeError included
-        raise InvalidInputError(f"the body is not valid JSON ({exc})") from None
-    except RecursionError:
-        raise InvalidInputError("the body nests JSON too deeply") from None
-    check_depth(body)
-    return body
+    data = b"".join(chunks)
+    return decode(data) if decoder is None else await decoder.decode(data)
 
 
 async def read_object(
-    request: Request, limit: int = MAX_BODY_BYTES, timeout_s: float = READ_TIMEOUT_S
+    request: Request,
+    limit: int = MAX_BODY_BYTES,
+    timeout_s: float = READ_TIMEOUT_S,
+    decoder: BodyDecoder | None = None,
 ) -> dict[str, Any]:
-    body = await read_json(request, limit, timeout_s)
+    body = await read_json(request, limit, timeout_s, decoder)
     if not isinstance(body, dict):
         raise InvalidInputError("the body must be a JSON object")
     return body
@@ -117,6 +122,7 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
     """The API over ``kd``; the caller owns ``kd`` and closes it after the server stops.
     A request body must arrive within ``read_timeout_s`` (a bundle: ten times that)."""
     api = Api(kd)
+    bodies = BodyDecoder()  # large bodies are decoded in a helper process (``bodies``)
 
     def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Handler:
         async def wrapped(request: Request) -> Response:
@@ -144,12 +150,14 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
 
     async def observations(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.append_observation(who, body))
 
     async def batch(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s)
+        body = await read_object(
+            request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s, bodies
+        )
         return await api.run(lambda: api.append_many(who, body))
 
     def posted(handler: Callable[[Principal, dict[str, Any]], Any]) -> Handler:
@@ -157,30 +165,30 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
 
         async def run(request: Request) -> Any:
             who = await api.who(request)
-            body = await read_object(request, timeout_s=read_timeout_s)
+            body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
             return await api.run(lambda: handler(who, body))
 
         return run
 
     async def capsules(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.open_capsule(who, body))
 
     async def close_capsule(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         capsule_id = request.path_params["id"]
         return await api.run(lambda: api.close_capsule(who, capsule_id, body))
 
     async def summaries(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.add_summary(who, body))
 
     async def pins(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.pin(who, body))
 
     async def unpin(request: Request) -> Any:
@@ -190,12 +198,12 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
 
     async def forget(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.forget(who, body))
 
     async def retrieve(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.retrieve(who, body))
 
     def listing(handler: Callable[[Principal, dict[str, str]], Any]) -> Handler:
@@ -228,7 +236,7 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
 
     async def items(request: Request) -> Any:
         who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s)
+        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
         return await api.run(lambda: api.get_items(who, body))
 
     async def status(request: Request) -> Any:
@@ -240,7 +248,9 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
         dry_run = request.query_params.get("dry_run", "false")
         if dry_run not in ("true", "false"):
             raise InvalidInputError("dry_run must be true or false")
-        body = await read_json(request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s)
+        body = await read_json(
+            request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s, bodies
+        )
         return await api.run(lambda: api.import_(who, body, dry_run == "true"))
 
     async def openapi(request: Request) -> Any:
@@ -280,6 +290,14 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
         detail = exc.detail if isinstance(exc, HTTPException) else "error"
         return error_response(status, code, f"{request.method} {request.url.path}: {detail}")
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        bodies.close()  # the helper process, if a large body started it
+
+    app = Starlette(
+        routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan
+    )
     app.state.api = api  # the memory browser's team page shares its handlers and lock
+    app.state.bodies = bodies  # ``kindling serve`` starts its helper process before it listens
     return app

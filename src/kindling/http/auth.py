@@ -80,7 +80,20 @@ def authenticate(tokens: TokenLookup, header: str | None) -> Principal:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise unauthorized("the Authorization header must be 'Bearer <token>'")
-    found = tokens.token_by_hash(hash_token(token.strip()))
+    return authenticate_hash(tokens, token_hash(token))
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 under which the store keeps a bearer token (what ``authenticate_hash``
+    takes)."""
+    return hash_token(token.strip())
+
+
+def authenticate_hash(tokens: TokenLookup, token_hash: str) -> Principal:
+    """The caller whose token has this SHA-256 (what the store keeps), checked as a bearer
+    token is: the team page's sessions keep the hash, never the token, and check it again on
+    every request (a revoked token's sessions end at once)."""
+    found = tokens.token_by_hash(token_hash)
     if found is None or found.revoked_at is not None:
         raise unauthorized("unknown or revoked token; ask for one with 'kindling token create'")
     if "/" in found.user_id:

@@ -15,8 +15,7 @@ whole is taken at any size. ``HeadTimeoutProtocol`` (uvicorn's own h11 protocol)
   ``read_timeout_s`` later at most (closing at once, with unread bytes, could reset the
   connection before the client reads the answer).
 
-``check_depth`` bounds JSON nesting after parsing, without recursion (the parser itself is
-bounded by Python's recursion limit, a ``RecursionError`` the app turns into a 400).
+What a body may hold once it has arrived (its JSON depth) is ``bodies``' to check.
 
 Must not import the CLI or other adapters.
 """
@@ -32,34 +31,9 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from kindling.errors import InvalidInputError
-
 READ_TIMEOUT_S = 10.0  # a request head, and then its body, must arrive within this
 MAX_HEAD_BYTES = 16 << 10  # request line and headers
 KEEP_ALIVE_S = 5  # an idle connection between requests
-MAX_DEPTH = 32  # JSON nesting: a bundle needs 5, an observation's provenance a few more
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
-    """``InvalidInputError`` when ``value`` (decoded JSON) nests arrays/objects more than
-    ``limit`` deep. Level by level; a container of scalars only is passed over at C speed
-    (its types' set), so a list of 100,000 ids costs 2 ms, not 60."""
-    level = [value] if type(value) is dict or type(value) is list else []
-    depth = 1
-    while level:
-        if depth > limit:
-            raise InvalidInputError(f"the body nests JSON more than {limit} levels deep")
-        nested: list[Any] = []
-        for item in level:
-            children = item.values() if type(item) is dict else item
-            if set(map(type, children)) <= _SCALARS:
-                continue
-            nested += [c for c in children if type(c) is dict or type(c) is list]
-        level = nested
-        depth += 1
 
 
 def _head_too_large() -> bytes:

@@ -26,15 +26,17 @@ from kindling.engine import Kindling
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.http.api import Api, HttpError
 from kindling.http.app import HIDDEN, STATUS_OF_CODE
-from kindling.http.auth import authenticate
+from kindling.http.auth import authenticate, authenticate_hash, token_hash
 from kindling.ui import actions, search, views
 from kindling.ui.guard import (
     HEADERS,
     LOCAL_COOKIE,
     TEAM_COOKIE,
+    TEAM_IDLE_S,
     Csrf,
     LocalLogin,
     Refused,
+    TeamSessions,
     check_loopback_host,
     cookie_name,
 )
@@ -255,15 +257,20 @@ def create_local_app(kd: Kindling, *, login: LocalLogin, db: Path | None) -> ASG
 
 
 def add_team_ui(app: Starlette, api: Api) -> None:
-    """Mount the page at ``/ui`` on ``kindling serve``'s application (bearer-token login)."""
+    """Mount the page at ``/ui`` on ``kindling serve``'s application: a bearer token logs in
+    for a session of this process (``guard.TeamSessions``), whose token is checked again on
+    every request."""
+    sessions = TeamSessions()
 
     async def enter(request: Request) -> tuple[Source, str]:
         cookie = request.cookies.get(cookie_name(TEAM_COOKIE, request))
-        if not cookie:
+        known = sessions.token_hash(cookie)
+        if cookie is None or known is None:
             raise NeedLogin
         try:
-            who = await api.run(lambda: authenticate(api.tokens, f"Bearer {cookie}"))
-        except HttpError:
+            who = await api.run(lambda: authenticate_hash(api.tokens, known))
+        except HttpError:  # revoked (or its user name no longer valid): the session is over
+            sessions.end(cookie)
             raise NeedLogin from None
         return TeamSource(api, who), cookie
 
@@ -288,14 +295,17 @@ def add_team_ui(app: Starlette, api: Api) -> None:
         response = RedirectResponse("/ui/", 303)
         secure = request.url.scheme == "https"
         name = cookie_name(TEAM_COOKIE, request)
+        sessions.end(request.cookies.get(name))  # this browser's session before, if any
+        session = sessions.open(token_hash(token))
         response.set_cookie(
-            name, token, httponly=True, samesite="strict", path="/ui", secure=secure
+            name, session, httponly=True, samesite="strict", path="/ui", secure=secure
         )
         return response
 
     async def logout(request: Request) -> Response:
         async def out() -> Response:
             await ui._begin(request)
+            sessions.end(request.cookies.get(cookie_name(TEAM_COOKIE, request)))
             response = RedirectResponse("/ui/login", 303)
             response.delete_cookie(cookie_name(TEAM_COOKIE, request), path="/ui")
             return response
@@ -337,8 +347,9 @@ def _login_page(error: str | None) -> str:
     note = tag(
         "p",
         {"class": "muted"},
-        "The token 'kindling token create' gave you. It is kept "
-        "in an HttpOnly cookie for this site only.",
+        "The token 'kindling token create' gave you. It opens a session of this server "
+        "(an HttpOnly cookie that is not the token), which ends when you log out, after "
+        f"{TEAM_IDLE_S // 3600} hours unused, or when the server restarts.",
     )
     err = tag("p", {"class": "error"}, error) if error else ""
     return str(layout(ctx, "Log in", err, form, note))

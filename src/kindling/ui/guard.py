@@ -6,8 +6,12 @@
   the process (a restart ends them). A request without a session is a 403, and so is one whose
   ``Host`` is not a loopback name (a DNS rebinding page on another domain reaches 127.0.0.1
   with its own name in ``Host``).
-- Team (``kindling serve``): the login form takes the bearer token and keeps it in the same
-  kind of cookie; every request is authenticated with it as the JSON API does.
+- Team (``kindling serve``): the login form takes the bearer token, checks it, and opens a
+  session (``TeamSessions``): a new random value in the same kind of cookie, never the token.
+  The process keeps the session's digest with the token's SHA-256 (what the store keeps) and
+  checks that token again on every request, so a revoked token's sessions end at once.
+  Sessions end on logout, after ``TEAM_IDLE_S`` unused or ``TEAM_MAX_AGE_S`` in all, and with
+  the process (a restart logs everyone out).
 - Cookies belong to a host, not a port (a browser sends a 127.0.0.1 cookie to every server on
   127.0.0.1), so each cookie's name carries the server's port (``cookie_name``): two pages on
   one host neither read nor overwrite each other's.
@@ -24,12 +28,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from starlette.requests import Request
 
 LOCAL_COOKIE = "kindling_ui"  # the name's prefix; ``cookie_name`` adds the port
 TEAM_COOKIE = "kindling_team"
+TEAM_IDLE_S = 8 * 3600  # a team page session unused this long is over: a working day's pause
+TEAM_MAX_AGE_S = 24 * 3600  # ... and any session after this long, used or not
+MAX_TEAM_SESSIONS = 10_000  # beyond this, a login ends the least recently used session
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "[::1]"})
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -92,6 +102,65 @@ class LocalLogin:
 
     def valid(self, session: str | None) -> bool:
         return bool(session) and _digest(session or "") in self._sessions
+
+
+@dataclass(slots=True)
+class _TeamSession:
+    token_hash: str
+    opened: float
+    used: float
+
+
+class TeamSessions:
+    """The team page's sessions: the digest of each session value, with the SHA-256 of the
+    token it was opened with. Only in this process: a restart ends them all. Not thread-safe:
+    used from the event loop only."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._sessions: OrderedDict[bytes, _TeamSession] = OrderedDict()  # least recent first
+
+    def open(self, token_hash: str) -> str:
+        """A new session for the token of this hash (checked by the caller)."""
+        now = self._clock()
+        self._prune(now)
+        while len(self._sessions) >= MAX_TEAM_SESSIONS:
+            self._sessions.popitem(last=False)
+        session = new_token()
+        self._sessions[_digest(session)] = _TeamSession(token_hash, now, now)
+        return session
+
+    def token_hash(self, session: str | None) -> str | None:
+        """The hash of the token behind a live session (its idle time starts again), else
+        None (unknown, ended or expired)."""
+        if not session or len(session) > 256:
+            return None
+        key = _digest(session)
+        found = self._sessions.get(key)
+        now = self._clock()
+        if found is None:
+            return None
+        if now - found.used > TEAM_IDLE_S or now - found.opened > TEAM_MAX_AGE_S:
+            del self._sessions[key]
+            return None
+        found.used = now
+        self._sessions.move_to_end(key)
+        return found.token_hash
+
+    def end(self, session: str | None) -> None:
+        if session:
+            self._sessions.pop(_digest(session), None)
+
+    def _prune(self, now: float) -> None:
+        """Drop expired sessions from the least recently used end."""
+        while self._sessions:
+            key, oldest = next(iter(self._sessions.items()))
+            if now - oldest.used <= TEAM_IDLE_S:
+                break
+            del self._sessions[key]
+
+    def __len__(self) -> int:
+        return len(self._sessions)
 
 
 def same(a: str | None, b: str) -> bool:

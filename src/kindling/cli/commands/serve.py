@@ -50,13 +50,17 @@ def command(state: State, /, host: str, port: int, read_timeout: float) -> None:
     with state.open_local() as kd:
         app = create_app(kd, read_timeout_s=read_timeout)
         add_team_ui(app, app.state.api)
+        app.state.bodies.start()  # the helper process that decodes large bodies
         click.echo(f"kindling: serving on http://{host}:{port} (Ctrl-C to stop)", err=True)
         click.echo(f"kindling: memory browser at http://{host}:{port}/ui/", err=True)
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            access_log=False,
-            **uvicorn_options(read_timeout),
-        )
+        try:
+            uvicorn.run(
+                app,
+                host=host,
+                port=port,
+                log_level="warning",
+                access_log=False,
+                **uvicorn_options(read_timeout),
+            )
+        finally:
+            app.state.bodies.close()
