@@ -122,6 +122,42 @@ def _shell(text: str, display: Any) -> tuple[str, int]:
     return "\n".join(kept).strip(), code
 
 
+HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
+
+
+def _block_end(text: str) -> int | None:
+    """Where the ``<hook_context>`` block that opens ``text`` ends, matched by depth (a prompt
+    recorded before this was fixed can hold blocks of its own); None when it never closes."""
+    opening, closing = HOOK_CONTEXT
+    depth, at = 0, 0
+    while True:
+        start, end = text.find(opening, at), text.find(closing, at)
+        if end < 0:
+            return None
+        if 0 <= start < end:
+            depth, at = depth + 1, start + len(opening)
+        else:
+            depth, at = depth - 1, end + len(closing)
+            if depth == 0:
+                return at
+
+
+def typed(prompt: str) -> str:
+    """The prompt as the user typed it. Headless (``gemini -p``), Gemini CLI puts the context
+    a SessionStart hook returned in front of the prompt, ``<hook_context>CONTEXT</hook_context>``
+    and a blank line, and hands BeforeAgent that: stored whole, each session's injection would
+    hold the last one's, and grow. An unclosed block leaves the prompt as it came."""
+    text = prompt.lstrip()
+    if not text.startswith(HOOK_CONTEXT[0]):
+        return prompt
+    while text.startswith(HOOK_CONTEXT[0]):
+        end = _block_end(text)
+        if end is None:
+            return prompt
+        text = text[end:].lstrip()
+    return text
+
+
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     out: dict[str, Any] = {
         k: data[k] for k in ("session_id", "transcript_path", "cwd") if k in data
@@ -129,7 +165,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     if event == "SessionStart":
         out["source"] = data.get("source")
     elif event == "BeforeAgent":
-        out["prompt"] = data.get("prompt")
+        prompt = data.get("prompt")
+        out["prompt"] = typed(prompt) if isinstance(prompt, str) else prompt
     elif event == "AfterAgent":
         out["last_assistant_message"] = data.get("prompt_response")
     elif event == "PreCompress":

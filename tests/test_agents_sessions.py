@@ -1,0 +1,67 @@
+"""Agents v4: each agent's real CLI from npm, headless, through several sessions against a
+stand-in model on loopback (tests/fake_*.py), checked for what a user of Kindling relies on:
+the prompt stored as the user typed it, a command's exit code, edits as diffs, the memory of
+one session in the next one's model request, and no growth from memory fed back.
+
+The CLIs come from ``scripts/agent_clis.sh`` (see tests/test_agents_cli.py, whose helpers and
+``home`` fixture these tests share); without them each test skips, except under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_agents_cli import cli, home, run
+
+__all__ = ["home"]  # the fixture, shared
+pytestmark = pytest.mark.slow
+
+INJECTED = "Kindling memory for this repository"
+
+
+def observations(kind: str | None = None) -> list[Any]:
+    from kindling import Kindling
+
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        found = kd.list_observations(limit=200)
+    return [o for o in found if kind is None or o.kind == kind]
+
+
+def gemini_env(git_repo: Path, env: dict[str, str], api_url: str) -> dict[str, str]:
+    user = Path(env["HOME"]) / ".gemini"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "trustedFolders.json").write_text(f'{{"{git_repo}": "TRUST_FOLDER"}}')
+    auth = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+    (user / "settings.json").write_text(json.dumps(auth), encoding="utf-8")
+    return {**env, "GOOGLE_GEMINI_BASE_URL": api_url, "GEMINI_API_KEY": "not-a-key"}
+
+
+def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """Headless Gemini CLI puts session start's context in front of the prompt it hands
+    BeforeAgent (``<hook_context>...</hook_context>``): the prompt is stored as the user typed
+    it, so the second and third sessions' context holds no copy of an earlier one."""
+    from tests.fake_gemini import FakeGemini
+
+    argv = cli("gemini")
+    prompt = "Print marker-gemini and tell me what the last session did"
+    firsts: list[str] = []
+    for _ in range(3):
+        with FakeGemini() as api:
+            env = gemini_env(git_repo, home, api.url)
+            out = run([*argv, "-p", prompt, "--yolo"], git_repo, env)
+            streamed = [b for b in api.bodies if b.get("contents")]
+            firsts.append(json.dumps(streamed[0]["contents"]) if streamed else "")
+        assert "Done with marker-gemini." in out, out
+    assert INJECTED not in firsts[0]
+    assert INJECTED in firsts[1], firsts[1][:2000]  # session 1's memory reached session 2
+    assert firsts[2].count(INJECTED) == 1, firsts[2][:4000]  # no memory fed back into memory
+    prompts = [o.content for o in observations("message")]
+    assert prompts == [prompt] * 3, prompts
+    assert all("hook_context" not in o.content for o in observations())
