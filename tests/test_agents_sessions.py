@@ -65,3 +65,76 @@ def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
     prompts = [o.content for o in observations("message")]
     assert prompts == [prompt] * 3, prompts
     assert all("hook_context" not in o.content for o in observations())
+
+
+def opencode_env(home: dict[str, str], git_repo: Path) -> dict[str, str]:
+    user = Path(home["HOME"])
+    env = {
+        **home,
+        "PWD": str(git_repo),  # OpenCode takes its directory from PWD
+        "XDG_CONFIG_HOME": str(user / ".config"),
+        "XDG_DATA_HOME": str(user / ".local" / "share"),
+        "XDG_CACHE_HOME": str(user / ".cache"),
+        "XDG_STATE_HOME": str(user / ".local" / "state"),
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    }
+    # OpenCode's own folder as its first start online leaves it (bench/opencode_start.py):
+    # else, offline, any configured plugin makes it wait for its own install there.
+    from bench.opencode_start import used_online
+
+    used_online(user / ".config" / "opencode")
+    return env
+
+
+def opencode_run(
+    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
+) -> str:
+    config = git_repo / "opencode.json"
+    data = json.loads(config.read_text(encoding="utf-8"))
+    data["provider"] = {
+        "fake": {
+            "npm": "@ai-sdk/anthropic",
+            "name": "Fake",
+            "options": {"baseURL": f"{api_url}/v1", "apiKey": "not-a-key"},
+            "models": {"claude-fake": {"name": "Claude Fake", "tool_call": True}},
+        }
+    }
+    config.write_text(json.dumps(data), encoding="utf-8")
+    return run([*argv, "run", "-m", "fake/claude-fake", prompt], git_repo, env)
+
+
+def wait_for(check: Any, timeout: float = 60) -> Any:
+    """``check()`` once it is truthy (the OpenCode plugin's hooks run detached)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.5)
+
+
+def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """OpenCode installs ``@opencode-ai/plugin`` into every config folder it scans for plugins,
+    and waits for it at each start; ``init`` makes none in the repository, and a real session
+    still hands its events to Kindling through the plugin ``opencode.json`` names."""
+    from tests.fake_anthropic import FakeAnthropic
+
+    argv = cli("opencode")
+    env = opencode_env(home, git_repo)
+    with FakeAnthropic() as api:
+        out = opencode_run(argv, git_repo, env, api.url, "Print marker-opencode with bash")
+    assert "Done with marker-opencode." in out, out
+    others = (".git", ".codex", ".gemini")  # the other agents' config (the fixture's init)
+    left = sorted(
+        str(p.relative_to(git_repo))
+        for p in git_repo.rglob("*")
+        if not any(part in others for part in p.relative_to(git_repo).parts)
+    )
+    assert left == ["opencode.json"], left
+    commands = wait_for(lambda: observations("command"))
+    assert [c.content for c in commands] == ["$ echo marker-opencode\n[completed]\nmarker-opencode"]

@@ -7,8 +7,18 @@ array, program and arguments; it rejects the ``mcpServers`` shape of ``.mcp.json
 ``<repo>/opencode.json`` (project scope) or ``~/.config/opencode/opencode.json`` (user scope);
 the user's other keys stay.
 
-Capture: OpenCode has no command hooks; it loads every ``plugins/*.js`` of its config folders
-(``<repo>/.opencode/``, ``~/.config/opencode/``) as a plugin. Kindling's (``PLUGIN``) starts
+Capture: OpenCode has no command hooks; it loads plugins named in the config's ``plugin`` list
+(a package, or a ``file://`` URL) and every ``plugins/*.js`` of its config folders
+(``<repo>/.opencode/``, ``~/.config/opencode/``). It also installs ``@opencode-ai/plugin`` into
+each config folder that exists and, when any plugin is configured, waits for those installs
+before it starts (``Config.waitForDependencies`` in 1.18): a ``<repo>/.opencode/`` made by
+``init`` cost every offline start 70-90 s and left a ``package.json``, a lockfile and packages
+in the repository online. So Kindling's plugin lives in Kindling's home
+(``$KINDLING_HOME/opencode/kindling-<repo hash>.js``, ``kindling-user.js`` for the user scope)
+and ``opencode.json`` names it by ``file://`` URL; an earlier ``init``'s
+``.opencode/plugins/kindling.js`` is taken out. (OpenCode's own folder,
+``~/.config/opencode/``, gets its install at OpenCode's first start online, with or without
+Kindling; until then any plugin makes OpenCode wait for it.) Kindling's (``PLUGIN``) starts
 ``kindling hook --agent opencode EVENT`` detached for each event it records, writes the event
 to its stdin as JSON and returns at once, never awaiting it, and catches everything, so it
 costs the agent nothing. It forwards the objects of ``@opencode-ai/plugin`` 1.18's ``Hooks``
@@ -37,6 +47,8 @@ library at module level.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,7 +90,8 @@ ARGS = {
     "replaceAll": "replace_all",
 }
 MCP_PREFIX = "kindling_"  # Kindling's own MCP tools, as OpenCode names them (not recorded)
-PLUGIN_FILE = "kindling.js"
+PLUGIN_FILE = "kindling.js"  # its name in a plugin folder, where earlier versions wrote it
+PLUGIN_DIR = "opencode"  # in Kindling's home: the plugin files, named kindling-<scope>.js
 MARKER = "// Kindling's OpenCode plugin, written by `kindling init --opencode`"
 PLUGIN = """%(marker)s
 // (`kindling init --opencode --uninstall` removes it). It hands OpenCode's events to
@@ -221,7 +234,23 @@ def config_path(scope: Scope, cwd: str | None = None) -> Path:
 
 
 def plugin_path(scope: Scope, cwd: str | None = None) -> Path:
-    """``plugins/kindling.js`` in the config folder OpenCode scans for plugins."""
+    """The plugin's file, in Kindling's home (``opencode/``), one per scope and repository:
+    never in a folder OpenCode scans for plugins, where it installs packages (see the
+    module)."""
+    import hashlib
+    from pathlib import Path
+
+    from kindling.config import kindling_home, repo_root
+
+    if scope == "user":
+        stem = "kindling-user"
+    else:
+        stem = "kindling-" + hashlib.sha256(repo_root(cwd).encode()).hexdigest()[:12]
+    return Path(kindling_home()).absolute() / PLUGIN_DIR / f"{stem}.js"
+
+
+def legacy_plugin_path(scope: Scope, cwd: str | None = None) -> Path:
+    """Where ``init`` wrote the plugin before: a folder OpenCode installs packages into."""
     from pathlib import Path
 
     from kindling.config import repo_root
@@ -255,6 +284,54 @@ def _is_ours(path: Path) -> bool:
     return True
 
 
+def _is_our_spec(spec: Any) -> bool:
+    """A ``plugin`` entry naming a plugin file of Kindling's (in any Kindling home)."""
+    import posixpath
+
+    if not isinstance(spec, str) or not spec.startswith("file://"):
+        return False
+    folder, name = posixpath.split(spec)
+    return posixpath.basename(folder) == PLUGIN_DIR and name.startswith("kindling-")
+
+
+def _plugins(data: dict[str, Any], path: Path, spec: str | None) -> list[str]:
+    """Put ``spec`` in ``data["plugin"]`` in place of any other of Kindling's (None: take
+    Kindling's out, and the list when that empties it). Returns ["plugin"] on a change."""
+    from kindling.errors import InvalidInputError
+
+    current = data.get("plugin")
+    if current is not None and not isinstance(current, list):
+        raise InvalidInputError(f'"plugin" in {path} must be a list; it was left untouched')
+    before = list(current or [])
+    after = [s for s in before if not _is_our_spec(s)] + ([spec] if spec else [])
+    if after == before:
+        return []
+    if after:
+        data["plugin"] = after
+    else:
+        data.pop("plugin", None)
+    return ["plugin"]
+
+
+def _drop_legacy(scope: Scope, cwd: str | None) -> list[FileChange]:
+    """Take out the plugin an earlier ``init`` wrote in a plugin folder (and the folder, when
+    that empties it); a user's own file there is left alone."""
+    from kindling.agents import base
+    from kindling.errors import InvalidInputError
+
+    old = legacy_plugin_path(scope, cwd)
+    try:
+        if not _is_ours(old):
+            return []
+    except InvalidInputError:  # not Kindling's: the user's own
+        return []
+    saved = base.backup(old)
+    old.unlink()
+    with contextlib.suppress(OSError):
+        old.parent.rmdir()
+    return [base.FileChange(old, True, saved, ("plugin",))]
+
+
 def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
     from kindling.agents import base
 
@@ -268,7 +345,8 @@ def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> lis
     words = base.exe_words(exe or base.kindling_executable())
     entry = {"type": "local", "command": [*words, "mcp"], "enabled": True}
     items = base.merge_mcp(result, "mcp", entry, path)
-    changes = [base.save(path, data, result, items)]
+    items += _plugins(result, path, plugin.as_uri())
+    changes = [base.save(path, data, result, items), *_drop_legacy(scope, cwd)]
     text = plugin_text(words)
     if ours and plugin.read_text(encoding="utf-8") == text:
         return [*changes, base.FileChange(plugin, False, None, ())]
@@ -283,8 +361,8 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     path = config_path(scope, cwd)
     data = base.load_json(path)
     result = base.copy(data)
-    items = base.remove_mcp(result, "mcp", path)
-    changes = [base.save(path, data, result, items)]
+    items = base.remove_mcp(result, "mcp", path) + _plugins(result, path, None)
+    changes = [base.save(path, data, result, items), *_drop_legacy(scope, cwd)]
     plugin = plugin_path(scope, cwd)
     if not _is_ours(plugin):
         return [*changes, base.FileChange(plugin, False, None, ())]

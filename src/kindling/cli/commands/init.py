@@ -64,8 +64,8 @@ def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags
       --claude-code  .claude/settings.json (hooks)
       --gemini       .gemini/settings.json (mcpServers, hooks)
       --codex        .codex/config.toml ([mcp_servers.kindling]), .codex/hooks.json
-      --opencode     opencode.json (mcp), .opencode/plugins/kindling.js (or both
-                     in ~/.config/opencode/)
+      --opencode     opencode.json (mcp, plugin), and the plugin in Kindling's home
+                     ($KINDLING_HOME/opencode/)
       --cursor       .cursor/mcp.json (mcpServers), .cursor/hooks.json
 
     Every file keeps its other keys; the old file is backed up next to it
