@@ -3,9 +3,13 @@ tested as a pure function (the real CLIs' runs are in test_agents_sessions.py)."
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from kindling.agents import gemini
+from kindling.agents import codex, gemini
 
 
 @pytest.mark.parametrize(
@@ -31,3 +35,78 @@ def test_gemini_prompt_of_another_type_is_left_to_the_mapping() -> None:
     out = gemini.canonical({"session_id": "s", "prompt": None}, "BeforeAgent")
     assert out is not None
     assert out["prompt"] is None
+
+
+def _rollout(tmp_path: Path, *records: dict[str, Any]) -> str:
+    path = tmp_path / "rollout.jsonl"
+    lines = ["{not json", *(json.dumps(r) for r in records)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _codex_shell(rollout: Any, call_id: Any = "call_1") -> dict[str, Any] | None:
+    data = {
+        "session_id": "s",
+        "transcript_path": rollout,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "exec_command",
+        "tool_input": {"cmd": "pytest"},
+        "tool_response": "1 failed",
+        "tool_use_id": call_id,
+    }
+    return codex.canonical(data, "PostToolUse")
+
+
+COMPLETED = {
+    "type": "event_msg",
+    "payload": {
+        "type": "item_completed",
+        "item": {"type": "CommandExecution", "id": "call_1", "exit_code": 3},
+    },
+}
+ENDED = {
+    "type": "event_msg",
+    "payload": {"type": "exec_command_end", "call_id": "call_1", "exit_code": 2},
+}
+OUTPUT = {
+    "type": "response_item",
+    "payload": {
+        "type": "function_call_output",
+        "call_id": "call_1",
+        "output": "Chunk ID: a\nProcess exited with code 4\nOutput:\n1 failed\n",
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("records", "code"),
+    [((COMPLETED, OUTPUT), 3), ((ENDED,), 2), ((OUTPUT,), 4)],
+)
+def test_codex_reads_a_commands_exit_code_from_its_rollout(
+    tmp_path: Path, records: tuple[dict[str, Any], ...], code: int
+) -> None:
+    out = _codex_shell(_rollout(tmp_path, *records))
+    assert out is not None
+    assert out["hook_event_name"] == "PostToolUseFailure"
+    assert out["error"] == f"Exit code {code}\n1 failed"
+
+
+@pytest.mark.parametrize(
+    ("rollout", "call_id"),
+    [(None, "call_1"), ("/no/such/rollout.jsonl", "call_1"), (42, "call_1"), ("", None)],
+)
+def test_codex_without_a_readable_rollout_keeps_the_command(rollout: Any, call_id: Any) -> None:
+    out = _codex_shell(rollout, call_id)
+    assert out is not None
+    assert out["tool_response"] == {"stdout": "1 failed", "stderr": ""}
+
+
+def test_codex_exit_zero_and_other_calls_stay_completed(tmp_path: Path) -> None:
+    zero = json.loads(json.dumps(COMPLETED))
+    zero["payload"]["item"]["exit_code"] = 0
+    other = json.loads(json.dumps(COMPLETED))
+    other["payload"]["item"]["id"] = "call_2"
+    for records in ((zero,), (other,)):
+        out = _codex_shell(_rollout(tmp_path, *records))
+        assert out is not None
+        assert out["tool_response"] == {"stdout": "1 failed", "stderr": ""}

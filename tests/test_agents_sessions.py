@@ -138,3 +138,21 @@ def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
     assert left == ["opencode.json"], left
     commands = wait_for(lambda: observations("command"))
     assert [c.content for c in commands] == ["$ echo marker-opencode\n[completed]\nmarker-opencode"]
+
+
+def test_codex_stores_a_failed_commands_exit_code(git_repo: Path, home: dict[str, str]) -> None:
+    """Codex's PostToolUse payload carries no exit code; its session log (the rollout file,
+    ``transcript_path``) has it under the same call id: a failing command is stored failed."""
+    from tests.fake_openai import FakeOpenAI
+    from tests.test_agents_cli import codex_session
+
+    argv = cli("codex")
+    failing = "echo marker-codex-fail; exit 3"
+    with FakeOpenAI(command=failing) as api:
+        out = codex_session(argv, git_repo, home, api.url, "Run marker-codex-fail")
+    assert "Done with marker-codex-fail." in out, out
+    [error] = observations("error")
+    assert error.content.startswith(f"Bash failed: {failing}\n[exit 3]"), error.content
+    assert "marker-codex-fail" in error.content
+    assert error.provenance["exitCode"] == 3
+    assert observations("command") == []
