@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 NAME = "claude-code"
 LABEL = "Claude Code"
 FLAG = "--claude-code"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = None
 # The canonical events are Claude Code's own (``hooks.payload``): each maps to itself.
 EVENTS = {event: event for event in CANONICAL_EVENTS}
 TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
@@ -311,6 +313,11 @@ def prune(folder: str, now: float | None = None) -> list[os.DirEntry[str]]:
 
 
 # ---------------------------------------------------------------- settings
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return settings_path(scope, cwd)
 
 
 def settings_path(scope: Scope, cwd: str | None = None) -> Path:

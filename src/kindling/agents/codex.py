@@ -7,9 +7,9 @@ has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``model``
 ``permission_mode``; PostToolUse adds ``tool_name``, ``tool_input``, ``tool_response`` (any
 JSON), ``tool_use_id`` and ``turn_id``; Stop adds ``last_assistant_message``. A shell call's
 ``tool_response`` is its output alone (0.169-0.171): its exit code is read from Codex's session
-log, the rollout file ``transcript_path`` names, under the same call id (``exit_code``). Codex runs hooks
-as part of the turn and waits for them. SessionStart's ``hookSpecificOutput.additionalContext``
-reaches the model, as with Claude Code.
+log, the rollout file ``transcript_path`` names, under the same call id (``exit_code``).
+Codex runs hooks as part of the turn and waits for them. SessionStart's
+``hookSpecificOutput.additionalContext`` reaches the model, as with Claude Code.
 
 Files (project scope: ``<repo>/.codex/``; user scope: ``$CODEX_HOME``, default ``~/.codex/``):
 ``config.toml`` gets a block Kindling marks with comments, so ``--uninstall`` removes exactly
@@ -49,6 +49,13 @@ if TYPE_CHECKING:
 NAME = "codex"
 LABEL = "Codex"
 FLAG = "--codex"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = (
+    "Codex runs hooks only once you trust them: start `codex` once in this repository and "
+    'answer its "Hooks need review" with "Trust all and continue", or run headless with '
+    "`codex exec --dangerously-bypass-hook-trust` (`--trust` does not cover hooks); until "
+    "then Codex records nothing"
+)
 EVENTS = {
     event: event
     for event in (
@@ -161,6 +168,11 @@ def _code_in_output(record: Any, call_id: str) -> int | None:
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
     return output
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return home(scope, cwd) / "hooks.json"
 
 
 def home(scope: Scope, cwd: str | None = None) -> Path:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 NAME = "gemini"
 LABEL = "Gemini CLI"
 FLAG = "--gemini"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = None
 EVENTS = {
     "SessionStart": "SessionStart",
     "BeforeAgent": "UserPromptSubmit",
@@ -181,6 +183,11 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
     native = {"UserPromptSubmit": "BeforeAgent"}.get(event, event)
     return {"hookSpecificOutput": {**output["hookSpecificOutput"], "hookEventName": native}}
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return settings_path(scope, cwd)
 
 
 def settings_path(scope: Scope, cwd: str | None = None) -> Path:

@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 NAME = "opencode"
 LABEL = "OpenCode"
 FLAG = "--opencode"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = None
 EVENTS = {
     "tool.execute.after": "PostToolUse",
     "message.part.updated": "PostToolUseFailure",
@@ -221,6 +223,11 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
     return None
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return plugin_path(scope, cwd)
 
 
 def config_path(scope: Scope, cwd: str | None = None) -> Path:
