@@ -156,3 +156,27 @@ def test_codex_stores_a_failed_commands_exit_code(git_repo: Path, home: dict[str
     assert "marker-codex-fail" in error.content
     assert error.provenance["exitCode"] == 3
     assert observations("command") == []
+
+
+def test_gemini_hands_kindling_token_to_the_mcp_server(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """Team mode: Gemini CLI strips variables named like a token from an MCP server's
+    environment unless its settings allow them; ``init`` allows Kindling's. The server here
+    is down, so the tool fails, but for want of the server, not of the token."""
+    from tests.fake_gemini import FakeGemini
+    from tests.serverutil import free_port
+
+    argv = cli("gemini")
+    team = {**home, "KINDLING_URL": f"http://127.0.0.1:{free_port()}", "KINDLING_TOKEN": "kdt_x"}
+    with FakeGemini(tool="status") as api:
+        out = run(
+            [*argv, "-p", "Kindling status marker-gemini", "--yolo"],
+            git_repo,
+            gemini_env(git_repo, team, api.url),
+        )
+        bodies = api.bodies
+    answered = [json.dumps(b) for b in bodies if "functionResponse" in json.dumps(b)]
+    assert answered, out
+    assert "needs a token" not in answered[-1], answered[-1][-3000:]
+    assert "status" in answered[-1]

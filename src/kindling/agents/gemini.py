@@ -16,7 +16,9 @@ Edit, ``write_file`` -> Write, ``read_file`` -> Read, ...), so the common mappin
 
 Settings: ``mcpServers.kindling = {"command": "kindling", "args": ["mcp"]}``, and per event one
 group ``{"hooks": [{"type": "command", "name": "kindling", "command": "kindling hook --agent
-gemini EVENT", "timeout": 10000}]}`` (milliseconds). The user's other keys stay.
+gemini EVENT", "timeout": 10000}]}`` (milliseconds), and Kindling's variables (``KINDLING_TOKEN``,
+...) in ``security.environmentVariableRedaction.allowed``: Gemini CLI strips them from the
+MCP server's environment otherwise. The user's other keys stay.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -202,6 +204,49 @@ def _ours(entry: Any, event: str) -> bool:
     return isinstance(entry, dict) and is_hook_command(entry.get("command"), NAME, event)
 
 
+def _allow_env(data: dict[str, Any], path: Path, *, remove: bool) -> list[str]:
+    """Let Kindling's variables through Gemini CLI's redaction of an MCP server's environment
+    (``security.environmentVariableRedaction.allowed``): it strips every variable whose name
+    holds TOKEN (``KINDLING_TOKEN``: team mode fails), and under GitHub Actions all but a
+    few. The user's own entries stay; ``remove`` takes out Kindling's, and the objects that
+    leaves empty. Returns ["env"] when something changed."""
+    from kindling.agents.base import object_at
+    from kindling.config import SERVER_ENV
+    from kindling.errors import InvalidInputError
+
+    security = object_at(data, "security", path)
+    if security is None:
+        if remove:
+            return []
+        security = data["security"] = {}
+    redaction = object_at(security, "environmentVariableRedaction", path)
+    if redaction is None:
+        if remove:
+            return []
+        redaction = security["environmentVariableRedaction"] = {}
+    allowed = redaction.get("allowed", [])
+    if not isinstance(allowed, list):
+        raise InvalidInputError(
+            f'"security.environmentVariableRedaction.allowed" in {path} must be a list; '
+            "it was left untouched"
+        )
+    if remove:
+        kept = [name for name in allowed if name not in SERVER_ENV]
+    else:
+        kept = allowed + [name for name in SERVER_ENV if name not in allowed]
+    if kept == allowed and "allowed" in redaction:
+        return []
+    if kept:
+        redaction["allowed"] = kept
+    else:
+        redaction.pop("allowed", None)
+        if not redaction:
+            del security["environmentVariableRedaction"]
+        if not security:
+            del data["security"]
+    return ["env"] if kept != allowed else []
+
+
 def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
     from kindling.agents import base
 
@@ -224,6 +269,7 @@ def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> lis
         for event in EVENTS
     }
     items += base.merge_hook_groups(result.setdefault("hooks", {}), wanted, {}, _ours)
+    items += _allow_env(result, path, remove=False)
     return [base.save(path, data, result, items)]
 
 
@@ -237,4 +283,5 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     base.check_hook_groups(data, path, SETTINGS_KEYS)
     result = base.copy(data)
     items = base.remove_mcp(result, "mcpServers", path) + base.remove_hook_groups(result, _ours)
+    items += _allow_env(result, path, remove=True)
     return [base.save(path, data, result, items)]
