@@ -87,8 +87,9 @@ def requests_for(
     if p.session_id and (p.event == "SessionStart" or (out and not _opens_sessions(p.agent))):
         scope = {"repoId": repo, "sessionId": p.session_id}
         intent = scrub_text(session_intent(repo, p.agent_label))
-        body = {"id": session_capsule_id(p.session_id), "intent": intent, "scope": scope}
-        if p.event == "SessionStart" or _first_for(body["id"]):
+        capsule = session_capsule_id(p.session_id)
+        body: dict[str, Any] = {"id": capsule, "intent": intent, "scope": scope}
+        if p.event == "SessionStart" or _first_for(capsule):
             out.insert(0, ("POST", "/v1/capsules", body))
     return out
 
