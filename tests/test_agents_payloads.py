@@ -110,3 +110,68 @@ def test_codex_exit_zero_and_other_calls_stay_completed(tmp_path: Path) -> None:
         out = _codex_shell(_rollout(tmp_path, *records))
         assert out is not None
         assert out["tool_response"] == {"stdout": "1 failed", "stderr": ""}
+
+
+PATCH = """*** Begin Patch
+*** Update File: src/a.py
+*** Move to: src/b.py
+@@ def f():
+-    return 1
++    return 2
+*** Delete File: old.txt
+*** End Patch
+"""
+
+
+def _apply_patch(patch: Any, response: Any = "Exit code: 0\nOutput:\nSuccess.") -> dict[str, Any]:
+    data = {
+        "session_id": "s",
+        "cwd": "/repo",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "apply_patch",
+        "tool_input": {"command": patch},
+        "tool_response": response,
+        "tool_use_id": "call_p",
+    }
+    out = codex.canonical(data, "PostToolUse")
+    assert out is not None
+    return out
+
+
+def test_codex_apply_patch_becomes_an_edit_with_its_diff() -> None:
+    out = _apply_patch(PATCH)
+    assert out["tool_name"] == "Edit"
+    assert out["tool_input"]["file_path"] == "/repo/src/a.py"
+    assert out["tool_input"]["file_paths"] == ["/repo/src/a.py", "/repo/src/b.py", "/repo/old.txt"]
+    assert out["tool_response"]["unifiedDiff"] == (
+        "--- a/src/a.py\n+++ b/src/b.py\n@@ def f():\n-    return 1\n+    return 2\n"
+        "--- a/old.txt\n+++ /dev/null"
+    )
+
+
+def test_a_failed_codex_patch_is_a_failure() -> None:
+    out = _apply_patch(PATCH, "Exit code: 1\nOutput:\nverification failed")
+    assert out["hook_event_name"] == "PostToolUseFailure"
+    assert out["error"].startswith("Exit code 1\n")
+
+
+@pytest.mark.parametrize("patch", [None, "", 42, ["x"]])
+def test_a_codex_patch_it_cannot_read_is_left_to_the_mapping(patch: Any) -> None:
+    out = _apply_patch(patch)
+    assert out["tool_name"] == "Edit"
+    assert out["tool_input"] == {}
+
+
+def test_a_codex_patch_touching_an_excluded_file_keeps_no_diff(git_repo: Path) -> None:
+    from kindling.hooks.config import load_hook_config
+    from kindling.hooks.mapping import to_draft
+    from kindling.hooks.payload import HookPayload
+
+    patch = PATCH.replace("*** Delete File: old.txt", "*** Add File: .env\n+TOKEN=abc")
+    out = _apply_patch(patch)
+    out["cwd"] = str(git_repo)
+    draft = to_draft(HookPayload(out, "PostToolUse"), load_hook_config(), str(git_repo))
+    assert draft is not None
+    assert draft.kind == "file_diff"
+    assert "TOKEN=abc" not in draft.content
+    assert "withheld" in draft.content

@@ -180,3 +180,39 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
     assert answered, out
     assert "needs a token" not in answered[-1], answered[-1][-3000:]
     assert "status" in answered[-1]
+
+
+def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, str]) -> None:
+    """Codex edits with ``apply_patch`` (its own patch format): stored as a ``file_diff``,
+    the whole diff, as Claude Code's Edit, not a tool call cut to about 1 KB."""
+    from tests.fake_openai import FakeOpenAI
+    from tests.test_agents_cli import codex_session
+
+    argv = cli("codex")
+    (git_repo / "a.py").write_text("x = 1\ny = 2\n", encoding="utf-8")
+    added = [f"line_{n} = {n}  # marker-codex-patch" for n in range(150)]
+    patch = "\n".join(
+        [
+            "*** Begin Patch",
+            "*** Update File: a.py",
+            "@@",
+            "-x = 1",
+            "+x = 3",
+            " y = 2",
+            "*** Add File: b.py",
+            *(f"+{line}" for line in added),
+            "*** End Patch",
+            "",
+        ]
+    )
+    with FakeOpenAI(patch=patch) as api:
+        out = codex_session(argv, git_repo, home, api.url, "Patch marker-codex-patch")
+    assert "Done with marker-codex-patch." in out, out
+    assert (git_repo / "a.py").read_text(encoding="utf-8") == "x = 3\ny = 2\n"
+    [edit] = observations("file_diff")
+    assert edit.content.startswith("Edit a.py (+1 more)\n--- a/a.py\n+++ b/a.py\n"), edit.content
+    assert "-x = 1\n+x = 3\n y = 2" in edit.content
+    assert "--- /dev/null\n+++ b/b.py" in edit.content
+    assert all(f"+{line}" in edit.content for line in added)
+    assert len(edit.content) > 4000
+    assert observations("tool_call") == []

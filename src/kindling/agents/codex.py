@@ -81,6 +81,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
         return data
     out = dict(data)
     name = out.get("tool_name")
+    if name == "apply_patch":
+        return _patched(out)
     out["tool_name"] = TOOLS.get(name, name) if isinstance(name, str) else name
     response = out.get("tool_response")
     if out["tool_name"] != "Bash":
@@ -102,6 +104,64 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
             return out
         out["tool_response"] = {"stdout": response, "stderr": ""}
     return out
+
+
+PATCH_FILE = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")
+
+
+def _patched(out: dict[str, Any]) -> dict[str, Any]:
+    """``apply_patch`` (``tool_input.command``: Codex's patch, ``*** Begin Patch`` ...) as
+    Claude Code's Edit, with the patch as a unified diff (``tool_response.unifiedDiff``) and
+    every file it touches (``file_paths``, for the excluded-path check); a failure ("Exit code:
+    N" in the output) as PostToolUseFailure."""
+    import re
+
+    raw = out.get("tool_input")
+    patch = raw.get("command") or raw.get("input") if isinstance(raw, dict) else raw
+    response = out.get("tool_response")
+    text = response if isinstance(response, str) else ""
+    out["tool_name"] = "Edit"
+    if not isinstance(patch, str) or not patch.strip():
+        out["tool_input"] = {}
+        return out
+    diff, paths = unified_diff(patch)
+    cwd = out.get("cwd") if isinstance(out.get("cwd"), str) else ""
+    full = [p if p.startswith("/") or not cwd else f"{cwd.rstrip('/')}/{p}" for p in paths]
+    out["tool_input"] = {"file_path": full[0] if full else "", "file_paths": full}
+    code = re.search(r"^Exit code: (-?\d+)", text, re.MULTILINE)
+    if code and code.group(1) != "0":
+        out["hook_event_name"] = "PostToolUseFailure"
+        out["error"] = f"Exit code {code.group(1)}\n{text}"
+        return out
+    out["tool_response"] = {"unifiedDiff": diff}
+    return out
+
+
+def unified_diff(patch: str) -> tuple[str, list[str]]:
+    """Codex's patch format as a unified diff (its hunks carry no line numbers: each keeps its
+    ``@@`` line as Codex wrote it), and the files it touches, in order."""
+    lines: list[str] = []
+    paths: list[str] = []
+    for line in patch.splitlines():
+        if line.strip() in ("*** Begin Patch", "*** End Patch", "*** End of File"):
+            continue
+        kind = next((k for k in PATCH_FILE if line.startswith(k)), None)
+        if kind is not None:
+            path = line[len(kind) :].strip()
+            paths.append(path)
+            old = "/dev/null" if kind == PATCH_FILE[0] else f"a/{path}"
+            new = "/dev/null" if kind == PATCH_FILE[1] else f"b/{path}"
+            lines += [f"--- {old}", f"+++ {new}"]
+            if kind == PATCH_FILE[0]:
+                lines.append("@@")
+            continue
+        if line.startswith("*** Move to: ") and lines:
+            moved = line[len("*** Move to: ") :].strip()
+            paths.append(moved)
+            lines[-1] = f"+++ b/{moved}"
+            continue
+        lines.append(line)
+    return "\n".join(lines), paths
 
 
 ROLLOUT_TAIL_BYTES = 4 << 20  # how far back in the session log a call's result is looked for
