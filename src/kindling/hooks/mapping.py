@@ -4,10 +4,10 @@ Bash -> ``command`` (command line, how it ended, head and tail of stdout/stderr)
 NotebookEdit -> ``file_diff`` (a unified diff, bounded; an agent that hands its own diff puts it
 in ``tool_response.unifiedDiff``, and a patch's every file in ``tool_input.file_paths``); other
 tools -> ``tool_call`` (inputs and a bounded result); failures -> ``error``; prompts ->
-``message`` (``role`` "user", or "system" for what Claude Code injects itself, such as ``<task-
-notification>``). Noise is skipped: the tools in ``skip_tools`` and reads of excluded paths. The
-contents of excluded paths (``.env``, ``*.pem``, ...) are never kept, whichever tool touched
-them.
+``message`` (``role`` "user", or "system" for what Claude Code injects itself, such as
+``<task-notification>``). Noise is skipped: the tools in ``skip_tools`` and reads of excluded
+paths. The contents of excluded paths (``.env``, ``*.pem``, ...) are never kept, whichever tool
+touched them.
 
 How a command ended is written only as Claude Code reported it: ``[exit N]`` from a failure's
 ``Exit code N``, Claude Code's own ``returnCodeInterpretation`` ("No matches found"),
