@@ -216,3 +216,43 @@ def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, s
     assert all(f"+{line}" in edit.content for line in added)
     assert len(edit.content) > 4000
     assert observations("tool_call") == []
+
+
+def test_codex_starts_no_hook_for_kindlings_own_tools(git_repo: Path, home: dict[str, str]) -> None:
+    """The PostToolUse matcher ``init`` writes leaves out Kindling's MCP tools: a session
+    whose only tool call is Kindling's ``retrieve`` runs no PostToolUse hook at all."""
+    from tests.fake_openai import FakeOpenAI
+    from tests.test_agents_cli import codex_session
+
+    argv = cli("codex")
+    with FakeOpenAI(search="kindling memory retrieve", call="retrieve") as api:
+        out = codex_session(argv, git_repo, home, api.url, "Recall marker-codex-own")
+    assert "Done with marker-codex-own." in out, out
+    assert "hook: Stop" in out, out  # hooks run (and say so)...
+    assert "hook: PostToolUse" not in out, out  # ...but none for Kindling's own tool
+
+
+def test_gemini_runs_no_hook_for_precompress_or_kindlings_own_tools(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """Gemini CLI fires PreCompress before every model request, and AfterTool for Kindling's
+    own MCP tools: ``init`` installs no PreCompress hook and an AfterTool matcher that leaves
+    Kindling's tools out (checked with a second hook of the same matcher, which logs)."""
+    from tests.fake_gemini import FakeGemini
+
+    argv = cli("gemini")
+    settings = git_repo / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    assert "PreCompress" not in data["hooks"]
+    [group] = data["hooks"]["AfterTool"]
+    seen = git_repo.parent / "seen.txt"
+    spy = {"type": "command", "command": f"cat >> {seen}; echo >> {seen}"}
+    data["hooks"]["AfterTool"].append({"matcher": group["matcher"], "hooks": [spy]})
+    settings.write_text(json.dumps(data), encoding="utf-8")
+    for tool in ("status", None):  # Kindling's own tool, then the shell
+        with FakeGemini(tool=tool) as api:
+            env = gemini_env(git_repo, home, api.url)
+            out = run([*argv, "-p", "Status marker-gemini", "--yolo"], git_repo, env)
+        assert "Done with marker-gemini." in out, out
+    lines = [json.loads(x) for x in seen.read_text(encoding="utf-8").splitlines() if x.strip()]
+    assert [x["tool_name"] for x in lines] == ["run_shell_command"]

@@ -100,3 +100,30 @@ def test_init_gemini_refuses_an_allowed_list_it_cannot_read(git_repo: Path) -> N
     assert proc.returncode == 1
     assert "left untouched" in proc.stderr
     assert settings.read_text(encoding="utf-8") == text
+
+
+def test_gemini_and_codex_tool_hooks_leave_kindlings_own_tools_out(git_repo: Path) -> None:
+    import re
+
+    settings = git_repo / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    old = {"type": "command", "command": "kindling hook --agent gemini PreCompress"}
+    mine = {"type": "command", "command": "./mine.sh"}
+    stale = {"PreCompress": [{"hooks": [old]}, {"hooks": [mine]}]}
+    settings.write_text(json.dumps({"hooks": stale}), encoding="utf-8")
+    assert kindling("init", "--gemini", "--codex", cwd=git_repo).returncode == 0
+    hooks = json.loads(settings.read_text(encoding="utf-8"))["hooks"]
+    assert hooks["PreCompress"] == [{"hooks": [mine]}]  # Kindling's gone, the user's kept
+    [group] = hooks["AfterTool"]
+    gemini = re.compile(group["matcher"])  # Python's re reads this JavaScript regex alike
+    codex_hooks = json.loads((git_repo / ".codex" / "hooks.json").read_text(encoding="utf-8"))
+    [codex_group] = codex_hooks["hooks"]["PostToolUse"]
+    assert "(?!" not in codex_group["matcher"]  # Codex's regex has no lookahead
+    codex = re.compile(codex_group["matcher"])
+    for matcher, own, other in (
+        (gemini, "mcp_kindling_retrieve", "run_shell_command"),
+        (codex, "mcp__kindling__retrieve", "Bash"),
+    ):
+        assert matcher.search(own) is None
+        assert matcher.search(other) is not None
+        assert matcher.search("mcp__github__search") is not None

@@ -70,6 +70,8 @@ EVENTS = {
     )
 }
 TOOLS = {"shell": "Bash", "exec_command": "Bash", "local_shell": "Bash"}
+# PostToolUse's matcher: not Kindling's own MCP tools (Codex names them mcp__kindling__<tool>).
+MATCHER = "mcp__kindling__"
 # Codex's longest hook timeout for SessionEnd (it clamps a longer one, with a warning).
 TIMEOUTS = {"SessionEnd": 3}
 BEGIN = "# kindling: begin (written by `kindling init --codex`; --uninstall removes it)"
@@ -361,7 +363,8 @@ def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
             }
             for event in EVENTS
         }
-        items = base.merge_hook_groups(result.setdefault("hooks", {}), wanted, {}, _ours)
+        matcher = {"PostToolUse": {"matcher": base.not_prefixed(MATCHER)}}
+        items = base.merge_hook_groups(result.setdefault("hooks", {}), wanted, matcher, _ours)
     return base.save(path, data, result, items)
 
 

@@ -60,6 +60,11 @@ TOOLS = {
     "web_fetch": "WebFetch",
     "google_web_search": "WebSearch",
 }
+# The events it installs: PreCompress fires before every model request and leaves nothing
+# (Gemini CLI's summary comes from AfterAgent), so its hook would only cost a process start.
+HOOKS = tuple(e for e in EVENTS if e != "PreCompress")
+# AfterTool's matcher (a JavaScript regex on the tool name): not Kindling's own MCP tools.
+MATCHERS = {"AfterTool": {"matcher": "^(?!mcp_kindling_).*"}}
 SETTINGS_KEYS = ("enabled", "disabled", "notifications")  # Gemini's own keys under "hooks"
 TIMEOUT_MS = 10_000
 
@@ -266,9 +271,11 @@ def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> lis
             "command": base.hook_command(exe, NAME, event),
             "timeout": TIMEOUT_MS,
         }
-        for event in EVENTS
+        for event in HOOKS
     }
-    items += base.merge_hook_groups(result.setdefault("hooks", {}), wanted, {}, _ours)
+    hooks = result.setdefault("hooks", {})
+    items += base.merge_hook_groups(hooks, wanted, MATCHERS, _ours)
+    items += base.drop_events(hooks, set(EVENTS) - set(HOOKS), _ours)
     items += _allow_env(result, path, remove=False)
     return [base.save(path, data, result, items)]
 
