@@ -175,3 +175,25 @@ def test_a_codex_patch_touching_an_excluded_file_keeps_no_diff(git_repo: Path) -
     assert draft.kind == "file_diff"
     assert "TOKEN=abc" not in draft.content
     assert "withheld" in draft.content
+
+
+def test_opencode_session_start_and_end_from_the_plugin() -> None:
+    from kindling.agents import opencode
+
+    start = opencode.canonical({"directory": "/r", "sessionID": "ses_1"}, "session.start")
+    assert start == {"cwd": "/r", "session_id": "ses_1", "source": "startup"}
+    end = opencode.canonical(
+        {"directory": "/r", "sessionID": "ses_1", "lastAssistantText": "Done."}, "session.end"
+    )
+    assert end is not None
+    assert (end["session_id"], end["last_assistant_message"], end["reason"]) == (
+        "ses_1",
+        "Done.",
+        "exit",
+    )
+    deleted = {"directory": "/r", "event": {"properties": {"info": {"id": "ses_2"}}}}
+    out = opencode.canonical(deleted, "session.deleted")
+    assert out is not None
+    assert (out["session_id"], out["reason"]) == ("ses_2", "deleted")
+    shown = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "x"}}
+    assert opencode.render("SessionStart", shown) == shown  # the plugin reads this shape

@@ -256,3 +256,38 @@ def test_gemini_runs_no_hook_for_precompress_or_kindlings_own_tools(
         assert "Done with marker-gemini." in out, out
     lines = [json.loads(x) for x in seen.read_text(encoding="utf-8").splitlines() if x.strip()]
     assert [x["tool_name"] for x in lines] == ["run_shell_command"]
+
+
+def test_opencode_injects_memory_and_closes_its_sessions(
+    git_repo: Path, home: dict[str, str]
+) -> None:
+    """OpenCode 1.18's ``experimental.chat.system.transform``: the plugin adds session start's
+    context to the system prompt, so session 1's memory is in session 2's model request; and
+    each session's capsule is closed, with its summary, when OpenCode exits."""
+    from kindling import Kindling
+    from tests.fake_anthropic import FakeAnthropic
+
+    argv = cli("opencode")
+    env = opencode_env(home, git_repo)
+    systems = []
+    for _ in range(2):
+        with FakeAnthropic() as api:
+            out = opencode_run(argv, git_repo, env, api.url, "Print marker-opencode with bash")
+            main = [b for b in api.bodies if "tools" in b and b.get("tools")]
+            systems.append(json.dumps([b.get("system") for b in main]))
+        assert "Done with marker-opencode." in out, out
+
+        def closed() -> list[Any]:
+            with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+                return [c for c in kd.list_capsules() if c.status == "closed"]
+
+        count = len(systems)
+        wait_for(lambda: len(closed()) >= count)  # noqa: B023 (count is read at once)
+    assert INJECTED not in systems[0], systems[0][-1500:]
+    assert INJECTED in systems[1], systems[1][:3000]
+    assert "Done with marker-opencode." in systems[1]  # session 1's summary
+    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
+        capsules = kd.list_capsules()
+        summaries = [kd.get_summary(c.summary_id).content for c in capsules if c.summary_id]
+    assert [c.status for c in capsules] == ["closed", "closed"]
+    assert summaries == ["Done with marker-opencode."] * 2

@@ -328,9 +328,7 @@ def not_prefixed(prefix: str) -> str:
     agent then starts no process for Kindling's own MCP tools."""
     import re
 
-    ways = [
-        f"{re.escape(prefix[:i])}(?:[^{re.escape(prefix[i])}]|$)" for i in range(len(prefix))
-    ]
+    ways = [f"{re.escape(prefix[:i])}(?:[^{re.escape(prefix[i])}]|$)" for i in range(len(prefix))]
     return "^(?:" + "|".join(ways) + ")"
 
 

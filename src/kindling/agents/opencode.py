@@ -16,13 +16,14 @@ before it starts (``Config.waitForDependencies`` in 1.18): a ``<repo>/.opencode/
 in the repository online. So Kindling's plugin lives in Kindling's home
 (``$KINDLING_HOME/opencode/kindling-<repo hash>.js``, ``kindling-user.js`` for the user scope)
 and ``opencode.json`` names it by ``file://`` URL; an earlier ``init``'s
-``.opencode/plugins/kindling.js`` is taken out. (OpenCode's own folder,
-``~/.config/opencode/``, gets its install at OpenCode's first start online, with or without
-Kindling; until then any plugin makes OpenCode wait for it.) Kindling's (``PLUGIN``) starts
-``kindling hook --agent opencode EVENT`` detached for each event it records, writes the event
-to its stdin as JSON and returns at once, never awaiting it, and catches everything, so it
-costs the agent nothing. It forwards the objects of ``@opencode-ai/plugin`` 1.18's ``Hooks``
-as they are, under ``input``/``output`` or ``event``, with the plugin's ``directory``:
+``.opencode/plugins/kindling.js`` is taken out. (OpenCode's own folder, ``~/.config/opencode/``,
+gets its install at OpenCode's first start online, with or without Kindling; until then any
+plugin makes OpenCode wait for it.) Kindling's (``PLUGIN_TEMPLATE``) starts ``kindling hook
+--agent opencode EVENT`` detached for each event it records, writes the event to its stdin as
+JSON and returns at once, never awaiting it, and catches everything, so it costs the agent
+nothing (its code: ``opencode_plugin.js`` beside this module). It forwards the objects of
+``@opencode-ai/plugin`` 1.18's ``Hooks`` as they are, under ``input``/``output`` or ``event``,
+with the plugin's ``directory``:
 
 - ``tool.execute.after`` (``input``: ``tool``, ``sessionID``, ``callID``, ``args``;
   ``output``: ``title``, ``output``, ``metadata``): PostToolUse. OpenCode calls it only for a
@@ -39,8 +40,16 @@ as they are, under ``input``/``output`` or ``event``, with the plugin's ``direct
 Tool names and arguments become Claude Code's (``bash`` -> Bash, ``edit`` -> Edit with
 ``file_path``, ``old_string``, ``new_string``; ...), so the common mapping and ``skip_tools``
 apply unchanged; Kindling's own MCP tools (``kindling_<tool>`` in OpenCode) become
-``mcp__kindling__<tool>``, which ``skip_tools`` leaves out. OpenCode offers no way for a
-plugin to add context at session start, so nothing is injected; the memory is there over MCP.
+``mcp__kindling__<tool>``, which ``skip_tools`` leaves out.
+
+Injection: OpenCode 1.18 lets a plugin add system-prompt text before each model request
+(``experimental.chat.system.transform``: ``input.sessionID``, ``output.system``, a list of
+strings). At a session's first request the plugin runs ``kindling hook --agent opencode
+session.start`` (SessionStart: it opens the capsule and prints the context, Claude Code's
+shape) and waits for it (8 s at most); that text goes into every request of the session.
+Closing: OpenCode has no session end for plugins; the plugin sends ``session.end``
+(SessionEnd, with the last assistant text) for each session it saw when OpenCode's process
+exits (synchronously, 3 s at most), and ``session.deleted`` when a session is deleted.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -63,6 +72,9 @@ FLAG = "--opencode"
 # What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
 SETUP_NOTE: str | None = None
 EVENTS = {
+    "session.start": "SessionStart",  # the plugin's own, at a session's first model request
+    "session.end": "SessionEnd",  # the plugin's own, for each session when OpenCode exits
+    "session.deleted": "SessionEnd",
     "tool.execute.after": "PostToolUse",
     "message.part.updated": "PostToolUseFailure",
     "chat.message": "UserPromptSubmit",
@@ -95,60 +107,7 @@ MCP_PREFIX = "kindling_"  # Kindling's own MCP tools, as OpenCode names them (no
 PLUGIN_FILE = "kindling.js"  # its name in a plugin folder, where earlier versions wrote it
 PLUGIN_DIR = "opencode"  # in Kindling's home: the plugin files, named kindling-<scope>.js
 MARKER = "// Kindling's OpenCode plugin, written by `kindling init --opencode`"
-PLUGIN = """%(marker)s
-// (`kindling init --opencode --uninstall` removes it). It hands OpenCode's events to
-// `kindling hook --agent opencode`, detached: it never waits and never throws.
-import { spawn } from "node:child_process";
-
-const KINDLING = %(argv)s;
-
-function send(event, data) {
-  try {
-    const args = [...KINDLING.slice(1), "hook", "--agent", "opencode", event];
-    const child = spawn(KINDLING[0], args, {
-      stdio: ["pipe", "ignore", "ignore"],
-      detached: true,
-    });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify({ hook_event_name: event, ...data }));
-    child.unref();
-  } catch {}
-}
-
-export const KindlingPlugin = async ({ directory }) => {
-  const roles = new Map(); // message id -> role, for the sessions still running
-  const last = new Map(); // session id -> text of its last assistant text part
-  return {
-    "tool.execute.after": async (input, output) => {
-      send("tool.execute.after", { directory, input, output });
-    },
-    "chat.message": async (input, output) => {
-      send("chat.message", { directory, input, output });
-    },
-    event: async ({ event }) => {
-      try {
-        const props = event.properties || {};
-        if (event.type === "message.updated" && props.info) {
-          roles.set(props.info.id, props.info.role);
-        } else if (event.type === "message.part.updated" && props.part) {
-          const part = props.part;
-          if (part.type === "text" && roles.get(part.messageID) === "assistant") {
-            last.set(part.sessionID, part.text);
-          } else if (part.type === "tool" && part.state && part.state.status === "error") {
-            send("message.part.updated", { directory, event });
-          }
-        } else if (event.type === "session.idle" || event.type === "session.error") {
-          const session = props.sessionID;
-          send(event.type, { directory, event, lastAssistantText: last.get(session) ?? null });
-          last.delete(session);
-          if (roles.size > 10000) roles.clear();
-        }
-      } catch {}
-    },
-  };
-};
-"""
+PLUGIN_TEMPLATE = "opencode_plugin.js"  # beside this module; %(marker)s, %(argv)s filled in
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -212,6 +171,14 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     elif event == "session.idle":
         out["session_id"] = props.get("sessionID")
         out["last_assistant_message"] = data.get("lastAssistantText")
+    elif event == "session.start":
+        out["session_id"] = data.get("sessionID")
+        out["source"] = "startup"
+    elif event in ("session.end", "session.deleted"):
+        info = _dict(props.get("info"))
+        out["session_id"] = data.get("sessionID") or info.get("id")
+        out["last_assistant_message"] = data.get("lastAssistantText")
+        out["reason"] = "deleted" if event == "session.deleted" else "exit"
     elif event == "session.error":
         error = _dict(props.get("error"))
         out["session_id"] = props.get("sessionID")
@@ -222,7 +189,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
 
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
-    return None
+    """Claude Code's shape, which the plugin reads (``session.start``'s context)."""
+    return output
 
 
 def hook_file(scope: Scope, cwd: str | None = None) -> Path:
@@ -269,8 +237,11 @@ def legacy_plugin_path(scope: Scope, cwd: str | None = None) -> Path:
 
 def plugin_text(words: list[str]) -> str:
     import json
+    import os
 
-    return PLUGIN % {"marker": MARKER, "argv": json.dumps(words)}
+    with open(os.path.join(os.path.dirname(__file__), PLUGIN_TEMPLATE), encoding="utf-8") as fh:
+        template = fh.read()
+    return template % {"marker": MARKER, "argv": json.dumps(words)}
 
 
 def _is_ours(path: Path) -> bool:

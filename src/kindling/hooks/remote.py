@@ -2,8 +2,8 @@
 a local outbox (``client.outbox``), so that a slow or absent server never blocks the agent.
 
 What is sent, per event: SessionStart opens the session's capsule (its id derived from the
-session id, so a repeat is a harmless ``conflict``; for an agent with no session start hook,
-OpenCode, the session's first event that records something opens it); then every record the
+session id, so a repeat is a harmless ``conflict``), and so does a session's first event that
+records something when no SessionStart came first (OpenCode's may come late); then every record the
 local mode would spool (``hooks.capture.records``: one mapping for both modes) becomes one request
 (``request_for``): an observation is appended (the server joins it to the session's open
 capsule), a summary is set, a close closes the capsule with its summary. All text is scrubbed
@@ -84,25 +84,14 @@ def requests_for(
         request = request_for(scrubbed(record))
         if request is not None:
             out.append(request)
-    if p.session_id and (p.event == "SessionStart" or (out and not _opens_sessions(p.agent))):
+    if p.session_id and (p.event == "SessionStart" or out):
         scope = {"repoId": repo, "sessionId": p.session_id}
         intent = scrub_text(session_intent(repo, p.agent_label))
         capsule = session_capsule_id(p.session_id)
         body: dict[str, Any] = {"id": capsule, "intent": intent, "scope": scope}
-        if p.event == "SessionStart" or _first_for(capsule):
+        if _first_for(capsule) or p.event == "SessionStart":
             out.insert(0, ("POST", "/v1/capsules", body))
     return out
-
-
-def _opens_sessions(agent: str) -> bool:
-    """True when ``agent`` has a hook at session start (it opens the capsule). OpenCode has
-    none: its session's first recorded event opens it, or its summary finds no capsule."""
-    from kindling.agents import load
-
-    try:
-        return "SessionStart" in load(agent).EVENTS.values()
-    except ValueError:
-        return True
 
 
 OPENED_DIR = "opened"  # in the outbox folder: a mark per capsule this machine asked to open
