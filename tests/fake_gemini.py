@@ -2,7 +2,8 @@
 
 A streamed request whose last turn carries no function response is answered with one
 ``run_shell_command`` call (``echo <marker>``, the marker taken from the prompt); one that
-carries the call's response with a short text, so the run ends right after a tool call. Other
+carries the call's response with a short text, so the run ends right after a tool call.
+``FakeGemini(tool="status")`` calls Kindling's MCP tool of that name instead of the shell. Other
 requests (token counts, the CLI's own small JSON questions) get a neutral answer.
 """
 
@@ -17,7 +18,17 @@ from typing import Any
 MARKER = re.compile(r"marker-[a-z0-9-]+")
 
 
-def _answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
+def _offered(body: dict[str, Any], tool: str) -> str | None:
+    """The name Gemini CLI gave Kindling's MCP tool ``tool`` in this request, if offered."""
+    for group in body.get("tools") or []:
+        for decl in group.get("functionDeclarations") or [] if isinstance(group, dict) else []:
+            name = decl.get("name") if isinstance(decl, dict) else None
+            if isinstance(name, str) and "kindling" in name and name.endswith(tool):
+                return name
+    return None
+
+
+def _answer(path: str, body: dict[str, Any], tool: str | None = None) -> dict[str, Any]:
     if "countTokens" in path:
         return {"totalTokens": 10}
     contents = body.get("contents") or []
@@ -26,6 +37,8 @@ def _answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
     parts: list[dict[str, Any]]
     if "functionResponse" in json.dumps(contents[-1:]):
         parts = [{"text": f"Done with {marker}."}]
+    elif "streamGenerateContent" in path and tool and (name := _offered(body, tool)):
+        parts = [{"functionCall": {"name": name, "args": {}}}]
     elif "streamGenerateContent" in path:
         args = {"command": f"echo {marker}", "description": "Print the marker"}
         parts = [{"functionCall": {"name": "run_shell_command", "args": args}}]
@@ -39,7 +52,7 @@ def _answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
 class FakeGemini:
     """``with FakeGemini() as api:`` serves ``api.url`` (for ``GOOGLE_GEMINI_BASE_URL``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tool: str | None = None) -> None:
         self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
         owner = self
 
@@ -61,7 +74,7 @@ class FakeGemini:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 owner.bodies.append(body)
-                answer = _answer(self.path, body)
+                answer = _answer(self.path, body, tool)
                 if "alt=sse" in self.path:
                     self._send(200, "text/event-stream", f"data: {json.dumps(answer)}\n\n".encode())
                 else:

@@ -3,6 +3,9 @@
 The first request of a turn is answered with one ``exec_command`` call (``echo <marker>``, the
 marker taken from the prompt); a request that carries the call's output with a short message,
 so the run ends right after a tool call. Answers are streamed as server-sent events.
+``FakeOpenAI(command=...)`` runs that shell command instead of the echo, and
+``FakeOpenAI(patch=...)`` applies that patch with Codex's ``apply_patch`` (a freeform tool: a
+``custom_tool_call`` whose ``input`` is the patch).
 
 ``FakeOpenAI(search=..., call=...)`` plays a model that finds a deferred tool first: Codex
 offers MCP tools only behind its client-side ``tool_search`` tool, so the first request is
@@ -26,7 +29,13 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 
-def _item(body: dict[str, Any], search: str | None = None, call: str = "") -> dict[str, Any]:
+def _item(
+    body: dict[str, Any],
+    search: str | None = None,
+    call: str = "",
+    command: str = "",
+    patch: str = "",
+) -> dict[str, Any]:
     items = [i for i in body.get("input") or [] if isinstance(i, dict)]
     found = MARKER.search(json.dumps([i for i in items if i.get("type") == "message"]))
     marker = found.group(0) if found else "marker-none"
@@ -35,7 +44,15 @@ def _item(body: dict[str, Any], search: str | None = None, call: str = "") -> di
         return {"type": "message", "role": "assistant", "id": "msg_1", "content": [text]}
     if search is not None:
         return _searched(items, search, call, marker)
-    args = json.dumps({"cmd": f"echo {marker}"})
+    if patch:
+        return {
+            "type": "custom_tool_call",
+            "id": "ctc_1",
+            "call_id": f"call_patch_{marker.replace('-', '_')}",
+            "name": "apply_patch",
+            "input": patch,
+        }
+    args = json.dumps({"cmd": command or f"echo {marker}"})
     return {
         "type": "function_call",
         "id": "fc_1",
@@ -74,7 +91,9 @@ def _searched(items: list[dict[str, Any]], search: str, call: str, marker: str) 
 class FakeOpenAI:
     """``with FakeOpenAI() as api:`` serves ``api.url`` (the ``base_url``, ending in /v1)."""
 
-    def __init__(self, search: str | None = None, call: str = "") -> None:
+    def __init__(
+        self, search: str | None = None, call: str = "", command: str = "", patch: str = ""
+    ) -> None:
         self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
         owner = self
 
@@ -100,7 +119,10 @@ class FakeOpenAI:
                 usage = {"input_tokens": 5, "output_tokens": 5, "total_tokens": 10}
                 for event in (
                     {"type": "response.created", "response": {"id": "resp_1"}},
-                    {"type": "response.output_item.done", "item": _item(body, search, call)},
+                    {
+                        "type": "response.output_item.done",
+                        "item": _item(body, search, call, command, patch),
+                    },
                     {"type": "response.completed", "response": {"id": "resp_1", "usage": usage}},
                 ):
                     self.wfile.write(

@@ -596,9 +596,11 @@ def test_bad_agent_payloads_exit_zero_and_log(name: str, event: str, data: dict[
 
 
 def test_opencode_init_writes_its_mcp_server_and_its_plugin(git_repo: Path) -> None:
+    """The plugin lives in Kindling's home and ``opencode.json`` names it: OpenCode installs
+    packages into every plugin folder it scans, so the repository gets no ``.opencode/``."""
     opencode = load("opencode")
     config, plugin = opencode.install("project", str(git_repo), "kindling")
-    assert (config.items, plugin.items) == (("mcp",), ("plugin",))
+    assert (config.items, plugin.items) == (("mcp", "plugin"), ("plugin",))
     data = json.loads(config.path.read_text())
     assert data["mcp"]["kindling"] == {
         "type": "local",
@@ -606,8 +608,11 @@ def test_opencode_init_writes_its_mcp_server_and_its_plugin(git_repo: Path) -> N
         "enabled": True,
     }
     assert "mcpServers" not in data  # the .mcp.json shape OpenCode rejects
-    assert plugin.path == git_repo / ".opencode" / "plugins" / "kindling.js"
+    assert data["plugin"] == [plugin.path.as_uri()]
+    home = Path(os.environ["KINDLING_HOME"])
+    assert plugin.path.parent == home / "opencode"
     assert plugin.path.read_text(encoding="utf-8") == opencode.plugin_text(["kindling"])
+    assert sorted(p.name for p in git_repo.iterdir()) == [".git", "opencode.json"]
     assert not any(c.changed for c in opencode.install("project", str(git_repo), "kindling"))
     moved = opencode.install("project", str(git_repo), "/opt/k/bin/kindling")[1]
     assert moved.changed  # a new path: rewritten, the old one kept
@@ -615,18 +620,31 @@ def test_opencode_init_writes_its_mcp_server_and_its_plugin(git_repo: Path) -> N
     assert '["/opt/k/bin/kindling"]' in plugin.path.read_text(encoding="utf-8")
     opencode.uninstall("project", str(git_repo))
     assert not plugin.path.exists()
+    assert "plugin" not in json.loads(config.path.read_text())
 
 
-def test_a_users_own_opencode_plugin_file_is_never_replaced(git_repo: Path) -> None:
-    mine = git_repo / ".opencode" / "plugins" / "kindling.js"
-    mine.parent.mkdir(parents=True)
+def test_opencode_init_keeps_the_users_plugins_and_moves_its_old_one(git_repo: Path) -> None:
+    """The user's own ``plugin`` entries stay; the plugin an earlier ``init`` wrote in the
+    repository's plugin folder is taken out (a user's own file there is never touched)."""
+    old = git_repo / ".opencode" / "plugins" / "kindling.js"
+    old.parent.mkdir(parents=True)
+    opencode = load("opencode")
+    old.write_text(opencode.plugin_text(["kindling"]), encoding="utf-8")
+    mine = git_repo / ".opencode" / "plugins" / "mine.js"
     mine.write_text("export const Mine = async () => ({});\n", encoding="utf-8")
-    for extra in ((), ("--uninstall",)):
-        proc = kindling("init", "--opencode", *extra, cwd=git_repo)
-        assert proc.returncode == 1
-        assert "is not Kindling's plugin" in proc.stderr
-    assert mine.read_text(encoding="utf-8") == "export const Mine = async () => ({});\n"
-    assert not (git_repo / "opencode.json").exists()
+    (git_repo / "opencode.json").write_text('{"plugin": ["opencode-wakatime"]}', encoding="utf-8")
+    proc = kindling("init", "--opencode", cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((git_repo / "opencode.json").read_text(encoding="utf-8"))
+    assert data["plugin"][0] == "opencode-wakatime"
+    assert data["plugin"][1].endswith(".js")
+    assert "/opencode/kindling-" in data["plugin"][1]
+    assert not old.exists()
+    assert mine.exists()
+    proc = kindling("init", "--opencode", "--uninstall", cwd=git_repo)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((git_repo / "opencode.json").read_text(encoding="utf-8"))
+    assert data["plugin"] == ["opencode-wakatime"]
 
 
 END = "</untrusted_context>"

@@ -76,7 +76,8 @@ def test_a_request_the_server_refuses_moves_aside_and_never_blocks(
         out = run_hook("UserPromptSubmit", payload("user_prompt_submit", cwd))
         assert (out.returncode, out.stdout) == (0, "")
     assert list(spool_dir().glob("*.json")) == []
-    assert len(list((spool_dir() / "failed").glob("*.json"))) == 1
+    # the session's capsule (opened by its first record: no SessionStart came) and the prompt
+    assert len(list((spool_dir() / "failed").glob("*.json"))) == 2
     log = (Path(os.environ["KINDLING_HOME"]) / "hooks.log").read_text(encoding="utf-8")
     assert "refused" in log
 
@@ -103,3 +104,31 @@ def test_session_start_injects_the_servers_memory(
     context = injected(later)
     assert context is not None
     assert "KeyError 'user_id'" in context
+
+
+def test_an_opencode_session_gets_its_capsule_and_summary_on_the_server(
+    store_url: str, git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenCode has no session start hook: its first recorded event opens the session's
+    capsule on the server, so its summary is taken, not refused ("no capsule with id")."""
+    from tests.test_opencode_plugin import SESSION as OPENCODE_SESSION
+    from tests.test_opencode_plugin import session_payloads
+
+    token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
+    monkeypatch.setenv("KINDLING_TOKEN", token)
+    with running_server(store_url) as (url, _proc):
+        monkeypatch.setenv("KINDLING_URL", url)
+        for data in session_payloads(git_repo):
+            out = run_hook(data["hook_event_name"], data, "--agent", "opencode")
+            assert (out.returncode, out.stdout) == (0, "")
+    assert list(spool_dir().glob("*.json")) == []
+    assert not (spool_dir() / "failed").exists() or not list((spool_dir() / "failed").iterdir())
+    with Kindling.open(store_url) as kd:
+        scope = Scope(session_id=OPENCODE_SESSION)
+        stored = kd.list_observations(scope=scope, limit=20)
+        [capsule] = kd.list_capsules(scope=scope, limit=10)
+        summary = kd.get_summary(capsule.summary_id) if capsule.summary_id else None
+    assert capsule.intent.startswith("OpenCode session in")
+    assert set(capsule.observation_ids) == {o.id for o in stored}
+    assert summary is not None
+    assert summary.content == "Fixed a.py."

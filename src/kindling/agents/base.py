@@ -321,6 +321,32 @@ def remove_hook_groups(data: dict[str, Any], ours: Any) -> list[str]:
     return list(dict.fromkeys(touched))
 
 
+def not_prefixed(prefix: str) -> str:
+    """A regex for any name that does not start with ``prefix``, written without lookahead
+    (Codex matches hooks with Rust's ``regex``, which has none): at the first character that
+    differs, or at a name that ends inside the prefix. For the tool hooks' matcher: the
+    agent then starts no process for Kindling's own MCP tools."""
+    import re
+
+    ways = [f"{re.escape(prefix[:i])}(?:[^{re.escape(prefix[i])}]|$)" for i in range(len(prefix))]
+    return "^(?:" + "|".join(ways) + ")"
+
+
+def drop_events(hooks: dict[str, Any], events: Any, ours: Any) -> list[str]:
+    """Take Kindling's entries for ``events`` (which it no longer installs) out of ``hooks``."""
+    stale = {e: hooks[e] for e in events if isinstance(hooks.get(e), list)}
+    if not stale:
+        return []
+    holder = {"hooks": stale}
+    touched = remove_hook_groups(holder, ours)
+    for event in stale:
+        if event in holder.get("hooks", {}):
+            hooks[event] = holder["hooks"][event]
+        else:
+            del hooks[event]
+    return touched
+
+
 def copy(data: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = json.loads(json.dumps(data))
     return result

@@ -5,26 +5,25 @@ Payloads are the ``*HookInput`` types of ``@anthropic-ai/claude-agent-sdk``; the
 canonical, so ``canonical`` passes them through.
 
 Settings (``.claude/settings.json``, or ``~/.claude/settings.json`` with ``--scope user``): for
-each event one hook group ``{"matcher": ..., "hooks": [{"type": "command", "command":
-"kindling hook EVENT", "timeout": 10}]}``, refreshed in place when it is there already.
-``async`` is set on the tool events only (``ASYNC_EVENTS``), which fire on every tool call, so
-Claude Code does not wait for them. The others are synchronous: when ``claude -p`` exits it
-cancels the background hooks still running, and then it runs no SessionEnd hook at all (seen
-with 2.1.197: a PreCompact still running in the background when a ``/compact`` ended the input
-left the session's capsule open). They only write the spool (no database), so they cost the
-agent a few milliseconds, and a compaction or a subagent takes seconds anyway. The tool events'
-matcher leaves out the plain names of ``skip_tools`` (``tool_matcher``), so Claude Code starts
-no process for them.
+each event one hook group ``{"matcher": ..., "hooks": [{"type": "command", "command": "kindling
+hook EVENT", "timeout": 10}]}``, refreshed in place when it is there already. ``async`` is set on
+the tool events only (``ASYNC_EVENTS``), which fire on every tool call, so Claude Code does not
+wait for them. The others are synchronous: when ``claude -p`` exits it cancels the background hooks
+still running, and then it runs no SessionEnd hook at all (seen with 2.1.197: a PreCompact still
+running in the background when a ``/compact`` ended the input left the session's capsule open).
+They only write the spool (no database), so they cost the agent a few milliseconds, and a
+compaction or a subagent takes seconds anyway. The tool events' matcher leaves out the plain names
+of ``skip_tools`` (``tool_matcher``), so Claude Code starts no process for them.
 
 ``register`` notes each session's transcript at its first prompt, and ``earlier`` lets the next
-SessionStart reconcile the recent sessions whose transcript grew after their last reading (a
-run whose synchronous hooks did not run, or ran before the transcript was written).
+SessionStart reconcile the recent sessions whose transcript grew after their last reading (a run
+whose synchronous hooks did not run, or ran before the transcript was written).
 
-``missed``: at Stop, StopFailure, PreCompact and SessionEnd the transcript (JSONL) is read
-from where the last reconciliation of the session stopped, and every tool call with its
-result becomes the PostToolUse (or PostToolUseFailure) payload its hook would have sent. Both
-carry the tool call's id, and the record id derives from it, so whichever arrives second is
-skipped: nothing is lost and nothing is stored twice.
+``missed``: at Stop, StopFailure, PreCompact and SessionEnd the transcript (JSONL) is read from
+where the last reconciliation of the session stopped, and every tool call with its result becomes
+the PostToolUse (or PostToolUseFailure) payload its hook would have sent. Both carry the tool
+call's id, and the record id derives from it, so whichever arrives second is skipped: nothing is
+lost and nothing is stored twice.
 
 Must not import click, the CLI, the MCP server, the engine or a store; imports only the
 standard library at module level (hook processes import it).
@@ -49,17 +48,16 @@ if TYPE_CHECKING:
 NAME = "claude-code"
 LABEL = "Claude Code"
 FLAG = "--claude-code"
-# The canonical events are Claude Code's own (``hooks.payload``): each maps to itself.
-EVENTS = {event: event for event in CANONICAL_EVENTS}
+SETUP_NOTE: str | None = None  # what it needs before its hooks run (init, doctor; see codex)
+EVENTS = {event: event for event in CANONICAL_EVENTS}  # the canonical events are its own
 TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
 ASYNC_EVENTS = ("PostToolUse", "PostToolUseFailure")
 _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
 READ_LIMIT = 8 << 20  # the most of a transcript one reconciliation reads
 STATE_DIR = "transcripts"
 SWEEP_SESSIONS = 20  # the most recent sessions a SessionStart checks for a missed tail
-# Reconciliation states are pruned at each sweep: beyond these, a session is long over (a
-# state that is gone only means its transcript is read again from the start, and the tool
-# calls' ids keep that harmless).
+# Reconciliation states are pruned at each sweep beyond these (a pruned state only means its
+# transcript is read again from the start: the tool calls' ids keep that harmless).
 STATE_MAX_FILES = 200
 STATE_MAX_AGE_S = 30 * 24 * 3600
 TMP_MAX_AGE_S = 3600  # a state half-written by a process that died
@@ -317,6 +315,9 @@ def settings_path(scope: Scope, cwd: str | None = None) -> Path:
     from kindling.agents.base import base_dir
 
     return base_dir(scope, ".claude", cwd) / "settings.json"
+
+
+hook_file = settings_path  # the file holding Kindling's hooks (kindling doctor)
 
 
 def is_kindling_hook(entry: Any, event: str) -> bool:

@@ -5,9 +5,11 @@ Codex's hooks follow Claude Code's: the same event names and fields. The input s
 ``*.command.input`` JSON schemas built into the ``@openai/codex`` 0.169 binary: every input
 has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``model``,
 ``permission_mode``; PostToolUse adds ``tool_name``, ``tool_input``, ``tool_response`` (any
-JSON), ``tool_use_id`` and ``turn_id``; Stop adds ``last_assistant_message``. Codex runs hooks
-as part of the turn and waits for them. SessionStart's ``hookSpecificOutput.additionalContext``
-reaches the model, as with Claude Code.
+JSON), ``tool_use_id`` and ``turn_id``; Stop adds ``last_assistant_message``. A shell call's
+``tool_response`` is its output alone (0.169-0.171): its exit code is read from Codex's session
+log, the rollout file ``transcript_path`` names, under the same call id (``exit_code``).
+Codex runs hooks as part of the turn and waits for them. SessionStart's
+``hookSpecificOutput.additionalContext`` reaches the model, as with Claude Code.
 
 Files (project scope: ``<repo>/.codex/``; user scope: ``$CODEX_HOME``, default ``~/.codex/``):
 ``config.toml`` gets a block Kindling marks with comments, so ``--uninstall`` removes exactly
@@ -47,6 +49,13 @@ if TYPE_CHECKING:
 NAME = "codex"
 LABEL = "Codex"
 FLAG = "--codex"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = (
+    "Codex runs hooks only once you trust them: start `codex` once in this repository and "
+    'answer its "Hooks need review" with "Trust all and continue", or run headless with '
+    "`codex exec --dangerously-bypass-hook-trust` (`--trust` does not cover hooks); until "
+    "then Codex records nothing"
+)
 EVENTS = {
     event: event
     for event in (
@@ -61,6 +70,8 @@ EVENTS = {
     )
 }
 TOOLS = {"shell": "Bash", "exec_command": "Bash", "local_shell": "Bash"}
+# PostToolUse's matcher: not Kindling's own MCP tools (Codex names them mcp__kindling__<tool>).
+MATCHER = "mcp__kindling__"
 # Codex's longest hook timeout for SessionEnd (it clamps a longer one, with a warning).
 TIMEOUTS = {"SessionEnd": 3}
 BEGIN = "# kindling: begin (written by `kindling init --codex`; --uninstall removes it)"
@@ -72,6 +83,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
         return data
     out = dict(data)
     name = out.get("tool_name")
+    if name == "apply_patch":
+        return _patched(out)
     out["tool_name"] = TOOLS.get(name, name) if isinstance(name, str) else name
     response = out.get("tool_response")
     if out["tool_name"] != "Bash":
@@ -86,12 +99,142 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
             return out
         out["tool_response"] = {"stdout": text, "stderr": ""}
     elif isinstance(response, str):
+        code = exit_code(out.get("transcript_path"), out.get("tool_use_id"))
+        if code:
+            out["hook_event_name"] = "PostToolUseFailure"
+            out["error"] = f"Exit code {code}\n{response}"
+            return out
         out["tool_response"] = {"stdout": response, "stderr": ""}
     return out
 
 
+PATCH_FILE = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")
+
+
+def _patched(out: dict[str, Any]) -> dict[str, Any]:
+    """``apply_patch`` (``tool_input.command``: Codex's patch, ``*** Begin Patch`` ...) as
+    Claude Code's Edit, with the patch as a unified diff (``tool_response.unifiedDiff``) and
+    every file it touches (``file_paths``, for the excluded-path check); a failure ("Exit code:
+    N" in the output) as PostToolUseFailure."""
+    import re
+
+    raw = out.get("tool_input")
+    patch = raw.get("command") or raw.get("input") if isinstance(raw, dict) else raw
+    response = out.get("tool_response")
+    text = response if isinstance(response, str) else ""
+    out["tool_name"] = "Edit"
+    if not isinstance(patch, str) or not patch.strip():
+        out["tool_input"] = {}
+        return out
+    diff, paths = unified_diff(patch)
+    cwd = out.get("cwd") if isinstance(out.get("cwd"), str) else ""
+    full = [p if p.startswith("/") or not cwd else f"{cwd.rstrip('/')}/{p}" for p in paths]
+    out["tool_input"] = {"file_path": full[0] if full else "", "file_paths": full}
+    code = re.search(r"^Exit code: (-?\d+)", text, re.MULTILINE)
+    if code and code.group(1) != "0":
+        out["hook_event_name"] = "PostToolUseFailure"
+        out["error"] = f"Exit code {code.group(1)}\n{text}"
+        return out
+    out["tool_response"] = {"unifiedDiff": diff}
+    return out
+
+
+def unified_diff(patch: str) -> tuple[str, list[str]]:
+    """Codex's patch format as a unified diff (its hunks carry no line numbers: each keeps its
+    ``@@`` line as Codex wrote it), and the files it touches, in order."""
+    lines: list[str] = []
+    paths: list[str] = []
+    for line in patch.splitlines():
+        if line.strip() in ("*** Begin Patch", "*** End Patch", "*** End of File"):
+            continue
+        kind = next((k for k in PATCH_FILE if line.startswith(k)), None)
+        if kind is not None:
+            path = line[len(kind) :].strip()
+            paths.append(path)
+            old = "/dev/null" if kind == PATCH_FILE[0] else f"a/{path}"
+            new = "/dev/null" if kind == PATCH_FILE[1] else f"b/{path}"
+            lines += [f"--- {old}", f"+++ {new}"]
+            if kind == PATCH_FILE[0]:
+                lines.append("@@")
+            continue
+        if line.startswith("*** Move to: ") and lines:
+            moved = line[len("*** Move to: ") :].strip()
+            paths.append(moved)
+            lines[-1] = f"+++ b/{moved}"
+            continue
+        lines.append(line)
+    return "\n".join(lines), paths
+
+
+ROLLOUT_TAIL_BYTES = 4 << 20  # how far back in the session log a call's result is looked for
+
+
+def exit_code(rollout: Any, call_id: Any) -> int | None:
+    """A shell call's exit code, from Codex's session log (the rollout file the payload names
+    as ``transcript_path``): Codex 0.169-0.171 hands PostToolUse the output alone. The log's
+    ``event_msg`` for the finished call (``item_completed`` with a ``CommandExecution`` whose
+    ``id`` is the call id, or ``exec_command_end`` with its ``call_id``) has ``exit_code``; the
+    ``function_call_output`` says "Process exited with code N". None when neither is found
+    (the call is then stored as Codex reported it, ``[completed]``)."""
+    import json
+
+    if not isinstance(rollout, str) or not isinstance(call_id, str) or not call_id:
+        return None
+    needle = json.dumps(call_id).encode()
+    try:
+        with open(rollout, "rb") as fh:
+            fh.seek(max(0, fh.seek(0, 2) - ROLLOUT_TAIL_BYTES))
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    found: int | None = None
+    for line in reversed(lines):
+        if needle not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        code = _code_in(record.get("payload") if isinstance(record, dict) else None, call_id)
+        if code is not None:
+            return code
+        if found is None:
+            found = _code_in_output(record, call_id)
+    return found
+
+
+def _code_in(payload: Any, call_id: str) -> int | None:
+    if not isinstance(payload, dict):
+        return None
+    item = payload.get("item")
+    for candidate, key in ((item, "id"), (payload, "call_id")):
+        if isinstance(candidate, dict) and candidate.get(key) == call_id:
+            code = candidate.get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                return code
+    return None
+
+
+def _code_in_output(record: Any, call_id: str) -> int | None:
+    import re
+
+    payload = record.get("payload") if isinstance(record, dict) else None
+    if not isinstance(payload, dict) or payload.get("call_id") != call_id:
+        return None
+    output = payload.get("output")
+    if not isinstance(output, str):
+        return None
+    found = re.search(r"^Process exited with code (-?\d+)$", output, re.MULTILINE)
+    return int(found.group(1)) if found else None
+
+
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
     return output
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return home(scope, cwd) / "hooks.json"
 
 
 def home(scope: Scope, cwd: str | None = None) -> Path:
@@ -220,7 +363,8 @@ def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
             }
             for event in EVENTS
         }
-        items = base.merge_hook_groups(result.setdefault("hooks", {}), wanted, {}, _ours)
+        matcher = {"PostToolUse": {"matcher": base.not_prefixed(MATCHER)}}
+        items = base.merge_hook_groups(result.setdefault("hooks", {}), wanted, matcher, _ours)
     return base.save(path, data, result, items)
 
 

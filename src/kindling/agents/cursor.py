@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 NAME = "cursor"
 LABEL = "Cursor"
 FLAG = "--cursor"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = None
 # The hooks ``init --cursor`` installs, and the canonical event each one maps to.
 HOOKS = {
     "sessionStart": "SessionStart",
@@ -184,6 +186,11 @@ def records_itself(data: dict[str, Any]) -> bool:
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
     return None
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return folder(scope, cwd) / "hooks.json"
 
 
 def folder(scope: Scope, cwd: str | None = None) -> Path:

@@ -16,7 +16,9 @@ Edit, ``write_file`` -> Write, ``read_file`` -> Read, ...), so the common mappin
 
 Settings: ``mcpServers.kindling = {"command": "kindling", "args": ["mcp"]}``, and per event one
 group ``{"hooks": [{"type": "command", "name": "kindling", "command": "kindling hook --agent
-gemini EVENT", "timeout": 10000}]}`` (milliseconds). The user's other keys stay.
+gemini EVENT", "timeout": 10000}]}`` (milliseconds), and Kindling's variables (``KINDLING_TOKEN``,
+...) in ``security.environmentVariableRedaction.allowed``: Gemini CLI strips them from the
+MCP server's environment otherwise. The user's other keys stay.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 NAME = "gemini"
 LABEL = "Gemini CLI"
 FLAG = "--gemini"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = None
 EVENTS = {
     "SessionStart": "SessionStart",
     "BeforeAgent": "UserPromptSubmit",
@@ -56,6 +60,11 @@ TOOLS = {
     "web_fetch": "WebFetch",
     "google_web_search": "WebSearch",
 }
+# The events it installs: PreCompress fires before every model request and leaves nothing
+# (Gemini CLI's summary comes from AfterAgent), so its hook would only cost a process start.
+HOOKS = tuple(e for e in EVENTS if e != "PreCompress")
+# AfterTool's matcher (a JavaScript regex on the tool name): not Kindling's own MCP tools.
+MATCHERS = {"AfterTool": {"matcher": "^(?!mcp_kindling_).*"}}
 SETTINGS_KEYS = ("enabled", "disabled", "notifications")  # Gemini's own keys under "hooks"
 TIMEOUT_MS = 10_000
 
@@ -122,6 +131,42 @@ def _shell(text: str, display: Any) -> tuple[str, int]:
     return "\n".join(kept).strip(), code
 
 
+HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
+
+
+def _block_end(text: str) -> int | None:
+    """Where the ``<hook_context>`` block that opens ``text`` ends, matched by depth (a prompt
+    recorded before this was fixed can hold blocks of its own); None when it never closes."""
+    opening, closing = HOOK_CONTEXT
+    depth, at = 0, 0
+    while True:
+        start, end = text.find(opening, at), text.find(closing, at)
+        if end < 0:
+            return None
+        if 0 <= start < end:
+            depth, at = depth + 1, start + len(opening)
+        else:
+            depth, at = depth - 1, end + len(closing)
+            if depth == 0:
+                return at
+
+
+def typed(prompt: str) -> str:
+    """The prompt as the user typed it. Headless (``gemini -p``), Gemini CLI puts the context
+    a SessionStart hook returned in front of the prompt, ``<hook_context>CONTEXT</hook_context>``
+    and a blank line, and hands BeforeAgent that: stored whole, each session's injection would
+    hold the last one's, and grow. An unclosed block leaves the prompt as it came."""
+    text = prompt.lstrip()
+    if not text.startswith(HOOK_CONTEXT[0]):
+        return prompt
+    while text.startswith(HOOK_CONTEXT[0]):
+        end = _block_end(text)
+        if end is None:
+            return prompt
+        text = text[end:].lstrip()
+    return text
+
+
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     out: dict[str, Any] = {
         k: data[k] for k in ("session_id", "transcript_path", "cwd") if k in data
@@ -129,7 +174,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     if event == "SessionStart":
         out["source"] = data.get("source")
     elif event == "BeforeAgent":
-        out["prompt"] = data.get("prompt")
+        prompt = data.get("prompt")
+        out["prompt"] = typed(prompt) if isinstance(prompt, str) else prompt
     elif event == "AfterAgent":
         out["last_assistant_message"] = data.get("prompt_response")
     elif event == "PreCompress":
@@ -146,6 +192,11 @@ def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
     return {"hookSpecificOutput": {**output["hookSpecificOutput"], "hookEventName": native}}
 
 
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return settings_path(scope, cwd)
+
+
 def settings_path(scope: Scope, cwd: str | None = None) -> Path:
     from kindling.agents.base import base_dir
 
@@ -156,6 +207,49 @@ def _ours(entry: Any, event: str) -> bool:
     from kindling.agents.base import is_hook_command
 
     return isinstance(entry, dict) and is_hook_command(entry.get("command"), NAME, event)
+
+
+def _allow_env(data: dict[str, Any], path: Path, *, remove: bool) -> list[str]:
+    """Let Kindling's variables through Gemini CLI's redaction of an MCP server's environment
+    (``security.environmentVariableRedaction.allowed``): it strips every variable whose name
+    holds TOKEN (``KINDLING_TOKEN``: team mode fails), and under GitHub Actions all but a
+    few. The user's own entries stay; ``remove`` takes out Kindling's, and the objects that
+    leaves empty. Returns ["env"] when something changed."""
+    from kindling.agents.base import object_at
+    from kindling.config import SERVER_ENV
+    from kindling.errors import InvalidInputError
+
+    security = object_at(data, "security", path)
+    if security is None:
+        if remove:
+            return []
+        security = data["security"] = {}
+    redaction = object_at(security, "environmentVariableRedaction", path)
+    if redaction is None:
+        if remove:
+            return []
+        redaction = security["environmentVariableRedaction"] = {}
+    allowed = redaction.get("allowed", [])
+    if not isinstance(allowed, list):
+        raise InvalidInputError(
+            f'"security.environmentVariableRedaction.allowed" in {path} must be a list; '
+            "it was left untouched"
+        )
+    if remove:
+        kept = [name for name in allowed if name not in SERVER_ENV]
+    else:
+        kept = allowed + [name for name in SERVER_ENV if name not in allowed]
+    if kept == allowed and "allowed" in redaction:
+        return []
+    if kept:
+        redaction["allowed"] = kept
+    else:
+        redaction.pop("allowed", None)
+        if not redaction:
+            del security["environmentVariableRedaction"]
+        if not security:
+            del data["security"]
+    return ["env"] if kept != allowed else []
 
 
 def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
@@ -177,9 +271,12 @@ def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> lis
             "command": base.hook_command(exe, NAME, event),
             "timeout": TIMEOUT_MS,
         }
-        for event in EVENTS
+        for event in HOOKS
     }
-    items += base.merge_hook_groups(result.setdefault("hooks", {}), wanted, {}, _ours)
+    hooks = result.setdefault("hooks", {})
+    items += base.merge_hook_groups(hooks, wanted, MATCHERS, _ours)
+    items += base.drop_events(hooks, set(EVENTS) - set(HOOKS), _ours)
+    items += _allow_env(result, path, remove=False)
     return [base.save(path, data, result, items)]
 
 
@@ -193,4 +290,5 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     base.check_hook_groups(data, path, SETTINGS_KEYS)
     result = base.copy(data)
     items = base.remove_mcp(result, "mcpServers", path) + base.remove_hook_groups(result, _ours)
+    items += _allow_env(result, path, remove=True)
     return [base.save(path, data, result, items)]

@@ -7,12 +7,23 @@ array, program and arguments; it rejects the ``mcpServers`` shape of ``.mcp.json
 ``<repo>/opencode.json`` (project scope) or ``~/.config/opencode/opencode.json`` (user scope);
 the user's other keys stay.
 
-Capture: OpenCode has no command hooks; it loads every ``plugins/*.js`` of its config folders
-(``<repo>/.opencode/``, ``~/.config/opencode/``) as a plugin. Kindling's (``PLUGIN``) starts
-``kindling hook --agent opencode EVENT`` detached for each event it records, writes the event
-to its stdin as JSON and returns at once, never awaiting it, and catches everything, so it
-costs the agent nothing. It forwards the objects of ``@opencode-ai/plugin`` 1.18's ``Hooks``
-as they are, under ``input``/``output`` or ``event``, with the plugin's ``directory``:
+Capture: OpenCode has no command hooks; it loads plugins named in the config's ``plugin`` list
+(a package, or a ``file://`` URL) and every ``plugins/*.js`` of its config folders
+(``<repo>/.opencode/``, ``~/.config/opencode/``). It also installs ``@opencode-ai/plugin`` into
+each config folder that exists and, when any plugin is configured, waits for those installs
+before it starts (``Config.waitForDependencies`` in 1.18): a ``<repo>/.opencode/`` made by
+``init`` cost every offline start 70-90 s and left a ``package.json``, a lockfile and packages
+in the repository online. So Kindling's plugin lives in Kindling's home
+(``$KINDLING_HOME/opencode/kindling-<repo hash>.js``, ``kindling-user.js`` for the user scope)
+and ``opencode.json`` names it by ``file://`` URL; an earlier ``init``'s
+``.opencode/plugins/kindling.js`` is taken out. (OpenCode's own folder, ``~/.config/opencode/``,
+gets its install at OpenCode's first start online, with or without Kindling; until then any
+plugin makes OpenCode wait for it.) Kindling's (``PLUGIN_TEMPLATE``) starts ``kindling hook
+--agent opencode EVENT`` detached for each event it records, writes the event to its stdin as
+JSON and returns at once, never awaiting it, and catches everything, so it costs the agent
+nothing (its code: ``opencode_plugin.js`` beside this module). It forwards the objects of
+``@opencode-ai/plugin`` 1.18's ``Hooks`` as they are, under ``input``/``output`` or ``event``,
+with the plugin's ``directory``:
 
 - ``tool.execute.after`` (``input``: ``tool``, ``sessionID``, ``callID``, ``args``;
   ``output``: ``title``, ``output``, ``metadata``): PostToolUse. OpenCode calls it only for a
@@ -29,14 +40,24 @@ as they are, under ``input``/``output`` or ``event``, with the plugin's ``direct
 Tool names and arguments become Claude Code's (``bash`` -> Bash, ``edit`` -> Edit with
 ``file_path``, ``old_string``, ``new_string``; ...), so the common mapping and ``skip_tools``
 apply unchanged; Kindling's own MCP tools (``kindling_<tool>`` in OpenCode) become
-``mcp__kindling__<tool>``, which ``skip_tools`` leaves out. OpenCode offers no way for a
-plugin to add context at session start, so nothing is injected; the memory is there over MCP.
+``mcp__kindling__<tool>``, which ``skip_tools`` leaves out.
+
+Injection: OpenCode 1.18 lets a plugin add system-prompt text before each model request
+(``experimental.chat.system.transform``: ``input.sessionID``, ``output.system``, a list of
+strings). At a session's first request the plugin runs ``kindling hook --agent opencode
+session.start`` (SessionStart: it opens the capsule and prints the context, Claude Code's
+shape) and waits for it (8 s at most); that text goes into every request of the session.
+Closing: OpenCode has no session end for plugins; the plugin sends ``session.end``
+(SessionEnd, with the last assistant text) for each session it saw when OpenCode's process
+exits (synchronously, 3 s at most), and ``session.deleted`` when a session is deleted.
 
 Must not import click, the CLI, the MCP server, the engine or a store; only the standard
 library at module level.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +69,12 @@ if TYPE_CHECKING:
 NAME = "opencode"
 LABEL = "OpenCode"
 FLAG = "--opencode"
+# What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
+SETUP_NOTE: str | None = None
 EVENTS = {
+    "session.start": "SessionStart",  # the plugin's own, at a session's first model request
+    "session.end": "SessionEnd",  # the plugin's own, for each session when OpenCode exits
+    "session.deleted": "SessionEnd",
     "tool.execute.after": "PostToolUse",
     "message.part.updated": "PostToolUseFailure",
     "chat.message": "UserPromptSubmit",
@@ -78,62 +104,10 @@ ARGS = {
     "replaceAll": "replace_all",
 }
 MCP_PREFIX = "kindling_"  # Kindling's own MCP tools, as OpenCode names them (not recorded)
-PLUGIN_FILE = "kindling.js"
+PLUGIN_FILE = "kindling.js"  # its name in a plugin folder, where earlier versions wrote it
+PLUGIN_DIR = "opencode"  # in Kindling's home: the plugin files, named kindling-<scope>.js
 MARKER = "// Kindling's OpenCode plugin, written by `kindling init --opencode`"
-PLUGIN = """%(marker)s
-// (`kindling init --opencode --uninstall` removes it). It hands OpenCode's events to
-// `kindling hook --agent opencode`, detached: it never waits and never throws.
-import { spawn } from "node:child_process";
-
-const KINDLING = %(argv)s;
-
-function send(event, data) {
-  try {
-    const args = [...KINDLING.slice(1), "hook", "--agent", "opencode", event];
-    const child = spawn(KINDLING[0], args, {
-      stdio: ["pipe", "ignore", "ignore"],
-      detached: true,
-    });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify({ hook_event_name: event, ...data }));
-    child.unref();
-  } catch {}
-}
-
-export const KindlingPlugin = async ({ directory }) => {
-  const roles = new Map(); // message id -> role, for the sessions still running
-  const last = new Map(); // session id -> text of its last assistant text part
-  return {
-    "tool.execute.after": async (input, output) => {
-      send("tool.execute.after", { directory, input, output });
-    },
-    "chat.message": async (input, output) => {
-      send("chat.message", { directory, input, output });
-    },
-    event: async ({ event }) => {
-      try {
-        const props = event.properties || {};
-        if (event.type === "message.updated" && props.info) {
-          roles.set(props.info.id, props.info.role);
-        } else if (event.type === "message.part.updated" && props.part) {
-          const part = props.part;
-          if (part.type === "text" && roles.get(part.messageID) === "assistant") {
-            last.set(part.sessionID, part.text);
-          } else if (part.type === "tool" && part.state && part.state.status === "error") {
-            send("message.part.updated", { directory, event });
-          }
-        } else if (event.type === "session.idle" || event.type === "session.error") {
-          const session = props.sessionID;
-          send(event.type, { directory, event, lastAssistantText: last.get(session) ?? null });
-          last.delete(session);
-          if (roles.size > 10000) roles.clear();
-        }
-      } catch {}
-    },
-  };
-};
-"""
+PLUGIN_TEMPLATE = "opencode_plugin.js"  # beside this module; %(marker)s, %(argv)s filled in
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -197,6 +171,14 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
     elif event == "session.idle":
         out["session_id"] = props.get("sessionID")
         out["last_assistant_message"] = data.get("lastAssistantText")
+    elif event == "session.start":
+        out["session_id"] = data.get("sessionID")
+        out["source"] = "startup"
+    elif event in ("session.end", "session.deleted"):
+        info = _dict(props.get("info"))
+        out["session_id"] = data.get("sessionID") or info.get("id")
+        out["last_assistant_message"] = data.get("lastAssistantText")
+        out["reason"] = "deleted" if event == "session.deleted" else "exit"
     elif event == "session.error":
         error = _dict(props.get("error"))
         out["session_id"] = props.get("sessionID")
@@ -207,7 +189,13 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
 
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
-    return None
+    """Claude Code's shape, which the plugin reads (``session.start``'s context)."""
+    return output
+
+
+def hook_file(scope: Scope, cwd: str | None = None) -> Path:
+    """The file that holds Kindling's hooks once ``install`` ran (``kindling doctor``)."""
+    return plugin_path(scope, cwd)
 
 
 def config_path(scope: Scope, cwd: str | None = None) -> Path:
@@ -221,7 +209,23 @@ def config_path(scope: Scope, cwd: str | None = None) -> Path:
 
 
 def plugin_path(scope: Scope, cwd: str | None = None) -> Path:
-    """``plugins/kindling.js`` in the config folder OpenCode scans for plugins."""
+    """The plugin's file, in Kindling's home (``opencode/``), one per scope and repository:
+    never in a folder OpenCode scans for plugins, where it installs packages (see the
+    module)."""
+    import hashlib
+    from pathlib import Path
+
+    from kindling.config import kindling_home, repo_root
+
+    if scope == "user":
+        stem = "kindling-user"
+    else:
+        stem = "kindling-" + hashlib.sha256(repo_root(cwd).encode()).hexdigest()[:12]
+    return Path(kindling_home()).absolute() / PLUGIN_DIR / f"{stem}.js"
+
+
+def legacy_plugin_path(scope: Scope, cwd: str | None = None) -> Path:
+    """Where ``init`` wrote the plugin before: a folder OpenCode installs packages into."""
     from pathlib import Path
 
     from kindling.config import repo_root
@@ -233,8 +237,11 @@ def plugin_path(scope: Scope, cwd: str | None = None) -> Path:
 
 def plugin_text(words: list[str]) -> str:
     import json
+    import os
 
-    return PLUGIN % {"marker": MARKER, "argv": json.dumps(words)}
+    with open(os.path.join(os.path.dirname(__file__), PLUGIN_TEMPLATE), encoding="utf-8") as fh:
+        template = fh.read()
+    return template % {"marker": MARKER, "argv": json.dumps(words)}
 
 
 def _is_ours(path: Path) -> bool:
@@ -255,6 +262,54 @@ def _is_ours(path: Path) -> bool:
     return True
 
 
+def _is_our_spec(spec: Any) -> bool:
+    """A ``plugin`` entry naming a plugin file of Kindling's (in any Kindling home)."""
+    import posixpath
+
+    if not isinstance(spec, str) or not spec.startswith("file://"):
+        return False
+    folder, name = posixpath.split(spec)
+    return posixpath.basename(folder) == PLUGIN_DIR and name.startswith("kindling-")
+
+
+def _plugins(data: dict[str, Any], path: Path, spec: str | None) -> list[str]:
+    """Put ``spec`` in ``data["plugin"]`` in place of any other of Kindling's (None: take
+    Kindling's out, and the list when that empties it). Returns ["plugin"] on a change."""
+    from kindling.errors import InvalidInputError
+
+    current = data.get("plugin")
+    if current is not None and not isinstance(current, list):
+        raise InvalidInputError(f'"plugin" in {path} must be a list; it was left untouched')
+    before = list(current or [])
+    after = [s for s in before if not _is_our_spec(s)] + ([spec] if spec else [])
+    if after == before:
+        return []
+    if after:
+        data["plugin"] = after
+    else:
+        data.pop("plugin", None)
+    return ["plugin"]
+
+
+def _drop_legacy(scope: Scope, cwd: str | None) -> list[FileChange]:
+    """Take out the plugin an earlier ``init`` wrote in a plugin folder (and the folder, when
+    that empties it); a user's own file there is left alone."""
+    from kindling.agents import base
+    from kindling.errors import InvalidInputError
+
+    old = legacy_plugin_path(scope, cwd)
+    try:
+        if not _is_ours(old):
+            return []
+    except InvalidInputError:  # not Kindling's: the user's own
+        return []
+    saved = base.backup(old)
+    old.unlink()
+    with contextlib.suppress(OSError):
+        old.parent.rmdir()
+    return [base.FileChange(old, True, saved, ("plugin",))]
+
+
 def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
     from kindling.agents import base
 
@@ -268,7 +323,8 @@ def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> lis
     words = base.exe_words(exe or base.kindling_executable())
     entry = {"type": "local", "command": [*words, "mcp"], "enabled": True}
     items = base.merge_mcp(result, "mcp", entry, path)
-    changes = [base.save(path, data, result, items)]
+    items += _plugins(result, path, plugin.as_uri())
+    changes = [base.save(path, data, result, items), *_drop_legacy(scope, cwd)]
     text = plugin_text(words)
     if ours and plugin.read_text(encoding="utf-8") == text:
         return [*changes, base.FileChange(plugin, False, None, ())]
@@ -283,8 +339,8 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     path = config_path(scope, cwd)
     data = base.load_json(path)
     result = base.copy(data)
-    items = base.remove_mcp(result, "mcp", path)
-    changes = [base.save(path, data, result, items)]
+    items = base.remove_mcp(result, "mcp", path) + _plugins(result, path, None)
+    changes = [base.save(path, data, result, items), *_drop_legacy(scope, cwd)]
     plugin = plugin_path(scope, cwd)
     if not _is_ours(plugin):
         return [*changes, base.FileChange(plugin, False, None, ())]

@@ -30,7 +30,7 @@ import json
 import os
 import sys
 
-from kindling.hooks.log import LOG_NAME, log_problem
+from kindling.hooks.log import LOG_NAME, log_problem, note_run
 from kindling.hooks.payload import EVENTS
 
 TYPE_CHECKING = False
@@ -164,6 +164,8 @@ def run_hook_cli(
     label = event or "-"
     try:
         _arm_watchdog(label)
+        if (agent or "claude-code").replace("-", "_").isidentifier():  # never a path
+            note_run(agent or "claude-code")
         raw = _read_stdin()
         target = arg_db or (os.fspath(db) if db is not None else None)
         output = _run_cached(event, raw, target, keep_open=exit_process, agent=agent)

@@ -34,3 +34,27 @@ def log_problem(event: str, message: str) -> None:
             fh.write(f"{stamp} pid={os.getpid()} {event or '-'} {line}\n")
     except Exception:  # the log is best effort; nothing may escape a hook
         pass
+
+
+RAN_DIR = "hooks-ran"  # in Kindling's home: one empty file per agent whose hooks have run
+
+
+def ran_marker(agent: str) -> str:
+    from kindling.config import kindling_home
+
+    return os.path.join(kindling_home(), RAN_DIR, agent)
+
+
+def note_run(agent: str) -> None:
+    """Mark that ``agent``'s hooks ran (one ``stat`` after the first time): ``kindling doctor``
+    warns about hooks installed that never ran. Never raises."""
+    try:
+        path = ran_marker(agent)
+        if os.path.exists(path):
+            return
+        from kindling.private_files import private_dir
+
+        private_dir(os.path.dirname(path))
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    except Exception:  # best effort, as the log
+        pass

@@ -1,11 +1,13 @@
 """Turn a hook payload into the observation to record (or nothing). Pure.
 
 Bash -> ``command`` (command line, how it ended, head and tail of stdout/stderr); Edit, Write,
-NotebookEdit -> ``file_diff`` (a unified diff, bounded); other tools -> ``tool_call`` (inputs
-and a bounded result); failures -> ``error``; prompts -> ``message`` (``role`` "user", or
-"system" for what Claude Code injects itself, such as ``<task-notification>``). Noise is
-skipped: the tools in ``skip_tools`` and reads of excluded paths. The contents of excluded paths
-(``.env``, ``*.pem``, ...) are never kept, whichever tool touched them.
+NotebookEdit -> ``file_diff`` (a unified diff, bounded; an agent that hands its own diff puts it
+in ``tool_response.unifiedDiff``, and a patch's every file in ``tool_input.file_paths``); other
+tools -> ``tool_call`` (inputs and a bounded result); failures -> ``error``; prompts ->
+``message`` (``role`` "user", or "system" for what Claude Code injects itself, such as
+``<task-notification>``). Noise is skipped: the tools in ``skip_tools`` and reads of excluded
+paths. The contents of excluded paths (``.env``, ``*.pem``, ...) are never kept, whichever tool
+touched them.
 
 How a command ended is written only as Claude Code reported it: ``[exit N]`` from a failure's
 ``Exit code N``, Claude Code's own ``returnCodeInterpretation`` ("No matches found"),
@@ -207,13 +209,21 @@ def _edit(p: HookPayload, cfg: HookConfig, prov: dict[str, Any], repo: str) -> D
     prov["path"] = path
     tool = p.tool_name or ""
     header = f"{tool} {name}"
-    if is_excluded(path, cfg.excluded_paths):
+    others = p.tool_input.get("file_paths")  # a patch's every file (Codex's apply_patch)
+    paths = (
+        [path, *(o for o in others if isinstance(o, str))] if isinstance(others, list) else [path]
+    )
+    if len(set(paths)) > 1:
+        header += f" (+{len(set(paths)) - 1} more)"
+    if any(is_excluded(one, cfg.excluded_paths) for one in paths):
         prov["contentWithheld"] = True
         return Draft("file_diff", f"{header}\n[diff {WITHHELD}]", prov)
     response = p.tool_response if isinstance(p.tool_response, dict) else {}
     hunks = _patch_text(response.get("structuredPatch"))
     if hunks is not None:
         diff = f"--- a/{name}\n+++ b/{name}\n{hunks}"
+    elif isinstance(response.get("unifiedDiff"), str):  # an agent that hands the diff itself
+        diff = str(response["unifiedDiff"])
     elif tool == "Write":
         original = response.get("originalFile")
         old = original if isinstance(original, str) else ""

@@ -2,8 +2,9 @@
 a local outbox (``client.outbox``), so that a slow or absent server never blocks the agent.
 
 What is sent, per event: SessionStart opens the session's capsule (its id derived from the
-session id, so a repeat is a harmless ``conflict``); then every record the local mode would
-spool (``hooks.capture.records``: one mapping for both modes) becomes one request
+session id, so a repeat is a harmless ``conflict``), and so does a session's first event that
+records something when no SessionStart came first (OpenCode's may come late); then every record the
+local mode would spool (``hooks.capture.records``: one mapping for both modes) becomes one request
 (``request_for``): an observation is appended (the server joins it to the session's open
 capsule), a summary is set, a close closes the capsule with its summary. All text is scrubbed
 (``spool.scrubbed``, as locally) before it is spooled.
@@ -79,16 +80,38 @@ def requests_for(
     in the local mode (``hooks.capture.records``), one request each."""
     repo = repo_root(p.cwd)
     out: list[tuple[str, str, dict[str, Any]]] = []
-    if p.event == "SessionStart" and p.session_id:
-        scope = {"repoId": repo, "sessionId": p.session_id}
-        intent = scrub_text(session_intent(repo, p.agent_label))
-        body = {"id": session_capsule_id(p.session_id), "intent": intent, "scope": scope}
-        out.append(("POST", "/v1/capsules", body))
     for record in records(p, cfg, repo, commits):
         request = request_for(scrubbed(record))
         if request is not None:
             out.append(request)
+    if p.session_id and (p.event == "SessionStart" or out):
+        scope = {"repoId": repo, "sessionId": p.session_id}
+        intent = scrub_text(session_intent(repo, p.agent_label))
+        capsule = session_capsule_id(p.session_id)
+        body: dict[str, Any] = {"id": capsule, "intent": intent, "scope": scope}
+        if _first_for(capsule) or p.event == "SessionStart":
+            out.insert(0, ("POST", "/v1/capsules", body))
     return out
+
+
+OPENED_DIR = "opened"  # in the outbox folder: a mark per capsule this machine asked to open
+
+
+def _first_for(capsule_id: str) -> bool:
+    """True the first time a capsule is asked for here (the open is in the outbox then, and
+    delivered before the records after it); a repeat would be a harmless ``conflict``."""
+    import os
+
+    from kindling.private_files import private_dir
+
+    folder = private_dir(os.path.join(kindling_home(), SPOOL_DIR, OPENED_DIR))
+    try:
+        os.close(
+            os.open(os.path.join(folder, capsule_id), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        )
+    except FileExistsError:
+        return False
+    return True
 
 
 def injection(

@@ -99,5 +99,27 @@ def build_server(
 
 
 def serve(db: Path, opener: Callable[[], Memory] | None = None) -> None:
-    """Serve over stdio until the client hangs up."""
-    build_server(db, opener=opener).run("stdio")
+    """Serve over stdio until the client hangs up; after ``kindling.mcp.front`` answered the
+    handshake, from where it left off."""
+    from kindling.mcp import handoff
+
+    server = build_server(db, opener=opener)
+    taken = handoff.HANDED_OFF
+    if taken is None:
+        server.run("stdio")
+        return
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    replayed = handoff.ReplayedStdin(taken.replay(), sys.stdin.buffer)
+    stdin = anyio.wrap_file(replayed)  # type: ignore[arg-type]  # readline and iteration
+    stdout = anyio.wrap_file(handoff.FilteredStdout(sys.stdout.buffer))  # type: ignore[arg-type]
+
+    async def run() -> None:
+        low = server._lowlevel_server
+        async with stdio_server(stdin, stdout) as (read, write):
+            await low.run(read, write, low.create_initialization_options())
+
+    anyio.run(run)

@@ -64,8 +64,8 @@ def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags
       --claude-code  .claude/settings.json (hooks)
       --gemini       .gemini/settings.json (mcpServers, hooks)
       --codex        .codex/config.toml ([mcp_servers.kindling]), .codex/hooks.json
-      --opencode     opencode.json (mcp), .opencode/plugins/kindling.js (or both
-                     in ~/.config/opencode/)
+      --opencode     opencode.json (mcp, plugin), and the plugin in Kindling's home
+                     ($KINDLING_HOME/opencode/)
       --cursor       .cursor/mcp.json (mcpServers), .cursor/hooks.json
 
     Every file keeps its other keys; the old file is backed up next to it
@@ -88,6 +88,8 @@ def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags
             module = AGENTS[name]
             changes = module.uninstall(where) if uninstall else module.install(where)
             report.setdefault("agents", {})[name] = [c.to_dict(action) for c in changes]
+            if module.SETUP_NOTE and not uninstall:
+                report.setdefault("notes", {})[name] = module.SETUP_NOTE
             if name == "claude-code":  # the shape this command printed before other agents
                 first = changes[0].to_dict(action)
                 first["events"] = first.pop("items")
@@ -101,6 +103,8 @@ def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags
         click.echo(f"Database: {report['db']}")
     for name, changes in report.get("agents", {}).items():
         _describe(AGENTS[name].LABEL, changes, uninstall)
+        if note := report.get("notes", {}).get(name):
+            click.echo(f"Note: {note}.")
 
 
 def _describe(label: str, changes: list[dict[str, Any]], uninstall: bool) -> None:
