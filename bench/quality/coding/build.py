@@ -245,49 +245,51 @@ def trim_patch(patch: str) -> str:
     return "".join(out)
 
 
+def record_one(
+    t: Trajectory, rng: random.Random, short: str, split: str | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One trajectory as one session: a seeded start within the eight weeks, steps 4-45 s
+    apart, the hooks' mapping of each step, the agent's last words as the summary."""
+    sid = str(uuid.uuid5(NS, t.source))
+    repo = repo_of(t.instance_id)
+    repo_id = payloads.checkout(repo)
+    ts = START_MS + rng.randrange(SPREAD_DAYS) * DAY_MS + rng.randrange(9 * 3600) * 1000
+    opened = ts - 1000
+    observations = []
+    for n, (_, draft) in enumerate(payloads.drafts(t, sid, repo)):
+        ts += rng.randint(4, 45) * 1000 if n else 0
+        observations.append(
+            {"id": f"cs-{short}-{n:03d}", "session_id": sid, "repo_id": repo_id, "ts": ts, **draft}
+        )
+    last_thought = next((s.thought for s in reversed(t.steps) if s.thought.strip()), "")
+    session = {
+        "session_id": sid,
+        "short": short,
+        "repo_id": repo_id,
+        "split": split or t.split,
+        "source": t.source,
+        "agent": t.agent,
+        "model": t.model,
+        "instance_id": t.instance_id,
+        "title": t.title,
+        "patch_from": t.patch_from,
+        "patch": trim_patch(t.patch),
+        "opened_at": opened,
+        "closed_at": ts + 5000,
+        "summary": last_thought[:4000],
+    }
+    return session, observations
+
+
 def record(trajs: list[Trajectory]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     rng = random.Random(SEED)
     sessions, observations = [], []
     counters = {"tune": 0, "heldout": 0}
     for t in trajs:
         counters[t.split] += 1
-        short = f"{t.split[0]}{counters[t.split]:03d}"
-        sid = str(uuid.uuid5(NS, t.source))
-        repo = repo_of(t.instance_id)
-        repo_id = payloads.checkout(repo)
-        ts = START_MS + rng.randrange(SPREAD_DAYS) * DAY_MS + rng.randrange(9 * 3600) * 1000
-        opened = ts - 1000
-        recorded = payloads.drafts(t, sid, repo)
-        for n, (_, draft) in enumerate(recorded):
-            ts += rng.randint(4, 45) * 1000 if n else 0
-            observations.append(
-                {
-                    "id": f"cs-{short}-{n:03d}",
-                    "session_id": sid,
-                    "repo_id": repo_id,
-                    "ts": ts,
-                    **draft,
-                }
-            )
-        last_thought = next((s.thought for s in reversed(t.steps) if s.thought.strip()), "")
-        sessions.append(
-            {
-                "session_id": sid,
-                "short": short,
-                "repo_id": repo_id,
-                "split": t.split,
-                "source": t.source,
-                "agent": t.agent,
-                "model": t.model,
-                "instance_id": t.instance_id,
-                "title": t.title,
-                "patch_from": t.patch_from,
-                "patch": trim_patch(t.patch),
-                "opened_at": opened,
-                "closed_at": ts + 5000,
-                "summary": last_thought[:4000],
-            }
-        )
+        session, steps = record_one(t, rng, f"{t.split[0]}{counters[t.split]:03d}")
+        sessions.append(session)
+        observations.extend(steps)
     return sessions, observations
 
 

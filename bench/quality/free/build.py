@@ -16,11 +16,10 @@ from __future__ import annotations
 import json
 import random
 import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
-from bench.quality.coding import build, payloads
+from bench.quality.coding import build
 from bench.quality.coding.readers import read_runs
 from bench.quality.coding.sources import Trajectory, git_show
 
@@ -42,42 +41,15 @@ def extra_runs() -> list[Trajectory]:
 
 
 def record(trajs: list[Trajectory]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The extra sessions, recorded as the coding set's are (``coding.build.record_one``)."""
     rng = random.Random(SEED)
     sessions, observations = [], []
     for n, t in enumerate(trajs, 1):
-        short = f"x{n:03d}"
-        sid = str(uuid.uuid5(build.NS, t.source))
-        repo_id = payloads.checkout(build.repo_of(t.instance_id))
-        ts = build.START_MS + rng.randrange(build.SPREAD_DAYS) * build.DAY_MS
-        ts += rng.randrange(9 * 3600) * 1000
-        opened = ts - 1000
-        for i, (_, draft) in enumerate(payloads.drafts(t, sid, build.repo_of(t.instance_id))):
-            ts += rng.randint(4, 45) * 1000 if i else 0
-            observations.append(
-                {"id": f"cs-{short}-{i:03d}", "session_id": sid, "repo_id": repo_id, "ts": ts}
-                | draft
-            )
         if not t.patch.strip():
             t.patch = build.patch_from_commands(t)
-        last = next((s.thought for s in reversed(t.steps) if s.thought.strip()), "")
-        sessions.append(
-            {
-                "session_id": sid,
-                "short": short,
-                "repo_id": repo_id,
-                "split": "extra",
-                "source": t.source,
-                "agent": t.agent,
-                "model": t.model,
-                "instance_id": t.instance_id,
-                "title": t.title,
-                "patch_from": t.patch_from,
-                "patch": build.trim_patch(t.patch),
-                "opened_at": opened,
-                "closed_at": ts + 5000,
-                "summary": last[:4000],
-            }
-        )
+        session, steps = build.record_one(t, rng, f"x{n:03d}", "extra")
+        sessions.append(session)
+        observations.extend(steps)
     return sessions, observations
 
 
