@@ -135,9 +135,12 @@ class LocalFtsProvider:
         full = build_query(request.query or "")
         if request.limit <= 0:
             return ProviderResult((), full)
-        reference = request.now
-        if reference is None:
-            reference = self.store.newest_ts(request.scope) or 0
+        newest = self.store.newest_ts(request.scope)
+        reference = request.now if request.now is not None else (newest or 0)
+        if request.now is not None and (newest is None or newest <= request.now):
+            # Nothing in scope was recorded after ``now``: no time filter to pay for (it costs
+            # a row look-up per match).
+            request = replace(request, now=None)
         scope = scope_factor(request.scope, request.scope)
         full, counts, fallback = self._read_terms(full)
         query = Query(full, read_need(request.query) if full.match else None, counts[0], counts[1])
