@@ -224,3 +224,29 @@ def test_a_head_of_16_kib_is_taken(served: tuple[str, str, subprocess.Popen[byte
         pad = "a" * 15_000
         r = http.get("/v1/status", headers={**auth(token), "X-Pad": pad})
         assert r.status_code == 200, r.text
+
+
+def test_a_client_that_sent_its_body_may_use_the_connection_again(
+    served: tuple[str, str, subprocess.Popen[bytes]],
+) -> None:
+    """An early 401 with the body still on its way: once the body has come, the connection
+    goes on (a client pool reuses it for the next request and must get an answer, not an end
+    of stream; that race failed a CI run)."""
+    url, _, _ = served
+    head = (
+        "POST /v1/observations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 2\r\n\r\n"
+    )
+    sock = raw(url, head.encode())
+    sock.settimeout(PATIENCE_S)
+    got = sock.recv(65536)
+    assert got.startswith(b"HTTP/1.1 401"), got[:200]
+    sock.sendall(b"{}")  # the body, after the answer
+    sock.sendall(b"GET /v1/status HTTP/1.1\r\nHost: x\r\n\r\n")
+    while got.count(b"HTTP/1.1 401") < 2:
+        chunk = sock.recv(65536)
+        if not chunk:  # an end of stream instead of the second answer
+            break
+        got += chunk
+    sock.close()
+    assert got.count(b"HTTP/1.1 401") == 2, got[-300:]

@@ -10,10 +10,12 @@ whole is taken at any size. ``HeadTimeoutProtocol`` (uvicorn's own h11 protocol)
   app (``app.read_json``);
 - answers a head over ``MAX_HEAD_BYTES`` (request line, headers and the blank line) with a 400
   error object, counted on the bytes as they arrive, however they are split;
-- after an answer sent before the request's body was all read (an early 401, 408 or 413), ends
-  the connection: it sends its end of stream, throws away what still arrives, and closes
-  ``read_timeout_s`` later at most (closing at once, with unread bytes, could reset the
-  connection before the client reads the answer).
+- after an answer sent before the request's body was all read (an early 401, 408 or 413), gives
+  the body ``read_timeout_s`` to end (uvicorn throws it away; the connection then goes on, so a
+  client that sent its whole body may use it again), and otherwise ends the connection: it
+  sends its end of stream, throws away what still arrives, and closes ``read_timeout_s`` later
+  at most (closing at once, with unread bytes, could reset the connection before the client
+  reads the answer).
 
 What a body may hold once it has arrived (its JSON depth) is ``bodies``' to check.
 
@@ -69,6 +71,7 @@ class HeadTimeoutProtocol(H11Protocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._head = b""  # the request head so far (at most MAX_HEAD_BYTES + 4 bytes of it)
         self._ending = False  # answered: what arrives now is thrown away until the close
+        self._draining = False  # answered before the body ended: waiting for its end
 
     def _arm(self) -> None:
         self._disarm()
@@ -109,6 +112,12 @@ class HeadTimeoutProtocol(H11Protocol):
                 self._end(_head_too_large())
                 return
         super().data_received(data)
+        if self._draining:
+            if self.conn.their_state is not h11.SEND_BODY:  # the body ended: the next request
+                self._draining = False
+                self._head = b""
+                self._arm()
+            return
         if self.conn.their_state is not h11.IDLE:
             self._disarm()
             self._head = b""
@@ -118,9 +127,18 @@ class HeadTimeoutProtocol(H11Protocol):
         if self.transport.is_closing():
             return
         if self.conn.their_state is h11.SEND_BODY:  # answered before the body came in
-            self._end()
+            self._disarm()
+            self._draining = True
+            self._head_timer = self.loop.call_later(self.read_timeout_s, self._body_late)
         elif self.conn.their_state is h11.IDLE:
             self._arm()
+
+    def _body_late(self) -> None:
+        """The body of an answered request did not end in time: end the connection."""
+        self._head_timer = None
+        if self._draining and not self.transport.is_closing():
+            self._draining = False
+            self._end()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
