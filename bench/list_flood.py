@@ -30,8 +30,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
+from bench.pgschema import scratch_schema
 from bench.server_load import free_port, kindling, pct
 
 KINDLING = Path(sys.executable).with_name("kindling")
@@ -242,16 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or str(Path(tmp) / "flood.db")
         if args.schema and db.startswith("postgresql://"):
-            import psycopg
-
-            with psycopg.connect(db, autocommit=True) as conn:
-                conn.execute(f"CREATE SCHEMA {args.schema}")
-            sep = "&" if "?" in db else "?"
-            try:
-                report = run(args, f"{db}{sep}options={quote(f'-csearch_path={args.schema}')}")
-            finally:
-                with psycopg.connect(db, autocommit=True) as conn:
-                    conn.execute(f"DROP SCHEMA {args.schema} CASCADE")
+            with scratch_schema(db, args.schema) as url:
+                report = run(args, url)
         else:
             report = run(args, db)
     print(json.dumps(report, indent=2))
