@@ -328,3 +328,46 @@ def test_bm25_strength_is_in_0_1_and_never_a_negative_zero(bm25: float, clauses:
     assert 0.0 <= value < 1.0
     assert math.copysign(1.0, value) == 1.0
     assert math.copysign(1.0, bm25_strength(0.0, clauses, DEFAULT_WEIGHTS.relevance_k)) == 1.0
+
+
+_unit = st.floats(0, 1)
+
+
+@given(
+    st.one_of(st.none(), st.floats(-1e6, 0)),
+    st.integers(0, 10**13),
+    st.integers(0, 10**13),
+    st.tuples(_unit, _unit, _unit, _unit, _unit, _unit, _unit, _unit, _unit),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.tuples(_unit, _unit), max_size=2),
+)
+def test_raw_score_is_the_product_of_the_named_factors(
+    bm25: float | None,
+    ts: int,
+    ref: int,
+    values: tuple[float, ...],
+    summary: bool,
+    prompt: bool,
+    extra: list[tuple[float, float]],
+) -> None:
+    """The provider ranks its pool by ``raw_score``; the hits show ``signals_of``: the value
+    is the base times the source times every named factor, to the last bit."""
+    from kindling.retrieval.scoring import Signal, raw_score, recency, relevance, signals_of
+
+    sc, it, conf, own, ctx, sup, ep, need, _ = values
+    inputs = ScoreInputs(
+        bm25, 3, ts, ref, sc, it, conf, summary, own=own, context=ctx, support=sup,
+        episode=ep, need=need, prompt=prompt,
+        extra=tuple(Signal(f"x{i}", v, w) for i, (v, w) in enumerate(extra)),
+    )  # fmt: skip
+    w = DEFAULT_WEIGHTS
+    rec = recency(ts, ref, w.half_life_ms)
+    base = rec if bm25 is None else w.fts * relevance(inputs, w) + w.recency * rec
+    value = base * (1.0 if summary else 1.0 - w.observation)
+    for signal in signals_of(inputs, w):
+        value *= signal.factor
+    assert raw_score(inputs, w) == value
+    result = calculate_score(inputs, w)
+    assert result.raw == value
+    assert result.score == round(min(1.0, max(0.0, value)), 6)

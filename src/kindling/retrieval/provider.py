@@ -37,6 +37,9 @@ from kindling.retrieval.scoring import (
     ScoringWeights,
     calculate_score,
     intent_factor,
+    raw_score,
+    relevance,
+    rounded,
     scope_factor,
     stable_sort_key,
 )
@@ -193,11 +196,11 @@ class LocalFtsProvider:
 
     def _rescore(self, found: list[_Scored], plan: QueryPlan, reference: int) -> None:
         for item in found:
-            result = calculate_score(self._inputs(item, plan, reference), self.weights)
-            item.result = result
-            item.score = result.score
-            item.raw = result.raw
-            item.key = stable_sort_key(result.score, item.ts, item.target_type, item.entity.id)
+            inputs = self._inputs(item, plan, reference)
+            item.raw = raw_score(inputs, self.weights)
+            item.score = rounded(item.raw)
+            item.relevance = round(relevance(inputs, self.weights), 6)
+            item.key = stable_sort_key(item.score, item.ts, item.target_type, item.entity.id)
 
     def _candidates(
         self, request: ProviderRequest, plan: QueryPlan, reference: int, scope: float
@@ -283,7 +286,7 @@ class LocalFtsProvider:
         # The best any unread match can do: the last row's time (the pool is newest first) with
         # every per-hit factor at its best.
         best = replace(scored[-1], intent=1.0, confidence=1.0)
-        return scored, calculate_score(self._inputs(best, plan, reference), self.weights).raw
+        return scored, raw_score(self._inputs(best, plan, reference), self.weights)
 
     def _inputs(self, item: _Scored, plan: QueryPlan, reference: int) -> ScoreInputs:
         return ScoreInputs(
@@ -359,7 +362,7 @@ class LocalFtsProvider:
             spans = () if redacted or plan.match is None else find_terms(entity.content, plan.words)
             terms = tuple(dict.fromkeys(entity.content[a:b].lower() for a, b in spans))
             inputs = self._inputs(item, plan, reference)
-            result = item.result or calculate_score(inputs, self.weights)
+            result = calculate_score(inputs, self.weights)
             explanation = explain(
                 result,
                 inputs,

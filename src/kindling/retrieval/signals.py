@@ -55,7 +55,7 @@ class Scored:
     need: float = 1.0
     prompt: bool = False  # a person's prompt asked for a step (``scoring.ScoreInputs.prompt``)
     matched: tuple[str, ...] = ()
-    result: Score | None = None  # the score of the last ``_rescore`` (reused by the hits)
+    relevance: float = 0.0  # its calibrated relevance at the last ``_rescore``
     semantic: float | None = None  # the semantic signal's value (retrieval.semantic), if on
 
 

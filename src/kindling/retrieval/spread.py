@@ -41,11 +41,7 @@ def spread_sessions(
     for item in ranked:
         if len(head) >= page:
             break
-        relevant = (
-            item.result is not None
-            and item.result.relevance >= RELEVANCE_THRESHOLD
-            and item.own >= own
-        )
+        relevant = item.relevance >= RELEVANCE_THRESHOLD and item.own >= own
         if not relevant:
             continue
         if item.session is not None:
