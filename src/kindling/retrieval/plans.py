@@ -1,0 +1,79 @@
+"""Which plan of a text question is searched, and the counts it is weighed with.
+
+Very common words are dropped from a plain OR question before it runs (``COMMON_SHARE``),
+when a rarer word remains: they match a large share of the store, so FTS5 would score most of
+it, and they add little to bm25 (they still count in every match's relevance). The plan's
+``dropped`` list names them. When the rarer words alone find fewer matches than a page, the
+whole question runs after all, so dropping never turns a question with answers into one
+without. A quoted phrase that matches nothing is read as its words (``read_terms``).
+
+Must not import anything from Kindling except ``store`` and ``retrieval``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kindling.retrieval.scoring import ScoringWeights
+from kindling.retrieval.signals import Query, Scored, fill_text_signals
+from kindling.retrieval.spread import FIRST_PAGE
+from kindling.retrieval.terms import phrases_as_terms
+from kindling.store.base import Store
+from kindling.store.fts import QueryPlan, without_terms
+
+# A word found in more than this share of the indexed observations (and in more than
+# COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
+# word's IDF is about 3, against 7-9 for the words that usually carry a question.
+COMMON_SHARE = 0.05
+COMMON_MIN_DOCS = 500
+
+
+def drop_common(plan: QueryPlan, total: int, counts: dict[str, int]) -> QueryPlan:
+    """``plan`` without its very common words, when a rarer one remains."""
+    if plan.mode != "terms" or len(plan.terms) < 2 or not counts:
+        return plan
+    threshold = max(COMMON_MIN_DOCS, int(total * COMMON_SHARE))
+    common = {word for word in plan.terms if counts.get(word, 0) > threshold}
+    if not common or len(common) == len(plan.terms):
+        return plan
+    return without_terms(plan, common)
+
+
+def search_plans(
+    full: QueryPlan,
+    query: Query,
+    weights: ScoringWeights,
+    candidates: Callable[[QueryPlan], list[Scored]],
+) -> tuple[QueryPlan, list[Scored]]:
+    """The candidates of the question without its very common words when the rarer ones find
+    a page, else of the whole question; a text query's come back with their text signals
+    (``fill_text_signals``)."""
+    plan = drop_common(full, query.total, query.counts)
+    found = candidates(plan)
+    if plan is not full and len(found) < FIRST_PAGE:
+        # The rarer words alone found too little (they may not be the topic: "what queue
+        # did we pick"): the whole question decides after all.
+        plan = full
+        found = candidates(plan)
+    if plan.match is not None:
+        fill_text_signals(found, query, weights)
+    return plan, found
+
+
+def read_terms(
+    store: Store, plan: QueryPlan
+) -> tuple[QueryPlan, tuple[int, dict[str, int]], tuple[str, ...]]:
+    """Document counts of the plan's terms (own text only; none for a single term) and the
+    plan with every phrase that matches nothing read as its words (reported)."""
+    items = [*plan.terms, *plan.phrases]
+    if plan.match is None or (len(items) < 2 and not plan.phrases):
+        return plan, (0, {}), ()
+    total = store.indexed_observations()
+    _, counts = store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+    empty = tuple(p for p in plan.phrases if counts.get(p, 0) == 0)
+    if not empty:
+        return plan, (total, counts), ()
+    plan = phrases_as_terms(plan, empty)
+    items = [*plan.terms, *plan.phrases]
+    _, counts = store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+    return plan, (total, counts), empty
