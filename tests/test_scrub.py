@@ -332,6 +332,8 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "bearer": "'Bearer ' * 150_000",
     "sk-": "'sk-' * 350_000",
     "ghp_ body": "'ghp_' + 'A' * (1 << 20)",
+    # Dotted words that name vendors wake gitleaks' rules (a keyword, capitals close together).
+    "vendor words, dotted": "'sumo.okta.jira.cohere.meraki.' + 'xYZ.' * 262_000",
 }
 
 
