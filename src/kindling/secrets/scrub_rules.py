@@ -42,6 +42,7 @@ from kindling.secrets.scrub_values import (
     compile_values,
     digits_and_letters,
     entropy,
+    entropy_floor,
     gated,
     generated_letters,
     generated_one_case,
@@ -49,6 +50,7 @@ from kindling.secrets.scrub_values import (
     leave_value,
     mask,
     mixed_case,
+    short_generated,
     woken_by_any_candidate,
 )
 
@@ -161,7 +163,8 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 20-256 characters (a Dropbox token is 140). A dot inside
+# makes it part of something else), 16-256 characters (a Dropbox token is 140; under 20 only
+# ``short_generated`` judges it). A dot inside
 # joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is the sentence's.
 _RANDOM_SRC = (
     r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{0,255}+"
@@ -173,7 +176,7 @@ _SEPARATORS = cached_compile(r"[-_.]")
 @woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
-    if len(token) < 20 or (len(token) > 256 and "." not in token):
+    if len(token) < 16 or (len(token) > 256 and "." not in token):
         return None
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if token.startswith("AAAA") or "base64" in before or "b64" in before:
@@ -192,7 +195,11 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     # to a label or an id (``t1.<id>.<secret>``, ``<user id>-<secret>``). With a dot, only a
     # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.
     whole = "." not in token and (
-        digits_and_letters(core) or generated_letters(core) or generated_one_case(core)
+        short_generated(token)
+        or (
+            len(token) >= 20
+            and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))
+        )
     )
     if not (whole or any(_generated_part(s) for s in segments)):
         return None
@@ -257,7 +264,7 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
     lower = sum(c.islower() for c in body)
-    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < 4.0:
+    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < entropy_floor(len(body)):
         return None
     if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(_MAGIC)):
         # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
