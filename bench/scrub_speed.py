@@ -55,6 +55,8 @@ _ADVERSARIAL: dict[str, str] = {
     "Authorization: repeated": ("Authorization: " * (MIB // 15 + 1))[:MIB],
     "sk- repeated": ("sk-" * (MIB // 3 + 1))[:MIB],
     "ghp_ + 1 MiB body": "ghp_" + "A" * MIB,
+    # gitleaks' data rules, woken by vendor words, once tried 51 lengths at every position.
+    "vendor words, xYZ. repeated": ("sumo.okta.jira.cohere.meraki." + "xYZ." * MIB)[:MIB],
 }
 
 

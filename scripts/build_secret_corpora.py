@@ -325,6 +325,28 @@ def _one_group(pattern: str, keep: int = 0) -> str:
     return "".join(out)
 
 
+# gitleaks starts most patterns with ``[\w.-]{0,50}?`` so that its report shows the key's
+# name. For a mask it is only cost: at every position of a text the scan tries 51 lengths of it
+# before looking for the keyword (1 MiB of dotted words took minutes once a keyword woke a few
+# such rules). Without it a rule finds the same secrets: the lazy lead takes the fewest
+# characters, so each match's secret group is the one found from the keyword itself.
+_LEAD = "[\\w.-]{0,50}?"
+_FLAGS = re.compile(r"\(\?[aiLmsux]+[:)]")  # (?i) or the opening of (?i:...)
+
+
+def without_lead(pattern: str) -> str:
+    """``pattern`` without gitleaks' leading ``[\\w.-]{0,50}?`` (after its inline flags, if any)."""
+    head = ""
+    while True:  # a few rules have it twice: ``[\\w.-]{0,50}?(?i:[\\w.-]{0,50}?...``
+        flags = _FLAGS.match(pattern)
+        if flags is not None:
+            head, pattern = head + flags[0], pattern[flags.end() :]
+        elif pattern.startswith(_LEAD):
+            pattern = pattern[len(_LEAD) :]
+        else:
+            return head + pattern
+
+
 def _masks_bare_hex(pattern: re.Pattern[str], keywords: list[str]) -> bool:
     """True when ``pattern`` matches a bare hex digest or UUID on the line after one of its
     keywords (a commit id in a git log that mentions the vendor): Kindling never tells hex
@@ -361,7 +383,7 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
         except (re.error, FutureWarning):
             continue
         keep = int(rule.get("secretGroup") or (1 if groups else 0))
-        pattern = _one_group(pattern, keep)
+        pattern = without_lead(_one_group(pattern, keep))
         compiled = re.compile(pattern, re.ASCII)
         if compiled.groups > 1 or _masks_bare_hex(compiled, keywords):
             continue  # named groups in the way; or hex is masked that a digest could be
@@ -371,8 +393,8 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
         "url": "https://github.com/gitleaks/gitleaks",
         "licence": "MIT",
         "notice": "Rule patterns from gitleaks config/gitleaks.toml (MIT License, Copyright (c) "
-        "2019 Zachary Rice); groups other than the secret's made non-capturing by "
-        "scripts/build_secret_corpora.py.",
+        "2019 Zachary Rice); groups other than the secret's made non-capturing and the leading "
+        "[\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
         "commit": _git(repo, "rev-parse", "HEAD").strip(),
         "rules": sorted(rules),
     }

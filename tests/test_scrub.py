@@ -33,7 +33,24 @@ PEM_BODY = "MIIEpAIBAAKCAQEAFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE\nFA
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 
 # (text, the secret that must disappear, the kind that must be reported)
+TEAMWORK = "tkn.v1_I00VtKKKfXcLsosvfpQz1sBSeYEa0lCkSf3diQqdJtjydmLcFaG8HSu8xFE973pNuHKGooy="
 PLANTED: list[tuple[str, str, str]] = [
+    # Issue 32: prefixes named inside kingfisher's rules (values drawn once from a seed).
+    (
+        "FIGMA=figd_jBsME-demPQh8Vaqb_zKz5kQpeou4c3geTDu7N-v",
+        "figd_jBsME-demPQh8Vaqb_zKz5kQpeou4c3geTDu7N-v",
+        "figma_token",
+    ),
+    (
+        f"teamwork: {TEAMWORK}",
+        TEAMWORK,
+        "teamwork_token",
+    ),
+    (
+        "curl -H 'key: scp-live-yxm6iwxipa5bgaku0o3zfu1kxtf6niq4'",
+        "scp-live-yxm6iwxipa5bgaku0o3zfu1kxtf6niq4",
+        "scrapfly_key",
+    ),
     ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws_access_key_id"),
     (
         "the bot runs with MTIzNDU2Nzg5MDEyMzQ1Njc4.Gk3xQz.Fake0Fake1Fake2Fake3Fake4Fake5",
@@ -332,6 +349,8 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "bearer": "'Bearer ' * 150_000",
     "sk-": "'sk-' * 350_000",
     "ghp_ body": "'ghp_' + 'A' * (1 << 20)",
+    # Dotted words that name vendors wake gitleaks' rules (a keyword, capitals close together).
+    "vendor words, dotted": "'sumo.okta.jira.cohere.meraki.' + 'xYZ.' * 262_000",
 }
 
 
@@ -398,6 +417,7 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
 SCRUB_MODULES = (
     *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
     *("scrub_data", "scrub_named", "scrub_loose", "scrub_commands", "scrub_files"),
+    "scrub_encoded",
 )
 
 

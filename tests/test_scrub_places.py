@@ -104,6 +104,17 @@ EXAMPLES: dict[str, str] = {
     "credential object": 'var c = new NetworkCredential("ada", "{}", "CORP");',
     "mysqli_connect": "$db = mysqli_connect('localhost', 'ada', '{}', 'app');",
     "kickstart rootpw": "rootpw --plaintext {}",
+    # Issue 32: APIs whose documented signature takes a password as a literal argument.
+    "JDBC getConnection": 'Connection c = DriverManager.getConnection(url, "ada", "{}");',
+    "PHP PDO": '$db = new PDO($dsn, "ada", "{}");',
+    "PHP ldap_bind": 'ldap_bind($ds, "cn=ada,dc=example,dc=org", "{}");',
+    "pymysql.connect": 'db = pymysql.connect("localhost", "ada", "{}", "app")',
+    "Go MySQL DSN": 'db, err := sql.Open("mysql", "ada:{}@tcp(db:3306)/app")',
+    "Go SetBasicAuth": 'req.SetBasicAuth("ada", "{}")',
+    "Java PasswordAuthentication": 'return new PasswordAuthentication("ada", "{}".toCharArray());',
+    "OkHttp Credentials.basic": 'String c = Credentials.basic("ada", "{}");',
+    "AWS SDK BasicAWSCredentials": 'new BasicAWSCredentials("AKIAIOSFODNN7EXAMPLE", "{}")',
+    "python-ldap simple_bind_s": 'conn.simple_bind_s("cn=ada,dc=example,dc=org", "{}")',
 }
 
 
@@ -156,6 +167,12 @@ LEFT = [
     "poetry config virtualenvs.in-project true",
     "shown when running `poetry config pypi-token.pypi` without a value",
     "smtp.login(user, password)",
+    "DriverManager.getConnection(url, user, password)",
+    "req.SetBasicAuth(user, pass)",
+    '$("#b").bind("click", "handler")',
+    'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)',
+    "$db = new PDO($dsn, $user, $pass);",
+    "String c = Credentials.basic(user, password);",
     "npw = 3",
     'pw_hash = "abc"',
 ]

@@ -143,3 +143,47 @@ def test_draws_of_one_case_letters_and_digits_are_masked_bare(alphabet: str) -> 
 def test_one_case_names_with_numbers_are_left(word: str) -> None:
     text = SENTENCE.format(word)
     assert scrub_secrets(text).text == text
+
+
+def test_draws_of_16_to_19_letters_and_digits_are_masked_bare() -> None:
+    # Under 20 characters only ``short_generated`` judges a token: both cases and a digit, as
+    # a draw; it passes about 4 draws in 5 (none before this rule).
+    draws = [_draw(ALNUM, 16 + seed % 4, seed) for seed in range(400)]
+    masked = sum(map(_masked_bare, draws))
+    assert masked >= 0.75 * len(draws), masked
+    # One ``-`` or ``_`` inside, as base64url draws have: still one token.
+    dashed = [f"{d[:9]}{'-_'[i % 2]}{d[9:]}" for i, d in enumerate(draws[:100])]
+    assert sum(map(_masked_bare, dashed)) >= 70
+
+
+def test_draws_of_20_to_24_base64_characters_are_masked_bare() -> None:
+    # Standard base64 with ``+`` or ``/`` inside: judged by the entropy a draw of its length
+    # reaches (``entropy_floor``), not by 4.0 bits whatever the length.
+    draws = [_draw(ALNUM + "+/", 20 + seed % 5, seed) for seed in range(400)]
+    draws = [d for d in draws if "+" in d or "/" in d]
+    masked = sum(map(_masked_bare, draws))
+    assert masked >= 0.8 * len(draws), (masked, len(draws))  # 85% (75% before)
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "GHSA-hxm8-2xgr-2p9m",
+        "web-7d4b9c8f6-x2x5q",
+        "HDF5UnlinkObject",
+        "D3DCOLORtoUBYTE4",
+        "Base64Encoder2Test",
+        "x86_64-linux-gnu",
+        "utf8mb4_unicode_ci",
+        "0123456789abcdef01",
+        "ABCDEFGHabcdef1234",
+        "MyComponent2Props",
+        "getUTF8StringFromJS",
+        "CVE-2024-12345678",
+        "iPhone14ProMaxCase",
+        "QWERTYasdfgh123456",
+    ],
+)
+def test_short_ids_and_names_are_left(word: str) -> None:
+    text = SENTENCE.format(word)
+    assert scrub_secrets(text).text == text

@@ -4,10 +4,11 @@
 ``.yarnrc.yml``'s ``npmAuthIdent``, a PuTTY key's private lines, Kickstart's ``rootpw``,
 Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value``, SQL's ``IDENTIFIED
 BY``) and calls of code given a user and a password as literals (``smtp.login("u", X)``,
-``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``). ``Place`` says where: a
-pattern with groups ``keep`` and ``value``, the keywords that wake it, and whether the place
-holds nothing but a secret (``certain``). ``secrets.scrub_commands`` puts these before the
-command lines' places in ``PLACES`` and turns them into rules.
+``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``,
+``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN ``"u:X@tcp(db)/app"``).
+``Place`` says where: a pattern with groups ``keep`` and ``value``, the keywords that wake it,
+and whether the place holds nothing but a secret (``certain``). ``secrets.scrub_commands``
+puts these before the command lines' places in ``PLACES`` and turns them into rules.
 
 Pure data. Must not import anything.
 """
@@ -87,12 +88,40 @@ FILE_PLACES: tuple[Place, ...] = (
     # Calls that take a user and a password as string literals: smtp.login("ada", "pw"),
     # new NetworkCredential("ada", "pw"), superagent's .auth("ada", "pw");
     # mysqli_connect("host", "ada", "pw")
+    # (Java's ``new PasswordAuthentication("ada", "pw".toCharArray())``; Go's
+    # ``req.SetBasicAuth("ada", "pw")``; OkHttp's ``Credentials.basic("ada", "pw")``; the AWS
+    # SDKs' ``new BasicAWSCredentials("AKIA...", "secret")``, ``AwsBasicCredentials.create``;
+    # python-ldap's ``simple_bind_s("cn=admin,...", "pw")``)
     Place(
-        ("login(", "credential(", "credentials(", "auth(", "pass_("),
+        (
+            *("login(", "credential(", "credentials(", "auth(", "pass_(", "bind_s("),
+            *("simple_bind(", "basic(", "authentication(", "authenticationtoken("),
+            "credentials.create(",
+        ),
         r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
         r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
-        r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|setCredentials|auth|pass_)"
-        rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})(?=[ \t]*+[,)])",
+        r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|[Ss]et(?:Basic|Proxy)Auth|setCredentials|auth"
+        r"|pass_|Basic(?:AWS|Session)Credentials|AwsBasicCredentials\.create"
+        r"|Credentials\.basic|(?:simple_)?bind(?:_s)?)"
+        rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})"
+        r"(?=[ \t]*+(?:[,)]|\.toCharArray\(\)))",
+        certain=True,
+    ),
+    # A user and a password given in order after the first argument (a URL, a DSN or a host,
+    # a literal or a name): JDBC's ``DriverManager.getConnection(url, "ada", "pw")``, PHP's
+    # ``new PDO($dsn, "ada", "pw")`` and ``ldap_bind($conn, "cn=ada", "pw")``, Python's
+    # ``pymysql.connect("host", "ada", "pw")`` and ``MySQLdb.connect(...)``.
+    Place(
+        ("getconnection(", "pdo(", "ldap_bind(", "pymysql.connect(", "mysqldb.connect("),
+        r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++PDO|\bldap_bind|\b(?:pymysql|MySQLdb)\.connect)"
+        rf"\([ \t]*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
+        rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
+        certain=True,
+    ),
+    # go-sql-driver/mysql's DSN, no scheme: ``"ada:pw@tcp(db:3306)/app"``, ``@unix(...)``.
+    Place(
+        ("@tcp(", "@unix("),
+        r"""(?P<keep>["'`][^"'`:@/\s]{1,64}+:)(?P<value>[^"'`@\s]{1,128}+)(?=@(?:tcp|unix)\()""",
         certain=True,
     ),
     Place(

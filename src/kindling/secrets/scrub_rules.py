@@ -11,8 +11,8 @@ scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule mas
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
 ``secrets.scrub_loose``, ``secrets.scrub_commands``, ``secrets.scrub_context``,
-``secrets.scrub_named``, ``secrets.scrub_values`` and ``secrets.regex_cache`` (never
-``secrets.scrub``: it imports this module).
+``secrets.scrub_named``, ``secrets.scrub_encoded``, ``secrets.scrub_values`` and
+``secrets.regex_cache`` (never ``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -23,6 +23,16 @@ from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_commands import place_rules
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
+from kindling.secrets.scrub_encoded import (
+    BASIC,
+    base64_text,
+    basic,
+    decoded,
+    encoded_rules,
+    encodes_secret,
+    may_be_text,
+    printable,
+)
 from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
@@ -32,6 +42,7 @@ from kindling.secrets.scrub_values import (
     compile_values,
     digits_and_letters,
     entropy,
+    entropy_floor,
     gated,
     generated_letters,
     generated_one_case,
@@ -39,6 +50,7 @@ from kindling.secrets.scrub_values import (
     leave_value,
     mask,
     mixed_case,
+    short_generated,
     woken_by_any_candidate,
 )
 
@@ -151,7 +163,8 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 20-256 characters (a Dropbox token is 140). A dot inside
+# makes it part of something else), 16-256 characters (a Dropbox token is 140; under 20 only
+# ``short_generated`` judges it). A dot inside
 # joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is the sentence's.
 _RANDOM_SRC = (
     r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{0,255}+"
@@ -163,12 +176,12 @@ _SEPARATORS = cached_compile(r"[-_.]")
 @woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
-    if len(token) < 20 or (len(token) > 256 and "." not in token):
+    if len(token) < 16 or (len(token) > 256 and "." not in token):
         return None
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if token.startswith("AAAA") or "base64" in before or "b64" in before:
         return None  # an SSH public key blob, a base64 fixture
-    if _basic(token):
+    if basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     segments = _SEPARATORS.split(token)
     if max(map(len, segments)) < 16 and not mixed_case(token):
@@ -182,11 +195,15 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     # to a label or an id (``t1.<id>.<secret>``, ``<user id>-<secret>``). With a dot, only a
     # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.
     whole = "." not in token and (
-        digits_and_letters(core) or generated_letters(core) or generated_one_case(core)
+        short_generated(token)
+        or (
+            len(token) >= 20
+            and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))
+        )
     )
     if not (whole or any(_generated_part(s) for s in segments)):
         return None
-    if not has_candidate(token) or (_base64_text(token) and not _encodes_secret(token)):
+    if not has_candidate(token) or (base64_text(token) and not encodes_secret(token)):
         return None  # base64 of readable text (a fixture, a GitHub node id)
     return "random_token", mask("random_token")
 
@@ -208,29 +225,6 @@ def _generated_part(part: str) -> bool:
     )
 
 
-_HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
-
-
-def _encodes_secret(token: str) -> bool:
-    """Base64 of text that is itself a key: a private key block, or a run of 16+ hex digits
-    (a vendor key stored encoded); ``Gitub node id`` text or a fixture sentence is not."""
-    raw = _decoded(token.rstrip("=")) if _may_be_text(token) else None
-    if raw is None:
-        return False
-    decoded = raw.decode("ascii", "replace")
-    return "PRIVATE KEY" in decoded or _HEX_RUN.search(decoded) is not None
-
-
-def _basic(token: str) -> bool:
-    """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential)."""
-    if len(token) < 12 or len(token) % 4 == 1 or not _may_be_text(token):
-        return False
-    raw = _decoded(token)
-    if raw is None or not _printable(raw):
-        return False
-    return _BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None
-
-
 def _one_case(hex_digits: str) -> bool:
     # Digests print their hex in one case; ``6d2FabeB...`` in both is a generated key.
     return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
@@ -245,8 +239,6 @@ _DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum"
 _DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
 _MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
 _MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA", "T1RUTw")
-# ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
-_BASIC = cached_compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
 
 
 @gated
@@ -258,12 +250,12 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
         return None
-    raw = _decoded(token) if _may_be_text(token) else None
-    if raw is not None and _printable(raw):
+    raw = decoded(token) if may_be_text(token) else None
+    if raw is not None and printable(raw):
         # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
         # holds a key.
-        if _BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
-            return ("random_token", mask("random_token")) if _encodes_secret(token) else None
+        if BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
+            return ("random_token", mask("random_token")) if encodes_secret(token) else None
         return "basic_credential", mask("basic_credential")
     if "/" in body and "+" not in body:
         parts = [p for p in body.split("/") if p]
@@ -272,7 +264,7 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
     lower = sum(c.islower() for c in body)
-    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < 4.0:
+    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < entropy_floor(len(body)):
         return None
     if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(_MAGIC)):
         # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
@@ -280,46 +272,6 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
         # file's signature, or lines (longer runs never match the pattern).
         return None
     return "random_token", mask("random_token")
-
-
-def _decoded(token: str) -> bytes | None:
-    import base64
-    import binascii
-
-    padded = token.replace("-", "+").replace("_", "/")
-    padded += "=" * (-len(padded.rstrip("=")) % 4 if not padded.endswith("=") else 0)
-    try:
-        return base64.b64decode(padded, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-
-
-_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
-
-
-def _printable(raw: bytes) -> bool:
-    # At most 15% of the bytes outside printable ASCII (``translate`` counts them in C).
-    return bool(raw) and len(raw.translate(None, _PRINTABLE)) <= 0.15 * len(raw)
-
-
-# Base64 of ASCII text: every byte is under 128, so the first character of each group of
-# four (the first byte's top six bits) is one of these 32.
-_NOT_FIRST = str.maketrans(dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"))
-
-
-def _may_be_text(token: str) -> bool:
-    """False when ``token`` cannot be base64 of text: more of its groups start with a byte
-    of 128 or more than ``_printable`` allows. Most names and keys fail here, undecoded."""
-    body = token.rstrip("=")
-    outside = len(body[::4].translate(_NOT_FIRST))
-    return outside <= 0.15 * (len(body) * 3 // 4)
-
-
-def _base64_text(token: str) -> bool:
-    if not _may_be_text(token):
-        return False
-    raw = _decoded(token.rstrip("="))
-    return raw is not None and _printable(raw)
 
 
 # --------------------------------------------------------------------------- compiling
@@ -334,6 +286,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     rules: list[tuple[tuple[str, ...], LazyPattern, Rule]] = [
         (("<private",), LazyPattern(_PRIVATE_SRC, ai), _private_tag),
         (("private key", " key-----"), LazyPattern(_PEM_SRC, a), _whole("private_key")),
+        *encoded_rules(),
     ]
     for kind, literal, rest in TOKEN_SHAPES:
         # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and

@@ -194,6 +194,12 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("ubidots_token", "BBFF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{30}(?![A-Za-z0-9])"),
     ("pubnub_key", "pub-c-", "[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}"),
     ("nightfall_key", "NF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{32}(?![A-Za-z0-9])"),
+    # Issue 32, prefixes named inside kingfisher's rules (``secrets/data/kingfisher_rules.json``
+    # wakes them only beside the vendor's name): a Figma personal access token, Teamwork's
+    # API tokens, Scrapfly's live and test keys.
+    ("figma_token", "figd_", f"{_URL}{{40}}{_END}"),
+    ("teamwork_token", "tkn.v1_", "[A-Za-z0-9]{71}="),
+    ("scrapfly_key", "scp-", f"(?:live|test)-[a-z0-9]{{32}}{_END}"),
     # An Airtable personal access token: ``pat``, 14 characters, a dot, 64 hex digits.
     ("airtable_token", "pat", "[A-Za-z0-9]{14}\\.[a-f0-9]{64}(?![A-Za-z0-9])"),
 )

@@ -1,0 +1,141 @@
+"""Secrets stored encoded: base64 of a credential, and what base64 of plain text is.
+
+``secrets.scrub_rules``' stand-alone token rules ask these checks of a token that may be base64
+of text (``may_be_text``, ``base64_text``): such a token is left (a fixture sentence, a GitHub
+node id) unless the text it encodes is a secret itself (``encodes_secret``): ``user:secret``
+(an HTTP Basic or registry credential, ``basic``), a private key block, a run of 16+ hex
+digits (a vendor key stored encoded), or one token drawn as a key generator draws (issue 32: a
+Kubernetes Secret's ``data`` holds every value base64-encoded, so a generated API key is
+stored as base64 of it).
+
+``encoded_rules`` adds one rule of its own: a PEM private key encoded whole
+(``LS0tLS1CRUdJTi...``: base64 of ``-----BEGIN ``), as a kubeconfig's ``client-key-data`` or a
+Secret's ``tls.key`` holds it, masked whatever its length when the label it encodes is a
+private one; an encoded certificate (``certificate-authority-data``) or public key is left.
+
+Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
+Kindling except ``secrets.scrub_values`` and ``secrets.regex_cache``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.regex_cache import compile as cached_compile
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    digits_and_letters,
+    gated,
+    generated_letters,
+    generated_one_case,
+    has_candidate,
+    mask,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
+BASIC = cached_compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
+_HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
+# One token of a key's alphabet (its parts joined by ``-`` or ``_``), nothing around it.
+_ONE_TOKEN = cached_compile(r"[A-Za-z0-9_-]{20,}+", re.ASCII)
+
+
+def encodes_secret(token: str) -> bool:
+    """Base64 of text that is itself a key: a private key block, a run of 16+ hex digits (a
+    vendor key stored encoded), or one token of 20+ letters and digits drawn as a generator
+    draws (``digits_and_letters``, ``generated_letters``, ``generated_one_case``); a name, an
+    id (``client-id-12345``) or a fixture sentence is not."""
+    raw = decoded(token.rstrip("=")) if may_be_text(token) else None
+    if raw is None:
+        return False
+    text = raw.decode("ascii", "replace")
+    if "PRIVATE KEY" in text or _HEX_RUN.search(text) is not None:
+        return True
+    text = text.strip()
+    if _ONE_TOKEN.fullmatch(text) is None:
+        return False
+    core = text.replace("_", "").replace("-", "")
+    return digits_and_letters(core) or generated_letters(core) or generated_one_case(core)
+
+
+def basic(token: str) -> bool:
+    """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential)."""
+    if len(token) < 12 or len(token) % 4 == 1 or not may_be_text(token):
+        return False
+    raw = decoded(token)
+    if raw is None or not printable(raw):
+        return False
+    return BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None
+
+
+def decoded(token: str) -> bytes | None:
+    import base64
+    import binascii
+
+    padded = token.replace("-", "+").replace("_", "/")
+    padded += "=" * (-len(padded.rstrip("=")) % 4 if not padded.endswith("=") else 0)
+    try:
+        return base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
+
+
+def printable(raw: bytes) -> bool:
+    # At most 15% of the bytes outside printable ASCII (``translate`` counts them in C).
+    return bool(raw) and len(raw.translate(None, _PRINTABLE)) <= 0.15 * len(raw)
+
+
+# Base64 of ASCII text: every byte is under 128, so the first character of each group of
+# four (the first byte's top six bits) is one of these 32.
+_NOT_FIRST = str.maketrans(dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"))
+
+
+def may_be_text(token: str) -> bool:
+    """False when ``token`` cannot be base64 of text: more of its groups start with a byte
+    of 128 or more than ``printable`` allows. Most names and keys fail here, undecoded."""
+    body = token.rstrip("=")
+    outside = len(body[::4].translate(_NOT_FIRST))
+    return outside <= 0.15 * (len(body) * 3 // 4)
+
+
+def base64_text(token: str) -> bool:
+    if not may_be_text(token):
+        return False
+    raw = decoded(token.rstrip("="))
+    return raw is not None and printable(raw)
+
+
+# --------------------------------------------------------------------------- encoded PEM
+
+# Base64 of ``-----BEGIN `` (11 bytes: the encoding of what follows is not aligned to it, so
+# the rule decodes the head to read the label). One run, as YAML and JSON hold it.
+_ENCODED_PEM_SRC = (
+    r"(?<![A-Za-z0-9+/=_-])LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}+={0,2}(?![A-Za-z0-9+/=_-])"
+)
+# The label of a key that is not public (as ``scrub_rules``' PEM rule reads it).
+_PRIVATE_LABEL = cached_compile(
+    r"-----BEGIN (?:(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?|(?:(?!PUBLIC )[A-Z0-9]+ ){1,3}KEY)"
+    r"-----",
+    re.ASCII,
+)
+
+
+@gated
+def _encoded_pem(m: re.Match[str]) -> tuple[str, str] | None:
+    head = m[0][:96]  # 72 bytes: the longest label and its dashes
+    raw = decoded(head[: len(head) // 4 * 4])
+    if raw is None or not has_candidate(m[0]):
+        return None
+    if _PRIVATE_LABEL.match(raw.decode("ascii", "replace")) is None:
+        return None  # a certificate, a public key, a CSR: public by design
+    return "private_key", mask("private_key")
+
+
+def encoded_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    return [(("ls0tls1crudjti",), LazyPattern(_ENCODED_PEM_SRC, re.ASCII), _encoded_pem)]
