@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kindling.bridge.contract import (
-    ArgumentError,
     RetrieveArgs,
     format_iso8601,
     parse_iso8601,
@@ -24,7 +23,7 @@ from kindling.bridge.ranking import (
     take_within_budget,
 )
 from kindling.bridge.render import summary_text
-from kindling.errors import InvalidInputError
+from kindling.errors import ArgumentError, InvalidInputError
 from kindling.model import MemoryFields
 
 DAY = 86_400_000

@@ -182,8 +182,8 @@ def test_every_verb_gives_equal_json_locally_and_through_a_server(
     assert set(here) == set(verbs()) == set(there)
     for verb in verbs():
         if verb in REFUSED:
-            assert there[verb] == [{"refused": "remote", "lines": 1}], verb
-            assert "'remote'" not in str(here[verb]), verb  # locally: an answer (or its own error)
+            assert there[verb] == [{"refused": "remote_mode", "lines": 1}], verb
+            assert "'remote_mode'" not in str(here[verb]), verb  # locally: an answer (or its own)
         elif verb == "status":
             assert here[verb] != there[verb]
             assert "server" in there[verb][0]

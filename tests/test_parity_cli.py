@@ -133,7 +133,7 @@ def one_line_refusal(out: Run) -> None:
     assert out.code == 1
     assert out.stderr.startswith("kindling: "), out.stderr
     assert out.stderr.count("\n") == 1, out.stderr
-    assert json.loads(out.stdout)["error"]["code"] in ("remote", "remote_mode"), out.stdout
+    assert json.loads(out.stdout)["error"]["code"] == "remote_mode", out.stdout
 
 
 @pytest.mark.parametrize(

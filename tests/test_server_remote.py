@@ -17,8 +17,7 @@ import pytest
 from kindling import Kindling, Scope
 from kindling.bundle import parse_bundle
 from kindling.client.front import RemoteKindling
-from kindling.client.transport import ServerUnreachableError, UnauthorizedError
-from kindling.errors import InvalidInputError
+from kindling.errors import InvalidInputError, ServerUnreachableError, UnauthorizedError
 from kindling.mcp.schemas import OUTPUT_SCHEMAS
 from tests.clitools import run
 from tests.serverutil import KINDLING, free_port, running_server

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kindling.config import canonical_path, repo_root
-from kindling.errors import InvalidInputError
+from kindling.errors import ArgumentError, InvalidInputError
 from kindling.model import SUMMARY_STATUSES, MemoryFields
 from kindling.model.memory_checks import LIST_FIELDS, check_memory_fields
 from kindling.model.sanitize import MAX_TS
@@ -50,10 +50,6 @@ STRUCTURED_KEYS = frozenset(
     | set(LIST_FIELDS)
 )
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-class ArgumentError(InvalidInputError):
-    """Missing, extra or malformed command-line arguments (exit status 2, like click)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,6 @@ from kindling.bridge.contract import (
     INGEST_USAGE,
     MAX_INGEST_BYTES,
     RETRIEVE_USAGE,
-    ArgumentError,
     canonical_workspace,
     parse_ingest_args,
     parse_ingest_json,
@@ -46,7 +45,7 @@ from kindling.bridge.render import (
     summary_text,
 )
 from kindling.engine import Kindling
-from kindling.errors import KindlingError, StoreError
+from kindling.errors import ArgumentError, KindlingError, StoreError
 from kindling.memory import Memory
 from kindling.model import MemoryMatch
 from kindling.model.sanitize import MAX_LIMIT

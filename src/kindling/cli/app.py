@@ -30,6 +30,7 @@ from kindling import StoreError, __version__
 from kindling.cli import commands as _commands
 from kindling.cli.state import State, emit_json, fail
 from kindling.config import DEFAULT_DB, default_db_path, setting
+from kindling.errors import InvalidInputError
 from kindling.model.sanitize import MAX_TS
 from kindling.store.backends import is_postgres_url
 
@@ -87,7 +88,7 @@ def _report_click_error(exc: click.ClickException, *, as_json: bool) -> None:
         path = ctx.command_path if ctx is not None else "kindling"
         message = f"{message} (see '{path} --help')"
     if as_json:
-        code = "usage" if isinstance(exc, click.UsageError) else "invalid_input"
+        code = "usage" if isinstance(exc, click.UsageError) else InvalidInputError.code
         emit_json({"error": {"code": code, "message": message}})
     click.echo(f"kindling: {message}", err=True)
 

@@ -14,21 +14,16 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from kindling import Kindling, KindlingError, StoreError
+from kindling.errors import RemoteModeError
 from kindling.memory import Memory
 from kindling.model.sanitize import wall_clock_ms
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class RemoteModeError(KindlingError):
-    """A command that needs a database file was run in remote mode."""
-
-    code: ClassVar[str] = "remote_mode"
 
 
 @dataclass

@@ -6,8 +6,9 @@ scrubbed of secrets and cut to the content cap here, as the engine does, before 
 machine (``forget_matching`` says why its text is not). The capture, forget, retrieve and
 chat-memory verbs are here; the reads, status, export and import in ``client.reads``.
 
-Two verbs refuse in one line, with a ``RemoteError``: ``stats`` (whole-store counts are not
-one token's to see: ``status`` gives the server's facts) and the token verbs (tokens are
+The verbs of a database itself refuse in one line, with the ``RemoteModeError`` the CLI raises
+for a command that needs a database: ``stats`` (whole-store counts are not one token's to see:
+``status`` gives the server's facts), ``semantic_index`` and the token verbs (tokens are
 managed on the server's database). ``batch()`` groups nothing: every request is its own
 transaction on the server (``append_many`` is one request, one transaction). ``now`` fixes the
 time of every write (``KINDLING_NOW``), as it fixes a local engine's clock.
@@ -24,8 +25,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from kindling.client.reads import RemoteReads, parsing
-from kindling.client.transport import RemoteClient, RemoteError, path_id
-from kindling.errors import InvalidInputError
+from kindling.client.transport import RemoteClient
+from kindling.errors import InvalidInputError, RemoteModeError
 from kindling.memory import Memory
 from kindling.model import (
     Capsule,
@@ -149,7 +150,7 @@ class RemoteKindling(RemoteReads):
         new = ready(
             NewObservation(kind, content, scope, provenance, self._when(ts), capsule_id, id)
         )
-        answer = self.client.call("POST", "/v1/observations", wire.new_observation_to_dict(new))
+        answer = self.client.call("append_observation", wire.new_observation_to_dict(new))
         with parsing("observation"):
             return wire.observation(answer)
 
@@ -161,7 +162,7 @@ class RemoteKindling(RemoteReads):
                 items.append(wire.new_observation_to_dict(ready(timed)))
             except InvalidInputError as exc:
                 raise InvalidInputError(f"observation {index}: {exc}") from exc
-        answer = self.client.call("POST", "/v1/observations/batch", {"observations": items})
+        answer = self.client.call("append_many", {"observations": items})
         with parsing("observations"):
             return [wire.observation(o, "observation") for o in answer]
 
@@ -181,7 +182,7 @@ class RemoteKindling(RemoteReads):
             id=id,
             opened_at=self._when(opened_at),
         )
-        answer = self.client.call("POST", "/v1/capsules", body)
+        answer = self.client.call("open_capsule", body)
         with parsing("capsule"):
             return wire.capsule(answer)
 
@@ -200,7 +201,7 @@ class RemoteKindling(RemoteReads):
             evidence_refs=None if evidence_refs is None else list(evidence_refs),
             closed_at=self._when(closed_at),
         )
-        answer = self.client.call("POST", f"/v1/capsules/{path_id(capsule_id)}/close", body)
+        answer = self.client.call("close_capsule", body, entity_id=capsule_id)
         with parsing("capsule"):
             return wire.capsule(answer)
 
@@ -220,7 +221,7 @@ class RemoteKindling(RemoteReads):
             evidence_refs=None if evidence_refs is None else list(evidence_refs),
             created_at=self._when(created_at),
         )
-        answer = self.client.call("POST", "/v1/summaries", body)
+        answer = self.client.call("add_summary", body)
         with parsing("summary"):
             return wire.summary(answer)
 
@@ -244,17 +245,17 @@ class RemoteKindling(RemoteReads):
             scope=_scope(scope),
             created_at=self._when(created_at),
         )
-        answer = self.client.call("POST", "/v1/pins", body)
+        answer = self.client.call("pin", body)
         with parsing("pin"):
             return wire.pin(answer)
 
     def unpin(self, pin_id: str) -> None:
-        self.client.call("DELETE", f"/v1/pins/{path_id(pin_id)}")
+        self.client.call("unpin", entity_id=pin_id)
 
     # ------------------------------------------------------------------ forget
 
     def _forget(self, body: dict[str, Any]) -> ForgetReport:
-        answer = self.client.call("POST", "/v1/forget", body)
+        answer = self.client.call("forget", body)
         with parsing("forget"):
             return wire.forget_report(answer)
 
@@ -269,7 +270,7 @@ class RemoteKindling(RemoteReads):
         return self._forget({"match": text, "dry_run": dry_run})
 
     def finish_forget(self, *, wait_ms: int = 2000) -> ForgetReport:
-        answer = self.client.call("POST", "/v1/forget/finish", {"wait_ms": wait_ms})
+        answer = self.client.call("finish_forget", {"wait_ms": wait_ms})
         with parsing("forget"):
             return wire.forget_report(answer)
 
@@ -295,7 +296,7 @@ class RemoteKindling(RemoteReads):
             intent=intent,
             now=now,
         )
-        answer = self.client.call("POST", "/v1/retrieve", body)
+        answer = self.client.call("retrieve", body)
         with parsing("retrieve"):
             return wire.retrieve_result(answer)
 
@@ -321,7 +322,7 @@ class RemoteKindling(RemoteReads):
             fields=clean,
             created_at=self._when(created_at),
         )
-        answer = self.client.call("POST", "/v1/memories", body)
+        answer = self.client.call("add_memory", body)
         with parsing("memory"):
             return wire.memory(answer)
 
@@ -329,14 +330,14 @@ class RemoteKindling(RemoteReads):
         self, workspace: str, query: str, *, limit: int = MAX_LIMIT
     ) -> list[MemoryMatch]:
         body = {"workspace": workspace, "query": query, "limit": limit}
-        answer = self.client.call("POST", "/v1/memories/search", body)
+        answer = self.client.call("search_memories", body)
         with parsing("memories"):
             return [wire.memory_match(m) for m in answer]
 
     # ------------------------------------------------------------------ refused
 
     def stats(self) -> StoreStats:
-        raise RemoteError(
+        raise RemoteModeError(
             "whole-store counts are not available in remote mode (one team does not see how"
             " much another stores); `kindling status` shows the server's facts"
         )
@@ -349,22 +350,22 @@ class RemoteKindling(RemoteReads):
         cpu: float = 1.0,
         progress: Callable[[Any], None] | None = None,
     ) -> JsonObject:
-        raise RemoteError(
+        raise RemoteModeError(
             "remote mode: the server indexes its own store (run `kindling semantic index` there,"
             " without KINDLING_URL)"
         )
 
     def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]:
-        raise RemoteError(NO_TOKENS)
+        raise RemoteModeError(NO_TOKENS)
 
     def list_tokens(self) -> list[ApiToken]:
-        raise RemoteError(NO_TOKENS)
+        raise RemoteModeError(NO_TOKENS)
 
     def revoke_token(self, token_id: str) -> None:
-        raise RemoteError(NO_TOKENS)
+        raise RemoteModeError(NO_TOKENS)
 
     def grant_repo(self, *, team: str, repo: str) -> None:
-        raise RemoteError(NO_TOKENS)
+        raise RemoteModeError(NO_TOKENS)
 
 
 def _scrubbed(fields: MemoryFields) -> MemoryFields:

@@ -22,9 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from kindling.client.transport import RemoteClient
 from kindling.errors import ConflictError, KindlingError, StoreError
+from kindling.model.wire.routes import find
 
 DELIVERY_BUDGET_S = 2.0
 MAX_ENTRIES = 10_000  # a server away for weeks must not fill the disk: the oldest go first
@@ -85,7 +87,10 @@ class Spool:
                 break
             try:
                 request = json.loads(path.read_text(encoding="utf-8"))
-                client.call(request["method"], request["path"], request["body"])
+                found = find(request["method"], unquote(request["path"]))
+                if found is None:
+                    raise ValueError(f"no route {request['method']} {request['path']}")
+                client.call(found[0].name, request["body"], entity_id=found[1])
             except ConflictError:
                 pass  # sent before, answer lost: it is on the server
             except StoreError:

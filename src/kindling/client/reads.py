@@ -4,7 +4,7 @@ Each verb has the name and keywords of the local one (``Kindling.list_observatio
 ``get_pin``, ``describe``, ``export_bundle``...) and returns the same typed value, read from
 the server's JSON by ``model.wire``. Scopes travel as the query parameters
 ``session``/``repo``/``agent``: the server decides the user from the token, so a scope's
-``user_id`` is not sent. An answer that does not parse is a ``RemoteError``.
+``user_id`` is not sent. An answer that does not parse is an ``HttpError``.
 
 Must not be imported by the core; imports only the core and ``client.transport``.
 """
@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from kindling.client.transport import RemoteClient, RemoteError, path_id
-from kindling.errors import InvalidInputError, KindlingError
+from kindling.client.transport import RemoteClient
+from kindling.errors import HttpError, InvalidInputError, KindlingError
 from kindling.memory import Progress, no_progress
 from kindling.model import (
     Capsule,
@@ -49,9 +49,7 @@ def parsing(what: str) -> Iterator[None]:
     except (KeyError, TypeError, AttributeError, ValueError, InvalidInputError) as exc:
         if isinstance(exc, KindlingError) and not isinstance(exc, InvalidInputError):
             raise
-        raise RemoteError(
-            f"the server's {what} answer is not what Kindling sends ({exc})"
-        ) from None
+        raise HttpError(f"the server's {what} answer is not what Kindling sends ({exc})") from None
 
 
 def query_of(scope: Scope | None, **extra: object) -> dict[str, str]:
@@ -67,16 +65,16 @@ class RemoteReads:
     client: RemoteClient
 
     def _list(
-        self, path: str, parse: Callable[[Mapping[str, Any], str], T], query: dict[str, str]
+        self, name: str, parse: Callable[[Mapping[str, Any], str], T], query: dict[str, str]
     ) -> list[T]:
-        answer = self.client.call("GET", path, **query)
-        with parsing(path):
-            return [parse(item, path) for item in answer]
+        answer = self.client.call(name, **query)
+        with parsing(name):
+            return [parse(item, name) for item in answer]
 
-    def _one(self, kind: str, entity_id: str, parse: Callable[[Mapping[str, Any], str], T]) -> T:
-        answer = self.client.call("GET", f"/v1/{kind}/{path_id(entity_id)}")
-        with parsing(kind):
-            return parse(answer, kind)
+    def _one(self, name: str, entity_id: str, parse: Callable[[Mapping[str, Any], str], T]) -> T:
+        answer = self.client.call(name, entity_id=entity_id)
+        with parsing(name):
+            return parse(answer, name)
 
     # ------------------------------------------------------------------ listings
 
@@ -91,39 +89,39 @@ class RemoteReads:
     ) -> list[Observation]:
         cursor = None if before is None else f"{before[0]}:{before[1]}"
         query = query_of(scope, kind=kind, capsule=capsule_id, limit=limit, before=cursor)
-        return self._list("/v1/observations", wire.observation, query)
+        return self._list("list_observations", wire.observation, query)
 
     def list_repos(self, *, scope: Scope | None = None, limit: int = 50) -> list[RepoActivity]:
-        return self._list("/v1/repos", wire.repo_activity, query_of(scope, limit=limit))
+        return self._list("list_repos", wire.repo_activity, query_of(scope, limit=limit))
 
     def list_capsules(
         self, *, status: CapsuleStatus | None = None, scope: Scope | None = None, limit: int = 50
     ) -> list[Capsule]:
         query = query_of(scope, status=status, limit=limit)
-        return self._list("/v1/capsules", wire.capsule, query)
+        return self._list("list_capsules", wire.capsule, query)
 
     def list_summaries(self, *, scope: Scope | None = None, limit: int = 50) -> list[Summary]:
-        return self._list("/v1/summaries", wire.summary, query_of(scope, limit=limit))
+        return self._list("list_summaries", wire.summary, query_of(scope, limit=limit))
 
     def list_pins(
         self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
     ) -> list[Pin]:
         query = query_of(scope, active_at=active_at, limit=limit)
-        return self._list("/v1/pins", wire.pin, query)
+        return self._list("list_pins", wire.pin, query)
 
     # ------------------------------------------------------------------ by id
 
     def get_observation(self, observation_id: str) -> Observation:
-        return self._one("observations", observation_id, wire.observation)
+        return self._one("get_observation", observation_id, wire.observation)
 
     def get_capsule(self, capsule_id: str) -> Capsule:
-        return self._one("capsules", capsule_id, wire.capsule)
+        return self._one("get_capsule", capsule_id, wire.capsule)
 
     def get_summary(self, summary_id: str) -> Summary:
-        return self._one("summaries", summary_id, wire.summary)
+        return self._one("get_summary", summary_id, wire.summary)
 
     def get_pin(self, pin_id: str) -> Pin:
-        return self._one("pins", pin_id, wire.pin)
+        return self._one("get_pin", pin_id, wire.pin)
 
     def get(self, entity_id: str, target_type: TargetType) -> Entity:
         kind = require_choice(target_type, ("observation", "summary"), "target type")
@@ -134,7 +132,7 @@ class RemoteReads:
     def describe(self, entity_id: str) -> Described:
         """``Kindling.describe`` on the server (``GET /v1/entities/{id}``); the capsules an
         observation or summary links to come by id, and are fetched."""
-        data = self.client.call("GET", f"/v1/entities/{path_id(entity_id)}")
+        data = self.client.call("describe", entity_id=entity_id)
         with parsing("entity"):
             found = wire.described(data)
             capsule_ids = wire.capsule_ids(data) if found.type in ("observation", "summary") else ()
@@ -148,7 +146,7 @@ class RemoteReads:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise InvalidInputError(f"{name} must be a whole number from 0")
         answer = self.client.call(
-            "GET", f"/v1/timeline/{path_id(anchor_id)}", before=str(before), after=str(after)
+            "timeline", entity_id=anchor_id, before=str(before), after=str(after)
         )
         with parsing("timeline"):
             return wire.timeline(answer)
@@ -158,7 +156,7 @@ class RemoteReads:
         body: dict[str, Any] = {"ids": ids if isinstance(ids, str) else list(ids)}
         if token_budget is not None:
             body["token_budget"] = token_budget
-        answer = self.client.call("POST", "/v1/items", body)
+        answer = self.client.call("get_items", body)
         with parsing("items"):
             return wire.items(answer)
 
@@ -168,7 +166,7 @@ class RemoteReads:
         """``GET /v1/status``: the server's facts and the token user's open capsules (no
         counts: the database is shared, and one team must not learn how much another stores).
         """
-        answer = self.client.call("GET", "/v1/status")
+        answer = self.client.call("status")
         with parsing("status"):
             facts = {k: answer[k] for k in ("version", "backend", "schemaVersion", "user")}
             mine = [wire.capsule(c).to_dict() for c in answer["openCapsules"]]
@@ -194,7 +192,7 @@ class RemoteReads:
             include_redacted="true" if include_redacted else None,
             exported_at=exported_at,
         )
-        answer = self.client.call("GET", "/v1/export", **query)
+        answer = self.client.call("export_bundle", **query)
         with parsing("export"):
             if not isinstance(answer, dict) or "dataset" not in answer:
                 raise TypeError("no dataset")
@@ -212,7 +210,7 @@ class RemoteReads:
             pins=tuple(scrub_pin(p) for p in bundle.pins),
         )
         answer = self.client.call(
-            "POST", "/v1/import", clean.to_dict(), dry_run="true" if dry_run else "false"
+            "import_bundle", clean.to_dict(), dry_run="true" if dry_run else "false"
         )
         progress(bundle.size())
         with parsing("import"):

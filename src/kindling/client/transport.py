@@ -1,9 +1,9 @@
 """A small HTTP client of ``kindling serve`` (standard library only).
 
 Every answer is parsed JSON; every failure a ``KindlingError``: the server's error object
-becomes the library error of the same code (``invalid_input``, ``not_found``...), the HTTP
-layer's own codes become the classes below, and a server that cannot be reached is a
-``ServerUnreachableError`` (the hooks spool on it).
+becomes the class of its code (``errors.class_of_code``: the class the same failure raises
+locally), and a server that cannot be reached is a ``ServerUnreachableError`` (the hooks spool
+on it).
 
 Must not be imported by the core; imports only the core.
 """
@@ -13,60 +13,19 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 from kindling.errors import (
-    ConflictError,
-    DatabaseLockedError,
+    HttpError,
     InvalidInputError,
     KindlingError,
-    NotFoundError,
-    SchemaError,
-    StoreError,
+    ServerUnreachableError,
+    class_of_code,
 )
+from kindling.model.wire.routes import route
 
 TIMEOUT_S = 10.0
-
-
-class RemoteError(KindlingError):
-    """The server refused the request for a reason of its own (not a library error)."""
-
-    code: ClassVar[str] = "remote"
-
-
-class UnauthorizedError(RemoteError):
-    code = "unauthorized"
-
-
-class ForbiddenError(RemoteError):
-    code = "forbidden"
-
-
-class TooLargeError(RemoteError):
-    code = "too_large"
-
-
-class ServerUnreachableError(StoreError):
-    """No answer from the server (down, wrong URL, network); nothing was written."""
-
-    code = "unreachable"
-
-
-_BY_CODE: dict[str, type[KindlingError]] = {
-    cls.code: cls
-    for cls in (
-        InvalidInputError,
-        NotFoundError,
-        ConflictError,
-        SchemaError,
-        StoreError,
-        DatabaseLockedError,
-        UnauthorizedError,
-        ForbiddenError,
-        TooLargeError,
-    )
-}
 
 
 def check_url(url: str) -> str:
@@ -78,7 +37,7 @@ def check_url(url: str) -> str:
     return url.rstrip("/")
 
 
-def path_id(value: str) -> str:
+def path_id(value: object) -> str:
     """An id as one path segment (``/`` and the rest quoted)."""
     if not isinstance(value, str) or not value:
         raise InvalidInputError("an id must be a non-empty string")
@@ -93,10 +52,23 @@ class RemoteClient:
         self.token = token
         self.timeout_s = timeout_s
 
-    def call(self, method: str, path: str, body: Any = None, **query: str) -> Any:
+    def call(
+        self, name: str, body: Any = None, /, entity_id: str | None = None, **query: str
+    ) -> Any:
+        """Call the route ``name`` of the route table (``model.wire.routes``): ``entity_id``
+        fills its ``{id}``; ``body`` and ``query`` may hold only what the route takes."""
+        spec = route(name)
+        if set(query) - set(spec.query) or (body is None) != (spec.body is None):
+            raise TypeError(f"{name}: a body or query parameters its route does not take")
+        if spec.takes_id:
+            path = spec.path.replace("{id}", path_id(entity_id))
+        elif entity_id is None:
+            path = spec.path
+        else:
+            raise TypeError(f"{name}: its route takes no id")
         target = self.url + path + (f"?{urlencode(query)}" if query else "")
         data = None if body is None else json.dumps(body, ensure_ascii=False).encode()
-        request = urllib.request.Request(target, data=data, method=method)
+        request = urllib.request.Request(target, data=data, method=spec.method)
         request.add_header("authorization", f"Bearer {self.token}")
         request.add_header("content-type", "application/json")
         try:
@@ -109,9 +81,10 @@ class RemoteClient:
 
 
 def _error(exc: urllib.error.HTTPError) -> KindlingError:
+    """The server's error object as the class the same failure raises locally."""
     try:
         err = json.loads(exc.read())["error"]
         code, message = str(err["code"]), str(err["message"])
     except (ValueError, KeyError, TypeError):
-        return RemoteError(f"HTTP {exc.code} from the server without a Kindling error object")
-    return _BY_CODE.get(code, RemoteError)(message)
+        return HttpError(f"HTTP {exc.code} from the server without a Kindling error object")
+    return class_of_code(code)(message)

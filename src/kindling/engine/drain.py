@@ -15,7 +15,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from kindling.errors import DatabaseLockedError, KindlingError, NotFoundError
+from kindling.errors import DatabaseLockedError, KindlingError, NotFoundError, StoreError
 from kindling.model import Scope
 from kindling.spool import (
     BAD_SUFFIX,
@@ -198,8 +198,8 @@ def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainRe
             report.bad.append(f"{name}: cannot read it ({exc.strerror or exc})")
             continue
         except (KindlingError, ValueError, KeyError, TypeError) as exc:
-            if isinstance(exc, KindlingError) and exc.code == "store":
-                raise  # a broken database is the caller's problem, not this record's
+            if isinstance(exc, StoreError):
+                raise  # a broken or damaged database is the caller's problem, not this record's
             reason = " ".join(str(exc).split())[:200] or type(exc).__name__
             report.bad.append(f"{name}: {reason}")
             _quietly(os.replace, path, path[: -len(RECORD_SUFFIX)] + BAD_SUFFIX)

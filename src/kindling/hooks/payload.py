@@ -8,8 +8,8 @@ is optional here: a missing or mistyped field becomes ``None``/empty, never an e
 because a hook must never break the agent. Also reads the last assistant message of a
 transcript.
 
-Must not import click, the CLI or the MCP server; imports only the standard library, and no
-dataclasses or typing (see ``kindling.hooks``).
+Must not import click, the CLI or the MCP server; imports only the standard library and
+``kindling.errors`` (``PayloadError``), and no dataclasses or typing (see ``kindling.hooks``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import json
 import os
 import re
 import stat
+
+from kindling.errors import PayloadError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,10 +42,6 @@ EVENTS: tuple[str, ...] = (
 _API_ERROR = re.compile(r"\s*\[?API Error\b", re.IGNORECASE)
 MAX_STDIN_BYTES = 64 << 20  # a Read of a huge file arrives whole; beyond this we give up
 TRANSCRIPT_TAIL_BYTES = 512 << 10
-
-
-class PayloadError(ValueError):
-    """The hook input is not a JSON object."""
 
 
 def _str(data: dict[str, Any], key: str) -> str | None:

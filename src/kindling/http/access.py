@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from kindling.engine import Kindling
-from kindling.errors import ConflictError, InvalidInputError, NotFoundError
-from kindling.http.auth import Principal, forbidden, may_touch, owns, write_scope
+from kindling.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
+from kindling.http.auth import Principal, may_touch, owns, write_scope
 from kindling.http.idspace import TAKEN, IdSpace, IdView
 from kindling.model import AnyEntity, Observation, Pin, Scope, Summary, Visible
 from kindling.model.bundle import MISSING_CAPSULE, Bundle
@@ -56,7 +56,7 @@ class AccessRules:
         if ref is None or not may_touch(who, ref.scope):
             raise NotFoundError(f"no capsule with id {capsule_id!r}")
         if not owns(who, ref.scope):
-            raise forbidden(f"capsule {capsule_id} belongs to another user")
+            raise ForbiddenError(f"capsule {capsule_id} belongs to another user")
         self._write_scope(who, ref.scope)
         return ref.id
 
@@ -117,7 +117,7 @@ class AccessRules:
             if there is not None:
                 taken.append(there)
                 if visible(there) and not owns(who, there.scope):
-                    raise forbidden(f"capsule {capsule.id} belongs to another user")
+                    raise ForbiddenError(f"capsule {capsule.id} belongs to another user")
         if not all(visible(entity) for entity in taken):
             raise ConflictError(TAKEN)
         own_caps = {c.id for c in bundle.capsules}
@@ -131,7 +131,7 @@ class AccessRules:
                 if ref is None or not may_touch(who, ref.scope):
                     raise InvalidInputError(MISSING_CAPSULE.format(s=summary))  # as if unknown
                 if not owns(who, ref.scope):
-                    raise forbidden(f"capsule {summary.capsule_id} belongs to another user")
+                    raise ForbiddenError(f"capsule {summary.capsule_id} belongs to another user")
             unknown = sorted(
                 r
                 for r in summary.evidence_refs

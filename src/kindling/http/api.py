@@ -25,12 +25,7 @@ from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.http.access import distinct_refs, found
 from kindling.http.api_reads import ReadHandlers
-from kindling.http.auth import (
-    HttpError,
-    Principal,
-    authenticate,
-    may_touch,
-)
+from kindling.http.auth import Principal, authenticate, may_touch
 from kindling.http.idspace import IdSpace, IdView, owned_ids
 from kindling.http.params import GETTERS, IGNORED, cursor_of, fields, scope_of
 from kindling.model import Scope, wire
@@ -235,12 +230,17 @@ class Api(ReadHandlers):
 
     @owned_ids
     def import_(
-        self, who: Principal, ids: IdView, body: Mapping[str, Any], dry_run: bool
+        self, who: Principal, ids: IdView, params: Mapping[str, str], body: Mapping[str, Any]
     ) -> dict[str, Any]:
         """Import a bundle under the write rule: every entity is stamped with the token's
         identity and must land in a repository it may write (``_write_scope``), and nothing in
         it may reach an entity the token may not touch (``_import_checks``). Its ids are the
-        owner's (``IdView.bundle``): one only another team holds is imported as a new one."""
+        owner's (``IdView.bundle``): one only another team holds is imported as a new one.
+        ``dry_run=true`` in the query only reports."""
+        flag = params.get("dry_run", "false")
+        if flag not in ("true", "false"):
+            raise InvalidInputError("dry_run must be true or false")
+        dry_run = flag == "true"
         bundle = parse_bundle(body)
         try:
             return self._import(who, ids, bundle, dry_run)
@@ -273,7 +273,7 @@ class Api(ReadHandlers):
         return replace(report, skipped=skipped).to_dict()
 
 
-__all__ = ["GETTERS", "IGNORED", "Api", "HttpError", "cursor_of"]
+__all__ = ["GETTERS", "IGNORED", "Api", "cursor_of"]
 
 
 def _for_clients(report: ForgetReport) -> dict[str, Any]:

@@ -1,15 +1,20 @@
-"""The Starlette application: routes, authentication, body limits and the error contract.
+"""The Starlette application: the route table served, authentication, body limits and the
+error contract.
 
-Every failure is ``{"error": {"code": ..., "message": ...}}``: the library's stable codes
-(``invalid_input`` 400, ``not_found`` 404, ``conflict`` 409, ``store``/``database_locked`` 503,
-``schema`` 500) plus the HTTP layer's own (``unauthorized`` 401, ``forbidden`` 403,
-``too_large`` 413, ``method_not_allowed`` 405, ``request_timeout`` 408). Bodies are read up to
-a limit before parsing (``Content-Length`` is checked first, the stream counted anyway) and
-within the read timeout, so a huge or slow body costs nothing; JSON nested deeper than
+Every route is a row of ``model.wire.routes.ROUTES`` (the same rows the OpenAPI document and
+the remote client read), served by one loop: authenticate (unless the route is public), take
+the path id, the query and the body the row names, make one library call in a worker thread
+(``Api.run``), answer JSON. Every failure is ``{"error": {"code": ..., "message": ...}}`` with
+the status and the code of the exception's class (``kindling.errors``: the library's codes
+and the HTTP layer's own); a class whose detail may not reach a client (a store failure's own
+words name the database's host, port, name or file) is logged, and the client gets the class's
+generic words. Unexpected exceptions become a 500 ``internal`` error without a traceback.
+
+Bodies are read up to the route's limit before parsing (``Content-Length`` is checked first,
+the stream counted anyway) and within the route's timeout (``--read-timeout``, ten times it
+for a bulk route), so a huge or slow body costs nothing; JSON nested deeper than
 ``bodies.MAX_DEPTH`` and a NUL in a path or query parameter are 400s. Each endpoint is one
-library call, one transaction, so a failed request writes nothing. Unexpected exceptions
-become a 500 ``internal`` error without a traceback in the body; a store failure's own words
-(which name the database's host, port and name) go to the log, never to the client.
+library call, one transaction, so a failed request writes nothing.
 
 Must not import the CLI or other adapters.
 """
@@ -29,36 +34,31 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kindling.engine import Kindling
-from kindling.errors import InvalidInputError, KindlingError, StoreError
-from kindling.http.api import GETTERS, Api, HttpError
-from kindling.http.auth import Principal
+from kindling.errors import (
+    ConflictError,
+    HttpError,
+    InternalError,
+    InvalidInputError,
+    KindlingError,
+    MethodNotAllowedError,
+    NotFoundError,
+    RequestTimeoutError,
+    TooLargeError,
+)
+from kindling.http.api import Api
 from kindling.http.bodies import BodyDecoder, decode
 from kindling.http.idspace import TAKEN
 from kindling.http.openapi import openapi_document
 from kindling.http.shedding import READ_TIMEOUT_S
 from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
+from kindling.model.wire.routes import ROUTES, Timeout
+from kindling.model.wire.routes import Route as RouteSpec
 
 # One capture at its caps, in the worst JSON spelling (a control character is 6 bytes,
 # \u0001), with room for the other fields: what the engine accepts, the server accepts.
 MAX_BODY_BYTES = 6 * (MAX_CONTENT_BYTES + MAX_PROVENANCE_BYTES) + (64 << 10)
 MAX_IMPORT_BYTES = 64 << 20  # bundles are whole stores (and append_many batches)
 IMPORT_TIMEOUT_FACTOR = 10  # ... and take longer to send
-# A store failure's message names the database (host, port, name, a file's path): the log gets
-# it, clients get these words, whatever the failure (a damaged file, a lock, a lost connection).
-HIDDEN = {
-    "store": "the store failed; the server's log says why",
-    "database_locked": "the store is busy; retry",
-    "schema": "the database's schema is not one this server reads; the server's log says why",
-}
-STATUS_OF_CODE = {
-    "invalid_input": 400,
-    "not_found": 404,
-    "conflict": 409,
-    "schema": 500,
-    "store": 503,
-    "database_locked": 503,
-    "database_damaged": 503,
-}
 log = logging.getLogger("kindling.http")
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -68,19 +68,30 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-async def read_json(
-    request: Request,
-    limit: int,
-    timeout_s: float = READ_TIMEOUT_S,
-    decoder: BodyDecoder | None = None,
-) -> Any:
-    """The body's JSON value: at most ``limit`` bytes, all in within ``timeout_s``, decoded by
-    ``decoder`` (large bodies in its helper process) or here."""
+def told(request: Request, exc: KindlingError) -> tuple[int, str]:
+    """The status and message a client gets for ``exc`` (its class says both); a message the
+    client may not read goes to the log."""
+    if isinstance(exc, ConflictError) and exc.message.startswith(TAKEN):
+        return exc.http_status, TAKEN  # one answer whoever holds the id, on every backend
+    if not exc.expose_detail:
+        log.error("%s %s: %s", request.method, request.url.path, exc.message)
+    return exc.http_status, exc.public_message()
+
+
+def error_answer(request: Request, exc: KindlingError) -> JSONResponse:
+    status, message = told(request, exc)
+    return error_response(status, exc.code, message)
+
+
+async def read_bytes(request: Request, limit: int, timeout_s: float) -> bytes:
+    """The body: at most ``limit`` bytes (``TooLargeError``), all in within ``timeout_s``
+    (``RequestTimeoutError``). Every body the server reads, JSON or a page's form, is read
+    here."""
     declared = request.headers.get("content-length")
     if declared is not None and not declared.isdigit():
         raise InvalidInputError("Content-Length must be a number of bytes")
     if declared is not None and int(declared) > limit:
-        raise HttpError(413, "too_large", f"request body over {limit} bytes")
+        raise TooLargeError(f"request body over {limit} bytes")
     chunks: list[bytes] = []
     size = 0
     try:
@@ -88,13 +99,24 @@ async def read_json(
             async for chunk in request.stream():
                 size += len(chunk)
                 if size > limit:
-                    raise HttpError(413, "too_large", f"request body over {limit} bytes")
+                    raise TooLargeError(f"request body over {limit} bytes")
                 chunks.append(chunk)
     except TimeoutError:
-        raise HttpError(
-            408, "request_timeout", f"the request body did not arrive within {timeout_s:g} s"
+        raise RequestTimeoutError(
+            f"the request body did not arrive within {timeout_s:g} s"
         ) from None
-    data = b"".join(chunks)
+    return b"".join(chunks)
+
+
+async def read_json(
+    request: Request,
+    limit: int,
+    timeout_s: float = READ_TIMEOUT_S,
+    decoder: BodyDecoder | None = None,
+) -> Any:
+    """The body's JSON value (``read_bytes``), decoded by ``decoder`` (large bodies in its
+    helper process) or here."""
+    data = await read_bytes(request, limit, timeout_s)
     return decode(data) if decoder is None else await decoder.decode(data)
 
 
@@ -110,6 +132,13 @@ async def read_object(
     return body
 
 
+def body_limits(timeout: Timeout, read_timeout_s: float) -> tuple[int, float]:
+    """A route's body limit and time (``routes.Timeout``; a route without a body reads none)."""
+    if timeout == "bulk":
+        return MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s
+    return MAX_BODY_BYTES, read_timeout_s
+
+
 def no_nul(request: Request) -> None:
     """A NUL in the path or query is a 400 (PostgreSQL cannot even compare such text)."""
     if "\x00" in request.url.path or any(
@@ -118,177 +147,52 @@ def no_nul(request: Request) -> None:
         raise InvalidInputError("the path and query parameters may not contain NUL characters")
 
 
+def endpoint(api: Api, spec: RouteSpec, read_timeout_s: float, bodies: BodyDecoder) -> Handler:
+    """One row of the route table served: its caller, path id, query and body, in that order,
+    handed to its handler (see ``model.wire.routes``)."""
+    handler: Callable[..., Any] = (
+        openapi_document if spec.name == "openapi" else getattr(api, spec.handler_name)
+    )
+    limit, timeout_s = body_limits(spec.timeout, read_timeout_s)
+
+    async def run(request: Request) -> Response:
+        try:
+            no_nul(request)
+            args: list[Any] = [await api.who(request)] if spec.auth else []
+            args += spec.bound
+            if spec.takes_id:
+                args.append(request.path_params["id"])
+            if spec.query:
+                args.append(dict(request.query_params))
+            if spec.body is not None:
+                args.append(await read_object(request, limit, timeout_s, bodies))
+            answer = await api.run(lambda: handler(*args)) if spec.auth else handler(*args)
+            return JSONResponse(answer, status_code=spec.status)
+        except KindlingError as exc:
+            return error_answer(request, exc)
+        except Exception:  # a bug: log it here, never send a traceback
+            log.exception("unexpected error on %s %s", request.method, request.url.path)
+            return error_answer(request, InternalError("unexpected error"))
+
+    return run
+
+
 def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlette:
     """The API over ``kd``; the caller owns ``kd`` and closes it after the server stops.
-    A request body must arrive within ``read_timeout_s`` (a bundle: ten times that)."""
+    A request body must arrive within ``read_timeout_s`` (a bulk route's: ten times that)."""
     api = Api(kd)
     bodies = BodyDecoder()  # large bodies are decoded in a helper process (``bodies``)
-
-    def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Handler:
-        async def wrapped(request: Request) -> Response:
-            try:
-                no_nul(request)
-                return JSONResponse(await handler(request), status_code=status)
-            except HttpError as exc:
-                return error_response(exc.status, exc.code, exc.message)
-            except KindlingError as exc:
-                code = exc.code
-                if isinstance(exc, StoreError) and code != "database_locked":
-                    code = "store"  # a damaged file, a lost connection: one answer
-                message = HIDDEN.get(code)
-                if exc.code == "conflict" and exc.message.startswith(TAKEN):
-                    message = TAKEN  # one answer whoever holds the id, on every backend
-                elif message is not None:
-                    log.error("%s %s: %s", request.method, request.url.path, exc.message)
-                code_status = STATUS_OF_CODE.get(code, 400)
-                return error_response(code_status, code, message or exc.message)
-            except Exception:  # a bug: log it here, never send a traceback
-                log.exception("unexpected error on %s %s", request.method, request.url.path)
-                return error_response(500, "internal", "internal server error; see the log")
-
-        return wrapped
-
-    async def observations(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.append_observation(who, body))
-
-    async def batch(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(
-            request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s, bodies
-        )
-        return await api.run(lambda: api.append_many(who, body))
-
-    def posted(handler: Callable[[Principal, dict[str, Any]], Any]) -> Handler:
-        """A POST whose JSON object body is the handler's argument."""
-
-        async def run(request: Request) -> Any:
-            who = await api.who(request)
-            body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-            return await api.run(lambda: handler(who, body))
-
-        return run
-
-    async def capsules(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.open_capsule(who, body))
-
-    async def close_capsule(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        capsule_id = request.path_params["id"]
-        return await api.run(lambda: api.close_capsule(who, capsule_id, body))
-
-    async def summaries(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.add_summary(who, body))
-
-    async def pins(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.pin(who, body))
-
-    async def unpin(request: Request) -> Any:
-        who = await api.who(request)
-        pin_id = request.path_params["id"]
-        return await api.run(lambda: api.unpin(who, pin_id))
-
-    async def forget(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.forget(who, body))
-
-    async def retrieve(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.retrieve(who, body))
-
-    def listing(handler: Callable[[Principal, dict[str, str]], Any]) -> Handler:
-        """A GET whose query parameters are the handler's arguments."""
-
-        async def run(request: Request) -> Any:
-            who = await api.who(request)
-            params = dict(request.query_params)
-            return await api.run(lambda: handler(who, params))
-
-        return endpoint(run)
-
-    def lookup(handler: Callable[[Principal, str], Any]) -> Handler:
-        """A GET of one id (``{id}`` in the path)."""
-
-        async def run(request: Request) -> Any:
-            who = await api.who(request)
-            entity_id = request.path_params["id"]
-            return await api.run(lambda: handler(who, entity_id))
-
-        return endpoint(run)
-
-    def getter(kind: str) -> Callable[[Principal, str], Any]:
-        return lambda who, entity_id: api.get_entity(who, kind, entity_id)
-
-    async def timeline(request: Request) -> Any:
-        who = await api.who(request)
-        anchor_id, params = request.path_params["id"], dict(request.query_params)
-        return await api.run(lambda: api.timeline(who, anchor_id, params))
-
-    async def items(request: Request) -> Any:
-        who = await api.who(request)
-        body = await read_object(request, timeout_s=read_timeout_s, decoder=bodies)
-        return await api.run(lambda: api.get_items(who, body))
-
-    async def status(request: Request) -> Any:
-        who = await api.who(request)
-        return await api.run(lambda: api.status(who))
-
-    async def import_(request: Request) -> Any:
-        who = await api.who(request)
-        dry_run = request.query_params.get("dry_run", "false")
-        if dry_run not in ("true", "false"):
-            raise InvalidInputError("dry_run must be true or false")
-        body = await read_json(
-            request, MAX_IMPORT_BYTES, IMPORT_TIMEOUT_FACTOR * read_timeout_s, bodies
-        )
-        return await api.run(lambda: api.import_(who, body, dry_run == "true"))
-
-    async def openapi(request: Request) -> Any:
-        return openapi_document()
-
     routes = [
-        Route("/v1/observations", endpoint(observations, 201), methods=["POST"]),
-        Route("/v1/observations/batch", endpoint(batch, 201), methods=["POST"]),
-        Route("/v1/memories", endpoint(posted(api.add_memory), 201), methods=["POST"]),
-        Route("/v1/memories/search", endpoint(posted(api.search_memories)), methods=["POST"]),
-        Route("/v1/forget/finish", endpoint(posted(api.finish_forget)), methods=["POST"]),
-        Route("/v1/repos", listing(api.list_repos), methods=["GET"]),
-        Route("/v1/capsules", endpoint(capsules, 201), methods=["POST"]),
-        Route("/v1/capsules/{id}/close", endpoint(close_capsule), methods=["POST"]),
-        Route("/v1/summaries", endpoint(summaries, 201), methods=["POST"]),
-        Route("/v1/pins", endpoint(pins, 201), methods=["POST"]),
-        Route("/v1/pins/{id}", endpoint(unpin), methods=["DELETE"]),
-        Route("/v1/observations", listing(api.list_observations), methods=["GET"]),
-        Route("/v1/capsules", listing(api.list_capsules), methods=["GET"]),
-        Route("/v1/summaries", listing(api.list_summaries), methods=["GET"]),
-        Route("/v1/pins", listing(api.list_pins), methods=["GET"]),
-        *(Route(f"/v1/{kind}/{{id}}", lookup(getter(kind)), methods=["GET"]) for kind in GETTERS),
-        Route("/v1/entities/{id}", lookup(api.describe), methods=["GET"]),
-        Route("/v1/timeline/{id}", endpoint(timeline), methods=["GET"]),
-        Route("/v1/items", endpoint(items), methods=["POST"]),
-        Route("/v1/forget", endpoint(forget), methods=["POST"]),
-        Route("/v1/retrieve", endpoint(retrieve), methods=["POST"]),
-        Route("/v1/status", endpoint(status), methods=["GET"]),
-        Route("/v1/export", listing(api.export), methods=["GET"]),
-        Route("/v1/import", endpoint(import_), methods=["POST"]),
-        Route("/openapi.json", endpoint(openapi), methods=["GET"]),
+        Route(spec.path, endpoint(api, spec, read_timeout_s, bodies), methods=[spec.method])
+        for spec in ROUTES
     ]
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
-        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "http_error")
+        known = (NotFoundError, MethodNotAllowedError)
+        kind = next((c for c in known if c.http_status == status), HttpError)
         detail = exc.detail if isinstance(exc, HTTPException) else "error"
-        return error_response(status, code, f"{request.method} {request.url.path}: {detail}")
+        return error_response(status, kind.code, f"{request.method} {request.url.path}: {detail}")
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -300,4 +204,5 @@ def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlett
     )
     app.state.api = api  # the memory browser's team page shares its handlers and lock
     app.state.bodies = bodies  # ``kindling serve`` starts its helper process before it listens
+    app.state.read_timeout_s = read_timeout_s  # ... and its forms' bodies have this time too
     return app

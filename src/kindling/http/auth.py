@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from kindling.errors import ForbiddenError, UnauthorizedError
 from kindling.model import Scope
 from kindling.model.reports import ApiToken
 from kindling.store.tokens import hash_token
@@ -36,24 +37,6 @@ class TokenLookup(Protocol):
 
     def token_by_hash(self, token_hash: str) -> ApiToken | None: ...
     def team_repos(self, team: str) -> list[str]: ...
-
-
-class HttpError(Exception):
-    """An error of the HTTP layer itself (authentication, size limits, unknown routes)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-def unauthorized(message: str) -> HttpError:
-    return HttpError(401, "unauthorized", message)
-
-
-def forbidden(message: str) -> HttpError:
-    return HttpError(403, "forbidden", message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +59,10 @@ def identity(user: str, team: str | None) -> str:
 
 def authenticate(tokens: TokenLookup, header: str | None) -> Principal:
     if not header:
-        raise unauthorized("missing bearer token: send 'Authorization: Bearer <token>'")
+        raise UnauthorizedError("missing bearer token: send 'Authorization: Bearer <token>'")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise unauthorized("the Authorization header must be 'Bearer <token>'")
+        raise UnauthorizedError("the Authorization header must be 'Bearer <token>'")
     return authenticate_hash(tokens, token_hash(token))
 
 
@@ -95,9 +78,11 @@ def authenticate_hash(tokens: TokenLookup, token_hash: str) -> Principal:
     every request (a revoked token's sessions end at once)."""
     found = tokens.token_by_hash(token_hash)
     if found is None or found.revoked_at is not None:
-        raise unauthorized("unknown or revoked token; ask for one with 'kindling token create'")
+        raise UnauthorizedError(
+            "unknown or revoked token; ask for one with 'kindling token create'"
+        )
     if "/" in found.user_id:
-        raise unauthorized(
+        raise UnauthorizedError(
             "this token's user name contains '/', which identities reserve; "
             "create a new token ('kindling token create --user NAME')"
         )
@@ -111,9 +96,9 @@ def _granted(who: Principal, scope: Scope) -> None:
     if who.team is None:
         return
     if scope.repo_id is None:
-        raise forbidden(f"team {who.team!r} tokens must name a repository (scope.repoId)")
+        raise ForbiddenError(f"team {who.team!r} tokens must name a repository (scope.repoId)")
     if scope.repo_id not in who.repos:
-        raise forbidden(f"team {who.team!r} has no access to repository {scope.repo_id!r}")
+        raise ForbiddenError(f"team {who.team!r} has no access to repository {scope.repo_id!r}")
 
 
 def write_scope(who: Principal, scope: Scope, team_repo: Callable[[str], bool]) -> Scope:
@@ -122,7 +107,7 @@ def write_scope(who: Principal, scope: Scope, team_repo: Callable[[str], bool]) 
     stamped = replace(scope, user_id=who.user_id)
     _granted(who, stamped)
     if who.team is None and stamped.repo_id is not None and team_repo(stamped.repo_id):
-        raise forbidden(
+        raise ForbiddenError(
             f"repository {stamped.repo_id!r} is team memory: a personal token writes only "
             "where no team is granted; ask for a team token"
         )

@@ -39,7 +39,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
-from kindling.http.auth import HttpError, Principal
+from kindling.http.auth import Principal
 from kindling.model import AnyEntity, Visible
 from kindling.model.bundle import Bundle
 from kindling.model.checks import MAX_ID_CHARS, require_id
@@ -273,7 +273,7 @@ def owned_ids(
         ids = self._ids(who)
         try:
             return ids.out(handler(self, who, ids, *args, **kwargs))
-        except (KindlingError, HttpError) as exc:
+        except KindlingError as exc:
             if ids.to_wire:
                 exc.message = ids.text(exc.message)
                 exc.args = (exc.message,)

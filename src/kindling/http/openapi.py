@@ -1,7 +1,9 @@
 """The OpenAPI 3.1 document of ``kindling serve`` (served at ``/openapi.json``).
 
-Written by hand, beside the routes in ``app``; a test checks that both list the same paths
-and methods. Bodies use the library's keyword names; entities their ``to_dict`` JSON shapes.
+Made from the route table (``model.wire.routes``, which the app serves and the client calls):
+each route's operation, its parameters, its body's schema (here, by the name the route gives)
+and its answer's. The error answers come from the error classes (``errors``). Bodies use the
+library's keyword names; entities their ``to_dict`` JSON shapes.
 
 Must not import the CLI or other adapters.
 """
@@ -11,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from kindling import __version__
+from kindling.errors import KindlingError, ServerUnreachableError, wire_classes
+from kindling.model.wire.routes import ROUTES, Route
 
 _SCOPE: dict[str, Any] = {
     "type": "object",
@@ -60,143 +64,92 @@ _BODIES: dict[str, dict[str, Any]] = {
     "bundle": {"type": "object", "description": "An export bundle (bundleVersion 1.0)."},
 }  # fmt: skip
 
-_ERRORS = {
-    "400": "invalid_input",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "408": "request_timeout",
-    "409": "conflict",
-    "413": "too_large",
-    "503": "store",
+# The schemas the route table's ``response`` names; each is a value's ``to_dict`` JSON.
+_RESPONSES: dict[str, str] = {
+    "Observation": "Observation.to_dict()",
+    "Capsule": "Capsule.to_dict()",
+    "Summary": "Summary.to_dict()",
+    "Pin": "Pin.to_dict()",
+    "RepoActivity": "RepoActivity.to_dict()",
+    "Memory": "A chat memory (wire.memory_to_dict)",
+    "MemoryMatch": "A chat memory and its score (wire.match_to_dict)",
+    "ForgetReport": "ForgetReport.to_dict() (holders left out)",
+    "Deleted": "{deleted: <pin id>}",
+    "Described": "Described.to_dict() (kindling show --json)",
+    "Timeline": "Timeline.to_dict()",
+    "Items": "Items.to_dict()",
+    "RetrieveResult": "RetrieveResult.to_dict() (seed 000)",
+    "ServerStatus": "version, backend, schemaVersion, user, team, repos, openCapsules",
+    "Bundle": "An export bundle (bundleVersion 1.0)",
+    "ImportReport": "ImportReport.to_dict()",
+    "OpenApi": "This OpenAPI 3.1 document",
 }
 
 
-def _op(summary: str, body: str | None = None, ok: str = "200", **extra: Any) -> dict[str, Any]:
-    op: dict[str, Any] = {
-        "summary": summary,
-        "responses": {
-            ok: {"description": "success", "content": {"application/json": {"schema": {}}}},
-            **{
-                status: {
-                    "description": code,
-                    "content": {
-                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
-                    },
-                }
-                for status, code in _ERRORS.items()
-            },
-        },
-        **extra,
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _response(name: str) -> dict[str, Any]:
+    if name.endswith("[]"):
+        return {"type": "array", "items": _ref(name[:-2])}
+    return _ref(name)
+
+
+def _errors() -> dict[str, Any]:
+    """Each error status, with its codes (``errors``: what the client only raises aside)."""
+    by_status: dict[int, list[str]] = {}
+    for code, cls in wire_classes().items():
+        if cls not in (KindlingError, ServerUnreachableError):
+            by_status.setdefault(cls.http_status, []).append(code)
+    return {
+        str(status): {
+            "description": ", ".join(sorted(codes)),
+            "content": {"application/json": {"schema": _ref("Error")}},
+        }
+        for status, codes in sorted(by_status.items())
     }
-    if body is not None:
+
+
+def _op(route: Route) -> dict[str, Any]:
+    ok = {
+        "description": "success",
+        "content": {"application/json": {"schema": _response(route.response)}},
+    }
+    op: dict[str, Any] = {
+        "operationId": route.name,
+        "summary": route.summary,
+        "responses": {str(route.status): ok, **_errors()},
+    }
+    parameters = [
+        *([{"name": "id", "in": "path", "required": True, "schema": _S}] if route.takes_id else []),
+        *({"name": n, "in": "query", "required": False, "schema": _S} for n in route.query),
+    ]
+    if parameters:
+        op["parameters"] = parameters
+    if route.body is not None:
         op["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": _BODIES[body]}},
+            "content": {"application/json": {"schema": _BODIES[route.body]}},
         }
+    if not route.auth:
+        op["security"] = []
     return op
 
 
-def _query(*names: str) -> list[dict[str, Any]]:
-    return [{"name": n, "in": "query", "required": False, "schema": _S} for n in names]
-
-
-_ID = [{"name": "id", "in": "path", "required": True, "schema": _S}]
-_IN = ("session", "repo", "agent", "limit")  # a listing's scope and size
-
-
 def openapi_document() -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for route in ROUTES:
+        paths.setdefault(route.path, {})[route.method.lower()] = _op(route)
+    schemas = {name: {"type": "object", "description": d} for name, d in _RESPONSES.items()}
+    schemas["Error"] = _obj(["error"], error=_obj(["code", "message"], code=_S, message=_S))
     return {
         "openapi": "3.1.0",
         "info": {"title": "Kindling team memory", "version": __version__},
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {
-                "Error": _obj(["error"], error=_obj(["code", "message"], code=_S, message=_S))
-            },
+            "schemas": schemas,
         },
         "security": [{"bearer": []}],
-        "paths": {
-            "/v1/observations": {
-                "post": _op("Append an observation", "observation", "201"),
-                "get": _op(
-                    "Newest observations in scope; before=<ts>:<id> (the last shown) pages on",
-                    parameters=_query(*_IN, "kind", "capsule", "before"),
-                ),
-            },
-            "/v1/observations/{id}": {"get": _op("One observation", parameters=_ID)},
-            "/v1/observations/batch": {
-                "post": _op("Append many observations in one transaction", "batch", "201")
-            },
-            "/v1/repos": {
-                "get": _op(
-                    "Repositories in scope, most recently active first", parameters=_query(*_IN)
-                )
-            },
-            "/v1/memories": {"post": _op("Store a chat memory of a workspace", "memory", "201")},
-            "/v1/memories/search": {
-                "post": _op("The chat memories of a workspace matching a query", "memories")
-            },
-            "/v1/forget/finish": {"post": _op("Empty the WAL of what forget left in it", "finish")},
-            "/v1/capsules": {
-                "post": _op("Open a capsule", "capsule", "201"),
-                "get": _op("Newest capsules in scope", parameters=_query(*_IN, "status")),
-            },
-            "/v1/capsules/{id}": {"get": _op("One capsule", parameters=_ID)},
-            "/v1/capsules/{id}/close": {
-                "post": _op(
-                    "Close a capsule (optionally with its summary)", "close", parameters=_ID
-                )
-            },
-            "/v1/summaries": {
-                "post": _op("Set a capsule's summary", "summary", "201"),
-                "get": _op("Newest summaries in scope", parameters=_query(*_IN)),
-            },
-            "/v1/summaries/{id}": {"get": _op("One summary", parameters=_ID)},
-            "/v1/pins": {
-                "post": _op("Pin an observation or summary", "pin", "201"),
-                "get": _op("Newest pins in scope", parameters=_query(*_IN, "active_at")),
-            },
-            "/v1/pins/{id}": {
-                "get": _op("One pin", parameters=_ID),
-                "delete": _op("Remove a pin", parameters=_ID),
-            },
-            "/v1/entities/{id}": {
-                "get": _op(
-                    "Any entity by id, with its links (`kindling show --json`)", parameters=_ID
-                )
-            },
-            "/v1/timeline/{id}": {
-                "get": _op(
-                    "The steps before and after an observation or summary in its session",
-                    parameters=[*_ID, *_query("before", "after")],
-                )
-            },
-            "/v1/items": {
-                "post": _op("Whole observations, summaries, capsules by id, to a budget", "items")
-            },
-            "/v1/forget": {
-                "post": _op(
-                    "Forget an observation, summary or pin by id, or every copy of a text"
-                    " (match) among what the token may touch; dry_run only reports",
-                    "forget",
-                )
-            },
-            "/v1/retrieve": {
-                "post": _op("Pins, current summary and ranked candidates (seed 000)", "retrieve")
-            },
-            "/v1/status": {"get": _op("Server, backend and token facts")},
-            "/v1/export": {
-                "get": _op(
-                    "Export a bundle",
-                    parameters=_query(
-                        "session", "repo", "agent", "include_redacted", "exported_at"
-                    ),
-                )
-            },
-            "/v1/import": {
-                "post": _op("Import a bundle (idempotent)", "bundle", parameters=_query("dry_run"))
-            },
-            "/openapi.json": {"get": _op("This document", security=[])},
-        },
+        "paths": paths,
     }

@@ -33,6 +33,8 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
+from kindling.errors import InvalidInputError
+
 READ_TIMEOUT_S = 10.0  # a request head, and then its body, must arrive within this
 MAX_HEAD_BYTES = 16 << 10  # request line and headers
 KEEP_ALIVE_S = 5  # an idle connection between requests
@@ -42,7 +44,7 @@ def _head_too_large() -> bytes:
     body = json.dumps(
         {
             "error": {
-                "code": "invalid_input",
+                "code": InvalidInputError.code,
                 "message": f"the request head is over {MAX_HEAD_BYTES} bytes",
             }
         }

@@ -2,7 +2,7 @@
 (``"phrases"``, ``AND``/``OR``/``NOT``, ``prefix*``, balanced parentheses) into a tree of
 ``Leaf`` and ``Op``. Pure; ``store.fts`` turns the tree into a MATCH expression.
 
-Must not import from Kindling except ``store.segments``.
+Must not import from Kindling except ``store.segments`` and ``errors``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from kindling.errors import QuerySyntaxError
 from kindling.store.segments import query_words
 
 
@@ -88,10 +89,6 @@ def lex(query: str, *, syntax: bool) -> list[str]:
     return tokens
 
 
-class _ParseError(Exception):
-    pass
-
-
 class _Parser:
     """Recursive descent over: or := and (["OR"] and)* ; and := not ("AND" not)* ;
     not := primary ("NOT" primary)* ; primary := word | "phrase" | "(" or ")"."""
@@ -111,7 +108,7 @@ class _Parser:
     def parse(self) -> Node:
         node = self.parse_or()
         if self.peek() is not None:
-            raise _ParseError("trailing tokens")
+            raise QuerySyntaxError("trailing tokens")
         return node
 
     def parse_or(self) -> Node:
@@ -139,12 +136,12 @@ class _Parser:
     def parse_primary(self) -> Node:
         tok = self.peek()
         if tok is None or tok in {"AND", "OR", "NOT", ")"}:
-            raise _ParseError(f"expected a term, got {tok!r}")
+            raise QuerySyntaxError(f"expected a term, got {tok!r}")
         self.take()
         if tok == "(":
             node = self.parse_or()
             if self.peek() != ")":
-                raise _ParseError("unclosed parenthesis")
+                raise QuerySyntaxError("unclosed parenthesis")
             self.take()
             return node
         if tok.startswith('"'):
@@ -189,5 +186,5 @@ def parse_syntax(text: str) -> Node | None:
         return None
     try:
         return _Parser(tokens).parse()
-    except _ParseError:
+    except QuerySyntaxError:
         return None

@@ -23,10 +23,17 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kindling.engine import Kindling
-from kindling.errors import InvalidInputError, KindlingError
-from kindling.http.api import Api, HttpError
-from kindling.http.app import HIDDEN, STATUS_OF_CODE
+from kindling.errors import (
+    InvalidInputError,
+    KindlingError,
+    NeedLogin,
+    Refused,
+    UnauthorizedError,
+)
+from kindling.http.api import Api
+from kindling.http.app import read_bytes, told
 from kindling.http.auth import authenticate, authenticate_hash, token_hash
+from kindling.http.shedding import READ_TIMEOUT_S
 from kindling.ui import actions, search, views
 from kindling.ui.guard import (
     HEADERS,
@@ -35,7 +42,6 @@ from kindling.ui.guard import (
     TEAM_IDLE_S,
     Csrf,
     LocalLogin,
-    Refused,
     TeamSessions,
     check_loopback_host,
     cookie_name,
@@ -63,10 +69,6 @@ READS: dict[str, View] = {
 }
 PAGES: dict[str, View] = {"/forget/preview": actions.forget_preview, "/forget": actions.forget}
 REDIRECTS: dict[str, Action] = {"/pin": actions.pin, "/unpin": actions.unpin}
-
-
-class NeedLogin(Exception):
-    """No valid session on the team page: go to the login form."""
 
 
 class Secured:
@@ -97,16 +99,12 @@ def refused(message: str) -> Response:
     return HTMLResponse(f"<!doctype html><title>403</title><p>{esc(message)}</p>", 403)
 
 
-async def read_form(request: Request) -> dict[str, str]:
-    """A urlencoded form, at most ``MAX_FORM_BYTES`` (first value of each field)."""
-    chunks, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > MAX_FORM_BYTES:
-            raise InvalidInputError(f"the form is over {MAX_FORM_BYTES} bytes")
-        chunks.append(chunk)
+async def read_form(request: Request, timeout_s: float) -> dict[str, str]:
+    """A urlencoded form, at most ``MAX_FORM_BYTES``, all in within ``timeout_s`` (the API's
+    body reader, ``http.app.read_bytes``); the first value of each field."""
+    data = await read_bytes(request, MAX_FORM_BYTES, timeout_s)
     try:
-        pairs = parse_qsl(b"".join(chunks).decode("utf-8"), keep_blank_values=True)
+        pairs = parse_qsl(data.decode("utf-8"), keep_blank_values=True)
     except (UnicodeDecodeError, ValueError):
         raise InvalidInputError("the form is not valid UTF-8 urlencoded data") from None
     form: dict[str, str] = {}
@@ -119,9 +117,14 @@ class Ui:
     """The routes of one page (local or team) and how a request becomes a ``Source``."""
 
     def __init__(
-        self, base: str, enter: Callable[[Request], Awaitable[tuple[Source, str]]], team: bool
+        self,
+        base: str,
+        enter: Callable[[Request], Awaitable[tuple[Source, str]]],
+        team: bool,
+        read_timeout_s: float = READ_TIMEOUT_S,
     ) -> None:
         self.base, self.enter, self.team, self.csrf = base, enter, team, Csrf()
+        self.read_timeout_s = read_timeout_s  # a form's body, as an API body (``serve``'s)
 
     def routes(self) -> list[Route]:
         found = [Route(p, self.handler(v), methods=["GET"]) for p, v in READS.items()]
@@ -135,7 +138,7 @@ class Ui:
         ctx = Ctx(self.base, self.csrf.field(cookie), src.who, self.team)
         if request.method != "POST":
             return src, ctx, dict(request.query_params)
-        form = await read_form(request)
+        form = await read_form(request, self.read_timeout_s)
         self.csrf.check(request, cookie, form.get("csrf"))
         return src, ctx, form
 
@@ -145,7 +148,7 @@ class Ui:
                 src, ctx, params = await self._begin(request)
                 try:
                     return HTMLResponse(await view(src, ctx, params))
-                except (KindlingError, HttpError) as exc:
+                except KindlingError as exc:
                     return self.error_page(request, ctx, exc)
 
             return await self.answer(request, page)
@@ -158,7 +161,7 @@ class Ui:
                 src, ctx, form = await self._begin(request)
                 try:
                     return RedirectResponse(await action(src, ctx, form), 303)
-                except (KindlingError, HttpError) as exc:
+                except KindlingError as exc:
                     return self.error_page(request, ctx, exc)
 
             return await self.answer(request, act)
@@ -181,22 +184,16 @@ class Ui:
             log.exception("unexpected error on %s %s", request.method, request.url.path)
             return HTMLResponse("<!doctype html><p>internal error; see the log</p>", 500)
 
-    def error_page(self, request: Request, ctx: Ctx, exc: KindlingError | HttpError) -> Response:
+    def error_page(self, request: Request, ctx: Ctx, exc: KindlingError) -> Response:
         status, message = self.told(request, exc)
         body = tag("p", {"class": "error"}, f"{exc.code}: {message}")
         return HTMLResponse(layout(ctx, "Error", body), status)
 
-    def told(self, request: Request, exc: KindlingError | HttpError) -> tuple[int, str]:
-        """The status and message a visitor gets: the JSON API's. On the team page a store
-        failure's message (it names the database: host, port, name or path) goes to the log."""
-        if isinstance(exc, HttpError):
-            return exc.status, exc.message
-        status = STATUS_OF_CODE.get(exc.code, 400)
-        hidden = HIDDEN.get(exc.code) if self.team else None
-        if hidden is None:
-            return status, exc.message
-        log.error("%s %s: %s", request.method, request.url.path, exc.message)
-        return status, hidden
+    def told(self, request: Request, exc: KindlingError) -> tuple[int, str]:
+        """The status and message a visitor gets: the JSON API's (``http.app.told``). On the
+        team page a store failure's message (it names the database: host, port, name or path)
+        goes to the log; the local page is its own database's owner's, who sees it."""
+        return told(request, exc) if self.team else (exc.http_status, exc.message)
 
 
 async def static(request: Request) -> Response:
@@ -266,15 +263,15 @@ def add_team_ui(app: Starlette, api: Api) -> None:
         cookie = request.cookies.get(cookie_name(TEAM_COOKIE, request))
         known = sessions.token_hash(cookie)
         if cookie is None or known is None:
-            raise NeedLogin
+            raise NeedLogin("no session: log in")
         try:
             who = await api.run(lambda: authenticate_hash(api.tokens, known))
-        except HttpError:  # revoked (or its user name no longer valid): the session is over
+        except UnauthorizedError:  # revoked (or its user name no longer valid): session over
             sessions.end(cookie)
-            raise NeedLogin from None
+            raise NeedLogin("the session ended: log in again") from None
         return TeamSource(api, who), cookie
 
-    ui = Ui("/ui", enter, team=True)
+    ui = Ui("/ui", enter, team=True, read_timeout_s=app.state.read_timeout_s)
 
     async def login_form(request: Request) -> Response:
         return HTMLResponse(_login_page(None))
@@ -282,13 +279,13 @@ def add_team_ui(app: Starlette, api: Api) -> None:
     async def login(request: Request) -> Response:
         try:
             ui.csrf.check_origin(request)
-            form = await read_form(request)
+            form = await read_form(request, ui.read_timeout_s)
             token = form.get("token", "").strip()
             await api.run(lambda: authenticate(api.tokens, f"Bearer {token}"))
         except Refused as exc:
             return refused(str(exc))
-        except HttpError as exc:
-            return HTMLResponse(_login_page(exc.message), 401)
+        except UnauthorizedError as exc:
+            return HTMLResponse(_login_page(exc.message), exc.http_status)
         except KindlingError as exc:  # a bad form (400), or the store failed (503, no detail)
             status, message = ui.told(request, exc)
             return HTMLResponse(_login_page(message), status)

@@ -20,7 +20,8 @@
 - Every answer carries a Content-Security-Policy without inline script or style, and asks
   for no caching, no framing, no referrer to other sites.
 
-Must not import the CLI, other adapters or the rest of Kindling (stdlib and Starlette only).
+Must not import the CLI, other adapters or the rest of Kindling but ``errors`` (stdlib and
+Starlette).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from starlette.requests import Request
+
+from kindling.errors import Refused
 
 LOCAL_COOKIE = "kindling_ui"  # the name's prefix; ``cookie_name`` adds the port
 TEAM_COOKIE = "kindling_team"
@@ -54,10 +57,6 @@ HEADERS: Mapping[str, str] = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
-
-
-class Refused(Exception):
-    """A request the page will not serve (403), with the reason shown."""
 
 
 def new_token() -> str:

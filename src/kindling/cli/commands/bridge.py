@@ -15,10 +15,11 @@ from typing import NoReturn
 
 import click
 
-from kindling.bridge.contract import INGEST_USAGE, RETRIEVE_USAGE, ArgumentError
+from kindling.bridge.contract import INGEST_USAGE, RETRIEVE_USAGE
 from kindling.bridge.handler import Opener, Outcome, emit, open_local, run_ingest, run_retrieve
 from kindling.bridge.render import error_response
 from kindling.cli.state import State, pass_state
+from kindling.errors import ArgumentError
 
 _RAW = {"ignore_unknown_options": True, "allow_interspersed_args": False}
 
