@@ -221,7 +221,7 @@ def test_garbage_on_stdin_still_exits_zero(raw: bytes, event: str) -> None:
 
 def test_unknown_event_and_broken_database_exit_zero_and_log(tmp_path: Path) -> None:
     assert run_hook("Bogus", {"session_id": "s"}).returncode == 0
-    assert "unknown hook event 'Bogus'" in log_text()
+    assert "claude-code event 'Bogus' is not one Kindling records" in log_text()
     not_a_db = tmp_path / "file.db"
     not_a_db.write_bytes(b"this is not sqlite" * 100)
     write_config(inject_on_prompt=True)  # the prompt's hook opens the database to inject

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
+from kindling.agents.events import HookPayload
 from kindling.hooks.capture import records
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import to_draft
-from kindling.hooks.payload import HookPayload
 from tests.hookutil import run_hook
 
 CFG = HookConfig()

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import os
 
+from kindling.agents.events import HookPayload, is_error_text, last_assistant_text
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import bound, masked, to_draft
-from kindling.hooks.payload import HookPayload, is_error_text, last_assistant_text
 from kindling.ids import new_id, stable_id, wall_clock_ms
 from kindling.secrets.scrub import collect_found, take_found
 from kindling.spool import session_memory, spool_dir, write_record
@@ -49,7 +49,7 @@ RECONCILE_EVENTS = ("Stop", "StopFailure", "PreCompact", "SessionEnd")
 SWEEP_EVENTS = (*RECONCILE_EVENTS, "SessionStart", "UserPromptSubmit")
 
 
-def session_intent(repo: str, label: str = "Claude Code") -> str:
+def session_intent(repo: str, label: str) -> str:
     return f"{label} session in {os.path.basename(repo.rstrip('/')) or repo}"
 
 
@@ -112,23 +112,14 @@ def _failed_turn(p: HookPayload, base: dict[str, Any]) -> dict[str, Any]:
 def _reconciled(
     p: HookPayload, cfg: HookConfig, repo: str, commits: list[Callable[[], None]] | None
 ) -> list[dict[str, Any]]:
-    try:
-        from kindling.agents import load
+    from kindling.agents import get
 
-        agent = load(p.agent)
-    except ValueError:
-        return []
-    missed = getattr(agent, "missed", None)
-    if missed is None:
-        return []
+    agent = get(p.agent)
     if p.event in ("SessionStart", "UserPromptSubmit"):
-        if hasattr(agent, "register"):
-            agent.register(p)
-        if p.event != "SessionStart" or not hasattr(agent, "earlier"):
+        agent.noted(p)
+        if p.event != "SessionStart":
             return []
-        found, commit = agent.earlier(p)
-    else:
-        found, commit = missed(p)
+    found, commit = agent.earlier(p) if p.event == "SessionStart" else agent.missed(p)
     out: list[dict[str, Any]] = []
     for event, data in found:
         q = HookPayload(data, event)

@@ -20,12 +20,12 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from kindling.agents.events import HookPayload
 from kindling.client.outbox import Delivery, Spool
 from kindling.client.transport import RemoteClient
 from kindling.config import kindling_home, repo_root
 from kindling.hooks.capture import records, session_intent
 from kindling.hooks.config import HookConfig
-from kindling.hooks.payload import HookPayload
 from kindling.model.sanitize import new_id
 from kindling.secrets.privacy import scrub_text
 from kindling.spool import scrubbed

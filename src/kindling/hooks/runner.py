@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kindling.agents.events import HookPayload
 from kindling.engine import Kindling
 from kindling.engine.drain import drain
 from kindling.errors import DatabaseLockedError
@@ -28,7 +29,6 @@ from kindling.hooks.capture import ended, mapped
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
 from kindling.hooks.log import log_problem
-from kindling.hooks.payload import HookPayload
 from kindling.hooks.refresh import ensure_capsule, start_injection
 from kindling.spool import pending, spool_dir
 
