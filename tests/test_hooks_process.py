@@ -378,5 +378,9 @@ def test_a_write_lock_still_lets_session_start_inject(git_repo: Path) -> None:
     assert proc.returncode == 0
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "[latest session summary] Fixed the 500 on /login" in context  # reads never wait
-    assert "the session capsule opens later" in log_text()
+    # The session's capsule opens later: its record waits in the spool for the next drain.
+    assert "SessionStart DatabaseLockedError: 1 spooled events wait" in log_text()
     assert "gave up" not in log_text()  # the hook did not run into its deadline
+    with Kindling.open(db()) as kd:
+        [capsule] = kd.list_capsules(scope=Scope(session_id="next"))
+    assert capsule.status == "open"

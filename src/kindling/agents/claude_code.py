@@ -23,7 +23,6 @@ standard library at module level (hook processes import it).
 
 from __future__ import annotations
 
-from kindling.agents.defaults import never_visiting
 from kindling.agents.events import DEFAULT_AGENT, DEFAULT_LABEL
 from kindling.agents.events import EVENTS as CANONICAL_EVENTS
 
@@ -45,7 +44,10 @@ EVENTS = {event: event for event in CANONICAL_EVENTS}  # the canonical events ar
 TOOL_EVENTS = ("PostToolUse", "PostToolUseFailure")
 ASYNC_EVENTS = ("PostToolUse", "PostToolUseFailure")
 _REGEX_SPECIAL = frozenset("\\^$.|?*+()[]{}/")
-visiting = never_visiting
+
+
+def visiting(host: str, data: dict[str, Any]) -> bool | None:
+    return None  # Claude Code sends its payloads to its own hooks only
 
 
 def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
