@@ -1,6 +1,7 @@
 """Agent modules: every agent's ``init`` keeps the user's keys, backs up and uninstalls exactly
 what it added; each agent's published hook payloads land as the right observation; agent
-modules never import each other; a new module is a new agent (found, and a new init flag)."""
+modules never import each other; the agent list exists once, and a sixth agent registered
+from outside is recorded and gets its init flag with no other change."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from kindling import Kindling
-from kindling.agents import load, names
+from kindling.agents import get, names
 from kindling.agents.base import FileChange
 from tests.hookutil import run_hook
 
@@ -59,91 +60,182 @@ def kindling(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([KINDLING, *args], capture_output=True, text=True, cwd=cwd, timeout=60)
 
 
-def test_every_agent_is_found_and_has_an_init_flag() -> None:
+def test_every_agent_is_in_the_registry_and_has_an_init_flag() -> None:
     assert names() == ("claude-code", "codex", "cursor", "gemini", "opencode")
     for name in names():
-        module = load(name)
-        assert (name, FLAGS[name]) == (module.NAME, module.FLAG)
-        assert callable(module.install)
-        assert callable(module.uninstall)
-        assert callable(module.canonical)
-        assert callable(module.render)
+        agent = get(name)
+        assert (name, FLAGS[name]) == (agent.NAME, agent.FLAG)
+        assert agent.WRITES
     with pytest.raises(ValueError, match="unknown agent 'vim'"):
-        load("vim")
+        get("vim")
 
 
-def test_agent_modules_never_import_each_other() -> None:
-    agents = {p.stem for p in AGENTS_DIR.glob("*.py")} - {"__init__", "base"}
+def _imports(path: Path) -> set[str]:
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+            imported.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    return imported
+
+
+def test_agent_modules_never_import_each_other_nor_the_hooks() -> None:
+    agents = {name.replace("-", "_") for name in names()}
     for path in AGENTS_DIR.glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                imported.add(node.module)
-                imported.update(f"{node.module}.{a.name}" for a in node.names)
-            elif isinstance(node, ast.Import):
-                imported.update(a.name for a in node.names)
-        siblings = {m for m in imported if m.rsplit(".", 1)[-1] in agents and "agents" in m}
+        imported = _imports(path)
+        siblings = {
+            m
+            for m in imported
+            if m.startswith("kindling.agents.") and m.split(".")[2] in agents - {path.stem}
+        }
         assert siblings == set(), f"{path.name} imports another agent: {siblings}"
-        forbidden = {m for m in imported if m.startswith(("kindling.engine", "kindling.store"))}
-        assert forbidden == set(), f"{path.name} builds a store: {forbidden}"
+        forbidden = {
+            m
+            for m in imported
+            if m.startswith(("kindling.engine", "kindling.store", "kindling.hooks"))
+        }
+        assert forbidden == set(), f"{path.name} imports what an agent must not: {forbidden}"
 
 
-ZED = '''"""Zed, the fifth agent of the test: one module, nothing else."""
-
-NAME = "zed"
-LABEL = "Zed"
-FLAG = "--zed"
-EVENTS = {"toolDone": "PostToolUse"}
-
-
-def canonical(data, event):
-    return {"session_id": data["thread"], "cwd": data["dir"], "tool_name": "Bash",
-            "tool_input": {"command": data["cmd"]}, "tool_response": data["out"]}
-
-
-def render(event, output):
-    return None
-
-
-def install(scope, cwd=None, exe=None):
-    from kindling.agents.base import FileChange
-    from pathlib import Path
-
-    return [FileChange(Path(cwd or ".") / ".zed" / "settings.json", True, None, ("mcp",))]
+def _texts(tree: ast.AST) -> list[str]:
+    """The string constants of a module with their nodes, its docstrings left out."""
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+    ]
 
 
-def uninstall(scope, cwd=None):
-    return []
-'''
+def test_the_agent_list_exists_once() -> None:
+    """The registry (``agents/__init__.py``) is the one list of agents: every other list (the
+    hook's help, init's flags and help, doctor) is read from it. Outside an agent's own module
+    no module imports that agent, spells its ``init`` flag, compares a value with its name, or
+    holds a string or a literal list naming two agents or more."""
+    import re
+
+    src = AGENTS_DIR.parent
+    every = [get(name) for name in names()]
+    modules = {a.NAME: f"kindling.agents.{a.NAME.replace('-', '_')}" for a in every}
+    found: dict[str, set[str]] = {}
+    for path in src.rglob("*.py"):
+        rel = str(path.relative_to(src))
+        if rel == "agents/__init__.py":
+            continue  # the registry: the list itself
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        mine = {n for n, m in modules.items() if path.stem == m.rsplit(".", 1)[1]}
+        others = [a for a in every if a.NAME not in mine]
+
+        def named(text: str, others: list[Any] = others) -> set[str]:
+            return {
+                a.NAME
+                for a in others
+                if re.search(rf"(?<![\w-]){re.escape(a.NAME)}(?![\w-])", text) or a.LABEL in text
+            }
+
+        hits = {
+            m
+            for m in _imports(path)
+            for n, mod in modules.items()
+            if n not in mine and (m == mod or m.startswith(mod + "."))
+        }
+        for text in _texts(tree):
+            hits |= {a.FLAG for a in others if a.FLAG in text}
+            if len(named(text)) >= 2:
+                hits.add(text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Tuple | ast.List | ast.Set):
+                items = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+                names_in = set().union(*(named(t) for t in items if isinstance(t, str)))
+                if len(names_in) >= 2:
+                    hits.add(f"a literal list of {sorted(names_in)}")
+            elif isinstance(node, ast.Compare):
+                for side in [node.left, *node.comparators]:
+                    if isinstance(side, ast.Constant) and side.value in {a.NAME for a in others}:
+                        hits.add(f"a comparison with {side.value!r}")
+        if hits:
+            found[rel] = hits
+    assert found == {}
 
 
-def test_a_fifth_agent_is_one_module(
-    tmp_path: Path, git_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A module dropped into the package is an agent: its hooks record through the common
-    mapping and ``kindling init`` gets its flag, with no other file changed."""
-    import importlib
+class Zed:
+    """A sixth agent, defined in this test only: an ``Agent`` is any object with its members."""
+
+    NAME = "zed"
+    LABEL = "Zed"
+    FLAG = "--zed"
+    WRITES = ".zed/settings.json (hooks)"
+    SETUP_NOTE = None
+    EVENTS: ClassVar[dict[str, str]] = {"toolDone": "PostToolUse"}
+
+    def canonical(self, data: dict[str, Any], event: str) -> dict[str, Any] | None:
+        return {
+            "session_id": data["thread"],
+            "cwd": data["dir"],
+            "tool_name": "Bash",
+            "tool_input": {"command": data["cmd"]},
+            "tool_response": data["out"],
+        }
+
+    def render(self, event: str, output: dict[str, Any]) -> dict[str, Any] | None:
+        return None
+
+    def visiting(self, host: str, data: dict[str, Any]) -> bool | None:
+        return None
+
+    def missed(self, p: Any) -> Any:
+        return [], None
+
+    earlier = missed
+
+    def noted(self, p: Any) -> None:
+        return None
+
+    def install(self, scope: Any, cwd: Any = None, exe: Any = None, *, skip_tools: Any = ()) -> Any:
+        target = Path(cwd or os.getcwd()) / ".zed" / "settings.json"
+        return [FileChange(target, True, None, ("hooks",))]
+
+    def uninstall(self, scope: Any, cwd: Any = None) -> Any:
+        return []
+
+    def hook_file(self, scope: Any, cwd: Any = None) -> Path:
+        return Path(cwd or os.getcwd()) / ".zed" / "settings.json"
+
+
+# ``kindling`` itself, with Zed registered first (a test's agent lives in the test's process).
+WITH_ZED = (
+    "import sys; from kindling.agents import register; from tests.test_agents import Zed;"
+    " register(Zed()); from kindling.cli import main; main(sys.argv[1:])"
+)
+
+
+def test_a_sixth_agent_is_one_registration(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent registered from outside (here a test's) records through the common mapping,
+    and ``kindling init`` and ``kindling hook --help`` offer it, with no other file changed."""
     import io
 
-    from click.testing import CliRunner
-
-    import kindling.agents as agents
+    from kindling.agents import register, unregister
     from kindling.hooks import run_hook_cli
 
-    fake = tmp_path / "agents"
-    fake.mkdir()
-    for path in AGENTS_DIR.glob("*.py"):
-        (fake / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    (fake / "zed.py").write_text(ZED, encoding="utf-8")
-    monkeypatch.setattr(agents, "__file__", str(fake / "__init__.py"))
-    monkeypatch.setattr(agents, "__path__", [str(fake), *agents.__path__])
-    assert "zed" in agents.names()
-
-    event = {"thread": "z1", "dir": str(git_repo), "cmd": "zig build", "out": "ok"}
-    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode()))
-    monkeypatch.setattr(sys, "stdin", stdin)
-    assert run_hook_cli(["--agent", "zed", "toolDone"], exit_process=False) == 0
+    register(Zed())
+    try:
+        assert "zed" in names()
+        event = {"thread": "z1", "dir": str(git_repo), "cmd": "zig build", "out": "ok"}
+        stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode()))
+        monkeypatch.setattr(sys, "stdin", stdin)
+        assert run_hook_cli(["--agent", "zed", "toolDone"], exit_process=False) == 0
+    finally:
+        unregister("zed")
+    assert "zed" not in names()
     with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
         [obs] = kd.list_observations()
         [capsule] = kd.list_capsules()
@@ -154,17 +246,36 @@ def test_a_fifth_agent_is_one_module(
     )
     assert capsule.intent.startswith("Zed session in")
 
-    import kindling.cli.commands.init as init_command
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(AGENTS_DIR.parents[2])}
+        return subprocess.run(
+            [sys.executable, "-c", WITH_ZED, *args],
+            capture_output=True,
+            text=True,
+            cwd=git_repo,
+            env=env,
+            timeout=60,
+        )
 
-    try:
-        fresh = importlib.reload(init_command)
-        assert "zed" in fresh.AGENTS
-        help_text = CliRunner().invoke(fresh.command, ["--help"]).output
-        assert "--zed" in help_text
-        assert "Zed's MCP config" in " ".join(help_text.split())
-    finally:
-        monkeypatch.undo()
-        importlib.reload(init_command)
+    help_text = " ".join(run("init", "--help").stdout.split())
+    assert "--zed Also wire in Zed: .zed/settings.json (hooks)." in help_text
+    assert "--zed .zed/settings.json (hooks)" in help_text
+    report = json.loads(run("init", "--zed", "--json").stdout)
+    assert report["agents"]["zed"][0]["path"] == str(git_repo / ".zed" / "settings.json")
+    hook_help = run("hook", "--help").stdout
+    assert "claude-code|codex|cursor|gemini|opencode|zed" in hook_help
+    assert "--zed" in hook_help
+    assert "zed" not in kindling("init", "--help", cwd=git_repo).stdout  # registered there only
+
+
+def test_init_help_promises_only_what_each_agent_writes(git_repo: Path) -> None:
+    """Claude Code gets hooks and no MCP config: its flag's help must not promise one."""
+    help_text = " ".join(kindling("init", "--help", cwd=git_repo).stdout.split())
+    assert "--claude-code Also wire in Claude Code: .claude/settings.json (hooks)." in help_text
+    assert "Claude Code's MCP config" not in help_text
+    assert "--gemini Also wire in Gemini CLI: .gemini/settings.json (mcpServers, hooks)." in (
+        help_text
+    )
 
 
 @pytest.mark.parametrize("name", sorted(USER_FILES))
@@ -349,7 +460,9 @@ def test_cursor_files_follow_cursors_published_formats(scope: str, git_repo: Pat
     mcp = json.loads((folder / "mcp.json").read_text(encoding="utf-8"))
     jsonschema.validate(hooks, CURSOR_HOOKS_SCHEMA)
     jsonschema.validate(mcp, CURSOR_MCP_SCHEMA)
-    assert set(hooks["hooks"]) == set(load("cursor").HOOKS)
+    from kindling.agents import cursor
+
+    assert set(hooks["hooks"]) == set(cursor.HOOKS)
     for event, entries in hooks["hooks"].items():
         [entry] = entries
         assert entry["command"].endswith(f"hook --agent cursor {event}")
@@ -598,7 +711,8 @@ def test_bad_agent_payloads_exit_zero_and_log(name: str, event: str, data: dict[
 def test_opencode_init_writes_its_mcp_server_and_its_plugin(git_repo: Path) -> None:
     """The plugin lives in Kindling's home and ``opencode.json`` names it: OpenCode installs
     packages into every plugin folder it scans, so the repository gets no ``.opencode/``."""
-    opencode = load("opencode")
+    from kindling.agents import opencode
+
     config, plugin = opencode.install("project", str(git_repo), "kindling")
     assert (config.items, plugin.items) == (("mcp", "plugin"), ("plugin",))
     data = json.loads(config.path.read_text())
@@ -628,7 +742,8 @@ def test_opencode_init_keeps_the_users_plugins_and_moves_its_old_one(git_repo: P
     repository's plugin folder is taken out (a user's own file there is never touched)."""
     old = git_repo / ".opencode" / "plugins" / "kindling.js"
     old.parent.mkdir(parents=True)
-    opencode = load("opencode")
+    from kindling.agents import opencode
+
     old.write_text(opencode.plugin_text(["kindling"]), encoding="utf-8")
     mine = git_repo / ".opencode" / "plugins" / "mine.js"
     mine.write_text("export const Mine = async () => ({});\n", encoding="utf-8")
@@ -672,6 +787,6 @@ def test_gemini_shell_results_as_claude_codes(
     response: dict[str, Any], event: str, field: str, value: Any
 ) -> None:
     data = {"tool_name": "run_shell_command", "tool_input": {"command": "x"}}
-    out = load("gemini").canonical({**data, "tool_response": response}, "AfterTool")
+    out = get("gemini").canonical({**data, "tool_response": response}, "AfterTool")
     assert out is not None
     assert (out["hook_event_name"], out[field]) == (event, value)

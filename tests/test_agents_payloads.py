@@ -163,9 +163,9 @@ def test_a_codex_patch_it_cannot_read_is_left_to_the_mapping(patch: Any) -> None
 
 
 def test_a_codex_patch_touching_an_excluded_file_keeps_no_diff(git_repo: Path) -> None:
+    from kindling.agents.events import HookPayload
     from kindling.hooks.config import load_hook_config
     from kindling.hooks.mapping import to_draft
-    from kindling.hooks.payload import HookPayload
 
     patch = PATCH.replace("*** Delete File: old.txt", "*** Add File: .env\n+TOKEN=abc")
     out = _apply_patch(patch)

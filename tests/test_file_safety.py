@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling, Scope
+from kindling.agents.events import last_assistant_text
 from kindling.errors import DamagedDatabaseError, InvalidInputError, StoreError
-from kindling.hooks.payload import last_assistant_text
 from kindling.store import files
 from tests.clitools import run, run_process
 

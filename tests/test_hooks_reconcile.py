@@ -235,9 +235,9 @@ def test_reconciliation_states_are_pruned_at_session_start(tmp_path: Path) -> No
     STATE_MAX_AGE_S, those whose transcript is gone, and half-written ones a crash left."""
     import time
 
-    from kindling.agents import claude_code
+    from kindling.agents import claude_transcript
 
-    folder = Path(os.environ["KINDLING_HOME"]) / claude_code.STATE_DIR
+    folder = Path(os.environ["KINDLING_HOME"]) / claude_transcript.STATE_DIR
     folder.mkdir(parents=True)
     transcript = tmp_path / "done.jsonl"
     transcript.write_text("", encoding="utf-8")
@@ -251,18 +251,22 @@ def test_reconciliation_states_are_pruned_at_session_start(tmp_path: Path) -> No
         os.utime(path, (now - age_s, now - age_s))
         return path
 
-    fresh = [state(f"s{i:03d}.json", 60 + i) for i in range(claude_code.STATE_MAX_FILES + extra)]
-    old = state("old.json", claude_code.STATE_MAX_AGE_S + 60)
+    fresh = [
+        state(f"s{i:03d}.json", 60 + i) for i in range(claude_transcript.STATE_MAX_FILES + extra)
+    ]
+    old = state("old.json", claude_transcript.STATE_MAX_AGE_S + 60)
     gone = state("gone.json", 1, tmp_path / "deleted.jsonl")  # the newest: the sweep reads it
     half = folder / "x.json.123.tmp"
     half.write_text("{", encoding="utf-8")
-    os.utime(half, (now - claude_code.TMP_MAX_AGE_S - 60,) * 2)
+    os.utime(half, (now - claude_transcript.TMP_MAX_AGE_S - 60,) * 2)
     writing = folder / "y.json.456.tmp"  # another process writing it now
     writing.write_text("{", encoding="utf-8")
     start = {"session_id": "new", "cwd": str(tmp_path), "hook_event_name": "SessionStart"}
     assert run_hook("SessionStart", start).returncode == 0
     left = {p.name for p in folder.iterdir()}
-    kept = fresh[: claude_code.STATE_MAX_FILES - 1]  # the newest STATE_MAX_FILES, less gone.json
+    kept = fresh[
+        : claude_transcript.STATE_MAX_FILES - 1
+    ]  # the newest STATE_MAX_FILES, less gone.json
     assert left == {p.name for p in kept} | {writing.name}
     assert not old.exists()
     assert not gone.exists()

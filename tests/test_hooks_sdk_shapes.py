@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling
+from kindling.agents.events import HookPayload
 from kindling.hooks.capture import records
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import to_draft
-from kindling.hooks.payload import HookPayload
 from tests.hookutil import run_hook
 
 CFG = HookConfig()
@@ -183,10 +183,10 @@ def test_stop_failure_records_the_error_and_saves_the_work_as_the_summary() -> N
         last_assistant_message="Half-way: the session fix is in, tests still to run.",
     )
     [error, record] = records(HookPayload(data), CFG, "/repo")
-    assert (error["op"], error["kind"]) == ("observation", "error")
-    assert error["content"] == "Turn ended by an API error: rate_limit\n429 Too Many Requests"
-    assert record["op"] == "summary"
-    assert record["content"] == "Half-way: the session fix is in, tests still to run."
+    assert (error.op, error.kind) == ("observation", "error")
+    assert error.content == "Turn ended by an API error: rate_limit\n429 Too Many Requests"
+    assert record.op == "summary"
+    assert record.content == "Half-way: the session fix is in, tests still to run."
 
 
 @pytest.mark.parametrize(
@@ -196,9 +196,9 @@ def test_stop_failure_records_the_error_and_saves_the_work_as_the_summary() -> N
 def test_an_api_error_turn_is_never_a_summary(event: str, message: str) -> None:
     data = base(event, error="invalid_request", last_assistant_message=message)
     found = records(HookPayload(data), CFG, "/repo")
-    texts = [r.get("content") for r in found if r["op"] in ("summary", "close")]
+    texts = [r.content for r in found if r.op in ("summary", "close")]
     assert all(t is None for t in texts), found
-    assert not any(r["op"] == "summary" for r in found)
+    assert not any(r.op == "summary" for r in found)
 
 
 def test_pre_compact_records_the_summary_and_prints_nothing(git_repo: Path) -> None:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
+from kindling.agents.events import last_assistant_text, parse_payload
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig, load_hook_config, parse_hook_config
 from kindling.hooks.filters import (
@@ -24,7 +25,6 @@ from kindling.hooks.filters import (
 )
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
 from kindling.hooks.mapping import Draft, bound, to_draft
-from kindling.hooks.payload import last_assistant_text, parse_payload
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
 CFG = HookConfig()

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from kindling.agents.claude_code import is_kindling_hook, merge_hooks, remove_hooks, tool_matcher
+from kindling.agents.events import EVENTS
 from kindling.hooks.config import DEFAULT_SKIP_TOOLS
-from kindling.hooks.payload import EVENTS
 from tests.hookutil import KINDLING
 
 EXISTING = {

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
+from kindling.agents.events import parse_payload
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
 from kindling.hooks.inject_filter import (
@@ -28,7 +29,6 @@ from kindling.hooks.inject_filter import (
     tier,
 )
 from kindling.hooks.mapping import to_draft
-from kindling.hooks.payload import parse_payload
 from tests.hookutil import injected, run_hook
 
 REPO = "/work/app"

@@ -10,9 +10,14 @@ from pathlib import Path
 import pytest
 
 from kindling import DatabaseLockedError, InvalidInputError, Kindling, SchemaError, StoreError
-from kindling.spool import pending, spool_dir, write_record
+from kindling.spool import Record, pending, spool_dir, write_record
 
 FIXTURE = Path(__file__).parent / "fixtures" / "kindling-v5-sample.db"
+
+
+def put(directory: str, data: dict[str, object]) -> str:
+    """``write_record`` of a record written as its dict."""
+    return write_record(directory, Record.from_dict(data))
 
 
 def _digest(path: Path) -> str:
@@ -71,7 +76,7 @@ def test_read_only_leaves_the_spool_alone(db: Path) -> None:
         "repo_id": "/repo",
         "intent": "a session",
     }
-    write_record(directory, record)
+    put(directory, record)
     with Kindling.open(db, read_only=True) as kd:
         assert sum(kd.stats().observations_by_kind.values()) == 1
     assert len(pending(directory)) == 1

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from kindling.agents import load
+from kindling.agents import opencode
 from tests.hookutil import run_hook, wait_for_refreshers
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
@@ -218,7 +218,7 @@ console.log("returned");
 
 
 def run_plugin(repo: Path, exe: str, payloads: list[dict[str, Any]]) -> str:
-    plugin = load("opencode").plugin_path("project", str(repo))
+    plugin = opencode.plugin_path("project", str(repo))
     module = repo / "plugin.mjs"  # Node reads ES modules by extension; OpenCode (Bun) as .js
     module.write_text(plugin.read_text(encoding="utf-8"), encoding="utf-8")
     driver = repo / "driver.mjs"
@@ -235,7 +235,7 @@ def run_plugin(repo: Path, exe: str, payloads: list[dict[str, Any]]) -> str:
 
 
 def test_the_plugin_hands_each_event_to_kindling(git_repo: Path) -> None:
-    load("opencode").install("project", str(git_repo), KINDLING)
+    opencode.install("project", str(git_repo), KINDLING)
     payloads = [p for p in session_payloads(git_repo) if p["hook_event_name"] != "session.idle"]
     properties = {"sessionID": SESSION}
     idle = {
@@ -257,5 +257,5 @@ def test_the_plugin_hands_each_event_to_kindling(git_repo: Path) -> None:
 
 
 def test_the_plugin_never_throws_when_kindling_cannot_start(git_repo: Path) -> None:
-    load("opencode").install("project", str(git_repo), str(git_repo / "no" / "kindling"))
+    opencode.install("project", str(git_repo), str(git_repo / "no" / "kindling"))
     assert run_plugin(git_repo, "", session_payloads(git_repo)) == "returned\n"

@@ -9,6 +9,7 @@ import asyncio
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -102,21 +103,17 @@ def test_the_client_calls_only_table_routes_and_every_one() -> None:
 
 
 def test_what_the_outbox_holds_falls_on_table_routes() -> None:
-    """The hooks spool (method, path) requests; the outbox finds their route before sending."""
-    from kindling.hooks.remote import request_for
-
-    records = [
-        {"op": "observation", "repo_id": "/r", "session_id": "s", "id": "o1", "kind": "message",
-         "content": "x", "provenance": {}, "ts": 1},
-        {"op": "summary", "repo_id": "/r", "session_id": "s", "content": "done", "confidence": 1},
-        {"op": "close", "repo_id": "/r", "session_id": "s", "content": "done", "confidence": 1},
-    ]  # fmt: skip
+    """The outbox now holds hook records (``records.apply``); requests an earlier version
+    spooled as (method, path) find their route before they are sent."""
+    legacy = [
+        ("POST", "/v1/observations"),
+        ("POST", "/v1/summaries"),
+        ("POST", "/v1/capsules/c-1/close"),
+    ]
     found = []
-    for record in records:
-        request = request_for(record)
-        assert request is not None
-        hit = find(request[0], request[1])
-        assert hit is not None, request[:2]
+    for method, path in legacy:
+        hit = find(method, unquote(path))
+        assert hit is not None, path
         found.append(hit[0].name)
     assert found == ["append_observation", "add_summary", "close_capsule"]
     assert find("POST", "/v1/capsules") == (route("open_capsule"), None)

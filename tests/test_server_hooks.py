@@ -76,8 +76,8 @@ def test_a_request_the_server_refuses_moves_aside_and_never_blocks(
         out = run_hook("UserPromptSubmit", payload("user_prompt_submit", cwd))
         assert (out.returncode, out.stdout) == (0, "")
     assert list(spool_dir().glob("*.json")) == []
-    # the session's capsule (opened by its first record: no SessionStart came) and the prompt
-    assert len(list((spool_dir() / "failed").glob("*.json"))) == 2
+    # the prompt's record (applying it would open its session's capsule: no SessionStart came)
+    assert len(list((spool_dir() / "failed").glob("*.json"))) == 1
     log = (Path(os.environ["KINDLING_HOME"]) / "hooks.log").read_text(encoding="utf-8")
     assert "refused" in log
 

@@ -13,10 +13,15 @@ from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
 from kindling.engine.drain import DRAIN_LOCK, drain
-from kindling.spool import pending, spool_dir, write_record
+from kindling.spool import Record, pending, spool_dir, write_record
 
 GITHUB = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 TS = 1_767_225_600_000
+
+
+def put(directory: str, data: dict[str, object]) -> str:
+    """``write_record`` of a record written as its dict."""
+    return write_record(directory, Record.from_dict(data))
 
 
 def obs_record(n: int, content: str = "ran the tests", **extra: object) -> dict[str, object]:
@@ -36,7 +41,7 @@ def obs_record(n: int, content: str = "ran the tests", **extra: object) -> dict[
 
 def test_records_are_private_and_scrubbed(tmp_path: Path) -> None:
     spool = spool_dir(str(tmp_path / "data" / "k.db"))
-    path = Path(write_record(spool, obs_record(1, f"export GITHUB_TOKEN={GITHUB}")))
+    path = Path(put(spool, obs_record(1, f"export GITHUB_TOKEN={GITHUB}")))
     assert stat.S_IMODE(os.stat(spool).st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     raw = path.read_bytes()
@@ -50,7 +55,7 @@ def test_drain_applies_each_record_once_even_when_replayed(tmp_path: Path) -> No
     db = tmp_path / "k.db"
     spool = spool_dir(str(db))
     for n in range(3):
-        write_record(spool, obs_record(n))
+        put(spool, obs_record(n))
     saved = tmp_path / "saved"
     shutil.copytree(spool, saved)
     with Kindling.open(db) as kd:  # opening drains
@@ -71,7 +76,7 @@ def test_drain_applies_each_record_once_even_when_replayed(tmp_path: Path) -> No
 def test_a_replay_does_not_bring_back_a_forgotten_event(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     spool = spool_dir(str(db))
-    path = write_record(spool, obs_record(7, "the word zanzibar"))
+    path = put(spool, obs_record(7, "the word zanzibar"))
     record = Path(path).read_bytes()
     with Kindling.open(db) as kd:
         kd.forget(str(obs_record(7)["id"]))
@@ -84,16 +89,16 @@ def test_summary_and_close_records_replay_harmlessly(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     spool = spool_dir(str(db))
     base = {"session_id": "s1", "repo_id": "/repo", "intent": "Claude Code session in repo"}
-    write_record(spool, {**base, "op": "summary", "ts": TS, "content": "first", "confidence": 0.4})
-    write_record(spool, {**base, "op": "close", "ts": TS + 5, "content": "done", "replace": True})
+    put(spool, {**base, "op": "summary", "ts": TS, "content": "first", "confidence": 0.4})
+    put(spool, {**base, "op": "close", "ts": TS + 5, "content": "done", "replace": True})
     with Kindling.open(db) as kd:
         [capsule] = kd.list_capsules(scope=Scope(session_id="s1"))
         assert (capsule.status, capsule.closed_at) == ("closed", TS + 5)
         assert kd.get_summary(capsule.summary_id or "").content == "done"
         # The same records again (a crash before their files were removed): nothing changes,
         # and no second capsule is opened for a session that already ended.
-        write_record(spool, {**base, "op": "summary", "ts": TS, "content": "first"})
-        write_record(spool, {**base, "op": "close", "ts": TS + 5, "content": "done"})
+        put(spool, {**base, "op": "summary", "ts": TS, "content": "first"})
+        put(spool, {**base, "op": "close", "ts": TS + 5, "content": "done"})
         report = drain(kd, spool)
         assert (report.applied, report.skipped) == (0, 2)
         assert kd.list_capsules(scope=Scope(session_id="s1")) == [kd.get_capsule(capsule.id)]
@@ -102,10 +107,10 @@ def test_summary_and_close_records_replay_harmlessly(tmp_path: Path) -> None:
 def test_a_damaged_record_is_set_aside_and_the_rest_applied(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     spool = spool_dir(str(db))
-    write_record(spool, obs_record(1))
+    put(spool, obs_record(1))
     Path(spool, "0000000000001-1-aaaa.json").write_text("{not json", encoding="utf-8")
-    write_record(spool, {**obs_record(2), "kind": "no-such-kind"})
-    write_record(spool, obs_record(3))
+    put(spool, {**obs_record(2), "kind": "no-such-kind"})
+    put(spool, obs_record(3))
     with Kindling.open(db, scrub_secrets=True) as kd:
         report = drain(kd, spool)  # open drained already; nothing left but the bad ones
         assert report.applied == 0
@@ -119,7 +124,7 @@ def test_a_locked_database_keeps_the_records_for_later(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     Kindling.open(db).close()
     spool = spool_dir(str(db))
-    write_record(spool, obs_record(1))
+    put(spool, obs_record(1))
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
@@ -151,7 +156,7 @@ def test_spooled_equals_direct(content: str) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         spooled_db = Path(tmp, "a.db")
-        write_record(spool_dir(str(spooled_db)), obs_record(1, content))
+        put(spool_dir(str(spooled_db)), obs_record(1, content))
         with Kindling.open(spooled_db) as kd:
             spooled = kd.list_observations()
         with Kindling.open(Path(tmp, "b.db")) as kd:
@@ -177,7 +182,7 @@ def test_a_strange_spool_never_makes_opening_fail(tmp_path: Path) -> None:
     Path(spool_dir(str(db))).unlink()
     odd = Path(spool_dir(str(db)), "0000000000001-1-dir.json")
     odd.mkdir(parents=True)  # unreadable as a record
-    write_record(spool_dir(str(db)), obs_record(1))
+    put(spool_dir(str(db)), obs_record(1))
     with Kindling.open(db) as kd:
         assert len(kd.list_observations()) == 1
         report = drain(kd, spool_dir(str(db)))
@@ -189,7 +194,7 @@ def test_a_spool_directory_made_by_someone_else_is_made_private(tmp_path: Path) 
     spool = tmp_path / "k.db-spool"
     spool.mkdir(mode=0o755)
     os.chmod(spool, 0o755)
-    write_record(str(spool), obs_record(1))
+    put(str(spool), obs_record(1))
     assert stat.S_IMODE(spool.stat().st_mode) == 0o700
 
 
@@ -202,7 +207,7 @@ def test_one_drainer_at_a_time(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     Kindling.open(db).close()
     spool = spool_dir(str(db))
-    write_record(spool, obs_record(1))
+    put(spool, obs_record(1))
     fd = os.open(os.path.join(spool, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)  # another drainer at work
     try:

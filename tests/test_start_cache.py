@@ -218,24 +218,3 @@ def test_no_refresher_when_turned_off(git_repo: Path, monkeypatch: pytest.Monkey
     run_session(git_repo)
     assert spool.pending(spool.spool_dir(str(db())))  # nobody applied the session's records
     assert not kept(git_repo)[0]
-
-
-def test_a_late_refresher_never_reopens_an_ended_session(git_repo: Path) -> None:
-    """The refresher a SessionStart started may run after the session's end was applied (it is
-    detached): the capsule it would open is the one that already closed."""
-    from kindling.hooks.refresh import ensure_capsule
-
-    repo = str(git_repo)
-    with Kindling.open(db()) as kd:
-        capsule = kd.open_capsule(
-            intent="Claude Code session in repo",
-            scope=Scope(session_id="s", repo_id=repo),
-            opened_at=1_000,
-        )
-        kd.close_capsule(capsule.id, closed_at=2_000)
-        ensure_capsule(kd, "s", repo, "Claude Code", opened_at=1_500)  # started before the end
-        assert len(kd.list_capsules(scope=Scope(session_id="s"))) == 1
-        ensure_capsule(kd, "s", repo, "Claude Code", opened_at=3_000)  # resumed after it
-        capsules = kd.list_capsules(scope=Scope(session_id="s"))
-    assert [c.status for c in capsules] == ["open", "closed"]
-    assert capsules[0].opened_at == 3_000

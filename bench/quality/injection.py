@@ -41,10 +41,10 @@ from typing import Any
 
 from bench.quality.injection_sessions import Label, Session, sessions
 from kindling import Kindling, Scope
+from kindling.agents.events import parse_payload
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
 from kindling.hooks.mapping import to_draft
-from kindling.hooks.payload import parse_payload
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "injection.json"
 

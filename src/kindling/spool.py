@@ -49,9 +49,106 @@ RECORD_SUFFIX = ".json"
 BAD_SUFFIX = ".bad"
 FORMAT = 1
 MAX_RECORD_BYTES = 32 << 20  # far above anything a hook writes; a bigger file is not ours
-OPS = ("observation", "summary", "close")
+OPS = ("open", "observation", "summary", "close")
 DRAIN_ON_OPEN_S = 2.0  # opening must stay quick; what is left waits for the next drain
 REDACTED_KINDS_KEY = "redactedKinds"  # the name the write path uses (secrets.privacy)
+
+
+class Record:
+    """One hook record: what one hook event leaves for a memory, typed. ``op`` says what:
+
+    - ``open``: the session's capsule opens (SessionStart);
+    - ``observation``: ``kind``, ``content`` and ``provenance`` are stored under ``id``;
+    - ``summary``: ``content`` (with ``confidence``) becomes the session capsule's summary;
+    - ``close``: the session's capsule closes, with ``content`` as its summary unless
+      ``replace`` is false and it has one already.
+
+    Every record has ``ts`` (ms) and, from a session, ``session_id``, ``repo_id`` and the
+    ``intent`` its capsule opens with. The spool file and the remote outbox hold ``to_dict()``;
+    ``records.apply`` is its one interpreter, for a local and a remote memory alike. A plain
+    class with slots, not a dataclass: every hook process builds records, and ``dataclasses``
+    costs it milliseconds of imports."""
+
+    __slots__ = (
+        "confidence",
+        "content",
+        "id",
+        "intent",
+        "kind",
+        "op",
+        "provenance",
+        "replace",
+        "repo_id",
+        "session_id",
+        "ts",
+    )
+
+    def __init__(
+        self,
+        op: str,
+        ts: int,
+        *,
+        session_id: str | None = None,
+        repo_id: str | None = None,
+        intent: str | None = None,
+        id: str | None = None,
+        kind: str | None = None,
+        content: str | None = None,
+        provenance: dict[str, Any] | None = None,
+        confidence: float | None = None,
+        replace: bool = True,
+    ) -> None:
+        self.op = op
+        self.ts = ts
+        self.session_id = session_id
+        self.repo_id = repo_id
+        self.intent = intent
+        self.id = id
+        self.kind = kind
+        self.content = content
+        self.provenance = provenance
+        self.confidence = confidence
+        self.replace = replace
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the spool and the outbox keep it (the keys that are set)."""
+        out = {name: getattr(self, name) for name in self.__slots__}
+        return {k: v for k, v in out.items() if v is not None and (k != "replace" or not v)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Record:
+        """A record read back; ``ValueError`` for anything ``to_dict`` could not have made."""
+        op, ts = data.get("op"), data.get("ts")
+        if op not in OPS or not isinstance(ts, int) or isinstance(ts, bool):
+            raise ValueError("not a hook record (op and ts)")
+        texts = {k: data.get(k) for k in ("session_id", "repo_id", "intent", "id", "kind")}
+        texts["content"] = data.get("content")
+        if any(v is not None and not isinstance(v, str) for v in texts.values()):
+            raise ValueError("a hook record's ids, kind and texts are strings")
+        prov, confidence = data.get("provenance"), data.get("confidence")
+        if prov is not None and not isinstance(prov, dict):
+            raise ValueError("a hook record's provenance is an object")
+        if confidence is not None and not isinstance(confidence, int | float):
+            raise ValueError("a hook record's confidence is a number")
+        if op == "observation" and (texts["id"] is None or texts["kind"] is None):
+            raise ValueError("an observation record needs its id and kind")
+        return cls(
+            str(op),
+            ts,
+            provenance=prov,
+            confidence=confidence,
+            replace=data.get("replace", True) is not False,
+            **texts,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and self.to_dict() == other.to_dict()
+
+    # Mutable, like a dict: no hash.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Record({self.to_dict()!r})"
 
 
 def spool_dir(db_path: str) -> str:
@@ -147,24 +244,21 @@ def _remembered(
     return out
 
 
-def write_record(
-    directory: str, record: dict[str, Any], found: dict[str, str] | None = None
-) -> str:
+def write_record(directory: str, record: Record, found: dict[str, str] | None = None) -> str:
     """Scrub ``record`` and store it in ``directory``; return the file's path.
 
-    ``record`` needs ``op`` (one of ``OPS``) and ``ts`` (ms); observations also ``id``.
     ``found`` holds values masked while the record was made (``secrets.scrub.take_found``):
     the session of the record remembers them, and every value its session remembers is
     masked in the record (``secrets.session_secrets``)."""
     masked = dict(found or {})
-    clean = scrubbed(record, masked)
-    session = record.get("session_id")
-    if isinstance(session, str) and session:
+    clean = scrubbed(record.to_dict(), masked)
+    session = record.session_id
+    if session:
         clean = _remembered(directory, session, clean, masked)
     # ASCII: a lone surrogate (JSON allows "\\ud800") survives the trip; the engine cleans it.
     data = json.dumps({"v": FORMAT, **clean}).encode("ascii")
     private_dir(directory)
-    name = f"{int(record['ts']):013d}-{os.getpid()}-{os.urandom(4).hex()}{RECORD_SUFFIX}"
+    name = f"{record.ts:013d}-{os.getpid()}-{os.urandom(4).hex()}{RECORD_SUFFIX}"
     final = os.path.join(directory, name)
     write_private(final, data)
     return final

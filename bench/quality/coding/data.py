@@ -14,6 +14,7 @@ from typing import Any
 
 from bench.corpus import CapsuleRecord, CloseRecord, ObservationRecord, Record
 from bench.quality.dataset import JudgedQuery
+from kindling.agents.events import DEFAULT_LABEL
 from kindling.hooks.capture import SUMMARY_CONFIDENCE, session_intent
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -74,7 +75,11 @@ def records(cs: CodingSet) -> list[Record]:
     out: list[Record] = []
     for s in cs.sessions:
         key, sid, repo = capsule_key(s), s["session_id"], s["repo_id"]
-        out.append(CapsuleRecord(key, "session", session_intent(repo), sid, repo, s["opened_at"]))
+        out.append(
+            CapsuleRecord(
+                key, "session", session_intent(repo, DEFAULT_LABEL), sid, repo, s["opened_at"]
+            )
+        )
         for o in by_session[sid]:
             out.append(
                 ObservationRecord(

@@ -20,9 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from bench.quality.coding.sources import Step, Trajectory
+from kindling.agents.events import HookPayload
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import to_draft
-from kindling.hooks.payload import HookPayload
 
 CONFIG = HookConfig()
 TRACEBACK = "Traceback (most recent call last)"

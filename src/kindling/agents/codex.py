@@ -7,7 +7,8 @@ has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``model``
 ``permission_mode``; PostToolUse adds ``tool_name``, ``tool_input``, ``tool_response`` (any
 JSON), ``tool_use_id`` and ``turn_id``; Stop adds ``last_assistant_message``. A shell call's
 ``tool_response`` is its output alone (0.169-0.171): its exit code is read from Codex's session
-log, the rollout file ``transcript_path`` names, under the same call id (``exit_code``).
+log, the rollout file ``transcript_path`` names, under the same call id
+(``codex_rollout.exit_code``).
 Codex runs hooks as part of the turn and waits for them. SessionStart's
 ``hookSpecificOutput.additionalContext`` reaches the model, as with Claude Code.
 
@@ -39,6 +40,8 @@ from __future__ import annotations
 
 import os
 
+from kindling.agents.defaults import never_visiting, nothing_missed, nothing_to_note
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
 NAME = "codex"
 LABEL = "Codex"
 FLAG = "--codex"
+WRITES = ".codex/config.toml ([mcp_servers.kindling]), .codex/hooks.json"
 # What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
 SETUP_NOTE: str | None = (
     "Codex runs hooks only once you trust them: start `codex` once in this repository and "
@@ -99,6 +103,8 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
             return out
         out["tool_response"] = {"stdout": text, "stderr": ""}
     elif isinstance(response, str):
+        from kindling.agents.codex_rollout import exit_code
+
         code = exit_code(out.get("transcript_path"), out.get("tool_use_id"))
         if code:
             out["hook_event_name"] = "PostToolUseFailure"
@@ -164,68 +170,6 @@ def unified_diff(patch: str) -> tuple[str, list[str]]:
             continue
         lines.append(line)
     return "\n".join(lines), paths
-
-
-ROLLOUT_TAIL_BYTES = 4 << 20  # how far back in the session log a call's result is looked for
-
-
-def exit_code(rollout: Any, call_id: Any) -> int | None:
-    """A shell call's exit code, from Codex's session log (the rollout file the payload names
-    as ``transcript_path``): Codex 0.169-0.171 hands PostToolUse the output alone. The log's
-    ``event_msg`` for the finished call (``item_completed`` with a ``CommandExecution`` whose
-    ``id`` is the call id, or ``exec_command_end`` with its ``call_id``) has ``exit_code``; the
-    ``function_call_output`` says "Process exited with code N". None when neither is found
-    (the call is then stored as Codex reported it, ``[completed]``)."""
-    import json
-
-    if not isinstance(rollout, str) or not isinstance(call_id, str) or not call_id:
-        return None
-    needle = json.dumps(call_id).encode()
-    try:
-        with open(rollout, "rb") as fh:
-            fh.seek(max(0, fh.seek(0, 2) - ROLLOUT_TAIL_BYTES))
-            lines = fh.read().splitlines()
-    except OSError:
-        return None
-    found: int | None = None
-    for line in reversed(lines):
-        if needle not in line:
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        code = _code_in(record.get("payload") if isinstance(record, dict) else None, call_id)
-        if code is not None:
-            return code
-        if found is None:
-            found = _code_in_output(record, call_id)
-    return found
-
-
-def _code_in(payload: Any, call_id: str) -> int | None:
-    if not isinstance(payload, dict):
-        return None
-    item = payload.get("item")
-    for candidate, key in ((item, "id"), (payload, "call_id")):
-        if isinstance(candidate, dict) and candidate.get(key) == call_id:
-            code = candidate.get("exit_code")
-            if isinstance(code, int) and not isinstance(code, bool):
-                return code
-    return None
-
-
-def _code_in_output(record: Any, call_id: str) -> int | None:
-    import re
-
-    payload = record.get("payload") if isinstance(record, dict) else None
-    if not isinstance(payload, dict) or payload.get("call_id") != call_id:
-        return None
-    output = payload.get("output")
-    if not isinstance(output, str):
-        return None
-    found = re.search(r"^Process exited with code (-?\d+)$", output, re.MULTILINE)
-    return int(found.group(1)) if found else None
 
 
 def render(event: str, output: dict[str, Any]) -> dict[str, Any] | None:
@@ -368,7 +312,13 @@ def _hooks(path: Path, exe: str | None, *, remove: bool) -> FileChange:
     return base.save(path, data, result, items)
 
 
-def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
+def install(
+    scope: Scope,
+    cwd: str | None = None,
+    exe: str | None = None,
+    *,
+    skip_tools: tuple[str, ...] = (),  # its matchers leave out Kindling's own tools only
+) -> list[FileChange]:
     from kindling.agents.base import kindling_executable
 
     exe = exe or kindling_executable()
@@ -385,3 +335,15 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
         _edit_toml(where / "config.toml", None, remove=True),
         _hooks(where / "hooks.json", None, remove=True),
     ]
+
+
+missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
+noted = nothing_to_note
+visiting = never_visiting
+
+
+if TYPE_CHECKING:  # this module is an Agent (mypy checks it)
+    import kindling.agents.codex as _self
+    from kindling.agents.protocol import Agent
+
+    _agent: Agent = _self

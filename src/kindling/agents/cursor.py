@@ -33,7 +33,7 @@ Claude Code's hooks: Cursor also runs the hooks of ``.claude/settings.json`` (pr
 user), with its own payloads (``cursor_version`` is set; ``hook_event_name`` is Cursor's:
 ``sessionStart``, ``beforeSubmitPrompt``, ``postToolUse`` (``tool_name`` "Shell", "Write",
 ..., ``tool_input``, ``tool_output`` as JSON text, ``tool_use_id``), ``stop``,
-``sessionEnd``). ``kindling hook`` hands such a payload here (``sent_by_cursor``): when
+``sessionEnd``). ``kindling hook`` hands such a payload here (``visiting``): when
 Kindling's Cursor hooks are installed where Cursor loads them (``records_itself``), they
 record the event and the Claude Code hook records nothing (the two runs cannot share ids:
 ``afterShellExecution`` carries no ``tool_use_id``, and a prompt has no id at all); otherwise
@@ -49,6 +49,9 @@ from __future__ import annotations
 
 import json
 
+from kindling.agents.defaults import nothing_missed, nothing_to_note
+from kindling.agents.events import DEFAULT_AGENT
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
 NAME = "cursor"
 LABEL = "Cursor"
 FLAG = "--cursor"
+WRITES = ".cursor/mcp.json (mcpServers), .cursor/hooks.json"
 # What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
 SETUP_NOTE: str | None = None
 # The hooks ``init --cursor`` installs, and the canonical event each one maps to.
@@ -76,6 +80,7 @@ HOOKS = {
 # Every Cursor event Kindling translates: also ``postToolUse``, which reaches Claude Code's
 # hooks only (installed in Cursor's own file it would record each tool call twice).
 EVENTS = {**HOOKS, "postToolUse": "PostToolUse"}
+HOST = DEFAULT_AGENT  # Claude Code, whose hooks Cursor runs too, with its own payloads
 SHELL_TOOL = "Shell"  # Cursor's name for Claude Code's Bash (its hook loader maps one to the other)
 
 
@@ -151,6 +156,14 @@ def _tool(data: dict[str, Any], out: dict[str, Any]) -> None:
         out["error"] = f"Exit code {code}\n{text}"
     else:
         out["tool_response"] = {"stdout": text, "stderr": ""}
+
+
+def visiting(host: str, data: dict[str, Any]) -> bool | None:
+    """A payload Cursor sent to a hook of Claude Code's: recorded by Kindling's Cursor hooks
+    when they are installed where Cursor loads them (True), else by that hook as Cursor's."""
+    if host != HOST or not sent_by_cursor(data):
+        return None
+    return records_itself(data)
 
 
 def sent_by_cursor(data: dict[str, Any]) -> bool:
@@ -255,7 +268,13 @@ def _mcp(path: Path, exe: str | None, *, remove: bool) -> FileChange:
     return base.save(path, data, result, items)
 
 
-def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
+def install(
+    scope: Scope,
+    cwd: str | None = None,
+    exe: str | None = None,
+    *,
+    skip_tools: tuple[str, ...] = (),  # its matchers leave out Kindling's own tools only
+) -> list[FileChange]:
     from kindling.agents.base import kindling_executable
 
     exe = exe or kindling_executable()
@@ -272,3 +291,14 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
         _mcp(where / "mcp.json", None, remove=True),
         _hooks(where / "hooks.json", None, remove=True),
     ]
+
+
+missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
+noted = nothing_to_note
+
+
+if TYPE_CHECKING:  # this module is an Agent (mypy checks it)
+    import kindling.agents.cursor as _self
+    from kindling.agents.protocol import Agent
+
+    _agent: Agent = _self

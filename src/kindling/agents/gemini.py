@@ -26,6 +26,8 @@ library at module level.
 
 from __future__ import annotations
 
+from kindling.agents.defaults import never_visiting, nothing_missed, nothing_to_note
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 NAME = "gemini"
 LABEL = "Gemini CLI"
 FLAG = "--gemini"
+WRITES = ".gemini/settings.json (mcpServers, hooks)"
 # What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
 SETUP_NOTE: str | None = None
 EVENTS = {
@@ -252,7 +255,13 @@ def _allow_env(data: dict[str, Any], path: Path, *, remove: bool) -> list[str]:
     return ["env"] if kept != allowed else []
 
 
-def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
+def install(
+    scope: Scope,
+    cwd: str | None = None,
+    exe: str | None = None,
+    *,
+    skip_tools: tuple[str, ...] = (),  # its matchers leave out Kindling's own tools only
+) -> list[FileChange]:
     from kindling.agents import base
 
     path = settings_path(scope, cwd)
@@ -292,3 +301,15 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     items = base.remove_mcp(result, "mcpServers", path) + base.remove_hook_groups(result, _ours)
     items += _allow_env(result, path, remove=True)
     return [base.save(path, data, result, items)]
+
+
+missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
+noted = nothing_to_note
+visiting = never_visiting
+
+
+if TYPE_CHECKING:  # this module is an Agent (mypy checks it)
+    import kindling.agents.gemini as _self
+    from kindling.agents.protocol import Agent
+
+    _agent: Agent = _self

@@ -59,6 +59,8 @@ from __future__ import annotations
 
 import contextlib
 
+from kindling.agents.defaults import never_visiting, nothing_missed, nothing_to_note
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
 NAME = "opencode"
 LABEL = "OpenCode"
 FLAG = "--opencode"
+WRITES = "opencode.json (mcp, plugin), and the plugin in Kindling's home ($KINDLING_HOME/opencode/)"
 # What the agent needs before its hooks run, said by `init` and `doctor` (None: nothing).
 SETUP_NOTE: str | None = None
 EVENTS = {
@@ -310,7 +313,13 @@ def _drop_legacy(scope: Scope, cwd: str | None) -> list[FileChange]:
     return [base.FileChange(old, True, saved, ("plugin",))]
 
 
-def install(scope: Scope, cwd: str | None = None, exe: str | None = None) -> list[FileChange]:
+def install(
+    scope: Scope,
+    cwd: str | None = None,
+    exe: str | None = None,
+    *,
+    skip_tools: tuple[str, ...] = (),  # its matchers leave out Kindling's own tools only
+) -> list[FileChange]:
     from kindling.agents import base
 
     path = config_path(scope, cwd)
@@ -347,3 +356,15 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
     saved = base.backup(plugin)
     plugin.unlink()
     return [*changes, base.FileChange(plugin, True, saved, ("plugin",))]
+
+
+missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
+noted = nothing_to_note
+visiting = never_visiting
+
+
+if TYPE_CHECKING:  # this module is an Agent (mypy checks it)
+    import kindling.agents.opencode as _self
+    from kindling.agents.protocol import Agent
+
+    _agent: Agent = _self

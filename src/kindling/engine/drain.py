@@ -1,9 +1,10 @@
 """Draining the spool: the records hooks left in ``spool`` enter the database.
 
-``drain()`` applies them through the ordinary ``Kindling`` verbs, oldest first, one transaction
-each, then deletes the file; see ``spool`` (the writer half and the record format) for
-why it is idempotent and what happens to a record it cannot apply. ``Kindling.open`` calls it,
-and so do the hooks that open the database anyway.
+``drain()`` applies them with ``records.apply`` (the one interpreter of a hook record, which
+the remote path uses too), oldest first, one transaction each, then deletes the file; see
+``spool`` (the writer half and the record format) for why it is idempotent and what happens to
+a record it cannot apply. ``Kindling.open`` calls it, and so do the hooks that open the
+database anyway.
 
 Must not import the CLI, servers or adapters.
 """
@@ -15,14 +16,14 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from kindling.errors import DatabaseLockedError, KindlingError, NotFoundError, StoreError
-from kindling.model import Scope
+from kindling.errors import DatabaseLockedError, KindlingError, StoreError
+from kindling.records import apply
 from kindling.spool import (
     BAD_SUFFIX,
     FORMAT,
     MAX_RECORD_BYTES,
-    OPS,
     RECORD_SUFFIX,
+    Record,
     pending,
 )
 
@@ -52,7 +53,7 @@ class DrainReport:
         )
 
 
-def _load(path: str) -> dict[str, Any] | None:
+def _load(path: str) -> Record | None:
     """The record in ``path``; None when another drainer took it first."""
     try:
         with open(path, "rb") as fh:
@@ -62,75 +63,9 @@ def _load(path: str) -> dict[str, Any] | None:
     if len(raw) > MAX_RECORD_BYTES:
         raise ValueError(f"larger than {MAX_RECORD_BYTES} bytes")
     data = json.loads(raw.decode("utf-8"))
-    if not isinstance(data, dict) or data.get("v") != FORMAT or data.get("op") not in OPS:
+    if not isinstance(data, dict) or data.get("v") != FORMAT:
         raise ValueError("not a spool record of this version")
-    return data
-
-
-def _session_scope(rec: dict[str, Any]) -> Any:
-    return Scope(session_id=rec.get("session_id"), repo_id=rec.get("repo_id"))
-
-
-def _session_capsule(kd: Kindling, rec: dict[str, Any], *, may_open: bool) -> Any:
-    """The open capsule of the record's session. Opened (with the record's ``intent``) only
-    when the session has no capsule at all: a replay after the session closed must not
-    start a second one."""
-    session = rec.get("session_id")
-    if not isinstance(session, str):
-        return None
-    by_session = Scope(session_id=session)
-    found = kd.list_capsules(status="open", scope=by_session, limit=1)
-    if found:
-        return found[0]
-    if not may_open or not rec.get("intent") or kd.list_capsules(scope=by_session, limit=1):
-        return None
-    return kd.open_capsule(intent=rec["intent"], scope=_session_scope(rec), opened_at=rec["ts"])
-
-
-def _apply(kd: Kindling, rec: dict[str, Any]) -> bool:
-    """Apply one record in one transaction; False when it was already applied."""
-    op = rec["op"]
-    with kd.batch():
-        if op == "observation":
-            try:
-                kd.get_observation(rec["id"])
-                return False
-            except NotFoundError:
-                pass
-            _session_capsule(kd, rec, may_open=True)  # the observation joins it
-            kd.append_observation(
-                id=rec["id"],
-                ts=rec["ts"],
-                kind=rec["kind"],
-                content=rec["content"],
-                provenance=rec.get("provenance"),
-                scope=_session_scope(rec),
-            )
-            return True
-        capsule = _session_capsule(kd, rec, may_open=op == "summary")
-        if capsule is None:
-            return False
-        content = rec.get("content")
-        confidence = rec.get("confidence", 0.5)
-        if op == "summary":
-            if capsule.summary_id is not None:  # applied already (two drainers at once)?
-                current = kd.get_summary(capsule.summary_id)
-                if current.created_at == rec["ts"]:
-                    return False
-            if isinstance(content, str) and content.strip():
-                kd.add_summary(
-                    capsule.id, content=content, confidence=confidence, created_at=rec["ts"]
-                )
-            return True
-        keep = capsule.summary_id is not None and not rec.get("replace", True)
-        text = content if isinstance(content, str) and content.strip() and not keep else None
-        kd.close_capsule(
-            capsule.id,
-            summary=text,
-            confidence=confidence if text else None,
-            closed_at=max(rec["ts"], capsule.opened_at),
-        )
-        return True
+    return Record.from_dict(data)
 
 
 def _quietly(call: Any, *args: str) -> None:
@@ -190,7 +125,7 @@ def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainRe
         path = os.path.join(directory, name)
         try:
             rec = _load(path)
-            applied = rec is not None and _apply(kd, rec)
+            applied = rec is not None and apply(rec, kd)
         except DatabaseLockedError:
             report.locked = True
             break

@@ -1,5 +1,7 @@
-"""Claude Code hooks: ``kindling hook EVENT`` reads the hook's JSON on stdin, records what
-happened and, for some events, prints context for the agent.
+"""Agents' hooks: ``kindling hook [--agent NAME] EVENT`` reads the hook's JSON on stdin, records
+what happened and, for some events, prints context for the agent. The agent (``kindling.agents``,
+Claude Code by default) turns its payload into a canonical event (``agents.events``); from there
+on every agent takes the same path, and nothing here names one.
 
 Two paths, so that the events that fire on every tool call cost the agent nothing:
 
@@ -30,40 +32,54 @@ import json
 import os
 import sys
 
+from kindling.agents import DEFAULT
+from kindling.agents.events import EVENTS
 from kindling.hooks.log import LOG_NAME, log_problem, note_run
-from kindling.hooks.payload import EVENTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from kindling.agents.events import HookPayload
+    from kindling.agents.protocol import Agent
+
 REGEX_CACHE_DIR = "cache"  # in Kindling's home: the scrubber's compiled patterns (0700)
 DEADLINE_S = 8  # Kindling installs its hooks with a 10 s timeout; end before Claude Code kills us
 
-HELP = f"""Usage: kindling hook [--agent NAME] EVENT [--db PATH]
+HELP = """Usage: kindling hook [--agent NAME] EVENT [--db PATH]
 
-  Run one Claude Code hook (or, with --agent gemini|codex|cursor|opencode, that agent's
-  hook, named and shaped as the agent sends it): read the hook's JSON from stdin and record
-  it (first in the spool beside the database, scrubbed; the database takes it at the next
-  drain). For
-  SessionStart (and UserPromptSubmit when inject_on_prompt is on), print context for the
-  agent as hookSpecificOutput.additionalContext.
+  Run one hook of a coding agent: read the hook's JSON from stdin, as the agent sends it,
+  and record it (first in the spool beside the database, scrubbed; the database takes it at
+  the next drain). For SessionStart (and UserPromptSubmit when inject_on_prompt is on), print
+  context for the agent as hookSpecificOutput.additionalContext.
 
-  Always exits 0: problems go to $KINDLING_HOME/{LOG_NAME}, never to the agent.
-  Install the hooks with: kindling init --claude-code (or --gemini, --codex, --cursor,
-  --opencode)
+  Always exits 0: problems go to $KINDLING_HOME/{log}, never to the agent.
+  Install the hooks with: kindling init {flags}
 
-Events:
-  {", ".join(EVENTS)}
+Events ({default}'s, the canonical ones; --agent NAME takes that agent's events):
+  {events}
 
 Example:
   echo '{{"session_id": "s1", "cwd": "'$PWD'", "source": "startup"}}' | kindling hook SessionStart
 
 Options:
-  --agent NAME  The agent whose hook this is (default: claude-code).
+  --agent NAME  The agent whose hook this is: {names} (default: {default}).
   --db PATH     Database file (default: $KINDLING_DB, else $KINDLING_HOME/kindling.db).
   -h, --help    Show this message and exit.
 """
+
+
+def help_text() -> str:
+    """``HELP`` with the agents of the registry (``kindling.agents``) filled in."""
+    from kindling.agents import DEFAULT, agents, names
+
+    return HELP.format(
+        log=LOG_NAME,
+        flags=" | ".join(a.FLAG for a in agents()),
+        default=DEFAULT,
+        events=", ".join(EVENTS),
+        names="|".join(names()),
+    )
 
 
 # Events that need the database now (what they print comes from it); the others only write to
@@ -132,7 +148,7 @@ def _read_stdin() -> bytes:
     stream = sys.stdin
     if stream is None or stream.isatty():
         return b""
-    from kindling.hooks.payload import MAX_STDIN_BYTES
+    from kindling.agents.events import MAX_STDIN_BYTES
 
     return stream.buffer.read(MAX_STDIN_BYTES + 1)
 
@@ -159,13 +175,13 @@ def run_hook_cli(
         exit_process = _is_process_entry()
     event, arg_db, agent, want_help = _parse_args(args)
     if want_help:
-        sys.stdout.write(HELP)
+        sys.stdout.write(help_text())
         return 0
     label = event or "-"
     try:
         _arm_watchdog(label)
-        if (agent or "claude-code").replace("-", "_").isidentifier():  # never a path
-            note_run(agent or "claude-code")
+        if (agent or DEFAULT).replace("-", "_").isidentifier():  # never a path
+            note_run(agent or DEFAULT)
         raw = _read_stdin()
         target = arg_db or (os.fspath(db) if db is not None else None)
         output = _run_cached(event, raw, target, keep_open=exit_process, agent=agent)
@@ -206,52 +222,20 @@ def _run_cached(
         regex_cache.enable(None)  # called in-process: the caller compiles as it did
 
 
-def _translate(agent: str, event: str | None, raw: bytes) -> tuple[Any, Any] | None:
-    """Another agent's payload as the canonical one (``kindling.agents``), and its module."""
-    from kindling.agents import load
-    from kindling.hooks.payload import HookPayload, parse_json
-
-    module = load(agent)
-    data = parse_json(raw)
-    native = event or data.get("hook_event_name")
-    if not isinstance(native, str) or native not in module.EVENTS:
-        raise ValueError(f"{agent} event {native!r} is not one Kindling records")
-    canonical = module.canonical(data, native)
-    if canonical is None:
-        return None
-    payload = HookPayload(canonical, canonical.get("hook_event_name") or module.EVENTS[native])
-    payload.agent = module.NAME
-    payload.agent_label = module.LABEL
-    return payload, module
-
-
 def _run(
     event: str | None, raw: bytes, db: str | None, *, keep_open: bool, agent: str | None = None
 ) -> str | None:
+    from kindling.agents import read
+    from kindling.agents.events import MAX_STDIN_BYTES, parse_json
     from kindling.config import default_db_file, repo_root, setting
     from kindling.hooks.config import load_hook_config
-    from kindling.hooks.payload import MAX_STDIN_BYTES, parse_payload
 
     if len(raw) > MAX_STDIN_BYTES:
         raise ValueError(f"hook input larger than {MAX_STDIN_BYTES} bytes; ignored")
-    module = None
-    if agent in (None, "claude-code") and b"cursor_version" in raw:
-        # Cursor runs Claude Code's hooks too, with its own payloads (``agents.cursor``).
-        from kindling.agents import cursor
-        from kindling.hooks.payload import parse_json
-
-        data = parse_json(raw)
-        if cursor.sent_by_cursor(data):
-            if cursor.records_itself(data):
-                return None  # Kindling's Cursor hook records this event
-            agent, event = cursor.NAME, None  # recorded as Cursor's (its hook_event_name)
-    if agent is not None and agent != "claude-code":
-        translated = _translate(agent, event, raw)
-        if translated is None:
-            return None
-        payload, module = translated
-    else:
-        payload = parse_payload(raw, event)
+    found = read(agent or DEFAULT, event, parse_json(raw))
+    if found is None:
+        return None
+    payload, sender = found
     if payload.event not in EVENTS:
         raise ValueError(f"unknown hook event {payload.event!r}; use one of: {', '.join(EVENTS)}")
     cfg = load_hook_config()
@@ -263,12 +247,12 @@ def _run(
         done, shown = handle_remote(payload, cfg, url, setting("KINDLING_TOKEN"))
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
-        return _render(module, shown)
+        return _render(sender, shown)
     target = db or default_db_file()
     repo = repo_root(payload.cwd)
     prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt
     if payload.event == "SessionStart":
-        return _session_start(payload, module, cfg, repo, target, keep_open)
+        return _session_start(payload, sender, cfg, repo, target, keep_open)
     if payload.event not in ENGINE_EVENTS and not prompt_injection:
         from kindling.hooks.capture import spool
 
@@ -281,11 +265,11 @@ def _run(
     from kindling.hooks.runner import run_with_engine
 
     shown = run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
-    return _render(module, shown)
+    return _render(sender, shown)
 
 
 def _session_start(
-    payload: Any, module: Any, cfg: Any, repo: str, target: str, keep_open: bool
+    payload: HookPayload, agent: Agent, cfg: Any, repo: str, target: str, keep_open: bool
 ) -> str | None:
     """The context kept for this state when it is still valid (no engine), else the full
     path; then a refresher opens the session's capsule and keeps the next context."""
@@ -297,33 +281,28 @@ def _session_start(
     if payload.session_id is not None:
         opening = [payload.session_id, payload.agent_label, str(wall_clock_ms())]
     hit, text = lookup(target, repo, config_path())
-    if hit and not _missed_earlier(payload):
+    if hit and not _missed_earlier(payload, agent):
         spawn_refresh(target, repo, opening)
         if text is None:
             return None
         context = {"hookEventName": payload.event, "additionalContext": text}
-        return _render(module, {"hookSpecificOutput": context})
+        return _render(agent, {"hookSpecificOutput": context})
     from kindling.hooks.runner import run_with_engine
 
     shown = run_with_engine(payload, cfg, repo, target, keep_open=keep_open)
     spawn_refresh(target, repo, opening)
-    return _render(module, shown)
+    return _render(agent, shown)
 
 
-def _missed_earlier(payload: Any) -> bool:
+def _missed_earlier(payload: HookPayload, agent: Agent) -> bool:
     """True when an earlier session's transcript holds tool calls not yet recorded (the full
     path records them before it injects)."""
-    from kindling.agents import load
-
-    agent = load(payload.agent)
-    if hasattr(agent, "register"):
-        agent.register(payload)
-    earlier = getattr(agent, "earlier", None)
-    return earlier is not None and bool(earlier(payload)[0])
+    agent.noted(payload)
+    return bool(agent.earlier(payload)[0])
 
 
-def _render(module: Any, shown: dict[str, Any] | None) -> str | None:
+def _render(agent: Agent, shown: dict[str, Any] | None) -> str | None:
     """The context to print, in the agent's own output shape."""
-    if shown and module is not None:
-        shown = module.render(shown["hookSpecificOutput"]["hookEventName"], shown)
+    if shown:
+        shown = agent.render(shown["hookSpecificOutput"]["hookEventName"], shown)
     return json.dumps(shown, ensure_ascii=False) if shown else None

@@ -19,10 +19,10 @@ import os
 import re
 import stat
 
+from kindling.agents.events import HookPayload
 from kindling.hooks.config import HookConfig
 from kindling.hooks.filters import drop_excluded_lines
 from kindling.hooks.mapping import Draft, masked_bound
-from kindling.hooks.payload import HookPayload
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

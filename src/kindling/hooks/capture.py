@@ -1,6 +1,7 @@
-"""What a hook event leaves behind: the records that ``engine.drain`` applies locally
-and that ``hooks.remote`` sends to a server. One mapping for both modes, and for every agent
-(``kindling.agents`` translates each agent's payloads into these canonical events).
+"""What a hook event leaves behind: the records (``spool.Record``) that ``records.apply``
+applies, locally (``engine.drain``) and on a server (``hooks.remote``). One mapping for both
+modes, and for every agent (``kindling.agents`` translates each agent's payloads into these
+canonical events).
 
 - PostToolUse, PostToolUseFailure, UserPromptSubmit, SubagentStop, PostCompact: one
   observation (see ``mapping``), with its id and time fixed now, so replaying it is harmless. A
@@ -17,7 +18,7 @@ and that ``hooks.remote`` sends to a server. One mapping for both modes, and for
   cancelled are recorded from it.
 - UserPromptSubmit carrying a ``<task-notification>``: the background command's result, its
   exit code and output (``hooks.background``), one record per task.
-- SessionStart: nothing to record (the hook opens the capsule and injects context).
+- SessionStart: ``open``, the session's capsule (the hook also injects context).
 
 Must not import click, the CLI, the MCP server or the engine: this runs in every hook process.
 """
@@ -26,13 +27,13 @@ from __future__ import annotations
 
 import os
 
+from kindling.agents.events import HookPayload, is_error_text, last_assistant_text
 from kindling.config import repo_root
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import bound, masked, to_draft
-from kindling.hooks.payload import HookPayload, is_error_text, last_assistant_text
 from kindling.ids import new_id, stable_id, wall_clock_ms
 from kindling.secrets.scrub import collect_found, take_found
-from kindling.spool import session_memory, spool_dir, write_record
+from kindling.spool import Record, session_memory, spool_dir, write_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ RECONCILE_EVENTS = ("Stop", "StopFailure", "PreCompact", "SessionEnd")
 SWEEP_EVENTS = (*RECONCILE_EVENTS, "SessionStart", "UserPromptSubmit")
 
 
-def session_intent(repo: str, label: str = "Claude Code") -> str:
+def session_intent(repo: str, label: str) -> str:
     return f"{label} session in {os.path.basename(repo.rstrip('/')) or repo}"
 
 
@@ -112,23 +113,14 @@ def _failed_turn(p: HookPayload, base: dict[str, Any]) -> dict[str, Any]:
 def _reconciled(
     p: HookPayload, cfg: HookConfig, repo: str, commits: list[Callable[[], None]] | None
 ) -> list[dict[str, Any]]:
-    try:
-        from kindling.agents import load
+    from kindling.agents import get
 
-        agent = load(p.agent)
-    except ValueError:
-        return []
-    missed = getattr(agent, "missed", None)
-    if missed is None:
-        return []
+    agent = get(p.agent)
     if p.event in ("SessionStart", "UserPromptSubmit"):
-        if hasattr(agent, "register"):
-            agent.register(p)
-        if p.event != "SessionStart" or not hasattr(agent, "earlier"):
+        agent.noted(p)
+        if p.event != "SessionStart":
             return []
-        found, commit = agent.earlier(p)
-    else:
-        found, commit = missed(p)
+    found, commit = agent.earlier(p) if p.event == "SessionStart" else agent.missed(p)
     out: list[dict[str, Any]] = []
     for event, data in found:
         q = HookPayload(data, event)
@@ -149,10 +141,16 @@ def records(
     cfg: HookConfig,
     repo: str,
     commits: list[Callable[[], None]] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Record]:
     """The records for one event (often none). ``commits`` collects what to call once they
     are safe (the transcript reconciliation's position); without it the transcript is not
     read."""
+    return [Record(d.pop("op"), d.pop("ts"), **d) for d in _records(p, cfg, repo, commits)]
+
+
+def _records(
+    p: HookPayload, cfg: HookConfig, repo: str, commits: list[Callable[[], None]] | None
+) -> list[dict[str, Any]]:
     now = wall_clock_ms()
     base: dict[str, Any] = {"ts": now, "session_id": p.session_id, "repo_id": repo}
     if p.session_id is not None:
@@ -160,6 +158,8 @@ def records(
     out: list[dict[str, Any]] = []
     if p.event in SWEEP_EVENTS and p.session_id is not None and commits is not None:
         out += _reconciled(p, cfg, repo, commits)
+    if p.event == "SessionStart" and p.session_id is not None:
+        out.append({**base, "op": "open"})
     if p.event == "StopFailure" and p.session_id is not None:
         out.append(_failed_turn(p, base))
     if p.event in SUMMARY_EVENTS or p.event == "SessionEnd":
@@ -198,7 +198,7 @@ def mapped(
     cfg: HookConfig,
     repo: str,
     commits: list[Callable[[], None]] | None = None,
-) -> tuple[list[dict[str, Any]], dict[str, str]]:
+) -> tuple[list[Record], dict[str, str]]:
     """The event's records, and the values masked while making them (value -> kind, in memory
     only), which ``write_record`` hands to the session's memory (``secrets.session_secrets``)."""
     collect_found()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 
+from kindling.agents.events import HookPayload
 from kindling.hooks.config import HookConfig
 from kindling.hooks.filters import (
     command_touches_excluded,
@@ -33,7 +34,6 @@ from kindling.hooks.filters import (
     is_excluded,
     is_skipped_tool,
 )
-from kindling.hooks.payload import HookPayload
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub import scrub_secrets
 
@@ -41,7 +41,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SOURCE = "claude-code"
 WITHHELD = "[withheld: excluded path]"
 PATH_KEYS = ("file_path", "notebook_path", "path")
 REDACTED_KINDS_KEY = "redactedKinds"
@@ -106,7 +105,7 @@ def _rel(path: str, repo: str) -> str:
 
 
 def _base_provenance(p: HookPayload, repo: str) -> dict[str, Any]:
-    prov: dict[str, Any] = {"source": p.agent or SOURCE, "event": p.event}
+    prov: dict[str, Any] = {"source": p.agent, "event": p.event}
     if p.tool_name:
         prov["tool"] = p.tool_name
     if p.tool_use_id:

@@ -23,7 +23,7 @@ from contextlib import suppress
 
 from kindling.engine import Kindling
 from kindling.engine.drain import drain
-from kindling.errors import ConflictError, DatabaseLockedError
+from kindling.errors import DatabaseLockedError
 from kindling.hooks.capture import session_intent
 from kindling.hooks.config import HookConfig, config_path, load_hook_config
 from kindling.hooks.inject import Injection, build_context
@@ -31,30 +31,22 @@ from kindling.hooks.log import log_problem
 from kindling.hooks.start_cache import lookup, state_key, store
 from kindling.ids import wall_clock_ms
 from kindling.model import Scope
-from kindling.spool import pending, spool_dir
+from kindling.records import apply
+from kindling.spool import Record, pending, spool_dir
 
 DEADLINE_S = 60  # a refresher never lingers: the next one (or the next SessionStart) redoes it
 DRAIN_S = 10.0
 PIN_LIMIT = 1000  # more pins than this in one repository: the text is not kept (no bound)
 
 
-def ensure_capsule(
-    kd: Kindling, session: str, repo: str, label: str, opened_at: int | None = None
-) -> None:
-    """Open the session's capsule unless it has an open one, or (when the start it opens for
-    happened at ``opened_at``) one that was closed after that start: the refresher may come
-    after the session's end."""
-    capsules = kd.list_capsules(scope=Scope(session_id=session), limit=50)
-    if any(c.status == "open" for c in capsules):
-        return
-    if opened_at is not None and any((c.closed_at or 0) >= opened_at for c in capsules):
-        return
-    with suppress(ConflictError):  # another hook of this session opened it a moment ago
-        kd.open_capsule(
-            intent=session_intent(repo, label),
-            scope=Scope(session_id=session, repo_id=repo),
-            opened_at=opened_at,
-        )
+def open_session(kd: Kindling, session: str, repo: str, label: str, opened_at: int) -> None:
+    """Open the capsule of a session that started at ``opened_at`` (its SessionStart record,
+    applied by the one rule, ``records.session_capsule``: not when it is open already, nor
+    when one of its capsules closed after that start, for the refresher may come after the
+    session's end)."""
+    record = Record("open", opened_at, session_id=session, repo_id=repo)
+    record.intent = session_intent(repo, label)
+    apply(record, kd)
 
 
 def _valid_until(kd: Kindling, repo: str, now: int) -> int | None:
@@ -101,7 +93,7 @@ def refresh(db: str, repo: str, opening: list[str] | None = None) -> None:
     if opening is not None:
         session, label, stamp = opening
         with suppress(DatabaseLockedError):  # its first spooled event opens it instead
-            ensure_capsule(kd, session, repo, label, int(stamp))
+            open_session(kd, session, repo, label, int(stamp))
     start_injection(kd, db, repo, cfg)
 
 

@@ -4,15 +4,17 @@ Scope: ``repo`` = the repository root of the payload's ``cwd`` (the same for wri
 ``session`` = ``session_id``. One capsule per Claude Code session:
 
 - SessionStart injects pins, the latest summary and recent work (``refresh.start_injection``,
-  computed before this session's capsule exists), then opens the capsule (or resumes the open
-  one). When nothing changed since the refresher kept that text, the hook prints it without
-  coming here (``hooks.start_cache``).
+  computed before this session's capsule exists), then applies its ``open`` record (the
+  session's capsule, by the one rule of ``records.session_capsule``). When nothing changed
+  since the refresher kept that text, the hook prints it without coming here
+  (``hooks.start_cache``).
 - UserPromptSubmit with ``inject_on_prompt`` injects observations relevant to the prompt (found
   before the prompt itself is recorded: it would be its own best match).
-Stop, StopFailure, PreCompact and SessionEnd only write the spool (``hooks.capture``): the
-agent waits for them, and a detached refresher, the next SessionStart or any open applies
-what they left. PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, and
-the SessionStart with source "compact" that follows a compaction is what injects.
+
+Stop, StopFailure, PreCompact and SessionEnd only write the spool (``hooks.capture``): the agent
+waits for them, and a detached refresher, the next SessionStart or any open applies what they
+left. PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, and the
+SessionStart with source "compact" that follows a compaction is what injects.
 
 Must not import click, the CLI or the MCP server. Speaks only ``Kindling`` verbs.
 """
@@ -21,16 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from kindling.agents.events import HookPayload
 from kindling.engine import Kindling
 from kindling.engine.drain import drain
-from kindling.errors import DatabaseLockedError
 from kindling.hooks.capture import ended, mapped
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
 from kindling.hooks.log import log_problem
-from kindling.hooks.payload import HookPayload
-from kindling.hooks.refresh import ensure_capsule, start_injection
-from kindling.spool import pending, spool_dir
+from kindling.hooks.refresh import start_injection
+from kindling.spool import Record, pending, spool_dir
 
 # The agent waits for every event that comes here (SessionStart, UserPromptSubmit): each moves
 # what fits in a second (hundreds of events) and leaves the rest to the background refresher.
@@ -53,45 +54,44 @@ def run_with_engine(
 
     directory = spool_dir(db)
     commits: list[Any] = []
-    pending, masked = mapped(p, cfg, repo, commits)
+    found, masked = mapped(p, cfg, repo, commits)
+    # A prompt is recorded after the search it drives (it would be its own best match), and a
+    # session's capsule opens after the start-up context is computed (it is the context of
+    # the state before this session: the state the refresher keeps it for, hooks.start_cache);
+    # everything else is safe in the spool before the database is even opened.
+    prompt = p.prompt if p.event == "UserPromptSubmit" and cfg.inject_on_prompt else None
+    first: list[Record] = []
+    later: list[Record] = []
+    for record in found:
+        (later if prompt is not None or record.op == "open" else first).append(record)
 
-    def spool() -> None:
-        while pending:
-            write_record(directory, pending.pop(0), masked)
+    def spool(records: list[Record]) -> None:
+        while records:
+            write_record(directory, records.pop(0), masked)
         while commits:
             commits.pop(0)()
         ended(p, directory)
 
-    # A prompt is recorded after the search it drives (it would be its own best match);
-    # everything else is safe in the spool before the database is even opened.
-    prompt = p.prompt if p.event == "UserPromptSubmit" and cfg.inject_on_prompt else None
-    if prompt is None:
-        spool()
+    spool(first)
     output: dict[str, Any] | None = None
     try:
         kd = Kindling.open(db, drain_spool=False, busy_timeout_s=BUSY_TIMEOUT_S)
         try:
-            _drain(kd, directory, p.event)  # earlier hooks' events (and this one, but a prompt)
+            _drain(kd, directory, p.event)  # earlier hooks' events, and this one's first part
             if prompt is not None:
                 injection = build_context(kd, repo=repo, query=prompt, cfg=cfg, with_pins=False)
                 output = _output(p.event, injection.text) if injection else None
-                spool()
-                _drain(kd, directory, p.event)
             if p.event == "SessionStart":
-                # The context first: it is what the state before this session gives, the
-                # state the refresher keeps it for (``hooks.start_cache``).
                 injection = start_injection(kd, db, repo, cfg)
                 output = _output(p.event, injection.text) if injection else None
-                if p.session_id is not None:
-                    try:
-                        ensure_capsule(kd, p.session_id, repo, p.agent_label)
-                    except DatabaseLockedError:  # the spooled events open it when applied
-                        log_problem(p.event, "DatabaseLockedError: the session capsule opens later")
+            if later:
+                spool(later)
+                _drain(kd, directory, p.event)  # a lock only delays it: it waits in the spool
         finally:
             if not keep_open:
                 kd.close()
     finally:
-        spool()  # whatever failed, the event is kept
+        spool(later)  # whatever failed, the event is kept
     return output
 
 

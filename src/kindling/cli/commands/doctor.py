@@ -21,13 +21,12 @@ def never_ran() -> list[str]:
     recorded."""
     import os
 
-    from kindling.agents import load, names
+    from kindling.agents import agents
     from kindling.hooks.log import RAN_DIR, ran_marker
 
     found = []
-    for name in names():
-        agent = load(name)
-        if os.path.exists(ran_marker(name)):
+    for agent in agents():
+        if os.path.exists(ran_marker(agent.NAME)):
             continue
         for scope in ("project", "user"):
             path = agent.hook_file(scope)

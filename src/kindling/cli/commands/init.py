@@ -1,9 +1,8 @@
 """``kindling init``: create the database, and optionally wire Kindling into coding agents.
 
-A thin adapter over ``Kindling.open`` (which creates and migrates the database) and
-``kindling.agents`` (each agent module writes its own MCP config and capture hooks). One flag
-per agent module (``--claude-code``, ``--gemini``, ``--codex``, ``--opencode``, ``--cursor``),
-read from the modules themselves, so a new agent module is a new flag.
+A thin adapter over ``Kindling.open`` (which creates and migrates the database) and the agents
+of ``kindling.agents`` (each writes its own MCP config and capture hooks). Its flags and help
+are read from the agents' registry: one flag per agent, so a new agent is a new flag.
 
 Must not be imported by the core.
 """
@@ -15,24 +14,62 @@ from typing import Any
 import click
 
 from kindling import KindlingError
-from kindling.agents import load, module_name, names
+from kindling.agents import DEFAULT, agents
+from kindling.agents.base import Scope
 from kindling.cli.state import State, emit_json, fail, json_option, pass_state
+from kindling.hooks.config import load_hook_config
 
-AGENTS = {name: load(name) for name in names()}
+AGENTS = {agent.NAME: agent for agent in agents()}
+
+
+def _option(name: str) -> str:
+    return name.replace("-", "_")
 
 
 def _agent_options(func: Any) -> Any:
-    for name, module in sorted(AGENTS.items(), reverse=True):
+    for name, agent in sorted(AGENTS.items(), reverse=True):
         func = click.option(
-            module.FLAG,
-            module_name(name),
+            agent.FLAG,
+            _option(name),
             is_flag=True,
-            help=f"Also write {module.LABEL}'s MCP config and capture hooks.",
+            help=f"Also wire in {agent.LABEL}: {agent.WRITES}.",
         )(func)
     return func
 
 
-@click.command("init")
+def _help() -> str:
+    first = AGENTS[DEFAULT]
+    others = [a for a in AGENTS.values() if a.NAME != DEFAULT]
+    pair = " ".join(a.FLAG for a in others[:2])
+    last = others[-1] if others else first
+    width = max(len(a.FLAG) for a in AGENTS.values()) + 2
+    rows = "\n".join(f"  {a.FLAG.ljust(width)}{a.WRITES}" for a in AGENTS.values())
+    examples = [
+        ("kindling init", "just the database"),
+        (f"kindling init {first.FLAG}", f"memory on for {first.LABEL}, this repository"),
+        (f"kindling init {first.FLAG} --scope user", "... for every repository of this user"),
+        (f"kindling init {pair}", " and ".join(a.LABEL for a in others[:2]) + ", this repository"),
+        (f"kindling init {last.FLAG} --uninstall", f"take Kindling out of {last.LABEL}'s config"),
+    ]
+    pad = max(len(command) for command, _ in examples) + 2
+    lines = "\n".join(f"  {command.ljust(pad)}# {why}" for command, why in examples)
+    return f"""Create the database (idempotent) and print where it is.
+
+\b
+Example:
+{lines}
+
+\b
+What each agent gets (project scope; --scope user writes the same files in ~):
+{rows}
+
+Every file keeps its other keys; the old file is backed up next to it
+(<name>.kindling-backup-<time>) before any change, and a file that cannot be parsed is
+refused, never overwritten.
+"""
+
+
+@click.command("init", help=_help())
 @_agent_options
 @click.option(
     "--scope",
@@ -49,34 +86,11 @@ def _agent_options(func: Any) -> Any:
 @json_option
 @pass_state
 def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags: bool) -> None:
-    """Create the database (idempotent) and print where it is.
-
-    \b
-    Example:
-      kindling init                              # just the database
-      kindling init --claude-code                # memory on for Claude Code, this repository
-      kindling init --claude-code --scope user   # ... for every repository of this user
-      kindling init --gemini --codex             # Gemini CLI and Codex, this repository
-      kindling init --cursor --uninstall         # take Kindling out of Cursor's config again
-
-    \b
-    What each agent gets (project scope; --scope user writes the same files in ~):
-      --claude-code  .claude/settings.json (hooks)
-      --gemini       .gemini/settings.json (mcpServers, hooks)
-      --codex        .codex/config.toml ([mcp_servers.kindling]), .codex/hooks.json
-      --opencode     opencode.json (mcp, plugin), and the plugin in Kindling's home
-                     ($KINDLING_HOME/opencode/)
-      --cursor       .cursor/mcp.json (mcpServers), .cursor/hooks.json
-
-    Every file keeps its other keys; the old file is backed up next to it
-    (<name>.kindling-backup-<time>) before any change, and a file that cannot be parsed is
-    refused, never overwritten.
-    """
-    chosen = [name for name in AGENTS if flags.get(module_name(name))]
+    chosen = [name for name in AGENTS if flags.get(_option(name))]
     if uninstall and not chosen:
         flags_text = ", ".join(m.FLAG for m in AGENTS.values())
         raise click.UsageError(f"--uninstall goes with an agent flag ({flags_text})")
-    where = "user" if scope == "user" else "project"
+    where: Scope = "user" if scope == "user" else "project"
     try:
         report: dict[str, Any] = {}
         if not uninstall:
@@ -84,13 +98,17 @@ def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags
                 pass
             report["db"] = str(state.db)
         action = "uninstall" if uninstall else "install"
+        skip_tools = load_hook_config().skip_tools
         for name in chosen:
-            module = AGENTS[name]
-            changes = module.uninstall(where) if uninstall else module.install(where)
+            agent = AGENTS[name]
+            if uninstall:
+                changes = agent.uninstall(where)
+            else:
+                changes = agent.install(where, skip_tools=skip_tools)
             report.setdefault("agents", {})[name] = [c.to_dict(action) for c in changes]
-            if module.SETUP_NOTE and not uninstall:
-                report.setdefault("notes", {})[name] = module.SETUP_NOTE
-            if name == "claude-code":  # the shape this command printed before other agents
+            if agent.SETUP_NOTE and not uninstall:
+                report.setdefault("notes", {})[name] = agent.SETUP_NOTE
+            if name == DEFAULT:  # the shape this command printed before other agents
                 first = changes[0].to_dict(action)
                 first["events"] = first.pop("items")
                 report["settings"] = first

@@ -1,6 +1,9 @@
-"""Parse a Claude Code hook payload once, at the boundary, into a typed value.
+"""The event contract: the canonical hook events, and their payload parsed once, at the
+boundary, into a typed value. Every agent module translates its agent's payloads into these
+(``kindling.agents``), and the hooks (``kindling.hooks``) read only these.
 
-Claude Code sends one JSON object on stdin (the shapes are the ``*HookInput`` types of
+The canonical events are Claude Code's hook events (``DEFAULT_AGENT``). Claude Code sends one
+JSON object on stdin (the shapes are the ``*HookInput`` types of
 ``@anthropic-ai/claude-agent-sdk``): ``session_id``, ``transcript_path``, ``cwd``,
 ``hook_event_name`` and per-event fields (``source``, ``prompt``, ``tool_name``, ``tool_input``,
 ``tool_response``, ``error``, ``last_assistant_message``, ``compact_summary``, ...). Every field
@@ -25,6 +28,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+DEFAULT_AGENT = "claude-code"  # whose hook events are the canonical ones
+DEFAULT_LABEL = "Claude Code"
 EVENTS: tuple[str, ...] = (
     "SessionStart",
     "UserPromptSubmit",
@@ -81,8 +86,8 @@ class HookPayload:
         if error is not None and not isinstance(error, str):
             error = json.dumps(error, ensure_ascii=False, default=str)
         self.event: str = event or _str(data, "hook_event_name") or ""
-        self.agent = "claude-code"  # which agent sent it (``kindling.agents``); set by the caller
-        self.agent_label = "Claude Code"  # its name for people (the agent module's ``LABEL``)
+        self.agent = DEFAULT_AGENT  # which agent sent it (``kindling.agents``); set by the caller
+        self.agent_label = DEFAULT_LABEL  # its name for people (the agent's ``LABEL``)
         self.session_id = _str(data, "session_id")
         self.cwd = _str(data, "cwd")
         self.transcript_path = _str(data, "transcript_path")

@@ -1,0 +1,122 @@
+"""``apply(record, memory)``: the one interpreter of hook records (``spool.Record``).
+
+The hooks turn each event into records once (``hooks.capture``); this applies one record to a
+``Memory``, whichever it is: the local drain (``engine.drain``, a ``Kindling``) and the remote
+path (``hooks.remote``, a ``RemoteKindling`` over ``kindling serve``) both call it, so the two
+modes store the same things.
+
+``session_capsule`` is the one rule from a session to its capsule: a session's records join
+its open capsule; a record that may open one (``open``, ``observation``, ``summary``) opens it
+when the session has none open, unless one of the session's capsules closed at or after the
+record's time (the record comes late, from a session that has ended: a replay, a refresher
+after the end); a session that resumes after its end gets a new capsule.
+
+Applying is idempotent: an observation carries the id it was given when recorded and is
+stored only when that id is not; a summary is skipped when the capsule's summary was made at
+its time; a close needs an open capsule; an open finds the one already open.
+
+Must not import the CLI, servers or adapters; imports only the model, the errors, the seam's
+types and the spool's record.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from kindling.errors import ConflictError, NotFoundError
+from kindling.model import Capsule, Scope
+
+if TYPE_CHECKING:
+    from kindling.memory import Memory
+    from kindling.model import ObservationKind
+    from kindling.spool import Record
+
+CLOSED_LOOKED_AT = 50  # a session's closed capsules checked for a late record (newest first)
+DEFAULT_CONFIDENCE = 0.5
+
+
+def _open_one(memory: Memory, session: str) -> Capsule | None:
+    found = memory.list_capsules(status="open", scope=Scope(session_id=session), limit=1)
+    return found[0] if found else None
+
+
+def session_capsule(memory: Memory, record: Record, *, may_open: bool) -> Capsule | None:
+    """The capsule ``record``'s session keeps its records in (see the module): the open one,
+    or one opened now (with the record's ``intent``, at its time) when ``may_open``."""
+    session = record.session_id
+    if session is None:
+        return None
+    capsule = _open_one(memory, session)
+    if capsule is not None or not may_open or not record.intent:
+        return capsule
+    by_session = Scope(session_id=session)
+    ended = memory.list_capsules(status="closed", scope=by_session, limit=CLOSED_LOOKED_AT)
+    if any((c.closed_at or 0) >= record.ts for c in ended):
+        return None
+    try:
+        return memory.open_capsule(
+            intent=record.intent,
+            scope=Scope(session_id=session, repo_id=record.repo_id),
+            opened_at=record.ts,
+        )
+    except ConflictError:  # another hook of this session opened it a moment ago
+        return _open_one(memory, session)
+
+
+def apply(record: Record, memory: Memory) -> bool:
+    """Apply one record to ``memory``, in one transaction; False when it was applied already
+    (or, for a summary or a close, when its session has no capsule to take it)."""
+    with memory.batch():
+        if record.op == "open":
+            return session_capsule(memory, record, may_open=True) is not None
+        if record.op == "observation":
+            return _observation(record, memory)
+        capsule = session_capsule(memory, record, may_open=record.op == "summary")
+        if capsule is None:
+            return False
+        content = record.content if record.content and record.content.strip() else None
+        confidence = DEFAULT_CONFIDENCE if record.confidence is None else record.confidence
+        if record.op == "summary":
+            summary_id = capsule.summary_id  # applied already (two appliers at once)?
+            if summary_id is not None and memory.get_summary(summary_id).created_at == record.ts:
+                return False
+            if content is not None:
+                memory.add_summary(
+                    capsule.id, content=content, confidence=confidence, created_at=record.ts
+                )
+            return True
+        keep = capsule.summary_id is not None and not record.replace
+        text = None if keep else content
+        try:
+            memory.close_capsule(
+                capsule.id,
+                summary=text,
+                confidence=confidence if text else None,
+                closed_at=max(record.ts, capsule.opened_at),
+            )
+        except ConflictError:  # closed a moment ago by another applier
+            return False
+        return True
+
+
+def _observation(record: Record, memory: Memory) -> bool:
+    if record.id is None or record.kind is None or record.content is None:
+        raise ValueError("an observation record needs its id, kind and content")
+    try:
+        memory.get_observation(record.id)
+        return False
+    except NotFoundError:
+        pass
+    session_capsule(memory, record, may_open=True)  # the observation joins it
+    try:
+        memory.append_observation(
+            id=record.id,
+            ts=record.ts,
+            kind=cast("ObservationKind", record.kind),  # the memory checks it
+            content=record.content,
+            provenance=record.provenance,
+            scope=Scope(session_id=record.session_id, repo_id=record.repo_id),
+        )
+    except ConflictError:  # stored a moment ago by another applier
+        return False
+    return True
