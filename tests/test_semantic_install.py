@@ -45,6 +45,7 @@ def test_install_from_a_directory(source: tuple[ModelSpec, Path]) -> None:
     assert installed(spec) == where == model_dir(spec)
     assert sorted(p.name for p in where.iterdir()) == [
         "config.json",
+        "kindling-pin.json",  # the pin: a store of this model finds it again by its key
         "model.safetensors",
         "verified.json",
         "vocab.txt",

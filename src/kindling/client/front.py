@@ -347,7 +347,10 @@ class RemoteKindling(RemoteReads):
         model: str | None = None,
         limit: int | None = None,
         cpu: float = 1.0,
+        batch: int = 16,
+        replace: bool = False,
         progress: Callable[[Any], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> JsonObject:
         raise RemoteError(
             "remote mode: the server indexes its own store (run `kindling semantic index` there,"
