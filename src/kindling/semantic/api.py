@@ -53,7 +53,7 @@ class SemanticStatus:
         if self.active:
             return None
         if not self.extra:
-            return "extra not installed: pip install 'kindling-memory[semantic]'"
+            return "extra not installed"
         if choice.spec is None:
             return (
                 f"the store's vectors are of {choice.key}, pinned outside Kindling and not"
