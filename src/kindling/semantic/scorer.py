@@ -16,10 +16,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from kindling.model import TargetType
+from kindling.model import Scope, TargetType
 from kindling.semantic import codec, threads
 from kindling.semantic.encoder import numpy_module
-from kindling.store.vectors import VectorStore
+from kindling.store.vectors import Neighbour, VectorStore
 
 QUERY_CACHE = 64
 
@@ -79,6 +79,27 @@ class VectorScorer:
                 self._queries.popitem(last=False)
         return found
 
+    def neighbours(
+        self,
+        query: str,
+        scope: Scope,
+        *,
+        limit: int,
+        until: int | None,
+        exclude_ids: Sequence[str],
+    ) -> list[Neighbour]:
+        """The ``limit`` items of ``scope`` closest to ``query`` (``retrieval.union``): every
+        stored vector of the scope compared, exactly (see ``nearest``)."""
+        rows = self.store.scope_vectors(self._model, scope, until=until, exclude_ids=exclude_ids)
+        if not rows or limit <= 0:
+            return []
+        q = self.query_vector(query)
+        rows = [r for r in rows if len(r.vector) == len(q)]
+        ranked = nearest(q, [r.vector for r in rows], limit)
+        return [
+            Neighbour(rows[i].target_type, rows[i].id, rows[i].session_id, cos) for i, cos in ranked
+        ]
+
     def clear_cache(self) -> None:
         """Forget the question vectors (benchmarks time the model this way)."""
         with self._lock:
@@ -96,6 +117,24 @@ class VectorScorer:
         if not stored:
             return {}
         return cosines(self.query_vector(query), stored)
+
+
+def nearest(query: bytes, vectors: Sequence[bytes], limit: int) -> list[tuple[int, float]]:
+    """(index, cosine) of the ``limit`` vectors closest to ``query``, best first, ties by
+    index. Exact: int8 products and their sums are integers below 2^24 (at most 1,024
+    dimensions), which float32 holds exactly, so BLAS's order of summation cannot change them."""
+    np = numpy_module()
+    if not vectors:
+        return []
+    dim = len(query)
+    q = np.frombuffer(query, dtype=np.int8).astype(np.float32)
+    m = np.frombuffer(b"".join(vectors), dtype=np.int8).reshape(len(vectors), dim)
+    m = m.astype(np.float32)
+    dots = (m @ q).astype(np.float64)
+    norms = np.einsum("ij,ij->i", m, m).astype(np.float64) * float(q @ q)
+    cos = np.where(norms > 0, dots / np.sqrt(np.where(norms > 0, norms, 1.0)), 0.0)
+    order = np.argsort(-cos, kind="stable")[:limit]
+    return [(int(i), float(cos[i])) for i in order.tolist()]
 
 
 def cosines(

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
+from kindling.model import Scope
+
 VectorTarget = Literal["observation", "summary"]
 
 
@@ -37,6 +39,26 @@ class VectorRow:
     target_type: VectorTarget
     id: str
     vector: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedVector:
+    """A stored vector of a row in a scope (what a nearest-neighbour search compares)."""
+
+    target_type: VectorTarget
+    id: str
+    session_id: str | None  # the row's session (a summary's: its capsule's)
+    vector: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """One of a question's nearest neighbours (``retrieval.union``): a row and its cosine."""
+
+    target_type: VectorTarget
+    id: str
+    session: str | None
+    cosine: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +119,19 @@ class VectorStore(Protocol):
     ) -> list[Unembedded]:
         """Rows without a vector of ``model``, newest first (then id descending), at most
         ``limit``, strictly after ``before`` = (ts, id) in that order. Forgotten rows never."""
+        ...
+
+    def scope_vectors(
+        self,
+        model: str,
+        scope: Scope,
+        *,
+        until: int | None = None,
+        exclude_ids: Sequence[str] = (),
+    ) -> list[ScopedVector]:
+        """Every vector of ``model`` whose row is in ``scope`` (the same filter as the text
+        search: observations by their own scope, summaries by their capsule's), recorded by
+        ``until`` when given, not in ``exclude_ids``; ordered by (target type, id)."""
         ...
 
     def vector_coverage(self, model: str) -> Coverage: ...
