@@ -29,16 +29,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from kindling.model import Scope
+from kindling.model import Scope, TargetType
 from kindling.retrieval.scoring import stable_sort_key
 from kindling.retrieval.semantic import ROUND
-from kindling.store.vectors import Neighbour
 
 if TYPE_CHECKING:
     from kindling.retrieval.provider import LocalFtsProvider, ProviderHit, ProviderRequest
     from kindling.retrieval.signals import Query, Scored
 
 EMPTY_BASE = 0.5  # the stand-in score when the lexical index found nothing
+# One nearest neighbour: its type, id, session (a summary's: its capsule's) and cosine.
+Neighbour = tuple[TargetType, str, str | None, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,32 +99,32 @@ def neighbour_candidates(
         until=request.now,
         exclude_ids=request.exclude_ids,
     )
-    fresh = [n for n in found if (n.target_type, n.id) not in keys][: settings.neighbours]
-    observations = store.get_observations([n.id for n in fresh if n.target_type == "observation"])
-    summaries = store.get_summaries([n.id for n in fresh if n.target_type == "summary"])
+    fresh = [n for n in found if (n[0], n[1]) not in keys][: settings.neighbours]
+    observations = store.get_observations([n[1] for n in fresh if n[0] == "observation"])
+    summaries = store.get_summaries([n[1] for n in fresh if n[0] == "summary"])
     out: list[Scored] = []
-    for n in fresh:
-        if n.target_type == "observation":
-            obs = observations.get(n.id)
+    for target, key, session, cosine in fresh:
+        if target == "observation":
+            obs = observations.get(key)
             if obs is None or obs.redacted:
                 continue
             entity, ts, confidence = obs, obs.ts, 1.0
         else:
-            summary = summaries.get(n.id)
+            summary = summaries.get(key)
             if summary is None:
                 continue
             entity, ts, confidence = summary, summary.created_at, summary.confidence
         out.append(
             Scored(
-                target_type=n.target_type,
+                target_type=target,
                 entity=entity,
                 ts=ts,
                 bm25=0.0,
                 scope=scope_value,
                 intent=1.0,
                 confidence=confidence,
-                session=n.session,
-                semantic=round(min(1.0, max(0.0, n.cosine)), ROUND),
+                session=session,
+                semantic=round(min(1.0, max(0.0, cosine)), ROUND),
             )
         )
     fill_text_signals(out, query, provider.weights)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from kindling.model import Scope, TargetType
 from kindling.semantic import codec, threads
 from kindling.semantic.encoder import numpy_module
-from kindling.store.vectors import Neighbour, VectorStore
+from kindling.store.vectors import VectorStore
 
 QUERY_CACHE = 64
 
@@ -87,7 +87,7 @@ class VectorScorer:
         limit: int,
         until: int | None,
         exclude_ids: Sequence[str],
-    ) -> list[Neighbour]:
+    ) -> list[tuple[TargetType, str, str | None, float]]:
         """The ``limit`` items of ``scope`` closest to ``query`` (``retrieval.union``): every
         stored vector of the scope compared, exactly (see ``nearest``)."""
         rows = self.store.scope_vectors(self._model, scope, until=until, exclude_ids=exclude_ids)
@@ -96,9 +96,7 @@ class VectorScorer:
         q = self.query_vector(query)
         rows = [r for r in rows if len(r.vector) == len(q)]
         ranked = nearest(q, [r.vector for r in rows], limit)
-        return [
-            Neighbour(rows[i].target_type, rows[i].id, rows[i].session_id, cos) for i, cos in ranked
-        ]
+        return [(rows[i].target_type, rows[i].id, rows[i].session_id, cos) for i, cos in ranked]
 
     def clear_cache(self) -> None:
         """Forget the question vectors (benchmarks time the model this way)."""

@@ -52,16 +52,6 @@ class ScopedVector:
 
 
 @dataclass(frozen=True, slots=True)
-class Neighbour:
-    """One of a question's nearest neighbours (``retrieval.union``): a row and its cosine."""
-
-    target_type: VectorTarget
-    id: str
-    session: str | None
-    cosine: float
-
-
-@dataclass(frozen=True, slots=True)
 class Coverage:
     """How much of a store has vectors of one model (forgotten rows count in neither)."""
 
