@@ -51,7 +51,7 @@ from kindling.semantic.scorer import VectorScorer
 PARAPHRASED = ("fix", "root-cause", "dead-end")
 RERANK_WEIGHTS = (0.15, 0.3, 0.45, 0.6)
 UNION_GRID = [
-    UnionSettings(neighbours=k, weight=w, floor=f)
+    (UnionSettings(neighbours=k, floor=f), w)
     for k in (10, 20)
     for w in (0.3, 0.6)
     for f in (5, 10, 20)
@@ -63,11 +63,11 @@ def rankers(kd: Kindling, scorer: VectorScorer) -> dict[str, Ranker]:
     for w in RERANK_WEIGHTS:
         provider = LocalFtsProvider(kd.store, DEFAULT_WEIGHTS, semantic=scorer, semantic_weight=w)
         out[f"rerank w={w}"] = kindling_ranker(Kindling(kd.store, provider=provider))
-    for u in UNION_GRID:
+    for u, w in UNION_GRID:
         provider = LocalFtsProvider(
-            kd.store, DEFAULT_WEIGHTS, semantic=scorer, semantic_weight=u.weight, union=u
+            kd.store, DEFAULT_WEIGHTS, semantic=scorer, semantic_weight=w, union=u
         )
-        out[f"union k={u.neighbours} w={u.weight} floor={u.floor}"] = kindling_ranker(
+        out[f"union k={u.neighbours} w={w} floor={u.floor}"] = kindling_ranker(
             Kindling(kd.store, provider=provider)
         )
     return out

@@ -54,7 +54,8 @@ class UnionSettings:
             raise ValueError("union settings: neighbours and floor must be at least 1")
 
 
-DEFAULT_UNION = UnionSettings()
+# What ``Kindling.open(..., semantic=...)`` ranks with when the signal is on (None: re-rank only).
+DEFAULT_UNION: UnionSettings | None = UnionSettings()
 
 
 @runtime_checkable
