@@ -1,5 +1,6 @@
-"""``python -m bench.quality.free.semantic``: the semantic signal on the free-question set, in
-one harness and one run on one store: lexical ``retrieve()`` (v4), the bare FTS5 query, the
+"""``python -m bench.quality.free.semantic [--set free|molweni]``: the semantic signal on the
+free-question set (or the Molweni conversation set, ``bench/quality/molweni``), in one harness
+and one run on one store: lexical ``retrieve()`` (v4), the bare FTS5 query, the
 semantic re-rank and the union of lexical candidates and nearest neighbours, at several
 settings.
 
@@ -24,13 +25,12 @@ import sys
 import tempfile
 import time
 from contextlib import ExitStack
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bench.quality.evaluate import build_store
 from bench.quality.free.data import PARTS, load_questions, load_store
 from bench.quality.free.harness import (
-    KINDS,
     Bm25,
     Ranker,
     TimedFts,
@@ -41,6 +41,7 @@ from bench.quality.free.harness import (
     summarise,
     table,
 )
+from bench.quality.molweni import data as molweni
 from bench.quality.semantic import embed_store, open_encoder
 from kindling import Kindling
 from kindling.retrieval.provider import LocalFtsProvider
@@ -86,17 +87,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/kindling-semantic-cache.db"))
     parser.add_argument("--embed-only", action="store_true", help="fill the cache, then stop")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--set", choices=("free", "molweni"), default="free")
     args = parser.parse_args(argv)
     encoder = open_encoder(args.model, args.model_dir, args.cache)
     if encoder is None:
         return 2
     start = time.perf_counter()
-    store = load_store()
-    qs = questions(store, load_questions())
+    if args.set == "free":
+        store = load_store()
+        qs = questions(store, load_questions())
+    else:
+        qs = molweni.questions()
     out: dict[str, Any] = {"model": encoder.model, "questions": len(qs), "retrievers": {}}
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-        path = Path(tmp) / "free.db"
-        kd, names = open_store(path, store)
+        path = Path(tmp) / "set.db"
+        if args.set == "free":
+            kd, names = open_store(path, store)
+        else:
+            kd, names = build_store(path, molweni.records())
         stack.callback(kd.close)
         vectors, seconds = embed_store(kd, encoder)
         out["embedSeconds"] = round(seconds, 1)
@@ -109,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         plain = TimedFts(path)
         stack.callback(plain.close)
         every: dict[str, Ranker] = {"lexical": kindling_ranker(kd), "fts": plain.rank_at}
-        every["bm25"] = Bm25(store).rank
+        if args.set == "free":
+            every["bm25"] = Bm25(store).rank
         every.update(rankers(kd, scorer))
         detail: dict[str, Any] = {}
         for name, ranker in every.items():
@@ -133,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     for part in ("heldout", "tune"):
         print(table(report, part))
-        print(paraphrased_line(report, part))
+        if args.set == "free":
+            print(paraphrased_line(report, part))
         print()
     if args.json:
         args.json.write_text(json.dumps(out, indent=1, sort_keys=True))
@@ -158,8 +168,6 @@ def paraphrased_line(report: dict[str, Any], part: str) -> str:
     n = next(iter(report["retrievers"].values()))[part]["paraphrased"]["n"]
     return f"paraphrased kinds ({', '.join(PARAPHRASED)}; {n}) R@10: " + ", ".join(cells)
 
-
-__all__ = ["KINDS", "main", "replace"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

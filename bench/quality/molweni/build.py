@@ -60,8 +60,12 @@ def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     for d, dialogue in enumerate(read_source()):
         for n, edu in enumerate(dialogue["edus"]):
             utterances.append(
-                {"id": f"mol-{d:03d}-{n:02d}", "dialogue": d, "speaker": edu["speaker"],
-                 "text": edu["text"]}  # fmt: skip
+                {
+                    "id": f"mol-{d:03d}-{n:02d}",
+                    "dialogue": d,
+                    "speaker": edu["speaker"],
+                    "text": edu["text"],
+                }
             )
         seen: set[str] = set()
         kept = 0
@@ -90,8 +94,8 @@ def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 def main() -> int:
     utterances, questions = build()
     DATA.mkdir(exist_ok=True)
-    with gzip.open(DATA / "utterances.jsonl.gz", "wt", encoding="utf-8") as f:
-        f.writelines(json.dumps(u, sort_keys=True) + "\n" for u in utterances)
+    body = "".join(json.dumps(u, sort_keys=True) + "\n" for u in utterances).encode()
+    (DATA / "utterances.jsonl.gz").write_bytes(gzip.compress(body, mtime=0))  # byte for byte
     target = DATA / "questions.jsonl"
     lines = "".join(json.dumps(q, sort_keys=True) + "\n" for q in questions)
     if target.exists() and target.read_text(encoding="utf-8") != lines:
