@@ -165,3 +165,22 @@ def test_bad_settings_are_refused() -> None:
         UnionSettings(neighbours=0)
     with pytest.raises(ValueError, match="at least 1"):
         UnionSettings(floor=0)
+
+
+def test_kept_scopes_answer_as_a_fresh_read(store: tuple[Path, dict[str, str]]) -> None:
+    db, ids = store
+    with Kindling.open(db) as kd:
+        scorer = scorer_for(kd.store, "on")
+        assert isinstance(scorer, VectorScorer)
+        first = scorer.neighbours(QUESTION, SHOP, limit=10, until=NOW, exclude_ids=())
+        assert first == scorer.neighbours(QUESTION, SHOP, limit=10, until=NOW, exclude_ids=())
+        assert [n[1] for n in first][0] == ids["answer"]
+        assert ids["later"] not in [n[1] for n in first]
+        rows = scorer.store.scope_vectors(scorer.model, SHOP, until=NOW)
+        ranked = nearest(scorer.query_vector(QUESTION), [r.vector for r in rows], 10)
+        assert [(rows[i].id, c) for i, c in ranked] == [(n[1], n[3]) for n in first]
+        kd.forget(ids["answer"])  # a write: the kept scope is read again
+        after = scorer.neighbours(QUESTION, SHOP, limit=10, until=NOW, exclude_ids=())
+        assert ids["answer"] not in [n[1] for n in after]
+        skip = scorer.neighbours(QUESTION, SHOP, limit=1, until=NOW, exclude_ids=[after[0][1]])
+        assert skip[0][1] == after[1][1]

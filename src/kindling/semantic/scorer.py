@@ -14,14 +14,52 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kindling.model import Scope, TargetType
 from kindling.semantic import codec, threads
 from kindling.semantic.encoder import numpy_module
-from kindling.store.vectors import VectorStore
+from kindling.store.vectors import ScopedVector, VectorStore
 
 QUERY_CACHE = 64
+SCOPE_CACHE = 4  # scopes whose vectors stay in memory (float32: 1.5 kB a row for MiniLM)
+
+
+@dataclass(frozen=True, slots=True)
+class _ScopeRows:
+    """Every stored vector of one scope, as a float32 matrix (exact: see ``nearest``)."""
+
+    version: object | None
+    keys: list[tuple[TargetType, str, str | None]]  # type, id, session
+    ts: Any  # int64 [n]
+    matrix: Any  # float32 [n, dim]
+    norms: Any  # float64 [n]
+    dim: int
+
+    @staticmethod
+    def of(rows: Sequence[ScopedVector], version: object | None) -> _ScopeRows:
+        np = numpy_module()
+        dim = len(rows[0].vector)
+        rows = [r for r in rows if len(r.vector) == dim]
+        m = np.frombuffer(b"".join(r.vector for r in rows), dtype=np.int8).reshape(len(rows), dim)
+        m = m.astype(np.float32)
+        return _ScopeRows(
+            version,
+            [(r.target_type, r.id, r.session_id) for r in rows],
+            np.array([r.ts for r in rows], dtype=np.int64),
+            m,
+            np.einsum("ij,ij->i", m, m).astype(np.float64),
+            dim,
+        )
+
+    def cosines(self, query: bytes) -> Any:
+        """Exact cosines of ``query`` and every row (``nearest``'s arithmetic)."""
+        np = numpy_module()
+        q = np.frombuffer(query, dtype=np.int8).astype(np.float32)
+        dots = (self.matrix @ q).astype(np.float64)
+        norms = self.norms * float(q @ q)
+        return np.where(norms > 0, dots / np.sqrt(np.where(norms > 0, norms, 1.0)), 0.0)
 
 
 class TextEncoder(Protocol):
@@ -50,6 +88,7 @@ class VectorScorer:
         self._encoder: TextEncoder | None = None
         self._model = model
         self._queries: OrderedDict[str, bytes] = OrderedDict()
+        self._scopes: OrderedDict[tuple[tuple[str, str], ...], _ScopeRows] = OrderedDict()
         self._lock = threading.Lock()  # `kindling serve` asks from several threads
 
     @property
@@ -89,19 +128,65 @@ class VectorScorer:
         exclude_ids: Sequence[str],
     ) -> list[tuple[TargetType, str, str | None, float]]:
         """The ``limit`` items of ``scope`` closest to ``query`` (``retrieval.union``): every
-        stored vector of the scope compared, exactly (see ``nearest``)."""
-        rows = self.store.scope_vectors(self._model, scope, until=until, exclude_ids=exclude_ids)
-        if not rows or limit <= 0:
+        stored vector of the scope compared, exactly (see ``nearest``). A scope's vectors are
+        kept in memory (the last ``SCOPE_CACHE`` scopes) while the store says nothing was
+        written since (``vectors_version``); a backend that cannot say is read every time."""
+        if limit <= 0:
+            return []
+        rows = self._scope_rows(scope)
+        if rows is None:
             return []
         q = self.query_vector(query)
-        rows = [r for r in rows if len(r.vector) == len(q)]
-        ranked = nearest(q, [r.vector for r in rows], limit)
-        return [(rows[i].target_type, rows[i].id, rows[i].session_id, cos) for i, cos in ranked]
+        if len(q) != rows.dim:
+            return []
+        np = numpy_module()
+        cos = rows.cosines(q)
+        if until is not None:
+            cos = np.where(rows.ts <= until, cos, -np.inf)
+        gone = set(exclude_ids)
+        # the best limit + len(gone) by (cosine desc, index): enough once the excluded are out
+        take = min(limit + len(gone), len(cos))
+        if take < len(cos):  # every row at least as close as the take-th (ties all in)
+            kth = -np.partition(-cos, take - 1)[take - 1]
+            top = np.nonzero(cos >= kth)[0]
+        else:
+            top = np.arange(len(cos))
+        top = top[np.lexsort((top, -cos[top]))]
+        out = []
+        for i in top.tolist():
+            if cos[i] == -np.inf or rows.keys[i][1] in gone:
+                continue
+            out.append((*rows.keys[i], float(cos[i])))
+        return out[:limit]
+
+    def _scope_rows(self, scope: Scope) -> _ScopeRows | None:
+        version = self.store.vectors_version()
+        key = tuple(scope.items())
+        with self._lock:
+            cached = self._scopes.get(key)
+            if cached is not None and version is not None and cached.version == version:
+                self._scopes.move_to_end(key)
+                return cached
+        found = self.store.scope_vectors(self._model, scope)
+        if not found:
+            return None
+        rows = _ScopeRows.of(found, version)
+        if version is not None:
+            with self._lock:
+                self._scopes[key] = rows
+                while len(self._scopes) > SCOPE_CACHE:
+                    self._scopes.popitem(last=False)
+        return rows
 
     def clear_cache(self) -> None:
         """Forget the question vectors (benchmarks time the model this way)."""
         with self._lock:
             self._queries.clear()
+
+    def clear_scopes(self) -> None:
+        """Forget the scopes' vectors kept in memory (benchmarks time the read this way)."""
+        with self._lock:
+            self._scopes.clear()
 
     def similarities(
         self, query: str, items: Sequence[tuple[TargetType, str]]

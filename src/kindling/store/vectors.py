@@ -48,6 +48,7 @@ class ScopedVector:
     target_type: VectorTarget
     id: str
     session_id: str | None  # the row's session (a summary's: its capsule's)
+    ts: int  # when the row was recorded (a summary: written)
     vector: bytes
 
 
@@ -122,6 +123,12 @@ class VectorStore(Protocol):
         """Every vector of ``model`` whose row is in ``scope`` (the same filter as the text
         search: observations by their own scope, summaries by their capsule's), recorded by
         ``until`` when given, not in ``exclude_ids``; ordered by (target type, id)."""
+        ...
+
+    def vectors_version(self) -> object | None:
+        """A value that changes whenever anything may have been written to the database since
+        it was last read (by this connection or another), for a reader that keeps vectors in
+        memory; None when the backend cannot tell cheaply (then nothing is kept)."""
         ...
 
     def vector_coverage(self, model: str) -> Coverage: ...

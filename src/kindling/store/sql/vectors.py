@@ -93,7 +93,7 @@ class VectorsMixin(UsesDatabase):
         for target, sql, alias, key, ts in (
             (
                 "observation",
-                "SELECT o.id, o.session_id, v.vector FROM observations o JOIN"
+                "SELECT o.id, o.session_id, o.ts, v.vector FROM observations o JOIN"
                 " observation_vectors v ON v.observation_id = o.id WHERE v.model = ? AND"
                 f" {dialect.is_false('o.redacted')}",
                 "o",
@@ -102,7 +102,7 @@ class VectorsMixin(UsesDatabase):
             ),
             (
                 "summary",
-                "SELECT s.id, c.session_id, v.vector FROM summaries s JOIN capsules c"
+                "SELECT s.id, c.session_id, s.created_at, v.vector FROM summaries s JOIN capsules c"
                 " ON c.id = s.capsule_id JOIN summary_vectors v ON v.summary_id = s.id"
                 " WHERE v.model = ?",
                 "c",
@@ -121,8 +121,11 @@ class VectorsMixin(UsesDatabase):
                 params += excluded_params
             rows = self.db.read(sql + " ORDER BY 1", (model, *params))
             kind: VectorTarget = "observation" if target == "observation" else "summary"
-            out += [ScopedVector(kind, r[0], r[1] or None, bytes(r[2])) for r in rows]
+            out += [ScopedVector(kind, r[0], r[1] or None, int(r[2]), bytes(r[3])) for r in rows]
         return out
+
+    def vectors_version(self) -> object | None:
+        return None  # a backend that can tell cheaply says so (SQLite)
 
     def vector_coverage(self, model: str) -> Coverage:
         read = self.db.read
