@@ -47,6 +47,7 @@ from kindling import Kindling
 from kindling.retrieval.provider import LocalFtsProvider
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS
 from kindling.retrieval.union import UnionSettings
+from kindling.semantic import threads
 from kindling.semantic.scorer import VectorScorer
 
 PARAPHRASED = ("fix", "root-cause", "dead-end")
@@ -111,9 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"embedded in {seconds:.0f} s ({encoder.embedded} new)", file=sys.stderr)
         if args.embed_only:
             return 0
-        for q in qs:  # the questions' vectors too, so no setting pays for the first embedding
-            encoder.encode([q.judged.text])
-        scorer = VectorScorer(vectors, lambda: encoder, encoder.model)
+        with threads.blas_threads(1):  # several BLAS threads on a busy machine stall each other
+            for q in qs:  # the questions' vectors too: no setting pays for the first embedding
+                encoder.encode([q.judged.text])
+        scorer = VectorScorer(vectors, lambda: encoder, encoder.model, question_threads=lambda: 1)
         plain = TimedFts(path)
         stack.callback(plain.close)
         every: dict[str, Ranker] = {"lexical": kindling_ranker(kd), "fts": plain.rank_at}
