@@ -51,12 +51,10 @@ from kindling.semantic import threads
 from kindling.semantic.scorer import VectorScorer
 
 PARAPHRASED = ("fix", "root-cause", "dead-end")
-RERANK_WEIGHTS = (0.15, 0.3, 0.45, 0.6)
+RERANK_WEIGHTS = (0.3, 0.6)
 UNION_GRID = [
-    (UnionSettings(neighbours=k, floor=f), w)
-    for k in (10, 20)
-    for w in (0.3, 0.6)
-    for f in (5, 10, 20)
+    *((UnionSettings(neighbours=10, floor=f), w) for w in (0.3, 0.6) for f in (3, 10, 30)),
+    (UnionSettings(neighbours=20, floor=10), 0.3),
 ]
 
 
