@@ -44,7 +44,7 @@ def command() -> None:
     \b
     Example:
       kindling semantic install
-      kindling semantic install --from ./all-mpnet-base-v2
+      kindling semantic install --from ./all-MiniLM-L6-v2
       kindling semantic index
     """
 
@@ -66,7 +66,7 @@ def install(source: Path | None, model: str | None, as_json: bool) -> None:
 
     \b
     Example:
-      kindling semantic install --from /media/usb/all-mpnet-base-v2
+      kindling semantic install --from /media/usb/all-MiniLM-L6-v2
     """
     shown: dict[str, int] = {}
 
