@@ -58,8 +58,9 @@ class ModelSpec:
 
 
 # The larger model (768 dimensions): the default of issue 20, replaced by MiniLM in issue 35 on
-# quality per millisecond (docs/semantic.md). model.safetensors' hash is upstream's at the pinned revision; vocab.txt's and
-# config.json's were taken from a copy whose weights match that hash byte for byte.
+# quality per millisecond (docs/semantic.md). model.safetensors' hash is upstream's at the
+# pinned revision; vocab.txt's and config.json's were taken from a copy whose weights match
+# that hash byte for byte.
 MPNET = ModelSpec(
     name="all-mpnet-base-v2",
     repo="sentence-transformers/all-mpnet-base-v2",

@@ -23,19 +23,26 @@ from kindling.semantic.encoder import numpy_module
 from kindling.store.vectors import ScopedVector, VectorStore
 
 QUERY_CACHE = 64
-SCOPE_CACHE = 4  # scopes whose vectors stay in memory (float32: 1.5 kB a row for MiniLM)
+# The scopes' vectors kept in memory, as int8 (384 bytes a row for MiniLM), at most this many
+# bytes together (the least recently used scope goes first).
+SCOPE_CACHE_BYTES = 256 << 20
 
 
 @dataclass(frozen=True, slots=True)
 class _ScopeRows:
-    """Every stored vector of one scope, as a float32 matrix (exact: see ``nearest``)."""
+    """Every stored vector of one scope, as an int8 matrix (compared in float32: exact, see
+    ``nearest``)."""
 
     version: object | None
     keys: list[tuple[TargetType, str, str | None]]  # type, id, session
     ts: Any  # int64 [n]
-    matrix: Any  # float32 [n, dim]
+    matrix: Any  # int8 [n, dim]
     norms: Any  # float64 [n]
     dim: int
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.matrix.nbytes) + int(self.ts.nbytes) + 100 * len(self.keys)
 
     @staticmethod
     def of(rows: Sequence[ScopedVector], version: object | None) -> _ScopeRows:
@@ -43,13 +50,13 @@ class _ScopeRows:
         dim = len(rows[0].vector)
         rows = [r for r in rows if len(r.vector) == dim]
         m = np.frombuffer(b"".join(r.vector for r in rows), dtype=np.int8).reshape(len(rows), dim)
-        m = m.astype(np.float32)
+        wide = m.astype(np.float32)
         return _ScopeRows(
             version,
             [(r.target_type, r.id, r.session_id) for r in rows],
             np.array([r.ts for r in rows], dtype=np.int64),
             m,
-            np.einsum("ij,ij->i", m, m).astype(np.float64),
+            np.einsum("ij,ij->i", wide, wide).astype(np.float64),
             dim,
         )
 
@@ -57,7 +64,7 @@ class _ScopeRows:
         """Exact cosines of ``query`` and every row (``nearest``'s arithmetic)."""
         np = numpy_module()
         q = np.frombuffer(query, dtype=np.int8).astype(np.float32)
-        dots = (self.matrix @ q).astype(np.float64)
+        dots = (self.matrix.astype(np.float32) @ q).astype(np.float64)
         norms = self.norms * float(q @ q)
         return np.where(norms > 0, dots / np.sqrt(np.where(norms > 0, norms, 1.0)), 0.0)
 
@@ -129,8 +136,9 @@ class VectorScorer:
     ) -> list[tuple[TargetType, str, str | None, float]]:
         """The ``limit`` items of ``scope`` closest to ``query`` (``retrieval.union``): every
         stored vector of the scope compared, exactly (see ``nearest``). A scope's vectors are
-        kept in memory (the last ``SCOPE_CACHE`` scopes) while the store says nothing was
-        written since (``vectors_version``); a backend that cannot say is read every time."""
+        kept in memory (the recently used scopes, ``SCOPE_CACHE_BYTES`` together) while the
+        store says nothing was written since (``vectors_version``); a backend that cannot say
+        is read every time."""
         if limit <= 0:
             return []
         rows = self._scope_rows(scope)
@@ -174,7 +182,7 @@ class VectorScorer:
         if version is not None:
             with self._lock:
                 self._scopes[key] = rows
-                while len(self._scopes) > SCOPE_CACHE:
+                while sum(r.nbytes for r in self._scopes.values()) > SCOPE_CACHE_BYTES:
                     self._scopes.popitem(last=False)
         return rows
 
