@@ -137,9 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         "model": out["model"],
         "chosen": out["chosen"],
         "retrievers": {
-            n: out["retrievers"][n] for n in ("lexical", "fts", "bm25", *out["chosen"].values())
+            n: out["retrievers"][n]
+            for n in ("lexical", "fts", "bm25", *out["chosen"].values())
+            if n in out["retrievers"]
         },
     }
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1, sort_keys=True))
     for part in ("heldout", "tune"):
         print(table(report, part))
         if args.set == "free":
