@@ -155,23 +155,25 @@ def place_neighbours(
         score = round(min(1.0, max(0.0, value)), 6)
         item.raw = value
         item.score = score
-        if item.result is not None:
-            item.result = replace(item.result, score=score, raw=value)
         item.key = stable_sort_key(score, item.ts, item.target_type, item.entity.id)
 
 
 def mark_neighbours(
     hits: Sequence[ProviderHit], neighbours: Sequence[Scored]
 ) -> tuple[ProviderHit, ...]:
-    """Say in ``why`` that a hit was found by meaning, not by the question's words."""
-    keys = {(n.target_type, n.entity.id) for n in neighbours}
+    """Give each neighbour's hit the score it was placed with (``place_neighbours``; the hit's
+    factors alone would give its lower score without text relevance) and say in ``why`` that it
+    was found by meaning, not by the question's words."""
+    placed = {(n.target_type, n.entity.id): n.score for n in neighbours}
     out = []
     for hit in hits:
-        if (hit.target_type, hit.target_id) in keys:
+        score = placed.get((hit.target_type, hit.target_id))
+        if score is not None:
             value = hit.explanation.signals.get("semantic", 0.0)
             rest = hit.why.split("; ", 1)[1] if "; " in hit.why else ""
             why = f"close in meaning to the question (semantic {value:.2f}), not found by its words"
             why = f"{why}; {rest}" if rest else why
-            hit = replace(hit, why=why, explanation=replace(hit.explanation, why=why))
+            explanation = replace(hit.explanation, why=why, score=score)
+            hit = replace(hit, why=why, score=score, explanation=explanation)
         out.append(hit)
     return tuple(out)
