@@ -58,12 +58,17 @@ UNION_GRID = [
 ]
 
 
-def rankers(kd: Kindling, scorer: VectorScorer) -> dict[str, Ranker]:
+def rankers(
+    kd: Kindling,
+    scorer: VectorScorer,
+    weights: tuple[float, ...] = RERANK_WEIGHTS,
+    grid: list[tuple[UnionSettings, float]] = UNION_GRID,
+) -> dict[str, Ranker]:
     out: dict[str, Ranker] = {}
-    for w in RERANK_WEIGHTS:
+    for w in weights:
         provider = LocalFtsProvider(kd.store, DEFAULT_WEIGHTS, semantic=scorer, semantic_weight=w)
         out[f"rerank w={w}"] = kindling_ranker(Kindling(kd.store, provider=provider))
-    for u, w in UNION_GRID:
+    for u, w in grid:
         provider = LocalFtsProvider(
             kd.store, DEFAULT_WEIGHTS, semantic=scorer, semantic_weight=w, union=u
         )
@@ -87,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embed-only", action="store_true", help="fill the cache, then stop")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--set", choices=("free", "molweni"), default="free")
+    parser.add_argument("--rerank", type=float, action="append", help="only these weights")
+    parser.add_argument(
+        "--union", action="append", metavar="K,FLOOR,W", help="only these union settings"
+    )
     args = parser.parse_args(argv)
     encoder = open_encoder(args.model, args.model_dir, args.cache)
     if encoder is None:
@@ -119,7 +128,14 @@ def main(argv: list[str] | None = None) -> int:
         every: dict[str, Ranker] = {"lexical": kindling_ranker(kd), "fts": plain.rank_at}
         if args.set == "free":
             every["bm25"] = Bm25(store).rank
-        every.update(rankers(kd, scorer))
+        weights = tuple(args.rerank) if args.rerank else RERANK_WEIGHTS
+        grid = UNION_GRID
+        if args.union:
+            grid = [
+                (UnionSettings(neighbours=int(k), floor=int(f)), float(w))
+                for k, f, w in (u.split(",") for u in args.union)
+            ]
+        every.update(rankers(kd, scorer, weights, grid))
         detail: dict[str, Any] = {}
         for name, ranker in every.items():
             began = time.perf_counter()
