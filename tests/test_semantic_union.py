@@ -15,6 +15,7 @@ import pytest
 from kindling import Kindling, Scope
 from kindling.retrieval.provider import LocalFtsProvider, ProviderRequest
 from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+from kindling.retrieval.semantic import SEMANTIC_WEIGHT
 from kindling.retrieval.union import UnionSettings
 from kindling.semantic import api
 from kindling.semantic.install import install_from
@@ -107,7 +108,7 @@ def test_a_neighbour_stands_in_below_a_closer_text_match(
         by_id = {c.entity.id: c for c in result.candidates}
         noise, answer = by_id[ids["noise"]], by_id[ids["answer"]]
         # the answer takes the lexical top's score without its semantic factor, times its own
-        w = 0.3
+        w = SEMANTIC_WEIGHT
         base = noise.score / (1 - w + w * noise.explanation.signals["semantic"])
         expected = base * (1 - w + w * answer.explanation.signals["semantic"])
         assert answer.score == pytest.approx(expected, abs=2e-6)
@@ -137,12 +138,13 @@ def test_forgotten_rows_never_come_back(store: tuple[Path, dict[str, str]]) -> N
 
 def test_rerank_only_adds_nothing(store: tuple[Path, dict[str, str]]) -> None:
     db, ids = store
-    with Kindling.open(db, semantic="on") as kd:  # the shipped default: the union
+    with Kindling.open(db, semantic="on") as kd:  # the shipped default: re-rank only
         shipped = _ids(kd)
-        assert shipped[0] == ids["answer"]
-        rerank = _ids(_engine(kd, None))
-        assert ids["answer"] not in rerank
-        assert set(rerank) <= set(shipped)
+        assert shipped == _ids(_engine(kd, None))
+        assert ids["answer"] not in shipped
+        united = _ids(_engine(kd, UnionSettings()))
+        assert united[0] == ids["answer"]
+        assert set(shipped) <= set(united)
 
 
 def test_nearest_is_exact_and_ordered(store: tuple[Path, dict[str, str]]) -> None:
