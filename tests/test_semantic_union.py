@@ -176,7 +176,7 @@ def test_kept_scopes_answer_as_a_fresh_read(store: tuple[Path, dict[str, str]]) 
         assert isinstance(scorer, VectorScorer)
         first = scorer.neighbours(QUESTION, SHOP, limit=10, until=NOW, exclude_ids=())
         assert first == scorer.neighbours(QUESTION, SHOP, limit=10, until=NOW, exclude_ids=())
-        assert [n[1] for n in first][0] == ids["answer"]
+        assert first[0][1] == ids["answer"]
         assert ids["later"] not in [n[1] for n in first]
         rows = scorer.store.scope_vectors(scorer.model, SHOP, until=NOW)
         ranked = nearest(scorer.query_vector(QUESTION), [r.vector for r in rows], 10)
