@@ -28,7 +28,7 @@ def test_install_index_status_search(tiny: Path) -> None:
     assert before["active"] is False
     assert before["modelInstalled"] is False
     assert (before["observations"], before["observationsEmbedded"]) == (2, 0)
-    assert "model not installed" in run("status").stdout
+    assert "model tiny-test-model@000000000000 not installed" in run("status").stdout
 
     done = run("semantic", "install", "--from", str(tiny), "--json")
     assert done.code == 0, done.stderr

@@ -221,7 +221,10 @@ class Memory(Protocol):
         model: str | None = None,
         limit: int | None = None,
         cpu: float = 1.0,
+        batch: int = 16,
+        replace: bool = False,
         progress: Callable[[Any], None] | None = None,  # semantic.indexer.IndexProgress
+        stop: Callable[[], bool] | None = None,
     ) -> JsonObject: ...
 
     # ------------------------------------------------------------------ tokens of a server

@@ -348,7 +348,10 @@ class RemoteKindling(RemoteReads):
         model: str | None = None,
         limit: int | None = None,
         cpu: float = 1.0,
+        batch: int = 16,
+        replace: bool = False,
         progress: Callable[[Any], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> JsonObject:
         raise RemoteModeError(
             "remote mode: the server indexes its own store (run `kindling semantic index` there,"

@@ -91,6 +91,7 @@ class EngineBase:
     def provider(self) -> RetrievalProvider:
         if self._provider is None or self._semantic_due():
             from kindling.retrieval.provider import LocalFtsProvider
+            from kindling.retrieval.union import DEFAULT_UNION
 
             scorer = None
             if self.semantic_mode is not None:  # the optional extra: imported only when asked
@@ -98,7 +99,9 @@ class EngineBase:
 
                 scorer = scorer_for(self.store, self.semantic_mode)
                 self._semantic_checked = time.monotonic()
-            self._provider = LocalFtsProvider(self.store, self.weights, semantic=scorer)
+            self._provider = LocalFtsProvider(
+                self.store, self.weights, semantic=scorer, union=DEFAULT_UNION
+            )
         return self._provider
 
     def _semantic_due(self) -> bool:

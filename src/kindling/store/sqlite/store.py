@@ -70,6 +70,11 @@ class SqliteStore(SqliteSearchMixin, ObservationIndexMixin, ForgetMixin, SqlStor
         """Opened ``mode=ro`` (see ``store.files``): asked for, or the file is not writable."""
         return self.db.read_only
 
+    def vectors_version(self) -> object | None:
+        """Changes with every commit: ``PRAGMA data_version`` counts other connections' and
+        ``total_changes`` this one's (both without reading a table)."""
+        return (int(self.db.read("PRAGMA data_version")[0][0]), self.db.conn.total_changes)
+
     @property
     def wal_purged(self) -> bool:
         """The last forget's old pages left the WAL file."""
