@@ -58,7 +58,7 @@ def test_the_openapi_document_is_the_route_table() -> None:
 def test_the_app_serves_exactly_the_route_table(kd: Kindling) -> None:
     app = create_app(kd)
     served = {
-        (r.path, method.lower())
+        (getattr(r, "path", ""), method.lower())
         for r in app.routes
         for method in getattr(r, "methods", set()) - {"HEAD"}
     }
