@@ -226,3 +226,20 @@ def test_every_public_certificate_is_left_and_a_private_key_beside_it_is_masked(
 )
 def test_credential_like_tells_generated_values_from_names(value: str, expected: bool) -> None:
     assert credential_like(value) is expected
+
+
+@pytest.mark.parametrize("key", ["api.key", "app.key", "STRIPE_KEY", "x-api-key"])
+def test_a_short_generated_value_after_a_key_ending_in_key_is_masked(key: str) -> None:
+    # 16 characters: judged as a draw (short_generated), as a bare token of that length is.
+    out = scrub_secrets(f"{key}=UORY2CPzIo1PL2Pw").text
+    assert "UORY2CPzIo1PL2Pw" not in out
+
+
+@pytest.mark.parametrize("value", ["manylinux2014x86", "SortKeyForRows12"])
+@pytest.mark.parametrize("key", ["build.key", "config.key"])
+def test_a_named_value_after_a_key_ending_in_key_is_kept(key: str, value: str) -> None:
+    assert scrub_secrets(f"{key}={value}").text == f"{key}={value}"
+
+
+def test_a_drawn_value_after_a_key_of_another_kind_is_kept() -> None:
+    assert "UORY2CPzIo1PL2Pw" in scrub_secrets("cache.key=UORY2CPzIo1PL2Pw").text

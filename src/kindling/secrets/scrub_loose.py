@@ -23,6 +23,7 @@ from kindling.secrets.scrub_values import (
     looks_generated,
     mask,
     random_enough,
+    short_generated,
 )
 
 TYPE_CHECKING = False
@@ -108,7 +109,8 @@ _WEAK_SRC = (
 @gated
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if not looks_generated(value) or not has_candidate(value):
+    # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is.
+    if not (looks_generated(value) or short_generated(value)) or not has_candidate(value):
         return None
     text = m.string
     key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))
