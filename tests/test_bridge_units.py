@@ -24,7 +24,7 @@ from kindling.bridge.ranking import (
 )
 from kindling.bridge.render import summary_text
 from kindling.errors import ArgumentError, InvalidInputError
-from kindling.model import MemoryFields
+from kindling.model import ChatMemoryFields
 
 DAY = 86_400_000
 
@@ -112,7 +112,7 @@ def test_budget_is_a_prefix() -> None:
 
 
 def test_template_of_a_minimal_memory() -> None:
-    assert summary_text(MemoryFields(topic="T", decisions=("a\nb",))) == (
+    assert summary_text(ChatMemoryFields(topic="T", decisions=("a\nb",))) == (
         "Summary: T\n\nTopic: T\nContext: None\nDecisions:\n- a\n  b\nRationale:\n- None\n"
         "Open Questions:\n- None\nNext Steps:\n- None\nReferences:\n- None"
     )

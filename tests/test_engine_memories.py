@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kindling import InvalidInputError, Kindling, Scope
-from kindling.model import MemoryFields
+from kindling.model import ChatMemoryFields
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
@@ -25,7 +25,7 @@ def test_legacy_memory_has_no_details(kd: Kindling) -> None:
 
 
 def test_structured_memory_round_trip(kd: Kindling) -> None:
-    fields = MemoryFields(
+    fields = ChatMemoryFields(
         topic="  Plan 014 ",
         topic_id="t1",
         session_id="s1",
@@ -44,13 +44,13 @@ def test_structured_memory_round_trip(kd: Kindling) -> None:
 
 
 def test_newest_active_supersedes_in_same_workspace_only(kd: Kindling) -> None:
-    first = kd.add_memory("/w", "Summary: a", MemoryFields(topic="a", topic_id="t"))
-    other = kd.add_memory("/other", "Summary: a", MemoryFields(topic="a", topic_id="t"))
+    first = kd.add_memory("/w", "Summary: a", ChatMemoryFields(topic="a", topic_id="t"))
+    other = kd.add_memory("/other", "Summary: a", ChatMemoryFields(topic="a", topic_id="t"))
     record = kd.add_memory(
-        "/w", "Summary: a", MemoryFields(topic="a", topic_id="t", status="DecisionRecord")
+        "/w", "Summary: a", ChatMemoryFields(topic="a", topic_id="t", status="DecisionRecord")
     )
     assert record.superseded_ids == ()
-    second = kd.add_memory("/w", "Summary: a", MemoryFields(topic="a", topic_id="t"))
+    second = kd.add_memory("/w", "Summary: a", ChatMemoryFields(topic="a", topic_id="t"))
     assert second.superseded_ids == (first.summary.id,)
     statuses = {
         m.memory.summary.id: m.memory.details.status  # type: ignore[union-attr]
@@ -67,9 +67,9 @@ def test_newest_active_supersedes_in_same_workspace_only(kd: Kindling) -> None:
 
 def test_bad_fields_write_nothing(kd: Kindling) -> None:
     with pytest.raises(InvalidInputError, match="decisions"):
-        kd.add_memory("/w", "text", MemoryFields(topic="t", decisions=("ok", " ")))
+        kd.add_memory("/w", "text", ChatMemoryFields(topic="t", decisions=("ok", " ")))
     with pytest.raises(InvalidInputError, match="status"):
-        kd.add_memory("/w", "text", MemoryFields(topic="t", status="Done"))  # type: ignore[arg-type]
+        kd.add_memory("/w", "text", ChatMemoryFields(topic="t", status="Done"))  # type: ignore[arg-type]
     assert kd.stats().summaries == 0
     assert sum(kd.stats().capsules_by_status.values()) == 0
 
@@ -77,14 +77,14 @@ def test_bad_fields_write_nothing(kd: Kindling) -> None:
 def test_failed_supersession_rolls_back_the_whole_write(
     kd: Kindling, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kd.add_memory("/w", "Summary: a", MemoryFields(topic="a", topic_id="t"))
+    kd.add_memory("/w", "Summary: a", ChatMemoryFields(topic="a", topic_id="t"))
 
     def boom(*args: object, **kwargs: object) -> list[str]:
         raise InvalidInputError("injected")
 
     monkeypatch.setattr(kd.store, "supersede_active", boom)
     with pytest.raises(InvalidInputError, match="injected"):
-        kd.add_memory("/w", "Summary: b", MemoryFields(topic="b", topic_id="t"))
+        kd.add_memory("/w", "Summary: b", ChatMemoryFields(topic="b", topic_id="t"))
     assert kd.stats().summaries == 1
     assert sum(kd.stats().capsules_by_status.values()) == 1
 

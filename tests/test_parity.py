@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kindling import Kindling, KindlingError, MemoryFields, NewObservation, Scope
+from kindling import ChatMemoryFields, Kindling, KindlingError, NewObservation, Scope
 from kindling.client.front import RemoteKindling
 from kindling.memory import Memory, verbs
 from kindling.model import wire
@@ -52,9 +52,9 @@ def json_of(value: Any) -> Any:
     if to_dict is not None:
         return to_dict()
     type_name = type(value).__name__
-    if type_name == "Memory":
+    if type_name == "ChatMemory":
         return wire.memory_to_dict(value)
-    if type_name == "MemoryMatch":
+    if type_name == "ChatMemoryMatch":
         return wire.match_to_dict(value)
     raise TypeError(f"no JSON for {type_name}")
 
@@ -120,7 +120,7 @@ def script(m: Memory, at: Callable[[int], None]) -> dict[str, list[Any]]:
         note("retrieve", m.retrieve(query, scope=Scope(repo_id="webapp"), now=T0 + 9_000))
     note("tokenizer", m.tokenizer.count("how many tokens is this"))
     at(10)
-    fields = MemoryFields(topic="Auth", decisions=("Use JWT",), topic_id="auth")
+    fields = ChatMemoryFields(topic="Auth", decisions=("Use JWT",), topic_id="auth")
     note("add_memory", m.add_memory("/ws", "we use JWT for sessions", fields))
     at(11)
     note("add_memory", m.add_memory("/ws", "we use opaque tokens now", fields))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import kindling.secrets.privacy as privacy
-from kindling import Kindling, MemoryFields
+from kindling import ChatMemoryFields, Kindling
 from kindling.bundle import Bundle
 from kindling.model import Capsule, Observation, Pin, Scope, Summary
 from kindling.secrets.privacy import REDACTED_KINDS_KEY, scrub_content
@@ -84,5 +84,5 @@ def test_each_text_is_scrubbed_once(kd: Kindling, monkeypatch: pytest.MonkeyPatc
     kd.add_summary(capsule.id, content="shipped it")
     assert calls == ["ship the release", "shipped it"]
     calls.clear()
-    kd.add_memory("/ws", "we chose JWT", MemoryFields(topic="Auth tokens", decisions=("JWT",)))
+    kd.add_memory("/ws", "we chose JWT", ChatMemoryFields(topic="Auth tokens", decisions=("JWT",)))
     assert sorted(calls) == ["Auth tokens", "JWT", "we chose JWT"]

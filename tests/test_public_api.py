@@ -28,3 +28,20 @@ def test_errors_share_one_root_with_stable_codes() -> None:
         "StoreError": "store",
     }
     assert kindling.NotFoundError("x").to_dict() == {"code": "not_found", "message": "x"}
+
+
+def test_memory_is_the_protocol_and_chat_memories_have_their_own_names() -> None:
+    """``kindling.Memory`` names the seam (every verb), not the chat memory value (renamed
+    ``ChatMemory``, see CHANGELOG.md); a local engine satisfies it at run time."""
+    from kindling.memory import Memory
+    from kindling.model.memories import ChatMemory, ChatMemoryFields, ChatMemoryMatch
+
+    assert kindling.Memory is Memory
+    assert (kindling.ChatMemory, kindling.ChatMemoryFields, kindling.ChatMemoryMatch) == (
+        ChatMemory,
+        ChatMemoryFields,
+        ChatMemoryMatch,
+    )
+    with kindling.Kindling.open(":memory:") as kd:
+        assert isinstance(kd, kindling.Memory)
+    assert not isinstance(object(), kindling.Memory)

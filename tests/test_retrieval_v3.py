@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kindling import Kindling, NewObservation, Scope
 from kindling.bridge.ranking import rank_matches
-from kindling.model import RELEVANCE_THRESHOLD, MemoryFields, ObservationKind
+from kindling.model import RELEVANCE_THRESHOLD, ChatMemoryFields, ObservationKind
 from kindling.retrieval.needs import read_need
 from kindling.retrieval.terms import TermMatcher
 
@@ -239,7 +239,7 @@ def test_the_bridge_returns_a_20_day_old_decision_record_and_a_2023_memory() -> 
         kd.add_memory(
             "/w",
             "Auth library decision: we use authlib for OAuth",
-            MemoryFields(
+            ChatMemoryFields(
                 topic="Auth library decision",
                 status="DecisionRecord",
                 source_created_at=now - 20 * DAY,
@@ -248,7 +248,7 @@ def test_the_bridge_returns_a_20_day_old_decision_record_and_a_2023_memory() -> 
         kd.add_memory(
             "/w",
             "Billing export format chosen in 2023",
-            MemoryFields(topic="Billing export format", source_created_at=1_672_531_200_000),
+            ChatMemoryFields(topic="Billing export format", source_created_at=1_672_531_200_000),
         )
         for query, half_life in (("auth library decision", 7.0), ("billing export format", 90.0)):
             matches = kd.search_memories("/w", query)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling
 from kindling.bundle import import_bundle, loads
-from kindling.model import MemoryFields
+from kindling.model import ChatMemoryFields
 from kindling.secrets.privacy import REDACTED_KINDS_KEY
 from tests.clitools import run, run_process
 from tests.secret_corpus import NON_SECRETS, SECRETS, planted
@@ -53,7 +53,7 @@ def _write_everything(kd: Kindling) -> list[str]:
         kd.add_memory(
             "/repo",
             f"remember {text}",
-            MemoryFields(
+            ChatMemoryFields(
                 topic=f"creds {text}", context=text, decisions=(text,), next_steps=(text,)
             ),
         )

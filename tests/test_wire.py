@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kindling import Kindling, MemoryFields, NewObservation, Scope
+from kindling import ChatMemoryFields, Kindling, NewObservation, Scope
 from kindling.errors import InvalidInputError
 from kindling.model import wire
 from kindling.model.reports import ApiToken, ImportReport, RepoActivity
@@ -31,7 +31,7 @@ def filled(kd: Kindling) -> dict[str, Any]:
     closed = kd.close_capsule(cap.id, summary="login fixed by a guard", evidence_refs=[obs.id])
     pin = kd.pin("observation", obs.id, reason="the symptom", ttl_ms=60_000)
     memory = kd.add_memory(
-        "/ws", "use JWT", MemoryFields(topic="Auth", decisions=("JWT",), topic_id="auth")
+        "/ws", "use JWT", ChatMemoryFields(topic="Auth", decisions=("JWT",), topic_id="auth")
     )
     return {"cap": closed, "obs": obs, "other": other, "pin": pin, "memory": memory}
 
@@ -85,7 +85,7 @@ def test_reports_read_back_equal(kd: Kindling, filled: dict[str, Any]) -> None:
 def test_new_observations_and_fields_read_back_equal() -> None:
     new = NewObservation("error", "x", Scope(repo_id="r"), {"k": "v"}, 5, "c", "id1")
     assert wire.new_observation(through_json(wire.new_observation_to_dict(new))) == new
-    fields = MemoryFields(topic="T", context="c", decisions=("a", "b"), source_created_at=3)
+    fields = ChatMemoryFields(topic="T", context="c", decisions=("a", "b"), source_created_at=3)
     assert wire.memory_fields(through_json(wire.fields_to_dict(fields))) == fields
 
 

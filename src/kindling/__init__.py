@@ -17,15 +17,16 @@ if TYPE_CHECKING:
         SchemaError,
         StoreError,
     )
+    from kindling.memory import Memory
     from kindling.model import (
         CandidateResult,
         Capsule,
+        ChatMemory,
+        ChatMemoryFields,
+        ChatMemoryMatch,
         Explanation,
         Item,
         Items,
-        Memory,
-        MemoryFields,
-        MemoryMatch,
         NewObservation,
         Observation,
         Pin,
@@ -48,12 +49,13 @@ if TYPE_CHECKING:
 
 _ERRORS = "ConflictError DatabaseLockedError InvalidInputError KindlingError NotFoundError"
 _MODEL = (
-    "CandidateResult Capsule Explanation Item Items Memory MemoryFields MemoryMatch NewObservation"
-    " Observation Pin"
-    " PinResult RetrieveProvenance RetrieveResult Scope Summary SummaryDetails Timeline"
+    "CandidateResult Capsule ChatMemory ChatMemoryFields ChatMemoryMatch Explanation Item Items"
+    " NewObservation Observation Pin PinResult RetrieveProvenance RetrieveResult Scope Summary"
+    " SummaryDetails Timeline"
 )
 _LAZY = {
     "Kindling": "kindling.engine",
+    "Memory": "kindling.memory",
     **dict.fromkeys((_ERRORS + " SchemaError StoreError").split(), "kindling.errors"),
     **dict.fromkeys(_MODEL.split(), "kindling.model"),
     "CharTokenizer": "kindling.retrieval.budget",
@@ -86,6 +88,9 @@ __all__ = [
     "CandidateResult",
     "Capsule",
     "CharTokenizer",
+    "ChatMemory",
+    "ChatMemoryFields",
+    "ChatMemoryMatch",
     "ConflictError",
     "DatabaseLockedError",
     "Explanation",
@@ -96,8 +101,6 @@ __all__ = [
     "KindlingError",
     "LocalFtsProvider",
     "Memory",
-    "MemoryFields",
-    "MemoryMatch",
     "NewObservation",
     "NotFoundError",
     "Observation",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kindling.model.checks import MAX_LIMIT
 from kindling.model.entities import (
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 
     from kindling.model.bundle import Bundle
     from kindling.model.disclosure import Items, Timeline
-    from kindling.model.memories import Memory as ChatMemory
-    from kindling.model.memories import MemoryFields, MemoryMatch
+    from kindling.model.memories import ChatMemory, ChatMemoryFields, ChatMemoryMatch
     from kindling.model.reports import (
         ApiToken,
         Described,
@@ -63,9 +62,11 @@ def no_progress(_: int) -> None:
     return None
 
 
+@runtime_checkable
 class Memory(Protocol):
     """What an adapter may ask of a memory (see the module docstring). The engine's docstrings
-    (``engine/``) say what each verb does."""
+    (``engine/``) say what each verb does. Public as ``kindling.Memory``; ``isinstance(x,
+    kindling.Memory)`` checks that every verb is present (not their signatures: mypy does)."""
 
     clock: Callable[[], int]  # "now" in epoch ms, for relative times and default timestamps
 
@@ -184,14 +185,14 @@ class Memory(Protocol):
         self,
         workspace: str,
         content: str,
-        fields: MemoryFields | None = None,
+        fields: ChatMemoryFields | None = None,
         *,
         created_at: int | None = None,
         user_id: str | None = None,
     ) -> ChatMemory: ...
     def search_memories(
         self, workspace: str, query: str, *, limit: int = MAX_LIMIT
-    ) -> list[MemoryMatch]: ...
+    ) -> list[ChatMemoryMatch]: ...
 
     # ------------------------------------------------------------------ forgetting
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from kindling.config import canonical_path, repo_root
 from kindling.errors import ArgumentError, InvalidInputError
-from kindling.model import SUMMARY_STATUSES, MemoryFields
+from kindling.model import SUMMARY_STATUSES, ChatMemoryFields
 from kindling.model.memory_checks import LIST_FIELDS, check_memory_fields
 from kindling.model.sanitize import MAX_TS
 
@@ -78,7 +78,7 @@ class IngestRequest:
     """A legacy memory (``text``, no ``fields``) or a structured one (``fields``)."""
 
     text: str | None
-    fields: MemoryFields | None
+    fields: ChatMemoryFields | None
 
 
 def shorten(value: str, limit: int = 120) -> str:
@@ -370,7 +370,7 @@ def parse_ingest_json(payload: bytes) -> IngestRequest:
             f"invalid status {shorten(str(status))}; use one of: {', '.join(SUMMARY_STATUSES)}"
         )
     source = _optional_string(data, "source_created_at")
-    fields = MemoryFields(
+    fields = ChatMemoryFields(
         topic=topic,
         status=status,
         context=_optional_string(data, "context"),

@@ -47,7 +47,7 @@ from kindling.bridge.render import (
 from kindling.engine import Kindling
 from kindling.errors import ArgumentError, KindlingError, StoreError
 from kindling.memory import Memory
-from kindling.model import MemoryMatch
+from kindling.model import ChatMemoryMatch
 from kindling.model.sanitize import MAX_LIMIT
 
 # Every hit is considered up to this many per query (the store's largest page).
@@ -121,7 +121,7 @@ def _retrieve(
         args = parse_retrieve_args(line.positional)
     workspace = canonical_workspace(args.workspace)
     now = resolve_now(env)
-    matches: list[MemoryMatch] = []
+    matches: list[ChatMemoryMatch] = []
     kd = opener(line.db or default_db, now, False)  # None: no file yet, so no memories
     if kd is not None:
         with kd:

@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kindling.model import RELEVANCE_THRESHOLD, MemoryMatch, SummaryStatus
+from kindling.model import RELEVANCE_THRESHOLD, ChatMemoryMatch, SummaryStatus
 from kindling.retrieval.budget import CharTokenizer, fit_to_budget
 
 TOKENIZER = CharTokenizer()  # the core's estimate: one token per four characters
@@ -87,7 +87,7 @@ def take_within_budget(tokens: Sequence[int], max_results: int, max_tokens: int)
 class Scored:
     """One hit with every factor of its score."""
 
-    match: MemoryMatch
+    match: ChatMemoryMatch
     text_relevance: float
     recency: float
     status: float
@@ -96,7 +96,7 @@ class Scored:
 
 
 def rank_matches(
-    matches: Sequence[MemoryMatch],
+    matches: Sequence[ChatMemoryMatch],
     *,
     now_ms: int,
     half_life_days: float,

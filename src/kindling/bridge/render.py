@@ -12,7 +12,7 @@ from typing import Any
 from kindling.bridge.contract import format_iso8601
 from kindling.bridge.ranking import Scored
 from kindling.errors import KindlingError
-from kindling.model import Memory, MemoryFields, SummaryDetails
+from kindling.model import ChatMemory, ChatMemoryFields, SummaryDetails
 
 _SECTIONS = (
     ("Decisions", "decisions"),
@@ -29,7 +29,7 @@ def _line(text: str) -> str:
     return "\n  ".join(text.splitlines()) if text else text
 
 
-def summary_text(fields: MemoryFields) -> str:
+def summary_text(fields: ChatMemoryFields) -> str:
     """The seed's template: "Summary: <topic>", Topic, Context, then each list as "- item"
     (an empty list as "- None", as in the seed's example)."""
     lines = [
@@ -94,7 +94,7 @@ def retrieve_response(
     }
 
 
-def ingest_response(memory: Memory) -> dict[str, Any]:
+def ingest_response(memory: ChatMemory) -> dict[str, Any]:
     return {
         "success": True,
         "id": memory.summary.id,

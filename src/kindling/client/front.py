@@ -52,8 +52,7 @@ from kindling.model.sanitize import (
 from kindling.secrets.privacy import scrub_content, scrub_text
 
 if TYPE_CHECKING:
-    from kindling.model import Memory as ChatMemory
-    from kindling.model import MemoryFields, MemoryMatch, RetrieveResult
+    from kindling.model import ChatMemory, ChatMemoryFields, ChatMemoryMatch, RetrieveResult
     from kindling.retrieval.budget import Tokenizer
 
 NO_TOKENS = (
@@ -306,7 +305,7 @@ class RemoteKindling(RemoteReads):
         self,
         workspace: str,
         content: str,
-        fields: MemoryFields | None = None,
+        fields: ChatMemoryFields | None = None,
         *,
         created_at: int | None = None,
         user_id: str | None = None,
@@ -328,7 +327,7 @@ class RemoteKindling(RemoteReads):
 
     def search_memories(
         self, workspace: str, query: str, *, limit: int = MAX_LIMIT
-    ) -> list[MemoryMatch]:
+    ) -> list[ChatMemoryMatch]:
         body = {"workspace": workspace, "query": query, "limit": limit}
         answer = self.client.call("search_memories", body)
         with parsing("memories"):
@@ -371,7 +370,7 @@ class RemoteKindling(RemoteReads):
         raise RemoteModeError(NO_TOKENS)
 
 
-def _scrubbed(fields: MemoryFields) -> MemoryFields:
+def _scrubbed(fields: ChatMemoryFields) -> ChatMemoryFields:
     """A memory's fields scrubbed, as the engine scrubs its details."""
     many = (fields.decisions, fields.rationale, fields.open_questions, fields.next_steps)
     decisions, rationale, questions, steps = (tuple(map(scrub_text, v)) for v in many)

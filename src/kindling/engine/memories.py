@@ -23,7 +23,7 @@ from kindling.model.sanitize import (
 from kindling.secrets.privacy import scrub_details
 
 if TYPE_CHECKING:  # the chat memories' values and checks load with the first memory verb
-    from kindling.model import Memory, MemoryFields, MemoryMatch, SummaryDetails
+    from kindling.model import ChatMemory, ChatMemoryFields, ChatMemoryMatch, SummaryDetails
 
 
 class MemoryVerbs(EngineBase):
@@ -33,18 +33,18 @@ class MemoryVerbs(EngineBase):
         self,
         workspace: str,
         content: str,
-        fields: MemoryFields | None = None,
+        fields: ChatMemoryFields | None = None,
         *,
         created_at: int | None = None,
         user_id: str | None = None,
-    ) -> Memory:
+    ) -> ChatMemory:
         """Store a memory of ``workspace`` (any stable name, e.g. a canonical directory path):
         a summary of its own closed capsule scoped to ``repo_id=workspace``, with structured
         ``fields`` (None: a legacy plain-text memory). An Active memory with a ``topic_id``
         marks the other Active memories of that topic in the workspace Superseded: the newest
         write wins. One transaction. ``created_at`` (default: now) is its time; ``user_id``
         whose it is (the server stamps the token's identity)."""
-        from kindling.model import Memory
+        from kindling.model import ChatMemory
         from kindling.model.memory_checks import check_memory_fields, memory_intent
 
         where = require_text(workspace, "workspace")
@@ -82,7 +82,7 @@ class MemoryVerbs(EngineBase):
                             where, details.topic_id, keep_id=summary.id, updated_at=now
                         )
                     )
-        return Memory(where, summary, details, superseded)
+        return ChatMemory(where, summary, details, superseded)
 
     def search_memories(
         self,
@@ -92,7 +92,7 @@ class MemoryVerbs(EngineBase):
         limit: int = MAX_LIMIT,
         user_id: str | None = None,
         visible: Visible | None = None,
-    ) -> list[MemoryMatch]:
+    ) -> list[ChatMemoryMatch]:
         """The memories of ``workspace`` (every summary scoped to it; those without details are
         legacy) whose text matches ``query``, by text relevance alone, best first. The server
         narrows them: ``user_id`` to one user's (before ``limit``), ``visible`` (its access
@@ -100,7 +100,7 @@ class MemoryVerbs(EngineBase):
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
-        from kindling.model import Memory, MemoryMatch
+        from kindling.model import ChatMemory, ChatMemoryMatch
         from kindling.retrieval.relevance import summaries_by_relevance
 
         found = summaries_by_relevance(
@@ -114,12 +114,12 @@ class MemoryVerbs(EngineBase):
             found = [f for f in found if visible(f.summary)]
         details = self.store.get_summary_details([f.summary.id for f in found])
         return [
-            MemoryMatch(Memory(where, f.summary, details.get(f.summary.id)), f.relevance)
+            ChatMemoryMatch(ChatMemory(where, f.summary, details.get(f.summary.id)), f.relevance)
             for f in found
         ]
 
 
-def _details(summary_id: str, fields: MemoryFields, now: int) -> SummaryDetails:
+def _details(summary_id: str, fields: ChatMemoryFields, now: int) -> SummaryDetails:
     """What is stored of checked ``fields``: the same values, keyed by the summary."""
     from kindling.model import SummaryDetails
 

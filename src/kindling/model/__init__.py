@@ -47,9 +47,9 @@ if TYPE_CHECKING:
     )
     from kindling.model.memories import (
         SUMMARY_STATUSES,
-        Memory,
-        MemoryFields,
-        MemoryMatch,
+        ChatMemory,
+        ChatMemoryFields,
+        ChatMemoryMatch,
         SummaryDetails,
         SummaryStatus,
     )
@@ -68,8 +68,8 @@ _LAZY = {
         "kindling.model.disclosure",
     ),
     **dict.fromkeys(
-        ("SUMMARY_STATUSES", "Memory", "MemoryFields", "MemoryMatch", "SummaryDetails",
-         "SummaryStatus"),
+        ("SUMMARY_STATUSES", "ChatMemory", "ChatMemoryFields", "ChatMemoryMatch",
+         "SummaryDetails", "SummaryStatus"),
         "kindling.model.memories",
     ),
     **dict.fromkeys(
@@ -109,15 +109,15 @@ __all__ = [
     "Capsule",
     "CapsuleStatus",
     "CapsuleType",
+    "ChatMemory",
+    "ChatMemoryFields",
+    "ChatMemoryMatch",
     "Entity",
     "Explanation",
     "Item",
     "ItemType",
     "Items",
     "JsonObject",
-    "Memory",
-    "MemoryFields",
-    "MemoryMatch",
     "NewObservation",
     "Observation",
     "ObservationKind",

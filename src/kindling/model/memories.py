@@ -40,7 +40,7 @@ class SummaryDetails:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryFields:
+class ChatMemoryFields:
     """What a caller gives for a structured memory; the store adds ids and times."""
 
     topic: str
@@ -58,7 +58,7 @@ class MemoryFields:
 
 
 @dataclass(frozen=True, slots=True)
-class Memory:
+class ChatMemory:
     """A workspace memory: its summary, its structured details (None for a legacy memory),
     and, when it was just written, the ids of the memories that write superseded."""
 
@@ -69,9 +69,9 @@ class Memory:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryMatch:
+class ChatMemoryMatch:
     """A memory whose text matches a query, and its text relevance in [0, 1] (the same value
     as the provider's ``explanation.relevance``; independent of the other matches)."""
 
-    memory: Memory
+    memory: ChatMemory
     relevance: float

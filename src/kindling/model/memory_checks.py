@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kindling.errors import InvalidInputError
-from kindling.model import SUMMARY_STATUSES, MemoryFields
+from kindling.model import SUMMARY_STATUSES, ChatMemoryFields
 from kindling.model.sanitize import MAX_ID_CHARS, require_text, require_ts
 
 MAX_INTENT_CHARS = 120
@@ -40,15 +40,15 @@ def _items(value: object, name: str) -> tuple[str, ...]:
     return tuple(require_text(item, f"{name}[{i}]").strip() for i, item in enumerate(value))
 
 
-def check_memory_fields(fields: MemoryFields) -> MemoryFields:
+def check_memory_fields(fields: ChatMemoryFields) -> ChatMemoryFields:
     """The same fields, cleaned and checked; raises ``InvalidInputError`` on a bad value."""
-    if not isinstance(fields, MemoryFields):
-        raise InvalidInputError("fields must be a kindling.model.MemoryFields")
+    if not isinstance(fields, ChatMemoryFields):
+        raise InvalidInputError("fields must be a kindling.model.ChatMemoryFields")
     if fields.status not in SUMMARY_STATUSES:
         raise InvalidInputError(
             f"invalid status {fields.status!r}; use one of: {', '.join(SUMMARY_STATUSES)}"
         )
-    return MemoryFields(
+    return ChatMemoryFields(
         topic=require_text(fields.topic, "topic").strip(),
         status=fields.status,
         context=_optional_text(fields.context, "context"),

@@ -28,7 +28,12 @@ from kindling.model.wire.base import (
 )
 
 if TYPE_CHECKING:
-    from kindling.model.memories import Memory, MemoryFields, MemoryMatch, SummaryDetails
+    from kindling.model.memories import (
+        ChatMemory,
+        ChatMemoryFields,
+        ChatMemoryMatch,
+        SummaryDetails,
+    )
     from kindling.model.reports import (
         ApiToken,
         Described,
@@ -167,7 +172,7 @@ _CAMEL = {
 _FIELDS = ("topic", "status", "context", "topic_id", "plan_id", "session_id", "source_created_at")
 
 
-def fields_to_dict(value: MemoryFields | SummaryDetails) -> JsonObject:
+def fields_to_dict(value: ChatMemoryFields | SummaryDetails) -> JsonObject:
     """A memory's structured fields (and, for details, their ids and times) in camelCase."""
     names = [*_FIELDS, *_LISTS]
     if hasattr(value, "summary_id"):  # details: the stored fields with their keys
@@ -196,11 +201,11 @@ def _field_values(d: Data, w: str, names: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def memory_fields(d: Data, w: str = "fields") -> MemoryFields:
+def memory_fields(d: Data, w: str = "fields") -> ChatMemoryFields:
     """The structured fields a caller gives ``add_memory`` (checked there)."""
-    from kindling.model.memories import MemoryFields
+    from kindling.model.memories import ChatMemoryFields
 
-    return MemoryFields(**_field_values(d, w, [*_FIELDS, *_LISTS]))
+    return ChatMemoryFields(**_field_values(d, w, [*_FIELDS, *_LISTS]))
 
 
 def summary_details(d: Data, w: str = "details") -> SummaryDetails:
@@ -210,7 +215,7 @@ def summary_details(d: Data, w: str = "details") -> SummaryDetails:
     return SummaryDetails(**_field_values(d, w, names))
 
 
-def memory_to_dict(memory: Memory) -> JsonObject:
+def memory_to_dict(memory: ChatMemory) -> JsonObject:
     return {
         "workspace": memory.workspace,
         "summary": memory.summary.to_dict(),
@@ -219,11 +224,11 @@ def memory_to_dict(memory: Memory) -> JsonObject:
     }
 
 
-def memory(d: Data, w: str = "memory") -> Memory:
-    from kindling.model.memories import Memory
+def memory(d: Data, w: str = "memory") -> ChatMemory:
+    from kindling.model.memories import ChatMemory
 
     details = d.get("details")
-    return Memory(
+    return ChatMemory(
         workspace=str(get(d, "workspace", w)),
         summary=summary(get(d, "summary", w), w),
         details=None if details is None else summary_details(details),
@@ -231,11 +236,11 @@ def memory(d: Data, w: str = "memory") -> Memory:
     )
 
 
-def match_to_dict(match: MemoryMatch) -> JsonObject:
+def match_to_dict(match: ChatMemoryMatch) -> JsonObject:
     return {"memory": memory_to_dict(match.memory), "relevance": match.relevance}
 
 
-def memory_match(d: Data, w: str = "match") -> MemoryMatch:
-    from kindling.model.memories import MemoryMatch
+def memory_match(d: Data, w: str = "match") -> ChatMemoryMatch:
+    from kindling.model.memories import ChatMemoryMatch
 
-    return MemoryMatch(memory(get(d, "memory", w)), float(get(d, "relevance", w)))
+    return ChatMemoryMatch(memory(get(d, "memory", w)), float(get(d, "relevance", w)))
