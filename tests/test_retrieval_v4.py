@@ -215,3 +215,33 @@ def test_identifier_words() -> None:
 def test_any_text_reads_as_a_plan(text: str) -> None:
     plan = build_query(text)  # never raises; identifiers only add plain words
     assert plan.clauses >= 0
+
+
+def test_a_pasted_error_line_finds_where_its_words_stand_together(kd: Kindling) -> None:
+    """Term proximity: the output where the pasted line was printed beats a newer listing
+    that holds every word of it, scattered."""
+    script = (
+        "$ grep -n prop custom_coord.py\n[exit 0]\n12: # no prop attribute: custom_coord has\n"
+        "13: object = raise AttributeError(prop)"
+    )
+    output = (
+        "$ python check_coord.py\n[exit 1]\n"
+        "AttributeError: 'custom_coord' object has no attribute 'prop'"
+    )
+    got_ids = _add(kd, [("a", "command", script, 900), ("b", "command", output, 500)])
+    _add(kd, _filler(60))
+    got = kd.retrieve(
+        "AttributeError: 'custom_coord' object has no attribute 'prop'",
+        scope=REPO,
+        max_candidates=10,
+    )
+    ids = [c.entity.id for c in got.candidates]
+    assert ids.index(got_ids[1]) < ids.index(got_ids[0])
+    first = got.candidates[0].explanation.signals
+    assert first["proximity"] == 1.0
+
+
+def test_a_question_of_one_word_has_no_proximity_signal(kd: Kindling) -> None:
+    _add(kd, [("a", "command", "$ make lint\n[exit 0]", 500)])
+    got = kd.retrieve("lint", scope=REPO, max_candidates=5)
+    assert got.candidates and "proximity" not in got.candidates[0].explanation.signals

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import replace
@@ -199,10 +200,15 @@ def _brute_force(
             df = sum(1 for o in every if t in o.content.split())
             weight[t] = math.log(1 + (n - df + 0.5) / (df + 0.5))
     total = sum(weight.values())
+    asked = query.split()
+    pairs = list(dict.fromkeys(itertools.pairwise(asked)))  # term proximity
     keyed = []
     for r in rows:
         obs = r.observation
         own = [t for t in terms if t in obs.content.split()]
+        said = obs.content.split()
+        adjacent = set(itertools.pairwise(said))
+        proximity = sum(p in adjacent for p in pairs) / len(pairs) if pairs else None
         in_intent = [t for t in terms if t in intents.get(obs.id, "").split()]
         raw = calculate_score(
             ScoreInputs(
@@ -218,6 +224,7 @@ def _brute_force(
                 if terms
                 else 0.0,
                 support=sum(0.5 * weight[t] for t in in_intent) / total if terms else 0.0,
+                proximity=proximity,
             )
         ).raw
         keyed.append((stable_sort_key(raw, obs.ts, "observation", obs.id), obs.id))

@@ -25,6 +25,7 @@ RULES: dict[str, dict[str, Any]] = {
     "length norm": {"length": 0.0},
     "summary boost": {"observation": 0.0},
     "recency": {"fts": 1.0, "recency": 0.0},
+    "proximity": {"proximity": 0.0},
 }
 
 

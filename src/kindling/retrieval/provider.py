@@ -4,8 +4,8 @@
 orders them. For a text query the store returns the ``TEXT_POOL`` most relevant matches by
 bm25, and the full score orders that pool: calibrated relevance and the question's need
 (``signals``), the steps of the best episodes (``episodes``), then recency and the bounded
-multipliers; nothing further down is read, unless a caller asks for more results than that
-gives (then deeper matches follow, in their own score order).
+multipliers (term proximity among them); nothing further down is read, unless a caller asks
+for more results than that gives (then deeper matches follow, in their own score order).
 (An exact top over every match would have to read ever deeper pools whenever many matches
 tie on relevance, as single common words do: measured 100-1,000 ms at 100k observations.)
 For the empty query the store returns newest first; the recency order is final except for
@@ -13,8 +13,7 @@ per-hit factors (summary confidence, intent), and a bound settles those exactly:
 outside the pool has at most the last row's recency and every factor at its best, so when the
 ``limit``-th best score beats that bound the top is exact; otherwise the pool grows fourfold.
 
-Which plan of a text question is searched (without its very common words, or its light ones,
-when that is sure to hold the first page) is ``plans``' choice.
+Which plan of a text question is searched (without its very common words) is ``plans``'.
 
 Must not import anything from Kindling except ``model``, ``errors``, ``store`` and
 ``retrieval``.
@@ -29,7 +28,7 @@ from typing import Protocol
 from kindling.model import Entity, Explanation, Observation, Scope, Summary, TargetType
 from kindling.retrieval import union as _union
 from kindling.retrieval.episodes import expand_episodes
-from kindling.retrieval.needs import Need, read_need
+from kindling.retrieval.needs import Need
 from kindling.retrieval.plans import read_terms, search_plans
 from kindling.retrieval.scoring import (
     DEFAULT_WEIGHTS,
@@ -49,7 +48,7 @@ from kindling.retrieval.semantic import (
     semantic_signal,
     semantic_values,
 )
-from kindling.retrieval.signals import Query, explain, fill_text_signals
+from kindling.retrieval.signals import Query, explain, fill_proximity, fill_text_signals
 from kindling.retrieval.signals import Scored as _Scored
 from kindling.retrieval.snippets import find_terms, make_snippet
 from kindling.retrieval.spread import spread_sessions
@@ -144,7 +143,7 @@ class LocalFtsProvider:
             request = replace(request, now=None)
         scope = scope_factor(request.scope, request.scope)
         full, counts, fallback = read_terms(self.store, full)
-        query = Query(full, read_need(request.query) if full.match else None, counts[0], counts[1])
+        query = Query.read(full, request.query or "", *counts)
         plan, found = search_plans(
             full,
             query,
@@ -159,6 +158,7 @@ class LocalFtsProvider:
                 found += near
             if self.semantic is not None:
                 self._fill_semantic(found, request.query or "")
+            fill_proximity(found, query)
             self._rescore(found, plan, reference)
             if near and self.union is not None:
                 _union.place_neighbours(found, near, self.union, self.semantic_weight)
@@ -220,6 +220,7 @@ class LocalFtsProvider:
             if (s.target_type, s.entity.id) not in seen
         ]
         fill_text_signals(deeper, query, self.weights)
+        fill_proximity(deeper, query)
         if self.semantic is not None:
             self._fill_semantic(deeper, request.query or "")
         self._rescore(deeper, plan, reference)
@@ -312,6 +313,7 @@ class LocalFtsProvider:
             episode=item.episode,
             need=item.need,
             prompt=item.prompt,
+            proximity=item.proximity,
             extra=semantic_signal(item.semantic, self.semantic_weight),
         )
 

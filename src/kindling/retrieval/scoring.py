@@ -9,8 +9,9 @@ only place it is written (stores order matches by bm25 alone and never evaluate 
                     + w_support * support + w_tie * bm25_strength,
                     w_episode * episode)
 
-The multiplier signals are named (``Signal``): scope, intent, confidence and the question's
-need (``retrieval.needs``); a later signal (a semantic one) is one more name. Every factor lies
+The multiplier signals are named (``Signal``): scope, intent, confidence, the question's
+need (``retrieval.needs``), a prompt asked for a step, and proximity (the question's adjacent
+word pairs held as written); a later signal (a semantic one) is one more name. Every factor lies
 in [0, 1] and ``w_fts + w_recency = 1``, so the score lies in [0, 1]. Relevance is the share
 of the question's IDF weight a hit holds in its own text (``retrieval.terms``), a context match
 counting partly: it does not depend on the store's size, so one threshold
@@ -75,6 +76,11 @@ class ScoringWeights:
     # How much a person's prompt loses when the question asks for a step (a fix, an error, a
     # check): it states the task and answers none of these (the step after it does).
     prompt: float = 0.5
+    # How much a hit holding none of the question's adjacent word pairs loses against one
+    # holding all of them (term proximity: a pasted error line, "custom_coord object", a
+    # phrase typed without quotes): the words together, as asked, beat the words scattered
+    # through a long listing. No effect on a question of one word (``proximity`` None).
+    proximity: float = 0.5
     # Length normalisation of own-text coverage (``terms.saturated``): BM25's ``b`` (0: off),
     # its ``k1`` and the reference length in characters up to which a text gets full credit.
     length: float = 0.75
@@ -108,6 +114,7 @@ class ScoringWeights:
             "episode",
             "need",
             "prompt",
+            "proximity",
             "length",
             "spread_own",
         ):
@@ -179,6 +186,9 @@ class ScoreInputs:
     episode: float = 0.0  # relevance of the episode the item is a step of (0: none)
     need: float = 1.0  # how well the item fits what the question asks for (``needs``)
     prompt: bool = False  # a person's prompt, asked for a step (a fix, an error, a check)
+    # the share of the question's adjacent word pairs the item holds as written (None: the
+    # question has no pair; ``terms.PairMatcher``)
+    proximity: float | None = None
     extra: tuple[Signal, ...] = ()  # further named multipliers (a semantic signal)
 
 
@@ -251,6 +261,11 @@ def signals_of(
             weights.need if inputs.summary else round(weights.need * spared(inputs.own), 6),
         ),
         Signal("prompt", 0.0 if inputs.prompt else 1.0, weights.prompt),
+        *(
+            ()
+            if inputs.proximity is None
+            else (Signal("proximity", inputs.proximity, weights.proximity),)
+        ),
         *inputs.extra,
     )
 
@@ -291,6 +306,8 @@ def raw_score(inputs: ScoreInputs, weights: ScoringWeights = DEFAULT_WEIGHTS) ->
     need = weights.need if inputs.summary else round(weights.need * spared(inputs.own), 6)
     value *= 1.0 - need + need * inputs.need
     value *= 1.0 - weights.prompt + weights.prompt * (0.0 if inputs.prompt else 1.0)
+    if inputs.proximity is not None:
+        value *= 1.0 - weights.proximity + weights.proximity * inputs.proximity
     for signal in inputs.extra:
         value *= signal.factor
     return value

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kindling.model import Entity, Explanation, Observation, TargetType
-from kindling.retrieval.needs import Need, prompt_for_step, step_fit
+from kindling.retrieval.needs import Need, prompt_for_step, read_need, step_fit
 from kindling.retrieval.scoring import (
     Score,
     ScoreInputs,
@@ -24,7 +24,7 @@ from kindling.retrieval.scoring import (
     bm25_strength,
     describe_age,
 )
-from kindling.retrieval.terms import TermMatcher, saturated, term_weights
+from kindling.retrieval.terms import PairMatcher, TermMatcher, saturated, term_weights
 from kindling.store.fts import QueryPlan
 
 
@@ -57,6 +57,7 @@ class Scored:
     matched: tuple[str, ...] = ()
     relevance: float = 0.0  # its calibrated relevance at the last ``_rescore``
     semantic: float | None = None  # the semantic signal's value (retrieval.semantic), if on
+    proximity: float | None = None  # the question's word pairs it holds (``fill_proximity``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,13 @@ class Query:
     need: Need | None
     total: int  # indexed observations when the counts were taken
     counts: dict[str, int] = field(default_factory=dict)
+    pairs: PairMatcher = field(default_factory=lambda: PairMatcher(""))
+
+    @classmethod
+    def read(cls, plan: QueryPlan, question: str, total: int, counts: dict[str, int]) -> Query:
+        """The question as the signals read it: its need (a text query's) and word pairs."""
+        need = read_need(question) if plan.match else None
+        return cls(plan, need, total, counts, PairMatcher(question))
 
     @property
     def items(self) -> tuple[str, ...]:
@@ -131,6 +139,13 @@ def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWei
         item.context = credit / total
         item.support = min(1.0, support / total)
         item.matched = tuple(held)
+
+
+def fill_proximity(found: Sequence[Scored], query: Query) -> None:
+    """Term proximity of every candidate (``terms.PairMatcher``): stays None when the question
+    has no word pair."""
+    for item in found:
+        item.proximity = query.pairs.share(item.entity.content)
 
 
 def _fmt(value: float) -> float:

@@ -23,11 +23,13 @@ Must not import anything from Kindling except ``store.identifiers`` and ``store.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
 from kindling.store.fts import (
+    STOPWORDS,
     Leaf,
     Node,
     QueryPlan,
@@ -215,3 +217,34 @@ def phrases_as_terms(plan: QueryPlan, phrases: Collection[str]) -> QueryPlan:
         again.mode, again.match, again.terms, (*plan.dropped, *again.dropped), again.clauses,
         again.phrases, again.negated, again.words, again.summary_match, again.tree,
     )  # fmt: skip
+
+
+class PairMatcher:
+    """Term proximity: which of the question's adjacent word pairs a text holds as written,
+    the two words next to each other with only punctuation or blanks between them
+    (``custom_coord object`` holds ``custom coord`` and ``coord object``). A pair of two stop
+    words says nothing and is left out. Words are ``[^\\W_]+``, lower-cased; a text is looked
+    at in its head and tail, as ``TermMatcher`` looks at it."""
+
+    def __init__(self, question: str) -> None:
+        words = _WORD.findall(question.lower())
+        pairs = dict.fromkeys(
+            (a, b) for a, b in itertools.pairwise(words) if not (a in STOPWORDS and b in STOPWORDS)
+        )
+        self.pairs = tuple(pairs)
+        self._patterns = [
+            (a, b, re.compile(rf"(?<![^\W_]){re.escape(a)}[\W_]+{re.escape(b)}(?![^\W_])"))
+            for a, b in self.pairs
+        ]
+
+    def share(self, text: str) -> float | None:
+        """The share of the pairs ``text`` holds; None when the question has no pair."""
+        if not self._patterns:
+            return None
+        lower = _scanned(text).lower()
+        held = sum(
+            1
+            for a, b, pattern in self._patterns
+            if a in lower and b in lower and pattern.search(lower)
+        )
+        return held / len(self._patterns)
