@@ -244,4 +244,5 @@ def test_a_pasted_error_line_finds_where_its_words_stand_together(kd: Kindling) 
 def test_a_question_of_one_word_has_no_proximity_signal(kd: Kindling) -> None:
     _add(kd, [("a", "command", "$ make lint\n[exit 0]", 500)])
     got = kd.retrieve("lint", scope=REPO, max_candidates=5)
-    assert got.candidates and "proximity" not in got.candidates[0].explanation.signals
+    assert got.candidates
+    assert "proximity" not in got.candidates[0].explanation.signals
