@@ -153,6 +153,7 @@ def test_the_table_is_read() -> None:
     assert {row.layer for row in LAYERS} >= {"base", "store", "retrieval", "engine", "adapter"}
     assert _layer_of("kindling.store.sqlite").allowed == (
         "kindling.errors",
+        "kindling.config",
         "kindling.model",
         "kindling.private_files",
         "kindling.store",

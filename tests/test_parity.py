@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kindling import ChatMemoryFields, Kindling, KindlingError, NewObservation, Scope
+from kindling import ChatMemoryFields, KindlingError, NewObservation, Scope, connect
 from kindling.client.front import RemoteKindling
 from kindling.memory import Memory, verbs
 from kindling.model import wire
@@ -169,8 +169,12 @@ def test_every_verb_gives_equal_json_locally_and_through_a_server(
 ) -> None:
     with local_and_served(store_url, tmp_path) as pair:
         clock = Clock()
-        local = Kindling.open(pair.local_url, clock=clock)
-        remote = RemoteKindling(pair.url, pair.token, now=T0)
+        local = connect(pair.local_url)  # the one way in, for a file, PostgreSQL and a server
+        local.clock = clock
+        remote = connect(pair.url, token=pair.token, now=T0)
+        assert isinstance(local, Memory)
+        assert isinstance(remote, Memory)
+        assert isinstance(remote, RemoteKindling)  # its clock is ``now``
 
         def local_at(step: int) -> None:
             clock.now = T0 + step * 1000
@@ -198,8 +202,8 @@ def test_the_big_log_is_cut_the_same_way_and_context_only_hits_say_so(
     """Two bugs of e518108: a 1.1 MB observation failed remotely (the body cap was below the
     content cap), and a remote search said ``contextOnly: false`` for every hit."""
     with local_and_served(store_url, tmp_path) as pair:
-        remote = RemoteKindling(pair.url, pair.token, now=T0)
-        with Kindling.open(pair.local_url, clock=lambda: T0) as local:
+        remote = connect(pair.url, token=pair.token, now=T0)
+        with connect(pair.local_url, now=T0) as local:
             for m in (local, remote):
                 m.open_capsule(intent="the zebra migration", scope=WHERE)
                 big = m.append_observation(kind="message", content=BIG, scope=WHERE)

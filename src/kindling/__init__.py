@@ -8,6 +8,7 @@ The curated public API; everything else is internal and may change.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.engine import Kindling
+    from kindling.entry import connect
     from kindling.errors import (
         ConflictError,
         DatabaseLockedError,
@@ -56,6 +57,7 @@ _MODEL = (
 _LAZY = {
     "Kindling": "kindling.engine",
     "Memory": "kindling.memory",
+    "connect": "kindling.entry",
     **dict.fromkeys((_ERRORS + " SchemaError StoreError").split(), "kindling.errors"),
     **dict.fromkeys(_MODEL.split(), "kindling.model"),
     "CharTokenizer": "kindling.retrieval.budget",
@@ -119,5 +121,6 @@ __all__ = [
     "SummaryDetails",
     "Timeline",
     "Tokenizer",
+    "connect",
 ]
 __version__ = "0.1.0"

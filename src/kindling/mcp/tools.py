@@ -21,8 +21,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from kindling import Kindling, KindlingError, Scope, __version__
+from kindling import KindlingError, Scope, __version__
 from kindling.config import repo_root
+from kindling.entry import connect
 from kindling.errors import NotFoundError
 from kindling.mcp import render
 from kindling.mcp.disclosure import DisclosureTools
@@ -50,9 +51,9 @@ class KindlingTools(DisclosureTools):
     ) -> None:
         self.db = db
         self.default_repo = default_repo
-        # The CLI passes its own opener: a postgresql:// database, or remote mode (every tool
-        # then asks the server).
-        self._open = opener or (lambda: Kindling.open(self.db, semantic="auto"))
+        # The CLI passes its own opener (``entry.chosen``'s: a postgresql:// database, or remote
+        # mode, where every tool asks the server); alone, the tools open the file ``db``.
+        self._open = opener or (lambda: connect(self.db))
 
     @contextmanager
     def _kd(self) -> Iterator[Memory]:
