@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import kindling
-from kindling import InvalidInputError, Memory, StoreError, connect
+from kindling import InvalidInputError, LocalStatus, Memory, ServerStatus, StoreError, connect
 from kindling.client.front import RemoteKindling
 from kindling.engine import Kindling
 from kindling.entry import chosen, target_of
@@ -22,6 +22,15 @@ from tests.serverutil import running_server
 
 pytestmark = pytest.mark.contract  # store_url: a file and PostgreSQL (conftest)
 
+# The JSON of each status, as `kindling status --json` printed it when status() was a dict.
+LOCAL_STATUS_KEYS = [
+    "database", "sizeBytes", "schemaVersion", "observations", "capsules", "summaries", "pins",
+    "openCapsules", "semantic",
+]  # fmt: skip
+SERVER_STATUS_KEYS = [
+    "server", "version", "backend", "schemaVersion", "user", "team", "repos", "openCapsules"
+]  # fmt: skip
+
 
 def test_a_database_file_or_url_is_a_memory_that_keeps_what_it_is_given(store_url: str) -> None:
     with connect(store_url, now=T0) as memory:
@@ -29,8 +38,12 @@ def test_a_database_file_or_url_is_a_memory_that_keeps_what_it_is_given(store_ur
         assert isinstance(memory, Kindling)
         seen = memory.append_observation(kind="message", content="connect keeps this")
         assert seen.ts == T0  # now= is the clock
+        status = memory.status()
     with connect(store_url, create=False) as again:
         assert again.get_observation(seen.id).content == "connect keeps this"
+    assert isinstance(status, LocalStatus)  # typed: told apart from a server's by its class
+    assert list(status.to_json()) == LOCAL_STATUS_KEYS  # the JSON `kindling status` prints
+    assert status.to_json()["observations"] == {"total": 1, "byKind": {"message": 1}, "redacted": 0}
 
 
 def test_memory_is_a_memory_and_is_empty() -> None:
@@ -49,6 +62,10 @@ def test_a_server_url_is_a_remote_memory(tmp_path: Path) -> None:
         assert isinstance(memory, RemoteKindling)
         written = memory.append_observation(kind="message", content="through the server")
         assert written.ts == T0
+        status = memory.status()
+        assert isinstance(status, ServerStatus)
+        assert list(status.to_json()) == SERVER_STATUS_KEYS
+        assert (status.server, status.user, status.team) == (url, "alice", None)
         with pytest.raises(TokenRequiredError, match="pass its token"):
             connect(url)
     with connect(served) as kd:

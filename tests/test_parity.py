@@ -134,7 +134,7 @@ def script(m: Memory, at: Callable[[int], None]) -> dict[str, list[Any]]:
     m.unpin(pin.id)
     note("unpin", None)
     note("list_pins", m.list_pins())
-    note("status", sorted(m.status()))
+    note("status", sorted(m.status().to_json()))
     for verb in REFUSED:
         call = getattr(m, verb)
         try:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         Explanation,
         Item,
         Items,
+        LocalStatus,
         NewObservation,
         Observation,
         Pin,
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
         RetrieveProvenance,
         RetrieveResult,
         Scope,
+        ServerStatus,
         Summary,
         SummaryDetails,
         Timeline,
@@ -51,8 +53,8 @@ if TYPE_CHECKING:
 _ERRORS = "ConflictError DatabaseLockedError InvalidInputError KindlingError NotFoundError"
 _MODEL = (
     "CandidateResult Capsule ChatMemory ChatMemoryFields ChatMemoryMatch Explanation Item Items"
-    " NewObservation Observation Pin PinResult RetrieveProvenance RetrieveResult Scope Summary"
-    " SummaryDetails Timeline"
+    " LocalStatus NewObservation Observation Pin PinResult RetrieveProvenance RetrieveResult Scope"
+    " ServerStatus Summary SummaryDetails Timeline"
 )
 _LAZY = {
     "Kindling": "kindling.engine",
@@ -102,6 +104,7 @@ __all__ = [
     "Kindling",
     "KindlingError",
     "LocalFtsProvider",
+    "LocalStatus",
     "Memory",
     "NewObservation",
     "NotFoundError",
@@ -116,6 +119,7 @@ __all__ = [
     "SchemaError",
     "Scope",
     "ScoringWeights",
+    "ServerStatus",
     "StoreError",
     "Summary",
     "SummaryDetails",

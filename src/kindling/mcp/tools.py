@@ -28,6 +28,7 @@ from kindling.errors import NotFoundError
 from kindling.mcp import render
 from kindling.mcp.disclosure import DisclosureTools
 from kindling.memory import Memory
+from kindling.model import ServerStatus
 
 ALL_REPOS = "*"
 MAX_QUERY_CHARS = 2000  # a question, not a document: a 5 MB query once took 15 s
@@ -256,7 +257,7 @@ class KindlingTools(DisclosureTools):
         with self._kd() as kd:
             here = self.scope(None)
             doc = kd.status()
-            if "server" in doc:  # remote mode: the server's facts, not counts
+            if isinstance(doc, ServerStatus):  # remote mode: the server's facts, not counts
                 mine: dict[str, int] = {}
                 with suppress(KindlingError):  # a team may not be granted the default repository
                     mine["openCapsulesInDefaultRepo"] = len(
@@ -264,20 +265,20 @@ class KindlingTools(DisclosureTools):
                     )
                 return render.result(
                     {
-                        "server": doc["server"],
+                        "server": doc.server,
                         "defaultRepo": self.default_repo,
                         "version": __version__,
-                        "serverVersion": doc["version"],
-                        "backend": doc["backend"],
-                        "schemaVersion": doc["schemaVersion"],
-                        "user": doc["user"],
-                        "team": doc["team"],
-                        "repos": doc["repos"],
+                        "serverVersion": doc.version,
+                        "backend": doc.backend,
+                        "schemaVersion": doc.schema_version,
+                        "user": doc.user,
+                        "team": doc.team,
+                        "repos": list(doc.repos),
                         **mine,
                     }
                 )
             open_here = kd.list_capsules(status="open", scope=here, limit=100)
-            stats = kd.stats()
+            stats = doc.stats
         return render.result(
             {
                 "db": str(self.db),
