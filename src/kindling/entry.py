@@ -40,6 +40,10 @@ if TYPE_CHECKING:  # ``typing`` costs a hook process milliseconds at import
     from kindling.memory import Memory
 
     TargetKind: TypeAlias = Literal["sqlite", "postgres", "server"]
+    # What ``open_local`` returns: the engine itself, for the adapters that hand it to the
+    # server or the browser (``kindling serve``, ``kindling ui``); named here so that they
+    # never import ``kindling.engine`` (the layer table of docs/architecture.md).
+    Engine: TypeAlias = Kindling
 
 _SERVER_SCHEMES = ("http://", "https://")
 
@@ -150,7 +154,7 @@ def open_target(
     return open_local(where, now=now, create=create)
 
 
-def open_local(where: Target, *, now: int | None = None, create: bool = True) -> Kindling:
+def open_local(where: Target, *, now: int | None = None, create: bool = True) -> Engine:
     """The engine itself on the database at ``where``, for what only a database can do
     (serve it, check its file, manage its tokens); a server's URL raises ``RemoteModeError``."""
     if where.remote:

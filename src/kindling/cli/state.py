@@ -20,11 +20,11 @@ import click
 
 from kindling.entry import Target, chosen, open_local, open_target, remote_url, target_of
 from kindling.errors import KindlingError, RemoteModeError
-from kindling.memory import Memory
+from kindling.memory import LocalMemory, Memory
 from kindling.model.sanitize import wall_clock_ms
 
 if TYPE_CHECKING:
-    from kindling import Kindling
+    from kindling.entry import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,7 +65,17 @@ class State:
                 " --url) and point --db at the database"
             )
 
-    def open_local(self, *, create: bool = True) -> Kindling:
+    def open_database(self, why: str, *, create: bool = True) -> LocalMemory:
+        """The memory, which must be a database itself (``LocalMemory``: its counts, its
+        semantic index, its tokens); in remote mode a one-line ``RemoteModeError`` saying
+        ``why``, never the local file instead."""
+        memory = self.open(create=create)
+        if not isinstance(memory, LocalMemory):
+            memory.close()
+            raise RemoteModeError(why)
+        return memory
+
+    def open_local(self, *, create: bool = True) -> Engine:
         """The database itself (the engine), whatever KINDLING_URL says: for what only a
         database does (``kindling serve``, ``doctor``, ``ui``); call ``local_only`` first where
         remote mode must refuse."""
