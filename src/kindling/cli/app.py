@@ -26,8 +26,8 @@ from typing import Any
 
 import click
 
+import kindling.cli.commands as _commands
 from kindling import StoreError, __version__
-from kindling.cli import commands as _commands
 from kindling.cli.state import State, emit_json, fail
 from kindling.config import DEFAULT_DB, default_db_path, is_postgres_url, setting
 from kindling.errors import InvalidInputError

@@ -21,11 +21,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
+import kindling.mcp.render as render
 from kindling import KindlingError, Scope, __version__
 from kindling.config import repo_root
 from kindling.entry import connect
 from kindling.errors import NotFoundError
-from kindling.mcp import render
 from kindling.mcp.disclosure import DisclosureTools
 from kindling.memory import Memory
 from kindling.model import ServerStatus
