@@ -104,11 +104,12 @@ def test_database_that_cannot_be_opened(ws: Path, tmp_path: Path, env: dict[str,
     directory.mkdir()
     blocked = tmp_path / "plain-file" / "k.db"  # its parent is a file
     (tmp_path / "plain-file").write_text("x")
-    for bad in (garbage, directory):
+    # a directory names no database (``entry.target_of``); the garbage fails as a store
+    for bad, code in ((garbage, "store"), (directory, "invalid_input")):
         bad_env = make_env(bad)
         run = retrieve(str(ws), "q", env=bad_env)
         assert_error(run, code=1, contains=str(bad))
-        assert run.out["code"] == "store"
+        assert run.out["code"] == code
         run = ingest(ws, {"text": "x"}, env=bad_env)
         assert_error(run, code=1, contains=str(bad))
     assert garbage.read_bytes().startswith(b"this is not a database")

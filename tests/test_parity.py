@@ -4,9 +4,9 @@ must answer equal JSON (ids and the server's user stamp aside, ``paritylib.norma
 
 ``SCRIPT`` covers every verb (``test_the_script_covers_every_verb``): a verb added to
 ``Memory`` without a step here fails, and so does a verb missing from either class (an
-``AttributeError`` in the script). The verbs remote mode refuses (``REFUSED``) answer locally
-and raise one-line ``KindlingError``s remotely; ``status`` answers both, in two documented
-shapes (a database's counts, a server's facts).
+``AttributeError`` in the script). What only a database does (``REFUSED``) is not a verb of
+``Memory`` but of ``LocalMemory``, which a client of a server is not; ``status`` answers both,
+typed (``LocalStatus``: a database's counts, ``ServerStatus``: a server's facts).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from kindling import ChatMemoryFields, Kindling, KindlingError, NewObservation, Scope
+from kindling import ChatMemoryFields, NewObservation, Scope, connect
 from kindling.client.front import RemoteKindling
-from kindling.memory import Memory, verbs
+from kindling.memory import LocalMemory, Memory, verbs
 from kindling.model import wire
 from kindling.model.bundle import parse_bundle
 from tests.paritylib import T0, local_and_served, normal
@@ -134,33 +134,29 @@ def script(m: Memory, at: Callable[[int], None]) -> dict[str, list[Any]]:
     m.unpin(pin.id)
     note("unpin", None)
     note("list_pins", m.list_pins())
-    note("status", sorted(m.status()))
-    for verb in REFUSED:
-        call = getattr(m, verb)
-        try:
-            answer = call() if verb in ("stats", "list_tokens") else _refused_args(m, verb)
-        except KindlingError as exc:
-            answer = {"refused": exc.code, "lines": exc.message.count("\n") + 1}
-        note(verb, answer)
+    note("status", sorted(m.status().to_json()))
     m.close()
     out["close"] = [None]
     return out
 
 
-def _refused_args(m: Memory, verb: str) -> Any:
-    if verb == "create_token":
-        record, _token = m.create_token(user="bob")
-        return {"user": record.user_id}
-    if verb == "revoke_token":
-        return m.revoke_token(m.list_tokens()[0].id)
-    if verb == "semantic_index":  # locally: no model installed here, so a SemanticError
-        return m.semantic_index(limit=0)
-    return m.grant_repo(team="web", repo="webapp")
+def test_what_only_a_database_does_is_not_a_verb_of_memory() -> None:
+    """The verbs remote mode could only refuse are ``LocalMemory``'s: a local engine has them,
+    a client of a server is a ``Memory`` without them (an adapter checks the type and
+    refuses in one line, ``cli.state.State.open_database``)."""
+    assert not set(REFUSED) & set(verbs())
+    assert set(REFUSED) <= set(dir(LocalMemory))
+    remote = connect("http://127.0.0.1:9", token="t")
+    assert isinstance(remote, Memory)
+    assert not isinstance(remote, LocalMemory)
+    assert not [v for v in REFUSED if hasattr(remote, v)]
+    with connect(":memory:") as local:
+        assert isinstance(local, LocalMemory)
 
 
 def test_the_script_covers_every_verb() -> None:
     source = inspect.getsource(script)
-    missing = [v for v in verbs() if f'"{v}"' not in source and v not in REFUSED]
+    missing = [v for v in verbs() if f'"{v}"' not in source]
     assert missing == []
 
 
@@ -169,8 +165,12 @@ def test_every_verb_gives_equal_json_locally_and_through_a_server(
 ) -> None:
     with local_and_served(store_url, tmp_path) as pair:
         clock = Clock()
-        local = Kindling.open(pair.local_url, clock=clock)
-        remote = RemoteKindling(pair.url, pair.token, now=T0)
+        local = connect(pair.local_url)  # the one way in, for a file, PostgreSQL and a server
+        local.clock = clock
+        remote = connect(pair.url, token=pair.token, now=T0)
+        assert isinstance(local, Memory)
+        assert isinstance(remote, Memory)
+        assert isinstance(remote, RemoteKindling)  # its clock is ``now``
 
         def local_at(step: int) -> None:
             clock.now = T0 + step * 1000
@@ -181,10 +181,7 @@ def test_every_verb_gives_equal_json_locally_and_through_a_server(
         here, there = script(local, local_at), script(remote, remote_at)
     assert set(here) == set(verbs()) == set(there)
     for verb in verbs():
-        if verb in REFUSED:
-            assert there[verb] == [{"refused": "remote_mode", "lines": 1}], verb
-            assert "'remote_mode'" not in str(here[verb]), verb  # locally: an answer (or its own)
-        elif verb == "status":
+        if verb == "status":
             assert here[verb] != there[verb]
             assert "server" in there[verb][0]
             assert "sizeBytes" in here[verb][0]
@@ -198,8 +195,8 @@ def test_the_big_log_is_cut_the_same_way_and_context_only_hits_say_so(
     """Two bugs of e518108: a 1.1 MB observation failed remotely (the body cap was below the
     content cap), and a remote search said ``contextOnly: false`` for every hit."""
     with local_and_served(store_url, tmp_path) as pair:
-        remote = RemoteKindling(pair.url, pair.token, now=T0)
-        with Kindling.open(pair.local_url, clock=lambda: T0) as local:
+        remote = connect(pair.url, token=pair.token, now=T0)
+        with connect(pair.local_url, now=T0) as local:
             for m in (local, remote):
                 m.open_capsule(intent="the zebra migration", scope=WHERE)
                 big = m.append_observation(kind="message", content=BIG, scope=WHERE)

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 
-from kindling import Kindling
-from kindling.client.front import RemoteKindling
+from kindling import Kindling, connect
 from kindling.mcp.tools import KindlingTools
 from kindling.memory import Memory
 from tests.clitools import Run, run
@@ -220,11 +219,11 @@ def test_every_mcp_tool_gives_equal_json(pair: Pair, tmp_path: Path) -> None:
     def local() -> Memory:
         now[0] += 1000
         stamp = now[0]
-        return Kindling.open(pair.local_url, clock=lambda: stamp)
+        return connect(pair.local_url, now=stamp)
 
     def remote() -> Memory:
         now[0] += 1000
-        return RemoteKindling(pair.url, pair.token, now=now[0])
+        return connect(pair.url, token=pair.token, now=now[0])
 
     repo = str(tmp_path)
     here = tool_calls(KindlingTools(tmp_path / "unused.db", repo, local))

@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from kindling import Kindling, KindlingError, Scope
+from kindling import Kindling, KindlingError, Scope, connect
 from kindling.client.front import RemoteKindling
 from kindling.errors import (
     ConflictError,
@@ -85,8 +85,8 @@ def raised(call: Callable[[], Any]) -> type[KindlingError]:
 
 def test_the_same_mistake_raises_the_same_class(store_url: str, tmp_path: Path) -> None:
     with local_and_served(store_url, tmp_path) as pair:
-        remote = RemoteKindling(pair.url, pair.token)
-        with Kindling.open(pair.local_url) as local:
+        remote = connect(pair.url, token=pair.token)
+        with connect(pair.local_url) as local:
             here = {name: raised(partial(call, local)) for name, (call, _) in MISTAKES.items()}
         there = {name: raised(partial(call, remote)) for name, (call, _) in MISTAKES.items()}
     expected = {name: cls for name, (_, cls) in MISTAKES.items()}

@@ -8,6 +8,7 @@ The curated public API; everything else is internal and may change.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.engine import Kindling
+    from kindling.entry import connect
     from kindling.errors import (
         ConflictError,
         DatabaseLockedError,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         Explanation,
         Item,
         Items,
+        LocalStatus,
         NewObservation,
         Observation,
         Pin,
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
         RetrieveProvenance,
         RetrieveResult,
         Scope,
+        ServerStatus,
         Summary,
         SummaryDetails,
         Timeline,
@@ -50,12 +53,13 @@ if TYPE_CHECKING:
 _ERRORS = "ConflictError DatabaseLockedError InvalidInputError KindlingError NotFoundError"
 _MODEL = (
     "CandidateResult Capsule ChatMemory ChatMemoryFields ChatMemoryMatch Explanation Item Items"
-    " NewObservation Observation Pin PinResult RetrieveProvenance RetrieveResult Scope Summary"
-    " SummaryDetails Timeline"
+    " LocalStatus NewObservation Observation Pin PinResult RetrieveProvenance RetrieveResult Scope"
+    " ServerStatus Summary SummaryDetails Timeline"
 )
 _LAZY = {
     "Kindling": "kindling.engine",
     "Memory": "kindling.memory",
+    "connect": "kindling.entry",
     **dict.fromkeys((_ERRORS + " SchemaError StoreError").split(), "kindling.errors"),
     **dict.fromkeys(_MODEL.split(), "kindling.model"),
     "CharTokenizer": "kindling.retrieval.budget",
@@ -100,6 +104,7 @@ __all__ = [
     "Kindling",
     "KindlingError",
     "LocalFtsProvider",
+    "LocalStatus",
     "Memory",
     "NewObservation",
     "NotFoundError",
@@ -114,10 +119,12 @@ __all__ = [
     "SchemaError",
     "Scope",
     "ScoringWeights",
+    "ServerStatus",
     "StoreError",
     "Summary",
     "SummaryDetails",
     "Timeline",
     "Tokenizer",
+    "connect",
 ]
 __version__ = "0.1.0"

@@ -46,6 +46,12 @@ def setting(name: str) -> str | None:
     return value
 
 
+def is_postgres_url(target: object) -> bool:
+    """True for a PostgreSQL database's URL (``postgresql://`` or ``postgres://``): the one test
+    of which backend a database name means (``store.backends``, ``entry.connect``, the CLI)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
 def kindling_home() -> str:
     """The data directory: ``$KINDLING_HOME``, else ``~/.kindling``."""
     return os.path.expanduser(setting("KINDLING_HOME") or DEFAULT_HOME)

@@ -20,7 +20,8 @@ Tree::
     ├── InvalidInputError              invalid_input      400     the caller passed a bad value
     │   ├── ArgumentError              (invalid_input)            bad bridge arguments (exit 2)
     │   ├── PayloadError               (invalid_input)            a hook's stdin is not an object
-    │   └── QuerySyntaxError           (invalid_input)            FTS5 operators that do not parse
+    │   ├── QuerySyntaxError           (invalid_input)            FTS5 operators that do not parse
+    │   └── TokenRequiredError         (invalid_input)            a server's URL without a token
     ├── NotFoundError                  not_found          404     an id that does not exist
     ├── ConflictError                  conflict           409     a state that forbids the request
     ├── RemoteModeError                remote_mode        400     needs a database, not a server
@@ -73,6 +74,7 @@ __all__ = [
     "SemanticError",
     "ServerUnreachableError",
     "StoreError",
+    "TokenRequiredError",
     "TooLargeError",
     "UnauthorizedError",
     "class_of_code",
@@ -125,6 +127,11 @@ class PayloadError(InvalidInputError):
 class QuerySyntaxError(InvalidInputError):
     """A query's FTS5 operators do not parse. The store catches it and reads every word of the
     query as a plain term, so it never reaches a caller."""
+
+
+class TokenRequiredError(InvalidInputError):
+    """A ``kindling serve`` URL was given (``connect()``, ``--url``, ``KINDLING_URL``) without
+    the bearer token every request needs."""
 
 
 class NotFoundError(KindlingError, LookupError):

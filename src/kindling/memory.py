@@ -6,10 +6,12 @@ bridge, hooks) hold a ``Memory`` and never ask which one it is. Each class state
 module-level ``type[Memory]`` assignment, so mypy fails when one of them lacks a verb, and
 ``tests/test_parity.py`` runs every verb on both, on both backends, and compares the JSON.
 
-A verb one side cannot serve is still implemented: it raises a ``KindlingError`` whose one line
-says why (remote mode has no whole-store counts and manages no tokens); it never falls back
-to a local file. The engine's verbs take more keywords than these (``visible``: the server's
-access rule); a ``Memory`` caller never passes them.
+Every verb of ``Memory`` answers on both sides. What only a database can do (whole-store
+counts, the semantic index, a server's tokens) is ``LocalMemory``, which ``engine.Kindling``
+alone implements: an adapter that needs it checks ``isinstance(memory, LocalMemory)`` and
+refuses remote mode in one line, never falling back to a local file. The engine's verbs take
+more keywords than these (``visible``: the server's access rule); a ``Memory`` caller never
+passes them.
 
 Must not import anything from Kindling except ``model``, ``errors`` and ``retrieval.budget``
 (for a type).
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
         StoreStats,
     )
     from kindling.model.results import RetrieveResult
+    from kindling.model.status import LocalStatus, ServerStatus
     from kindling.retrieval.budget import Tokenizer
 
 Progress = Callable[[int], None]
@@ -163,8 +166,7 @@ class Memory(Protocol):
     def list_pins(
         self, *, scope: Scope | None = None, active_at: int | None = None, limit: int = 50
     ) -> list[Pin]: ...
-    def stats(self) -> StoreStats: ...
-    def status(self) -> JsonObject: ...
+    def status(self) -> LocalStatus | ServerStatus: ...
     def timeline(self, anchor_id: str, *, before: int = 5, after: int = 5) -> Timeline: ...
     def get_items(self, ids: Sequence[str], *, token_budget: int | None = None) -> Items: ...
     def retrieve(
@@ -214,6 +216,16 @@ class Memory(Protocol):
         self, bundle: Bundle, *, dry_run: bool = False, progress: Progress = no_progress
     ) -> ImportReport: ...
 
+
+@runtime_checkable
+class LocalMemory(Memory, Protocol):
+    """A ``Memory`` that is a database itself (``engine.Kindling``; ``entry.open_local``): the
+    verbs a client of ``kindling serve`` cannot serve. An adapter that needs one checks
+    ``isinstance(memory, LocalMemory)`` and refuses remote mode in one line
+    (``RemoteModeError``) instead of calling a verb that cannot answer."""
+
+    def stats(self) -> StoreStats: ...
+
     # ------------------------------------------------------------------ the semantic signal
 
     def semantic_index(
@@ -229,6 +241,7 @@ class Memory(Protocol):
     ) -> JsonObject: ...
 
     # ------------------------------------------------------------------ tokens of a server
+    # (the server's; local only until they move out of the engine)
 
     def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]: ...
     def list_tokens(self) -> list[ApiToken]: ...

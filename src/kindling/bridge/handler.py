@@ -44,7 +44,7 @@ from kindling.bridge.render import (
     retrieve_response,
     summary_text,
 )
-from kindling.engine import Kindling
+from kindling.entry import open_target, target_of
 from kindling.errors import ArgumentError, KindlingError, StoreError
 from kindling.memory import Memory
 from kindling.model import ChatMemoryMatch
@@ -62,21 +62,17 @@ class Outcome:
 
 # Opens the memory of a command: (database, now, create) -> the memory, or None when there
 # is nothing to read (no file yet, and reading must not create one). The CLI passes its own in
-# remote mode (a ``RemoteKindling``: the server's memory, never a local file).
+# remote mode (``entry.open_target`` of a server: its memory, never a local file).
 Opener = Callable[[Path | str, int, bool], Memory | None]
 
 
-def open_local(db: Path | str, now: int, create: bool) -> Memory | None:
-    """The database ``db`` (a file, or a server database's URL), with ``now`` as its clock."""
-    if not create and not isinstance(db, str) and not db.exists():
+def open_memory(db: Path | str, now: int, create: bool) -> Memory | None:
+    """The database ``db`` (a file, or a server database's URL; ``entry.connect``), with
+    ``now`` as its clock; None when reading (``create=False``) a file that does not exist."""
+    where = target_of(db)
+    if not create and where.kind == "sqlite" and not Path(where.location).exists():
         return None
-    try:
-        return Kindling.open(db, clock=lambda: now, semantic="auto")
-    except OSError as exc:  # e.g. the database's directory cannot be created
-        raise StoreError(
-            f"cannot open database {db} ({exc.strerror or exc}); pass --db or set KINDLING_DB"
-            " to a writable file"
-        ) from None
+    return open_target(where, now=now, create=create)
 
 
 def _ingest(
@@ -162,7 +158,7 @@ def run_ingest(
     default_db: Path | str,
     stdin: BinaryIO,
     env: Mapping[str, str],
-    opener: Opener = open_local,
+    opener: Opener = open_memory,
 ) -> Outcome:
     return _guard(lambda: _ingest(argv, default_db, stdin, env, opener))
 
@@ -172,7 +168,7 @@ def run_retrieve(
     *,
     default_db: Path | str,
     env: Mapping[str, str],
-    opener: Opener = open_local,
+    opener: Opener = open_memory,
 ) -> Outcome:
     return _guard(lambda: _retrieve(argv, default_db, env, opener))
 

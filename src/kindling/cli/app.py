@@ -26,13 +26,12 @@ from typing import Any
 
 import click
 
+import kindling.cli.commands as _commands
 from kindling import StoreError, __version__
-from kindling.cli import commands as _commands
 from kindling.cli.state import State, emit_json, fail
-from kindling.config import DEFAULT_DB, default_db_path, setting
+from kindling.config import DEFAULT_DB, default_db_path, is_postgres_url, setting
 from kindling.errors import InvalidInputError
 from kindling.model.sanitize import MAX_TS
-from kindling.store.backends import is_postgres_url
 
 
 class LazyGroup(click.Group):
@@ -156,6 +155,5 @@ def cli(ctx: click.Context, db: str | Path | None, url: str | None, token: str |
     raw = db if db is not None else setting("KINDLING_DB")
     url_db = raw if isinstance(raw, str) and is_postgres_url(raw) else None
     path = db.expanduser() if isinstance(db, Path) else default_db_path()
-    server = url if url is not None else setting("KINDLING_URL")
-    secret = token if token is not None else setting("KINDLING_TOKEN")
-    ctx.obj = State(db=path, now=now, url=url_db, server=server, token=secret)
+    # --url and --token go before KINDLING_URL and KINDLING_TOKEN (entry.chosen reads those)
+    ctx.obj = State(db=path, now=now, url=url_db, server_url=url, token=token)

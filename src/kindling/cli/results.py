@@ -8,7 +8,7 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
-from kindling.cli import render
+import kindling.cli.render as render
 from kindling.model import CandidateResult, Entity, Observation, RetrieveResult
 
 INDENT = "    "

@@ -14,38 +14,47 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from kindling import Kindling, KindlingError, StoreError
-from kindling.errors import RemoteModeError
-from kindling.memory import Memory
+from kindling.entry import Target, chosen, open_local, open_target, remote_url, target_of
+from kindling.errors import KindlingError, RemoteModeError
+from kindling.memory import LocalMemory, Memory
 from kindling.model.sanitize import wall_clock_ms
+
+if TYPE_CHECKING:
+    from kindling.entry import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass
 class State:
-    """What every command gets: where the database is, how to open it, and what time it is."""
+    """What every command gets: where the memory is, how to open it, and what time it is."""
 
     db: Path
     now: int | None = None  # fixed clock (KINDLING_NOW); None = wall clock
     url: str | None = None  # a postgresql:// database (--db or KINDLING_DB), used over ``db``
-    server: str | None = None  # remote mode: a `kindling serve` URL (--url or KINDLING_URL)
-    token: str | None = None  # its bearer token (--token or KINDLING_TOKEN)
+    server_url: str | None = None  # --url; None: KINDLING_URL decides (``entry.remote_url``)
+    token: str | None = None  # --token; None: KINDLING_TOKEN
+
+    @property
+    def server(self) -> str | None:
+        """Remote mode's ``kindling serve`` URL, or None in local mode."""
+        return remote_url(self.server_url)
+
+    def where(self) -> Target:
+        """The memory the command works on: the environment's choice (``entry.chosen``, the
+        rule every adapter follows), with this command line's --url, --db and --token first."""
+        return chosen(db=self.url or self.db, url=self.server_url, token=self.token)
 
     def open(self, *, create: bool = True) -> Memory:
         """The local database, or in remote mode a client of the server with the same verbs
-        (``client.front.RemoteKindling``: both are a ``Memory``). A read command passes
-        ``create=False``: a database file that does not exist is an error (a mistyped --db),
-        never a new empty database."""
-        if self.server is not None:
-            from kindling.client.front import RemoteKindling
-
-            return RemoteKindling(self.server, self.token, now=self.now)
-        return self.open_local(create=create)
+        (``entry.connect``: both are a ``Memory``). A read command passes ``create=False``: a
+        database file that does not exist is an error (a mistyped --db), never a new empty
+        database."""
+        return open_target(self.where(), now=self.now, create=create)
 
     def local_only(self, what: str) -> None:
         """Refuse in remote mode, in one line: ``what`` works on a database file, and must
@@ -56,21 +65,21 @@ class State:
                 " --url) and point --db at the database"
             )
 
-    def open_local(self, *, create: bool = True) -> Kindling:
-        if not create and self.url is None and not self.db.expanduser().exists():
-            raise StoreError(
-                f"no database at {self.db}: check --db or KINDLING_DB (reading never creates"
-                " one; `kindling log` or `kindling init` does)"
-            )
-        fixed = self.now
-        clock = wall_clock_ms if fixed is None else (lambda: fixed)
-        try:
-            return Kindling.open(self.url or self.db, clock=clock, semantic="auto")
-        except OSError as exc:  # e.g. the database's directory cannot be created
-            raise StoreError(
-                f"cannot open the database {self.db}: {exc.strerror or exc}; "
-                "pick a writable path with --db or KINDLING_DB"
-            ) from None
+    def open_database(self, why: str, *, create: bool = True) -> LocalMemory:
+        """The memory, which must be a database itself (``LocalMemory``: its counts, its
+        semantic index, its tokens); in remote mode a one-line ``RemoteModeError`` saying
+        ``why``, never the local file instead."""
+        memory = self.open(create=create)
+        if not isinstance(memory, LocalMemory):
+            memory.close()
+            raise RemoteModeError(why)
+        return memory
+
+    def open_local(self, *, create: bool = True) -> Engine:
+        """The database itself (the engine), whatever KINDLING_URL says: for what only a
+        database does (``kindling serve``, ``doctor``, ``ui``); call ``local_only`` first where
+        remote mode must refuse."""
+        return open_local(target_of(self.url or self.db), now=self.now, create=create)
 
     def clock(self) -> int:
         return self.now if self.now is not None else wall_clock_ms()

@@ -6,12 +6,12 @@ scrubbed of secrets and cut to the content cap here, as the engine does, before 
 machine (``forget_matching`` says why its text is not). The capture, forget, retrieve and
 chat-memory verbs are here; the reads, status, export and import in ``client.reads``.
 
-The verbs of a database itself refuse in one line, with the ``RemoteModeError`` the CLI raises
-for a command that needs a database: ``stats`` (whole-store counts are not one token's to see:
-``status`` gives the server's facts), ``semantic_index`` and the token verbs (tokens are
-managed on the server's database). ``batch()`` groups nothing: every request is its own
-transaction on the server (``append_many`` is one request, one transaction). ``now`` fixes the
-time of every write (``KINDLING_NOW``), as it fixes a local engine's clock.
+It is a ``Memory`` and not a ``LocalMemory``: the verbs of a database itself (``stats``:
+whole-store counts are not one token's to see, ``status`` gives the server's facts;
+``semantic_index``; the token verbs, managed on the server's database) are not here, and an
+adapter that needs them refuses remote mode itself. ``batch()`` groups nothing: every request
+is its own transaction on the server (``append_many`` is one request, one transaction). ``now``
+fixes the time of every write (``KINDLING_NOW``), as it fixes a local engine's clock.
 
 Must not be imported by the core; imports only the core.
 """
@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.client.reads import RemoteReads, parsing
 from kindling.client.transport import RemoteClient
-from kindling.errors import InvalidInputError, RemoteModeError
+from kindling.errors import InvalidInputError
 from kindling.memory import Memory
 from kindling.model import (
     Capsule,
     CapsuleType,
-    JsonObject,
     NewObservation,
     Observation,
     ObservationKind,
@@ -41,7 +40,7 @@ from kindling.model import (
     TargetType,
     wire,
 )
-from kindling.model.reports import ApiToken, ForgetReport, StoreStats
+from kindling.model.reports import ForgetReport
 from kindling.model.sanitize import (
     MAX_LIMIT,
     cap_content,
@@ -54,11 +53,6 @@ from kindling.secrets.privacy import scrub_content, scrub_text
 if TYPE_CHECKING:
     from kindling.model import ChatMemory, ChatMemoryFields, ChatMemoryMatch, RetrieveResult
     from kindling.retrieval.budget import Tokenizer
-
-NO_TOKENS = (
-    "tokens are managed on the server's database: run `kindling --db <its database> token ...`"
-    " there, without KINDLING_URL"
-)
 
 
 def _scope(scope: Scope | Mapping[str, Any] | None) -> dict[str, str] | None:
@@ -332,42 +326,6 @@ class RemoteKindling(RemoteReads):
         answer = self.client.call("search_memories", body)
         with parsing("memories"):
             return [wire.memory_match(m) for m in answer]
-
-    # ------------------------------------------------------------------ refused
-
-    def stats(self) -> StoreStats:
-        raise RemoteModeError(
-            "whole-store counts are not available in remote mode (one team does not see how"
-            " much another stores); `kindling status` shows the server's facts"
-        )
-
-    def semantic_index(
-        self,
-        *,
-        model: str | None = None,
-        limit: int | None = None,
-        cpu: float = 1.0,
-        batch: int = 16,
-        replace: bool = False,
-        progress: Callable[[Any], None] | None = None,
-        stop: Callable[[], bool] | None = None,
-    ) -> JsonObject:
-        raise RemoteModeError(
-            "remote mode: the server indexes its own store (run `kindling semantic index` there,"
-            " without KINDLING_URL)"
-        )
-
-    def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]:
-        raise RemoteModeError(NO_TOKENS)
-
-    def list_tokens(self) -> list[ApiToken]:
-        raise RemoteModeError(NO_TOKENS)
-
-    def revoke_token(self, token_id: str) -> None:
-        raise RemoteModeError(NO_TOKENS)
-
-    def grant_repo(self, *, team: str, repo: str) -> None:
-        raise RemoteModeError(NO_TOKENS)
 
 
 def _scrubbed(fields: ChatMemoryFields) -> ChatMemoryFields:

@@ -28,6 +28,7 @@ from urllib.parse import unquote
 
 from kindling.client.front import RemoteKindling
 from kindling.errors import ConflictError, KindlingError, StoreError
+from kindling.memory import Memory
 from kindling.model.wire.routes import find
 from kindling.records import apply
 from kindling.spool import Record
@@ -81,7 +82,7 @@ class Spool:
         for path in extra:
             path.unlink(missing_ok=True)
 
-    def deliver(self, memory: RemoteKindling, budget_s: float = DELIVERY_BUDGET_S) -> Delivery:
+    def deliver(self, memory: Memory, budget_s: float = DELIVERY_BUDGET_S) -> Delivery:
         """Apply the queued records to ``memory`` in order until done, the server is
         unreachable, or the budget is spent."""
         deadline = time.monotonic() + budget_s
@@ -95,6 +96,8 @@ class Spool:
                     apply(Record.from_dict(entry["record"]), memory)
                 else:  # a request an earlier version queued
                     found = find(entry["method"], unquote(entry["path"]))
+                    if not isinstance(memory, RemoteKindling):
+                        raise ValueError("a queued request goes to a server only")
                     if found is None:
                         raise ValueError(f"no route {entry['method']} {entry['path']}")
                     memory.client.call(found[0].name, entry["body"], entity_id=found[1])

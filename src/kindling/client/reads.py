@@ -36,6 +36,7 @@ from kindling.model.checks import require_choice
 from kindling.model.disclosure import Items, Timeline
 from kindling.model.entities import CapsuleStatus
 from kindling.model.reports import Described, ImportReport, RepoActivity
+from kindling.model.status import ServerStatus
 from kindling.secrets.privacy import scrub_capsule, scrub_observation, scrub_pin, scrub_summary
 
 T = TypeVar("T")
@@ -162,21 +163,23 @@ class RemoteReads:
 
     # ------------------------------------------------------------------ the whole store
 
-    def status(self) -> JsonObject:
+    def status(self) -> ServerStatus:
         """``GET /v1/status``: the server's facts and the token user's open capsules (no
         counts: the database is shared, and one team must not learn how much another stores).
         """
         answer = self.client.call("status")
         with parsing("status"):
-            facts = {k: answer[k] for k in ("version", "backend", "schemaVersion", "user")}
-            mine = [wire.capsule(c).to_dict() for c in answer["openCapsules"]]
-            return {
-                "server": self.client.url,
-                **facts,
-                "team": answer["team"],
-                "repos": [str(r) for r in answer["repos"]],
-                "openCapsules": mine,
-            }
+            team = answer["team"]
+            return ServerStatus(
+                server=self.client.url,
+                version=str(answer["version"]),
+                backend=str(answer["backend"]),
+                schema_version=int(answer["schemaVersion"]),
+                user=str(answer["user"]),
+                team=None if team is None else str(team),
+                repos=tuple(str(r) for r in answer["repos"]),
+                open_capsules=tuple(wire.capsule(c) for c in answer["openCapsules"]),
+            )
 
     def export_bundle(
         self,

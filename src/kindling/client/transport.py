@@ -21,6 +21,7 @@ from kindling.errors import (
     InvalidInputError,
     KindlingError,
     ServerUnreachableError,
+    TokenRequiredError,
     class_of_code,
 )
 from kindling.model.wire.routes import route
@@ -48,7 +49,7 @@ class RemoteClient:
     def __init__(self, url: str, token: str | None, *, timeout_s: float = TIMEOUT_S) -> None:
         self.url = check_url(url)
         if not token:
-            raise InvalidInputError("remote mode needs a token: set KINDLING_TOKEN or --token")
+            raise TokenRequiredError("remote mode needs a token: set KINDLING_TOKEN or --token")
         self.token = token
         self.timeout_s = timeout_s
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kindling.engine import validate
+import kindling.engine.validate as validate
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import ConflictError, InvalidInputError, NotFoundError
 from kindling.model import (

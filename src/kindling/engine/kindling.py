@@ -23,7 +23,7 @@ from kindling.engine.semantic import SemanticVerbs
 from kindling.engine.tokens import TokenVerbs
 from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.memory import Memory
+from kindling.memory import LocalMemory
 from kindling.model.sanitize import wall_clock_ms
 from kindling.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.store.backends import open_store
@@ -127,7 +127,7 @@ class Kindling(
             yield
 
 
-_IS_MEMORY: type[Memory] = Kindling  # mypy: every verb of Memory, with its signature
+_IS_MEMORY: type[LocalMemory] = Kindling  # mypy: every verb of (Local)Memory, with its signature
 
 MAX_BUSY_TIMEOUT_S = 600.0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kindling.engine import validate
+import kindling.engine.validate as validate
 from kindling.engine.base import EngineBase
 from kindling.errors import InvalidInputError
 from kindling.model import Capsule, Scope, Summary, Visible

@@ -19,7 +19,6 @@ from kindling.model import (
     Capsule,
     CapsuleStatus,
     Entity,
-    JsonObject,
     Observation,
     ObservationKind,
     Pin,
@@ -29,6 +28,10 @@ from kindling.model import (
 )
 from kindling.model.sanitize import require_choice, require_limit, require_scope, require_ts
 from kindling.store.base import RepoActivity, StoreStats
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.model.status import LocalStatus
 
 T = TypeVar("T")
 
@@ -137,9 +140,10 @@ class ReadVerbs(EngineBase):
         """Whole-store counts."""
         return self.store.stats()
 
-    def status(self, *, open_shown: int = 20) -> JsonObject:
+    def status(self, *, open_shown: int = 20) -> LocalStatus:
         """What ``kindling status`` shows: where the database is, its size and schema, the
         counts by type and kind, and the newest ``open_shown`` open capsules."""
+        from kindling.model.status import LocalStatus
         from kindling.semantic.api import status as semantic_status  # not on the hooks' path
 
         stats = self.stats()
@@ -151,21 +155,10 @@ class ReadVerbs(EngineBase):
         elif where != ":memory:":
             where = os.path.realpath(where)
         files = [] if "://" in where or where == ":memory:" else [where, where + "-wal"]
-        return {
-            "database": where,
-            "sizeBytes": sum(os.path.getsize(f) for f in files if os.path.exists(f)),
-            "schemaVersion": stats.schema_version,
-            "observations": {
-                "total": sum(stats.observations_by_kind.values()),
-                "byKind": dict(sorted(stats.observations_by_kind.items())),
-                "redacted": stats.redacted_observations,
-            },
-            "capsules": {
-                "total": sum(stats.capsules_by_status.values()),
-                "byStatus": dict(sorted(stats.capsules_by_status.items())),
-            },
-            "summaries": stats.summaries,
-            "pins": stats.pins,
-            "openCapsules": [c.to_dict() for c in open_caps],
-            "semantic": semantic_status(self.store).to_dict(),
-        }
+        return LocalStatus(
+            database=where,
+            size_bytes=sum(os.path.getsize(f) for f in files if os.path.exists(f)),
+            stats=stats,
+            open_capsules=tuple(open_caps),
+            semantic=semantic_status(self.store).to_dict(),
+        )

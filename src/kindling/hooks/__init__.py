@@ -227,7 +227,8 @@ def _run(
 ) -> str | None:
     from kindling.agents import read
     from kindling.agents.events import MAX_STDIN_BYTES, parse_json
-    from kindling.config import default_db_file, repo_root, setting
+    from kindling.config import repo_root
+    from kindling.entry import chosen
     from kindling.hooks.config import load_hook_config
 
     if len(raw) > MAX_STDIN_BYTES:
@@ -241,14 +242,15 @@ def _run(
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)
-    if url := setting("KINDLING_URL"):  # remote mode: spool, deliver, never block
+    where = chosen(db=db)  # the rule of every adapter (``entry``): KINDLING_URL wins
+    if where.remote:  # remote mode: spool, deliver, never block
         from kindling.hooks.remote import handle_remote
 
-        done, shown = handle_remote(payload, cfg, url, setting("KINDLING_TOKEN"))
+        done, shown = handle_remote(payload, cfg, where)
         for problem in done.failed:
             log_problem(payload.event, f"the server refused a spooled request: {problem}")
         return _render(sender, shown)
-    target = db or default_db_file()
+    target = where.location
     repo = repo_root(payload.cwd)
     prompt_injection = payload.event == "UserPromptSubmit" and cfg.inject_on_prompt
     if payload.event == "SessionStart":

@@ -1,5 +1,6 @@
-"""Hooks in remote mode (``KINDLING_URL`` set): record events on a ``kindling serve`` through
-a local outbox (``client.outbox``), so that a slow or absent server never blocks the agent.
+"""Hooks in remote mode (``KINDLING_URL`` set: ``entry.chosen``): record events on a
+``kindling serve`` through a local outbox (``client.outbox``), so that a slow or absent server
+never blocks the agent.
 
 What is sent, per event: the records the local mode would spool (``hooks.capture.records``:
 one mapping for both modes), each applied to the server's memory by ``records.apply``, the
@@ -19,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from kindling.agents.events import HookPayload
-from kindling.client.front import RemoteKindling
 from kindling.client.outbox import Delivery, Spool
 from kindling.config import kindling_home, repo_root
+from kindling.entry import Target, open_target
 from kindling.hooks.capture import records
 from kindling.hooks.config import HookConfig
 from kindling.model.sanitize import new_id
@@ -36,9 +37,7 @@ def spool() -> Spool:
     return Spool(Path(kindling_home()) / SPOOL_DIR)
 
 
-def injection(
-    p: HookPayload, cfg: HookConfig, url: str, token: str | None
-) -> dict[str, Any] | None:
+def injection(p: HookPayload, cfg: HookConfig, where: Target) -> dict[str, Any] | None:
     """What SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print, built from the
     server's memory exactly as from a local one; nothing when the server does not answer."""
     query = ""
@@ -50,7 +49,7 @@ def injection(
     from kindling.hooks.inject import build_context
 
     try:
-        kd = RemoteKindling(url, token, timeout_s=TIMEOUT_S)
+        kd = open_target(where, timeout_s=TIMEOUT_S)
         found = build_context(
             kd,
             repo=repo_root(p.cwd),
@@ -66,7 +65,7 @@ def injection(
 
 
 def handle_remote(
-    p: HookPayload, cfg: HookConfig, url: str, token: str | None
+    p: HookPayload, cfg: HookConfig, where: Target
 ) -> tuple[Delivery, dict[str, Any] | None]:
     """Put the event's records in the outbox, scrubbed, read the injection (before this
     prompt reaches the server: it would be its own best match), then deliver the outbox
@@ -77,5 +76,5 @@ def handle_remote(
         box.put(scrubbed(record.to_dict()), record.id or new_id())
     for commit in commits:
         commit()
-    output = injection(p, cfg, url, token)
-    return box.deliver(RemoteKindling(url, token, timeout_s=TIMEOUT_S)), output
+    output = injection(p, cfg, where)
+    return box.deliver(open_target(where, timeout_s=TIMEOUT_S)), output

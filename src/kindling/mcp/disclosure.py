@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 from mcp.types import CallToolResult
 from pydantic import Field
 
+import kindling.mcp.render as render
 from kindling.errors import KindlingError
-from kindling.mcp import render
 from kindling.mcp.schemas import age
 from kindling.model import Capsule, Item, Observation, Summary
 

@@ -24,7 +24,7 @@ import sys
 import threading
 from typing import IO, Any
 
-from kindling.mcp import handoff
+import kindling.mcp.handoff as handoff
 
 LISTING = os.path.join(os.path.dirname(__file__), "listing.json")
 

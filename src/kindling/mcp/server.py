@@ -101,7 +101,7 @@ def build_server(
 def serve(db: Path, opener: Callable[[], Memory] | None = None) -> None:
     """Serve over stdio until the client hangs up; after ``kindling.mcp.front`` answered the
     handshake, from where it left off."""
-    from kindling.mcp import handoff
+    import kindling.mcp.handoff as handoff
 
     server = build_server(db, opener=opener)
     taken = handoff.HANDED_OFF

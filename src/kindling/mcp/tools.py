@@ -21,12 +21,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from kindling import Kindling, KindlingError, Scope, __version__
+import kindling.mcp.render as render
+from kindling import KindlingError, Scope, __version__
 from kindling.config import repo_root
+from kindling.entry import connect
 from kindling.errors import NotFoundError
-from kindling.mcp import render
 from kindling.mcp.disclosure import DisclosureTools
 from kindling.memory import Memory
+from kindling.model import ServerStatus
 
 ALL_REPOS = "*"
 MAX_QUERY_CHARS = 2000  # a question, not a document: a 5 MB query once took 15 s
@@ -50,9 +52,9 @@ class KindlingTools(DisclosureTools):
     ) -> None:
         self.db = db
         self.default_repo = default_repo
-        # The CLI passes its own opener: a postgresql:// database, or remote mode (every tool
-        # then asks the server).
-        self._open = opener or (lambda: Kindling.open(self.db, semantic="auto"))
+        # The CLI passes its own opener (``entry.chosen``'s: a postgresql:// database, or remote
+        # mode, where every tool asks the server); alone, the tools open the file ``db``.
+        self._open = opener or (lambda: connect(self.db))
 
     @contextmanager
     def _kd(self) -> Iterator[Memory]:
@@ -255,7 +257,7 @@ class KindlingTools(DisclosureTools):
         with self._kd() as kd:
             here = self.scope(None)
             doc = kd.status()
-            if "server" in doc:  # remote mode: the server's facts, not counts
+            if isinstance(doc, ServerStatus):  # remote mode: the server's facts, not counts
                 mine: dict[str, int] = {}
                 with suppress(KindlingError):  # a team may not be granted the default repository
                     mine["openCapsulesInDefaultRepo"] = len(
@@ -263,20 +265,20 @@ class KindlingTools(DisclosureTools):
                     )
                 return render.result(
                     {
-                        "server": doc["server"],
+                        "server": doc.server,
                         "defaultRepo": self.default_repo,
                         "version": __version__,
-                        "serverVersion": doc["version"],
-                        "backend": doc["backend"],
-                        "schemaVersion": doc["schemaVersion"],
-                        "user": doc["user"],
-                        "team": doc["team"],
-                        "repos": doc["repos"],
+                        "serverVersion": doc.version,
+                        "backend": doc.backend,
+                        "schemaVersion": doc.schema_version,
+                        "user": doc.user,
+                        "team": doc.team,
+                        "repos": list(doc.repos),
                         **mine,
                     }
                 )
             open_here = kd.list_capsules(status="open", scope=here, limit=100)
-            stats = kd.stats()
+            stats = doc.stats
         return render.result(
             {
                 "db": str(self.db),

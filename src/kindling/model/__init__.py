@@ -1,9 +1,10 @@
 """Kindling's domain values: frozen dataclasses with closed sets for kinds and statuses.
 
 ``entities`` (scope, observations, capsules, summaries, pins), ``results`` (what ``retrieve()``
-answers), ``memories`` (the chat memories' structured fields) and ``disclosure`` (what
-``timeline()`` and ``get_items()`` answer); every name is importable from ``kindling.model``,
-the last three on first use. ``to_dict()`` gives the JSON of the retrieval contract (seed 000).
+answers), ``memories`` (the chat memories' structured fields), ``disclosure`` (what
+``timeline()`` and ``get_items()`` answer) and ``status`` (what ``status()`` answers); every name
+is importable from ``kindling.model``, the last four on first use. ``to_dict()`` gives the JSON
+of the retrieval contract (seed 000).
 
 Must not import anything from Kindling except ``errors``.
 """
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
         RetrieveProvenance,
         RetrieveResult,
     )
+    from kindling.model.status import LocalStatus, ServerStatus
 
 _LAZY = {
     **dict.fromkeys(
@@ -77,6 +79,7 @@ _LAZY = {
          "RetrieveProvenance", "RetrieveResult"),
         "kindling.model.results",
     ),
+    **dict.fromkeys(("LocalStatus", "ServerStatus"), "kindling.model.status"),
 }  # fmt: skip
 
 
@@ -118,6 +121,7 @@ __all__ = [
     "ItemType",
     "Items",
     "JsonObject",
+    "LocalStatus",
     "NewObservation",
     "Observation",
     "ObservationKind",
@@ -127,6 +131,7 @@ __all__ = [
     "RetrieveProvenance",
     "RetrieveResult",
     "Scope",
+    "ServerStatus",
     "Summary",
     "SummaryDetails",
     "SummaryStatus",

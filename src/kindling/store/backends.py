@@ -4,21 +4,19 @@ store (``open_store``) and its file doctor (``open_doctor``).
 PostgreSQL is an optional extra: its package is imported only when such a URL is opened, so
 the core and the hooks never load psycopg otherwise.
 
-Must not import anything from Kindling except ``errors`` and ``store``.
+Must not import anything from Kindling except ``errors``, ``config`` (``is_postgres_url``) and
+``store``.
 """
 
 from __future__ import annotations
 
 import os
 
+from kindling.config import is_postgres_url
 from kindling.errors import StoreError
 from kindling.store.base import Doctor, Store
 from kindling.store.sqlite import SqliteStore
 from kindling.store.sqlite.doctor import SqliteDoctor
-
-
-def is_postgres_url(path: object) -> bool:
-    return isinstance(path, str) and path.startswith(("postgresql://", "postgres://"))
 
 
 def open_postgres(

@@ -16,23 +16,21 @@ from typing import NoReturn
 import click
 
 from kindling.bridge.contract import INGEST_USAGE, RETRIEVE_USAGE
-from kindling.bridge.handler import Opener, Outcome, emit, open_local, run_ingest, run_retrieve
+from kindling.bridge.handler import Opener, Outcome, emit, open_memory, run_ingest, run_retrieve
 from kindling.bridge.render import error_response
 from kindling.cli.state import State, pass_state
+from kindling.entry import open_target
 from kindling.errors import ArgumentError
 
 _RAW = {"ignore_unknown_options": True, "allow_interspersed_args": False}
 
 
 def _opener(state: State) -> Opener:
-    """The local database, or in remote mode the server (never a local file then)."""
-    server = state.server
-    if server is None:
-        return open_local
-    from kindling.client.front import RemoteKindling
-
-    token = state.token
-    return lambda _db, now, _create: RemoteKindling(server, token, now=now)
+    """The local database (the bridge's own --db first), or in remote mode the server (never
+    a local file then): ``entry.chosen``'s rule, as for every command."""
+    if state.server is None:
+        return open_memory
+    return lambda _db, now, _create: open_target(state.where(), now=now)
 
 
 def _exit(outcome: Outcome) -> NoReturn:

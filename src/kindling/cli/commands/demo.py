@@ -18,6 +18,7 @@ from kindling.cli import render
 from kindling.cli.results import render_result
 from kindling.cli.shared import library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
+from kindling.entry import connect
 
 
 def _command_line(q: demo.Question) -> str:
@@ -62,7 +63,7 @@ def command(state: State, /, db: Path | None, as_json: bool) -> None:
       kindling demo --db /tmp/demo.db && kindling --db /tmp/demo.db list capsules
     """
     path = _target(state, db)
-    with State(db=path, now=demo.NOW).open() as kd:
+    with connect(path, now=demo.NOW) as kd:  # always a local file, whatever KINDLING_URL says
         report = kd.import_bundle(demo.session())
         answers = [
             (

@@ -13,12 +13,12 @@ from typing import Any
 
 import click
 
-from kindling import KindlingError, Scope
+from kindling import Scope
 from kindling.bundle import ENTITY_TYPES, dumps
 from kindling.cli import render
 from kindling.cli.shared import library_errors, progress_for, scope_of, scope_options
 from kindling.cli.state import State, emit_json, json_option, pass_state
-from kindling.memory import Memory
+from kindling.memory import LocalMemory, Memory
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -46,10 +46,9 @@ def write_atomically(path: Path, text: str) -> None:
 def _total(kd: Memory) -> int:
     """How many entities the store holds, for the progress bar (0, no bar, in remote mode:
     whole-store counts are the server's)."""
-    try:
-        stats = kd.stats()
-    except KindlingError:
+    if not isinstance(kd, LocalMemory):
         return 0
+    stats = kd.stats()
     total = sum(stats.observations_by_kind.values()) + sum(stats.capsules_by_status.values())
     return total + stats.summaries + stats.pins
 

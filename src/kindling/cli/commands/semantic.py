@@ -23,6 +23,10 @@ from kindling.semantic.indexer import BATCH, MAX_BATCH, IndexProgress
 from kindling.semantic.models import MODELS
 
 F = TypeVar("F", bound=Callable[..., Any])
+NOT_REMOTE = (
+    "remote mode: the server indexes its own store (run `kindling semantic index` there,"
+    " without KINDLING_URL)"
+)
 PROGRESS_EVERY_S = 2.0  # a progress line at most this often (and the last one)
 
 
@@ -152,7 +156,7 @@ def index(
         if not as_json:
             click.echo("  stopping after this batch (again to stop now)", err=True)
 
-    with state.open(create=False) as kd, _signals(on_signal):
+    with state.open_database(NOT_REMOTE, create=False) as kd, _signals(on_signal):
         doc = kd.semantic_index(
             model=model,
             limit=limit,

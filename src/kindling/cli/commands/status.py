@@ -13,7 +13,7 @@ from kindling.cli import render
 from kindling.cli.shared import library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.errors import KindlingError
-from kindling.model import JsonObject, wire
+from kindling.model import JsonObject, LocalStatus, ServerStatus
 
 MAX_OPEN_SHOWN = 20
 
@@ -49,10 +49,10 @@ def command(state: State, /, as_json: bool) -> None:
     with state.open(create=False) as kd:
         doc = kd.status()
     if as_json:
-        emit_json(doc)
+        emit_json(doc.to_json())
         return
-    rows = _server_rows(doc) if "server" in doc else _database_rows(doc)
-    caps = [wire.capsule(c) for c in doc["openCapsules"]]
+    rows = _server_rows(doc) if isinstance(doc, ServerStatus) else _database_rows(doc)
+    caps = doc.open_capsules
     click.echo(render.table(["", ""], rows, width=10_000).split("\n", 1)[1])
     if caps:
         click.echo("")
@@ -97,20 +97,22 @@ def _model_line(m: JsonObject) -> str:
     )
 
 
-def _database_rows(doc: JsonObject) -> list[list[str]]:
-    obs, caps = doc["observations"], doc["capsules"]
-    kinds = ", ".join(f"{k} {n}" for k, n in obs["byKind"].items())
-    statuses = ", ".join(f"{k} {n}" for k, n in caps["byStatus"].items())
+def _database_rows(doc: LocalStatus) -> list[list[str]]:
+    stats = doc.stats
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(stats.observations_by_kind.items()))
+    statuses = ", ".join(f"{k} {n}" for k, n in sorted(stats.capsules_by_status.items()))
+    obs_total = sum(stats.observations_by_kind.values())
+    caps_total = sum(stats.capsules_by_status.values())
     return [
-        ["database", doc["database"]],
-        ["size", _size(doc["sizeBytes"])],
-        ["schema", f"version {doc['schemaVersion']}"],
-        ["observations", f"{obs['total']}" + (f" ({kinds})" if kinds else "")],
-        ["redacted", str(obs["redacted"])],
-        ["capsules", f"{caps['total']}" + (f" ({statuses})" if statuses else "")],
-        ["summaries", str(doc["summaries"])],
-        ["pins", str(doc["pins"])],
-        ["semantic", _semantic(doc["semantic"])],
+        ["database", doc.database],
+        ["size", _size(doc.size_bytes)],
+        ["schema", f"version {stats.schema_version}"],
+        ["observations", f"{obs_total}" + (f" ({kinds})" if kinds else "")],
+        ["redacted", str(stats.redacted_observations)],
+        ["capsules", f"{caps_total}" + (f" ({statuses})" if statuses else "")],
+        ["summaries", str(stats.summaries)],
+        ["pins", str(stats.pins)],
+        ["semantic", _semantic(doc.semantic)],
     ]
 
 
@@ -124,12 +126,12 @@ def _semantic(s: JsonObject) -> str:
     return f"off ({s['hint']})" + (f"; {counts}" if embedded else "")
 
 
-def _server_rows(doc: JsonObject) -> list[list[str]]:
+def _server_rows(doc: ServerStatus) -> list[list[str]]:
     return [
-        ["server", doc["server"]],
-        ["version", f"{doc['version']} ({doc['backend']})"],
-        ["schema", f"version {doc['schemaVersion']}"],
-        ["user", doc["user"]],
-        ["team", doc["team"] or "none (personal token)"],
-        ["repos", ", ".join(doc["repos"]) or "-"],
+        ["server", doc.server],
+        ["version", f"{doc.version} ({doc.backend})"],
+        ["schema", f"version {doc.schema_version}"],
+        ["user", doc.user],
+        ["team", doc.team or "none (personal token)"],
+        ["repos", ", ".join(doc.repos) or "-"],
     ]

@@ -10,6 +10,11 @@ import click
 from kindling.cli.shared import canonical_repo, library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
 
+NO_TOKENS = (
+    "tokens are managed on the server's database: run `kindling --db <its database> token ...`"
+    " there, without KINDLING_URL"
+)
+
 
 def _name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and (not value.strip() or "\x00" in value or len(value) > 200):
@@ -47,7 +52,7 @@ def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
     Example:
       kindling token create --user alice --team web
     """
-    with state.open() as kd:
+    with state.open_database(NO_TOKENS) as kd:
         record, token = kd.create_token(user=user, team=team)
     token_id = record.id
     if as_json:
@@ -67,7 +72,7 @@ def list_(state: State, /, as_json: bool) -> None:
     Example:
       kindling token list --json
     """
-    with state.open(create=False) as kd:
+    with state.open_database(NO_TOKENS, create=False) as kd:
         tokens = kd.list_tokens()
     if as_json:
         emit_json([t.to_dict() for t in tokens])
@@ -89,7 +94,7 @@ def revoke(state: State, /, token_id: str, as_json: bool) -> None:
     Example:
       kindling token revoke 3f9a0c1b2d4e
     """
-    with state.open() as kd:
+    with state.open_database(NO_TOKENS) as kd:
         kd.revoke_token(token_id)
     if as_json:
         emit_json({"revoked": token_id})
@@ -111,7 +116,7 @@ def grant(state: State, /, team: str, repo: str, as_json: bool) -> None:
       kindling token grant --team web --repo /home/alice/src/webapp
     """
     repo = canonical_repo(repo)  # '.' and paths become the git root, as agents record it
-    with state.open() as kd:
+    with state.open_database(NO_TOKENS) as kd:
         kd.grant_repo(team=team, repo=repo)
     if as_json:
         emit_json({"team": team, "repo": repo})

@@ -24,6 +24,7 @@ from functools import partial
 from os import PathLike
 from typing import Any, TypeVar
 
+import kindling.store.sqlite.index as index
 from kindling.errors import (
     ConflictError,
     DamagedDatabaseError,
@@ -34,7 +35,6 @@ from kindling.errors import (
 )
 from kindling.store import files
 from kindling.store.sql.dialect import Dialect
-from kindling.store.sqlite import index
 from kindling.store.sqlite.migrations import LATEST_VERSION, apply_migrations, current_version
 from kindling.store.sqlite.purge import merge_fts_segments, truncate_wal
 from kindling.store.sqlite.retry import retry_busy

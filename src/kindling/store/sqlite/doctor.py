@@ -18,10 +18,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import kindling.store.sqlite.index as index
 from kindling.errors import StoreError
 from kindling.store import files
 from kindling.store.base import Checkup, Salvage
-from kindling.store.sqlite import index
 
 FTS_TABLES = ("observations_fts", "summaries_fts")
 # Parents before children, so foreign keys hold in the copy.
@@ -146,7 +146,7 @@ def _copy_range(
 
 def salvage(path: str, out: str) -> Salvage:
     """Copy what can be read from ``path`` into a new database at ``out``."""
-    from kindling.store.sqlite import SqliteStore  # the new file gets the current schema
+    from kindling.store.sqlite.store import SqliteStore  # the new file gets the current schema
 
     if Path(out).exists():
         raise StoreError(f"{out} already exists; salvage writes a new database")

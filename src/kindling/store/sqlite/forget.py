@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import kindling.store.sqlite.index as index
 from kindling.model import REDACTED
-from kindling.store.sqlite import index
 from kindling.store.sqlite.connection import Database, store_error
 from kindling.store.sqlite.purge import truncate_wal
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import sqlite3
 import time
 
+import kindling.store.sqlite.index as index
 from kindling.errors import SchemaError
 from kindling.store.sql.schema import Migration as SchemaStep
 from kindling.store.sql.schema import vector_tables_sql
-from kindling.store.sqlite import index
 
 Migration = SchemaStep[sqlite3.Connection]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kindling.store.sqlite import index
+import kindling.store.sqlite.index as index
 from kindling.store.sqlite.connection import Database
 from kindling.store.sqlite.index import summary_segments
 
