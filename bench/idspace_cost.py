@@ -43,9 +43,9 @@ def measure(db: str, aliases: int, repeat: int) -> None:
         api = Api(kd)
         tokens = {}
         for team, repo in (("web", REPO), ("billing", OTHER)):
-            _, tokens[team] = kd.create_token(user="u", team=team)
-            kd.grant_repo(team=team, repo=repo)
-        who = {t: authenticate(kd, f"Bearer {token}") for t, token in tokens.items()}
+            _, tokens[team] = kd.team.create_token(user="u", team=team)
+            kd.team.grant_repo(team=team, repo=repo)
+        who = {t: authenticate(kd.team, f"Bearer {token}") for t, token in tokens.items()}
         words = ["login", "token", "refresh", "cache", "build", "failed", "deploy"]
         with kd.batch():
             held = [
@@ -60,7 +60,7 @@ def measure(db: str, aliases: int, repeat: int) -> None:
             body = {"kind": "message", "content": f"login mine {i}", "id": ident,
                     "scope": {"repoId": OTHER}}  # fmt: skip
             api.append_observation(who["billing"], body)
-        assert len(kd.id_aliases("team:billing")) == aliases
+        assert len(kd.team.id_aliases("team:billing")) == aliases
         print(f"backend {kd.backend}, 2000 observations, billing has {aliases} aliases")
         for team, repo in (("web", REPO), ("billing", OTHER)):
             w = who[team]

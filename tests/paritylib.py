@@ -39,7 +39,7 @@ def local_and_served(store_url: str, tmp_path: Path) -> Iterator[Pair]:
         else:
             server_db = str(tmp_path / "served.db")
         with Kindling.open(server_db) as kd:
-            _, token = kd.create_token(user="alice")
+            _, token = kd.team.create_token(user="alice")
         url, _proc = stack.enter_context(running_server(server_db))
         yield Pair(store_url, server_db, url, token)
 

@@ -19,10 +19,10 @@ from kindling import Kindling
 
 
 def make_token(kd: Kindling, user: str, team: str | None = None, *repos: str) -> str:
-    _record, token = kd.create_token(user=user, team=team)
+    _record, token = kd.team.create_token(user=user, team=team)
     for repo in repos:
         assert team is not None
-        kd.grant_repo(team=team, repo=repo)
+        kd.team.grant_repo(team=team, repo=repo)
     return token
 
 

@@ -161,4 +161,4 @@ def test_every_error_a_server_answers_reaches_the_client_as_its_class(
 
 @pytest.fixture
 def alice_token(kd: Kindling) -> str:
-    return kd.create_token(user="alice")[1]
+    return kd.team.create_token(user="alice")[1]

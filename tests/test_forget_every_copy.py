@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling, Scope
+from kindling.engine.team import Principal
 from kindling.errors import InvalidInputError, NotFoundError
 from tests.clitools import run, run_process
 
@@ -175,19 +176,17 @@ def test_forget_match_dry_run_counts_the_summaries_the_purge_derives(kd: Kindlin
     assert kd.get_summary(summary.id).content == "[redacted]"
 
 
-def test_forget_match_leaves_what_visible_rejects(kd: Kindling) -> None:
+def test_forget_match_leaves_what_a_view_hides(kd: Kindling) -> None:
     mine = kd.append_observation(kind="message", content=f"my {WORD}", scope=S)
     theirs = kd.append_observation(
         kind="message", content=f"their {WORD}", scope=Scope(repo_id="/t")
     )
     pin = kd.pin("observation", theirs.id, reason=f"{WORD} too", scope=Scope(repo_id="/t"))
 
-    def visible(entity: object) -> bool:
-        return getattr(entity, "scope", None) == S
-
-    plan = kd.forget_matching(WORD, dry_run=True, visible=visible)
+    view = kd.view_for(Principal("web/a", "web", frozenset({"/r"}), "t1"))  # /r only
+    plan = view.forget_matching(WORD, dry_run=True)
     assert (plan.observations, plan.pins) == ((mine.id,), ())
-    assert kd.forget_matching(WORD, visible=visible).observations == (mine.id,)
+    assert view.forget_matching(WORD).observations == (mine.id,)
     assert kd.get_observation(theirs.id).content == f"their {WORD}"
     assert kd.get_pin(pin.id).reason == f"{WORD} too"
 

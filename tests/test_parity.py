@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kindling import ChatMemoryFields, NewObservation, Scope, connect
+from kindling import ChatMemoryFields, Kindling, NewObservation, Scope, connect
 from kindling.client.front import RemoteKindling
 from kindling.memory import LocalMemory, Memory, verbs
 from kindling.model import wire
 from kindling.model.bundle import parse_bundle
+from kindling.store.tokens import hash_token
 from tests.paritylib import T0, local_and_served, normal
+from tests.pgutil import pg_schema
 from tests.secret_corpus import planted
 
 pytest.importorskip("uvicorn")
@@ -31,7 +34,8 @@ pytestmark = pytest.mark.contract  # both backends (conftest)
 
 WHERE = Scope(repo_id="webapp", session_id="s1")
 BIG = "log line with enough words to matter\n" * 31_000  # 1.1 MB: over the content cap
-REFUSED = ("stats", "create_token", "list_tokens", "revoke_token", "grant_repo", "semantic_index")
+REFUSED = ("stats", "semantic_index")
+TENANCY = ("create_token", "list_tokens", "revoke_token", "grant_repo")  # ``Kindling.team``
 
 
 class Clock:
@@ -146,6 +150,7 @@ def test_what_only_a_database_does_is_not_a_verb_of_memory() -> None:
     refuses in one line, ``cli.state.State.open_database``)."""
     assert not set(REFUSED) & set(verbs())
     assert set(REFUSED) <= set(dir(LocalMemory))
+    assert not set(TENANCY) & set(dir(LocalMemory))  # the team directory's (``Kindling.team``)
     remote = connect("http://127.0.0.1:9", token="t")
     assert isinstance(remote, Memory)
     assert not isinstance(remote, LocalMemory)
@@ -218,3 +223,32 @@ def test_deleting_a_verb_fails_the_suite(
     remote = RemoteKindling("http://127.0.0.1:9", "t", now=T0)
     with pytest.raises(AttributeError, match="finish_forget"):
         remote.finish_forget()
+
+
+def test_a_principals_view_gives_the_json_its_server_gives(store_url: str, tmp_path: Path) -> None:
+    """The view the server answers through (``Kindling.view_for``, the object the team page
+    can hold) is itself a ``Memory``: run as alice's personal token on a third database, every
+    verb answers what ``kindling serve`` answers her, and ``status`` has the server's shape."""
+    with local_and_served(store_url, tmp_path) as pair, ExitStack() as stack:
+        if store_url.startswith("postgresql://"):
+            view_db = stack.enter_context(pg_schema())
+        else:
+            view_db = str(tmp_path / "view.db")
+        clock = Clock()
+        kd = stack.enter_context(Kindling.open(view_db, clock=clock))
+        _, token = kd.team.create_token(user="alice")
+        view = kd.view_for(kd.team.principal(hash_token(token)))
+        remote = connect(pair.url, token=pair.token, now=T0)
+        assert isinstance(remote, RemoteKindling)
+
+        def view_at(step: int) -> None:
+            clock.now = T0 + step * 1000
+
+        def remote_at(step: int) -> None:
+            remote.now = T0 + step * 1000
+
+        here, there = script(view, view_at), script(remote, remote_at)
+    assert isinstance(view, Memory)
+    assert not isinstance(view, LocalMemory)  # whole-store verbs are the store owner's
+    for verb in verbs():
+        assert normal(here[verb]) == normal(there[verb]), verb

@@ -147,7 +147,7 @@ def locked_pair(store_url: str, tmp_path: Path) -> Iterator[Pair]:
     with another_store(store_url, tmp_path) as server_db:
         served = _with_options(server_db, "-clock_timeout=500")
         with Kindling.open(served) as kd:
-            _, token = kd.create_token(user="alice")
+            _, token = kd.team.create_token(user="alice")
         with running_server(served) as (url, _proc):
             yield Pair(store_url, server_db, url, token)
 
@@ -207,7 +207,7 @@ def test_a_missing_semantic_signal_is_the_same_class(store_url: str, tmp_path: P
         another_store(store_url, tmp_path) as server_db,
         Kindling.open(server_db, semantic=True) as served,
     ):
-        _, token = served.create_token(user="bob")
+        _, token = served.team.create_token(user="bob")
         with serving(create_app(served)) as url, Kindling.open(store_url, semantic=True) as local:
             remote = RemoteKindling(url, token)
             for m in (local, remote):

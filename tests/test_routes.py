@@ -193,7 +193,7 @@ BODY_ROUTES = [r for r in ROUTES if r.body is not None]
 
 @pytest.mark.parametrize("spec", BODY_ROUTES, ids=lambda r: r.name)
 def test_every_api_body_is_read_under_the_read_timeout(kd: Kindling, spec: Any) -> None:
-    token = kd.create_token(user="alice")[1]
+    token = kd.team.create_token(user="alice")[1]
     app = create_app(kd, read_timeout_s=READ_TIMEOUT_S)
     path = spec.path.replace("{id}", "some-id")
     headers = {"authorization": f"Bearer {token}", "content-type": "application/json"}

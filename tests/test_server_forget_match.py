@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
+from kindling.engine.team import Principal
 from tests.serverutil import auth, error_code, make_token
 
 pytest.importorskip("starlette")
@@ -202,16 +203,15 @@ def test_forget_by_id_never_reaches_another_teams_derived_summary(
     )
 
 
-def test_the_library_forget_takes_the_same_visibility_rule(kd: Kindling) -> None:
+def test_the_library_forget_of_a_view_takes_the_same_rule(kd: Kindling) -> None:
     from kindling import NotFoundError
 
     mine = kd.append_observation(kind="error", content=f"mine {WORD}", scope=Scope(user_id="a"))
     theirs = kd.append_observation(kind="error", content=f"theirs {WORD}", scope=Scope(user_id="b"))
 
-    def only_a(entity: Any) -> bool:
-        return getattr(entity, "scope", Scope()).user_id == "a"
+    only_a = kd.view_for(Principal("a", None, frozenset(), "t1"))  # a personal token of a
 
     with pytest.raises(NotFoundError, match="no observation, summary or pin"):
-        kd.forget(theirs.id, visible=only_a)
-    assert kd.forget(mine.id, visible=only_a).observations == (mine.id,)
+        only_a.forget(theirs.id)
+    assert only_a.forget(mine.id).observations == (mine.id,)
     assert kd.get_observation(theirs.id).content == f"theirs {WORD}"

@@ -218,7 +218,7 @@ def test_a_nul_in_a_chosen_id_is_the_librarys_400(server: Server) -> None:
 
 def aliases(server: Server, owner: str) -> dict[str, str]:
     with Kindling.open(server.store_url) as kd:
-        return kd.id_aliases(owner)
+        return kd.team.id_aliases(owner)
 
 
 def test_a_derived_id_is_just_another_id_to_everyone_else(server: Server) -> None:

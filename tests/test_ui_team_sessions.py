@@ -81,13 +81,13 @@ def test_logout_ends_the_session_on_the_server(kd: Kindling, web: TestClient) ->
 
 def test_a_revoked_tokens_session_is_refused(kd: Kindling, web: TestClient) -> None:
     seed(kd)
-    record, token = kd.create_token(user="alice", team="web")
-    kd.grant_repo(team="web", repo=REPO)
+    record, token = kd.team.create_token(user="alice", team="web")
+    kd.team.grant_repo(team="web", repo=REPO)
     assert web.post("/ui/login", data={"token": token}).status_code == 303
     kept = web.cookies[COOKIE]
     form = csrf(web)
     assert web.get(f"/ui/repo?repo={REPO}").status_code == 200
-    kd.revoke_token(record.id)
+    kd.team.revoke_token(record.id)
     assert web.get(f"/ui/repo?repo={REPO}").headers["location"] == "/ui/login"
     r = web.post("/ui/forget/preview", data={"csrf": form, "match": "rounding"})
     assert r.status_code == 403  # a change: "log in first"
@@ -181,8 +181,8 @@ def test_a_copied_cookie_opens_nothing_on_another_server_nor_after_a_restart(
 
 def test_kindling_token_revoke_ends_a_real_servers_sessions(kd: Kindling, store_url: str) -> None:
     seed(kd)
-    record, token = kd.create_token(user="alice", team="web")
-    kd.grant_repo(team="web", repo=REPO)
+    record, token = kd.team.create_token(user="alice", team="web")
+    kd.team.grant_repo(team="web", repo=REPO)
     with running_server(store_url) as (base, _), httpx.Client(timeout=30) as browser:
         assert browser.post(f"{base}/ui/login", data={"token": token}).status_code == 303
         assert browser.get(f"{base}/ui/status").status_code == 200

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kindling.engine import Kindling
 from kindling.engine.transfer import IMPORT_CHUNK, Progress
-from kindling.model import JsonObject, Scope, Visible
+from kindling.model import JsonObject, Scope
 from kindling.model.bundle import (
     BUNDLE_VERSION,
     DATASET_VERSION,
@@ -47,10 +47,9 @@ def import_bundle(
     *,
     dry_run: bool = False,
     progress: Progress = _no_progress,
-    visible: Visible | None = None,
 ) -> ImportReport:
     """``kd.import_bundle(...)``."""
-    return kd.import_bundle(bundle, dry_run=dry_run, progress=progress, visible=visible)
+    return kd.import_bundle(bundle, dry_run=dry_run, progress=progress)
 
 
 __all__ = [

@@ -7,14 +7,12 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 from kindling.engine import Kindling
-from kindling.engine.lookup import everything
-from kindling.model import Visible
 from kindling.model.reports import Described, EntityType
 
 
-def describe(kd: Kindling, entity_id: str, *, visible: Visible = everything) -> Described:
-    """``kd.describe(entity_id, visible=visible)``."""
-    return kd.describe(entity_id, visible=visible)
+def describe(kd: Kindling, entity_id: str) -> Described:
+    """``kd.describe(entity_id)``."""
+    return kd.describe(entity_id)
 
 
-__all__ = ["Described", "EntityType", "describe", "everything"]
+__all__ = ["Described", "EntityType", "describe"]

@@ -7,11 +7,11 @@ module-level ``type[Memory]`` assignment, so mypy fails when one of them lacks a
 ``tests/test_parity.py`` runs every verb on both, on both backends, and compares the JSON.
 
 Every verb of ``Memory`` answers on both sides. What only a database can do (whole-store
-counts, the semantic index, a server's tokens) is ``LocalMemory``, which ``engine.Kindling``
-alone implements: an adapter that needs it checks ``isinstance(memory, LocalMemory)`` and
-refuses remote mode in one line, never falling back to a local file. The engine's verbs take
-more keywords than these (``visible``: the server's access rule); a ``Memory`` caller never
-passes them.
+counts, the semantic index) is ``LocalMemory``, which ``engine.Kindling`` alone implements: an
+adapter that needs it checks ``isinstance(memory, LocalMemory)`` and refuses remote mode in one
+line, never falling back to a local file. A server's tokens and teams are not verbs of a
+memory but of its team directory (``Kindling.team``); a principal's view of a memory
+(``Kindling.view_for``, what ``kindling serve`` answers through) is a ``Memory`` too.
 
 Must not import anything from Kindling except ``model``, ``errors`` and ``retrieval.budget``
 (for a type).
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from kindling.model.disclosure import Items, Timeline
     from kindling.model.memories import ChatMemory, ChatMemoryFields, ChatMemoryMatch
     from kindling.model.reports import (
-        ApiToken,
         Described,
         ForgetReport,
         ImportReport,
@@ -239,14 +238,6 @@ class LocalMemory(Memory, Protocol):
         progress: Callable[[Any], None] | None = None,  # semantic.indexer.IndexProgress
         stop: Callable[[], bool] | None = None,
     ) -> JsonObject: ...
-
-    # ------------------------------------------------------------------ tokens of a server
-    # (the server's; local only until they move out of the engine)
-
-    def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]: ...
-    def list_tokens(self) -> list[ApiToken]: ...
-    def revoke_token(self, token_id: str) -> None: ...
-    def grant_repo(self, *, team: str, repo: str) -> None: ...
 
 
 def verbs() -> tuple[str, ...]:

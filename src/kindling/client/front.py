@@ -8,8 +8,8 @@ chat-memory verbs are here; the reads, status, export and import in ``client.rea
 
 It is a ``Memory`` and not a ``LocalMemory``: the verbs of a database itself (``stats``:
 whole-store counts are not one token's to see, ``status`` gives the server's facts;
-``semantic_index``; the token verbs, managed on the server's database) are not here, and an
-adapter that needs them refuses remote mode itself. ``batch()`` groups nothing: every request
+``semantic_index``) are not here, nor are tokens (the team directory's, on the server's
+database), and an adapter that needs them refuses remote mode itself. ``batch()`` groups nothing: every request
 is its own transaction on the server (``append_many`` is one request, one transaction). ``now``
 fixes the time of every write (``KINDLING_NOW``), as it fixes a local engine's clock.
 

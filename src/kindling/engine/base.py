@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from kindling.errors import InvalidInputError
+from kindling.model import AnyEntity
 from kindling.model.sanitize import wall_clock_ms
 from kindling.secrets.privacy import scrub_text
 from kindling.secrets.session_secrets import SessionSecrets, secrets_dir
@@ -24,6 +25,14 @@ if TYPE_CHECKING:  # retrieval is imported on first use: capture (hooks) never p
     from kindling.retrieval.scoring import ScoringWeights
 
 Clock = Callable[[], int]
+
+
+def everything(_: AnyEntity) -> bool:
+    """The rule of a whole store (``Kindling``'s own verbs): every entity is seen. A view
+    (``Kindling.view_for``) passes its principal's rule instead."""
+    return True
+
+
 SEMANTIC_RECHECK_S = 30.0
 
 

@@ -1,7 +1,7 @@
 """Progressive disclosure: after ``retrieve()`` finds a hit, ``timeline()`` shows the steps
 around it in its session and ``get_items()`` the whole items by id, under a token budget.
 
-Both take ``visible`` (the server passes its access rule): what it rejects is neither shown
+A view (``Kindling.view_for``) applies its principal's rule: what it rejects is neither shown
 nor reported, so another team's id reads as unknown. The budget counts the kept texts with the
 engine's tokenizer; a text that does not fit is cut at the longest prefix that does and ends
 with ``model.disclosure.cut_marker``, so the reader knows what is missing and how to get it.
@@ -15,19 +15,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kindling.engine.base import everything
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import InvalidInputError, NotFoundError
-from kindling.model import AnyEntity, Capsule, Observation, Scope, Summary, Visible
+from kindling.model import Capsule, Observation, Scope, Summary, Visible
 
 if TYPE_CHECKING:  # the answers' values load with the first call (hooks never make one)
     from kindling.model.disclosure import Items, ItemType, Timeline
 
 MAX_STEPS = 50  # each side of a timeline: a window, not the whole session (that is `list`)
 MAX_ITEMS = 100  # ids in one get_items call
-
-
-def _everything(_: AnyEntity) -> bool:
-    return True
 
 
 def _count(value: object, name: str, most: int) -> int:
@@ -57,11 +54,14 @@ class DisclosureVerbs(ReadVerbs):
         *,
         before: int = 5,
         after: int = 5,
-        visible: Visible = _everything,
     ) -> Timeline:
         """The ``before`` steps (observations) before ``anchor_id`` in its session and the
         ``after`` steps after it, oldest first. The anchor is an observation, or a summary (a
         retrieve hit), placed at its creation time in its capsule's session."""
+        return self._timeline(anchor_id, before, after, everything)
+
+    def _timeline(self, anchor_id: str, before: int, after: int, visible: Visible) -> Timeline:
+        """``timeline`` among the entities ``visible`` accepts (a view's rule)."""
         from kindling.model.disclosure import Timeline
 
         if not isinstance(anchor_id, str) or not anchor_id:
@@ -101,12 +101,15 @@ class DisclosureVerbs(ReadVerbs):
         ids: Sequence[str],
         *,
         token_budget: int | None = None,
-        visible: Visible = _everything,
     ) -> Items:
         """The observations, summaries and capsules named by ``ids``, whole, in the order
         asked (each id once), their texts cut where the running total passes
         ``token_budget``; ids that name nothing are reported in ``missing``. Ids are unique
         per table: one that names several is the observation, else the summary."""
+        return self._get_items(ids, token_budget, everything)
+
+    def _get_items(self, ids: Sequence[str], token_budget: int | None, visible: Visible) -> Items:
+        """``get_items`` among the entities ``visible`` accepts (a view's rule)."""
         from kindling.model.disclosure import Item, Items, cut_marker
 
         if isinstance(ids, str) or not isinstance(ids, Sequence):

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from kindling.engine.base import everything
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.model import Capsule, Observation, Pin, Summary, Visible
 from kindling.model.reports import EXPORTS_KEEP as EXPORTS_KEEP  # the report is a value
@@ -59,9 +60,7 @@ class ForgetVerbs:
 
     store: Store
 
-    def forget(
-        self, entity_id: str, *, dry_run: bool = False, visible: Visible | None = None
-    ) -> ForgetReport:
+    def forget(self, entity_id: str, *, dry_run: bool = False) -> ForgetReport:
         """Forget an observation, summary or pin by id, with every derived copy.
 
         An observation's content becomes ``[redacted]`` and its provenance ``{}`` (id, kind,
@@ -71,16 +70,20 @@ class ForgetVerbs:
         transaction commits, the database files: the report says whether that is complete.
         Inside ``batch()`` the files are purged when the batch commits.
 
-        ``visible`` (the server passes its access rule) limits it to the entities it accepts:
-        one it rejects is as unknown as a missing id, and a derived summary it rejects is
-        neither changed nor named. ``dry_run`` changes nothing and reports what would go."""
+        A view (``Kindling.view_for``) limits it to the entities its rule accepts: one it
+        rejects is as unknown as a missing id, and a derived summary it rejects is neither
+        changed nor named. ``dry_run`` changes nothing and reports what would go."""
+        return self._forget(entity_id, dry_run, everything)
+
+    def _forget(self, entity_id: str, dry_run: bool, visible: Visible) -> ForgetReport:
+        """``forget`` among the entities ``visible`` accepts (a view's rule)."""
         eid = require_id(entity_id, "id")
         store = self.store
         if dry_run:
             return self._plan_one(eid, visible)
 
         def keep(entity: Observation | Summary | Pin | None) -> bool:
-            return entity is not None and (visible is None or visible(entity))
+            return entity is not None and visible(entity)
 
         with store.transaction():
             if keep(store.get_observations([eid]).get(eid)):
@@ -95,14 +98,16 @@ class ForgetVerbs:
                 raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
         return self._purge_state(report)
 
-    def forget_matching(
-        self, text: str, *, dry_run: bool = False, visible: Visible | None = None
-    ) -> ForgetReport:
+    def forget_matching(self, text: str, *, dry_run: bool = False) -> ForgetReport:
         """Forget every observation, summary, pin reason and capsule intent containing
         ``text`` (ASCII case-insensitive substring). ``dry_run`` only counts them, the same
         entities the purge would change (summaries derived from a forgotten observation
-        included). ``visible`` (the server passes its access rule) limits both to the entities
-        it accepts: the others are neither changed nor counted."""
+        included). A view (``Kindling.view_for``) limits both to the entities its rule
+        accepts: the others are neither changed nor counted."""
+        return self._forget_matching(text, dry_run, everything)
+
+    def _forget_matching(self, text: str, dry_run: bool, visible: Visible) -> ForgetReport:
+        """``forget_matching`` among the entities ``visible`` accepts (a view's rule)."""
         text = check_match_text(text)
         if dry_run:
             return self._plan(text, visible)
@@ -155,12 +160,12 @@ class ForgetVerbs:
                     derived.add(summary.id)
         return tuple(sorted(derived))
 
-    def _plan_one(self, eid: str, visible: Visible | None) -> ForgetReport:
+    def _plan_one(self, eid: str, visible: Visible) -> ForgetReport:
         """What ``forget(eid)`` changes, changing nothing."""
         store = self.store
 
         def keep(entity: Observation | Summary | Pin | None) -> bool:
-            return entity is not None and (visible is None or visible(entity))
+            return entity is not None and visible(entity)
 
         if keep(store.get_observations([eid]).get(eid)):
             summaries = store.get_summaries(list(self._derived([eid])))
@@ -172,14 +177,14 @@ class ForgetVerbs:
             return ForgetReport(id=eid, pins=(eid,), dry_run=True)
         raise NotFoundError(f"no observation, summary or pin with id {eid!r}")
 
-    def _plan(self, text: str, visible: Visible | None) -> ForgetReport:
+    def _plan(self, text: str, visible: Visible) -> ForgetReport:
         """What ``forget_matching`` changes: the matches ``visible`` accepts, with the
         summaries derived from the matching observations (those it accepts too)."""
         store = self.store
         found = store.find_text(text)
 
         def keep(entity: Observation | Capsule | Summary | Pin) -> bool:
-            return visible is None or visible(entity)
+            return visible(entity)
 
         observations = store.get_observations(found.observations)
         obs_ids = tuple(

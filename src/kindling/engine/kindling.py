@@ -20,7 +20,7 @@ from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
 from kindling.engine.semantic import SemanticVerbs
-from kindling.engine.tokens import TokenVerbs
+from kindling.engine.team import Principal, TeamDirectory
 from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.memory import LocalMemory
@@ -29,6 +29,7 @@ from kindling.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.store.backends import open_store
 
 if TYPE_CHECKING:
+    from kindling.engine.view import MemoryView
     from kindling.retrieval.budget import Tokenizer
     from kindling.retrieval.provider import RetrievalProvider
     from kindling.retrieval.scoring import ScoringWeights
@@ -42,7 +43,6 @@ class Kindling(
     RetrieveVerbs,
     MemoryVerbs,
     ForgetVerbs,
-    TokenVerbs,
     SemanticVerbs,
 ):
     """Local memory: capture observations into capsules, pin what matters, retrieve.
@@ -105,6 +105,23 @@ class Kindling(
             with suppress(KindlingError, OSError):
                 drain(kd, spool_dir(local), budget_s=DRAIN_ON_OPEN_S)
         return kd
+
+    @property
+    def team(self) -> TeamDirectory:
+        """The team directory of this store: the tokens, teams and principals of
+        ``kindling serve`` (``engine.team``)."""
+        found = self.__dict__.get("_team")
+        if found is None:
+            found = self.__dict__["_team"] = TeamDirectory(self.store, lambda: self.clock())
+        return found
+
+    def view_for(self, principal: Principal) -> MemoryView:
+        """This memory as ``principal`` may see and change it: a ``Memory`` whose every read,
+        forget and write applies the team directory's rule (``engine.view``); what the rule
+        hides is as unknown as an id nobody has."""
+        from kindling.engine.view import MemoryView
+
+        return MemoryView(self, principal)
 
     def close(self) -> None:
         self.store.close()

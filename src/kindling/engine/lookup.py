@@ -4,30 +4,30 @@ It answers "what is this id?" for observations, capsules, summaries and pins, an
 links: an observation's capsules and pins, a capsule's observations and summary, a summary's
 capsule, evidence and pins, a pin's target. Ids are unique per table, not across tables; when
 one id names several entities the first in that order is shown and the others are reported.
-``visible`` narrows what is shown to what a caller may see (the server passes its access rule):
-an entity it rejects is neither shown, nor linked, nor reported.
+A view (``Kindling.view_for``) narrows what is shown to what its principal may see: an entity
+its rule rejects is neither shown, nor linked, nor reported.
 
 Must not import the CLI, servers or adapters.
 """
 
 from __future__ import annotations
 
+from kindling.engine.base import everything
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import NotFoundError
 from kindling.model import AnyEntity, Capsule, Observation, Summary, Visible
 from kindling.model.reports import Described, EntityType
 
 
-def everything(_: AnyEntity) -> bool:
-    return True
-
-
 class LookupVerbs(ReadVerbs):
     """``describe``."""
 
-    def describe(self, entity_id: str, *, visible: Visible = everything) -> Described:
-        """The entity named ``entity_id`` with its links; ``NotFoundError`` if nothing (visible)
-        has it."""
+    def describe(self, entity_id: str) -> Described:
+        """The entity named ``entity_id`` with its links; ``NotFoundError`` if nothing has it."""
+        return self._describe(entity_id, everything)
+
+    def _describe(self, entity_id: str, visible: Visible) -> Described:
+        """``describe`` among the entities ``visible`` accepts (a view's rule)."""
         found = self._find(entity_id, visible)
         if not found:
             raise NotFoundError(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import kindling.engine.validate as validate
-from kindling.engine.base import EngineBase
+from kindling.engine.base import EngineBase, everything
 from kindling.errors import InvalidInputError
 from kindling.model import Capsule, Scope, Summary, Visible
 from kindling.model.sanitize import (
@@ -90,13 +90,16 @@ class MemoryVerbs(EngineBase):
         query: str,
         *,
         limit: int = MAX_LIMIT,
-        user_id: str | None = None,
-        visible: Visible | None = None,
     ) -> list[ChatMemoryMatch]:
         """The memories of ``workspace`` (every summary scoped to it; those without details are
-        legacy) whose text matches ``query``, by text relevance alone, best first. The server
-        narrows them: ``user_id`` to one user's (before ``limit``), ``visible`` (its access
-        rule) to those it accepts."""
+        legacy) whose text matches ``query``, by text relevance alone, best first."""
+        return self._search_memories(workspace, query, limit, None, everything)
+
+    def _search_memories(
+        self, workspace: str, query: str, limit: int, user_id: str | None, visible: Visible
+    ) -> list[ChatMemoryMatch]:
+        """``search_memories`` narrowed by a view: ``user_id`` to one user's (before
+        ``limit``), ``visible`` (its rule) to those it accepts."""
         where = require_text(workspace, "workspace")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string")
@@ -110,8 +113,7 @@ class MemoryVerbs(EngineBase):
             limit=require_limit(limit),
             weights=self.weights,
         )
-        if visible is not None:
-            found = [f for f in found if visible(f.summary)]
+        found = [f for f in found if visible(f.summary)]
         details = self.store.get_summary_details([f.summary.id for f in found])
         return [
             ChatMemoryMatch(ChatMemory(where, f.summary, details.get(f.summary.id)), f.relevance)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import replace
 
+from kindling.engine.base import everything
 from kindling.engine.reads import ReadVerbs
 from kindling.errors import ConflictError, InvalidInputError
 from kindling.model import JsonObject, Scope, Visible
@@ -65,16 +66,21 @@ class TransferVerbs(ReadVerbs):
         *,
         dry_run: bool = False,
         progress: Progress = _no_progress,
-        visible: Visible | None = None,
     ) -> ImportReport:
         """Add the bundle's entities that this store lacks, in one transaction.
 
         Entities are matched by id; an existing one is left as it is (never overwritten). A
         capsule's observations are linked in the bundle's order; links to observations neither in
         the bundle nor in the store are skipped and reported. With ``dry_run`` nothing is written.
-        ``visible`` (a server's access rule): a store observation it rejects is never linked.
+        Through a view (``Kindling.view_for``), a store observation its rule rejects is never
+        linked.
         """
-        known: Visible = visible or (lambda _: True)
+        return self._import_bundle(bundle, dry_run, progress, everything)
+
+    def _import_bundle(
+        self, bundle: Bundle, dry_run: bool, progress: Progress, known: Visible
+    ) -> ImportReport:
+        """``import_bundle``, linking only the store observations ``known`` accepts."""
         if self.scrubs_secrets:  # the one scrub of an import's texts
             bundle = replace(
                 bundle,

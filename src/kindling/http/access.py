@@ -1,165 +1,32 @@
-"""The access rule applied to what a request names: capsules, evidence, pin targets, the
-entities of a bundle. ``auth`` decides scopes; this asks the store what an id is and whose.
-
-Every write goes through ``write_scope`` (one rule: the token's identity, in a repository the
-token may write); an entity named by id must be one the token may touch, else it is as
-unknown as a missing id, in the same words. The ids these checks see are the stored ones: a
-handler maps what a client names through the owner's view first (``http.idspace``).
+"""The access rule of a request: every handler reads and writes through the view of its
+token's principal (``Kindling.view_for``, ``engine.view``), which applies the team directory's
+rule to every verb; this adds the owner's view of ids (``http.idspace``), through which a
+handler maps what a client names before the view sees it.
 
 Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
-
 from kindling.engine import Kindling
-from kindling.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
-from kindling.http.auth import Principal, may_touch, owns, write_scope
-from kindling.http.idspace import TAKEN, IdSpace, IdView
-from kindling.model import AnyEntity, Observation, Pin, Scope, Summary, Visible
-from kindling.model.bundle import MISSING_CAPSULE, Bundle
-from kindling.model.checks import MAX_EVIDENCE_REFS, distinct_ids
+from kindling.engine.access import distinct_refs, found
+from kindling.engine.view import MemoryView
+from kindling.http.auth import Principal
+from kindling.http.idspace import IdSpace, IdView
 
-E = TypeVar("E")
-
-
-def found(getter: Callable[[str], E], entity_id: object) -> E | None:
-    """The entity ``getter`` (an engine getter) finds, or None (a non-string id too)."""
-    if not isinstance(entity_id, str):
-        return None
-    try:
-        return getter(entity_id)
-    except NotFoundError:
-        return None
+__all__ = ["AccessRules", "distinct_refs", "found"]
 
 
 class AccessRules:
-    """The checks of ``Api`` that need the store."""
+    """What every handler of ``Api`` starts from."""
 
     kd: Kindling
     idspace: IdSpace
 
+    def _view(self, who: Principal) -> MemoryView:
+        """The memory as ``who`` may see and change it."""
+        return self.kd.view_for(who)
+
     def _ids(self, who: Principal) -> IdView:
         """The caller's view of ids (``http.idspace``)."""
-        return self.idspace.view(who, self._visible(who))
-
-    def _observations(self, ids: Iterable[str]) -> dict[str, Observation]:
-        """The observations stored under ``ids`` (strings), in one read."""
-        return self.kd.get_observations([i for i in ids if isinstance(i, str)])
-
-    def _capsule_owned(self, who: Principal, capsule_id: Any) -> str:
-        """A capsule a write goes into (append, close, summary): the token's own, in a
-        repository the token may still write (``_write_scope``)."""
-        ref = found(self.kd.get_capsule, capsule_id)
-        if ref is None or not may_touch(who, ref.scope):
-            raise NotFoundError(f"no capsule with id {capsule_id!r}")
-        if not owns(who, ref.scope):
-            raise ForbiddenError(f"capsule {capsule_id} belongs to another user")
-        self._write_scope(who, ref.scope)
-        return ref.id
-
-    def _scope_of(self, entity: AnyEntity) -> Scope:
-        """Whose an entity is: its scope; a summary's is its capsule's."""
-        if isinstance(entity, Summary):
-            ref = found(self.kd.get_capsule, entity.capsule_id)
-            return Scope() if ref is None else ref.scope
-        return entity.scope
-
-    def _visible(self, who: Principal) -> Visible:
-        """The access rule for entities named by id (``auth.may_touch``)."""
-        return lambda entity: may_touch(who, self._scope_of(entity))
-
-    def _evidence_visible(self, who: Principal, refs: Any) -> None:
-        """Evidence may cite only observations the token sees: one it may not see is as unknown
-        as a missing one, in the library's words (else citing would confirm another team's id)."""
-        if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
-            return  # the library refuses it
-        refs = distinct_refs(refs)
-        known, visible = self._observations(refs), self._visible(who)
-        unknown = sorted({r for r in refs if r not in known or not visible(known[r])})
-        if unknown:
-            raise NotFoundError(f"evidence refs name unknown observations: {', '.join(unknown)}")
-
-    def _write_scope(self, who: Principal, scope: Scope) -> Scope:
-        """The one rule of every write (``auth.write_scope``): the token's identity, in a
-        repository it may write."""
-        return write_scope(who, scope, self.kd.repo_is_granted)
-
-    def _target_scope(self, who: Principal, target_type: Any, target_id: Any) -> Scope:
-        entity = (
-            found(lambda i: self.kd.get(i, target_type), target_id)
-            if target_type in ("observation", "summary")
-            else None
-        )
-        scope = None if entity is None else self._scope_of(entity)
-        if scope is None or not may_touch(who, scope):
-            raise NotFoundError(f"no {target_type} with id {target_id!r}")
-        return scope
-
-    def _import_checks(self, who: Principal, bundle: Bundle) -> None:
-        """What a bundle (its ids the owner's, ``IdView.bundle``) may reach, dry run or not: an
-        id still held by an entity the token may not touch (only a concurrent create makes
-        one) is the store's duplicate-id conflict, never counted as ``existing``; a capsule
-        already there gains links only if it is the token's own; a summary's capsule and its
-        evidence outside the bundle must be entities the token may touch, else they are as
-        unknown as a missing id (capsule links and pin targets: ``import_bundle``'s
-        ``visible``)."""
-        kd, visible = self.kd, self._visible(who)
-        taken: list[AnyEntity] = [
-            *self._observations(o.id for o in bundle.observations).values(),
-            *(s for s in (found(kd.get_summary, s.id) for s in bundle.summaries) if s),
-            *(p for p in (found(kd.get_pin, p.id) for p in bundle.pins) if p),
-        ]
-        for capsule in bundle.capsules:
-            there = found(kd.get_capsule, capsule.id)
-            if there is not None:
-                taken.append(there)
-                if visible(there) and not owns(who, there.scope):
-                    raise ForbiddenError(f"capsule {capsule.id} belongs to another user")
-        if not all(visible(entity) for entity in taken):
-            raise ConflictError(TAKEN)
-        own_caps = {c.id for c in bundle.capsules}
-        own_obs = {o.id for o in bundle.observations}
-        cited = self._observations(
-            dict.fromkeys(r for s in bundle.summaries for r in s.evidence_refs if r not in own_obs)
-        )  # every summary's outside evidence in one read
-        for summary in bundle.summaries:  # no summary onto someone else's capsule
-            if summary.capsule_id not in own_caps:
-                ref = found(kd.get_capsule, summary.capsule_id)
-                if ref is None or not may_touch(who, ref.scope):
-                    raise InvalidInputError(MISSING_CAPSULE.format(s=summary))  # as if unknown
-                if not owns(who, ref.scope):
-                    raise ForbiddenError(f"capsule {summary.capsule_id} belongs to another user")
-            unknown = sorted(
-                r
-                for r in summary.evidence_refs
-                if r not in own_obs and (r not in cited or not visible(cited[r]))
-            )
-            if unknown:
-                raise NotFoundError(
-                    f"evidence refs name unknown observations: {', '.join(unknown)}"
-                )
-
-    def _pin_target_known(self, bundle: Bundle, pin: Pin, visible: Visible) -> bool:
-        """A bundle pin's target: in the bundle, or an entity the token may touch (a pin on
-        anything else is skipped, the same whether its target is another team's or missing)."""
-        if pin.target_type == "observation":
-            if any(o.id == pin.target_id for o in bundle.observations):
-                return True
-            target: AnyEntity | None = found(self.kd.get_observation, pin.target_id)
-        else:
-            if any(s.id == pin.target_id for s in bundle.summaries):
-                return True
-            target = found(self.kd.get_summary, pin.target_id)
-        return target is not None and visible(target)
-
-
-def distinct_refs(refs: Any) -> Any:
-    """Evidence refs as the library will take them, each distinct id once (at most
-    ``MAX_EVIDENCE_REFS``, else its 400), so that nothing after this walks the repeats;
-    anything but a list of strings as it is (the library refuses it in its own words)."""
-    if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
-        return refs
-    return list(distinct_ids(refs, "evidence_refs", "evidence ref", MAX_EVIDENCE_REFS))
+        return self.idspace.view(who, self._view(who).sees)

@@ -1,6 +1,6 @@
 """The read endpoints: retrieve, listings, lookups by id, disclosure, status, export and the
-chat memories' search. Each parses its query or body, makes one ``Kindling`` call under the
-token's read scope (``auth.read_scope``) or access rule (``AccessRules._visible``), and renders
+chat memories' search. Each parses its query or body, makes one call on the view of the
+token's principal (``Kindling.view_for``: its read scope and access rule), and renders
 ``to_dict`` JSON.
 
 Must not import the CLI or other adapters.
@@ -9,17 +9,17 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kindling import __version__
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.http.access import AccessRules, found
-from kindling.http.auth import Principal, read_scope
+from kindling.http.auth import Principal
 from kindling.http.idspace import IdView, owned_ids
 from kindling.http.params import (
     GETTERS,
     MAX_QUERY_CHARS,
-    OPEN_SHOWN,
     cursor_of,
     fields,
     limit_of,
@@ -27,7 +27,7 @@ from kindling.http.params import (
     scope_of,
     whole_number,
 )
-from kindling.model import AnyEntity, Scope, wire
+from kindling.model import AnyEntity, wire
 
 KEYWORD = {"capsule": "capsule_id"}  # a query parameter's name -> the verb's keyword
 
@@ -55,20 +55,22 @@ class ReadHandlers(AccessRules):
                 f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} (a question, "
                 "not a document)"
             )
-        args["scope"] = read_scope(who, scope_of(args.get("scope")))
-        return self.kd.retrieve(**args).to_dict()
+        args["scope"] = scope_of(args.get("scope"))
+        return self._view(who).retrieve(**args).to_dict()
 
     def _listing(
         self,
         who: Principal,
         params: Mapping[str, str],
-        call: Callable[..., Sequence[Any]],
+        verb: str,
         **named: Callable[[Mapping[str, str]], Any],
     ) -> list[dict[str, Any]]:
-        """A ``list_*`` verb over the query: its scope, ``limit``, and its own ``named``
-        parameters (each read from the query by its function; the library checks values)."""
+        """The view's ``list_*`` ``verb`` over the query: its scope, ``limit``, and its own
+        ``named`` parameters (each read from the query by its function; the library checks
+        values)."""
         args = fields(params, {"session", "repo", "agent", "limit", *named})
         own = {KEYWORD.get(name, name): read(args) for name, read in named.items()}
+        call: Callable[..., Sequence[Any]] = getattr(self._view(who), verb)
         found = call(scope=query_scope(who, args), limit=limit_of(args), **own)
         return [entity.to_dict() for entity in found]
 
@@ -76,7 +78,7 @@ class ReadHandlers(AccessRules):
     def list_summaries(
         self, who: Principal, ids: IdView, params: Mapping[str, str]
     ) -> list[dict[str, Any]]:
-        return self._listing(who, params, self.kd.list_summaries)
+        return self._listing(who, params, "list_summaries")
 
     @owned_ids
     def list_observations(
@@ -89,20 +91,20 @@ class ReadHandlers(AccessRules):
         return self._listing(
             who,
             params,
-            self.kd.list_observations,
+            "list_observations",
             kind=lambda a: a.get("kind"),
             capsule=lambda a: ids.stored(a.get("capsule")),
             before=before,
         )
 
     def list_repos(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        return self._listing(who, params, self.kd.list_repos)
+        return self._listing(who, params, "list_repos")
 
     @owned_ids
     def list_capsules(
         self, who: Principal, ids: IdView, params: Mapping[str, str]
     ) -> list[dict[str, Any]]:
-        return self._listing(who, params, self.kd.list_capsules, status=lambda a: a.get("status"))
+        return self._listing(who, params, "list_capsules", status=lambda a: a.get("status"))
 
     @owned_ids
     def list_pins(
@@ -111,21 +113,21 @@ class ReadHandlers(AccessRules):
         def active_at(args: Mapping[str, str]) -> int | None:
             return whole_number(args, "active_at")
 
-        return self._listing(who, params, self.kd.list_pins, active_at=active_at)
+        return self._listing(who, params, "list_pins", active_at=active_at)
 
     @owned_ids
     def get_entity(self, who: Principal, ids: IdView, kind: str, entity_id: str) -> dict[str, Any]:
         """One entity by id; another team's id is as unknown as an id nobody has."""
         getter, name = GETTERS[kind]
-        entity: AnyEntity | None = found(getattr(self.kd, getter), ids.stored(entity_id))
-        if entity is None or not self._visible(who)(entity):
+        entity: AnyEntity | None = found(getattr(self._view(who), getter), ids.stored(entity_id))
+        if entity is None:
             raise NotFoundError(f"no {name} with id {entity_id!r}")
         return entity.to_dict()
 
     @owned_ids
     def describe(self, who: Principal, ids: IdView, entity_id: str) -> dict[str, Any]:
         """``kindling show --json`` of one id, its links narrowed to what the token sees."""
-        return self.kd.describe(ids.stored(entity_id), visible=self._visible(who)).to_dict()
+        return self._view(who).describe(ids.stored(entity_id)).to_dict()
 
     @owned_ids
     def timeline(
@@ -135,8 +137,7 @@ class ReadHandlers(AccessRules):
         and its steps are left out."""
         args = fields(params, {"before", "after"})
         counts = {k: n for k in args if (n := whole_number(args, k)) is not None}
-        visible = self._visible(who)
-        return self.kd.timeline(ids.stored(anchor_id), visible=visible, **counts).to_dict()
+        return self._view(who).timeline(ids.stored(anchor_id), **counts).to_dict()
 
     @owned_ids
     def get_items(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,22 +145,15 @@ class ReadHandlers(AccessRules):
         ones."""
         args = fields(body, {"ids", "token_budget"}, {"ids"})
         wanted = ids.stored_all(args.pop("ids"))
-        return self.kd.get_items(wanted, visible=self._visible(who), **args).to_dict()
+        return self._view(who).get_items(wanted, **args).to_dict()
 
     @owned_ids
     def status(self, who: Principal, ids: IdView) -> dict[str, Any]:
-        mine = self.kd.list_capsules(
-            status="open", scope=Scope(user_id=who.user_id), limit=OPEN_SHOWN
-        )
-        return {
-            "version": __version__,
-            "backend": self.kd.backend,
-            "schemaVersion": self.kd.stats().schema_version,
-            "user": who.name,
-            "team": who.team,
-            "repos": sorted(who.repos),
-            "openCapsules": [c.to_dict() for c in mine],
-        }
+        """The server's facts and the token user's open capsules (``MemoryView.status``), the
+        version this process's; the client adds the server's address."""
+        facts = replace(self._view(who).status(), version=__version__).to_json()
+        del facts["server"]
+        return facts
 
     @owned_ids
     def export(self, who: Principal, ids: IdView, params: Mapping[str, str]) -> dict[str, Any]:
@@ -168,7 +162,7 @@ class ReadHandlers(AccessRules):
         redacted = args.get("include_redacted", "false")
         if redacted not in ("true", "false"):
             raise InvalidInputError("include_redacted must be true or false")
-        return self.kd.export_bundle(
+        return self._view(who).export_bundle(
             scope=scope,
             include_redacted=redacted == "true",
             exported_at=whole_number(args, "exported_at"),
@@ -181,13 +175,11 @@ class ReadHandlers(AccessRules):
         """``Kindling.search_memories`` among the memories the token may read."""
         args = fields(body, {"workspace", "query", "limit"}, {"workspace", "query"})
         workspace = args.pop("workspace")
+        query = args.pop("query")
         if not isinstance(workspace, str):
             raise InvalidInputError("workspace must be a string")
-        where = read_scope(who, Scope(repo_id=workspace))  # a granted repository, or one's own
-        query = args.pop("query")
         if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
             raise InvalidInputError(f"query is over {MAX_QUERY_CHARS} characters")
-        found_ = self.kd.search_memories(
-            workspace, query, user_id=where.user_id, visible=self._visible(who), **args
-        )
+        # a granted repository, or one's own
+        found_ = self._view(who).search_memories(workspace, query, **args)
         return [wire.match_to_dict(m) for m in found_]

@@ -38,6 +38,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from kindling.engine.access import TAKEN as TAKEN  # the handlers and tests read it here
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.http.auth import Principal
 from kindling.model import AnyEntity, Visible
@@ -48,8 +49,6 @@ from kindling.model.reports import EntityType
 if TYPE_CHECKING:
     from kindling.engine import Kindling
 
-# what a write with an id already taken gets (the store's own words, without its details)
-TAKEN = "an entity with that id already exists"
 MARK = "~"  # between a client's id and the hex of its derived id
 HEX_CHARS = 16  # 64 bits of the keyed hash: a collision is stepped over anyway (``TRIES``)
 TRIES = 4  # derived ids tried for one client id before giving up (each must be free)
@@ -75,7 +74,7 @@ class IdSpace:
         """The view of the owner of ``who`` (one read: its aliases); ``visible`` is the
         access rule of ``who`` for entities named by id."""
         owner = owner_of(who)
-        return IdView(self, owner, self.kd.id_aliases(owner), visible)
+        return IdView(self, owner, self.kd.team.id_aliases(owner), visible)
 
     def derive(self, owner: str, wire_id: str, attempt: int) -> str:
         message = f"{attempt}\0{owner}\0{wire_id}".encode("utf-8", "surrogatepass")
@@ -104,7 +103,7 @@ class IdView:
 
     def reload(self) -> None:
         """Read the owner's aliases again (after a race), forgetting unsaved ones."""
-        self._load(self.space.kd.id_aliases(self.owner))
+        self._load(self.space.kd.team.id_aliases(self.owner))
 
     # ------------------------------------------------------------------ inbound
 
@@ -132,7 +131,7 @@ class IdView:
             except InvalidInputError:
                 continue  # the library refuses it, in its own words
         if fresh:
-            self._taken |= self.space.kd.taken_ids(fresh)
+            self._taken |= self.space.kd.team.taken_ids(fresh)
             self._looked_up.update(fresh)
 
     def new_id(self, kind: EntityType, value: Any) -> Any:
@@ -155,7 +154,7 @@ class IdView:
             return value  # the owner holds the id too, and the slot of this kind is free
         for attempt in range(TRIES):
             derived = self.space.derive(self.owner, value, attempt)
-            if derived not in self.to_wire and not self.space.kd.taken_ids([derived]):
+            if derived not in self.to_wire and not self.space.kd.team.taken_ids([derived]):
                 self.to_stored[value] = self.pending[value] = derived
                 self.to_wire[derived] = value
                 return derived
@@ -219,7 +218,7 @@ class IdView:
         kd = self.space.kd
         with kd.batch():
             for wire, stored in self.pending.items():
-                if kd.add_id_alias(self.owner, wire, stored) != stored:
+                if kd.team.add_id_alias(self.owner, wire, stored) != stored:
                     raise ConflictError(TAKEN)  # a concurrent create of the owner's won
             yield
         self.pending.clear()

@@ -17,7 +17,6 @@ IGNORED = frozenset({"user_id", "userId"})
 # retrieve's query: a question, not a document (an 800 KB query took 3.3 s); the remote hook
 # cuts a prompt to this (hooks.remote.MAX_QUERY_CHARS)
 MAX_QUERY_CHARS = 10_000
-OPEN_SHOWN = 20  # open capsules in the status answer (as `kindling status` shows locally)
 # GET /v1/{kind}/{id}: the engine's getter of each kind, and the kind's name in messages
 GETTERS = {
     "observations": ("get_observation", "observation"),

@@ -5,15 +5,33 @@ Must not be imported by the core (model, store, retrieval, capture).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
 import click
 
 from kindling.cli.shared import canonical_repo, library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
+from kindling.errors import RemoteModeError
+
+if TYPE_CHECKING:
+    from kindling.entry import Engine
 
 NO_TOKENS = (
     "tokens are managed on the server's database: run `kindling --db <its database> token ...`"
     " there, without KINDLING_URL"
 )
+
+
+@contextmanager
+def _database(state: State, *, create: bool = True) -> Iterator[Engine]:
+    """The database, whose team directory (``Kindling.team``) these commands manage; in
+    remote mode a one-line ``RemoteModeError``, never the local file instead."""
+    if state.server is not None:
+        raise RemoteModeError(NO_TOKENS)
+    with state.open_local(create=create) as kd:
+        yield kd
 
 
 def _name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -52,8 +70,8 @@ def create(state: State, /, user: str, team: str | None, as_json: bool) -> None:
     Example:
       kindling token create --user alice --team web
     """
-    with state.open_database(NO_TOKENS) as kd:
-        record, token = kd.create_token(user=user, team=team)
+    with _database(state) as kd:
+        record, token = kd.team.create_token(user=user, team=team)
     token_id = record.id
     if as_json:
         emit_json({"id": token_id, "user": user, "team": team, "token": token})
@@ -72,8 +90,8 @@ def list_(state: State, /, as_json: bool) -> None:
     Example:
       kindling token list --json
     """
-    with state.open_database(NO_TOKENS, create=False) as kd:
-        tokens = kd.list_tokens()
+    with _database(state, create=False) as kd:
+        tokens = kd.team.list_tokens()
     if as_json:
         emit_json([t.to_dict() for t in tokens])
         return
@@ -94,8 +112,8 @@ def revoke(state: State, /, token_id: str, as_json: bool) -> None:
     Example:
       kindling token revoke 3f9a0c1b2d4e
     """
-    with state.open_database(NO_TOKENS) as kd:
-        kd.revoke_token(token_id)
+    with _database(state) as kd:
+        kd.team.revoke_token(token_id)
     if as_json:
         emit_json({"revoked": token_id})
     else:
@@ -116,8 +134,8 @@ def grant(state: State, /, team: str, repo: str, as_json: bool) -> None:
       kindling token grant --team web --repo /home/alice/src/webapp
     """
     repo = canonical_repo(repo)  # '.' and paths become the git root, as agents record it
-    with state.open_database(NO_TOKENS) as kd:
-        kd.grant_repo(team=team, repo=repo)
+    with _database(state) as kd:
+        kd.team.grant_repo(team=team, repo=repo)
     if as_json:
         emit_json({"team": team, "repo": repo})
     else:
