@@ -55,7 +55,7 @@ def test_memory_is_a_memory_and_is_empty() -> None:
 def test_a_server_url_is_a_remote_memory(tmp_path: Path) -> None:
     served = str(tmp_path / "served.db")
     with Kindling.open(served) as kd:
-        _record, token = kd.create_token(user="alice")
+        _record, token = kd.team.create_token(user="alice")
     with running_server(served) as (url, _proc):
         memory = connect(url, token=token, now=T0)
         assert isinstance(memory, Memory)

@@ -6,12 +6,13 @@ scrubbed of secrets and cut to the content cap here, as the engine does, before 
 machine (``forget_matching`` says why its text is not). The capture, forget, retrieve and
 chat-memory verbs are here; the reads, status, export and import in ``client.reads``.
 
-It is a ``Memory`` and not a ``LocalMemory``: the verbs of a database itself (``stats``:
-whole-store counts are not one token's to see, ``status`` gives the server's facts;
+It is a ``Memory`` and not a ``LocalMemory``: the verbs of a database itself (``stats``: whole-
+store counts are not one token's to see, ``status`` gives the server's facts;
 ``semantic_index``) are not here, nor are tokens (the team directory's, on the server's
-database), and an adapter that needs them refuses remote mode itself. ``batch()`` groups nothing: every request
-is its own transaction on the server (``append_many`` is one request, one transaction). ``now``
-fixes the time of every write (``KINDLING_NOW``), as it fixes a local engine's clock.
+database), and an adapter that needs them refuses remote mode itself. ``batch()`` groups
+nothing: every request is its own transaction on the server (``append_many`` is one request,
+one transaction). ``now`` fixes the time of every write (``KINDLING_NOW``), as it fixes a local
+engine's clock.
 
 Must not be imported by the core; imports only the core.
 """

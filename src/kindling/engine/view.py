@@ -9,7 +9,8 @@ write. ``kindling serve`` answers each request through the view of its token's p
 so does the team page.
 
 It is a ``Memory`` and not a ``LocalMemory``: the whole-store verbs (``stats``,
-``semantic_index``) are the store owner's, as they are not a server client's. ``close`` leaves the engine open: it belongs to whoever opened it.
+``semantic_index``) are the store owner's, as they are not a server client's. ``close`` leaves
+the engine open: it belongs to whoever opened it.
 
 Must not import the CLI, servers or adapters.
 """
