@@ -104,3 +104,30 @@ def test_the_page_over_a_server_shows_the_teams_memory(
             assert re.search(r"team</th><td>web<", status)
             assert url in status
             assert web.get("/item", params={"id": ids["other"]}).status_code == 404
+
+
+def test_bad_input_over_a_server_is_the_servers_one_line_answer(
+    server: tuple[str, str, dict[str, str]],
+) -> None:
+    url, token, ids = server
+    login = LocalLogin()
+    bad = [
+        ("/item", {"id": "nope"}, 404, "not_found"),
+        ("/item", {"id": ids["other"]}, 404, "not_found"),  # another team's id: unknown
+        ("/search", {"q": "plan", "repo": OTHER_REPO}, 403, "forbidden"),
+        ("/repo", {"repo": REPO, "kind": "bogus"}, 400, "invalid observation kind"),
+        ("/repo", {"repo": REPO, "before": "garbage"}, 400, "before must be"),
+    ]
+    with RemoteKindling(url, token) as memory:
+        app = create_local_app(memory, login=login)
+        with TestClient(app, base_url="http://127.0.0.1:1", follow_redirects=True) as web:
+            web.get(f"/?code={login.new_code()}")
+            for path, params, status, said in bad:
+                r = web.get(path, params=params)
+                assert r.status_code == status, (path, params)
+                assert said in r.text, (path, params)
+                assert "other team" not in r.text
+            form = re.search(r'name="csrf" value="([0-9a-f]+)"', web.get("/forget").text)
+            assert form
+            preview = web.post("/forget/preview", data={"csrf": form[1], "match": "rounding plan"})
+            assert "Nothing matches" in preview.text  # another team's text is not the token's

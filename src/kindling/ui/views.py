@@ -292,7 +292,7 @@ async def status(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
     else:  # a server, as the token sees it (``GET /v1/status``)
         rows += [("server", doc["server"])] if doc.get("server") else []
         rows += [
-            ("version", f"{doc['version']} ({doc['backend']})"),
+            ("version", f"{doc.get('version') or '-'} ({doc['backend']})"),
             ("schema", doc["schemaVersion"]),
             ("user", doc["user"]),
             ("team", doc["team"] or "none (personal token)"),
