@@ -106,7 +106,7 @@ def test_kindling_ui_shows_the_teams_memory_behind_its_code(team: Team) -> None:
 
 @pytest.mark.parametrize(
     ("token", "said"),
-    [(None, "remote mode needs a token"), ("x", "")],
+    [(None, "pass its token"), ("x", "")],
 )
 def test_no_token_or_a_dead_server_is_one_line(token: str | None, said: str) -> None:
     port = free_port()  # nothing listens there

@@ -27,6 +27,7 @@ from kindling.http.auth import Principal
 from kindling.http.params import cursor_of
 from kindling.memory import Memory
 from kindling.model import Scope
+from kindling.model.status import LocalStatus, ServerStatus
 
 T = TypeVar("T")
 Json = dict[str, Any]
@@ -65,14 +66,13 @@ def _forget_args(body: Json) -> Json:
     return {k: v for k, v in body.items() if k in ("id", "match", "dry_run")}
 
 
-def who_of(status: Json) -> tuple[str, bool]:
+def who_of(status: LocalStatus | ServerStatus) -> tuple[str, bool]:
     """Who the page shows as its reader, and whether every read must name a repository, from
     a memory's ``status``: a server's names the token's user and team; a database's, nobody."""
-    user, team = status.get("user"), status.get("team")
-    if user is None:
+    if isinstance(status, LocalStatus):
         return "local", False
-    where = f" at {status['server']}" if status.get("server") else ""
-    return f"{user}{f' ({team})' if team else ''}{where}", team is not None
+    team = f" ({status.team})" if status.team else ""
+    return f"{status.user}{team} at {status.server}", status.team is not None
 
 
 class MemorySource:
@@ -143,8 +143,9 @@ class MemorySource:
     def status(self) -> Json:
         """The memory's ``status``; for a database, the newest observation's time too; and
         this machine's hook health."""
-        doc = dict(self.memory.status())
-        if "observations" in doc:  # a database's counts: when did it last capture?
+        found = self.memory.status()
+        doc = found.to_json()
+        if isinstance(found, LocalStatus):  # a database's counts: when did it last capture?
             newest = self.memory.list_observations(limit=1)
             doc["lastCapture"] = newest[0].ts if newest else None
         if self.hooks_log is not None:
