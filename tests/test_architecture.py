@@ -197,6 +197,7 @@ ENGINE_DEBTS: dict[str, str] = {
     "kindling.http.access": _SERVER,
     "kindling.http.api": _SERVER,
     "kindling.http.app": _SERVER,
+    "kindling.http.auth": _SERVER,
     "kindling.http.idspace": _SERVER,
 }
 

@@ -170,7 +170,7 @@ def test_a_team_token_naming_no_repository_lists_its_granted_ones(
 ) -> None:
     """The browser's first page: a team token's repositories, without knowing them first."""
     alice = tokens["alice"]
-    kd.grant_repo(team="web", repo="/src/docs")  # applies at once: tokens are read per request
+    kd.team.grant_repo(team="web", repo="/src/docs")  # applies at once: tokens are read per request
     note = {"kind": "message", "content": "docs", "scope": {"repoId": "/src/docs"}}
     post(client, "/v1/observations", alice, note | {"ts": 1_900_000_000_000})
     repos = get(client, "/v1/repos", alice).json()
