@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         cursor = deep_cursor(kd, repo.repo_id, depth)
         report["repository"] = {"id": repo.repo_id, "observations": repo.observations}
         login = LocalLogin()
-        app = create_local_app(kd, login=login, db=path)
+        app = create_local_app(kd, login=login)
         with TestClient(app, base_url="http://127.0.0.1:8000") as client:
             client.get(f"/?code={login.new_code()}")
             pages = {

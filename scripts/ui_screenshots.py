@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         with Kindling.open(db, clock=lambda: NOW) as kd:
             seed(kd)
             login = LocalLogin()
-            app = create_local_app(kd, login=login, db=db)
+            app = create_local_app(kd, login=login)
             server = uvicorn.Server(uvicorn.Config(app, port=0, log_level="warning"))
             import socket
 

@@ -165,6 +165,27 @@ def test_a_listing_of_another_teams_repository_is_403(
             assert error_code(r) == "forbidden"
 
 
+def test_a_team_token_naming_no_repository_lists_its_granted_ones(
+    client: TestClient, world: dict[str, Any], tokens: dict[str, str], kd: Kindling
+) -> None:
+    """The browser's first page: a team token's repositories, without knowing them first."""
+    alice = tokens["alice"]
+    kd.team.grant_repo(team="web", repo="/src/docs")  # applies at once: tokens are read per request
+    note = {"kind": "message", "content": "docs", "scope": {"repoId": "/src/docs"}}
+    post(client, "/v1/observations", alice, note | {"ts": 1_900_000_000_000})
+    repos = get(client, "/v1/repos", alice).json()
+    assert [r["repoId"] for r in repos] == ["/src/docs", REPO]  # newest activity first
+    assert repos[1]["observations"] == 2
+    assert [r["repoId"] for r in get(client, "/v1/repos", alice, limit=1).json()] == ["/src/docs"]
+    assert [r["repoId"] for r in get(client, "/v1/repos", tokens["mallory"]).json()] == [OTHER_REPO]
+    assert get(client, "/v1/repos", alice, session="s-bob").json() == []  # not her session
+    assert error_code(get(client, "/v1/repos", alice, limit="x")) == "invalid_input"
+    assert error_code(get(client, "/v1/repos", alice, limit=0)) == "invalid_input"
+    dave = make_token(kd, "dave", "ops")  # a team granted nothing
+    assert get(client, "/v1/repos", dave).json() == []
+    assert error_code(get(client, "/v1/repos", dave, limit=0)) == "invalid_input"
+
+
 def test_the_user_never_comes_from_the_query(
     client: TestClient, world: dict[str, Any], tokens: dict[str, str]
 ) -> None:

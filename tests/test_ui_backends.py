@@ -16,7 +16,7 @@ pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 def test_every_view_works_on_the_backend(kd: Kindling, store_backend: str) -> None:
     ids = seed(kd)
     login = LocalLogin()
-    app = create_local_app(kd, login=login, db=None)
+    app = create_local_app(kd, login=login)
     with TestClient(app, base_url="http://127.0.0.1:1", follow_redirects=True) as web:
         assert web.get(f"/?code={login.new_code()}").status_code == 200
         assert REPO in web.get("/").text

@@ -46,7 +46,7 @@ def page(
 ) -> Iterator[tuple[str, dict[str, str]]]:
     beacon = f"http://127.0.0.1:{recorder.port}"
     ids = seed(kd, beacon=f' <img src="{beacon}/img"> <script src="{beacon}/js"></script>')
-    with serving(create_local_app(kd, login=login, db=db_path)) as base:
+    with serving(create_local_app(kd, login=login)) as base:
         yield base, ids
 
 

@@ -45,7 +45,7 @@ def login() -> LocalLogin:
 
 @pytest.fixture
 def anon(kd: Kindling, db_path: Path, login: LocalLogin) -> Iterator[TestClient]:
-    app = create_local_app(kd, login=login, db=db_path)
+    app = create_local_app(kd, login=login)
     with TestClient(app, base_url=ORIGIN, follow_redirects=False) as c:
         yield c
 
@@ -345,12 +345,6 @@ def test_keyset_pages_walk_the_timeline(client: TestClient, kd: Kindling) -> Non
         path = older.group(1).replace("&amp;", "&") if older else None
     assert seen == [f"{n:03d}" for n in reversed(range(120))]
     assert "end of the timeline" in page
-
-
-def test_the_ui_command_needs_a_local_database() -> None:
-    r = run("--url", "http://127.0.0.1:1", "ui", "--no-open")
-    assert r.code == 1
-    assert "kindling ui reads the local database" in r.stderr
 
 
 def test_kindling_ui_serves_the_database_behind_its_printed_address(

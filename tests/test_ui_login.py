@@ -178,7 +178,7 @@ def login() -> LocalLogin:
 def web(kd: Kindling, db_path: Path, login: LocalLogin) -> Iterator[TestClient]:
     seed(kd)
     with TestClient(
-        create_local_app(kd, login=login, db=db_path), base_url=ORIGIN, follow_redirects=False
+        create_local_app(kd, login=login), base_url=ORIGIN, follow_redirects=False
     ) as c:
         yield c
 
@@ -207,13 +207,13 @@ def test_a_cookie_dies_with_its_server(kd: Kindling, db_path: Path, web: TestCli
     assert web.get(f"/?code={LocalLogin().new_code()}").status_code == 403
     first, again = LocalLogin(), LocalLogin()
     with TestClient(
-        create_local_app(kd, login=first, db=db_path), base_url=ORIGIN, follow_redirects=False
+        create_local_app(kd, login=first), base_url=ORIGIN, follow_redirects=False
     ) as before:
         assert before.get(f"/?code={first.new_code()}").status_code == 200
         kept = before.cookies[COOKIE]
         assert before.get("/").status_code == 200
     with TestClient(
-        create_local_app(kd, login=again, db=db_path), base_url=ORIGIN, follow_redirects=False
+        create_local_app(kd, login=again), base_url=ORIGIN, follow_redirects=False
     ) as after:
         after.cookies.set(COOKIE, kept)
         assert after.get("/").status_code == 403

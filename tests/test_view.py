@@ -183,6 +183,7 @@ def p_list_observations(w: World) -> None:
 def p_list_repos(w: World) -> None:
     _refused(lambda: w.view.list_repos(scope=Scope(repo_id="/api")))
     assert [r.repo_id for r in w.view.list_repos(scope=Scope(repo_id="/web"))] == ["/web"]
+    assert [r.repo_id for r in w.view.list_repos()] == ["/web"]  # naming none: its team's
 
 
 def p_list_capsules(w: World) -> None:

@@ -39,7 +39,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
-from kindling.model.checks import MAX_LIMIT
+from kindling.model.checks import MAX_LIMIT, require_limit
 
 if TYPE_CHECKING:
     from typing import Self
@@ -140,7 +140,22 @@ class MemoryView(CaptureView):
         )
 
     def list_repos(self, *, scope: Scope | None = None, limit: int = 50) -> list[RepoActivity]:
-        return self._kd.list_repos(scope=self._scope(scope), limit=limit)
+        """A team principal whose scope names no repository gets those granted to its team,
+        most recently active first (every other read of a team names one): the browser's
+        first page."""
+        where = scope or Scope()
+        if self.principal.team is None or where.repo_id is not None:
+            return self._kd.list_repos(scope=self._scope(scope), limit=limit)
+        limit = require_limit(limit)  # checked even for a team granted nothing
+        found = [
+            activity
+            for repo in sorted(self.principal.repos)
+            for activity in self._kd.list_repos(
+                scope=self._scope(replace(where, repo_id=repo)), limit=limit
+            )
+        ]
+        found.sort(key=lambda r: (-r.last_ts, r.repo_id))
+        return found[:limit]
 
     def list_capsules(
         self, *, status: CapsuleStatus | None = None, scope: Scope | None = None, limit: int = 50

@@ -27,7 +27,7 @@ from kindling.http.params import (
     scope_of,
     whole_number,
 )
-from kindling.model import AnyEntity, wire
+from kindling.model import AnyEntity, Scope, wire
 
 KEYWORD = {"capsule": "capsule_id"}  # a query parameter's name -> the verb's keyword
 
@@ -98,7 +98,13 @@ class ReadHandlers(AccessRules):
         )
 
     def list_repos(self, who: Principal, params: Mapping[str, str]) -> list[dict[str, Any]]:
-        return self._listing(who, params, "list_repos")
+        """The repositories in scope (a team token naming none: its team's, ``MemoryView``)."""
+        args = fields(params, {"session", "repo", "agent", "limit"})
+        where = Scope(
+            session_id=args.get("session"), repo_id=args.get("repo"), agent_id=args.get("agent")
+        )
+        found = self._view(who).list_repos(scope=where, limit=limit_of(args))
+        return [r.to_dict() for r in found]
 
     @owned_ids
     def list_capsules(

@@ -1,7 +1,8 @@
 """The page's routes: who is asking (``guard``), one view or action, the answer as HTML.
 
-``create_local_app`` is ``kindling ui``'s application (mounted at ``/``); ``add_team_ui`` mounts
-the same pages at ``/ui`` on ``kindling serve``'s application, logged in with a bearer token.
+``create_local_app`` is ``kindling ui``'s application (mounted at ``/``), over any ``Memory``: a
+local database, or a ``kindling serve`` in remote mode; ``add_team_ui`` mounts the same pages at
+``/ui`` on ``kindling serve``'s application, logged in with a bearer token.
 
 Must not import the CLI or other adapters than ``kindling.http``.
 """
@@ -22,7 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kindling.engine import Kindling
+from kindling.config import kindling_home
 from kindling.errors import (
     InvalidInputError,
     KindlingError,
@@ -34,6 +35,7 @@ from kindling.http.api import Api
 from kindling.http.app import read_bytes, told
 from kindling.http.auth import authenticate, authenticate_hash, token_hash
 from kindling.http.shedding import READ_TIMEOUT_S
+from kindling.memory import Memory
 from kindling.ui import actions, search, views
 from kindling.ui.guard import (
     HEADERS,
@@ -48,7 +50,7 @@ from kindling.ui.guard import (
 )
 from kindling.ui.markup import Markup, esc, tag
 from kindling.ui.pages import Ctx, layout
-from kindling.ui.source import LocalSource, Source, TeamSource
+from kindling.ui.source import MemorySource, Source, TeamSource
 
 MAX_FORM_BYTES = 64 << 10
 STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8"}
@@ -204,9 +206,14 @@ async def static(request: Request) -> Response:
     return Response(data, media_type=STATIC[name])
 
 
-def create_local_app(kd: Kindling, *, login: LocalLogin, db: Path | None) -> ASGIApp:
-    """``kindling ui``: the local database for whoever opens one of ``login``'s codes."""
-    source = LocalSource(kd, Api(kd), db)
+def create_local_app(
+    memory: Memory, *, login: LocalLogin, hooks_log: Path | None = None
+) -> ASGIApp:
+    """``kindling ui``: ``memory`` (a database, or a server through ``RemoteKindling``) for
+    whoever opens one of ``login``'s codes. The status page shows the hook errors logged in
+    ``hooks_log`` (default: ``$KINDLING_HOME/hooks.log``)."""
+    log_file = hooks_log if hooks_log is not None else Path(kindling_home()) / "hooks.log"
+    source = MemorySource(memory, hooks_log=log_file)
 
     async def enter(request: Request) -> tuple[Source, str]:
         cookie = request.cookies.get(cookie_name(LOCAL_COOKIE, request))

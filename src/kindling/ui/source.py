@@ -1,8 +1,12 @@
 """Where the pages get memory: one library call per action, answered in the API's wire JSON.
 
-``LocalSource`` is ``kindling ui``: the local database, everything in it visible. ``TeamSource``
-is the page of ``kindling serve``: every call goes through ``http.api.Api`` as the logged-in
-token, so the page sees and changes exactly what that token may through the JSON API.
+``MemorySource`` is ``kindling ui``: any ``kindling.memory.Memory``, a local database (where
+its owner sees everything) or a ``kindling serve`` through ``client.RemoteKindling`` (where the
+server applies the token's rules). Which repositories there are, whether a read must name one
+and what the status says are that memory's answers (``list_repos``, ``status``), never worked
+out here. ``TeamSource`` is the page of ``kindling serve``: every call goes through
+``http.api.Api`` as the logged-in token, so the page sees and changes exactly what that token
+may through the JSON API.
 
 Must not import the CLI or other adapters than ``kindling.http``.
 """
@@ -10,17 +14,20 @@ Must not import the CLI or other adapters than ``kindling.http``.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from kindling.config import kindling_home
-from kindling.engine import Kindling
+from starlette.concurrency import run_in_threadpool
+
 from kindling.errors import InvalidInputError
-from kindling.http.api import Api, cursor_of
-from kindling.http.auth import Principal, read_scope
-from kindling.lookup import describe
+from kindling.http.api import Api
+from kindling.http.auth import Principal
+from kindling.http.params import cursor_of
+from kindling.memory import Memory
 from kindling.model import Scope
+from kindling.model.status import LocalStatus, ServerStatus
 
 T = TypeVar("T")
 Json = dict[str, Any]
@@ -59,25 +66,40 @@ def _forget_args(body: Json) -> Json:
     return {k: v for k, v in body.items() if k in ("id", "match", "dry_run")}
 
 
-class LocalSource:
-    """The local database, as its owner sees it (``kindling ui``)."""
+def who_of(status: LocalStatus | ServerStatus) -> tuple[str, bool]:
+    """Who the page shows as its reader, and whether every read must name a repository, from
+    a memory's ``status``: a server's names the token's user and team; a database's, nobody."""
+    if isinstance(status, LocalStatus):
+        return "local", False
+    team = f" ({status.team})" if status.team else ""
+    return f"{status.user}{team} at {status.server}", status.team is not None
 
-    who = "local"
-    needs_repo = False
 
-    def __init__(self, kd: Kindling, api: Api, db: Path | None) -> None:
-        self.kd, self.api, self.db = kd, api, db
+class MemorySource:
+    """Any ``Memory``, as the one who opened it sees it (``kindling ui``, local or remote).
+
+    ``hooks_log`` is this machine's hook error log, shown on the status page. The verbs run
+    one at a time, in a worker thread (a SQLite connection is not shared by two at once)."""
+
+    def __init__(self, memory: Memory, *, hooks_log: Path | None = None) -> None:
+        self.memory, self.hooks_log = memory, hooks_log
+        self.who, self.needs_repo = who_of(memory.status())
+        self._lock = threading.Lock()
 
     async def run(self, call: Callable[[], T]) -> T:
-        return await self.api.run(call)  # the API's worker thread and SQLite lock
+        def locked() -> T:
+            with self._lock:
+                return call()
+
+        return await run_in_threadpool(locked)
 
     def repos(self) -> list[Json]:
-        return [r.to_dict() for r in self.kd.list_repos(limit=MAX_REPOS)]
+        return [r.to_dict() for r in self.memory.list_repos(limit=MAX_REPOS)]
 
     def observations(
         self, scope: Scope, before: str | None, limit: int, kind: str | None = None
     ) -> list[Json]:
-        found = self.kd.list_observations(
+        found = self.memory.list_observations(
             scope=scope,
             limit=limit,
             before=cursor_of(before),
@@ -86,54 +108,49 @@ class LocalSource:
         return [o.to_dict() for o in found]
 
     def capsules(self, scope: Scope, limit: int) -> list[Json]:
-        return [c.to_dict() for c in self.kd.list_capsules(scope=scope, limit=limit)]
+        return [c.to_dict() for c in self.memory.list_capsules(scope=scope, limit=limit)]
 
     def pins(self, scope: Scope, limit: int) -> list[Json]:
-        return [p.to_dict() for p in self.kd.list_pins(scope=scope, limit=limit)]
+        return [p.to_dict() for p in self.memory.list_pins(scope=scope, limit=limit)]
 
     def summaries(self, scope: Scope, limit: int) -> list[Json]:
-        return [s.to_dict() for s in self.kd.list_summaries(scope=scope, limit=limit)]
+        return [s.to_dict() for s in self.memory.list_summaries(scope=scope, limit=limit)]
 
     def search(self, query: str, scope: Scope, max_candidates: int) -> Json:
-        return self.kd.retrieve(query, scope=scope, max_candidates=max_candidates).to_dict()
+        found = self.memory.retrieve(query, scope=scope, max_candidates=max_candidates)
+        return found.to_dict()
 
     def item(self, entity_id: str) -> Json:
-        return describe(self.kd, entity_id).to_dict()
+        return self.memory.describe(entity_id).to_dict()
 
     def pin(self, body: Json) -> Json:
         args = dict(body)
-        return self.kd.pin(args.pop("target_type"), args.pop("target_id"), **args).to_dict()
+        return self.memory.pin(args.pop("target_type"), args.pop("target_id"), **args).to_dict()
 
     def unpin(self, pin_id: str) -> Json:
-        self.kd.unpin(pin_id)
+        self.memory.unpin(pin_id)
         return {"deleted": pin_id}
 
     def forget(self, body: Json) -> Json:
         args = _forget_args(body)
         dry = bool(args.get("dry_run"))
         if "match" in args:
-            return self.kd.forget_matching(args["match"], dry_run=dry).to_dict()
+            return self.memory.forget_matching(args["match"], dry_run=dry).to_dict()
         if "id" not in args:
             raise InvalidInputError("give an id or a text to match")
-        return self.kd.forget(args["id"], dry_run=dry).to_dict()
+        return self.memory.forget(args["id"], dry_run=dry).to_dict()
 
     def status(self) -> Json:
-        stats = self.kd.stats()
-        newest = self.kd.list_observations(limit=1)
-        db = self.db
-        files = [] if db is None else [db, db.with_name(db.name + "-wal")]
-        return {
-            "database": None if db is None else str(db),
-            "sizeBytes": sum(p.stat().st_size for p in files if p.exists()),
-            "schemaVersion": stats.schema_version,
-            "observationsByKind": dict(sorted(stats.observations_by_kind.items())),
-            "redacted": stats.redacted_observations,
-            "capsulesByStatus": dict(sorted(stats.capsules_by_status.items())),
-            "summaries": stats.summaries,
-            "pins": stats.pins,
-            "lastCapture": newest[0].ts if newest else None,
-            "hooks": hook_health(Path(kindling_home()) / "hooks.log"),
-        }
+        """The memory's ``status``; for a database, the newest observation's time too; and
+        this machine's hook health."""
+        found = self.memory.status()
+        doc = found.to_json()
+        if isinstance(found, LocalStatus):  # a database's counts: when did it last capture?
+            newest = self.memory.list_observations(limit=1)
+            doc["lastCapture"] = newest[0].ts if newest else None
+        if self.hooks_log is not None:
+            doc["hooks"] = hook_health(self.hooks_log)
+        return doc
 
 
 class TeamSource:
@@ -148,13 +165,7 @@ class TeamSource:
         return await self.api.run(call)
 
     def repos(self) -> list[Json]:
-        """A team token's granted repositories; a personal token's own (the API's rules)."""
-        who = self.principal
-        if who.team is None:
-            found = self.api.kd.list_repos(scope=Scope(user_id=who.user_id), limit=MAX_REPOS)
-        else:
-            found = [r for r in self.api.kd.list_repos(limit=MAX_REPOS) if r.repo_id in who.repos]
-        return [r.to_dict() for r in found]
+        return self.api.list_repos(self.principal, {"limit": str(MAX_REPOS)})
 
     def observations(
         self, scope: Scope, before: str | None, limit: int, kind: str | None = None
@@ -189,13 +200,6 @@ class TeamSource:
 
     def status(self) -> Json:
         return self.api.status(self.principal)
-
-
-def scope_for(source: Source, scope: Scope) -> Scope:
-    """The scope a read really gets (a team source narrows it as the API does)."""
-    if isinstance(source, TeamSource):
-        return read_scope(source.principal, scope)
-    return scope
 
 
 def hook_health(log: Path) -> Json:

@@ -270,42 +270,44 @@ async def pins(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
 
 
 async def status(src: Source, ctx: Ctx, params: Mapping[str, str]) -> Markup:
+    """The memory's ``status``: a database's counts, or a server's facts for the token; then
+    the open capsules and, for ``kindling ui``, this machine's hook health."""
     doc = await src.run(src.status)
     rows: list[tuple[str, object]] = []
-    if "observationsByKind" in doc:
-        kinds = doc["observationsByKind"]
+    if "observations" in doc:  # a database (``Kindling.status``)
+        obs, caps = doc["observations"], doc["capsules"]
+        kinds = ", ".join(f"{k} {n}" for k, n in obs["byKind"].items())
+        local = "://" not in doc["database"]
         rows += [
-            ("database", doc["database"] or "PostgreSQL"),
-            ("size", size(doc["sizeBytes"]) if doc["database"] else "-"),
+            ("database", doc["database"]),
+            ("size", size(doc["sizeBytes"]) if local else "-"),
             ("schema", doc["schemaVersion"]),
-            (
-                "observations",
-                f"{sum(kinds.values())} (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")",
-            ),
-            ("forgotten", doc["redacted"]),
-            ("capsules", ", ".join(f"{k} {n}" for k, n in doc["capsulesByStatus"].items()) or "0"),
+            ("observations", f"{obs['total']} ({kinds})"),
+            ("forgotten", obs["redacted"]),
+            ("capsules", ", ".join(f"{k} {n}" for k, n in caps["byStatus"].items()) or "0"),
             ("summaries", doc["summaries"]),
             ("pins", doc["pins"]),
-            ("last capture", when(doc["lastCapture"]) if doc["lastCapture"] else "never"),
+            ("last capture", when(doc["lastCapture"]) if doc.get("lastCapture") else "never"),
         ]
-        hooks = doc["hooks"]
-        health = "no errors logged" if hooks["errors"] == 0 else f"{hooks['errors']} error lines"
-        rows.append(("hook health", f"{health} ({hooks['log']})"))
-        recent = (
-            [tag("pre", {"class": "log"}, "\n".join(hooks["recent"]))] if hooks["recent"] else []
-        )
-    else:
+    else:  # a server, as the token sees it (``GET /v1/status``)
+        rows += [("server", doc["server"])] if doc.get("server") else []
         rows += [
-            ("server", f"{doc['version']} ({doc['backend']})"),
+            ("version", f"{doc.get('version') or '-'} ({doc['backend']})"),
             ("schema", doc["schemaVersion"]),
             ("user", doc["user"]),
             ("team", doc["team"] or "none (personal token)"),
             ("repositories", ", ".join(doc["repos"]) or "-"),
         ]
-        recent = [
-            tag("h2", None, "Your open capsules"),
-            tag("ul", {"class": "capsules"}, *(capsule_row(ctx, c) for c in doc["openCapsules"])),
-        ]
+    recent: list[object] = []
+    hooks = doc.get("hooks")
+    if hooks is not None:
+        health = "no errors logged" if hooks["errors"] == 0 else f"{hooks['errors']} error lines"
+        rows.append(("hook health", f"{health} ({hooks['log']})"))
+        if hooks["recent"]:
+            recent.append(tag("pre", {"class": "log"}, "\n".join(hooks["recent"])))
+    mine = "Open capsules" if "observations" in doc else "Your open capsules"
+    opened = [capsule_row(ctx, c) for c in doc.get("openCapsules") or []]
+    recent += [tag("h2", None, mine), tag("ul", {"class": "capsules"}, *opened)] if opened else []
     table = tag(
         "table",
         {"class": "facts"},

@@ -1,4 +1,5 @@
-"""``kindling ui``: the memory browser on the local database (extra ``kindling-memory[server]``).
+"""``kindling ui``: the memory browser on the local database, or in remote mode on what a
+``kindling serve`` token may see (extra ``kindling-memory[server]``).
 
 Must not be imported by the core (model, store, retrieval, capture).
 """
@@ -17,7 +18,7 @@ import click
 
 from kindling.cli.shared import library_errors
 from kindling.cli.state import State, emit_json, json_option, pass_state
-from kindling.errors import InvalidInputError, StoreError
+from kindling.errors import StoreError
 
 
 @click.command("ui")
@@ -35,21 +36,19 @@ from kindling.errors import InvalidInputError, StoreError
 def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     """Browse, search, pin and forget memory in a web page on this machine.
 
-    Serves on 127.0.0.1 only. The printed address carries a one-time code: the first visit
-    spends it for a session cookie (HttpOnly, this port only, until the command stops). The
-    browser it opens gets another code through a private file, never on its command line.
-    For a team, 'kindling serve' has the same page at /ui.
+    The memory is the local database, or in remote mode (KINDLING_URL and KINDLING_TOKEN)
+    what that token may see on the server. Serves on 127.0.0.1 only. The printed address
+    carries a one-time code: the first visit spends it for a session cookie (HttpOnly, this
+    port only, until the command stops). The browser it opens gets another code through a
+    private file, never on its command line. A server also has the page at <its URL>/ui.
 
     \b
     Example:
       kindling ui
       kindling ui --no-open --port 8777
       kindling ui --no-open --json   # {"url": ...} on stdout, for scripts
+      kindling --url https://kindling.example ui   # remote: the token in KINDLING_TOKEN
     """
-    if state.server is not None:
-        raise InvalidInputError(
-            "kindling ui reads the local database; for a server, open <server URL>/ui"
-        )
     try:
         import uvicorn
 
@@ -59,6 +58,29 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
         raise StoreError(
             "kindling ui needs the server extra: pip install 'kindling-memory[server]'"
         ) from None
+    login = LocalLogin()
+    with state.open() as memory, tempfile.TemporaryDirectory(prefix="kindling-ui-") as private:
+        # the page asks the memory who it is: a dead server or a bad token stops here
+        app = create_local_app(memory, login=login)
+        with _listen(port) as sock:
+            base = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+            address = f"{base}?code={login.new_code()}"
+            if as_json:
+                emit_json({"url": address, **_where(state)})
+            else:
+                click.echo(f"kindling: memory browser at {address}")
+            click.echo("kindling: Ctrl-C to stop", err=True)
+            if not no_open and _has_desktop():
+                opener = opener_page(Path(private), f"{base}?code={login.new_code()}")
+                webbrowser.open(opener.as_uri())
+            config = uvicorn.Config(app, log_level="warning", access_log=False)
+            # uvicorn stops on SIGTERM, then raises it again: exit through the `with`, which
+            # removes the browser's file, rather than die on the spot.
+            signal.signal(signal.SIGTERM, _exit)
+            uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.bind(("127.0.0.1", port))
@@ -66,25 +88,14 @@ def command(state: State, /, port: int, no_open: bool, as_json: bool) -> None:
     except OSError as exc:
         sock.close()
         raise StoreError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    login = LocalLogin()
-    base = f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    address = f"{base}?code={login.new_code()}"
-    with state.open_local() as kd, tempfile.TemporaryDirectory(prefix="kindling-ui-") as private:
-        db = None if state.url else Path(os.path.abspath(state.db))
-        app = create_local_app(kd, login=login, db=db)
-        if as_json:
-            emit_json({"url": address, "database": str(db) if db else "postgresql"})
-        else:
-            click.echo(f"kindling: memory browser at {address}")
-        click.echo("kindling: Ctrl-C to stop", err=True)
-        if not no_open and _has_desktop():
-            opener = opener_page(Path(private), f"{base}?code={login.new_code()}")
-            webbrowser.open(opener.as_uri())
-        config = uvicorn.Config(app, log_level="warning", access_log=False)
-        # uvicorn stops on SIGTERM, then raises it again: exit through the `with`, which
-        # removes the browser's file, rather than die on the spot.
-        signal.signal(signal.SIGTERM, _exit)
-        uvicorn.Server(config).run(sockets=[sock])
+    return sock
+
+
+def _where(state: State) -> dict[str, str]:
+    """What the page shows: a server's URL, or the database (a file, or ``postgresql``)."""
+    if state.server is not None:
+        return {"server": state.server}
+    return {"database": "postgresql" if state.url else os.path.abspath(state.db)}
 
 
 def _exit(signum: int, frame: object) -> None:
