@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.support.paths import ROOT
+
+BENCH = ROOT / "bench"
 
 
 def _named() -> set[str]:

@@ -9,9 +9,10 @@ import click
 import pytest
 
 from kindling.cli.app import cli
-from tests.clitools import run
+from tests.support.cli import run
+from tests.support.paths import ROOT
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+DOCS = ROOT / "docs" / "cli.md"
 
 
 def _commands() -> list[tuple[str, ...]]:
@@ -107,7 +108,7 @@ def test_documented_search_output_is_the_real_output(tmp_path: Path) -> None:
 
 
 def test_readme_demo_output_is_the_real_output() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     start = readme.index("$ kindling demo\n") + len("$ kindling demo\n")
     shown = readme[start : readme.index("```", start)]
     out = run("demo", env={"COLUMNS": "100"})

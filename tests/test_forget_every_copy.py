@@ -13,7 +13,7 @@ import pytest
 
 from kindling import Kindling, Scope
 from kindling.errors import InvalidInputError, NotFoundError
-from tests.clitools import run, run_process
+from tests.support.cli import run, run_process
 
 WORD = "zanzibarquuxwidgets"
 NEEDLE = WORD[:14].encode()  # the stem's prefix: word, stem and compressed terms contain it

@@ -23,8 +23,8 @@ from kindling.client.front import RemoteKindling
 from kindling.memory import Memory, verbs
 from kindling.model import wire
 from kindling.model.bundle import parse_bundle
-from tests.paritylib import T0, local_and_served, normal
-from tests.secret_corpus import planted
+from tests.support.parity import T0, local_and_served, normal
+from tests.support.secret_corpus import planted
 
 pytest.importorskip("uvicorn")
 pytestmark = pytest.mark.contract  # both backends (conftest)
