@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 CORE := $(VENV)/.core
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench quality clean
+.PHONY: demo test check lint typecheck pytest bench quality clean
 
 # The core install. The venv gets no pip of its own when the interpreter has one: ensurepip
 # alone costs more than the rest of `make demo` (the interpreter's pip installs into the venv
@@ -68,6 +68,14 @@ pytest: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The edit loop: lint, types and the fast tests (about a minute on an idle 2-core machine;
+# CONTRIBUTING.md). The layers whose tests run in process; the slow ones, the CLI, the server,
+# the agents and the browser wait for `make test`.
+CHECK_TESTS ?= tests/retrieval tests/engine tests/secrets tests/docs tests/suite
+check: lint typecheck
+	$(BIN)/python -m compileall -q src/kindling
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile -m "not slow" $(CHECK_TESTS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -115,7 +115,10 @@ LAYERS: dict[str, list[str]] = {
         "bench_corpus", "bench_injection", "bench_smoke", "quality", "quality_coding",
         "quality_coding_floor",
     ],
-    "docs": ["architecture", "bench_docs", "cli_docs", "glossary", "python_api_docs"],
+    "docs": [
+        "agents_docs", "architecture", "bench_docs", "cli_docs", "glossary", "performance_docs",
+        "python_api_docs",
+    ],
     "suite": ["temp_files", "requires", "tests_by_layer"],  # the test suite's own rules
 }  # fmt: skip
 
