@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import io
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -287,11 +290,60 @@ def do_layers(check: bool) -> set[Path]:
     return changed
 
 
+LINE = 100  # ruff's line-length
+
+
+def prose_lines(text: str) -> set[int]:
+    """Line numbers (1-based) inside docstrings and comments, where a line may be rewrapped."""
+    lines: set[int] = set()
+    with contextlib.suppress(SyntaxError, tokenize.TokenError):
+        for node in ast.walk(ast.parse(text)):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+                value = body[0].value
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    lines.update(range(value.lineno, (value.end_lineno or value.lineno) + 1))
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        lines.update(  # a comment alone on its line, not one after code
+            t.start[0]
+            for t in tokens
+            if t.type == tokenize.COMMENT and not t.line[: t.start[1]].strip()
+        )
+    return lines
+
+
+def rewrap(path: Path) -> None:
+    """A mention made longer by a rewrite can push prose past the line length: break such a
+    line of a docstring or comment at its last space that fits (a comment keeps its ``# ``)."""
+    text = path.read_text(encoding="utf-8")
+    prose = prose_lines(text)
+    out: list[str] = []
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        body = line.rstrip("\n")
+        if len(body) <= LINE or number not in prose:
+            out.append(line)
+            continue
+        indent = body[: len(body) - len(body.lstrip())]
+        comment = body.lstrip().startswith("#")
+        lead = indent + ("# " if comment else "")
+        cut = body.rfind(" ", len(lead) + 1, LINE + 1)
+        if cut <= len(lead):
+            out.append(line)
+            continue
+        out.append(body[:cut] + "\n")
+        out.append(lead + body[cut + 1 :] + "\n")
+    new = "".join(out)
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+
+
 def tidy(changed: set[Path]) -> None:
     """Sort the imports the rewrites touched and format the Python files (ruff of the venv)."""
     ruff = ROOT / ".venv" / "bin" / "ruff"
     command = str(ruff) if ruff.exists() else shutil.which("ruff")
     files = sorted(str(p) for p in changed if p.suffix == ".py" and p.exists())
+    for name in files:
+        rewrap(Path(name))
     if not files or command is None:
         return
     subprocess.run([command, "check", "--quiet", "--fix", "--select", "I,F401", *files], cwd=ROOT,

@@ -129,3 +129,19 @@ def test_an_unknown_test_module_is_named_not_guessed(
     assert script.main([]) == 1
     assert "test_brand_new.py" in capsys.readouterr().err
     assert (repo / "tests" / "test_brand_new.py").exists()
+
+
+def test_prose_made_too_long_is_rewrapped_and_code_is_not(tmp_path: Path) -> None:
+    long_doc = "word " * 19 + "tests/retrieval/test_relevance_and_context.py"
+    long_code = "X = " + repr("y" * 110) + "  # a comment"
+    source = tmp_path / "m.py"
+    source.write_text(f'"""{long_doc}"""\n\n# {long_doc}\n{long_code}\n')
+    load().rewrap(source)
+    lines = source.read_text().splitlines()
+    assert lines[0].startswith('"""word')
+    assert len(lines[0]) <= 100
+    assert lines[1] == 'tests/retrieval/test_relevance_and_context.py"""'
+    assert lines[3].startswith("# word")
+    assert len(lines[3]) <= 100
+    assert lines[4] == "# tests/retrieval/test_relevance_and_context.py"
+    assert lines[5] == long_code
