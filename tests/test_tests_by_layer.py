@@ -43,7 +43,7 @@ HELPER = '''"""A helper."""
 
 from pathlib import Path
 
-DATA = Path(__file__).parent / "data"
+DATA = Path({file}).parent / "data"
 '''
 
 TEST = '''"""Retrieval, once named after a version."""
@@ -52,16 +52,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.pgutil import DATA
-from tests.test_agents_cli import CLIS
+from {tests}.pgutil import DATA
+from {tests}.test_agents_cli import CLIS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path({file}).resolve().parents[1]
 DOCS = ROOT / "docs"
 
 
 def test_it() -> None:
     assert DATA and CLIS and DOCS
 '''
+
+# The old spellings, put together at run time: the script rewrites them wherever they are
+# written, this file included.
+OLD = {"tests": "tests", "file": "__file__"}
 
 
 def git(repo: Path, *args: str) -> str:
@@ -77,10 +81,12 @@ def test_the_script_moves_once_and_rewrites_every_spelling(
     (repo / "tests").mkdir(parents=True)
     (repo / "docs").mkdir()
     (repo / "tests" / "__init__.py").write_text("")
-    (repo / "tests" / "pgutil.py").write_text(HELPER)
-    (repo / "tests" / "test_retrieval_v2.py").write_text(TEST)
+    (repo / "tests" / "pgutil.py").write_text(HELPER.format(**OLD))
+    (repo / "tests" / "test_retrieval_v2.py").write_text(TEST.format(**OLD))
     (repo / "tests" / "test_agents_cli.py").write_text("CLIS = 1\n")
-    (repo / "docs" / "x.md").write_text("See tests/test_retrieval_v2.py and tests/pgutil.py.\n")
+    (repo / "docs" / "x.md").write_text(
+        "See {tests}/test_retrieval_v2.py and {tests}/pgutil.py.\n".format(**OLD)
+    )
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start")
