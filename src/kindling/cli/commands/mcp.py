@@ -14,7 +14,7 @@ from kindling import InvalidInputError
 from kindling.cli.state import State, fail, pass_state
 from kindling.mcp import catalog
 
-HELP = f"""Serve Kindling over MCP on stdin/stdout (for Claude Code, Cursor, ...).
+HELP = f"""Serve Kindling over MCP on stdin/stdout, for any agent that speaks it.
 
 Tools: {", ".join(catalog.names())}. The default scope is the git root of the directory the
 server starts in.
