@@ -129,7 +129,7 @@ LAYERS: dict[str, list[str]] = {
 # file names of imagined projects).
 TEXT_GLOBS = ("*.md", "*.py", "*.sh", "*.toml", "Makefile")
 TEXT_DIRS = ("tests", "src", "scripts", "bench", "docs", ".ci")
-TEXT_TOP = ("README.md", "CONTRIBUTING.md", "Makefile", "pyproject.toml")
+TEXT_TOP = ("README.md", "CONTRIBUTING.md", "CHANGELOG.md", "Makefile", "pyproject.toml", ".ci/run")
 
 
 def moves() -> dict[str, tuple[str, str]]:
