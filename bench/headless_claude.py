@@ -1,5 +1,5 @@
 """What headless ``claude -p`` runs leave in Kindling: N runs against a local stand-in for the
-Messages API (``tests/fake_anthropic.py``), each ending right after a tool call.
+Messages API (``tests/support/fake_anthropic.py``), each ending right after a tool call.
 
     python bench/headless_claude.py [--runs 20] [--compactions 5] [--kindling PATH] [--claude PATH]
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: `tests`
 
-from tests.fake_anthropic import FakeAnthropic
+from tests.support.fake_anthropic import FakeAnthropic
 
 CACHE = Path.home() / ".cache" / "kindling-npm" / "node_modules"
 

@@ -5,7 +5,7 @@ in the repository (issue 34: OpenCode installed ``@opencode-ai/plugin`` into a p
     python bench/opencode_start.py [--runs 3] [--online] [--kindling PATH] [--opencode PATH]
 
 Offline is a private network namespace with only loopback (``unshare -n``, as root), where the
-stand-in model (``tests/fake_anthropic.py``) runs too. Prints each run's wall time and the
+stand-in model (``tests/support/fake_anthropic.py``) runs too. Prints each run's wall time and the
 files in the repository that are not ``init``'s own config. Needs the opencode CLI
 (``scripts/agent_clis.sh``); uses a private HOME in a temporary directory.
 """
@@ -40,7 +40,7 @@ def used_online(folder: Path, version: str = "1.18.33") -> None:
 
 
 def _runs(args: argparse.Namespace) -> None:
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository r
 
 from bench.scrub_speed import _TOOL_OUTPUT
 from kindling.secrets.scrub import scrub_secrets
-from tests.secret_samples import masked, non_secret_samples, secret_samples
+from tests.support.secret_samples import masked, non_secret_samples, secret_samples
 
 
 def _group(setting: str) -> str:

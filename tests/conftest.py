@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 import tempfile
@@ -14,7 +13,8 @@ import pytest
 from hypothesis import settings
 
 from kindling import Kindling
-from tests.pgutil import PG_URL, pg_schema, pg_unreachable
+from tests.support.pg import PG_URL, pg_schema, pg_unreachable
+from tests.support.requires import require, under_ci
 
 # No per-example deadline in any Hypothesis test (speed belongs in bench/): under parallel
 # workers on a loaded machine, hypothesis's default 200 ms deadline failed a correct example as
@@ -36,11 +36,18 @@ def pytest_report_header() -> list[str]:
 PG_FIXTURES = {"pg_url", "pg_conn"}
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``@pytest.mark.requires("chromium", ...)``: skip in one line when a resource is absent,
+    fail under ``CI=true`` (tests/support/requires.py)."""
+    for mark in item.iter_markers("requires"):
+        require(*mark.args)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without a PostgreSQL server (and outside CI, where that is a failure), leave its tests
     out and say so in one line, instead of a skip line per test."""
     why = pg_unreachable()
-    if why is None or os.environ.get("CI") == "true":
+    if why is None or under_ci():
         return
     needs_pg = [
         item

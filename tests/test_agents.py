@@ -18,10 +18,11 @@ import pytest
 from kindling import Kindling
 from kindling.agents import get, names
 from kindling.agents.base import FileChange
-from tests.hookutil import run_hook
+from tests.support.hooks import run_hook
+from tests.support.paths import ROOT
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
-AGENTS_DIR = Path(__file__).resolve().parents[1] / "src" / "kindling" / "agents"
+AGENTS_DIR = ROOT / "src" / "kindling" / "agents"
 FLAGS = {"claude-code": "--claude-code", "gemini": "--gemini", "codex": "--codex"}
 FLAGS |= {"opencode": "--opencode", "cursor": "--cursor"}
 SAY = {"hooks": [{"type": "command", "command": "say"}]}

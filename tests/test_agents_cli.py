@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.requires import unavailable
+
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
 MODULES = CACHE / "node_modules"
@@ -59,10 +61,7 @@ def cli(name: str) -> list[str]:
     on_path = shutil.which(name)
     if on_path:
         return [on_path]
-    reason = f"{name} CLI not found (run scripts/agent_clis.sh to install it from npm)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
+    unavailable(f"{name} CLI not found (run scripts/agent_clis.sh to install it from npm)")
 
 
 def run(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
@@ -159,7 +158,7 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
     """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
     run and record the prompt, the shell command and the summary Stop leaves."""
     from kindling import Kindling
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     with FakeOpenAI() as api:
@@ -191,7 +190,7 @@ def test_a_real_codex_session_finds_kindlings_tools_and_calls_retrieve(
     the model calls ``retrieve``, and the answer comes back to the model: the prompt the
     UserPromptSubmit hook stored in ``$KINDLING_DB``, a store other than the default, which
     `kindling mcp` opens only because ``init`` forwards the variable (``env_vars``)."""
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     prompt = "Recall marker-codex from Kindling's memory"
@@ -227,7 +226,7 @@ def test_a_real_gemini_session_records_its_tool_call_and_summary(
     record the prompt, the shell command (its output, not the model's wrapper) and the
     summary AfterAgent leaves."""
     from kindling import Kindling
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     user = Path(home["HOME"]) / ".gemini"
@@ -265,7 +264,7 @@ def test_a_real_opencode_session_records_its_tool_call_and_summary(
     import time
 
     from kindling import Kindling
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     user = Path(home["HOME"])

@@ -24,7 +24,7 @@ import pytest
 
 from kindling import Kindling
 from kindling.config import SERVER_ENV, default_db_file, is_placeholder, kindling_home, setting
-from tests.hookutil import run_hook
+from tests.support.hooks import run_hook
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 AGENT = "agent-e1aa1370-3e4a-4866-8dd9-48791aa90e20"  # the SDK's conversation (and session) id

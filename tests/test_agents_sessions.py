@@ -47,7 +47,7 @@ def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
     """Headless Gemini CLI puts session start's context in front of the prompt it hands
     BeforeAgent (``<hook_context>...</hook_context>``): the prompt is stored as the user typed
     it, so the second and third sessions' context holds no copy of an earlier one."""
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     prompt = "Print marker-gemini and tell me what the last session did"
@@ -122,7 +122,7 @@ def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
     """OpenCode installs ``@opencode-ai/plugin`` into every config folder it scans for plugins,
     and waits for it at each start; ``init`` makes none in the repository, and a real session
     still hands its events to Kindling through the plugin ``opencode.json`` names."""
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     env = opencode_env(home, git_repo)
@@ -143,7 +143,7 @@ def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
 def test_codex_stores_a_failed_commands_exit_code(git_repo: Path, home: dict[str, str]) -> None:
     """Codex's PostToolUse payload carries no exit code; its session log (the rollout file,
     ``transcript_path``) has it under the same call id: a failing command is stored failed."""
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
     from tests.test_agents_cli import codex_session
 
     argv = cli("codex")
@@ -164,8 +164,8 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
     """Team mode: Gemini CLI strips variables named like a token from an MCP server's
     environment unless its settings allow them; ``init`` allows Kindling's. The server here
     is down, so the tool fails, but for want of the server, not of the token."""
-    from tests.fake_gemini import FakeGemini
-    from tests.serverutil import free_port
+    from tests.support.fake_gemini import FakeGemini
+    from tests.support.server import free_port
 
     argv = cli("gemini")
     team = {**home, "KINDLING_URL": f"http://127.0.0.1:{free_port()}", "KINDLING_TOKEN": "kdt_x"}
@@ -185,7 +185,7 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
 def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, str]) -> None:
     """Codex edits with ``apply_patch`` (its own patch format): stored as a ``file_diff``,
     the whole diff, as Claude Code's Edit, not a tool call cut to about 1 KB."""
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
     from tests.test_agents_cli import codex_session
 
     argv = cli("codex")
@@ -221,7 +221,7 @@ def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, s
 def test_codex_starts_no_hook_for_kindlings_own_tools(git_repo: Path, home: dict[str, str]) -> None:
     """The PostToolUse matcher ``init`` writes leaves out Kindling's MCP tools: a session
     whose only tool call is Kindling's ``retrieve`` runs no PostToolUse hook at all."""
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
     from tests.test_agents_cli import codex_session
 
     argv = cli("codex")
@@ -238,7 +238,7 @@ def test_gemini_runs_no_hook_for_precompress_or_kindlings_own_tools(
     """Gemini CLI fires PreCompress before every model request, and AfterTool for Kindling's
     own MCP tools: ``init`` installs no PreCompress hook and an AfterTool matcher that leaves
     Kindling's tools out (checked with a second hook of the same matcher, which logs)."""
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     settings = git_repo / ".gemini" / "settings.json"
@@ -265,7 +265,7 @@ def test_opencode_injects_memory_and_closes_its_sessions(
     context to the system prompt, so session 1's memory is in session 2's model request; and
     each session's capsule is closed, with its summary, when OpenCode exits."""
     from kindling import Kindling
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     env = opencode_env(home, git_repo)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.hookutil import run_hook
+from tests.support.hooks import run_hook
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import kindling
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "kindling"
 DOC = ROOT / "docs" / "architecture.md"
 LIMIT = 400

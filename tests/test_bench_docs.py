@@ -1,4 +1,5 @@
-"""bench/README.md's layout names every file of bench/ (docs cannot drift)."""
+"""bench/README.md's layout names every file of bench/, and docs/performance.md quotes real
+benchmarks with real options (docs cannot drift)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import fnmatch
 import re
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.support.paths import ROOT
+
+BENCH = ROOT / "bench"
 
 
 def _named() -> set[str]:
@@ -43,3 +46,45 @@ def test_the_coverage_check_sees_a_missing_file() -> None:
     assert _covered("quality/coding/rules.py", named)
     assert _covered("quality/histories/edge-proxy.json", named)
     assert not _covered("shell.py", named)
+
+
+PERFORMANCE = ROOT / "docs" / "performance.md"
+
+
+def _bench_commands(text: str) -> list[str]:
+    """The benchmark commands a document quotes (a quote may wrap across lines)."""
+    quoted = (" ".join(q.split()) for q in re.findall(r"`([^`]+)`", text))
+    return [q for q in quoted if re.match(r"(python (-m bench\b|bench/)|bench/\S+\.py)", q)]
+
+
+def _sources(command: str) -> list[Path]:
+    words = command.split()
+    if words[:2] == ["python", "-m"]:
+        target = ROOT / Path(*words[2].split("."))
+        if target.is_dir():
+            return sorted(target.rglob("*.py"))
+        return [target.with_suffix(".py")]
+    script = words[1] if words[0] == "python" else words[0]
+    return [ROOT / script]
+
+
+def test_performance_quotes_real_benchmarks_and_options() -> None:
+    commands = _bench_commands(PERFORMANCE.read_text(encoding="utf-8"))
+    assert len(commands) >= 6
+    for command in commands:
+        sources = _sources(command)
+        assert sources, command
+        assert all(p.is_file() for p in sources), f"{command}: no such benchmark"
+        text = "".join(p.read_text(encoding="utf-8") for p in sources)
+        for option in re.findall(r"\s(--[a-z][a-z-]*)", command):
+            assert f'"{option}"' in text, f"{command}: {option} is not an option of it"
+
+
+def test_a_wrong_option_or_benchmark_is_seen() -> None:
+    assert _bench_commands("`python -m bench --sizes\n 10k` and `bench/x.py --runs 2`") == [
+        "python -m bench --sizes 10k",
+        "bench/x.py --runs 2",
+    ]
+    assert not (ROOT / "bench" / "x.py").is_file()
+    text = "".join(p.read_text(encoding="utf-8") for p in _sources("python -m bench"))
+    assert '"--no-such-option"' not in text

@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
+from tests.support.paths import ROOT
+
+SRC = ROOT / "src" / "kindling"
 
 
 def _files(*parts: str) -> list[Path]:

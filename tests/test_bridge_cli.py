@@ -16,7 +16,7 @@ import pytest
 from kindling import Kindling
 from kindling.bridge.contract import format_iso8601
 from kindling.model import RELEVANCE_THRESHOLD
-from tests.bridge_support import (
+from tests.support.bridge import (
     DAY,
     NOW,
     ingest_here,

@@ -8,7 +8,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from tests.bridge_support import ROOT, SCHEMA, validator
+from tests.support.bridge import SCHEMA, validator
+from tests.support.paths import ROOT
 
 DOC = (ROOT / "docs" / "bridge.md").read_text(encoding="utf-8")
 EXAMPLE = re.compile(r"<!-- schema: (\w+) -->\n```json\n(.*?)\n```", re.S)

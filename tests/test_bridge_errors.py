@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bridge_support import (
+from tests.support.bridge import (
     assert_error,
     ingest,
     ingest_ok,

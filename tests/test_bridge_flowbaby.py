@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling.bridge.ranking import MIN_SCORE
-from tests.bridge_support import (
+from tests.support.bridge import (
     RETRIEVE,
     ingest_ok,
     make_env,

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.bridge_support import RETRIEVE, ingest_ok, make_env, retrieve, seed_filler
+from tests.support.bridge import RETRIEVE, ingest_ok, make_env, retrieve, seed_filler
 
 LAUNCHER = [sys.executable, "-m", "kindling.bridge.flowbaby"]
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.bridge.handler import run_ingest, run_retrieve
-from tests.bridge_support import INGEST, RETRIEVE
+from tests.support.bridge import INGEST, RETRIEVE
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

@@ -13,9 +13,10 @@ import pytest
 from kindling import config
 from kindling.bridge.contract import canonical_workspace
 from kindling.cli.shared import canonical_repo
-from tests.bridge_support import BIN, kindling
+from tests.support.bridge import BIN, kindling
+from tests.support.paths import ROOT
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
+SRC = ROOT / "src" / "kindling"
 # Paths that are not ids: the executable a hook command runs, the database file's own path.
 NOT_IDS = {
     "agents/base.py",

@@ -19,7 +19,7 @@ from kindling import (
 )
 from kindling.model.sanitize import MAX_CONTENT_BYTES
 from tests.conftest import FakeClock
-from tests.pgutil import table_counts
+from tests.support.pg import table_counts
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

@@ -16,10 +16,10 @@ from kindling import Kindling, Scope
 from kindling.store.identifiers import identifier_parts
 from kindling.store.sqlite import index
 from kindling.store.sqlite.doctor import check
-from tests.bridge_support import NOW, ingest_ok, make_env, retrieve, seed_filler
-from tests.clitools import run as run_in_process
-from tests.clitools import run_process
 from tests.conftest import FIXTURE_DB, FakeClock
+from tests.support.bridge import NOW, ingest_ok, make_env, retrieve, seed_filler
+from tests.support.cli import run as run_in_process
+from tests.support.cli import run_process
 from tests.test_mcp_server import run_client, structured
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)

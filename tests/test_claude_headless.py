@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.fake_anthropic import FakeAnthropic
-from tests.hookutil import wait_for_refreshers
+from tests.support.fake_anthropic import FakeAnthropic
+from tests.support.hooks import wait_for_refreshers
+from tests.support.requires import unavailable
 
 pytestmark = pytest.mark.slow
 
@@ -38,10 +39,7 @@ def claude() -> str:
     found = shutil.which("claude")
     if found:
         return found
-    reason = "claude CLI not found (run scripts/agent_clis.sh to install it from npm)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
+    unavailable("claude CLI not found (run scripts/agent_clis.sh to install it from npm)")
 
 
 def run_claude(exe: str, repo: Path, api: FakeAnthropic, prompt: str) -> dict[str, Any]:

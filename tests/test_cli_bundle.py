@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.clitools import run
+from tests.support.cli import run
 
 NOW = 1_767_225_600_000
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.clitools import run
+from tests.support.cli import run
 
 NOW = 1_767_225_600_000
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.clitools import run, run_process
+from tests.support.cli import run, run_process
 
 TITLES = ("1. Resume work", "2. Find the decision", "3. Find the failure")
 

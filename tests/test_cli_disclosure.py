@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import run, run_process
+from tests.support.cli import run, run_process
+from tests.support.paths import ROOT
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+DOCS = ROOT / "docs" / "cli.md"
 NOW = {"COLUMNS": "100", "KINDLING_NOW": "1773327600000"}
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import click
 import pytest
 
 from kindling.cli.app import cli
-from tests.clitools import run
+from tests.support.cli import run, run_process
+from tests.support.paths import ROOT
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+DOCS = ROOT / "docs" / "cli.md"
 
 
 def _commands() -> list[tuple[str, ...]]:
@@ -106,10 +109,27 @@ def test_documented_search_output_is_the_real_output(tmp_path: Path) -> None:
     assert _fence_after(command) == out.stdout
 
 
-def test_readme_demo_output_is_the_real_output() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    start = readme.index("$ kindling demo\n") + len("$ kindling demo\n")
-    shown = readme[start : readme.index("```", start)]
+def _readme_fence_after(line: str) -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(line + "\n") + len(line) + 1
+    return readme[start : readme.index("```", start)]
+
+
+def test_readme_demo_excerpt_is_the_real_output() -> None:
+    shown = _readme_fence_after("```console")
     out = run("demo", env={"COLUMNS": "100"})
-    real = re.sub(r"/\S*kindling-demo-[^/\s]+/", "/tmp/kindling-demo-x1y2z3/", out.stdout)
-    assert shown == real, "re-run `kindling demo` into README.md"
+    assert out.code == 0
+    assert shown.startswith("1. Resume work")
+    assert shown in out.stdout, "copy the start of `kindling demo`'s first answer into README.md"
+
+
+def test_readme_first_session_is_the_real_output(tmp_path: Path) -> None:
+    """The README's first session: ``kindling init --claude-code`` as a user sees it."""
+    home = Path(os.environ["HOME"])
+    repo = home / "src" / "webapp"
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    out = run_process("init", "--claude-code", cwd=repo)
+    assert out.code == 0, out.stderr
+    shown = _readme_fence_after("$ kindling init --claude-code")
+    assert shown == out.stdout.replace(str(home), "~"), "re-run it into README.md"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import run, run_process
+from tests.support.cli import run, run_process
 
 USAGE = [
     ("search", "x", "--limit", "abc"),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import run
+from tests.support.cli import run
 
 NOW = 1_767_225_600_000
 HOUR = 3_600_000

@@ -1,6 +1,6 @@
 """Many processes, one database: no error reaches the caller and no write is lost.
 
-Workers are real processes (``tests/procs.py``) started at once; every wait is bounded by a
+Workers are real processes (``tests/support/procs.py``) started at once; every wait is bounded by a
 timeout so a hang fails the test instead of stalling the suite.
 """
 
@@ -18,8 +18,9 @@ import pytest
 
 from kindling import Kindling
 from kindling.store.sqlite.retry import is_busy, retry_busy
+from tests.support.paths import SUPPORT
 
-PROCS = str(Path(__file__).with_name("procs.py"))
+PROCS = str(SUPPORT / "procs.py")
 WAIT_S = 120
 
 

@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 
 from kindling import Kindling
+from tests.support.paths import SUPPORT
 
-PROCS = str(Path(__file__).with_name("procs.py"))
+PROCS = str(SUPPORT / "procs.py")
 RUNS = 20
 SEED = 20261122
 

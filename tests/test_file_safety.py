@@ -18,7 +18,7 @@ from kindling import Kindling, Scope
 from kindling.agents.events import last_assistant_text
 from kindling.errors import DamagedDatabaseError, InvalidInputError, StoreError
 from kindling.store import files
-from tests.clitools import run, run_process
+from tests.support.cli import run, run_process
 
 S = Scope(repo_id="/r")
 

@@ -14,7 +14,7 @@ import pytest
 from kindling import Kindling, Scope
 from kindling.engine.team import Principal
 from kindling.errors import InvalidInputError, NotFoundError
-from tests.clitools import run, run_process
+from tests.support.cli import run, run_process
 
 WORD = "zanzibarquuxwidgets"
 NEEDLE = WORD[:14].encode()  # the stem's prefix: word, stem and compressed terms contain it

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
+
 SRC = ROOT / "src" / "kindling"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 WORD = re.compile(r"\w*redact\w*", re.IGNORECASE)

@@ -23,7 +23,7 @@ import pytest
 from kindling import Kindling
 from kindling.engine.drain import drain
 from kindling.spool import pending, spool_dir
-from tests.hookutil import KINDLING, payload, wait_for_refreshers
+from tests.support.hooks import KINDLING, payload, wait_for_refreshers
 
 AGENTS = 24
 TOOL_EVENTS_PER_AGENT = 4

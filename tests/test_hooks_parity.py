@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.hookutil import payload, run_hook
-from tests.serverutil import kindling, running_server
+from tests.support.hooks import payload, run_hook
+from tests.support.server import kindling, running_server
 
 pytest.importorskip("uvicorn")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling, Scope
-from tests.hookutil import injected, payload, run_hook, wait_for_refreshers
+from tests.support.hooks import injected, payload, run_hook, wait_for_refreshers
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
 TOOL_EVENTS = [
@@ -327,7 +327,7 @@ def test_hook_help() -> None:
 def test_hook_through_click_with_global_db(git_repo: Path, tmp_path: Path) -> None:
     import subprocess
 
-    from tests.hookutil import KINDLING
+    from tests.support.hooks import KINDLING
 
     other = tmp_path / "other.db"
     proc = subprocess.run(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.hookutil import run_hook
+from tests.support.hooks import run_hook
 
 SESSION = "0d4f6c1e-8a2b-4c3d-9e8f-1a2b3c4d5e6f"
 

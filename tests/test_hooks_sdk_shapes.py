@@ -23,7 +23,8 @@ from kindling.agents.events import HookPayload
 from kindling.hooks.capture import records
 from kindling.hooks.config import HookConfig
 from kindling.hooks.mapping import to_draft
-from tests.hookutil import run_hook
+from tests.support.hooks import run_hook
+from tests.support.paths import TESTS
 
 CFG = HookConfig()
 GITHUB = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
@@ -207,7 +208,7 @@ def test_pre_compact_records_the_summary_and_prints_nothing(git_repo: Path) -> N
         cwd=str(git_repo),
         trigger="manual",
         custom_instructions=None,
-        transcript_path=str(Path(__file__).parent / "data" / "claude_code" / "transcript.jsonl"),
+        transcript_path=str(TESTS / "data" / "claude_code" / "transcript.jsonl"),
     )
     proc = run_hook("PreCompact", data)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")

@@ -25,8 +25,9 @@ from kindling.hooks.filters import (
 )
 from kindling.hooks.inject import HARD_CHAR_LIMIT, build_context
 from kindling.hooks.mapping import Draft, bound, to_draft
+from tests.support.paths import ROOT
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "kindling"
+SRC = ROOT / "src" / "kindling"
 CFG = HookConfig()
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kindling import InvalidInputError, Kindling, KindlingError, Scope, StoreError
 from kindling.model.sanitize import MAX_CONTENT_BYTES, clean_text
 from kindling.store.fts import build_query
-from tests.pgutil import table_counts
+from tests.support.pg import table_counts
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

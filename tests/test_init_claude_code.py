@@ -14,7 +14,8 @@ import pytest
 from kindling.agents.claude_code import is_kindling_hook, merge_hooks, remove_hooks, tool_matcher
 from kindling.agents.events import EVENTS
 from kindling.hooks.config import DEFAULT_SKIP_TOOLS
-from tests.hookutil import KINDLING
+from tests.support.hooks import KINDLING
+from tests.support.paths import ROOT
 
 EXISTING = {
     "model": "opus",
@@ -255,7 +256,7 @@ def test_merge_refreshes_a_moved_executable_and_remove_keeps_foreign_hooks() -> 
 
 
 def test_docs_show_the_real_hook_configuration() -> None:
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     block = docs.split("<!-- hooks-config -->\n```json\n", 1)[1].split("\n```", 1)[0]
     shown = json.loads(block)["hooks"]
     real = merge_hooks({}, "kindling", tool_matcher(DEFAULT_SKIP_TOOLS))[0]["hooks"]

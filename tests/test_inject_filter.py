@@ -29,7 +29,7 @@ from kindling.hooks.inject_filter import (
     tier,
 )
 from kindling.hooks.mapping import to_draft
-from tests.hookutil import injected, run_hook
+from tests.support.hooks import injected, run_hook
 
 REPO = "/work/app"
 CFG = HookConfig()

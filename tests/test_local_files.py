@@ -20,9 +20,9 @@ import pytest
 from kindling import Kindling, Scope
 from kindling.store import files
 from kindling.store.sqlite import doctor
-from tests.clitools import run, run_process
-from tests.hookutil import payload, run_hook
-from tests.serverutil import free_port
+from tests.support.cli import run, run_process
+from tests.support.hooks import payload, run_hook
+from tests.support.server import free_port
 
 S = Scope(repo_id="/r")
 KINDLING = Path(sys.executable).with_name("kindling")

@@ -19,26 +19,26 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
 from kindling import Kindling, Scope
-from tests.serverutil import KINDLING, kindling, running_server
+from tests.support.paths import TESTS
+from tests.support.requires import unavailable
+from tests.support.server import KINDLING, kindling, running_server
 
 SDK = "@modelcontextprotocol/sdk@1.32.2"
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
-CLIENT = Path(__file__).parent / "js" / "mcp_sdk_client.mjs"
+CLIENT = TESTS / "js" / "mcp_sdk_client.mjs"
 
 # Real npm clients (node, the SDK, the Inspector): one of the real-client suites CI runs and
 # `make test PYTEST_ARGS='-m "not slow"'` leaves out (issue 22).
 pytestmark = pytest.mark.slow
 
 
-def _unavailable(why: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"the MCP npm clients are needed under CI=true: {why}")
-    pytest.skip(f"MCP npm clients not available: {why}")
+def _unavailable(why: str) -> NoReturn:
+    unavailable(f"MCP npm clients not available: {why}")
 
 
 @pytest.fixture(scope="module")

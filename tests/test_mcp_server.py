@@ -16,7 +16,7 @@ from mcp.types import CallToolResult, TextContent
 from kindling import Kindling, Scope
 from kindling.mcp import MAX_QUERY_CHARS, SNIPPET_CHARS
 from kindling.mcp.schemas import OUTPUT_SCHEMAS
-from tests.hookutil import KINDLING
+from tests.support.hooks import KINDLING
 
 Session = Callable[[ClientSession], Awaitable[None]]
 

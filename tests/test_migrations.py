@@ -10,8 +10,9 @@ import pytest
 
 from kindling import Kindling
 from kindling.store.sqlite.migrations import LATEST_VERSION, MIGRATIONS
+from tests.support.paths import TESTS
 
-SNAPSHOT = Path(__file__).parent / "fixtures" / "schema.txt"
+SNAPSHOT = TESTS / "fixtures" / "schema.txt"
 
 
 def _shape(path: Path) -> str:

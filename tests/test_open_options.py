@@ -11,8 +11,9 @@ import pytest
 
 from kindling import DatabaseLockedError, InvalidInputError, Kindling, SchemaError, StoreError
 from kindling.spool import Record, pending, spool_dir, write_record
+from tests.support.paths import TESTS
 
-FIXTURE = Path(__file__).parent / "fixtures" / "kindling-v5-sample.db"
+FIXTURE = TESTS / "fixtures" / "kindling-v5-sample.db"
 
 
 def put(directory: str, data: dict[str, object]) -> str:
@@ -118,7 +119,7 @@ def test_a_short_busy_timeout_gives_up_on_a_held_lock(db: Path) -> None:
 
 
 def test_postgres_read_only_and_lock_timeout() -> None:
-    from tests.pgutil import pg_schema
+    from tests.support.pg import pg_schema
 
     with pg_schema() as url:
         with pytest.raises(SchemaError, match="without read_only"):

@@ -24,7 +24,8 @@ import pytest
 
 from kindling import Kindling, Scope
 from kindling.agents import opencode
-from tests.hookutil import run_hook, wait_for_refreshers
+from tests.support.hooks import run_hook, wait_for_refreshers
+from tests.support.requires import require
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
 SESSION = "ses_6a1f0c2e9ffeABCDEF123456"
@@ -182,13 +183,8 @@ def test_bad_opencode_payloads_exit_zero(native: str, data: dict[str, Any]) -> N
 
 
 def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        reason = "node not found: the OpenCode plugin is not run (its payloads are tested above)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return found
+    require("node")  # without it the plugin is not run (its payloads are tested above)
+    return str(shutil.which("node"))
 
 
 DRIVER = """

@@ -98,7 +98,7 @@ def test_the_remote_client_pages_and_previews_like_the_library(
 ) -> None:
     """``KINDLING_URL`` mode: the same ``before`` pages and ``forget(dry_run=True)``."""
     from kindling.client.front import RemoteKindling
-    from tests.serverutil import make_token, running_server
+    from tests.support.server import make_token, running_server
 
     token = make_token(kd, "alice")
     with running_server(store_url) as (url, _proc):

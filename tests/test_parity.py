@@ -25,9 +25,9 @@ from kindling.memory import LocalMemory, Memory, verbs
 from kindling.model import wire
 from kindling.model.bundle import parse_bundle
 from kindling.store.tokens import hash_token
-from tests.paritylib import T0, local_and_served, normal
-from tests.pgutil import pg_schema
-from tests.secret_corpus import planted
+from tests.support.parity import T0, local_and_served, normal
+from tests.support.pg import pg_schema
+from tests.support.secret_corpus import planted
 
 pytest.importorskip("uvicorn")
 pytestmark = pytest.mark.contract  # both backends (conftest)

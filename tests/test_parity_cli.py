@@ -22,8 +22,8 @@ import pytest
 from kindling import Kindling, connect
 from kindling.mcp.tools import KindlingTools
 from kindling.memory import Memory
-from tests.clitools import Run, run
-from tests.paritylib import T0, Pair, local_and_served, normal
+from tests.support.cli import Run, run
+from tests.support.parity import T0, Pair, local_and_served, normal
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("mcp")

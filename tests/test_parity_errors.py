@@ -33,9 +33,9 @@ from kindling.errors import (
     SemanticError,
 )
 from kindling.memory import Memory
-from tests.paritylib import Pair, local_and_served
-from tests.pgutil import pg_schema
-from tests.serverutil import running_server
+from tests.support.parity import Pair, local_and_served
+from tests.support.pg import pg_schema
+from tests.support.server import running_server
 
 pytest.importorskip("uvicorn")
 pytestmark = pytest.mark.contract  # both backends (conftest)
@@ -201,7 +201,7 @@ def test_a_missing_semantic_signal_is_the_same_class(store_url: str, tmp_path: P
     """A store opened with the semantic signal required and no vectors: ``retrieve`` fails
     locally and behind a server with the class, the server's words kept to its log."""
     from kindling.http.app import create_app
-    from tests.browser import serving
+    from tests.support.browser import serving
 
     with (
         another_store(store_url, tmp_path) as server_db,

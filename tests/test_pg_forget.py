@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from kindling import Kindling, Scope
-from tests.clitools import run
-from tests.pgutil import new_database, require_pg
+from tests.support.cli import run
+from tests.support.pg import new_database, require_pg
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -119,7 +119,7 @@ def test_the_server_never_shows_who_holds_a_snapshot(db_url: str) -> None:
     from starlette.testclient import TestClient
 
     from kindling.http.app import create_app
-    from tests.serverutil import auth, make_token
+    from tests.support.server import auth, make_token
 
     with Kindling.open(db_url) as kd:
         secret = _fill(kd)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kindling import Kindling, Scope
 from kindling.store.fts import build_query
 from kindling.store.postgres.tsquery import tsquery_text
-from tests.pgutil import pg_schema
+from tests.support.pg import pg_schema
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

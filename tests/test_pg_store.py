@@ -6,19 +6,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from kindling import ConflictError, Kindling, NewObservation, SchemaError, Scope, StoreError
-from tests.pgutil import pg_schema, require_pg
+from tests.support.pg import pg_schema, require_pg
 
 psycopg = pytest.importorskip("psycopg")
 
 from kindling.store.postgres import PostgresStore  # noqa: E402
 from kindling.store.postgres.migrations import LATEST_VERSION, MIGRATIONS  # noqa: E402
+from tests.support.paths import TESTS  # noqa: E402
 
-SNAPSHOT = Path(__file__).parent / "fixtures" / "pg_schema.txt"
+SNAPSHOT = TESTS / "fixtures" / "pg_schema.txt"
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from kindling.model import Capsule, Observation, Pin, Scope, Summary
 from kindling.secrets.privacy import REDACTED_KINDS_KEY, scrub_content
 from kindling.secrets.scrub import Scrubbed, scrub_secrets
 from kindling.store.sqlite import SqliteStore
-from tests.secret_corpus import SECRETS, planted
+from tests.support.secret_corpus import SECRETS, planted
 
 GHP = SECRETS["github_ghp"][0]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hookutil import KINDLING, payload, run_hook
+from tests.support.hooks import KINDLING, payload, run_hook
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,7 @@ import pytest
 from bench.quality.coding import rules
 from bench.quality.coding.data import SPLITS, CodingSet, load_set
 from bench.quality.coding.harness import RETRIEVERS, run_mixed, run_split
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from kindling.client.front import RemoteKindling
 from kindling.client.outbox import Spool
 from kindling.engine.drain import drain
 from kindling.spool import Record, pending, spool_dir, write_record
-from tests.pgutil import pg_schema
-from tests.serverutil import kindling, running_server
+from tests.support.pg import pg_schema
+from tests.support.server import kindling, running_server
 
 pytest.importorskip("uvicorn")
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from kindling.hooks import mapping
 from kindling.secrets import regex_cache, scrub_context, scrub_rules
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P
-from tests.hookutil import payload, run_hook
-from tests.secret_corpus import SECRETS, planted
+from tests.support.hooks import payload, run_hook
+from tests.support.secret_corpus import SECRETS, planted
 
 
 @pytest.fixture(autouse=True)

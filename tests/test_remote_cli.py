@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.clitools import run
-from tests.serverutil import KINDLING, free_port, running_server
+from tests.support.cli import run
+from tests.support.server import KINDLING, free_port, running_server
 
 pytest.importorskip("uvicorn")
 

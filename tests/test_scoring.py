@@ -25,6 +25,7 @@ from kindling.retrieval.scoring import (
     stable_sort_key,
 )
 from kindling.store.fts import build_query
+from tests.support.paths import ROOT
 
 DAY = 86_400_000
 BASE = ScoreInputs(
@@ -304,9 +305,8 @@ def test_stable_sort_orders_hits_and_provider_output_is_already_sorted() -> None
 def test_docs_state_the_default_weights() -> None:
     """docs/ranking.md's factor table names every default; a changed default must change it."""
     import re
-    from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "ranking.md").read_text("utf-8")
+    doc = (ROOT / "docs" / "ranking.md").read_text("utf-8")
     stated = {m[0]: float(m[1]) for m in re.findall(r"`(w_\w+|k) = ([\d.]+)", doc)}
     w = DEFAULT_WEIGHTS
     assert stated == {

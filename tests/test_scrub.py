@@ -21,7 +21,7 @@ from kindling.errors import InvalidInputError
 from kindling.secrets import scrub
 from kindling.secrets.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
 from kindling.secrets.scrub_values import has_candidate
-from tests.secret_samples import secret_samples
+from tests.support.secret_samples import secret_samples
 
 GITHUB = "ghp_" + "FAKE" * 9
 JWT = (

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from kindling.secrets import scrub
 from kindling.secrets.scrub_keywords import KeywordIndex
-from tests.secret_samples import non_secret_samples, secret_samples
+from tests.support.secret_samples import non_secret_samples, secret_samples
 
 RULES, INDEX = scrub._rules()
 KEYWORDS = sorted(INDEX.keywords)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-CORPORA = sorted((Path(__file__).parent / "data" / "secret_corpora").glob("*.json"))
+from tests.support.paths import TESTS
+
+CORPORA = sorted((TESTS / "data" / "secret_corpora").glob("*.json"))
 
 
 def test_the_held_out_corpora_are_all_there() -> None:

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from kindling.secrets.scrub import scrub_secrets
-from tests.secret_samples import FAMILIES, masked, non_secret_samples, secret_samples
+from tests.support.secret_samples import FAMILIES, masked, non_secret_samples, secret_samples
 
 SAMPLES = secret_samples()
 IN_CONTEXT = [s for s in SAMPLES if s.setting not in ("bare", "sentence", "sentence_unnamed")]

@@ -15,8 +15,8 @@ from kindling import InvalidInputError, Kindling
 from kindling.bundle import import_bundle, loads
 from kindling.model import ChatMemoryFields
 from kindling.secrets.privacy import REDACTED_KINDS_KEY
-from tests.clitools import run, run_process
-from tests.secret_corpus import NON_SECRETS, SECRETS, planted
+from tests.support.cli import run, run_process
+from tests.support.secret_corpus import NON_SECRETS, SECRETS, planted
 
 
 def _files(db_path: Path) -> list[Path]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kindling.semantic.models import spec_to_json
-from tests.clitools import run
-from tests.semantic_util import write_tiny_model
+from tests.support.cli import run
+from tests.support.semantic import write_tiny_model
 
 
 @pytest.fixture

@@ -26,8 +26,8 @@ from kindling.semantic.install import (
     require_installed,
 )
 from kindling.semantic.models import MINILM, MPNET, ModelSpec, model_spec, spec_to_json
-from tests.clitools import run
-from tests.semantic_util import write_tiny_model
+from tests.support.cli import run
+from tests.support.semantic import write_tiny_model
 
 
 @pytest.fixture

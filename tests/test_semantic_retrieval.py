@@ -1,4 +1,4 @@
-"""The semantic signal in ``retrieve()``, on a tiny model the tests write (tests/semantic_util):
+"""The semantic signal in ``retrieve()``, on a tiny model the tests write (tests/support/semantic):
 it re-ranks the lexical candidates under its own name in ``explanation.signals``, the same
 store, vectors, question and ``now`` give the same bytes, a row without a vector still ranks,
 secrets are masked before anything is embedded, and without the signal nothing changes."""
@@ -20,7 +20,8 @@ from kindling.semantic import api, codec
 from kindling.semantic.indexer import backfill
 from kindling.semantic.install import install_from
 from kindling.semantic.models import spec_to_json
-from tests.semantic_util import write_tiny_model
+from tests.support.paths import ROOT
+from tests.support.semantic import write_tiny_model
 
 QUERY = "checkout broke today"
 NOW = 1_767_225_600_000 + 3_600_000
@@ -266,8 +267,8 @@ def test_remote_mode_ranks_on_the_server(tiny: Path, db_path: Path) -> None:
     """`kindling serve` opens its store with the signal on when it can; a remote client gets
     the server's semantic ranking (and its explanation), and never loads a model itself."""
     from kindling.client.front import RemoteKindling
-    from tests.serverutil import kindling as run_kindling
-    from tests.serverutil import running_server
+    from tests.support.server import kindling as run_kindling
+    from tests.support.server import running_server
 
     Kindling.open(db_path).close()
     token = run_kindling(str(db_path), "token", "create", "--user", "alice").stdout.split()[-1]
@@ -286,7 +287,7 @@ def test_only_the_extra_imports_numpy_and_hooks_stay_lexical() -> None:
     never ask for the signal (they open stores with ``semantic`` off, the default)."""
     import ast
 
-    root = Path(__file__).resolve().parents[1] / "src" / "kindling"
+    root = ROOT / "src" / "kindling"
     for path in root.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

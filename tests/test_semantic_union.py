@@ -2,7 +2,7 @@
 lexical candidates, so an answer that shares no word with the question is found; nothing from
 another scope, after ``now``, excluded or forgotten comes back; the same store, question, scope
 and ``now`` give the same bytes; re-rank only (no union) stays as it was. On the tiny model the
-tests write (tests/semantic_util)."""
+tests write (tests/support/semantic)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from kindling.semantic.install import install_from
 from kindling.semantic.models import spec_to_json
 from kindling.semantic.scorer import VectorScorer, cosines, nearest
 from kindling.semantic.setup import scorer_for
-from tests.semantic_util import write_tiny_model
+from tests.support.semantic import write_tiny_model
 
 NOW = 1_767_225_600_000 + 3_600_000
 SHOP = Scope(repo_id="shop")

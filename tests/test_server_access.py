@@ -29,8 +29,8 @@ import pytest
 
 from kindling import Kindling
 from kindling.http.idspace import TAKEN
-from tests.pgutil import pg_schema
-from tests.serverutil import auth, make_token, running_server
+from tests.support.pg import pg_schema
+from tests.support.server import auth, make_token, running_server
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")

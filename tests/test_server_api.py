@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from tests.pgutil import table_counts
-from tests.serverutil import auth, error_code, make_token
+from tests.support.pg import table_counts
+from tests.support.server import auth, error_code, make_token
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")

@@ -20,7 +20,7 @@ from kindling import Kindling
 from kindling.http import bodies
 from kindling.http.app import create_app
 from kindling.model.checks import distinct_ids
-from tests.serverutil import auth, error_code, make_token, running_server
+from tests.support.server import auth, error_code, make_token, running_server
 
 REPO = "/src/webapp"
 LARGE = bodies.LARGE_BODY_BYTES

@@ -12,7 +12,7 @@ import pytest
 
 from kindling import Kindling, Scope
 from kindling.engine.team import Principal
-from tests.serverutil import auth, error_code, make_token
+from tests.support.server import auth, error_code, make_token
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")

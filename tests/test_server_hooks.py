@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling, Scope
-from tests.hookutil import payload, run_hook
-from tests.serverutil import free_port, kindling, running_server
+from tests.support.hooks import payload, run_hook
+from tests.support.server import free_port, kindling, running_server
 
 pytest.importorskip("uvicorn")
 
@@ -85,7 +85,7 @@ def test_a_request_the_server_refuses_moves_aside_and_never_blocks(
 def test_session_start_injects_the_servers_memory(
     store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.hookutil import git_repo, injected
+    from tests.support.hooks import git_repo, injected
 
     token = kindling(store_url, "token", "create", "--user", "carol").stdout.split()[-1]
     monkeypatch.setenv("KINDLING_TOKEN", token)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from tests.serverutil import kindling, running_server
+from tests.support.server import kindling, running_server
 
 pytest.importorskip("uvicorn")
 

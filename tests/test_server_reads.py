@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from tests.serverutil import auth, error_code, make_token
+from tests.support.server import auth, error_code, make_token
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")

@@ -19,8 +19,8 @@ from kindling.bundle import parse_bundle
 from kindling.client.front import RemoteKindling
 from kindling.errors import InvalidInputError, ServerUnreachableError, UnauthorizedError
 from kindling.mcp.schemas import OUTPUT_SCHEMAS
-from tests.clitools import run
-from tests.serverutil import KINDLING, free_port, running_server
+from tests.support.cli import run
+from tests.support.server import KINDLING, free_port, running_server
 
 pytest.importorskip("uvicorn")
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling
-from tests.serverutil import auth, make_token, running_server
+from tests.support.server import auth, make_token, running_server
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")

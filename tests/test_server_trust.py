@@ -11,7 +11,7 @@ import pytest
 
 from kindling import Kindling
 from kindling.errors import StoreError
-from tests.serverutil import auth, error_code, make_token
+from tests.support.server import auth, error_code, make_token
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")

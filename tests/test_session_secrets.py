@@ -22,7 +22,7 @@ from kindling.secrets.session_secrets import (
     secrets_dir,
 )
 from kindling.spool import spool_dir
-from tests.hookutil import payload, run_hook
+from tests.support.hooks import payload, run_hook
 
 
 def _store_bytes(db: Path) -> bytes:

@@ -17,7 +17,7 @@ from kindling import Kindling, Scope, spool
 from kindling.hooks import start_cache
 from kindling.hooks.config import config_path
 from kindling.ids import wall_clock_ms
-from tests.hookutil import KINDLING, payload, run_hook, wait_for_refreshers
+from tests.support.hooks import KINDLING, payload, run_hook, wait_for_refreshers
 
 SESSION = "9f1c2a7e-5b3d-4c8e-a1f0-2d6b8e4c3a10"
 EVENTS = [

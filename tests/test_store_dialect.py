@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from kindling import Kindling, NewObservation, Scope
 from kindling.store.sql.dialect import ID_CHUNK, Dialect
 from kindling.store.sqlite.connection import SQLITE
+from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
-SRC = Path(__file__).parent.parent / "src" / "kindling"
+SRC = ROOT / "src" / "kindling"
 
 
 def test_each_backend_declares_its_capabilities(kd: Kindling, store_backend: str) -> None:

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import run, run_process
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.cli import run, run_process
+from tests.support.paths import ROOT
 
 
 def test_the_runs_temp_dir_is_its_own(tmp_path_factory: pytest.TempPathFactory) -> None:

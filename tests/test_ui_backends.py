@@ -8,7 +8,7 @@ from starlette.testclient import TestClient
 from kindling import Kindling
 from kindling.ui.app import create_local_app
 from kindling.ui.guard import LocalLogin
-from tests.uiutil import REPO, SESSION, seed
+from tests.support.ui import REPO, SESSION, seed
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

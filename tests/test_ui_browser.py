@@ -13,8 +13,8 @@ import pytest
 from kindling import Kindling
 from kindling.ui.app import create_local_app
 from kindling.ui.guard import LocalLogin
-from tests.browser import Recorder, driver_or_skip, serving
-from tests.uiutil import REPO, SESSION, seed
+from tests.support.browser import Recorder, driver_or_skip, serving
+from tests.support.ui import REPO, SESSION, seed
 
 pytestmark = pytest.mark.slow  # a real Chromium: `-m "not slow"` leaves it out
 
@@ -190,8 +190,8 @@ def test_a_cross_origin_form_post_is_rejected(
 def test_a_team_logs_in_and_sees_only_its_repository(driver: Any, kd: Kindling) -> None:
     from kindling.http.app import create_app
     from kindling.ui.app import add_team_ui
-    from tests.serverutil import make_token
-    from tests.uiutil import OTHER_REPO
+    from tests.support.server import make_token
+    from tests.support.ui import OTHER_REPO
 
     ids = seed(kd)
     token = make_token(kd, "alice", "web", REPO)

@@ -15,9 +15,9 @@ from starlette.testclient import TestClient
 from kindling import Kindling, Scope
 from kindling.ui.app import create_local_app
 from kindling.ui.guard import LocalLogin
-from tests.clitools import KINDLING, run
 from tests.conftest import FakeClock
-from tests.uiutil import HOSTILE, OTHER_REPO, REPO, SESSION, seed
+from tests.support.cli import KINDLING, run
+from tests.support.ui import HOSTILE, OTHER_REPO, REPO, SESSION, seed
 
 ORIGIN = "http://127.0.0.1:8000"
 COOKIE = "kindling_ui_8000"  # the session cookie's name carries the server's port

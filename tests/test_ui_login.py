@@ -25,10 +25,10 @@ from kindling import Kindling
 from kindling.http.app import create_app
 from kindling.ui.app import add_team_ui, create_local_app
 from kindling.ui.guard import LocalLogin
-from tests.browser import serving
-from tests.clitools import KINDLING
-from tests.serverutil import make_token
-from tests.uiutil import REPO, seed
+from tests.support.browser import serving
+from tests.support.cli import KINDLING
+from tests.support.server import make_token
+from tests.support.ui import REPO, seed
 
 ORIGIN = "http://127.0.0.1:8000"
 COOKIE = "kindling_ui_8000"

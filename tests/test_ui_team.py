@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 from kindling import Kindling
 from kindling.http.app import create_app
 from kindling.ui.app import add_team_ui
-from tests.serverutil import auth, make_token
-from tests.uiutil import OTHER_REPO, REPO, SESSION, seed
+from tests.support.server import auth, make_token
+from tests.support.ui import OTHER_REPO, REPO, SESSION, seed
 
 BASE = "http://kindling.internal:8765"
 COOKIE = "kindling_team_8765"  # the cookie's name carries the server's port

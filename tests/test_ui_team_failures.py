@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 from kindling import Kindling
 from kindling.http.app import create_app
 from kindling.ui.app import add_team_ui
-from tests.serverutil import auth, make_token
-from tests.uiutil import REPO, seed
+from tests.support.server import auth, make_token
+from tests.support.ui import REPO, seed
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

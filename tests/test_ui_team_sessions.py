@@ -21,8 +21,9 @@ from kindling.http.app import create_app
 from kindling.ui import app as ui_app
 from kindling.ui import guard
 from kindling.ui.app import add_team_ui
-from tests.serverutil import free_port, kindling, make_token, running_server
-from tests.uiutil import REPO, seed
+from tests.support.paths import ROOT
+from tests.support.server import free_port, kindling, make_token, running_server
+from tests.support.ui import REPO, seed
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 
@@ -197,9 +198,8 @@ def test_the_login_page_says_how_long_a_session_lasts() -> None:
 
 
 def test_the_docs_say_what_the_code_does() -> None:
-    from pathlib import Path
 
-    docs = Path(__file__).resolve().parents[1] / "docs"
+    docs = ROOT / "docs"
     ui = " ".join((docs / "ui.md").read_text().split())
     assert f"after {guard.TEAM_IDLE_S // 3600} hours unused" in ui
     assert f"{guard.TEAM_MAX_AGE_S // 3600} hours after the login" in ui

@@ -1,8 +1,8 @@
 """``kindling mcp``: Kindling's memory as Model Context Protocol tools over stdio.
 
-Tools: ``retrieve``, ``remember``, ``pin``, ``unpin``, ``forget``, ``recent``, ``status``
-(``tools``), and ``timeline`` and ``get``, which open a hit (``disclosure``); ``server``
-registers them with the official SDK, ``render`` holds the compact shapes they answer with.
+The tools (their one list: ``catalog``, read from ``listing.json``) are in ``tools`` and, for
+``timeline`` and ``get``, which open a hit, ``disclosure``; ``server`` registers them with the
+official SDK, ``render`` holds the compact shapes they answer with.
 The output schemas are in ``kindling.mcp.schemas`` (plain JSON Schema, no SDK).
 
 Adapter: one ``Kindling`` call per tool, no SQL, no ranking. Must not be imported by the core.

@@ -20,12 +20,12 @@ from kindling.cli.state import State, pass_state
     "hook",
     context_settings={"ignore_unknown_options": True, "help_option_names": []},
     add_help_option=False,
-    short_help="Run a Claude Code hook (reads the hook's JSON on stdin).",
+    short_help="Run an agent's hook (reads the hook's JSON on stdin).",
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @pass_state
 def command(state: State, args: tuple[str, ...]) -> None:
-    """Run one Claude Code hook; see ``kindling hook --help``."""
+    """Run one agent's hook; see ``kindling hook --help``."""
     from kindling.hooks import run_hook_cli
 
     sys.exit(run_hook_cli(list(args), db=state.db, exit_process=True))

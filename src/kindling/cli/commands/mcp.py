@@ -12,20 +12,22 @@ import click
 
 from kindling import InvalidInputError
 from kindling.cli.state import State, fail, pass_state
+from kindling.mcp import catalog
+
+HELP = f"""Serve Kindling over MCP on stdin/stdout, for any agent that speaks it.
+
+Tools: {", ".join(catalog.names())}. The default scope is the git root of the directory the
+server starts in.
+
+\b
+Example (register it with Claude Code):
+  claude mcp add kindling -- kindling mcp
+"""
 
 
-@click.command("mcp")
+@click.command("mcp", help=HELP)
 @pass_state
 def command(state: State) -> None:
-    """Serve Kindling over MCP on stdin/stdout (for Claude Code, Cursor, ...).
-
-    Tools: retrieve, remember, pin, unpin, forget, recent, status. The default scope is the
-    git root of the directory the server starts in.
-
-    \b
-    Example (register it with Claude Code):
-      claude mcp add kindling -- kindling mcp
-    """
     try:
         from kindling.mcp import serve
     except ImportError as exc:

@@ -4,7 +4,6 @@ selenium (never a downloaded browser), a served page in a thread, a recording HT
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import threading
 import time
@@ -13,31 +12,21 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import pytest
 import uvicorn
 from starlette.types import ASGIApp
 
-CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from tests.support.requires import CHROMEDRIVER, CHROMIUM, require
 
 
 def driver_or_skip() -> Any:
-    """A headless Chromium driven by selenium, or a one-line skip (a failure under CI=true)."""
-    binary = next((b for b in CHROMIUM if os.path.exists(b)), None)
-    problem = None
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        problem = "selenium is not installed (pip install -e '.[dev]')"
-    if problem is None and (binary is None or not shutil.which(CHROMEDRIVER)):
-        problem = "chromium is absent (apt-get install chromium chromium-driver)"
-    if problem is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests need a browser under CI: {problem}")
-        pytest.skip(f"browser tests skipped: {problem}")
+    """A headless Chromium driven by selenium, or the rule of ``requires("chromium")``."""
+    require("chromium")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = next(b for b in CHROMIUM if os.path.exists(b))
     options = webdriver.ChromeOptions()
-    options.binary_location = binary  # type: ignore[assignment]
+    options.binary_location = binary
     for arg in (
         "--headless=new",
         "--no-sandbox",

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import quote, urlsplit, urlunsplit
 
-import pytest
+from tests.support.requires import require
 
 PG_URL = os.environ.get("KINDLING_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -40,13 +40,7 @@ def pg_unreachable() -> str | None:
 
 
 def require_pg() -> None:
-    why = pg_unreachable()
-    if why is None:
-        return
-    message = f"PostgreSQL tests need a server at {PG_URL} (KINDLING_TEST_PG): {why}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
+    require("postgres")
 
 
 def new_database() -> str:

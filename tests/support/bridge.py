@@ -16,7 +16,8 @@ from unittest import mock
 
 from jsonschema import Draft202012Validator
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
+
 SCHEMA_PATH = ROOT / "docs" / "bridge.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 BIN = Path(sys.executable).parent

@@ -1,4 +1,4 @@
-"""Worker processes for the multi-process tests: ``python tests/procs.py <command> ...``.
+"""Worker processes for the multi-process tests: ``python tests/support/procs.py <command> ...``.
 
 A separate script (not ``multiprocessing``) so each worker is a real, independent process,
 the way agents, hooks and the CLI reach one database. Every command bounds its own run time.

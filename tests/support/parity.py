@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from kindling import Kindling
-from tests.pgutil import pg_schema
-from tests.serverutil import running_server
+from tests.support.pg import pg_schema
+from tests.support.server import running_server
 
 T0 = 1_767_225_600_000  # 2026-01-01: every step's clock is T0 + its number of seconds
 _ID = re.compile(

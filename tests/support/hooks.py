@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).parent / "data" / "claude_code"
+from tests.support.paths import TESTS
+
+DATA = TESTS / "data" / "claude_code"
 KINDLING = str(Path(sys.executable).parent / "kindling")
 
 

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (never collected: no test_ prefix)."""
