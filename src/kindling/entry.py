@@ -27,7 +27,6 @@ Must not import the adapters; imports ``engine`` and ``client`` only inside ``co
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from kindling.config import default_db_file, is_postgres_url, setting
 from kindling.errors import InvalidInputError, RemoteModeError, StoreError, TokenRequiredError
@@ -48,14 +47,31 @@ if TYPE_CHECKING:  # ``typing`` costs a hook process milliseconds at import
 _SERVER_SCHEMES = ("http://", "https://")
 
 
-@dataclass(frozen=True, slots=True)
 class Target:
     """Where a memory is: its kind, its location (a file path, ``:memory:`` or a URL) and, for
-    a server, its token."""
+    a server, its token. A plain class, not a dataclass: the hooks' fast path reads one and
+    must not import ``dataclasses`` (``tests/test_start_cache.py``)."""
 
-    kind: TargetKind
-    location: str
-    token: str | None = None
+    __slots__ = ("kind", "location", "token")
+
+    def __init__(self, kind: TargetKind, location: str, token: str | None = None) -> None:
+        self.kind: TargetKind = kind
+        self.location = location
+        self.token = token
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Target) and (self.kind, self.location, self.token) == (
+            other.kind,
+            other.location,
+            other.token,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.location, self.token))
+
+    def __repr__(self) -> str:
+        secret = "" if self.token is None else ", token=..."
+        return f"Target({self.kind!r}, {self.location!r}{secret})"
 
     @property
     def remote(self) -> bool:
