@@ -97,9 +97,12 @@ def another_store(store_backend: str, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+@pytest.mark.parametrize("team", [None, "web"])
 def test_the_drain_and_the_remote_path_leave_the_same_memory(
-    store_url: str, store_backend: str, tmp_path: Path
+    store_url: str, store_backend: str, tmp_path: Path, team: str | None
 ) -> None:
+    """With a personal token and with a team's (which reads nothing, not even a session's
+    capsules, without naming the repository)."""
     with another_store(store_backend, tmp_path) as local:
         directory = spool_dir(str(tmp_path / "spooled.db"))
         with Kindling.open(local, drain_spool=False) as kd:
@@ -111,7 +114,10 @@ def test_the_drain_and_the_remote_path_leave_the_same_memory(
         assert pending(directory) == []
         drained = snapshot(local)
 
-    token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
+    made = ["token", "create", "--user", "alice"] + (["--team", team] if team else [])
+    token = kindling(store_url, *made).stdout.split()[-1]
+    if team:
+        assert kindling(store_url, "token", "grant", "--team", team, "--repo", REPO).returncode == 0
     box = Spool(tmp_path / "outbox")
     with running_server(store_url) as (url, _proc):
         for batch in RECORDS:
