@@ -16,81 +16,22 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-KINDLING = str(Path(sys.executable).with_name("kindling"))
-CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
-MODULES = CACHE / "node_modules"
+from tests.agentutil import (
+    KINDLING_TOOLS,
+    cli,
+    codex_session,
+    home,
+    kindling_tools,
+    offered,
+    run,
+)
+
+__all__ = ["home"]  # the fixture, shared (tests/agentutil.py)
 pytestmark = pytest.mark.slow  # real agent CLIs from npm: `-m "not slow"` leaves them out
-
-CLIS = {
-    "gemini": ["node", str(MODULES / "@google" / "gemini-cli" / "bundle" / "gemini.js")],
-    "codex": ["node", str(MODULES / "@openai" / "codex" / "bin" / "codex.js")],
-    "opencode": [str(MODULES / "opencode-ai" / "bin" / "opencode.exe")],
-}
-
-
-# Kindling's disclosure tools: a real session's model requests must offer them.
-KINDLING_TOOLS = ("retrieve", "timeline", "get")
-
-
-def offered(bodies: list[dict[str, Any]]) -> set[str]:
-    """The names of the tools the agent offered its model, in any request."""
-    import re
-
-    text = json.dumps([b.get("tools") for b in bodies])
-    return set(re.findall(r'"name": "([^"]+)"', text))
-
-
-def kindling_tools(names: set[str]) -> set[str]:
-    return {t for t in KINDLING_TOOLS if any("kindling" in n and n.endswith(t) for n in names)}
-
-
-def cli(name: str) -> list[str]:
-    argv = CLIS[name]
-    if Path(argv[-1]).is_file() and (argv[0] != "node" or shutil.which("node")):
-        return argv
-    on_path = shutil.which(name)
-    if on_path:
-        return [on_path]
-    reason = f"{name} CLI not found (run scripts/agent_clis.sh to install it from npm)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-def run(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
-    proc = subprocess.run(
-        argv,
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
-    return proc.stdout + proc.stderr
-
-
-@pytest.fixture
-def home(tmp_path: Path, git_repo: Path) -> dict[str, str]:
-    """An environment whose HOME is private, with ``init`` already run for the agents."""
-    env = dict(os.environ)
-    home = Path(env["HOME"])
-    env["CODEX_HOME"] = str(home / ".codex")
-    env["NO_COLOR"] = "1"
-    for flag in ("--gemini", "--codex", "--opencode"):
-        proc = subprocess.run(
-            [KINDLING, "init", flag], cwd=git_repo, env=env, capture_output=True, text=True
-        )
-        assert proc.returncode == 0, proc.stderr
-    return env
 
 
 def test_gemini_cli_loads_the_config_and_connects(git_repo: Path, home: dict[str, str]) -> None:
@@ -122,35 +63,6 @@ def test_opencode_loads_the_config_and_connects(git_repo: Path, home: dict[str, 
     out = run([*argv, "mcp", "list"], git_repo, home)
     assert "kindling" in out
     assert "connected" in out, out
-
-
-# A model Codex 0.169 has metadata for (its bundled catalog): with it Codex behaves as for a real
-# user, so the model gets `tool_search` and the MCP tools stay behind it. With a model it has
-# no metadata for, Codex warns, offers no `tool_search` and lists the MCP tools directly.
-CODEX_MODEL = "gpt-5.5"
-
-
-def codex_session(
-    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
-) -> str:
-    """``codex exec`` of ``prompt`` against the stand-in at ``api_url``, with the project
-    trusted and its hooks too (``--dangerously-bypass-hook-trust``: a user reviews them once).
-    ``-c mcp_servers.kindling.required=true`` makes Codex wait for `kindling mcp` before its
-    first request: Codex 0.169 does not wait for an optional server, so a first request sent
-    while the server starts (3-4 s on a loaded 2-core machine) offers no Kindling tool, not
-    even through tool_search. The config ``init`` wrote is used as it is."""
-    codex_home = Path(env["CODEX_HOME"])
-    codex_home.mkdir(parents=True, exist_ok=True)
-    (codex_home / "config.toml").write_text(
-        f'model = "{CODEX_MODEL}"\nmodel_provider = "fake"\n'
-        f'[model_providers.fake]\nname = "fake"\nbase_url = "{api_url}"\n'
-        'wire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
-        f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
-        encoding="utf-8",
-    )
-    run_argv = [*argv, "exec", "-c", "mcp_servers.kindling.required=true"]
-    run_argv += ["--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"]
-    return run([*run_argv, prompt], git_repo, {**env, "FAKE_OPENAI_KEY": "not-a-key"})
 
 
 def test_a_real_codex_session_records_its_tool_call_and_summary(
