@@ -94,9 +94,9 @@ def home(tmp_path: Path, git_repo: Path) -> dict[str, str]:
     return env
 
 
-# A model Codex 0.169 has metadata for (its bundled catalog): with it Codex behaves as for a real
-# user, so the model gets `tool_search` and the MCP tools stay behind it. With a model it has
-# no metadata for, Codex warns, offers no `tool_search` and lists the MCP tools directly.
+# A model Codex (0.169, 0.171) has metadata for (its bundled catalog): with it Codex behaves as
+# for a real user, so the model gets `tool_search` and the MCP tools stay behind it. With a model
+# it has no metadata for, Codex warns, offers no `tool_search` and lists the MCP tools directly.
 CODEX_MODEL = "gpt-5.5"
 
 

@@ -97,7 +97,7 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
 def test_a_real_codex_session_finds_kindlings_tools_and_calls_retrieve(
     git_repo: Path, home: dict[str, str]
 ) -> None:
-    """Codex 0.169 defers every MCP tool behind its ``tool_search`` tool for a model with
+    """Codex 0.169-0.171 defers every MCP tool behind its ``tool_search`` tool for a model with
     search support (no config key turns that off for a server), so the model sees Kindling's
     tools once it searches. The stand-in model searches, Codex answers with Kindling's tools,
     the model calls ``retrieve``, and the answer comes back to the model: the prompt the
