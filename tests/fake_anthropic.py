@@ -168,14 +168,14 @@ class FakeAnthropic:
             "usage": {"input_tokens": 10, "output_tokens": 10},
         }
         users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
-        done = sum(
+        results = sum(
             1
             for m in users
             for b in (m.get("content") if isinstance(m.get("content"), list) else [])
             if isinstance(b, dict) and b.get("type") == "tool_result"
         )
-        if self.steps is not None and done < len(self.steps):
-            message["content"] = [self._step(self.steps[done], done)]
+        if self.steps is not None and results < len(self.steps):
+            message["content"] = [self._step(self.steps[results], results)]
             message["stop_reason"] = "tool_use"
         elif self.steps is not None:
             message["content"] = [{"type": "text", "text": f"Done with {marker}."}]

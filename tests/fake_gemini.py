@@ -76,7 +76,7 @@ def _answer(
         parts = [{"functionCall": {"name": "run_shell_command", "args": args}}]
     else:
         # the CLI's own JSON questions: which speaker is next, which model, how complex
-        answer = {"reasoning": "-", "next_speaker": "user", "model_choice": "flash"}
+        answer: dict[str, Any] = {"reasoning": "-", "next_speaker": "user", "model_choice": "flash"}
         answer |= {"complexity_reasoning": "-", "complexity_score": 10}
         parts = [{"text": json.dumps(answer)}]
     candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
