@@ -145,3 +145,26 @@ def test_a_record_reads_back_as_it_was_written() -> None:
     for bad in ({"op": "drop", "ts": 1}, {"op": "open", "ts": "1"}, {"op": "observation", "ts": 1}):
         with pytest.raises(ValueError, match="record"):
             Record.from_dict(bad)
+
+
+def test_a_session_that_moves_to_another_repository_keeps_its_capsule(tmp_path: Path) -> None:
+    """The session's open capsule is looked up in the record's repository first (a team token
+    reads nothing without one), then in any: a record from another repository still joins it."""
+    from kindling.records import apply
+
+    with Kindling.open(tmp_path / "k.db") as kd:
+        assert apply(rec("open", 1_000, "m"), kd)
+        moved = Record(
+            "observation",
+            1_100,
+            session_id="m",
+            repo_id="/work/other",
+            intent=INTENT,
+            id="00000000-0000-4000-8000-000000000099",
+            kind="command",
+            content="$ make",
+        )
+        assert apply(moved, kd)
+        [capsule] = kd.list_capsules()
+    assert capsule.scope.repo_id == REPO
+    assert list(capsule.observation_ids) == [moved.id]
