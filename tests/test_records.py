@@ -148,8 +148,8 @@ def test_a_record_reads_back_as_it_was_written() -> None:
 
 
 def test_a_session_that_moves_to_another_repository_keeps_its_capsule(tmp_path: Path) -> None:
-    """The session's open capsule is looked up in the record's repository first (a team token
-    reads nothing without one), then in any: a record from another repository still joins it."""
+    """The session's open capsule is looked up in the record's repository (a team token reads
+    nothing without one); a record of the session from another repository still joins it."""
     from kindling.records import apply
 
     with Kindling.open(tmp_path / "k.db") as kd:

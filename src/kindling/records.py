@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from kindling.errors import ConflictError, ForbiddenError, NotFoundError
+from kindling.errors import ConflictError, NotFoundError
 from kindling.model import Capsule, Scope
 
 if TYPE_CHECKING:
@@ -42,18 +42,7 @@ def _session(record: Record) -> Scope:
 
 
 def _open_one(memory: Memory, record: Record) -> Capsule | None:
-    """The session's open capsule: looked up in the record's repository first, then in any
-    (a session that moved to another repository keeps its capsule), which a team token may
-    not read."""
     found = memory.list_capsules(status="open", scope=_session(record), limit=1)
-    if found or record.repo_id is None:
-        return found[0] if found else None
-    try:
-        found = memory.list_capsules(
-            status="open", scope=Scope(session_id=record.session_id), limit=1
-        )
-    except ForbiddenError:
-        return None
     return found[0] if found else None
 
 
