@@ -5,7 +5,9 @@ in the repository (issue 34: OpenCode installed ``@opencode-ai/plugin`` into a p
     python bench/opencode_start.py [--runs 3] [--online] [--kindling PATH] [--opencode PATH]
 
 Offline is a private network namespace with only loopback (``unshare -n``, as root), where the
-stand-in model (``tests/support/fake_anthropic.py``) runs too. Prints each run's wall time and the
+stand-in model (``tests/fake_anthropic.py``) runs too. ``--variants init,no-plugin,bare`` runs
+the config ``init`` wrote, without its plugin, and without plugin and MCP server (OpenCode's own
+start), one after the other in each round. Prints each run's wall time, the load, and the
 files in the repository that are not ``init``'s own config. Needs the opencode CLI
 (``scripts/agent_clis.sh``); uses a private HOME in a temporary directory.
 """
@@ -20,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: `tests`
 
@@ -39,9 +42,35 @@ def used_online(folder: Path, version: str = "1.18.33") -> None:
     (folder / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
 
 
-def _runs(args: argparse.Namespace) -> None:
-    from tests.support.fake_anthropic import FakeAnthropic
+# What each variant takes out of the config ``init`` wrote (``--variants``, run interleaved).
+VARIANTS = {
+    "init": (),  # as `kindling init --opencode` leaves it
+    "no-plugin": ("plugin",),  # Kindling's MCP server only
+    "bare": ("plugin", "mcp"),  # OpenCode alone: its own start
+}
 
+
+def _config(repo: Path, written: dict[str, Any], api_url: str, variant: str) -> None:
+    """``opencode.json``: what ``init`` wrote, less the variant's keys, with the stand-in."""
+    data = dict(written)
+    for key in VARIANTS[variant]:
+        data.pop(key, None)
+    data["provider"] = {
+        "fake": {
+            "npm": "@ai-sdk/anthropic",
+            "name": "Fake",
+            "options": {"baseURL": f"{api_url}/v1", "apiKey": "not-a-key"},
+            "models": {"claude-fake": {"name": "Claude Fake", "tool_call": True}},
+        }
+    }
+    (repo / "opencode.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def _runs(args: argparse.Namespace) -> None:
+    from tests.fake_anthropic import FakeAnthropic
+
+    variants = args.variants.split(",") if args.variants else []
+    variants = variants or (["no-plugin"] if args.no_plugin else ["init"])
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         (repo / ".git").mkdir(parents=True)
@@ -57,7 +86,8 @@ def _runs(args: argparse.Namespace) -> None:
                 ("STATE", ".local/state"),
             )
         }
-        env |= {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1"}
+        if not args.as_user:
+            env |= {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1"}
         if not args.fresh:
             used_online(Path(env["XDG_CONFIG_HOME"]) / "opencode")
         subprocess.run(
@@ -67,48 +97,43 @@ def _runs(args: argparse.Namespace) -> None:
             check=True,
             capture_output=True,
         )
+        written = json.loads((repo / "opencode.json").read_text(encoding="utf-8"))
         with FakeAnthropic() as api:
-            config = repo / "opencode.json"
-            data = json.loads(config.read_text(encoding="utf-8"))
-            data["provider"] = {
-                "fake": {
-                    "npm": "@ai-sdk/anthropic",
-                    "name": "Fake",
-                    "options": {"baseURL": f"{api.url}/v1", "apiKey": "not-a-key"},
-                    "models": {"claude-fake": {"name": "Claude Fake", "tool_call": True}},
-                }
-            }
-            if args.no_plugin:
-                data.pop("plugin", None)
-            config.write_text(json.dumps(data), encoding="utf-8")
             for n in range(args.runs):
-                argv = [args.opencode, "run", "-m", "fake/claude-fake", "Print marker-bench"]
-                argv += ["--print-logs"] if args.verbose else []
-                seen, start, first = api.requests, time.monotonic(), None
-                proc = subprocess.Popen(
-                    argv,
-                    cwd=repo,
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    text=True,
-                )
-                while proc.poll() is None:
-                    if first is None and api.requests > seen:
-                        first = time.monotonic() - start
-                    time.sleep(0.05)
-                total = time.monotonic() - start
-                at = f"{first:.1f} s" if first is not None else "never"
-                print(f"run {n + 1}: first model request at {at}, done in {total:.1f} s")
-                if args.verbose and proc.stdout is not None:
-                    print(proc.stdout.read()[-6000:])
+                for variant in variants:
+                    _config(repo, written, api.url, variant)
+                    _one(args, repo, env, api, f"run {n + 1} {variant}")
         left = sorted(
             str(p.relative_to(repo))
             for p in repo.rglob("*")
             if ".git" not in p.parts and p.is_file() and p.name not in OWN
         )
         print(f"left in the repository beside {sorted(OWN)}: {left or 'nothing'}")
+
+
+def _one(args: argparse.Namespace, repo: Path, env: dict[str, str], api: Any, name: str) -> None:
+    argv = [args.opencode, "run", "-m", "fake/claude-fake", "Print marker-bench"]
+    argv += ["--print-logs"] if args.verbose else []
+    seen, start, first = api.requests, time.monotonic(), None
+    proc = subprocess.Popen(
+        argv,
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    while proc.poll() is None:
+        if first is None and api.requests > seen:
+            first = time.monotonic() - start
+        time.sleep(0.05)
+    total = time.monotonic() - start
+    at = f"{first:.1f} s" if first is not None else "never"
+    load = os.getloadavg()[0]
+    print(f"{name}: first model request at {at}, done in {total:.1f} s (load {load:.1f})")
+    if args.verbose and proc.stdout is not None:
+        print(proc.stdout.read()[-6000:])
 
 
 def main() -> None:
@@ -118,6 +143,12 @@ def main() -> None:
     parser.add_argument("--kindling", default=str(Path(sys.executable).with_name("kindling")))
     parser.add_argument("--opencode", default=str(CACHE / "opencode-ai" / "bin" / "opencode.exe"))
     parser.add_argument("--no-plugin", action="store_true", help="the baseline: no plugin")
+    parser.add_argument(
+        "--variants", help=f"comma-separated, run interleaved: {', '.join(VARIANTS)}"
+    )
+    parser.add_argument(
+        "--as-user", action="store_true", help="without the OPENCODE_DISABLE_* variables"
+    )
     parser.add_argument("--fresh", action="store_true", help="OpenCode never started online")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)

@@ -43,6 +43,7 @@ SUPPORT = TESTS / "support"
 
 # old helper module -> its name in tests/support/
 HELPERS = {
+    "agentutil": "agents",
     "bridge_support": "bridge",
     "browser": "browser",
     "clitools": "cli",
@@ -63,7 +64,7 @@ HELPERS = {
 # folder -> test modules (without ``test_`` and ``.py``); "old=new" renames the file too
 LAYERS: dict[str, list[str]] = {
     "agents": [
-        "agents", "agents_cli", "agents_cursor", "agents_payloads", "agents_sessions",
+        "agents", "agents_cli", "agents_cursor", "agents_payloads", "agents_sessions", "agents_team",
         "agents_setup", "claude_headless", "cursor_sdk", "init_claude_code", "opencode_plugin",
     ],
     "hooks": [
@@ -84,7 +85,7 @@ LAYERS: dict[str, list[str]] = {
     "engine": [
         "capture", "determinism", "disclosure", "engine_memories", "bundle", "forget",
         "forget_every_copy", "hostile_input", "open_options", "wire", "checks",
-        "canonical_paths", "errors", "public_api",
+        "canonical_paths", "errors", "public_api", "connect", "view",
     ],
     "parity": ["parity", "parity_cli", "parity_errors"],
     "cli": [
@@ -98,7 +99,7 @@ LAYERS: dict[str, list[str]] = {
     ],
     "ui": [
         "ui_backends", "ui_browser", "ui_http", "ui_login", "ui_markup", "ui_team",
-        "ui_team_failures", "ui_team_sessions",
+        "ui_team_failures", "ui_team_sessions", "ui_memory_source", "ui_remote",
     ],
     "mcp": ["mcp_front", "mcp_npm", "mcp_server"],
     "bridge": [

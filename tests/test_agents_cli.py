@@ -16,80 +16,22 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.support.requires import unavailable
+from tests.agentutil import (
+    KINDLING_TOOLS,
+    cli,
+    codex_session,
+    home,
+    kindling_tools,
+    offered,
+    run,
+)
 
-KINDLING = str(Path(sys.executable).with_name("kindling"))
-CACHE = Path(os.environ.get("KINDLING_NPM_CACHE", Path.home() / ".cache" / "kindling-npm"))
-MODULES = CACHE / "node_modules"
+__all__ = ["home"]  # the fixture, shared (tests/agentutil.py)
 pytestmark = pytest.mark.slow  # real agent CLIs from npm: `-m "not slow"` leaves them out
-
-CLIS = {
-    "gemini": ["node", str(MODULES / "@google" / "gemini-cli" / "bundle" / "gemini.js")],
-    "codex": ["node", str(MODULES / "@openai" / "codex" / "bin" / "codex.js")],
-    "opencode": [str(MODULES / "opencode-ai" / "bin" / "opencode.exe")],
-}
-
-
-# Kindling's disclosure tools: a real session's model requests must offer them.
-KINDLING_TOOLS = ("retrieve", "timeline", "get")
-
-
-def offered(bodies: list[dict[str, Any]]) -> set[str]:
-    """The names of the tools the agent offered its model, in any request."""
-    import re
-
-    text = json.dumps([b.get("tools") for b in bodies])
-    return set(re.findall(r'"name": "([^"]+)"', text))
-
-
-def kindling_tools(names: set[str]) -> set[str]:
-    return {t for t in KINDLING_TOOLS if any("kindling" in n and n.endswith(t) for n in names)}
-
-
-def cli(name: str) -> list[str]:
-    argv = CLIS[name]
-    if Path(argv[-1]).is_file() and (argv[0] != "node" or shutil.which("node")):
-        return argv
-    on_path = shutil.which(name)
-    if on_path:
-        return [on_path]
-    unavailable(f"{name} CLI not found (run scripts/agent_clis.sh to install it from npm)")
-
-
-def run(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
-    proc = subprocess.run(
-        argv,
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
-    return proc.stdout + proc.stderr
-
-
-@pytest.fixture
-def home(tmp_path: Path, git_repo: Path) -> dict[str, str]:
-    """An environment whose HOME is private, with ``init`` already run for the agents."""
-    env = dict(os.environ)
-    home = Path(env["HOME"])
-    env["CODEX_HOME"] = str(home / ".codex")
-    env["NO_COLOR"] = "1"
-    for flag in ("--gemini", "--codex", "--opencode"):
-        proc = subprocess.run(
-            [KINDLING, "init", flag], cwd=git_repo, env=env, capture_output=True, text=True
-        )
-        assert proc.returncode == 0, proc.stderr
-    return env
 
 
 def test_gemini_cli_loads_the_config_and_connects(git_repo: Path, home: dict[str, str]) -> None:
@@ -123,42 +65,13 @@ def test_opencode_loads_the_config_and_connects(git_repo: Path, home: dict[str, 
     assert "connected" in out, out
 
 
-# A model Codex 0.169 has metadata for (its bundled catalog): with it Codex behaves as for a real
-# user, so the model gets `tool_search` and the MCP tools stay behind it. With a model it has
-# no metadata for, Codex warns, offers no `tool_search` and lists the MCP tools directly.
-CODEX_MODEL = "gpt-5.5"
-
-
-def codex_session(
-    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
-) -> str:
-    """``codex exec`` of ``prompt`` against the stand-in at ``api_url``, with the project
-    trusted and its hooks too (``--dangerously-bypass-hook-trust``: a user reviews them once).
-    ``-c mcp_servers.kindling.required=true`` makes Codex wait for `kindling mcp` before its
-    first request: Codex 0.169 does not wait for an optional server, so a first request sent
-    while the server starts (3-4 s on a loaded 2-core machine) offers no Kindling tool, not
-    even through tool_search. The config ``init`` wrote is used as it is."""
-    codex_home = Path(env["CODEX_HOME"])
-    codex_home.mkdir(parents=True, exist_ok=True)
-    (codex_home / "config.toml").write_text(
-        f'model = "{CODEX_MODEL}"\nmodel_provider = "fake"\n'
-        f'[model_providers.fake]\nname = "fake"\nbase_url = "{api_url}"\n'
-        'wire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
-        f'[projects."{git_repo}"]\ntrust_level = "trusted"\n',
-        encoding="utf-8",
-    )
-    run_argv = [*argv, "exec", "-c", "mcp_servers.kindling.required=true"]
-    run_argv += ["--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"]
-    return run([*run_argv, prompt], git_repo, {**env, "FAKE_OPENAI_KEY": "not-a-key"})
-
-
 def test_a_real_codex_session_records_its_tool_call_and_summary(
     git_repo: Path, home: dict[str, str]
 ) -> None:
     """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
     run and record the prompt, the shell command and the summary Stop leaves."""
     from kindling import Kindling
-    from tests.support.fake_openai import FakeOpenAI
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     with FakeOpenAI() as api:
@@ -184,13 +97,13 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
 def test_a_real_codex_session_finds_kindlings_tools_and_calls_retrieve(
     git_repo: Path, home: dict[str, str]
 ) -> None:
-    """Codex 0.169 defers every MCP tool behind its ``tool_search`` tool for a model with
+    """Codex 0.169-0.171 defers every MCP tool behind its ``tool_search`` tool for a model with
     search support (no config key turns that off for a server), so the model sees Kindling's
     tools once it searches. The stand-in model searches, Codex answers with Kindling's tools,
     the model calls ``retrieve``, and the answer comes back to the model: the prompt the
     UserPromptSubmit hook stored in ``$KINDLING_DB``, a store other than the default, which
     `kindling mcp` opens only because ``init`` forwards the variable (``env_vars``)."""
-    from tests.support.fake_openai import FakeOpenAI
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     prompt = "Recall marker-codex from Kindling's memory"
@@ -226,7 +139,7 @@ def test_a_real_gemini_session_records_its_tool_call_and_summary(
     record the prompt, the shell command (its output, not the model's wrapper) and the
     summary AfterAgent leaves."""
     from kindling import Kindling
-    from tests.support.fake_gemini import FakeGemini
+    from tests.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     user = Path(home["HOME"]) / ".gemini"
@@ -264,7 +177,7 @@ def test_a_real_opencode_session_records_its_tool_call_and_summary(
     import time
 
     from kindling import Kindling
-    from tests.support.fake_anthropic import FakeAnthropic
+    from tests.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     user = Path(home["HOME"])

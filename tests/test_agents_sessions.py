@@ -16,29 +16,20 @@ from typing import Any
 
 import pytest
 
-from tests.test_agents_cli import cli, home, run
+from tests.agentutil import (
+    INJECTED,
+    cli,
+    gemini_env,
+    home,
+    observations,
+    opencode_env,
+    opencode_run,
+    run,
+    wait_for,
+)
 
-__all__ = ["home"]  # the fixture, shared
+__all__ = ["home"]  # the fixture, shared (tests/agentutil.py)
 pytestmark = pytest.mark.slow
-
-INJECTED = "Kindling memory for this repository"
-
-
-def observations(kind: str | None = None) -> list[Any]:
-    from kindling import Kindling
-
-    with Kindling.open(Path(os.environ["KINDLING_DB"])) as kd:
-        found = kd.list_observations(limit=200)
-    return [o for o in found if kind is None or o.kind == kind]
-
-
-def gemini_env(git_repo: Path, env: dict[str, str], api_url: str) -> dict[str, str]:
-    user = Path(env["HOME"]) / ".gemini"
-    user.mkdir(parents=True, exist_ok=True)
-    (user / "trustedFolders.json").write_text(f'{{"{git_repo}": "TRUST_FOLDER"}}')
-    auth = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
-    (user / "settings.json").write_text(json.dumps(auth), encoding="utf-8")
-    return {**env, "GOOGLE_GEMINI_BASE_URL": api_url, "GEMINI_API_KEY": "not-a-key"}
 
 
 def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
@@ -47,7 +38,7 @@ def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
     """Headless Gemini CLI puts session start's context in front of the prompt it hands
     BeforeAgent (``<hook_context>...</hook_context>``): the prompt is stored as the user typed
     it, so the second and third sessions' context holds no copy of an earlier one."""
-    from tests.support.fake_gemini import FakeGemini
+    from tests.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     prompt = "Print marker-gemini and tell me what the last session did"
@@ -67,62 +58,13 @@ def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
     assert all("hook_context" not in o.content for o in observations())
 
 
-def opencode_env(home: dict[str, str], git_repo: Path) -> dict[str, str]:
-    user = Path(home["HOME"])
-    env = {
-        **home,
-        "PWD": str(git_repo),  # OpenCode takes its directory from PWD
-        "XDG_CONFIG_HOME": str(user / ".config"),
-        "XDG_DATA_HOME": str(user / ".local" / "share"),
-        "XDG_CACHE_HOME": str(user / ".cache"),
-        "XDG_STATE_HOME": str(user / ".local" / "state"),
-        "OPENCODE_DISABLE_AUTOUPDATE": "1",
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",
-    }
-    # OpenCode's own folder as its first start online leaves it (bench/opencode_start.py):
-    # else, offline, any configured plugin makes it wait for its own install there.
-    from bench.opencode_start import used_online
-
-    used_online(user / ".config" / "opencode")
-    return env
-
-
-def opencode_run(
-    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
-) -> str:
-    config = git_repo / "opencode.json"
-    data = json.loads(config.read_text(encoding="utf-8"))
-    data["provider"] = {
-        "fake": {
-            "npm": "@ai-sdk/anthropic",
-            "name": "Fake",
-            "options": {"baseURL": f"{api_url}/v1", "apiKey": "not-a-key"},
-            "models": {"claude-fake": {"name": "Claude Fake", "tool_call": True}},
-        }
-    }
-    config.write_text(json.dumps(data), encoding="utf-8")
-    return run([*argv, "run", "-m", "fake/claude-fake", prompt], git_repo, env)
-
-
-def wait_for(check: Any, timeout: float = 60) -> Any:
-    """``check()`` once it is truthy (the OpenCode plugin's hooks run detached)."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found or time.monotonic() > deadline:
-            return found
-        time.sleep(0.5)
-
-
 def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
     git_repo: Path, home: dict[str, str]
 ) -> None:
     """OpenCode installs ``@opencode-ai/plugin`` into every config folder it scans for plugins,
     and waits for it at each start; ``init`` makes none in the repository, and a real session
     still hands its events to Kindling through the plugin ``opencode.json`` names."""
-    from tests.support.fake_anthropic import FakeAnthropic
+    from tests.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     env = opencode_env(home, git_repo)
@@ -143,8 +85,8 @@ def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
 def test_codex_stores_a_failed_commands_exit_code(git_repo: Path, home: dict[str, str]) -> None:
     """Codex's PostToolUse payload carries no exit code; its session log (the rollout file,
     ``transcript_path``) has it under the same call id: a failing command is stored failed."""
-    from tests.support.fake_openai import FakeOpenAI
-    from tests.test_agents_cli import codex_session
+    from tests.agentutil import codex_session
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     failing = "echo marker-codex-fail; exit 3"
@@ -164,8 +106,8 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
     """Team mode: Gemini CLI strips variables named like a token from an MCP server's
     environment unless its settings allow them; ``init`` allows Kindling's. The server here
     is down, so the tool fails, but for want of the server, not of the token."""
-    from tests.support.fake_gemini import FakeGemini
-    from tests.support.server import free_port
+    from tests.fake_gemini import FakeGemini
+    from tests.serverutil import free_port
 
     argv = cli("gemini")
     team = {**home, "KINDLING_URL": f"http://127.0.0.1:{free_port()}", "KINDLING_TOKEN": "kdt_x"}
@@ -185,8 +127,8 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
 def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, str]) -> None:
     """Codex edits with ``apply_patch`` (its own patch format): stored as a ``file_diff``,
     the whole diff, as Claude Code's Edit, not a tool call cut to about 1 KB."""
-    from tests.support.fake_openai import FakeOpenAI
-    from tests.test_agents_cli import codex_session
+    from tests.agentutil import codex_session
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     (git_repo / "a.py").write_text("x = 1\ny = 2\n", encoding="utf-8")
@@ -221,8 +163,8 @@ def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, s
 def test_codex_starts_no_hook_for_kindlings_own_tools(git_repo: Path, home: dict[str, str]) -> None:
     """The PostToolUse matcher ``init`` writes leaves out Kindling's MCP tools: a session
     whose only tool call is Kindling's ``retrieve`` runs no PostToolUse hook at all."""
-    from tests.support.fake_openai import FakeOpenAI
-    from tests.test_agents_cli import codex_session
+    from tests.agentutil import codex_session
+    from tests.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     with FakeOpenAI(search="kindling memory retrieve", call="retrieve") as api:
@@ -238,7 +180,7 @@ def test_gemini_runs_no_hook_for_precompress_or_kindlings_own_tools(
     """Gemini CLI fires PreCompress before every model request, and AfterTool for Kindling's
     own MCP tools: ``init`` installs no PreCompress hook and an AfterTool matcher that leaves
     Kindling's tools out (checked with a second hook of the same matcher, which logs)."""
-    from tests.support.fake_gemini import FakeGemini
+    from tests.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     settings = git_repo / ".gemini" / "settings.json"
@@ -265,7 +207,7 @@ def test_opencode_injects_memory_and_closes_its_sessions(
     context to the system prompt, so session 1's memory is in session 2's model request; and
     each session's capsule is closed, with its summary, when OpenCode exits."""
     from kindling import Kindling
-    from tests.support.fake_anthropic import FakeAnthropic
+    from tests.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     env = opencode_env(home, git_repo)

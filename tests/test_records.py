@@ -97,9 +97,12 @@ def another_store(store_backend: str, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+@pytest.mark.parametrize("team", [None, "web"])
 def test_the_drain_and_the_remote_path_leave_the_same_memory(
-    store_url: str, store_backend: str, tmp_path: Path
+    store_url: str, store_backend: str, tmp_path: Path, team: str | None
 ) -> None:
+    """With a personal token and with a team's (which reads nothing, not even a session's
+    capsules, without naming the repository)."""
     with another_store(store_backend, tmp_path) as local:
         directory = spool_dir(str(tmp_path / "spooled.db"))
         with Kindling.open(local, drain_spool=False) as kd:
@@ -111,7 +114,10 @@ def test_the_drain_and_the_remote_path_leave_the_same_memory(
         assert pending(directory) == []
         drained = snapshot(local)
 
-    token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
+    made = ["token", "create", "--user", "alice"] + (["--team", team] if team else [])
+    token = kindling(store_url, *made).stdout.split()[-1]
+    if team:
+        assert kindling(store_url, "token", "grant", "--team", team, "--repo", REPO).returncode == 0
     box = Spool(tmp_path / "outbox")
     with running_server(store_url) as (url, _proc):
         for batch in RECORDS:
@@ -139,3 +145,26 @@ def test_a_record_reads_back_as_it_was_written() -> None:
     for bad in ({"op": "drop", "ts": 1}, {"op": "open", "ts": "1"}, {"op": "observation", "ts": 1}):
         with pytest.raises(ValueError, match="record"):
             Record.from_dict(bad)
+
+
+def test_a_session_that_moves_to_another_repository_keeps_its_capsule(tmp_path: Path) -> None:
+    """The session's open capsule is looked up in the record's repository (a team token reads
+    nothing without one); a record of the session from another repository still joins it."""
+    from kindling.records import apply
+
+    with Kindling.open(tmp_path / "k.db") as kd:
+        assert apply(rec("open", 1_000, "m"), kd)
+        moved = Record(
+            "observation",
+            1_100,
+            session_id="m",
+            repo_id="/work/other",
+            intent=INTENT,
+            id="00000000-0000-4000-8000-000000000099",
+            kind="command",
+            content="$ make",
+        )
+        assert apply(moved, kd)
+        [capsule] = kd.list_capsules()
+    assert capsule.scope.repo_id == REPO
+    assert list(capsule.observation_ids) == [moved.id]

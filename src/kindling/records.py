@@ -35,8 +35,14 @@ CLOSED_LOOKED_AT = 50  # a session's closed capsules checked for a late record (
 DEFAULT_CONFIDENCE = 0.5
 
 
-def _open_one(memory: Memory, session: str) -> Capsule | None:
-    found = memory.list_capsules(status="open", scope=Scope(session_id=session), limit=1)
+def _session(record: Record) -> Scope:
+    """The scope of ``record``'s session: its id, and its repository when it names one (a
+    team token reads nothing without one, even by session: ``http.auth.read_scope``)."""
+    return Scope(session_id=record.session_id, repo_id=record.repo_id)
+
+
+def _open_one(memory: Memory, record: Record) -> Capsule | None:
+    found = memory.list_capsules(status="open", scope=_session(record), limit=1)
     return found[0] if found else None
 
 
@@ -46,11 +52,10 @@ def session_capsule(memory: Memory, record: Record, *, may_open: bool) -> Capsul
     session = record.session_id
     if session is None:
         return None
-    capsule = _open_one(memory, session)
+    capsule = _open_one(memory, record)
     if capsule is not None or not may_open or not record.intent:
         return capsule
-    by_session = Scope(session_id=session)
-    ended = memory.list_capsules(status="closed", scope=by_session, limit=CLOSED_LOOKED_AT)
+    ended = memory.list_capsules(status="closed", scope=_session(record), limit=CLOSED_LOOKED_AT)
     if any((c.closed_at or 0) >= record.ts for c in ended):
         return None
     try:
@@ -60,7 +65,7 @@ def session_capsule(memory: Memory, record: Record, *, may_open: bool) -> Capsul
             opened_at=record.ts,
         )
     except ConflictError:  # another hook of this session opened it a moment ago
-        return _open_one(memory, session)
+        return _open_one(memory, record)
 
 
 def apply(record: Record, memory: Memory) -> bool:

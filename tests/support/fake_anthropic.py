@@ -7,6 +7,10 @@ the run ends right after a tool call. A compaction request (``/compact``) gets a
 the markers of the conversation. With ``fail_after_tool`` the second answer is an HTTP 400
 instead (the run ends on an API error). Answers are streamed as server-sent events when the
 request asks for a stream, as Claude Code does.
+
+``FakeAnthropic(steps=[...])`` plays a script instead: the request that carries N tool results
+is answered with step N (``("shell", command)``: Bash; ``("write", path, content)``: Write, or
+OpenCode's ``write`` with ``tools="opencode"``), and the one after the last step with the text.
 """
 
 from __future__ import annotations
@@ -93,8 +97,16 @@ def _events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 class FakeAnthropic:
     """``with FakeAnthropic() as api:`` serves on ``api.url`` until the block ends."""
 
-    def __init__(self, *, fail_after_tool: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        fail_after_tool: bool = False,
+        steps: list[tuple[str, ...]] | None = None,
+        tools: str = "claude",
+    ) -> None:
         self.fail_after_tool = fail_after_tool
+        self.steps = steps
+        self.tools = tools
         self.bodies: list[dict[str, Any]] = []  # every Messages request, for its tools
         self.requests = 0
         self.calls = 0
@@ -156,7 +168,19 @@ class FakeAnthropic:
             "usage": {"input_tokens": 10, "output_tokens": 10},
         }
         users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
-        if users and COMPACT in json.dumps(users[-1]):  # the summary that replaces the history
+        results = sum(
+            1
+            for m in users
+            for b in (m.get("content") if isinstance(m.get("content"), list) else [])
+            if isinstance(b, dict) and b.get("type") == "tool_result"
+        )
+        if self.steps is not None and results < len(self.steps):
+            message["content"] = [self._step(self.steps[results], results)]
+            message["stop_reason"] = "tool_use"
+        elif self.steps is not None:
+            message["content"] = [{"type": "text", "text": f"Done with {marker}."}]
+            message["stop_reason"] = "end_turn"
+        elif users and COMPACT in json.dumps(users[-1]):  # the summary that replaces the history
             done = ", ".join(dict.fromkeys(MARKER.findall(json.dumps(body.get("messages")))))
             summary = f"<analysis>Short.</analysis>\n<summary>Compacted: printed {done}.</summary>"
             message["content"] = [{"type": "text", "text": summary}]
@@ -187,6 +211,17 @@ class FakeAnthropic:
         for name, data in _events(message):
             handler.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
             handler.wfile.flush()
+
+    def _step(self, step: tuple[str, ...], n: int) -> dict[str, Any]:
+        """Step ``n`` of the script as a ``tool_use`` block, in the agent's tool names."""
+        opencode = self.tools == "opencode"
+        if step[0] == "shell":
+            name, args = "Bash", {"command": step[1], "description": "Run a command"}
+        elif opencode:
+            name, args = "write", {"filePath": step[1], "content": step[2]}
+        else:
+            name, args = "Write", {"file_path": step[1], "content": step[2]}
+        return {"type": "tool_use", "id": f"toolu_step_{n}", "name": name, "input": args}
 
     def __enter__(self) -> FakeAnthropic:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

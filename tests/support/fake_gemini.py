@@ -5,6 +5,10 @@ A streamed request whose last turn carries no function response is answered with
 carries the call's response with a short text, so the run ends right after a tool call.
 ``FakeGemini(tool="status")`` calls Kindling's MCP tool of that name instead of the shell. Other
 requests (token counts, the CLI's own small JSON questions) get a neutral answer.
+
+``FakeGemini(steps=[...])`` plays a script instead: the request that carries N function
+responses is answered with step N (``("shell", command)``: ``run_shell_command``;
+``("write", path, content)``: ``write_file``), and the one after the last step with the text.
 """
 
 from __future__ import annotations
@@ -28,14 +32,42 @@ def _offered(body: dict[str, Any], tool: str) -> str | None:
     return None
 
 
-def _answer(path: str, body: dict[str, Any], tool: str | None = None) -> dict[str, Any]:
+def _step(step: tuple[str, ...]) -> dict[str, Any]:
+    if step[0] == "shell":
+        args = {"command": step[1], "description": "Run a command"}
+        return {"functionCall": {"name": "run_shell_command", "args": args}}
+    args = {"file_path": step[1], "content": step[2]}
+    return {"functionCall": {"name": "write_file", "args": args}}
+
+
+def _responses(contents: list[Any]) -> int:
+    """How many function responses the conversation holds."""
+    return sum(
+        1
+        for turn in contents
+        if isinstance(turn, dict)
+        for part in turn.get("parts") or []
+        if isinstance(part, dict) and "functionResponse" in part
+    )
+
+
+def _answer(
+    path: str,
+    body: dict[str, Any],
+    tool: str | None = None,
+    steps: list[tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
     if "countTokens" in path:
         return {"totalTokens": 10}
     contents = body.get("contents") or []
     found = MARKER.search(json.dumps(contents))
     marker = found.group(0) if found else "marker-none"
     parts: list[dict[str, Any]]
-    if "functionResponse" in json.dumps(contents[-1:]):
+    done = _responses(contents)
+    scripted = steps is not None and "streamGenerateContent" in path
+    if scripted and steps is not None and done < len(steps):
+        parts = [_step(steps[done])]
+    elif scripted or "functionResponse" in json.dumps(contents[-1:]):
         parts = [{"text": f"Done with {marker}."}]
     elif "streamGenerateContent" in path and tool and (name := _offered(body, tool)):
         parts = [{"functionCall": {"name": name, "args": {}}}]
@@ -43,7 +75,10 @@ def _answer(path: str, body: dict[str, Any], tool: str | None = None) -> dict[st
         args = {"command": f"echo {marker}", "description": "Print the marker"}
         parts = [{"functionCall": {"name": "run_shell_command", "args": args}}]
     else:
-        parts = [{"text": '{"reasoning": "-", "next_speaker": "user", "model_choice": "flash"}'}]
+        # the CLI's own JSON questions: which speaker is next, which model, how complex
+        answer: dict[str, Any] = {"reasoning": "-", "next_speaker": "user", "model_choice": "flash"}
+        answer |= {"complexity_reasoning": "-", "complexity_score": 10}
+        parts = [{"text": json.dumps(answer)}]
     candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
     usage = {"promptTokenCount": 5, "candidatesTokenCount": 5, "totalTokenCount": 10}
     return {"candidates": [candidate], "usageMetadata": usage}
@@ -52,7 +87,7 @@ def _answer(path: str, body: dict[str, Any], tool: str | None = None) -> dict[st
 class FakeGemini:
     """``with FakeGemini() as api:`` serves ``api.url`` (for ``GOOGLE_GEMINI_BASE_URL``)."""
 
-    def __init__(self, tool: str | None = None) -> None:
+    def __init__(self, tool: str | None = None, steps: list[tuple[str, ...]] | None = None) -> None:
         self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
         owner = self
 
@@ -74,7 +109,7 @@ class FakeGemini:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 owner.bodies.append(body)
-                answer = _answer(self.path, body, tool)
+                answer = _answer(self.path, body, tool, steps)
                 if "alt=sse" in self.path:
                     self._send(200, "text/event-stream", f"data: {json.dumps(answer)}\n\n".encode())
                 else:

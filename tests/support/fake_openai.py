@@ -15,6 +15,10 @@ Codex's ``tool_search_output`` with a ``function_call`` of the tool named ``call
 namespace the search returned (``namespace`` + ``name``, as Codex expects a namespaced tool's
 call), its arguments ``{"query": <marker>}``; and the request that carries that call's output
 with the short message.
+
+``FakeOpenAI(steps=[...])`` plays a script instead: the request that carries N tool outputs is
+answered with step N (``("shell", command)``: ``exec_command``; ``("write", path, content)``:
+an ``apply_patch`` that adds the file), and the one after the last step with the message.
 """
 
 from __future__ import annotations
@@ -29,16 +33,46 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 
+def _scripted(
+    items: list[dict[str, Any]], steps: list[tuple[str, ...]], marker: str
+) -> dict[str, Any]:
+    done = sum(1 for i in items if i.get("type") in OUTPUTS)
+    if done >= len(steps):
+        text = {"type": "output_text", "text": f"Done with {marker}."}
+        return {"type": "message", "role": "assistant", "id": "msg_1", "content": [text]}
+    step = steps[done]
+    if step[0] == "shell":
+        return {
+            "type": "function_call",
+            "id": f"fc_{done}",
+            "name": "exec_command",
+            "arguments": json.dumps({"cmd": step[1]}),
+            "call_id": f"call_step_{done}",
+        }
+    added = "".join(f"+{line}\n" for line in step[2].splitlines())
+    patch = f"*** Begin Patch\n*** Add File: {step[1]}\n{added}*** End Patch\n"
+    return {
+        "type": "custom_tool_call",
+        "id": f"ctc_{done}",
+        "call_id": f"call_step_{done}",
+        "name": "apply_patch",
+        "input": patch,
+    }
+
+
 def _item(
     body: dict[str, Any],
     search: str | None = None,
     call: str = "",
     command: str = "",
     patch: str = "",
+    steps: list[tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     items = [i for i in body.get("input") or [] if isinstance(i, dict)]
     found = MARKER.search(json.dumps([i for i in items if i.get("type") == "message"]))
     marker = found.group(0) if found else "marker-none"
+    if steps is not None:
+        return _scripted(items, steps, marker)
     if any(i.get("type") in OUTPUTS for i in items):
         text = {"type": "output_text", "text": f"Done with {marker}."}
         return {"type": "message", "role": "assistant", "id": "msg_1", "content": [text]}
@@ -92,7 +126,12 @@ class FakeOpenAI:
     """``with FakeOpenAI() as api:`` serves ``api.url`` (the ``base_url``, ending in /v1)."""
 
     def __init__(
-        self, search: str | None = None, call: str = "", command: str = "", patch: str = ""
+        self,
+        search: str | None = None,
+        call: str = "",
+        command: str = "",
+        patch: str = "",
+        steps: list[tuple[str, ...]] | None = None,
     ) -> None:
         self.bodies: list[dict[str, Any]] = []  # every request, for the tools it offered
         owner = self
@@ -121,7 +160,7 @@ class FakeOpenAI:
                     {"type": "response.created", "response": {"id": "resp_1"}},
                     {
                         "type": "response.output_item.done",
-                        "item": _item(body, search, call, command, patch),
+                        "item": _item(body, search, call, command, patch, steps),
                     },
                     {"type": "response.completed", "response": {"id": "resp_1", "usage": usage}},
                 ):
