@@ -54,7 +54,7 @@ PYTEST_ARGS ?=
 # pytest runs on every core (pytest-xdist; `auto` = one worker per core): make test
 # PYTEST_WORKERS=0 runs it in this one process. Each worker has its own PostgreSQL database and
 # temp dir (tests/conftest.py, tests/support/pg.py); the one install they share is locked
-# (tests/test_mcp_npm.py). --dist loadfile keeps a module's tests on one worker, so its
+# (tests/mcp/test_mcp_npm.py). --dist loadfile keeps a module's tests on one worker, so its
 # module-scoped fixtures (the quality stores, a server) are built once.
 PYTEST_WORKERS ?= auto
 

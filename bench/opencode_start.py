@@ -5,7 +5,8 @@ in the repository (issue 34: OpenCode installed ``@opencode-ai/plugin`` into a p
     python bench/opencode_start.py [--runs 3] [--online] [--kindling PATH] [--opencode PATH]
 
 Offline is a private network namespace with only loopback (``unshare -n``, as root), where the
-stand-in model (``tests/fake_anthropic.py``) runs too. ``--variants init,no-plugin,bare`` runs
+stand-in model (``tests/support/fake_anthropic.py``) runs too. ``--variants init,no-plugin,bare``
+runs
 the config ``init`` wrote, without its plugin, and without plugin and MCP server (OpenCode's own
 start), one after the other in each round. Prints each run's wall time, the load, and the
 files in the repository that are not ``init``'s own config. Needs the opencode CLI
@@ -67,7 +68,7 @@ def _config(repo: Path, written: dict[str, Any], api_url: str, variant: str) -> 
 
 
 def _runs(args: argparse.Namespace) -> None:
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     variants = args.variants.split(",") if args.variants else []
     variants = variants or (["no-plugin"] if args.no_plugin else ["init"])

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/scrub_speed.py``. Prints MB/s (1 MB = 1,000,000 characters of
 input) for each input, best of a few runs. Not a test: the figures depend on the machine; the
-regression guard for pathological inputs lives in ``tests/test_scrub.py``.
+regression guard for pathological inputs lives in ``tests/secrets/test_scrub.py``.
 """
 
 from __future__ import annotations

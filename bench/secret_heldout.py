@@ -18,7 +18,7 @@ of its own:
 - "bare in a sentence": ``the value <secret> came back from the call``.
 
 A secret counts as masked when its value is found nowhere in the database, -wal, -shm or
-spool files afterwards (the check of ``tests/test_secrets_on_disk.py``). ``--fast`` asks
+spool files afterwards (the check of ``tests/secrets/test_secrets_on_disk.py``). ``--fast`` asks
 ``scrub_secrets`` only (no files): quicker while tuning, same verdict for a single text.
 ``--naive`` scores the naive baseline instead, in the same harness (in memory): a value after
 a secret word and ``=`` or ``:``, and any token of 20+ characters as random as a generated

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the coding agents' CLIs from npm into $KINDLING_NPM_CACHE (default
-# ~/.cache/kindling-npm), for tests/test_agents_cli.py. Idempotent: the pinned versions, once
+# ~/.cache/kindling-npm), for tests/agents/test_agents_cli.py. Idempotent: the pinned versions, once
 # installed, are kept; a pin that changed is installed again.
-# Cursor's CLI is not published on npm, so it is not installed here (tests/test_cursor_sdk.py
+# Cursor's CLI is not published on npm, so it is not installed here (tests/agents/test_cursor_sdk.py
 # installs Cursor's SDK itself).
 set -euo pipefail
 cache="${KINDLING_NPM_CACHE:-$HOME/.cache/kindling-npm}"

@@ -1,6 +1,6 @@
 """Re-run the commands whose real output docs/cli.md and README.md show, and write it in.
 
-``tests/test_cli_docs.py`` fails when the documented output drifts; this script is the fix:
+``tests/docs/test_cli_docs.py`` fails when the documented output drifts; this script is the fix:
 ``.venv/bin/python scripts/refresh_docs.py``. It only replaces the fenced output that follows
 ``$ kindling demo`` and the documented ``kindling search`` example in docs/cli.md, and in
 README.md the excerpt of the demo (as many lines as it shows) and ``kindling init

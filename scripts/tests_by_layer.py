@@ -64,8 +64,9 @@ HELPERS = {
 # folder -> test modules (without ``test_`` and ``.py``); "old=new" renames the file too
 LAYERS: dict[str, list[str]] = {
     "agents": [
-        "agents", "agents_cli", "agents_cursor", "agents_payloads", "agents_sessions", "agents_team",
-        "agents_setup", "claude_headless", "cursor_sdk", "init_claude_code", "opencode_plugin",
+        "agents", "agents_cli", "agents_cursor", "agents_payloads", "agents_sessions",
+        "agents_team", "agents_setup", "claude_headless", "cursor_sdk", "init_claude_code",
+        "opencode_plugin",
     ],
     "hooks": [
         "hook_storm", "hooks_parity", "hooks_process", "hooks_reconcile", "hooks_sdk_shapes",

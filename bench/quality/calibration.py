@@ -2,7 +2,7 @@
 1,000 and 100,000 observations (issue 23: >= 0.3, within 0.1 across sizes), in Latin script
 (a full match among Latin fillers) and in Chinese and Japanese (a word of the stored sentence,
 found by its segments, among Chinese fillers). The 100k store is built with ``append_many`` in
-memory; ``tests/test_retrieval_v3.py`` checks 1 to 1,000.
+memory; ``tests/retrieval/test_calibration_and_need.py`` checks 1 to 1,000.
 """
 
 from __future__ import annotations

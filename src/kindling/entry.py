@@ -50,7 +50,7 @@ _SERVER_SCHEMES = ("http://", "https://")
 class Target:
     """Where a memory is: its kind, its location (a file path, ``:memory:`` or a URL) and, for
     a server, its token. A plain class, not a dataclass: the hooks' fast path reads one and
-    must not import ``dataclasses`` (``tests/test_start_cache.py``)."""
+    must not import ``dataclasses`` (``tests/hooks/test_start_cache.py``)."""
 
     __slots__ = ("kind", "location", "token")
 

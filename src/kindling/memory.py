@@ -4,7 +4,7 @@ Two classes implement it: ``engine.Kindling`` (a local database, SQLite or Postg
 ``client.front.RemoteKindling`` (a ``kindling serve``, over HTTP). The adapters (CLI, MCP,
 bridge, hooks) hold a ``Memory`` and never ask which one it is. Each class states it with a
 module-level ``type[Memory]`` assignment, so mypy fails when one of them lacks a verb, and
-``tests/test_parity.py`` runs every verb on both, on both backends, and compares the JSON.
+``tests/parity/test_parity.py`` runs every verb on both, on both backends, and compares the JSON.
 
 Every verb of ``Memory`` answers on both sides. What only a database can do (whole-store
 counts, the semantic index) is ``LocalMemory``, which ``engine.Kindling`` alone implements: an

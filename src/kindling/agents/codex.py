@@ -22,7 +22,7 @@ the server (``env_vars``): Codex starts an MCP server with only a few variables 
 environment, so `kindling mcp` would otherwise open ``~/.kindling/kindling.db`` while the
 hooks, which get all of it, write to ``$KINDLING_DB`` or a remote server.
 
-What the model sees (checked with the real ``codex exec`` 0.169, tests/test_agents_cli.py):
+What the model sees (checked with the real ``codex exec`` 0.169, tests/agents/test_agents_cli.py):
 for a model Codex has metadata for, it offers no MCP tool up front but its client-side
 ``tool_search`` tool, and returns Kindling's tools (namespace ``mcp__kindling``) when the model
 searches for them; no key of the server's table or of ``[features]`` turns that off

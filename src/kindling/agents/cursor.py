@@ -16,7 +16,8 @@ no documented way for a hook to add context at session start, so Kindling prints
 Cursor reaches the memory over MCP.
 
 Checked with Cursor's own client code, its SDK's local agent (``@cursor/sdk``,
-tests/test_cursor_sdk.py): it loads both files, starts `kindling mcp` and lists its tools, and
+tests/agents/test_cursor_sdk.py): it loads both files, starts `kindling mcp` and lists its tools,
+and
 sends the payloads above (preCompact not exercised); it runs sessionStart, beforeSubmitPrompt,
 the tool hooks, stop and sessionEnd itself, and afterAgentResponse when Cursor's backend asks.
 

@@ -2,7 +2,7 @@
 docs/agents.md are written from.
 
 It reads ``listing.json``, the tool list ``kindling mcp`` answers before the SDK loads (which
-tests/test_mcp_front.py checks against the SDK's own answer), so adding a tool to the server
+tests/mcp/test_mcp_front.py checks against the SDK's own answer), so adding a tool to the server
 adds it here, and a test fails until the docs name it. No SDK import: the CLI reads this for
 its help.
 

@@ -10,7 +10,7 @@ little or nothing.
 
 The hand-off replays the client's ``initialize`` (its answer dropped: the client has ours) and
 ``notifications/initialized`` to the SDK, then every line as it comes. ``listing.json`` is what
-the SDK itself answers (``listing()`` builds it; tests/test_mcp_front.py checks they agree,
+the SDK itself answers (``listing()`` builds it; tests/mcp/test_mcp_front.py checks they agree,
 and ``python -m kindling.mcp.front --write`` refreshes it).
 
 Standard library only at module level. Adapter: must not be imported by the core.

@@ -10,7 +10,8 @@ took 30 µs: ``re`` tries the trie at every position of the text.
 
 The automaton is built on a process's first text (under a millisecond for both of the
 scrubber's indexes), so a hook that scrubs one event pays for it once.
-``woken_by_substring`` is the reference it must agree with (``tests/test_scrub_keywords.py``).
+``woken_by_substring`` is the reference it must agree with
+(``tests/secrets/test_scrub_keywords.py``).
 
 Must not import anything but ``ahocorasick`` (hooks load it on their first scrub).
 """

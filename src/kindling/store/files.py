@@ -133,7 +133,7 @@ def structure_check(conn: sqlite3.Connection, path: str) -> None:
     whole and decoded, through SQLite. (Never by opening the file here: closing any other
     descriptor of the database file drops this process's POSIX locks on it, SQLite's, and
     concurrent writers then corrupt it. A header check that way corrupted indexes in
-    ``tests/test_concurrency.py``.)"""
+    ``tests/store/test_concurrency.py``.)"""
     problem = None
     try:
         conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()

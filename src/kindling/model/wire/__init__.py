@@ -4,7 +4,7 @@
 bundles (``model.bundle``), the HTTP client (``remote``) and the server's bodies all parse
 with them, so a field added to a ``to_dict`` has one place to be read. Each takes the JSON and
 ``where`` (the place in a document, for the error message) and raises ``InvalidInputError`` on
-a value that is not the shape it reads. ``tests/test_wire.py`` checks that
+a value that is not the shape it reads. ``tests/engine/test_wire.py`` checks that
 ``from_dict(to_dict(x)) == x`` for every value. ``base`` (helpers, entities), ``results``
 (retrieve, timeline, items), ``reports`` (reports, tokens, the chat memories, whose
 ``to_dict`` is here too: their values have none).

@@ -19,7 +19,7 @@ def _files(*parts: str) -> list[Path]:
 
 
 def test_bridge_has_no_sql() -> None:
-    # its imports are checked with every other module's in tests/test_architecture.py
+    # its imports are checked with every other module's in tests/docs/test_architecture.py
     for path in _files("bridge"):
         assert "SELECT " not in path.read_text(encoding="utf-8")
 

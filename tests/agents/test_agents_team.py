@@ -9,7 +9,7 @@ the write as a diff; each session closed with its summary; and session 1's memor
 session 2's model request. No raw secret, nor the raw team token, is anywhere in the server's
 database, and nothing is left undelivered in the local outbox.
 
-Shares its machinery with the local-mode tests (tests/agentutil.py); skips without the CLIs
+Shares its machinery with the local-mode tests (tests/support/agents.py); skips without the CLIs
 (``scripts/agent_clis.sh``), except under ``CI=true``.
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.agentutil import (
+from tests.support.agents import (
     INJECTED,
     cli,
     codex_session,
@@ -36,7 +36,7 @@ from tests.agentutil import (
     run,
     wait_for,
 )
-from tests.serverutil import kindling, running_server
+from tests.support.server import kindling, running_server
 
 pytestmark = pytest.mark.slow
 
@@ -84,7 +84,7 @@ def with_secret(script: list[tuple[str, ...]], secret: str) -> list[tuple[str, .
 
 
 def gemini(git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]]) -> tuple[str, str]:
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     with FakeGemini(steps=script) as api:
         env = gemini_env(git_repo, env, api.url)
@@ -94,7 +94,7 @@ def gemini(git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]]) -
 
 
 def codex(git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]]) -> tuple[str, str]:
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     with FakeOpenAI(steps=script) as api:
         out = codex_session(cli("codex"), git_repo, env, api.url, PROMPT)
@@ -102,7 +102,7 @@ def codex(git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]]) ->
 
 
 def opencode(git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]]) -> tuple[str, str]:
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     with FakeAnthropic(steps=script, tools="opencode") as api:
         out = opencode_run(cli("opencode"), git_repo, opencode_env(env, git_repo), api.url, PROMPT)
@@ -113,7 +113,7 @@ def opencode(git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]])
 def claude_code(
     git_repo: Path, env: dict[str, str], script: list[tuple[str, ...]]
 ) -> tuple[str, str]:
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     with FakeAnthropic(steps=script) as api:
         env = {

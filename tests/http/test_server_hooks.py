@@ -111,8 +111,8 @@ def test_an_opencode_session_gets_its_capsule_and_summary_on_the_server(
 ) -> None:
     """OpenCode has no session start hook: its first recorded event opens the session's
     capsule on the server, so its summary is taken, not refused ("no capsule with id")."""
-    from tests.test_opencode_plugin import SESSION as OPENCODE_SESSION
-    from tests.test_opencode_plugin import session_payloads
+    from tests.agents.test_opencode_plugin import SESSION as OPENCODE_SESSION
+    from tests.agents.test_opencode_plugin import session_payloads
 
     token = kindling(store_url, "token", "create", "--user", "alice").stdout.split()[-1]
     monkeypatch.setenv("KINDLING_TOKEN", token)

@@ -16,9 +16,9 @@ from kindling.client.front import RemoteKindling
 from kindling.engine import Kindling
 from kindling.entry import chosen, target_of
 from kindling.errors import TokenRequiredError
-from tests.paritylib import T0
-from tests.pgutil import pg_schema
-from tests.serverutil import running_server
+from tests.support.parity import T0
+from tests.support.pg import pg_schema
+from tests.support.server import running_server
 
 pytestmark = pytest.mark.contract  # store_url: a file and PostgreSQL (conftest)
 

@@ -3,7 +3,7 @@ stand-in model on loopback (tests/fake_*.py), checked for what a user of Kindlin
 the prompt stored as the user typed it, a command's exit code, edits as diffs, the memory of
 one session in the next one's model request, and no growth from memory fed back.
 
-The CLIs come from ``scripts/agent_clis.sh`` (see tests/test_agents_cli.py, whose helpers and
+The CLIs come from ``scripts/agent_clis.sh`` (see tests/agents/test_agents_cli.py, whose helpers and
 ``home`` fixture these tests share); without them each test skips, except under ``CI=true``.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.agentutil import (
+from tests.support.agents import (
     INJECTED,
     cli,
     gemini_env,
@@ -28,7 +28,7 @@ from tests.agentutil import (
     wait_for,
 )
 
-__all__ = ["home"]  # the fixture, shared (tests/agentutil.py)
+__all__ = ["home"]  # the fixture, shared (tests/support/agents.py)
 pytestmark = pytest.mark.slow
 
 
@@ -38,7 +38,7 @@ def test_gemini_stores_the_prompt_as_typed_through_three_sessions(
     """Headless Gemini CLI puts session start's context in front of the prompt it hands
     BeforeAgent (``<hook_context>...</hook_context>``): the prompt is stored as the user typed
     it, so the second and third sessions' context holds no copy of an earlier one."""
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     prompt = "Print marker-gemini and tell me what the last session did"
@@ -64,7 +64,7 @@ def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
     """OpenCode installs ``@opencode-ai/plugin`` into every config folder it scans for plugins,
     and waits for it at each start; ``init`` makes none in the repository, and a real session
     still hands its events to Kindling through the plugin ``opencode.json`` names."""
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     env = opencode_env(home, git_repo)
@@ -85,8 +85,8 @@ def test_opencode_init_leaves_nothing_in_the_repository_but_its_config(
 def test_codex_stores_a_failed_commands_exit_code(git_repo: Path, home: dict[str, str]) -> None:
     """Codex's PostToolUse payload carries no exit code; its session log (the rollout file,
     ``transcript_path``) has it under the same call id: a failing command is stored failed."""
-    from tests.agentutil import codex_session
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.agents import codex_session
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     failing = "echo marker-codex-fail; exit 3"
@@ -106,8 +106,8 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
     """Team mode: Gemini CLI strips variables named like a token from an MCP server's
     environment unless its settings allow them; ``init`` allows Kindling's. The server here
     is down, so the tool fails, but for want of the server, not of the token."""
-    from tests.fake_gemini import FakeGemini
-    from tests.serverutil import free_port
+    from tests.support.fake_gemini import FakeGemini
+    from tests.support.server import free_port
 
     argv = cli("gemini")
     team = {**home, "KINDLING_URL": f"http://127.0.0.1:{free_port()}", "KINDLING_TOKEN": "kdt_x"}
@@ -127,8 +127,8 @@ def test_gemini_hands_kindling_token_to_the_mcp_server(
 def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, str]) -> None:
     """Codex edits with ``apply_patch`` (its own patch format): stored as a ``file_diff``,
     the whole diff, as Claude Code's Edit, not a tool call cut to about 1 KB."""
-    from tests.agentutil import codex_session
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.agents import codex_session
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     (git_repo / "a.py").write_text("x = 1\ny = 2\n", encoding="utf-8")
@@ -163,8 +163,8 @@ def test_codex_edits_are_stored_as_whole_diffs(git_repo: Path, home: dict[str, s
 def test_codex_starts_no_hook_for_kindlings_own_tools(git_repo: Path, home: dict[str, str]) -> None:
     """The PostToolUse matcher ``init`` writes leaves out Kindling's MCP tools: a session
     whose only tool call is Kindling's ``retrieve`` runs no PostToolUse hook at all."""
-    from tests.agentutil import codex_session
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.agents import codex_session
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     with FakeOpenAI(search="kindling memory retrieve", call="retrieve") as api:
@@ -180,7 +180,7 @@ def test_gemini_runs_no_hook_for_precompress_or_kindlings_own_tools(
     """Gemini CLI fires PreCompress before every model request, and AfterTool for Kindling's
     own MCP tools: ``init`` installs no PreCompress hook and an AfterTool matcher that leaves
     Kindling's tools out (checked with a second hook of the same matcher, which logs)."""
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     settings = git_repo / ".gemini" / "settings.json"
@@ -207,7 +207,7 @@ def test_opencode_injects_memory_and_closes_its_sessions(
     context to the system prompt, so session 1's memory is in session 2's model request; and
     each session's capsule is closed, with its summary, when OpenCode exits."""
     from kindling import Kindling
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     env = opencode_env(home, git_repo)

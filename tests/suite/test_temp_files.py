@@ -52,7 +52,7 @@ def test_a_run_of_the_demo_tests_leaves_nothing_in_the_system_temp_dir(tmp_path:
             "no:cacheprovider",
             "--basetemp",
             str(tmp_path / "base"),
-            "tests/test_cli_demo.py",
+            "tests/cli/test_cli_demo.py",
         ],
         cwd=ROOT,
         env=env,

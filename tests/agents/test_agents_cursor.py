@@ -3,7 +3,7 @@
 Cursor runs the hooks of ``.claude/settings.json`` too, with its own payloads: one Cursor
 session in a repository with ``init --claude-code`` and ``init --cursor`` must be recorded
 once, and one with ``init --claude-code`` only must still be recorded (as Cursor's). The
-payloads below have the shapes Cursor's SDK 1.0.32 sends (tests/test_cursor_sdk.py runs it):
+payloads below have the shapes Cursor's SDK 1.0.32 sends (tests/agents/test_cursor_sdk.py runs it):
 each step reaches Kindling's Cursor hook and, under Claude Code's event name, its Claude Code
 hook.
 

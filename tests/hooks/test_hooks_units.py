@@ -210,7 +210,7 @@ def test_the_hook_path_imports_neither_click_nor_mcp(tmp_path: Path) -> None:
 
 
 # Which modules the hooks may import is checked with every module's imports in
-# tests/test_architecture.py (the layer table of docs/architecture.md).
+# tests/docs/test_architecture.py (the layer table of docs/architecture.md).
 
 
 def test_bash_failure_keeps_the_exit_code() -> None:

@@ -514,7 +514,7 @@ def test_a_taken_id_answers_as_an_unknown_one(server: Server, kind: str) -> None
     """Issue 18: creating under an id another team holds answers exactly as under an id
     nobody has, on every path that creates with a client's id (observations, batches,
     capsules, imports, dry runs included); under one's own team's id, the 409 it always got.
-    (The whole story of such an id: ``tests/test_server_idspace.py``.)"""
+    (The whole story of such an id: ``tests/http/test_server_idspace.py``.)"""
     if kind in ("none", "invalid"):
         return
     v, repo = server.victim(), home_repo(kind)

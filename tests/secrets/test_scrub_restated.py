@@ -83,7 +83,7 @@ def test_a_twitter_bearer_token_is_masked_bare(seed: int) -> None:
         "host api.eu-west-1.amazonaws.com resolved",
         "image nginx-1.25.3-alpine3.18-slim pulled",
         "self.assertEqual(response.status_code, 200)",
-        "tests/test_scrub_generated.py::test_a_bare_generated_token_is_masked PASSED",
+        "tests/secrets/test_scrub_generated.py::test_a_bare_generated_token_is_masked PASSED",
         "version 2024.11.28.post1.dev20241128 installed",
         # Base64 of zero bytes then data, in a blob: no bearer token (a base64 sign follows).
         "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"

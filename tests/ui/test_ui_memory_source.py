@@ -18,8 +18,8 @@ from kindling.model import Scope
 from kindling.ui.app import create_local_app
 from kindling.ui.guard import LocalLogin
 from kindling.ui.source import MemorySource
-from tests.serverutil import make_token, running_server
-from tests.uiutil import OTHER_REPO, REPO, SESSION, seed
+from tests.support.server import make_token, running_server
+from tests.support.ui import OTHER_REPO, REPO, SESSION, seed
 
 pytest.importorskip("uvicorn")
 

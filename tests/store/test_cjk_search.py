@@ -17,10 +17,10 @@ from kindling.store.identifiers import identifier_parts
 from kindling.store.sqlite import index
 from kindling.store.sqlite.doctor import check
 from tests.conftest import FIXTURE_DB, FakeClock
+from tests.mcp.test_mcp_server import run_client, structured
 from tests.support.bridge import NOW, ingest_ok, make_env, retrieve, seed_filler
 from tests.support.cli import run as run_in_process
 from tests.support.cli import run_process
-from tests.test_mcp_server import run_client, structured
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
 

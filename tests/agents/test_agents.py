@@ -214,7 +214,7 @@ class Zed:
 
 # ``kindling`` itself, with Zed registered first (a test's agent lives in the test's process).
 WITH_ZED = (
-    "import sys; from kindling.agents import register; from tests.test_agents import Zed;"
+    "import sys; from kindling.agents import register; from tests.agents.test_agents import Zed;"
     " register(Zed()); from kindling.cli import main; main(sys.argv[1:])"
 )
 

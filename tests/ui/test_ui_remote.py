@@ -19,10 +19,10 @@ import httpx
 import pytest
 
 from kindling import Kindling
-from tests.browser import driver_or_skip
-from tests.clitools import run
-from tests.serverutil import KINDLING, free_port, make_token, running_server
-from tests.uiutil import OTHER_REPO, REPO, seed
+from tests.support.browser import driver_or_skip
+from tests.support.cli import run
+from tests.support.server import KINDLING, free_port, make_token, running_server
+from tests.support.ui import OTHER_REPO, REPO, seed
 
 pytest.importorskip("uvicorn")
 

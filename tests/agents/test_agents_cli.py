@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.agentutil import (
+from tests.support.agents import (
     KINDLING_TOOLS,
     cli,
     codex_session,
@@ -30,7 +30,7 @@ from tests.agentutil import (
     run,
 )
 
-__all__ = ["home"]  # the fixture, shared (tests/agentutil.py)
+__all__ = ["home"]  # the fixture, shared (tests/support/agents.py)
 pytestmark = pytest.mark.slow  # real agent CLIs from npm: `-m "not slow"` leaves them out
 
 
@@ -71,7 +71,7 @@ def test_a_real_codex_session_records_its_tool_call_and_summary(
     """``codex exec`` against a local stand-in for the Responses API: the hooks ``init`` wrote
     run and record the prompt, the shell command and the summary Stop leaves."""
     from kindling import Kindling
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     with FakeOpenAI() as api:
@@ -103,7 +103,7 @@ def test_a_real_codex_session_finds_kindlings_tools_and_calls_retrieve(
     the model calls ``retrieve``, and the answer comes back to the model: the prompt the
     UserPromptSubmit hook stored in ``$KINDLING_DB``, a store other than the default, which
     `kindling mcp` opens only because ``init`` forwards the variable (``env_vars``)."""
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     argv = cli("codex")
     prompt = "Recall marker-codex from Kindling's memory"
@@ -139,7 +139,7 @@ def test_a_real_gemini_session_records_its_tool_call_and_summary(
     record the prompt, the shell command (its output, not the model's wrapper) and the
     summary AfterAgent leaves."""
     from kindling import Kindling
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
 
     argv = cli("gemini")
     user = Path(home["HOME"]) / ".gemini"
@@ -177,7 +177,7 @@ def test_a_real_opencode_session_records_its_tool_call_and_summary(
     import time
 
     from kindling import Kindling
-    from tests.fake_anthropic import FakeAnthropic
+    from tests.support.fake_anthropic import FakeAnthropic
 
     argv = cli("opencode")
     user = Path(home["HOME"])

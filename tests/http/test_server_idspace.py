@@ -21,7 +21,7 @@ from urllib.parse import quote
 import pytest
 
 from kindling import Kindling
-from tests.test_server_access import (
+from tests.http.test_server_access import (
     API_REPO,
     KINDLING_CLI,
     OTHER_REPO,
