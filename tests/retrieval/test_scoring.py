@@ -323,6 +323,7 @@ def test_docs_state_the_default_weights() -> None:
         "w_prompt_context": w.prompt_context,
         "w_episode": w.episode,
         "w_need": w.need,
+        "w_proximity": w.proximity,
     }
     assert f"`H = {w.half_life_days:g} days`" in doc
 
