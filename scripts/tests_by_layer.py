@@ -122,7 +122,7 @@ LAYERS: dict[str, list[str]] = {
     ],
     "docs": [
         "agents_docs", "architecture", "bench_docs", "cli_docs", "glossary", "performance_docs",
-        "python_api_docs",
+        "python_api_docs", "contributing",
     ],
     "suite": ["temp_files", "requires", "tests_by_layer"],  # the test suite's own rules
 }  # fmt: skip

@@ -222,8 +222,7 @@ def phrases_as_terms(plan: QueryPlan, phrases: Collection[str]) -> QueryPlan:
 class PairMatcher:
     """Term proximity: which of the question's adjacent word pairs a text holds as written,
     the two words next to each other with only punctuation or blanks between them
-    (``custom_coord object`` holds ``custom coord`` and ``coord object``), each word as
-    ``TermMatcher`` holds it (``refunds failed`` holds ``refund fail``). A pair of two stop
+    (``custom_coord object`` holds ``custom coord`` and ``coord object``). A pair of two stop
     words says nothing and is left out. Words are ``[^\\W_]+``, lower-cased; a text is looked
     at in its head and tail, as ``TermMatcher`` looks at it."""
 
@@ -233,14 +232,9 @@ class PairMatcher:
             (a, b) for a, b in itertools.pairwise(words) if not (a in STOPWORDS and b in STOPWORDS)
         )
         self.pairs = tuple(pairs)
-        # Each word as ``TermMatcher`` holds it: a word of the text that starts with its stem.
         self._patterns = [
-            (
-                sa,
-                sb,
-                re.compile(rf"(?<![^\W_]){re.escape(sa)}[^\W_]*[\W_]+{re.escape(sb)}"),
-            )
-            for sa, sb in ((stem(a), stem(b)) for a, b in self.pairs)
+            (a, b, re.compile(rf"(?<![^\W_]){re.escape(a)}[\W_]+{re.escape(b)}(?![^\W_])"))
+            for a, b in self.pairs
         ]
 
     def share(self, text: str) -> float | None:
