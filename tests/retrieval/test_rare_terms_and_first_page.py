@@ -5,12 +5,15 @@ on how many candidates are asked for. On both backends."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, NewObservation, Scope
 from kindling.model import Observation, ObservationKind, Summary
+from kindling.retrieval.terms import PairMatcher
 from kindling.store.fts import build_query
 
 pytestmark = pytest.mark.contract  # runs on SQLite and PostgreSQL (conftest)
@@ -246,3 +249,33 @@ def test_a_question_of_one_word_has_no_proximity_signal(kd: Kindling) -> None:
     got = kd.retrieve("lint", scope=REPO, max_candidates=5)
     assert got.candidates
     assert "proximity" not in got.candidates[0].explanation.signals
+
+
+_PAIR_TEXT = st.text(
+    alphabet=st.sampled_from(list("abAB_ -.:/\n1é")) | st.characters(), max_size=60
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(question=_PAIR_TEXT, text=_PAIR_TEXT)
+def test_a_pair_is_held_where_the_two_words_stand_together(question: str, text: str) -> None:
+    """The definition of term proximity, written as a regular expression per pair: the first
+    word whole, then only punctuation or blanks, then the second word whole."""
+    matcher = PairMatcher(question)
+    if not matcher.pairs:
+        assert matcher.share(text) is None
+        return
+    lower = text.lower()
+    held = sum(
+        1
+        for a, b in matcher.pairs
+        if re.search(rf"(?<![^\W_]){re.escape(a)}[\W_]+{re.escape(b)}(?![^\W_])", lower)
+    )
+    assert matcher.share(text) == held / len(matcher.pairs)
+
+
+def test_a_pair_is_found_after_a_hit_inside_a_longer_word() -> None:
+    """The first place the pair's text occurs is inside a longer word; the next, overlapping
+    it, stands alone."""
+    assert PairMatcher("qx qx").share("zqx qx qx") == 1.0
+    assert PairMatcher("qx qx").share("zqx qx") == 0.0

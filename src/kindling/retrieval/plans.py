@@ -69,7 +69,13 @@ def read_terms(
     if plan.match is None or (len(items) < 2 and not plan.phrases):
         return plan, (0, {}), ()
     total = store.indexed_observations()
-    _, counts = store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
+    if len(items) == 1:
+        # A phrase alone is the whole question whatever its count: only whether it matches
+        # at all is asked, and the count stops at the first match (a phrase is read in full
+        # positions, so counting it to the threshold cost as much as the search itself).
+        _, counts = store.document_counts(items, share=0.0, minimum=0)
+    else:
+        _, counts = store.document_counts(items, share=COMMON_SHARE, minimum=COMMON_MIN_DOCS)
     empty = tuple(p for p in plan.phrases if counts.get(p, 0) == 0)
     if not empty:
         return plan, (total, counts), ()

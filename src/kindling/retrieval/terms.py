@@ -106,7 +106,7 @@ class TermMatcher:
             if stems is None:
                 if term.lower() in lower:
                     out.append(term)
-            elif stems and all(s in have for s in stems):
+            elif stems and have.issuperset(stems):
                 out.append(term)
         return frozenset(out)
 
@@ -232,8 +232,11 @@ class PairMatcher:
             (a, b) for a, b in itertools.pairwise(words) if not (a in STOPWORDS and b in STOPWORDS)
         )
         self.pairs = tuple(pairs)
+        # Each pattern starts with its first word, so the search jumps to where that word
+        # stands; the boundary before it is checked at each hit (a look-behind first would make
+        # the search try every position).
         self._patterns = [
-            (a, b, re.compile(rf"(?<![^\W_]){re.escape(a)}[\W_]+{re.escape(b)}(?![^\W_])"))
+            (a, b, re.compile(rf"{re.escape(a)}[\W_]+{re.escape(b)}(?![^\W_])"))
             for a, b in self.pairs
         ]
 
@@ -242,9 +245,14 @@ class PairMatcher:
         if not self._patterns:
             return None
         lower = _scanned(text).lower()
-        held = sum(
-            1
-            for a, b, pattern in self._patterns
-            if a in lower and b in lower and pattern.search(lower)
-        )
+        held = 0
+        for a, b, pattern in self._patterns:
+            if a in lower and b in lower:
+                m = pattern.search(lower)
+                while m is not None:
+                    start = m.start()
+                    if start == 0 or not _WORD.match(lower, start - 1):
+                        held += 1
+                        break
+                    m = pattern.search(lower, start + 1)  # hits may overlap ("zqx qx qx")
         return held / len(self._patterns)

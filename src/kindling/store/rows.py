@@ -46,7 +46,13 @@ def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str,
 
 
 def row_scope(row: Sequence[Any], start: int) -> Scope:
-    values = row[start : start + 4]
+    return _scope(*row[start : start + 4])
+
+
+@functools.lru_cache(maxsize=4096)
+def _scope(*values: str | None) -> Scope:
+    """One ``Scope`` per distinct stored scope (a search reads hundreds of rows from a few
+    sessions; a ``Scope`` is immutable and checks its values when made)."""
     return Scope(*(v if v else None for v in values))
 
 

@@ -104,30 +104,20 @@ class SqliteSearchMixin:
 
         bm25 costs a row lookup and a walk of the row's positions for every match, so a
         question matching more than ``RANK_WINDOW`` rows (one common word in a million) is
-        ranked among its newest ``RANK_WINDOW`` matches: the window's edge is found by walking
-        the match newest first, which stops there (as PostgreSQL ranks such a question among
-        the newest rows in scope)."""
+        ranked among its newest ``RANK_WINDOW`` matches (as PostgreSQL ranks such a question
+        among the newest rows in scope). One statement: the inner query walks the match newest
+        first and stops at the window's edge, scoring each row it passes; the outer one orders
+        that window (ties in bm25 to the newest insert)."""
         match = scoped_match(plan.match, scope)
         source, timed, args = _timed(until)
-        floor = self._window_floor(match, until)
-        bound = "" if floor is None else f" AND observations_fts.rowid >= {floor}"
         return self.db.read(
-            f"SELECT observations_fts.rowid, bm25(observations_fts, {BM25_WEIGHTS}),"
-            f" bm25(observations_fts, {BM25_BODY_ONLY})"
-            f" FROM {source} WHERE observations_fts MATCH ?{timed}{bound}"
-            " ORDER BY 2, observations_fts.rowid DESC LIMIT ?",
-            [match, *args, limit],
+            "SELECT r, b, body FROM (SELECT observations_fts.rowid AS r,"
+            f" bm25(observations_fts, {BM25_WEIGHTS}) AS b,"
+            f" bm25(observations_fts, {BM25_BODY_ONLY}) AS body"
+            f" FROM {source} WHERE observations_fts MATCH ?{timed}"
+            " ORDER BY observations_fts.rowid DESC LIMIT ?) ORDER BY b, r DESC LIMIT ?",
+            [match, *args, RANK_WINDOW, limit],
         )
-
-    def _window_floor(self, match: str | None, until: int | None = None) -> int | None:
-        """The rowid of the ``RANK_WINDOW``-th newest match, or None when there are fewer."""
-        source, timed, args = _timed(until)
-        rows = self.db.read(
-            f"SELECT observations_fts.rowid FROM {source} WHERE observations_fts MATCH ?{timed}"
-            " ORDER BY observations_fts.rowid DESC LIMIT 1 OFFSET ?",
-            [match, *args, RANK_WINDOW - 1],
-        )
-        return int(rows[0][0]) if rows else None
 
     def summary_text(self, plan: QueryPlan) -> SummaryText | None:
         return SummaryText(
