@@ -56,3 +56,37 @@ def test_a_question_past_the_window_is_ranked_among_its_newest_matches(
         if not old_best_found:
             newest = {f"cache entry {i} " + "pad " * 8 for i in range(14, 19)}
             assert set(texts) == newest
+
+
+def test_a_big_store_estimates_its_counts_from_its_newest_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Above ``COUNT_SAMPLE`` rows a word's count is its count among the newest rows, scaled;
+    a word the sample misses still counts, so a phrase found only in old rows is searched as
+    a phrase (not read as its words)."""
+    monkeypatch.setattr(search, "COUNT_SAMPLE", 10)
+    with Kindling.open(":memory:") as kd:
+        rows = [NewObservation(kind="message", content="ancient words here", scope=REPO, ts=1)]
+        rows += [
+            NewObservation(kind="message", content=f"cache {i}", scope=REPO, ts=10 + i)
+            for i in range(29)
+        ]
+        kd.append_many(rows)
+        store = kd.store
+        _, counts = store.document_counts(["cache", "ancient", "missing"], share=0.5, minimum=0)
+        # "cache" is in the 10 newest of 30 rows: 10 * 30 / 10
+        assert counts == {"cache": 16, "ancient": 1, "missing": 0}
+        got = kd.retrieve('"ancient words"', scope=REPO)
+        assert [c.entity.content for c in got.candidates] == ["ancient words here"]
+        assert got.provenance.phrase_fallback == ()
+
+
+def test_a_small_store_counts_exactly() -> None:
+    with Kindling.open(":memory:") as kd:
+        kd.append_many(
+            [NewObservation(kind="message", content=f"cache {i}", scope=REPO) for i in range(30)]
+        )
+        _, counts = kd.store.document_counts(["cache"], share=0.5, minimum=0)
+        assert counts == {"cache": 16}  # counted up to the threshold (15) + 1
+        _, counts = kd.store.document_counts(["cache"], share=1.0, minimum=0)
+        assert counts == {"cache": 30}

@@ -41,7 +41,16 @@ def scope_where(scope: Scope, alias: str, *, indexed: bool = True) -> tuple[str,
     (``IS NOT DISTINCT FROM``, the same test on these non-null values)."""
     items = scope.items()
     op = "=" if indexed else "IS NOT DISTINCT FROM"
-    sql = " AND ".join(f"{alias}.{name} {op} ?" for name, _ in items)
+    # A session is the narrowest dimension: with it, the others are written so that no index
+    # serves them (`` || ''``, the same test on these text values), or SQLite may walk a whole
+    # repository's index to find one session's rows (20 ms against 1 at a million rows).
+    narrow = indexed and scope.session_id is not None
+    sql = " AND ".join(
+        f"{alias}.{name} || '' {op} ?"
+        if narrow and name != "session_id"
+        else f"{alias}.{name} {op} ?"
+        for name, _ in items
+    )
     return sql or "TRUE", [value for _, value in items]
 
 
