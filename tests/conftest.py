@@ -36,6 +36,23 @@ def pytest_report_header() -> list[str]:
 PG_FIXTURES = {"pg_url", "pg_conn"}
 
 
+def _needs_postgres(item: pytest.Item) -> bool:
+    """A test uses PostgreSQL when it takes one of its fixtures, runs on its backend (a
+    ``contract`` module's second run) or says ``requires("postgres")``."""
+    if PG_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    if getattr(getattr(item, "callspec", None), "params", {}).get("store_backend") == "postgres":
+        return True
+    return any("postgres" in mark.args for mark in item.iter_markers("requires"))
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark every PostgreSQL test ``postgres`` (before ``-m`` selects): `make check` leaves
+    them out with ``-m "not postgres"``, the server's work being most of their cost."""
+    if _needs_postgres(item):
+        item.add_marker(pytest.mark.postgres)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """``@pytest.mark.requires("chromium", ...)``: skip in one line when a resource is absent,
     fail under ``CI=true`` (tests/support/requires.py)."""
@@ -49,12 +66,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     why = pg_unreachable()
     if why is None or under_ci():
         return
-    needs_pg = [
-        item
-        for item in items
-        if PG_FIXTURES & set(getattr(item, "fixturenames", ()))
-        or getattr(getattr(item, "callspec", None), "params", {}).get("store_backend") == "postgres"
-    ]
+    needs_pg = [item for item in items if item.get_closest_marker("postgres")]
     if needs_pg:
         config.hook.pytest_deselected(items=needs_pg)
         items[:] = [item for item in items if item not in needs_pg]

@@ -53,6 +53,7 @@ def test_the_git_root_is_found_the_same_way(tmp_path: Path) -> None:
     assert config.repo_root(sub) == canonical_repo(sub) == canonical_workspace(sub) == root
 
 
+@pytest.mark.slow  # three real CLI processes (the bridge and `kindling search`)
 def test_a_bridge_memory_of_a_subdirectory_is_found_by_search_repo(tmp_path: Path) -> None:
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     sub = tmp_path / "repo" / "sub"

@@ -52,6 +52,7 @@ def test_memory_is_a_memory_and_is_empty() -> None:
         assert memory.list_observations() == []
 
 
+@pytest.mark.slow  # a real `kindling serve` process
 def test_a_server_url_is_a_remote_memory(tmp_path: Path) -> None:
     served = str(tmp_path / "served.db")
     with Kindling.open(served) as kd:
@@ -72,6 +73,7 @@ def test_a_server_url_is_a_remote_memory(tmp_path: Path) -> None:
         assert kd.get_observation(written.id).content == "through the server"
 
 
+@pytest.mark.requires("postgres")
 def test_postgresql_is_a_memory() -> None:
     with pg_schema() as url, connect(url) as memory:
         assert isinstance(memory, Memory)

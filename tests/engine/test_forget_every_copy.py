@@ -264,6 +264,7 @@ conn.execute("COMMIT")
 """
 
 
+@pytest.mark.slow  # a reader process and three real `kindling forget` runs that wait for it
 def test_forget_with_a_reader_holding_a_snapshot_tells_the_truth(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
     with Kindling.open(db) as kd:

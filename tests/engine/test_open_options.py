@@ -118,6 +118,7 @@ def test_a_short_busy_timeout_gives_up_on_a_held_lock(db: Path) -> None:
         assert sum(kd.stats().observations_by_kind.values()) == 1
 
 
+@pytest.mark.requires("postgres")
 def test_postgres_read_only_and_lock_timeout() -> None:
     from tests.support.pg import pg_schema
 

@@ -13,6 +13,7 @@ from tests.support.cli import run
 from tests.support.pg import new_database, require_pg
 
 psycopg = pytest.importorskip("psycopg")
+pytestmark = pytest.mark.requires("postgres")
 
 WORD = "zanzibarword"
 

@@ -57,3 +57,39 @@ def test_the_marker_is_resolved_by_the_conftest(
     result.assert_outcomes(**{outcome: 1})
     if outcome == "skipped":
         result.stdout.fnmatch_lines(["*needs npm: node and npm not on PATH*"])
+
+
+POSTGRES_MODULE = """
+import pytest
+
+@pytest.fixture
+def pg_url():
+    return "postgresql://"
+
+@pytest.mark.parametrize("store_backend", ["sqlite", "postgres"])
+def test_on_each_backend(store_backend):
+    pass
+
+def test_takes_its_fixture(pg_url):
+    pass
+
+@pytest.mark.requires("postgres")
+def test_says_so():
+    pass
+
+def test_in_process():
+    pass
+"""
+
+
+def test_every_postgresql_test_is_marked_so_make_check_can_leave_it_out(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest("from tests.conftest import pytest_itemcollected  # noqa: F401\n")
+    pytester.makeini("[pytest]\nmarkers =\n    requires: a resource\n    postgres: its server\n")
+    pytester.makepyfile(POSTGRES_MODULE)
+    result = pytester.runpytest_inprocess(
+        "--collect-only", "-q", "-m", "not postgres", "-p", "no:randomly", "-p", "no:xdist"
+    )
+    collected = [line.split("::")[1] for line in result.outlines if "::" in line]
+    assert collected == ["test_on_each_backend[sqlite]", "test_in_process"]
