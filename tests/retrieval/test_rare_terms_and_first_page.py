@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from kindling import Kindling, NewObservation, Scope
 from kindling.model import Observation, ObservationKind, Summary
+from kindling.retrieval import plans
 from kindling.retrieval.terms import PairMatcher
 from kindling.store.fts import build_query
 
@@ -279,3 +280,26 @@ def test_a_pair_is_found_after_a_hit_inside_a_longer_word() -> None:
     it, stands alone."""
     assert PairMatcher("qx qx").share("zqx qx qx") == 1.0
     assert PairMatcher("qx qx").share("zqx qx") == 0.0
+
+
+def test_a_rare_identifier_widens_without_its_common_parts(
+    kd: Kindling, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The identifier alone finds less than a page, so the question widens, but not to the
+    common words the identifier is made of: they would bring in most of the store, as no
+    word the question asks about does."""
+    monkeypatch.setattr(plans, "COMMON_MIN_DOCS", 5)
+    rows: list[tuple[str, ObservationKind, str, int]] = [
+        ("s1", "error", "TestSyncToken failed: expected 3 got 2", 1_000),
+        ("s1", "command", "$ pytest -k TestSyncToken\n[exit 0]", 2_000),
+    ]
+    rows += [("s2", "command", f"$ run token sync test step {i}", 3_000 + i) for i in range(40)]
+    rows += [("s3", "message", f"the build may fail on node {i}", 9_000 + i) for i in range(12)]
+    _add(kd, rows)
+    got = kd.retrieve("why did TestSyncToken fail", scope=REPO, max_candidates=50)
+    assert {"test", "sync", "token"} <= set(got.provenance.dropped_terms)
+    assert "fail" not in got.provenance.dropped_terms
+    texts = [c.entity.content for c in got.candidates]
+    assert texts[0] == "TestSyncToken failed: expected 3 got 2"
+    assert len(texts) == 14
+    assert not [t for t in texts if "fail" not in t and "TestSyncToken" not in t]

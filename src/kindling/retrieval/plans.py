@@ -19,7 +19,7 @@ from kindling.retrieval.signals import Query, Scored, fill_text_signals
 from kindling.retrieval.spread import FIRST_PAGE
 from kindling.retrieval.terms import phrases_as_terms
 from kindling.store.base import Store
-from kindling.store.fts import QueryPlan, without_terms
+from kindling.store.fts import QueryPlan, identifier_words, without_terms
 
 # A word found in more than this share of the indexed observations (and in more than
 # COMMON_MIN_DOCS of them) is dropped from an OR question that keeps a rarer word. At 5 % a
@@ -39,6 +39,15 @@ def drop_common(plan: QueryPlan, total: int, counts: dict[str, int]) -> QueryPla
     return without_terms(plan, common)
 
 
+def common_parts(plan: QueryPlan, total: int, counts: dict[str, int]) -> set[str]:
+    """The plan's very common words that the question holds as parts of one of its
+    identifiers (``sync`` of ``TestSyncToken``): evidence of the identifier, which weigh half
+    (``terms.PART_SHARE``), not topics of their own."""
+    threshold = max(COMMON_MIN_DOCS, int(total * COMMON_SHARE))
+    parts = {p for t in plan.words for p in identifier_words(t) if p != t.lower()}
+    return {w for w in plan.terms if w.lower() in parts and counts.get(w, 0) > threshold}
+
+
 def search_plans(
     full: QueryPlan,
     query: Query,
@@ -52,9 +61,16 @@ def search_plans(
     found = candidates(plan)
     if plan is not full and len(found) < FIRST_PAGE:
         # The rarer words alone found too little (they may not be the topic: "what queue
-        # did we pick"): the whole question decides after all.
-        plan = full
-        found = candidates(plan)
+        # did we pick"): the whole question decides after all, but for the common parts of
+        # its identifiers, which would bring in most of the store as no word of the question
+        # does ("why did TestSyncToken fail": test, sync, token).
+        wider = without_terms(full, common_parts(full, query.total, query.counts))
+        if wider is not full and wider.match != plan.match:
+            plan = wider
+            found = candidates(plan)
+        if len(found) < FIRST_PAGE:
+            plan = full
+            found = candidates(plan)
     if plan.match is not None:
         fill_text_signals(found, query, weights)
     return plan, found

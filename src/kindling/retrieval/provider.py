@@ -13,7 +13,7 @@ per-hit factors (summary confidence, intent), and a bound settles those exactly:
 outside the pool has at most the last row's recency and every factor at its best, so when the
 ``limit``-th best score beats that bound the top is exact; otherwise the pool grows fourfold.
 
-Which plan of a text question is searched (without its very common words) is ``plans``'.
+``plans`` chooses which plan of a text question is searched (without its very common words).
 
 Must not import anything from Kindling except ``model``, ``errors``, ``store`` and
 ``retrieval``.
