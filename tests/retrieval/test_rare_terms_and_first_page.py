@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from kindling import Kindling, NewObservation, Scope
 from kindling.model import Observation, ObservationKind, Summary
 from kindling.retrieval import plans
+from kindling.retrieval.scoring import DEFAULT_WEIGHTS
+from kindling.retrieval.signals import Query, Scored, fill_text_signals
 from kindling.retrieval.terms import PairMatcher
 from kindling.store.fts import build_query
 
@@ -303,3 +305,18 @@ def test_a_rare_identifier_widens_without_its_common_parts(
     assert texts[0] == "TestSyncToken failed: expected 3 got 2"
     assert len(texts) == 14
     assert not [t for t in texts if "fail" not in t and "TestSyncToken" not in t]
+
+
+@pytest.mark.parametrize("question", ["LinkedDeque", "linked_deque", "Linked.deque"])
+def test_the_words_of_an_identifier_weigh_half_however_it_is_written(question: str) -> None:
+    """``terms.PART_SHARE``: a text holding the identifier's words but not the identifier
+    holds half the question (each part weighs half the identifier; equal counts). CamelCase
+    too, whose parts the plan's lower-cased terms no longer show."""
+    plan = build_query(question)
+    counts = dict.fromkeys(plan.terms, 1)
+    query = Query.read(plan, question, 1_000, counts)
+    text = Observation("o1", "message", "a linked list and a deque", {}, 1, REPO)
+    item = Scored("observation", text, 1, -1.0, 1.0, 1.0, 1.0)
+    fill_text_signals([item], query, DEFAULT_WEIGHTS)
+    assert len(plan.terms) == 3
+    assert item.own == pytest.approx(0.5)

@@ -46,7 +46,9 @@ def summaries_by_relevance(
     # memory store is small and its rendered memories share their field labels ("Topic",
     # "Decisions"), which must weigh little; the observation index knows nothing of them.
     counts = {t: sum(1 for text in texts if t in text) for t in items}
-    term_w = term_weights(items, len(rows) + 1, counts if len(items) > 1 else None)
+    term_w = term_weights(
+        items, len(rows) + 1, counts if len(items) > 1 else None, typed=plan.words
+    )
     out = []
     total = sum(term_w.values()) or 1.0
     for m, text in zip(rows, texts, strict=True):

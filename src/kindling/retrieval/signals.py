@@ -87,7 +87,9 @@ class Query:
 
 def fill_text_signals(found: Sequence[Scored], query: Query, weights: ScoringWeights) -> None:
     """Coverage (own text, context) and need fit of every candidate of a text query."""
-    term_w = term_weights(query.items, query.total, query.counts, weights.idf_power)
+    term_w = term_weights(
+        query.items, query.total, query.counts, weights.idf_power, query.plan.words
+    )
     total = sum(term_w.values())
     words = query.words
     matcher = TermMatcher(list(term_w))

@@ -171,14 +171,18 @@ PART_SHARE = 0.5
 
 
 def term_weights(
-    terms: Sequence[str], total: int, counts: Mapping[str, int] | None, power: float = 1.0
+    terms: Sequence[str],
+    total: int,
+    counts: Mapping[str, int] | None,
+    power: float = 1.0,
+    typed: Sequence[str] = (),
 ) -> dict[str, float]:
     """Each term's weight, ``idf ** power`` (a power above 1 lets rare terms carry the
     question), a word the question holds only as part of an identifier at ``PART_SHARE``;
     every term weighs the same when no counts were taken (one term)."""
     if not counts:
         return dict.fromkeys(terms, 1.0)
-    parts = {p for t in terms for p in identifier_words(t) if p != t.lower()}
+    parts = {p for t in (*terms, *typed) for p in identifier_words(t) if p != t.lower()}
     return {
         t: idf(total, counts.get(t, 0)) ** power * (PART_SHARE if t in parts else 1.0)
         for t in terms
