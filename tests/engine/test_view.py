@@ -20,11 +20,12 @@ import pytest
 
 import kindling
 from kindling import Kindling, Scope
-from kindling.engine.team import Principal, TeamDirectory
+from kindling.engine.team import TeamDirectory
 from kindling.engine.view import MemoryView
 from kindling.errors import ConflictError, ForbiddenError, KindlingError, NotFoundError
 from kindling.memory import LocalMemory, verbs
 from kindling.model import NewObservation
+from kindling.model.access import Principal
 from kindling.model.bundle import parse_bundle
 from kindling.store.tokens import hash_token
 

@@ -20,10 +20,11 @@ from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
 from kindling.engine.semantic import SemanticVerbs
-from kindling.engine.team import Principal, TeamDirectory
+from kindling.engine.team import TeamDirectory
 from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
 from kindling.memory import LocalMemory
+from kindling.model.access import Principal
 from kindling.model.sanitize import wall_clock_ms
 from kindling.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.store.backends import open_store

@@ -23,7 +23,6 @@ from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from kindling.engine.team import Principal, read_scope
 from kindling.engine.view_capture import CaptureView
 from kindling.errors import InvalidInputError, NotFoundError
 from kindling.memory import Memory, Progress, no_progress
@@ -39,6 +38,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.model.access import Principal, read_scope
 from kindling.model.checks import MAX_LIMIT, require_limit
 
 if TYPE_CHECKING:

@@ -9,10 +9,10 @@ Must not import the CLI or other adapters.
 from __future__ import annotations
 
 from kindling.engine import Kindling
-from kindling.engine.access import distinct_refs, found
 from kindling.engine.view import MemoryView
 from kindling.http.auth import Principal
 from kindling.http.idspace import IdSpace, IdView
+from kindling.model.access import distinct_refs, found
 
 __all__ = ["AccessRules", "distinct_refs", "found"]
 

@@ -8,16 +8,16 @@ Must not import the CLI or other adapters.
 
 from __future__ import annotations
 
-from kindling.engine.team import (
+from kindling.engine.team import TeamDirectory
+from kindling.errors import UnauthorizedError
+from kindling.model.access import (
     Principal,
-    TeamDirectory,
     identity,
     may_touch,
     owns,
     read_scope,
     write_scope,
 )
-from kindling.errors import UnauthorizedError
 from kindling.store.tokens import hash_token
 
 __all__ = [

@@ -38,10 +38,10 @@ from contextlib import contextmanager, suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from kindling.engine.access import TAKEN as TAKEN  # the handlers and tests read it here
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.http.auth import Principal
 from kindling.model import AnyEntity, Visible
+from kindling.model.access import TAKEN as TAKEN  # the handlers and tests read it here
 from kindling.model.bundle import Bundle
 from kindling.model.checks import MAX_ID_CHARS, require_id
 from kindling.model.reports import EntityType
