@@ -14,6 +14,7 @@ Must not import the CLI, servers or adapters.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from kindling.errors import InvalidInputError, NotFoundError, StoreError, UnauthorizedError
 from kindling.model.access import Principal, identity
@@ -21,6 +22,9 @@ from kindling.model.reports import ApiToken
 from kindling.model.sanitize import require_text
 from kindling.store.base import Store
 from kindling.store.tokens import TokenStore, new_token
+
+if TYPE_CHECKING:
+    from kindling import memory
 
 
 class TeamDirectory:
@@ -105,3 +109,6 @@ class TeamDirectory:
     def add_id_alias(self, owner: str, wire_id: str, stored_id: str) -> str:
         """Record ``owner``'s alias (the one it has already wins); its stored id now."""
         return self._tokens().add_id_alias(owner, wire_id, stored_id, self._clock())
+
+
+_IS_DIRECTORY: type[memory.TeamDirectory] = TeamDirectory  # mypy: the protocol's every verb

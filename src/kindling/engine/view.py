@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from kindling.engine.view_capture import CaptureView
 from kindling.errors import InvalidInputError, NotFoundError
-from kindling.memory import Memory, Progress, no_progress
+from kindling.memory import PrincipalView, Progress, no_progress
 from kindling.model import (
     Capsule,
     CapsuleStatus,
@@ -305,7 +305,7 @@ class MemoryView(CaptureView):
         return replace(report, skipped=report.skipped + unpinned)
 
 
-_IS_MEMORY: type[Memory] = MemoryView  # mypy: every verb of Memory, with its signature
+_IS_MEMORY: type[PrincipalView] = MemoryView  # mypy: every verb of Memory, and ``sees``
 
 
 def _for_principal(report: ForgetReport) -> ForgetReport:
