@@ -257,6 +257,10 @@ class PrincipalView(Memory, Protocol):
         """May the principal touch this entity (``model.access.may_touch`` of its scope)?"""
         ...
 
+    def status(self) -> ServerStatus:
+        """What the principal's client is told (``GET /v1/status``): never the store's own."""
+        ...
+
 
 @runtime_checkable
 class TeamDirectory(Protocol):
