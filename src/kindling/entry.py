@@ -19,8 +19,8 @@ with a one-line message. The CLI, the MCP server, the bridge and the hooks all d
 remote" here and nowhere else.
 
 ``open_local`` is the database itself (a ``memory.ServedMemory``), for what only a database
-does: ``kindling serve`` serves it, ``kindling token`` manages its team directory, and the hooks'
-local writer opens it with their own options and applies their spool with ``drain``.
+does: ``kindling serve`` serves it, ``kindling token`` manages its team directory. The hooks'
+local writer opens it with ``open_for_hooks`` and applies their spool with ``drain``.
 
 Kept cheap to import (the hooks read ``chosen`` on every tool call of an agent): the engine or
 the client is imported only when a target of its kind is opened.
@@ -216,6 +216,17 @@ def open_local(
             f"cannot open the database {where.location}: {exc.strerror or exc}; pick a writable"
             " path (--db or KINDLING_DB)"
         ) from None
+
+
+def open_for_hooks(db: str, *, busy_timeout_s: float | None = None) -> ServedMemory:
+    """The database ``db`` as the hooks' local writer opens it (``hooks.runner``,
+    ``hooks.refresh``): its spool left for ``drain`` (which applies it within the hook's own
+    time), lexical only (hooks never ask for the semantic signal: its model costs a process
+    more than a hook may take), and a write waits ``busy_timeout_s`` for another writer (None:
+    the store's default)."""
+    return open_local(
+        target_of(db), drain_spool=False, busy_timeout_s=busy_timeout_s, semantic=False
+    )
 
 
 def drain(memory: Memory, directory: str, *, budget_s: float) -> DrainReport:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kindling import DatabaseLockedError, InvalidInputError, Kindling, SchemaError, StoreError
-from kindling.entry import drain, open_local, target_of
+from kindling.entry import drain, open_for_hooks, open_local, target_of
 from kindling.spool import Record, pending, spool_dir, write_record
 from tests.support.paths import TESTS
 
@@ -148,12 +148,14 @@ def test_postgres_read_only_and_lock_timeout() -> None:
             assert kd.get_observation(obs.id).content == "jwt.verify is not a function"
 
 
-def test_open_local_takes_the_hooks_options_and_drain_applies_the_spool(db: Path) -> None:
+def test_the_hooks_writer_leaves_the_spool_and_drain_applies_it(db: Path) -> None:
     """What the hooks' writer does (``hooks.runner``, ``hooks.refresh``): open without applying
     the spool, then apply it within a budget, through ``kindling.entry`` alone."""
     directory = spool_dir(str(db))
     put(directory, WAITING)
-    with open_local(target_of(str(db)), drain_spool=False, semantic=False) as kd:
+    with open_for_hooks(str(db)) as kd:
+        assert isinstance(kd, Kindling)
+        assert kd.semantic_mode is None  # hooks stay lexical, whatever is installed
         assert sum(kd.stats().observations_by_kind.values()) == 1
         assert len(pending(directory)) == 1  # left for ``drain``
         report = drain(kd, directory, budget_s=5.0)
@@ -162,13 +164,11 @@ def test_open_local_takes_the_hooks_options_and_drain_applies_the_spool(db: Path
     assert pending(directory) == []
 
 
-def test_open_local_passes_a_short_busy_timeout(db: Path) -> None:
+def test_the_hooks_writer_passes_a_short_busy_timeout(db: Path) -> None:
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        where = target_of(str(db))
-        kd = open_local(where, drain_spool=False, busy_timeout_s=0.05, semantic=False)
-        with kd, pytest.raises(DatabaseLockedError):
+        with open_for_hooks(str(db), busy_timeout_s=0.05) as kd, pytest.raises(DatabaseLockedError):
             kd.append_observation(kind="message", content="waits for the lock")
     finally:
         holder.execute("ROLLBACK")

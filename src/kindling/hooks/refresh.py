@@ -14,7 +14,7 @@ hook (``hooks.runner``) calls it too, so the text stored and the text printed ar
 function of the same state.
 
 Must not import click, the CLI, the MCP server or the engine: it opens the database with
-``entry.open_local`` and speaks only ``Memory`` verbs.
+``entry.open_for_hooks`` and speaks only ``Memory`` verbs.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 
-from kindling.entry import drain, open_local, target_of
+from kindling.entry import drain, open_for_hooks
 from kindling.errors import DatabaseLockedError
 from kindling.hooks.capture import session_intent
 from kindling.hooks.config import HookConfig, config_path, load_hook_config
@@ -85,7 +85,7 @@ def refresh(db: str, repo: str, opening: list[str] | None = None) -> None:
         return  # an earlier refresher did it, and nothing changed since
     directory = spool_dir(db)
     # left open: closing would checkpoint the WAL
-    kd = open_local(target_of(db), drain_spool=False, semantic=False)
+    kd = open_for_hooks(db)
     for _ in range(3):  # records that arrive meanwhile are taken too, within reason
         report = drain(kd, directory, budget_s=DRAIN_S)
         for problem in report.bad:

@@ -17,7 +17,7 @@ left. PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, 
 SessionStart with source "compact" that follows a compaction is what injects.
 
 Must not import click, the CLI, the MCP server or the engine: it opens the database with
-``entry.open_local`` and speaks only ``Memory`` verbs.
+``entry.open_for_hooks`` and speaks only ``Memory`` verbs.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from kindling.agents.events import HookPayload
-from kindling.entry import drain, open_local, target_of
+from kindling.entry import drain, open_for_hooks
 from kindling.hooks.capture import ended, mapped
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
@@ -76,8 +76,7 @@ def run_with_engine(
     spool(first)
     output: dict[str, Any] | None = None
     try:
-        where = target_of(db)
-        kd = open_local(where, drain_spool=False, busy_timeout_s=BUSY_TIMEOUT_S, semantic=False)
+        kd = open_for_hooks(db, busy_timeout_s=BUSY_TIMEOUT_S)
         try:
             _drain(kd, directory, p.event)  # earlier hooks' events, and this one's first part
             if prompt is not None:
