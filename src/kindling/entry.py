@@ -18,10 +18,15 @@ Anything else (an empty string, another URL scheme, a directory) raises ``Invali
 with a one-line message. The CLI, the MCP server, the bridge and the hooks all decide "local or
 remote" here and nowhere else.
 
+``open_local`` is the database itself (a ``memory.ServedMemory``), for what only a database
+does: ``kindling serve`` serves it, ``kindling token`` manages its team directory. The hooks'
+local writer opens it with ``open_for_hooks`` and applies their spool with ``drain``.
+
 Kept cheap to import (the hooks read ``chosen`` on every tool call of an agent): the engine or
 the client is imported only when a target of its kind is opened.
 
-Must not import the adapters; imports ``engine`` and ``client`` only inside ``connect``.
+Must not import the adapters; imports ``engine`` and ``client`` only inside the functions that
+open (or drain) one.
 """
 
 from __future__ import annotations
@@ -35,14 +40,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # ``typing`` costs a hook process milliseconds at import
     from typing import Literal, TypeAlias
 
-    from kindling.engine import Kindling
-    from kindling.memory import Memory
+    from kindling.engine.drain import DrainReport
+    from kindling.memory import Memory, ServedMemory
 
     TargetKind: TypeAlias = Literal["sqlite", "postgres", "server"]
-    # What ``open_local`` returns: the engine itself, for the adapters that hand it to the
-    # server or the browser (``kindling serve``, ``kindling ui``); named here so that they
-    # never import ``kindling.engine`` (the layer table of docs/architecture.md).
-    Engine: TypeAlias = Kindling
 
 _SERVER_SCHEMES = ("http://", "https://")
 
@@ -170,9 +171,21 @@ def open_target(
     return open_local(where, now=now, create=create)
 
 
-def open_local(where: Target, *, now: int | None = None, create: bool = True) -> Engine:
-    """The engine itself on the database at ``where``, for what only a database can do
-    (serve it, check its file, manage its tokens); a server's URL raises ``RemoteModeError``."""
+def open_local(
+    where: Target,
+    *,
+    now: int | None = None,
+    create: bool = True,
+    drain_spool: bool = True,
+    busy_timeout_s: float | None = None,
+    semantic: bool | str = "auto",
+) -> ServedMemory:
+    """The database at ``where`` itself, for what only a database can do (serve it, check its
+    file, manage its tokens, take the hooks' spool); a server's URL raises ``RemoteModeError``.
+    ``drain_spool=False``: leave what hooks spooled for it where it is (the hooks apply it
+    with ``drain``, within their own time). ``busy_timeout_s``: how long a write waits for
+    another writer (None: the store's default). ``semantic``: the semantic signal (``"auto"``:
+    when its model and vectors are there; False: never, as the hooks read)."""
     if where.remote:
         raise RemoteModeError(
             f"{where.location} is a kindling serve; this needs a database (a file or"
@@ -191,12 +204,39 @@ def open_local(where: Target, *, now: int | None = None, create: bool = True) ->
     fixed = now
     clock = wall_clock_ms if fixed is None else (lambda: fixed)
     try:
-        return Kindling.open(where.location, clock=clock, semantic="auto")
+        return Kindling.open(
+            where.location,
+            clock=clock,
+            semantic=semantic,
+            drain_spool=drain_spool,
+            busy_timeout_s=busy_timeout_s,
+        )
     except OSError as exc:  # e.g. the database's directory cannot be created
         raise StoreError(
             f"cannot open the database {where.location}: {exc.strerror or exc}; pick a writable"
             " path (--db or KINDLING_DB)"
         ) from None
+
+
+def open_for_hooks(db: str, *, busy_timeout_s: float | None = None) -> ServedMemory:
+    """The database ``db`` as the hooks' local writer opens it (``hooks.runner``,
+    ``hooks.refresh``): its spool left for ``drain`` (which applies it within the hook's own
+    time), lexical only (hooks never ask for the semantic signal: its model costs a process
+    more than a hook may take), and a write waits ``busy_timeout_s`` for another writer (None:
+    the store's default)."""
+    return open_local(
+        target_of(db), drain_spool=False, busy_timeout_s=busy_timeout_s, semantic=False
+    )
+
+
+def drain(memory: Memory, directory: str, *, budget_s: float) -> DrainReport:
+    """Apply the hook records waiting in the spool ``directory`` to ``memory``, oldest first,
+    within ``budget_s`` seconds (``engine.drain``: one drainer at a time; what is left waits
+    for the next drain). The report says what was applied, set aside, or left because the
+    database stayed locked or another drainer held the spool."""
+    from kindling.engine.drain import drain as drain_spool
+
+    return drain_spool(memory, directory, budget_s=budget_s)
 
 
 def _check_now(now: int | None) -> None:

@@ -9,9 +9,13 @@ module-level ``type[Memory]`` assignment, so mypy fails when one of them lacks a
 Every verb of ``Memory`` answers on both sides. What only a database can do (whole-store
 counts, the semantic index) is ``LocalMemory``, which ``engine.Kindling`` alone implements: an
 adapter that needs it checks ``isinstance(memory, LocalMemory)`` and refuses remote mode in one
-line, never falling back to a local file. A server's tokens and teams are not verbs of a
-memory but of its team directory (``Kindling.team``); a principal's view of a memory
-(``Kindling.view_for``, what ``kindling serve`` answers through) is a ``Memory`` too.
+line, never falling back to a local file.
+
+What ``kindling serve`` serves is a ``ServedMemory``: a ``LocalMemory`` with a team directory
+(``team``, a ``TeamDirectory``: tokens, teams, principals, the owners' id aliases) and, for each
+principal, a view (``view_for``, a ``PrincipalView``: a ``Memory`` whose every verb applies
+that principal's access rule, ``model.access``). ``entry.open_local`` returns one; the server
+and ``kindling token`` hold it and never import the engine.
 
 Must not import anything from Kindling except ``model``, ``errors`` and ``retrieval.budget``
 (for a type).
@@ -43,10 +47,13 @@ from kindling.model.entities import (
 if TYPE_CHECKING:
     from typing import Self
 
+    from kindling.model.access import Principal
     from kindling.model.bundle import Bundle
     from kindling.model.disclosure import Items, Timeline
+    from kindling.model.entities import AnyEntity
     from kindling.model.memories import ChatMemory, ChatMemoryFields, ChatMemoryMatch
     from kindling.model.reports import (
+        ApiToken,
         Described,
         ForgetReport,
         ImportReport,
@@ -238,6 +245,55 @@ class LocalMemory(Memory, Protocol):
         progress: Callable[[Any], None] | None = None,  # semantic.indexer.IndexProgress
         stop: Callable[[], bool] | None = None,
     ) -> JsonObject: ...
+
+
+@runtime_checkable
+class PrincipalView(Memory, Protocol):
+    """A ``Memory`` as one principal may see and change it (``ServedMemory.view_for``): reads
+    confined to its read scope, writes stamped with its identity, and an entity it may not
+    touch as unknown as an id nobody has (``model.access``)."""
+
+    def sees(self, entity: AnyEntity) -> bool:
+        """May the principal touch this entity (``model.access.may_touch`` of its scope)?"""
+        ...
+
+    def status(self) -> ServerStatus:
+        """What the principal's client is told (``GET /v1/status``): never the store's own."""
+        ...
+
+
+@runtime_checkable
+class TeamDirectory(Protocol):
+    """The tokens, teams and principals of a served store (``ServedMemory.team``): what
+    ``kindling token`` manages and the server authenticates with; and each owner's id
+    aliases (``http.idspace``)."""
+
+    def create_token(self, *, user: str, team: str | None = None) -> tuple[ApiToken, str]: ...
+    def list_tokens(self) -> list[ApiToken]: ...
+    def revoke_token(self, token_id: str) -> None: ...
+    def grant_repo(self, *, team: str, repo: str) -> None: ...
+    def token_by_hash(self, token_hash: str) -> ApiToken | None: ...
+    def team_repos(self, team: str) -> list[str]: ...
+    def repo_is_granted(self, repo_id: str) -> bool: ...
+    def principal(self, token_hash: str) -> Principal: ...
+    def id_aliases(self, owner: str) -> dict[str, str]: ...
+    def taken_ids(self, ids: Sequence[str]) -> set[str]: ...
+    def add_id_alias(self, owner: str, wire_id: str, stored_id: str) -> str: ...
+
+
+@runtime_checkable
+class ServedMemory(LocalMemory, Protocol):
+    """A database that ``kindling serve`` can serve (``engine.Kindling``; what
+    ``entry.open_local`` returns): its team directory, and each principal's view of it."""
+
+    @property
+    def thread_safe(self) -> bool:
+        """May requests use it from several threads at once (else the server takes a lock)?"""
+        ...
+
+    @property
+    def team(self) -> TeamDirectory: ...
+    def view_for(self, principal: Principal) -> PrincipalView: ...
 
 
 def verbs() -> tuple[str, ...]:

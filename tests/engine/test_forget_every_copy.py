@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from kindling import Kindling, Scope
-from kindling.engine.team import Principal
 from kindling.errors import InvalidInputError, NotFoundError
+from kindling.model.access import Principal
 from tests.support.cli import run, run_process
 
 WORD = "zanzibarquuxwidgets"

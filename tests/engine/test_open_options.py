@@ -1,4 +1,6 @@
-"""``Kindling.open``'s options for callers such as hooks: ``read_only`` and ``busy_timeout_s``."""
+"""``Kindling.open``'s options for callers such as hooks: ``read_only`` and ``busy_timeout_s``;
+and the same options through ``entry.open_local``, with ``entry.drain``, as the hooks' local
+writer opens the database without importing the engine."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kindling import DatabaseLockedError, InvalidInputError, Kindling, SchemaError, StoreError
+from kindling.entry import drain, open_for_hooks, open_local, target_of
 from kindling.spool import Record, pending, spool_dir, write_record
 from tests.support.paths import TESTS
 
@@ -64,20 +67,22 @@ def test_read_only_never_migrates(tmp_path: Path) -> None:
     assert _digest(old) == before
 
 
+WAITING = {
+    "op": "observation",
+    "id": "00000000-0000-4000-8000-000000000001",
+    "ts": 1_700_000_000_000,
+    "kind": "command",
+    "content": "waiting in the spool",
+    "provenance": {},
+    "session_id": "s1",
+    "repo_id": "/repo",
+    "intent": "a session",
+}
+
+
 def test_read_only_leaves_the_spool_alone(db: Path) -> None:
     directory = spool_dir(str(db))
-    record = {
-        "op": "observation",
-        "id": "00000000-0000-4000-8000-000000000001",
-        "ts": 1_700_000_000_000,
-        "kind": "command",
-        "content": "waiting in the spool",
-        "provenance": {},
-        "session_id": "s1",
-        "repo_id": "/repo",
-        "intent": "a session",
-    }
-    put(directory, record)
+    put(directory, WAITING)
     with Kindling.open(db, read_only=True) as kd:
         assert sum(kd.stats().observations_by_kind.values()) == 1
     assert len(pending(directory)) == 1
@@ -142,3 +147,38 @@ def test_postgres_read_only_and_lock_timeout() -> None:
                 kd.forget(obs.id)
         with Kindling.open(url) as kd:
             assert kd.get_observation(obs.id).content == "jwt.verify is not a function"
+
+
+def test_the_hooks_writer_leaves_the_spool_and_drain_applies_it(db: Path) -> None:
+    """What the hooks' writer does (``hooks.runner``, ``hooks.refresh``): open without applying
+    the spool, then apply it within a budget, through ``kindling.entry`` alone."""
+    directory = spool_dir(str(db))
+    put(directory, WAITING)
+    with open_for_hooks(str(db)) as kd:
+        assert isinstance(kd, Kindling)
+        assert kd.semantic_mode is None  # hooks stay lexical, whatever is installed
+        assert sum(kd.stats().observations_by_kind.values()) == 1
+        assert len(pending(directory)) == 1  # left for ``drain``
+        report = drain(kd, directory, budget_s=5.0)
+        assert (report.applied, report.skipped, report.bad) == (1, 0, [])
+        assert sum(kd.stats().observations_by_kind.values()) == 2
+    assert pending(directory) == []
+
+
+def test_the_hooks_writer_passes_a_short_busy_timeout(db: Path) -> None:
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with open_for_hooks(str(db), busy_timeout_s=0.05) as kd, pytest.raises(DatabaseLockedError):
+            kd.append_observation(kind="message", content="waits for the lock")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+@pytest.mark.parametrize(
+    ("option", "bad"), [("busy_timeout_s", -1), ("busy_timeout_s", "5"), ("semantic", "maybe")]
+)
+def test_open_local_refuses_bad_options_in_one_line(db: Path, option: str, bad: object) -> None:
+    with pytest.raises(InvalidInputError, match=option):
+        open_local(target_of(str(db)), **{option: bad})  # type: ignore[arg-type]

@@ -20,11 +20,11 @@ import pytest
 
 import kindling
 from kindling import Kindling, Scope
-from kindling.engine.team import Principal, TeamDirectory
 from kindling.engine.view import MemoryView
 from kindling.errors import ConflictError, ForbiddenError, KindlingError, NotFoundError
-from kindling.memory import LocalMemory, verbs
+from kindling.memory import LocalMemory, PrincipalView, ServedMemory, TeamDirectory, verbs
 from kindling.model import NewObservation
+from kindling.model.access import Principal
 from kindling.model.bundle import parse_bundle
 from kindling.store.tokens import hash_token
 
@@ -298,6 +298,18 @@ def test_every_verb_is_probed() -> None:
 def test_the_view_hides_another_teams_items(world: World, verb: str) -> None:
     PROBES[verb](world)
     _untouched(world)
+
+
+def test_the_engine_is_what_a_server_serves_through_the_protocols(world: World) -> None:
+    """The server holds ``kindling.memory``'s protocols, never the engine's classes: the
+    engine is a ``ServedMemory``, its ``team`` a ``TeamDirectory``, each view a
+    ``PrincipalView`` (and not itself servable)."""
+    assert isinstance(world.kd, ServedMemory)
+    assert isinstance(world.kd.team, TeamDirectory)
+    assert isinstance(world.view, PrincipalView)
+    assert not isinstance(world.view, ServedMemory)
+    assert world.view.sees(world.kd.get_observation(world.own_obs))
+    assert not world.view.sees(world.kd.get_observation(world.obs))
 
 
 def test_the_view_is_a_memory_and_leaves_the_engine_open(world: World) -> None:

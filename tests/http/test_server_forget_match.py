@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kindling import Kindling, Scope
-from kindling.engine.team import Principal
+from kindling.model.access import Principal
 from tests.support.server import auth, error_code, make_token
 
 pytest.importorskip("starlette")

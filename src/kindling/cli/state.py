@@ -14,17 +14,14 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from kindling.entry import Target, chosen, open_local, open_target, remote_url, target_of
 from kindling.errors import KindlingError, RemoteModeError
-from kindling.memory import LocalMemory, Memory
+from kindling.memory import LocalMemory, Memory, ServedMemory
 from kindling.model.sanitize import wall_clock_ms
-
-if TYPE_CHECKING:
-    from kindling.entry import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,8 +72,8 @@ class State:
             raise RemoteModeError(why)
         return memory
 
-    def open_local(self, *, create: bool = True) -> Engine:
-        """The database itself (the engine), whatever KINDLING_URL says: for what only a
+    def open_local(self, *, create: bool = True) -> ServedMemory:
+        """The database itself (``entry.open_local``), whatever KINDLING_URL says: for what only a
         database does (``kindling serve``, ``doctor``, ``ui``); call ``local_only`` first where
         remote mode must refuse."""
         return open_local(target_of(self.url or self.db), now=self.now, create=create)

@@ -10,40 +10,24 @@ Must not import the CLI, servers or adapters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from kindling.engine.team import Principal, may_touch, owns, write_scope
 from kindling.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from kindling.model import AnyEntity, Observation, Pin, Scope, Summary
+from kindling.model.access import (
+    TAKEN,
+    Principal,
+    distinct_refs,
+    found,
+    may_touch,
+    owns,
+    write_scope,
+)
 from kindling.model.bundle import MISSING_CAPSULE, Bundle
-from kindling.model.checks import MAX_EVIDENCE_REFS, distinct_ids
 
 if TYPE_CHECKING:
     from kindling.engine.kindling import Kindling
-
-E = TypeVar("E")
-# what a write with an id already taken gets (the store's own words, without its details)
-TAKEN = "an entity with that id already exists"
-
-
-def found(getter: Callable[[str], E], entity_id: object) -> E | None:
-    """The entity ``getter`` (an engine getter) finds, or None (a non-string id too)."""
-    if not isinstance(entity_id, str):
-        return None
-    try:
-        return getter(entity_id)
-    except NotFoundError:
-        return None
-
-
-def distinct_refs(refs: Any) -> Any:
-    """Evidence refs as the library will take them, each distinct id once (at most
-    ``MAX_EVIDENCE_REFS``, else its 400), so that nothing after this walks the repeats;
-    anything but a list of strings as it is (the library refuses it in its own words)."""
-    if not isinstance(refs, list | tuple) or not set(map(type, refs)) <= {str}:
-        return refs
-    return list(distinct_ids(refs, "evidence_refs", "evidence ref", MAX_EVIDENCE_REFS))
 
 
 class AccessChecks:

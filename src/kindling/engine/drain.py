@@ -4,7 +4,7 @@
 the remote path uses too), oldest first, one transaction each, then deletes the file; see
 ``spool`` (the writer half and the record format) for why it is idempotent and what happens to
 a record it cannot apply. ``Kindling.open`` calls it, and so do the hooks that open the
-database anyway.
+database anyway (``entry.drain``).
 
 Must not import the CLI, servers or adapters.
 """
@@ -28,7 +28,7 @@ from kindling.spool import (
 )
 
 if TYPE_CHECKING:
-    from kindling.engine.kindling import Kindling
+    from kindling.memory import Memory
 
 DRAIN_LOCK = ".drain.lock"  # in the spool: one drainer at a time
 LOCK_WAIT_S = 2.0  # the other drainer applies the records meanwhile; no hook waits longer
@@ -97,7 +97,7 @@ def _drain_lock(directory: str, deadline: float) -> int | None:
             time.sleep(0.01)
 
 
-def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport:
+def drain(kd: Memory, directory: str, *, budget_s: float = 5.0) -> DrainReport:
     """Apply the records waiting in ``directory`` to ``kd``, oldest first; see the module.
     One drainer at a time (a lock file in the spool): two side by side could apply one
     session's records out of order (its close before its summary)."""
@@ -117,7 +117,7 @@ def drain(kd: Kindling, directory: str, *, budget_s: float = 5.0) -> DrainReport
     return report
 
 
-def _drain_locked(kd: Kindling, directory: str, deadline: float, report: DrainReport) -> None:
+def _drain_locked(kd: Memory, directory: str, deadline: float, report: DrainReport) -> None:
     names = pending(directory)  # again: the drainer before may have applied them
     for name in names:
         if time.monotonic() > deadline:

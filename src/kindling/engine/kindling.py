@@ -20,16 +20,17 @@ from kindling.engine.lookup import LookupVerbs
 from kindling.engine.memories import MemoryVerbs
 from kindling.engine.retrieval import RetrieveVerbs
 from kindling.engine.semantic import SemanticVerbs
-from kindling.engine.team import Principal, TeamDirectory
+from kindling.engine.team import TeamDirectory
 from kindling.engine.transfer import TransferVerbs
 from kindling.errors import InvalidInputError, KindlingError
-from kindling.memory import LocalMemory
+from kindling.model.access import Principal
 from kindling.model.sanitize import wall_clock_ms
 from kindling.spool import DRAIN_ON_OPEN_S, spool_dir
 from kindling.store.backends import open_store
 
 if TYPE_CHECKING:
     from kindling.engine.view import MemoryView
+    from kindling.memory import ServedMemory
     from kindling.retrieval.budget import Tokenizer
     from kindling.retrieval.provider import RetrievalProvider
     from kindling.retrieval.scoring import ScoringWeights
@@ -144,7 +145,9 @@ class Kindling(
             yield
 
 
-_IS_MEMORY: type[LocalMemory] = Kindling  # mypy: every verb of (Local)Memory, with its signature
+# mypy checks that it has every verb of (Local)Memory, with its signature, and what a server
+# serves (``team``, ``view_for``)
+_IS_MEMORY: type[ServedMemory] = Kindling
 
 MAX_BUSY_TIMEOUT_S = 600.0
 

@@ -23,10 +23,9 @@ from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from kindling.engine.team import Principal, read_scope
 from kindling.engine.view_capture import CaptureView
 from kindling.errors import InvalidInputError, NotFoundError
-from kindling.memory import Memory, Progress, no_progress
+from kindling.memory import PrincipalView, Progress, no_progress
 from kindling.model import (
     Capsule,
     CapsuleStatus,
@@ -39,6 +38,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.model.access import Principal, read_scope
 from kindling.model.checks import MAX_LIMIT, require_limit
 
 if TYPE_CHECKING:
@@ -305,7 +305,7 @@ class MemoryView(CaptureView):
         return replace(report, skipped=report.skipped + unpinned)
 
 
-_IS_MEMORY: type[Memory] = MemoryView  # mypy: every verb of Memory, with its signature
+_IS_MEMORY: type[PrincipalView] = MemoryView  # mypy: every verb of Memory, and ``sees``
 
 
 def _for_principal(report: ForgetReport) -> ForgetReport:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from kindling.engine.access import AccessChecks, found
+from kindling.engine.access import AccessChecks
 from kindling.errors import NotFoundError
 from kindling.model import (
     Capsule,
@@ -24,6 +24,7 @@ from kindling.model import (
     Summary,
     TargetType,
 )
+from kindling.model.access import found
 
 
 class CaptureView(AccessChecks):

@@ -13,7 +13,8 @@ to do exits.
 hook (``hooks.runner``) calls it too, so the text stored and the text printed are the same
 function of the same state.
 
-Must not import click, the CLI or the MCP server. Speaks only ``Kindling`` verbs.
+Must not import click, the CLI, the MCP server or the engine: it opens the database with
+``entry.open_for_hooks`` and speaks only ``Memory`` verbs.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 
-from kindling.engine import Kindling
-from kindling.engine.drain import drain
+from kindling.entry import drain, open_for_hooks
 from kindling.errors import DatabaseLockedError
 from kindling.hooks.capture import session_intent
 from kindling.hooks.config import HookConfig, config_path, load_hook_config
@@ -30,6 +30,7 @@ from kindling.hooks.inject import Injection, build_context
 from kindling.hooks.log import log_problem
 from kindling.hooks.start_cache import lookup, state_key, store
 from kindling.ids import wall_clock_ms
+from kindling.memory import Memory
 from kindling.model import Scope
 from kindling.records import apply
 from kindling.spool import Record, pending, spool_dir
@@ -39,7 +40,7 @@ DRAIN_S = 10.0
 PIN_LIMIT = 1000  # more pins than this in one repository: the text is not kept (no bound)
 
 
-def open_session(kd: Kindling, session: str, repo: str, label: str, opened_at: int) -> None:
+def open_session(kd: Memory, session: str, repo: str, label: str, opened_at: int) -> None:
     """Open the capsule of a session that started at ``opened_at`` (its SessionStart record,
     applied by the one rule, ``records.session_capsule``: not when it is open already, nor
     when one of its capsules closed after that start, for the refresher may come after the
@@ -49,7 +50,7 @@ def open_session(kd: Kindling, session: str, repo: str, label: str, opened_at: i
     apply(record, kd)
 
 
-def _valid_until(kd: Kindling, repo: str, now: int) -> int | None:
+def _valid_until(kd: Memory, repo: str, now: int) -> int | None:
     """When the text stops being right by the clock alone: the first expiry of an active pin
     (None: never; ``now``: already, there are too many pins to tell)."""
     pins = kd.list_pins(scope=Scope(repo_id=repo), active_at=now, limit=PIN_LIMIT)
@@ -59,7 +60,7 @@ def _valid_until(kd: Kindling, repo: str, now: int) -> int | None:
     return min(ends) if ends else None
 
 
-def start_injection(kd: Kindling, db: str, repo: str, cfg: HookConfig) -> Injection | None:
+def start_injection(kd: Memory, db: str, repo: str, cfg: HookConfig) -> Injection | None:
     """The context SessionStart injects for ``repo``, kept for the next SessionStart when the
     state did not change while it was computed."""
     before = state_key(db, config_path())
@@ -83,7 +84,8 @@ def refresh(db: str, repo: str, opening: list[str] | None = None) -> None:
     if opening is None and lookup(db, repo, config_path())[0]:
         return  # an earlier refresher did it, and nothing changed since
     directory = spool_dir(db)
-    kd = Kindling.open(db, drain_spool=False)  # left open: closing would checkpoint the WAL
+    # left open: closing would checkpoint the WAL
+    kd = open_for_hooks(db)
     for _ in range(3):  # records that arrive meanwhile are taken too, within reason
         report = drain(kd, directory, budget_s=DRAIN_S)
         for problem in report.bad:

@@ -16,7 +16,8 @@ waits for them, and a detached refresher, the next SessionStart or any open appl
 left. PreCompact prints nothing: Claude Code rejects hookSpecificOutput for it, and the
 SessionStart with source "compact" that follows a compaction is what injects.
 
-Must not import click, the CLI or the MCP server. Speaks only ``Kindling`` verbs.
+Must not import click, the CLI, the MCP server or the engine: it opens the database with
+``entry.open_for_hooks`` and speaks only ``Memory`` verbs.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from __future__ import annotations
 from typing import Any
 
 from kindling.agents.events import HookPayload
-from kindling.engine import Kindling
-from kindling.engine.drain import drain
+from kindling.entry import drain, open_for_hooks
 from kindling.hooks.capture import ended, mapped
 from kindling.hooks.config import HookConfig
 from kindling.hooks.inject import build_context
 from kindling.hooks.log import log_problem
 from kindling.hooks.refresh import start_injection
+from kindling.memory import Memory
 from kindling.spool import Record, pending, spool_dir
 
 # The agent waits for every event that comes here (SessionStart, UserPromptSubmit): each moves
@@ -75,7 +76,7 @@ def run_with_engine(
     spool(first)
     output: dict[str, Any] | None = None
     try:
-        kd = Kindling.open(db, drain_spool=False, busy_timeout_s=BUSY_TIMEOUT_S)
+        kd = open_for_hooks(db, busy_timeout_s=BUSY_TIMEOUT_S)
         try:
             _drain(kd, directory, p.event)  # earlier hooks' events, and this one's first part
             if prompt is not None:
@@ -95,7 +96,7 @@ def run_with_engine(
     return output
 
 
-def _drain(kd: Kindling, directory: str, event: str) -> None:
+def _drain(kd: Memory, directory: str, event: str) -> None:
     report = drain(kd, directory, budget_s=DRAIN_S)
     for problem in report.bad:
         log_problem(event, f"spool record set aside: {problem}")

@@ -1,18 +1,17 @@
 """The access rule of a request: every handler reads and writes through the view of its
-token's principal (``Kindling.view_for``, ``engine.view``), which applies the team directory's
-rule to every verb; this adds the owner's view of ids (``http.idspace``), through which a
-handler maps what a client names before the view sees it.
+token's principal (``ServedMemory.view_for``, a ``PrincipalView``), which applies the rule of
+``model.access`` to every verb; this adds the owner's view of ids (``http.idspace``), through
+which a handler maps what a client names before the view sees it.
 
 Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations
 
-from kindling.engine import Kindling
-from kindling.engine.access import distinct_refs, found
-from kindling.engine.view import MemoryView
 from kindling.http.auth import Principal
 from kindling.http.idspace import IdSpace, IdView
+from kindling.memory import PrincipalView, ServedMemory
+from kindling.model.access import distinct_refs, found
 
 __all__ = ["AccessRules", "distinct_refs", "found"]
 
@@ -20,10 +19,10 @@ __all__ = ["AccessRules", "distinct_refs", "found"]
 class AccessRules:
     """What every handler of ``Api`` starts from."""
 
-    kd: Kindling
+    kd: ServedMemory
     idspace: IdSpace
 
-    def _view(self, who: Principal) -> MemoryView:
+    def _view(self, who: Principal) -> PrincipalView:
         """The memory as ``who`` may see and change it."""
         return self.kd.view_for(who)
 

@@ -4,7 +4,7 @@ Bodies use the library's keyword names (``capsule_id``, ``token_budget``...) and
 wire form (``{"repoId": ...}``). An unknown key is a 400, except ``user_id``/``userId``, which
 are ignored: the user always comes from the token (``auth``). Every handler runs in a worker
 thread (``Api.run``); on SQLite, one at a time. Every handler reads and writes through the
-view of its token's principal (``Kindling.view_for``: the access rule, applied by every verb)
+view of its token's principal (``ServedMemory.view_for``: the access rule, applied by every verb)
 and works in its owner's view of ids (``idspace.owned_ids``): the ids a body or path names are
 mapped in, the answer mapped back.
 
@@ -22,13 +22,13 @@ from typing import Any, TypeVar
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from kindling.engine import Kindling
 from kindling.errors import ConflictError, InvalidInputError
 from kindling.http.access import distinct_refs
 from kindling.http.api_reads import ReadHandlers
 from kindling.http.auth import Principal, authenticate
 from kindling.http.idspace import IdSpace, IdView, owned_ids
 from kindling.http.params import GETTERS, IGNORED, cursor_of, fields, scope_of
+from kindling.memory import ServedMemory
 from kindling.model import wire
 from kindling.model.bundle import Bundle, parse_bundle
 
@@ -38,9 +38,9 @@ MAX_FINISH_WAIT_MS = 2_000  # a checkpoint's wait holds the (SQLite) server's on
 
 
 class Api(ReadHandlers):
-    """The handlers, bound to one ``Kindling`` (the store is shared by every request)."""
+    """The handlers, bound to one ``ServedMemory`` (the store is shared by every request)."""
 
-    def __init__(self, kd: Kindling) -> None:
+    def __init__(self, kd: ServedMemory) -> None:
         self.kd = kd
         self.tokens = kd.team  # the team directory authentication asks (``auth``)
         self.idspace = IdSpace(kd)  # each owner's view of the ids its clients choose
@@ -83,7 +83,7 @@ class Api(ReadHandlers):
     def append_many(
         self, who: Principal, ids: IdView, body: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
-        """``Kindling.append_many``: every item read as ``append_observation`` reads one (the
+        """``Memory.append_many``: every item read as ``append_observation`` reads one (the
         error names its index), then the view's checks and one transaction."""
         items = fields(body, {"observations"}, {"observations"})["observations"]
         if not isinstance(items, list) or not 0 < len(items) <= MAX_BATCH:
@@ -174,7 +174,7 @@ class Api(ReadHandlers):
         return view.forget(ids.stored(entity_id), dry_run=bool(dry_run)).to_dict()
 
     def finish_forget(self, who: Principal, body: Mapping[str, Any]) -> dict[str, Any]:
-        """``Kindling.finish_forget``: empty the WAL now (no data changes; any token)."""
+        """``Memory.finish_forget``: empty the WAL now (no data changes; any token)."""
         wait = fields(body, {"wait_ms"}).get("wait_ms", MAX_FINISH_WAIT_MS)
         if (
             isinstance(wait, bool)
@@ -188,7 +188,7 @@ class Api(ReadHandlers):
 
     @owned_ids
     def add_memory(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
-        """``Kindling.add_memory`` in the workspace (a repository, under the write rule),
+        """``Memory.add_memory`` in the workspace (a repository, under the write rule),
         stamped with the token's identity."""
         args = fields(
             body, {"workspace", "content", "fields", "created_at"}, {"workspace", "content"}

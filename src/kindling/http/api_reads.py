@@ -1,6 +1,6 @@
 """The read endpoints: retrieve, listings, lookups by id, disclosure, status, export and the
 chat memories' search. Each parses its query or body, makes one call on the view of the
-token's principal (``Kindling.view_for``: its read scope and access rule), and renders
+token's principal (``ServedMemory.view_for``: its read scope and access rule), and renders
 ``to_dict`` JSON.
 
 Must not import the CLI or other adapters.
@@ -139,7 +139,7 @@ class ReadHandlers(AccessRules):
     def timeline(
         self, who: Principal, ids: IdView, anchor_id: str, params: Mapping[str, str]
     ) -> dict[str, Any]:
-        """``Kindling.timeline`` of what the token sees: another team's anchor is unknown,
+        """``Memory.timeline`` of what the token sees: another team's anchor is unknown,
         and its steps are left out."""
         args = fields(params, {"before", "after"})
         counts = {k: n for k in args if (n := whole_number(args, k)) is not None}
@@ -147,7 +147,7 @@ class ReadHandlers(AccessRules):
 
     @owned_ids
     def get_items(self, who: Principal, ids: IdView, body: Mapping[str, Any]) -> dict[str, Any]:
-        """``Kindling.get_items``: ids the token may not see are ``missing``, like unknown
+        """``Memory.get_items``: ids the token may not see are ``missing``, like unknown
         ones."""
         args = fields(body, {"ids", "token_budget"}, {"ids"})
         wanted = ids.stored_all(args.pop("ids"))
@@ -178,7 +178,7 @@ class ReadHandlers(AccessRules):
     def search_memories(
         self, who: Principal, ids: IdView, body: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
-        """``Kindling.search_memories`` among the memories the token may read."""
+        """``Memory.search_memories`` among the memories the token may read."""
         args = fields(body, {"workspace", "query", "limit"}, {"workspace", "query"})
         workspace = args.pop("workspace")
         query = args.pop("query")

@@ -33,7 +33,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from kindling.engine import Kindling
 from kindling.errors import (
     ConflictError,
     HttpError,
@@ -50,6 +49,7 @@ from kindling.http.bodies import BodyDecoder, decode
 from kindling.http.idspace import TAKEN
 from kindling.http.openapi import openapi_document
 from kindling.http.shedding import READ_TIMEOUT_S
+from kindling.memory import ServedMemory
 from kindling.model.checks import MAX_CONTENT_BYTES, MAX_PROVENANCE_BYTES
 from kindling.model.wire.routes import ROUTES, Timeout
 from kindling.model.wire.routes import Route as RouteSpec
@@ -177,7 +177,7 @@ def endpoint(api: Api, spec: RouteSpec, read_timeout_s: float, bodies: BodyDecod
     return run
 
 
-def create_app(kd: Kindling, read_timeout_s: float = READ_TIMEOUT_S) -> Starlette:
+def create_app(kd: ServedMemory, read_timeout_s: float = READ_TIMEOUT_S) -> Starlette:
     """The API over ``kd``; the caller owns ``kd`` and closes it after the server stops.
     A request body must arrive within ``read_timeout_s`` (a bulk route's: ten times that)."""
     api = Api(kd)

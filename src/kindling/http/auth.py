@@ -1,23 +1,23 @@
 """Who is calling: a request carries ``Authorization: Bearer <token>``; the store keeps only
-the token's SHA-256, and the team directory (``Kindling.team``, ``engine.team``) says whose it
-is. What a principal may touch is the directory's rule, applied by its view
-(``Kindling.view_for``); the rule's functions are re-exported here for the handlers.
+the token's SHA-256, and the team directory (``ServedMemory.team``, a ``TeamDirectory``) says
+whose it is. What a principal may touch is the rule of ``model.access``, applied by its view
+(``ServedMemory.view_for``); the rule's functions are re-exported here for the handlers.
 
 Must not import the CLI or other adapters.
 """
 
 from __future__ import annotations
 
-from kindling.engine.team import (
+from kindling.errors import UnauthorizedError
+from kindling.memory import TeamDirectory
+from kindling.model.access import (
     Principal,
-    TeamDirectory,
     identity,
     may_touch,
     owns,
     read_scope,
     write_scope,
 )
-from kindling.errors import UnauthorizedError
 from kindling.store.tokens import hash_token
 
 __all__ = [

@@ -36,18 +36,16 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from kindling.engine.access import TAKEN as TAKEN  # the handlers and tests read it here
 from kindling.errors import ConflictError, InvalidInputError, KindlingError, NotFoundError
 from kindling.http.auth import Principal
+from kindling.memory import ServedMemory
 from kindling.model import AnyEntity, Visible
+from kindling.model.access import TAKEN as TAKEN  # the handlers and tests read it here
 from kindling.model.bundle import Bundle
 from kindling.model.checks import MAX_ID_CHARS, require_id
 from kindling.model.reports import EntityType
-
-if TYPE_CHECKING:
-    from kindling.engine import Kindling
 
 MARK = "~"  # between a client's id and the hex of its derived id
 HEX_CHARS = 16  # 64 bits of the keyed hash: a collision is stepped over anyway (``TRIES``)
@@ -66,7 +64,7 @@ def owner_of(who: Principal) -> str:
 class IdSpace:
     """The server's: the key of derived ids, and a view of them per request."""
 
-    def __init__(self, kd: Kindling, key: bytes | None = None) -> None:
+    def __init__(self, kd: ServedMemory, key: bytes | None = None) -> None:
         self.kd = kd
         self._key = key if key is not None else secrets.token_bytes(32)
 

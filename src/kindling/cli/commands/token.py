@@ -16,7 +16,7 @@ from kindling.cli.state import State, emit_json, json_option, pass_state
 from kindling.errors import RemoteModeError
 
 if TYPE_CHECKING:
-    from kindling.entry import Engine
+    from kindling.memory import ServedMemory
 
 NO_TOKENS = (
     "tokens are managed on the server's database: run `kindling --db <its database> token ...`"
@@ -25,8 +25,8 @@ NO_TOKENS = (
 
 
 @contextmanager
-def _database(state: State, *, create: bool = True) -> Iterator[Engine]:
-    """The database, whose team directory (``Kindling.team``) these commands manage; in
+def _database(state: State, *, create: bool = True) -> Iterator[ServedMemory]:
+    """The database, whose team directory (``ServedMemory.team``) these commands manage; in
     remote mode a one-line ``RemoteModeError``, never the local file instead."""
     if state.server is not None:
         raise RemoteModeError(NO_TOKENS)
