@@ -669,6 +669,8 @@ def test_cursor_payloads_land_as_observations(git_repo: Path) -> None:
         "duration": 250,
     }
     replay("cursor", "afterMCPExecution", mcp)
+    own = {**mcp, "tool_name": "retrieve", "tool_input": '{"query": "bug"}'}
+    replay("cursor", "afterMCPExecution", {**own, "mcp_server_name": "kindling"})  # not kept
     prompt = {
         **cursor_base("beforeSubmitPrompt", git_repo),
         "prompt": "Fix the bug",

@@ -233,3 +233,32 @@ def test_opencode_injects_memory_and_closes_its_sessions(
         summaries = [kd.get_summary(c.summary_id).content for c in capsules if c.summary_id]
     assert [c.status for c in capsules] == ["closed", "closed"]
     assert summaries == ["Done with marker-opencode."] * 2
+
+
+def test_doctor_warns_until_codex_runs_the_hooks(git_repo: Path, home: dict[str, str]) -> None:
+    """Headless Codex runs no hook the user has not trusted, and says nothing: ``kindling
+    doctor`` warns, and stops warning once a session with the hooks trusted has run."""
+    import subprocess
+
+    from tests.support.agents import KINDLING, codex_session
+    from tests.support.fake_openai import FakeOpenAI
+
+    def codex_warned() -> bool:
+        proc = subprocess.run(
+            [KINDLING, "doctor", "--json"], cwd=git_repo, env=home, capture_output=True, text=True
+        )
+        return any(w.startswith("Codex's hooks") for w in json.loads(proc.stdout)["warnings"])
+
+    argv = cli("codex")
+    with FakeOpenAI() as api:
+        out = codex_session(
+            argv, git_repo, home, api.url, "Untrusted marker-codex", trust_hooks=False
+        )
+    assert "Done with marker-codex." in out, out
+    assert observations() == []  # Codex ran the command, and no hook
+    assert codex_warned()
+    with FakeOpenAI() as api:
+        out = codex_session(argv, git_repo, home, api.url, "Trusted marker-codex")
+    assert "Done with marker-codex." in out, out
+    assert [o.content for o in observations("message")] == ["Trusted marker-codex"]
+    assert not codex_warned()

@@ -127,3 +127,23 @@ def test_gemini_and_codex_tool_hooks_leave_kindlings_own_tools_out(git_repo: Pat
         assert matcher.search(own) is None
         assert matcher.search(other) is not None
         assert matcher.search("mcp__github__search") is not None
+    # Gemini's routine look-ups (Read, Glob, Grep, LS, TodoWrite in skip_tools) start no hook
+    for name in ("read_file", "read_many_files", "glob", "grep_search", "list_directory"):
+        assert gemini.search(name) is None, name
+    for name in ("replace", "write_file", "web_fetch", "mcp_github_search", "read_file_x"):
+        assert gemini.search(name) is not None, name
+
+
+def test_gemini_tool_matcher_follows_skip_tools(git_repo: Path) -> None:
+    import re
+
+    from kindling.agents import gemini
+
+    gemini.install("project", str(git_repo), "kindling", skip_tools=("Re*", "Bash:git *"))
+    settings = json.loads((git_repo / ".gemini" / "settings.json").read_text(encoding="utf-8"))
+    [group] = settings["hooks"]["AfterTool"]
+    matcher = re.compile(group["matcher"])
+    assert matcher.search("read_file") is None
+    assert matcher.search("mcp_kindling_get") is None  # never Kindling's own, whatever the list
+    assert matcher.search("glob") is not None  # not in this list
+    assert matcher.search("run_shell_command") is not None  # `Bash:git *` needs the command

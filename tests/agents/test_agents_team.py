@@ -1,16 +1,19 @@
-"""Agents v4 in team mode: each agent's real CLI from npm, headless, with ``kindling init
---<agent>`` run in remote mode (``KINDLING_URL`` and a team's ``KINDLING_TOKEN``) against a
-``kindling serve`` on loopback, through two sessions against a stand-in model (tests/fake_*.py).
+"""Agents v4 end to end: each agent's real CLI from npm, headless, with ``kindling init
+--<agent>`` run, through three sessions against a stand-in model (tests/fake_*.py), in local
+mode (the hooks' store, ``$KINDLING_DB``) and in team mode (``KINDLING_URL`` and a team's
+``KINDLING_TOKEN``, against a ``kindling serve`` on loopback).
 
 Each session is the same script: a failing command that prints a file holding a (fake) secret,
-a passing command, and a file written with the secret in it, then an answer. The SERVER's store
-must hold the prompt as typed; each command with its output, the failure with its exit code;
-the write as a diff; each session closed with its summary; and session 1's memory must be in
-session 2's model request. No raw secret, nor the raw team token, is anywhere in the server's
-database, and nothing is left undelivered in the local outbox.
+a passing command, and a file written with the secret in it, then an answer. The store (the
+server's, in team mode) must hold the prompt as typed; each command with its output, the
+failure with its exit code; the write as a diff; each session closed with its summary; and
+session 1's memory must be in session 2's model request. The third session's request holds one
+injection, no copy of an earlier one fed back through a stored prompt (issue 34, item 1). No
+raw secret, nor the raw team token, is anywhere in the store (its WAL too) or in any file under
+Kindling's home, and nothing is left undelivered in the spool.
 
-Shares its machinery with the local-mode tests (tests/support/agents.py); skips without the CLIs
-(``scripts/agent_clis.sh``), except under ``CI=true``.
+Shares its machinery with the other real-CLI tests (tests/support/agents.py); skips without the
+CLIs (``scripts/agent_clis.sh``), except under ``CI=true``.
 """
 
 from __future__ import annotations
@@ -44,18 +47,27 @@ MARKER = "marker-team"
 PROMPT = f"{MARKER}: check the config, print {MARKER}-ok and write notes"
 
 
+SESSIONS = 3
+
+
 @dataclass
-class Team:
-    """A ``kindling serve`` on loopback, its store, and a developer's environment for it."""
+class Where:
+    """Where the sessions' memory goes: the local store, or a ``kindling serve`` on loopback
+    (its store, URL and team token); and a developer's environment for it."""
 
+    mode: str
     store: str
-    url: str
-    token: str
     env: dict[str, str]
+    token: str = ""
 
 
-@pytest.fixture
-def team(tmp_path: Path, git_repo: Path) -> Iterator[Team]:
+@pytest.fixture(params=["local", "team"])
+def where(request: pytest.FixtureRequest, tmp_path: Path, git_repo: Path) -> Iterator[Where]:
+    env = dict(os.environ, NO_COLOR="1")
+    env["CODEX_HOME"] = str(Path(env["HOME"]) / ".codex")
+    if request.param == "local":
+        yield Where("local", env["KINDLING_DB"], env)
+        return
     pytest.importorskip("uvicorn")
     store = str(tmp_path / "server.db")
     made = kindling(store, "token", "create", "--user", "alice", "--team", "web")
@@ -64,10 +76,9 @@ def team(tmp_path: Path, git_repo: Path) -> Iterator[Team]:
     granted = kindling(store, "token", "grant", "--team", "web", "--repo", str(git_repo))
     assert granted.returncode == 0, granted.stderr
     with running_server(store) as (url, _proc):
-        env = dict(os.environ, KINDLING_URL=url, KINDLING_TOKEN=token, NO_COLOR="1")
-        env["CODEX_HOME"] = str(Path(env["HOME"]) / ".codex")
+        env |= {"KINDLING_URL": url, "KINDLING_TOKEN": token}
         env["KINDLING_DB"] = str(tmp_path / "never" / "local.db")  # remote mode: never opened
-        yield Team(store, url, token, env)
+        yield Where("team", store, env, token)
 
 
 def steps(git_repo: Path, n: int, absolute: bool) -> list[tuple[str, ...]]:
@@ -138,11 +149,15 @@ AGENTS: dict[str, tuple[Session, bool]] = {  # the session, and whether writes t
 }
 
 
-def store_bytes(store: str) -> bytes:
-    """Every byte of the server's SQLite database (its WAL and journal too)."""
+def written(where: Where) -> bytes:
+    """Every byte Kindling wrote: the store (its WAL and journal too) and every file under
+    Kindling's home (the local store, the spool, the hook log)."""
     found = b""
     for suffix in ("", "-wal", "-journal", "-shm"):
-        path = Path(store + suffix)
+        path = Path(where.store + suffix)
+        if path.is_file():
+            found += path.read_bytes()
+    for path in Path(where.env["KINDLING_HOME"]).rglob("*"):
         if path.is_file():
             found += path.read_bytes()
     return found
@@ -159,47 +174,51 @@ def closed_summaries(store: str) -> list[str]:
 
 
 @pytest.mark.parametrize("agent", list(AGENTS))
-def test_two_team_sessions_reach_the_server_whole(agent: str, git_repo: Path, team: Team) -> None:
+def test_three_sessions_reach_memory_whole(agent: str, git_repo: Path, where: Where) -> None:
     session, absolute = AGENTS[agent]
     cli(agent.removesuffix("-code"))  # skips without the CLI
     secret = "ghp_" + secrets.token_hex(18)
     (git_repo / "config.env").write_text(f"GITHUB_TOKEN={secret}\n", encoding="utf-8")
-    init_agents(git_repo, team.env, f"--{agent}")
+    init_agents(git_repo, where.env, f"--{agent}")
+    store = where.store
     firsts = []
-    for n in (1, 2):
+    for n in range(1, SESSIONS + 1):
         script = with_secret(steps(git_repo, n, absolute), secret)
-        out, first = session(git_repo, team.env, script)
+        out, first = session(git_repo, where.env, script)
         assert f"Done with {MARKER}." in out, out[-3000:]
         assert secret in (git_repo / f"notes{n}.txt").read_text(encoding="utf-8")
         firsts.append(first)
-        wait_for(lambda: len(closed_summaries(team.store)) >= n)  # noqa: B023 (read at once)
-    server = team.store
-    wait_for(lambda: len(observations("file_diff", server)) >= 2)
+        wait_for(lambda: len(closed_summaries(store)) >= n)  # noqa: B023 (read at once)
+    wait_for(lambda: len(observations("file_diff", store)) >= SESSIONS)
     assert INJECTED not in firsts[0], firsts[0][-2000:]
-    assert INJECTED in firsts[1], firsts[1][:3000]  # session 1's memory, from the server:
+    assert INJECTED in firsts[1], firsts[1][:3000]  # session 1's memory, from the store:
     assert f"Done with {MARKER}." in firsts[1], firsts[1][:3000]  # its summary
-    assert closed_summaries(server) == [f"Done with {MARKER}."] * 2
-    found = observations(None, server)
+    assert firsts[2].count(INJECTED) == 1, firsts[2][:6000]  # no memory fed back into memory
+    assert closed_summaries(store) == [f"Done with {MARKER}."] * SESSIONS
+    found = observations(None, store)
     assert {o.provenance.get("source") for o in found} == {agent}, found
-    assert [o.content for o in observations("message", server)] == [PROMPT] * 2
-    errors = observations("error", server)
-    assert len(errors) == 2, errors
+    assert [o.content for o in observations("message", store)] == [PROMPT] * SESSIONS
+    assert not [o for o in found if INJECTED in o.content or "hook_context" in o.content]
+    errors = observations("error", store)
+    assert len(errors) == SESSIONS, errors
     for error in errors:
         assert error.content.startswith("Bash failed: cat config.env; exit 3\n[exit 3]"), error
         assert "GITHUB_TOKEN=" in error.content, error.content  # the output, scrubbed
         assert error.provenance.get("exitCode") == 3, error.provenance
     ok = f"$ echo {MARKER}-ok\n[completed]\n{MARKER}-ok"
-    assert [o.content for o in observations("command", server)] == [ok] * 2
-    diffs = sorted(o.content for o in observations("file_diff", server))
-    assert len(diffs) == 2, diffs
+    assert [o.content for o in observations("command", store)] == [ok] * SESSIONS
+    diffs = sorted(o.content for o in observations("file_diff", store))
+    assert len(diffs) == SESSIONS, diffs
     for n, diff in enumerate(diffs, start=1):
         assert f"+++ b/notes{n}.txt" in diff, diff
         assert f"+note {n}" in diff, diff
-    raw = store_bytes(server)
+    raw = written(where)
     assert secret.encode() not in raw
     assert secret[4:16].encode() not in raw
-    assert team.token.encode() not in raw
-    outbox = Path(team.env["KINDLING_HOME"]) / "spool"
-    left = [str(p.relative_to(outbox)) for p in outbox.rglob("*") if p.is_file()]
+    if where.token:
+        assert where.token.encode() not in raw
+    spool = Path(where.env["KINDLING_HOME"]) / "spool"
+    left = [str(p.relative_to(spool)) for p in spool.rglob("*") if p.is_file()]
     assert left == [], left
-    assert not Path(team.env["KINDLING_DB"]).exists()
+    if where.mode == "team":
+        assert not Path(where.env["KINDLING_DB"]).exists()

@@ -24,6 +24,7 @@ import pytest
 
 from kindling import Kindling, Scope
 from kindling.agents import opencode
+from kindling.hooks.config import DEFAULT_SKIP_TOOLS
 from tests.support.hooks import run_hook, wait_for_refreshers
 from tests.support.requires import require
 
@@ -255,3 +256,31 @@ def test_the_plugin_hands_each_event_to_kindling(git_repo: Path) -> None:
 def test_the_plugin_never_throws_when_kindling_cannot_start(git_repo: Path) -> None:
     opencode.install("project", str(git_repo), str(git_repo / "no" / "kindling"))
     assert run_plugin(git_repo, "", session_payloads(git_repo)) == "returned\n"
+
+
+def test_the_plugin_starts_no_hook_for_tools_kindling_never_records(
+    git_repo: Path, tmp_path: Path
+) -> None:
+    """Read, Glob... (``skip_tools``) and Kindling's own MCP tools would record nothing: the
+    plugin starts no process for them (a spy stands in for ``kindling``)."""
+    log = tmp_path / "spy.log"
+    spy = tmp_path / "spy"
+    spy.write_text(f'#!/bin/sh\ncat > /dev/null\necho "$@" >> {log}\n', encoding="utf-8")
+    spy.chmod(0o755)
+    opencode.install("project", str(git_repo), str(spy), skip_tools=DEFAULT_SKIP_TOOLS)
+
+    def call(tool: str) -> dict[str, Any]:
+        inp = {"tool": tool, "sessionID": SESSION, "callID": f"call_{tool}", "args": {}}
+        return {"hook_event_name": "tool.execute.after", "input": inp, "output": {"output": ""}}
+
+    tools = ["read", "glob", "grep", "list", "todowrite", "kindling_retrieve", "bash"]
+    assert run_plugin(git_repo, str(spy), [call(t) for t in tools]) == "returned\n"
+    deadline = time.monotonic() + 30  # detached: bash's lands last; others would be before it
+    while not (log.is_file() and "tool.execute.after" in log.read_text(encoding="utf-8")):
+        assert time.monotonic() < deadline, "the plugin started no hook for bash"
+        time.sleep(0.2)
+    time.sleep(1)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert [x for x in lines if "tool.execute.after" in x] == [
+        "hook --agent opencode tool.execute.after"
+    ], lines

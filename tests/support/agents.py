@@ -100,10 +100,17 @@ CODEX_MODEL = "gpt-5.5"
 
 
 def codex_session(
-    argv: list[str], git_repo: Path, env: dict[str, str], api_url: str, prompt: str
+    argv: list[str],
+    git_repo: Path,
+    env: dict[str, str],
+    api_url: str,
+    prompt: str,
+    *,
+    trust_hooks: bool = True,
 ) -> str:
     """``codex exec`` of ``prompt`` against the stand-in at ``api_url``, with the project
-    trusted and its hooks too (``--dangerously-bypass-hook-trust``: a user reviews them once).
+    trusted and its hooks too unless ``trust_hooks`` is false (``--dangerously-bypass-hook-trust``:
+    a user reviews them once).
     ``-c mcp_servers.kindling.required=true`` makes Codex wait for `kindling mcp` before its
     first request: Codex 0.169 does not wait for an optional server, so a first request sent
     while the server starts (3-4 s on a loaded 2-core machine) offers no Kindling tool, not
@@ -118,7 +125,8 @@ def codex_session(
         encoding="utf-8",
     )
     run_argv = [*argv, "exec", "-c", "mcp_servers.kindling.required=true"]
-    run_argv += ["--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"]
+    run_argv += ["--dangerously-bypass-approvals-and-sandbox"]
+    run_argv += ["--dangerously-bypass-hook-trust"] if trust_hooks else []
     return run([*run_argv, prompt], git_repo, {**env, "FAKE_OPENAI_KEY": "not-a-key"})
 
 

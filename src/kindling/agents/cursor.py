@@ -5,14 +5,16 @@ Payloads (Cursor's hooks documentation, version 1 of ``hooks.json``): every inpu
 ``conversation_id``, ``generation_id``, ``hook_event_name`` and ``workspace_roots``;
 ``beforeSubmitPrompt`` adds ``prompt``; ``afterShellExecution`` ``command``, ``cwd``,
 ``output``, ``duration``; ``afterFileEdit`` ``file_path`` and ``edits`` (``old_string``,
-``new_string``); ``afterMCPExecution`` ``tool_name``, ``tool_input`` and ``result_json``
-(JSON text); ``afterAgentResponse`` ``text``; ``stop`` ``status`` ("completed", "aborted",
-"error"). The session is the conversation; the working directory its first workspace root.
+``new_string``); ``afterMCPExecution`` ``tool_name``, ``tool_input``, ``result_json`` (JSON
+text) and ``mcp_server_name`` (SDK 1.0.32); ``afterAgentResponse`` ``text``; ``stop``
+``status`` ("completed", "aborted", "error"). The session is the conversation; the working
+directory its first workspace root.
 
 Mapping: a shell command -> Bash, a file edit -> Edit (its edits in order), an MCP call ->
-that tool, the agent's response -> Stop (its text is the summary so far), ``stop`` with status
-"error" -> StopFailure. Cursor's own reads (``beforeReadFile``) are not recorded. Cursor has
-no documented way for a hook to add context at session start, so Kindling prints nothing and
+that tool (Kindling's own: ``mcp__kindling__<tool>``, which ``skip_tools`` leaves out), the
+agent's response -> Stop (its text is the summary so far), ``stop`` with status "error" ->
+StopFailure. Cursor's own reads (``beforeReadFile``) are not recorded. Cursor has no
+documented way for a hook to add context at session start, so Kindling prints nothing and
 Cursor reaches the memory over MCP.
 
 Checked with Cursor's own client code, its SDK's local agent (``@cursor/sdk``,
@@ -52,6 +54,11 @@ import json
 
 from kindling.agents.defaults import nothing_missed, nothing_to_note
 from kindling.agents.events import DEFAULT_AGENT
+
+# The server name ``init`` gives Kindling in mcp.json. Cursor names the server of an MCP call
+# (``mcp_server_name``) beside a bare ``tool_name``, and its matcher sees only "MCP:<tool>",
+# which cannot tell Kindling's ``get`` from another server's: the hook starts, records nothing.
+OWN_SERVER = "kindling"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -119,7 +126,10 @@ def canonical(data: dict[str, Any], event: str) -> dict[str, Any] | None:
         out["tool_response"] = {}
     elif event == "afterMCPExecution":
         tool_input = _json(data.get("tool_input"))
-        out["tool_name"] = data.get("tool_name")
+        name = data.get("tool_name")
+        if data.get("mcp_server_name") == OWN_SERVER and isinstance(name, str):
+            name = f"mcp__{OWN_SERVER}__{name}"  # Kindling's own tool: skip_tools leaves it out
+        out["tool_name"] = name
         out["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
         out["tool_response"] = _json(data.get("result_json"))
     elif event == "postToolUse":

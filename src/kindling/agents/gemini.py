@@ -66,8 +66,24 @@ TOOLS = {
 # The events it installs: PreCompress fires before every model request and leaves nothing
 # (Gemini CLI's summary comes from AfterAgent), so its hook would only cost a process start.
 HOOKS = tuple(e for e in EVENTS if e != "PreCompress")
-# AfterTool's matcher (a JavaScript regex on the tool name): not Kindling's own MCP tools.
-MATCHERS = {"AfterTool": {"matcher": "^(?!mcp_kindling_).*"}}
+OWN_TOOLS = "mcp_kindling_"  # Kindling's own MCP tools, as Gemini CLI names them
+
+
+def tool_matcher(skip_tools: tuple[str, ...]) -> str:
+    """AfterTool's matcher (a JavaScript regex on Gemini's tool name): not Kindling's own MCP
+    tools, nor the built-in tools whose Claude Code name a plain entry (or glob) of
+    ``skip_tools`` names (``Read`` is ``read_file``...), so Gemini CLI starts no hook that
+    would record nothing. ``Tool:command`` entries stay in the hook (the matcher sees only the
+    tool's name)."""
+    import re
+    from fnmatch import fnmatchcase
+
+    plain = [t for t in skip_tools if ":" not in t and t.strip()]
+    names = sorted(g for g, c in TOOLS.items() if any(fnmatchcase(c, t) for t in plain))
+    skipped = f"(?:{'|'.join(re.escape(n) for n in names)})$|" if names else ""
+    return f"^(?!{skipped}{OWN_TOOLS}).*"
+
+
 SETTINGS_KEYS = ("enabled", "disabled", "notifications")  # Gemini's own keys under "hooks"
 TIMEOUT_MS = 10_000
 
@@ -260,7 +276,7 @@ def install(
     cwd: str | None = None,
     exe: str | None = None,
     *,
-    skip_tools: tuple[str, ...] = (),  # its matchers leave out Kindling's own tools only
+    skip_tools: tuple[str, ...] = (),
 ) -> list[FileChange]:
     from kindling.agents import base
 
@@ -283,7 +299,8 @@ def install(
         for event in HOOKS
     }
     hooks = result.setdefault("hooks", {})
-    items += base.merge_hook_groups(hooks, wanted, MATCHERS, _ours)
+    matchers = {"AfterTool": {"matcher": tool_matcher(skip_tools)}}
+    items += base.merge_hook_groups(hooks, wanted, matchers, _ours)
     items += base.drop_events(hooks, set(EVENTS) - set(HOOKS), _ours)
     items += _allow_env(result, path, remove=False)
     return [base.save(path, data, result, items)]

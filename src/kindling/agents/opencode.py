@@ -110,7 +110,7 @@ MCP_PREFIX = "kindling_"  # Kindling's own MCP tools, as OpenCode names them (no
 PLUGIN_FILE = "kindling.js"  # its name in a plugin folder, where earlier versions wrote it
 PLUGIN_DIR = "opencode"  # in Kindling's home: the plugin files, named kindling-<scope>.js
 MARKER = "// Kindling's OpenCode plugin, written by `kindling init --opencode`"
-PLUGIN_TEMPLATE = "opencode_plugin.js"  # beside this module; %(marker)s, %(argv)s filled in
+PLUGIN_TEMPLATE = "opencode_plugin.js"  # beside this module; %(marker)s, %(argv)s... filled in
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -238,13 +238,28 @@ def legacy_plugin_path(scope: Scope, cwd: str | None = None) -> Path:
     return Path(repo_root(cwd)) / ".opencode" / "plugins" / PLUGIN_FILE
 
 
-def plugin_text(words: list[str]) -> str:
+def skipped_tools(skip_tools: tuple[str, ...]) -> list[str]:
+    """OpenCode's names of the tools whose Claude Code name a plain entry (or glob) of
+    ``skip_tools`` names (``Read`` is ``read``...): the plugin starts no hook for them, which
+    would record nothing. ``Tool:command`` entries stay in the hook (they need the command)."""
+    from fnmatch import fnmatchcase
+
+    plain = [t for t in skip_tools if ":" not in t and t.strip()]
+    return sorted(o for o, c in TOOLS.items() if any(fnmatchcase(c, t) for t in plain))
+
+
+def plugin_text(words: list[str], skip_tools: tuple[str, ...] = ()) -> str:
     import json
     import os
 
     with open(os.path.join(os.path.dirname(__file__), PLUGIN_TEMPLATE), encoding="utf-8") as fh:
         template = fh.read()
-    return template % {"marker": MARKER, "argv": json.dumps(words)}
+    return template % {
+        "marker": MARKER,
+        "argv": json.dumps(words),
+        "skip": json.dumps(skipped_tools(skip_tools)),
+        "own": json.dumps(MCP_PREFIX),
+    }
 
 
 def _is_ours(path: Path) -> bool:
@@ -318,7 +333,7 @@ def install(
     cwd: str | None = None,
     exe: str | None = None,
     *,
-    skip_tools: tuple[str, ...] = (),  # its matchers leave out Kindling's own tools only
+    skip_tools: tuple[str, ...] = (),
 ) -> list[FileChange]:
     from kindling.agents import base
 
@@ -334,7 +349,7 @@ def install(
     items = base.merge_mcp(result, "mcp", entry, path)
     items += _plugins(result, path, plugin.as_uri())
     changes = [base.save(path, data, result, items), *_drop_legacy(scope, cwd)]
-    text = plugin_text(words)
+    text = plugin_text(words, skip_tools)
     if ours and plugin.read_text(encoding="utf-8") == text:
         return [*changes, base.FileChange(plugin, False, None, ())]
     saved = base.backup(plugin)

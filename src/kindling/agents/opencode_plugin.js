@@ -4,6 +4,10 @@
 import { spawn, spawnSync } from "node:child_process";
 
 const KINDLING = %(argv)s;
+// Tools whose calls Kindling never records (its `skip_tools`, in OpenCode's names, and its
+// own MCP tools): no process is started for them.
+const SKIP = new Set(%(skip)s);
+const OWN = %(own)s;
 
 function send(event, data) {
   try {
@@ -73,6 +77,8 @@ export const KindlingPlugin = async ({ directory }) => {
       } catch {}
     },
     "tool.execute.after": async (input, output) => {
+      const tool = input && typeof input.tool === "string" ? input.tool : "";
+      if (SKIP.has(tool) || tool.startsWith(OWN)) return;
       send("tool.execute.after", { directory, input, output });
     },
     "chat.message": async (input, output) => {
