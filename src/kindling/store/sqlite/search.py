@@ -30,8 +30,9 @@ from kindling.store.sqlite.index import BM25_BODY_ONLY, BM25_WEIGHTS, CONTEXT_SQ
 # ranking the 60,000 matches of one file name in a million rows took 200-270 ms of CPU.
 RANK_WINDOW = 5_000
 # Document counts (term weights, common words) of a bigger store are estimated from its newest
-# this many rows (``count_documents``).
-COUNT_SAMPLE = 100_000
+# this many rows (``count_documents``), as PostgreSQL estimates them from ANALYZE's statistics
+# above as many rows (``store.postgres.search.DF_EXACT_BELOW``).
+COUNT_SAMPLE = 50_000
 
 # The winners' rows with what their index documents hold besides their own text.
 _ROWS_WITH_CONTEXT = (
