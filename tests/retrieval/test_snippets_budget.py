@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+import re
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kindling.retrieval.budget import CharTokenizer, fit_to_budget
-from kindling.retrieval.snippets import SNIPPET_CHARS, find_terms, make_snippet
+from kindling.retrieval.snippets import (
+    _TOKEN,
+    MAX_SPANS,
+    SCAN_CHARS,
+    SNIPPET_CHARS,
+    find_terms,
+    make_snippet,
+    stem,
+)
 
 TRACE = "\n".join(
     ["TypeError: jwt.verify is not a function"]
@@ -81,3 +91,44 @@ def test_budget_cuts_at_first_misfit_in_rank_order() -> None:
 def test_char_tokenizer_is_ceil_of_quarter() -> None:
     tok = CharTokenizer()
     assert [tok.count("x" * n) for n in (0, 1, 4, 5, 8)] == [0, 1, 1, 2, 2]
+
+
+def _spans_by_definition(content: str, words: list[str]) -> tuple[tuple[int, int], ...]:
+    """``find_terms`` as its docstring defines it, one regular expression: a stem at the start
+    of a token (after no letter or digit, or at a lower-to-upper step), case ignored, then the
+    rest of its token; adjacent hits are one span; at most MAX_SPANS (CJK runs aside)."""
+    stems = sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2})
+    if not stems:
+        return ()
+    pattern = re.compile(
+        r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:"
+        + "|".join(re.escape(s) for s in sorted(stems, key=len, reverse=True))
+        + r")(?:[a-z0-9]*|[A-Z0-9]*(?![a-z]))"
+    )
+    spans: list[tuple[int, int]] = []
+    for m in pattern.finditer(content, 0, SCAN_CHARS):
+        if spans and spans[-1][1] == m.start():
+            spans[-1] = (spans[-1][0], m.end())
+            continue
+        if len(spans) >= MAX_SPANS:
+            break
+        spans.append((m.start(), m.end()))
+    return tuple(spans)
+
+
+_LATIN = st.text(alphabet=st.sampled_from(list("aAbBsStTkK_ .-1ſıİé")), max_size=80)
+
+
+@settings(max_examples=400, deadline=None)
+@given(content=_LATIN | st.text(max_size=80), words=st.lists(_LATIN, min_size=1, max_size=3))
+def test_find_terms_follows_its_definition(content: str, words: list[str]) -> None:
+    assert find_terms(content, words) == _spans_by_definition(content, words)
+
+
+def test_a_hit_inside_a_word_does_not_hide_the_next_one() -> None:
+    """``xtoken token``: the first ``token`` is inside a word; the second is found."""
+    assert find_terms("xtoken token", ["token"]) == ((7, 12),)
+    assert find_terms("getToken", ["token"]) == ((3, 8),)
+    assert find_terms("TOKENS", ["token"]) == ((0, 5),)  # the rest: lower case or digits
+    # a longer stem inside a word ("abab" of "xabAb") overlaps a shorter one starting a part
+    assert find_terms("xabAb", ["abab", "ab"]) == ((3, 5),)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from kindling.model import REDACTED
 from kindling.store.segments import segment_spans
@@ -52,37 +53,81 @@ def stem(word: str) -> str:
     return word
 
 
+# A token starts after a character that is no letter or digit, or at a lower-to-upper case step;
+# it matches when it starts with a stem, and runs on to the end of its token (``_REST``).
+_REST = r"(?:[a-z0-9]*|[A-Z0-9]*(?![a-z]))"
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Stems:
+    """One question's stems, compiled: ``any_case`` finds a stem and the rest of its token in
+    any text; ``lower`` finds a stem in a lower-cased ASCII text (all stems ASCII), where a
+    search can jump to the stems' first letters, and ``rest`` then reads the token's rest."""
+
+    any_case: re.Pattern[str]
+    lower: re.Pattern[str] | None
+    rest: re.Pattern[str]
+
+
 @functools.lru_cache(maxsize=64)  # one question's words, asked of each of its hits
-def _pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
-    """The expression that finds the words' stems at the start of a token (see
-    ``find_terms``); None when no word has a stem of two letters or more."""
+def _pattern(words: tuple[str, ...]) -> _Stems | None:
+    """The expressions that find the words' stems (see ``find_terms``); None when no word has a
+    stem of two letters or more. Where a token starts is checked at each hit
+    (``_starts_token``): a look-behind first would make the search try every position."""
     stems = sorted({s for w in words for t in _TOKEN.findall(w) if len(s := stem(t)) >= 2})
     if not stems:
         return None
-    # A token starts after a non-alphanumeric character or at a lower-to-upper case step; it
-    # matches when it starts with a stem, and runs on to the end of its token.
-    return re.compile(
-        r"(?:(?<![^\W_])|(?<=[a-z0-9])(?=[A-Z]))(?i:"
-        + "|".join(re.escape(s) for s in sorted(stems, key=len, reverse=True))
-        + r")(?:[a-z0-9]*|[A-Z0-9]*(?![a-z]))"
+    either = "|".join(re.escape(s) for s in sorted(stems, key=len, reverse=True))
+    return _Stems(
+        any_case=re.compile(rf"(?i:{either}){_REST}"),
+        lower=re.compile(f"(?:{either})") if all(s.isascii() for s in stems) else None,
+        rest=re.compile(_REST),
     )
+
+
+def _starts_token(text: str, i: int) -> bool:
+    """A token starts at ``i``: after a character that is no letter or digit (or ``_``), or
+    at a step from a lower-case letter or digit to an upper-case letter."""
+    if i == 0:
+        return True
+    before = text[i - 1]
+    if not _LETTER_OR_DIGIT.match(before):
+        return True
+    return ("a" <= before <= "z" or "0" <= before <= "9") and "A" <= text[i] <= "Z"
+
+
+def _stem_spans(content: str, found: _Stems) -> list[tuple[int, int]]:
+    """Where the stems start a token, each span running to the token's end, in order; the
+    matching parts of one identifier (``verifyToken``) make one span."""
+    head = content[:SCAN_CHARS]
+    ascii_text = found.lower is not None and head.isascii()
+    scanned = head.lower() if ascii_text else head  # the same positions: ASCII
+    pattern = found.lower if ascii_text and found.lower is not None else found.any_case
+    spans: list[tuple[int, int]] = []
+    m = pattern.search(scanned)
+    while m is not None:
+        start = m.start()
+        if not _starts_token(head, start):
+            m = pattern.search(scanned, start + 1)  # a hit may start inside this one
+            continue
+        end = found.rest.match(head, m.end()).end() if ascii_text else m.end()  # type: ignore[union-attr]
+        if spans and spans[-1][1] == start:  # the next part of one identifier
+            spans[-1] = (spans[-1][0], end)
+        elif len(spans) >= MAX_SPANS:
+            break
+        else:
+            spans.append((start, end))
+        m = pattern.search(scanned, end)
+    return spans
 
 
 def find_terms(content: str, words: tuple[str, ...] | list[str]) -> tuple[tuple[int, int], ...]:
     """Spans of ``content`` that match a query word (see the module docstring), in order;
     matching parts of one identifier (``verifyToken``) make one span."""
     segmented = segment_spans(content[:SCAN_CHARS], words)
-    pattern = _pattern(tuple(words))
-    if pattern is None:
-        return _merge(segmented, [])
-    spans: list[tuple[int, int]] = []
-    for m in pattern.finditer(content, 0, SCAN_CHARS):
-        if spans and spans[-1][1] == m.start():  # the next part of one identifier
-            spans[-1] = (spans[-1][0], m.end())
-            continue
-        if len(spans) >= MAX_SPANS:
-            break
-        spans.append((m.start(), m.end()))
+    found = _pattern(tuple(words))
+    spans = [] if found is None else _stem_spans(content, found)
     return _merge(segmented, spans) if segmented else tuple(spans)
 
 
