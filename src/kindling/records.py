@@ -9,7 +9,8 @@ modes store the same things.
 its open capsule; a record that may open one (``open``, ``observation``, ``summary``) opens it
 when the session has none open, unless one of the session's capsules closed at or after the
 record's time (the record comes late, from a session that has ended: a replay, a refresher
-after the end); a session that resumes after its end gets a new capsule.
+after the end); a session that resumes after its end (its start, or a person's prompt) gets a
+new capsule, while any other record after the end is late and joins none.
 
 Applying is idempotent: an observation carries the id it was given when recorded and is
 stored only when that id is not; a summary is skipped when the capsule's summary was made at
@@ -58,6 +59,8 @@ def session_capsule(memory: Memory, record: Record, *, may_open: bool) -> Capsul
     ended = memory.list_capsules(status="closed", scope=_session(record), limit=CLOSED_LOOKED_AT)
     if any((c.closed_at or 0) >= record.ts for c in ended):
         return None
+    if ended and not _resumes(record):
+        return None
     try:
         return memory.open_capsule(
             intent=record.intent,
@@ -66,6 +69,17 @@ def session_capsule(memory: Memory, record: Record, *, may_open: bool) -> Capsul
         )
     except ConflictError:  # another hook of this session opened it a moment ago
         return _open_one(memory, record)
+
+
+def _resumes(record: Record) -> bool:
+    """Whether a record after its session's end starts the session again: its start, or a
+    person's prompt. A tool's record, a summary or a close that comes after the end is late
+    (a hook the agent ran in the background, slower under load than the one that ended the
+    session), not a resumed session: it joins no capsule."""
+    if record.op == "open":
+        return True
+    role = (record.provenance or {}).get("role")
+    return record.op == "observation" and record.kind == "message" and role in ("user", None)
 
 
 def apply(record: Record, memory: Memory) -> bool:

@@ -36,6 +36,14 @@ def obs(n: int, ts: int, session: str) -> Record:
     return rec("observation", ts, session, id=rid, kind="command", content=f"$ step {n}")
 
 
+def prompt(n: int, ts: int, session: str) -> Record:
+    rid = f"00000000-0000-4000-8000-{n:012d}"
+    return rec(
+        "observation", ts, session, id=rid, kind="message", content=f"step {n}, please",
+        provenance={"role": "user"},
+    )  # fmt: skip
+
+
 # Each session shows one part of the rule (records.session_capsule). Two batches, each applied
 # in time order (the spool's), the second after the first: the late ones come after the end.
 RECORDS = [
@@ -59,8 +67,11 @@ RECORDS = [
         obs(1, 1_100, "a"),
         obs(2, 1_250, "a"),
         rec("close", 1_300, "a", content="transcript tail", confidence=0.4, replace=False),
-        # a, resumed after its end: a new capsule, opened by its first record
-        obs(3, 2_000, "a"),
+        # a, after its end: a tool's record that ran late (a background hook) joins nothing;
+        # the person's next prompt resumes the session in a new capsule
+        obs(5, 1_900, "a"),
+        prompt(3, 2_000, "a"),
+        obs(6, 2_100, "a"),
     ],
 ]
 
@@ -131,8 +142,8 @@ def test_the_drain_and_the_remote_path_leave_the_same_memory(
     a, b, c = drained["a"], drained["b"], drained["c"]
     ended, resumed = a["capsules"]
     assert ended == ("closed", 1_000, 1_300, INTENT, ("fixed the login bug", 0.4), ["$ step 1"])
-    assert resumed == ("open", 2_000, None, INTENT, None, ["$ step 3"])
-    assert a["unattached"] == ["$ step 2"]  # late: its session had ended
+    assert resumed == ("open", 2_000, None, INTENT, None, ["$ step 6", "step 3, please"])
+    assert a["unattached"] == ["$ step 2", "$ step 5"]  # late: its session had ended
     assert b["capsules"] == [
         ("closed", 500, 700, INTENT, ("last words", 0.4), ["$ step 4"]),
     ]
