@@ -9,7 +9,9 @@ stand-in model (``tests/support/fake_anthropic.py``) runs too. ``--variants init
 runs
 the config ``init`` wrote, without its plugin, and without plugin and MCP server (OpenCode's own
 start), one after the other in each round. Prints each run's wall time, the load, and the
-files in the repository that are not ``init``'s own config. Needs the opencode CLI
+files in the repository that are not ``init``'s own config. The caller's environment passes
+through (``npm_config_offline=true python bench/opencode_start.py --fresh``: npm's own settings
+for OpenCode's install of ``@opencode-ai/plugin``). Needs the opencode CLI
 (``scripts/agent_clis.sh``); uses a private HOME in a temporary directory.
 """
 

@@ -201,6 +201,9 @@ class Zed:
     def noted(self, p: Any) -> None:
         return None
 
+    def pending(self) -> str | None:
+        return None
+
     def install(self, scope: Any, cwd: Any = None, exe: Any = None, *, skip_tools: Any = ()) -> Any:
         target = Path(cwd or os.getcwd()) / ".zed" / "settings.json"
         return [FileChange(target, True, None, ("hooks",))]

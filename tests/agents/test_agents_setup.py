@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.hooks import run_hook
 
 KINDLING = str(Path(sys.executable).with_name("kindling"))
@@ -27,6 +29,46 @@ def test_init_codex_says_what_codex_needs_before_hooks_run(git_repo: Path) -> No
     proc = kindling("init", "--codex", "--gemini", "--json", cwd=git_repo)
     notes = json.loads(proc.stdout)["notes"]
     assert list(notes) == ["codex"]
+
+
+def test_init_opencode_says_while_opencode_has_not_installed_its_own_package(
+    git_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Until OpenCode has installed ``@opencode-ai/plugin`` into its own config folder (at its
+    first start online), every start offline waits about 70 s for that install before loading
+    any plugin (bench/README.md): ``init`` says so, as OpenCode checks that folder, and writes
+    nothing there."""
+    from bench.opencode_start import used_online
+
+    folder = tmp_path / "config" / "opencode"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder.parent))
+
+    def note() -> str | None:
+        proc = kindling("init", "--opencode", "--json", cwd=git_repo)
+        assert proc.returncode == 0, proc.stderr
+        notes: dict[str, str] = json.loads(proc.stdout).get("notes", {})
+        return notes.get("opencode")
+
+    said = note()
+    assert said is not None
+    assert "@opencode-ai/plugin" in said
+    assert str(folder) in said
+    assert not folder.exists()  # init leaves OpenCode's folder alone
+    used_online(folder)  # as OpenCode's first start online leaves it
+    assert note() is None
+    lock = folder / "package-lock.json"
+    lock.write_text(json.dumps({"packages": {"": {"dependencies": {}}}}), encoding="utf-8")
+    assert note() is not None  # OpenCode would install again: its package is not locked
+    used_online(folder)
+    (folder / "package.json").write_text(
+        json.dumps({"dependencies": {"@opencode-ai/plugin": "1", "left-pad": "1"}}),
+        encoding="utf-8",
+    )
+    assert note() is not None  # a dependency the lockfile lacks: OpenCode installs again
+    proc = kindling("doctor", "--json", cwd=git_repo)
+    [warning] = json.loads(proc.stdout)["warnings"]
+    assert warning.startswith("OpenCode's hooks are installed in")
+    assert str(folder) in warning
 
 
 def test_doctor_warns_about_hooks_that_never_ran(git_repo: Path) -> None:

@@ -23,6 +23,7 @@ standard library at module level (hook processes import it).
 
 from __future__ import annotations
 
+from kindling.agents.defaults import nothing_pending
 from kindling.agents.events import DEFAULT_AGENT, DEFAULT_LABEL
 from kindling.agents.events import EVENTS as CANONICAL_EVENTS
 
@@ -87,6 +88,7 @@ def settings_path(scope: Scope, cwd: str | None = None) -> Path:
 
 
 hook_file = settings_path  # the file holding Kindling's hooks (kindling doctor)
+pending = nothing_pending
 
 
 def is_kindling_hook(entry: Any, event: str) -> bool:

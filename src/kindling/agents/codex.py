@@ -40,7 +40,12 @@ from __future__ import annotations
 
 import os
 
-from kindling.agents.defaults import never_visiting, nothing_missed, nothing_to_note
+from kindling.agents.defaults import (
+    never_visiting,
+    nothing_missed,
+    nothing_pending,
+    nothing_to_note,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -340,6 +345,7 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
 missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
 noted = nothing_to_note
 visiting = never_visiting
+pending = nothing_pending
 
 
 if TYPE_CHECKING:  # this module is an Agent (mypy checks it)

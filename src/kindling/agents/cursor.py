@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import json
 
-from kindling.agents.defaults import nothing_missed, nothing_to_note
+from kindling.agents.defaults import nothing_missed, nothing_pending, nothing_to_note
 from kindling.agents.events import DEFAULT_AGENT
 
 # The server name ``init`` gives Kindling in mcp.json. Cursor names the server of an MCP call
@@ -306,6 +306,7 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
 
 missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
 noted = nothing_to_note
+pending = nothing_pending
 
 
 if TYPE_CHECKING:  # this module is an Agent (mypy checks it)

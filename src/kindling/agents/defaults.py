@@ -25,6 +25,11 @@ def nothing_to_note(p: HookPayload) -> None:
     """``noted`` of an agent with nothing to remember about a session."""
 
 
+def nothing_pending() -> str | None:
+    """``pending`` of an agent that has nothing of its own to do before Kindling's hooks run."""
+    return None
+
+
 def never_visiting(host: str, data: dict[str, Any]) -> bool | None:
     """``visiting`` of an agent that sends no payload to another agent's hooks."""
     return None

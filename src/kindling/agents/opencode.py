@@ -18,7 +18,11 @@ in the repository online. So Kindling's plugin lives in Kindling's home
 and ``opencode.json`` names it by ``file://`` URL; an earlier ``init``'s
 ``.opencode/plugins/kindling.js`` is taken out. (OpenCode's own folder, ``~/.config/opencode/``,
 gets its install at OpenCode's first start online, with or without Kindling; until then any
-plugin makes OpenCode wait for it.) Kindling's (``PLUGIN_TEMPLATE``) starts ``kindling hook
+plugin, however named and whatever it imports, makes every start wait for it, offline 70 s of
+npm's retries: OpenCode counts it done once that folder has ``node_modules`` and a
+``package-lock.json`` listing the package, which ``init`` does not write, but says while it is
+missing: ``pending``, in ``opencode_deps``; the user's ``npm_config_offline=true`` ends the
+wait.) Kindling's (``PLUGIN_TEMPLATE``) starts ``kindling hook
 --agent opencode EVENT`` detached for each event it records, writes the event to its stdin as
 JSON and returns at once, never awaiting it, and catches everything, so it costs the agent
 nothing (its code: ``opencode_plugin.js`` beside this module). It forwards the objects of
@@ -60,6 +64,7 @@ from __future__ import annotations
 import contextlib
 
 from kindling.agents.defaults import never_visiting, nothing_missed, nothing_to_note
+from kindling.agents.opencode_deps import pending as own_install_pending
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -376,6 +381,7 @@ def uninstall(scope: Scope, cwd: str | None = None) -> list[FileChange]:
 missed = earlier = nothing_missed  # its hooks are synchronous: nothing to reconcile
 noted = nothing_to_note
 visiting = never_visiting
+pending = own_install_pending  # OpenCode's own install, which it waits for (opencode_deps)
 
 
 if TYPE_CHECKING:  # this module is an Agent (mypy checks it)

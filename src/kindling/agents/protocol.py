@@ -52,6 +52,11 @@ class Agent(Protocol):
     def SETUP_NOTE(self) -> str | None:
         """What it needs before its hooks run, said by ``init`` and ``doctor`` (None: nothing)."""
 
+    def pending(self) -> str | None:
+        """What the agent has still to do itself before Kindling's hooks run without a wait,
+        as its own files stand now (None: nothing); ``init`` and ``doctor`` say it after
+        ``SETUP_NOTE`` (OpenCode: its own first install, which it waits for offline)."""
+
     @property
     def EVENTS(self) -> Mapping[str, str]:
         """Its native hook events, each mapped to the canonical event (``agents.events``)."""

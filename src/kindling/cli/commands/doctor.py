@@ -37,8 +37,8 @@ def never_ran() -> list[str]:
             if installed:
                 text = f"{agent.LABEL}'s hooks are installed in {path} but never ran "
                 text += f"(no run marked in {RAN_DIR}/ of Kindling's home)"
-                if agent.SETUP_NOTE:
-                    text += f"; {agent.SETUP_NOTE}"
+                for note in (agent.SETUP_NOTE, agent.pending()):
+                    text += f"; {note}" if note else ""
                 found.append(text)
                 break
     return found

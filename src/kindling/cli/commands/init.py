@@ -106,8 +106,9 @@ def command(state: State, /, scope: str, uninstall: bool, as_json: bool, **flags
             else:
                 changes = agent.install(where, skip_tools=skip_tools)
             report.setdefault("agents", {})[name] = [c.to_dict(action) for c in changes]
-            if agent.SETUP_NOTE and not uninstall:
-                report.setdefault("notes", {})[name] = agent.SETUP_NOTE
+            note = "; ".join(n for n in (agent.SETUP_NOTE, agent.pending()) if n)
+            if note and not uninstall:
+                report.setdefault("notes", {})[name] = note
             if name == DEFAULT:  # the shape this command printed before other agents
                 first = changes[0].to_dict(action)
                 first["events"] = first.pop("items")
