@@ -307,6 +307,26 @@ def test_a_rare_identifier_widens_without_its_common_parts(
     assert not [t for t in texts if "fail" not in t and "TestSyncToken" not in t]
 
 
+def test_an_identifier_that_matched_is_not_widened_to_its_common_parts(
+    kd: Kindling, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lone identifier found on fewer items than a page is answered by those items: its
+    common parts, evidence of the identifier and no topic of their own, never fill the page.
+    One that matches nothing still finds what its parts do."""
+    monkeypatch.setattr(plans, "COMMON_MIN_DOCS", 5)
+    rows: list[tuple[str, ObservationKind, str, int]] = [
+        ("s1", "error", "TestSyncToken failed: expected 3 got 2", 1_000),
+        ("s1", "command", "$ pytest -k TestSyncToken\n[exit 0]", 2_000),
+    ]
+    rows += [("s2", "command", f"$ run token sync test step {i}", 3_000 + i) for i in range(40)]
+    _add(kd, rows)
+    got = kd.retrieve("TestSyncToken", scope=REPO, max_candidates=50)
+    assert sorted(c.entity.content for c in got.candidates) == sorted(r[2] for r in rows[:2])
+    assert {"test", "sync", "token"} <= set(got.provenance.dropped_terms)
+    misspelt = kd.retrieve("TestSyncTokn", scope=REPO, max_candidates=50)
+    assert len(misspelt.candidates) >= 10
+
+
 @pytest.mark.parametrize("question", ["LinkedDeque", "linked_deque", "Linked.deque"])
 def test_the_words_of_an_identifier_weigh_half_however_it_is_written(question: str) -> None:
     """``terms.PART_SHARE``: a text holding the identifier's words but not the identifier

@@ -64,11 +64,15 @@ def search_plans(
         # did we pick"): the whole question decides after all, but for the common parts of
         # its identifiers, which would bring in most of the store as no word of the question
         # does ("why did TestSyncToken fail": test, sync, token).
-        wider = without_terms(full, common_parts(full, query.total, query.counts))
+        parts = common_parts(full, query.total, query.counts)
+        wider = without_terms(full, parts)
         if wider is not full and wider.match != plan.match:
             plan = wider
             found = candidates(plan)
-        if len(found) < FIRST_PAGE:
+        # Those common parts never come back to a question that found something without
+        # them: "SetUserEvent" would otherwise fill its page with every item that says "user"
+        # (and rank most of its repository to do so).
+        if len(found) < FIRST_PAGE and not (parts and found):
             plan = full
             found = candidates(plan)
     if plan.match is not None:
