@@ -4,6 +4,7 @@ episode then step, context without contamination, phrase fallback, the shared th
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 import pytest
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 
 from kindling import Kindling, NewObservation, Scope
 from kindling.bridge.ranking import rank_matches
-from kindling.model import RELEVANCE_THRESHOLD, ChatMemoryFields, ObservationKind
-from kindling.retrieval.needs import read_need
+from kindling.model import RELEVANCE_THRESHOLD, ChatMemoryFields, Observation, ObservationKind
+from kindling.retrieval.needs import _command_part, is_edit, read_need
 from kindling.retrieval.terms import TermMatcher
 
 DAY = 86_400_000
@@ -316,3 +317,27 @@ def test_the_ascii_fast_path_holds_what_the_expression_holds(terms: list[str], t
     takes the expression's path)."""
     matcher = TermMatcher(terms)
     assert matcher.held(text) == matcher.held(text + " é") - matcher.held(" é")
+
+
+# The single expression ``needs.is_edit`` used before it ran each branch only where the
+# branch's literal occurs: the oracle of the equivalence below.
+_ONE_EXPRESSION = re.compile(
+    r"str_replace_editor\s+(?:create|str_replace|insert|undo_edit)\b|\bsed\s+-[a-zE]*i|"
+    r"\bperl\b[^\n]*\s-[0-9a-z]*i|\bapply_?patch\b|\bpatch\s+(?:-p|<)|\bgit\s+apply\b|"
+    r"\bed\s+-s\b|write_text\(|write_bytes\(|\.write\(|\bopen\([^)\n]*['\"][wa]b?\+?['\"]|"
+    r"\binplace\b|(?<![0-9&])>>?\s*(?!/dev/)['\"]?[\w./-]+\.(?!log\b|txt\b|out\b)[a-z]{1,5}\b|"
+    r"\btee\s+(?!/dev/)\S"
+)
+_FRAGMENTS = [
+    "sed -i", "sed ", "perl -pi", "perl", " -i", ">", ">>", "2>", "&>", " ", "\n", "file.py",
+    "x.log", "/dev/null", "'", '"', "tee ", "tee", "git apply", "git", "ed -s", "open(",
+    "'w'", "'ab+'", ")", ".write(", "write_text(", "apply_patch", "patch -p1", "patch <",
+    "str_replace_editor create", "inplace", "a", "9", "-s", ".md", "out",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map("".join))
+def test_an_edit_is_read_as_the_one_expression_read_it(command: str) -> None:
+    obs = Observation("o1", "command", "$ " + command + "\n[exit 0]", {}, 1, Scope())
+    assert is_edit(obs) == bool(_ONE_EXPRESSION.search(_command_part(obs)))

@@ -92,14 +92,24 @@ def read_need(question: str | None) -> Need | None:
 # ------------------------------------------------------------------ what a step is
 
 # A command that writes a file: an editor tool, in-place edits, patches, a script that writes
-# (``Path.write_text``, ``open(..., "w")``), a redirect into a file with an extension.
-_EDIT_COMMAND = re.compile(
-    r"str_replace_editor\s+(?:create|str_replace|insert|undo_edit)\b|\bsed\s+-[a-zE]*i|"
-    r"\bperl\b[^\n]*\s-[0-9a-z]*i|\bapply_?patch\b|\bpatch\s+(?:-p|<)|\bgit\s+apply\b|"
-    r"\bed\s+-s\b|write_text\(|write_bytes\(|\.write\(|\bopen\([^)\n]*['\"][wa]b?\+?['\"]|"
-    r"\binplace\b|(?<![0-9&])>>?\s*(?!/dev/)['\"]?[\w./-]+\.(?!log\b|txt\b|out\b)[a-z]{1,5}\b|"
-    r"\btee\s+(?!/dev/)\S"
+# (``Path.write_text``, ``open(..., "w")``), a redirect into a file with an extension. Each
+# expression with a literal every one of its matches holds: only those whose literal the
+# command holds are run (a redirect's expression starts at its ``>``, so the engine jumps from
+# one ``>`` to the next).
+_EDIT_COMMANDS = (
+    ("str_replace_editor", r"str_replace_editor\s+(?:create|str_replace|insert|undo_edit)\b"),
+    ("sed", r"\bsed\s+-[a-zE]*i"),
+    ("perl", r"\bperl\b[^\n]*\s-[0-9a-z]*i"),
+    ("patch", r"\bapply_?patch\b|\bpatch\s+(?:-p|<)"),
+    ("git", r"\bgit\s+apply\b"),
+    ("-s", r"\bed\s+-s\b"),
+    ("write", r"write_text\(|write_bytes\(|\.write\("),
+    ("open(", r"\bopen\([^)\n]*['\"][wa]b?\+?['\"]"),
+    ("inplace", r"\binplace\b"),
+    (">", r">(?<![0-9&]>)>?\s*(?!/dev/)['\"]?[\w./-]+\.(?!log\b|txt\b|out\b)[a-z]{1,5}\b"),
+    ("tee", r"\btee\s+(?!/dev/)\S"),
 )
+_EDIT_BRANCHES = tuple((cue, re.compile(pattern)) for cue, pattern in _EDIT_COMMANDS)
 _EDIT_PATH = re.compile(
     r"str_replace_editor\s+\w+\s+(\S+)|^\+\+\+ (?:b/)?(\S+)|^\*\*\* (?:Update|Add) File: (\S+)|"
     r"Path\(['\"]([^'\"]+)['\"]\)|\bp\s*=\s*['\"]([^'\"]+\.\w+)['\"]|"
@@ -120,10 +130,6 @@ _FAILURE = re.compile(
     r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b[:(]|\bFAIL(?:ED|URE)?\b|"
     r"\bfailed\b|\berror:|\bpanic:|\bSegmentation fault\b|\bAssertionError\b"
 )
-_EDIT_CUES = (
-    "str_replace_editor", "sed", "perl", "patch", "git", "-s", "write", "open(",
-    "inplace", ">", "tee",
-)  # fmt: skip
 _FAILURE_CUES = ("traceback", "error", "exception", "fail", "panic", "segmentation")
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|spec)/|(?:^|/)test_|_test\.|\.spec\.|\.test\.")
 _SCRATCH_PATH = re.compile(
@@ -151,9 +157,7 @@ def is_edit(obs: Observation) -> bool:
     if obs.kind not in ("command", "error"):
         return False
     command = _command_part(obs)
-    if not any(cue in command for cue in _EDIT_CUES):  # the expression's every branch needs one
-        return False
-    return bool(_EDIT_COMMAND.search(command))
+    return any(cue in command and p.search(command) for cue, p in _EDIT_BRANCHES)
 
 
 def _command_part(obs: Observation) -> str:
