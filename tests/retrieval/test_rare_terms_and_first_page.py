@@ -327,6 +327,28 @@ def test_an_identifier_that_matched_is_not_widened_to_its_common_parts(
     assert len(misspelt.candidates) >= 10
 
 
+def test_a_long_question_is_searched_by_its_rarest_words(kd: Kindling) -> None:
+    """A pasted line of eight words runs on its five rarest (``plans.RAREST_WORDS``): the item
+    that holds the line comes first, and no item that holds only the three most frequent words
+    is a candidate; those words are named as dropped. None of them is common in this store."""
+    line = "E0502 cannot borrow locales as mutable in render_table while iterating frames"
+    rows: list[tuple[str, ObservationKind, str, int]] = [("s1", "error", line, 1_000)]
+    rare = ["e0502", "locales", "render_table", "iterating", "frames"]
+    rows += [("s2", "command", f"$ grep {rare[i % 5]} step{i}", 2_000 + i) for i in range(15)]
+    rows += [
+        ("s3", "message", f"cannot borrow it as mutable here, note {i}", 3_000 + i)
+        for i in range(40)
+    ]
+    _add(kd, rows)
+    got = kd.retrieve(line, scope=REPO, max_candidates=50)
+    assert {"cannot", "borrow", "mutable"} <= set(got.provenance.dropped_terms)
+    texts = [c.entity.content for c in got.candidates]
+    assert texts[0] == line
+    assert not [t for t in texts if t.startswith("cannot borrow it")]
+    one_word = kd.retrieve("cannot borrow mutable", scope=REPO, max_candidates=50)
+    assert len(one_word.candidates) >= 40  # a short question searches by all its words
+
+
 @pytest.mark.parametrize("question", ["LinkedDeque", "linked_deque", "Linked.deque"])
 def test_the_words_of_an_identifier_weigh_half_however_it_is_written(question: str) -> None:
     """``terms.PART_SHARE``: a text holding the identifier's words but not the identifier

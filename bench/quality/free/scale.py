@@ -52,8 +52,13 @@ from bench.quality.free.harness import (
     table,
 )
 from kindling import Kindling
+from kindling.retrieval import plans
 
 DAY_MS = 86_400_000
+# ``--cache`` keeps the built store here (git ignores bench/data); bump VERSION when what is
+# loaded or how it is indexed changes.
+CACHE = Path(__file__).resolve().parents[2] / "data"
+VERSION = 1
 
 
 def _when(r: Record) -> int:
@@ -116,35 +121,67 @@ def merged(store: FreeStore, size: int, seed: int) -> list[Record]:
     return [both[i] for i in order]
 
 
-def _windowed(kd: Kindling, window: int) -> Ranker:
+def _patched(kd: Kindling, settings: dict[tuple[Any, str], Any]) -> Ranker:
+    """``retrieve()`` with module settings changed for the call (a rank window, the plan's
+    rules)."""
     inner = kindling_ranker(kd)
 
     def rank(q: Any) -> list[str]:
-        saved = sqlite_search.RANK_WINDOW
-        sqlite_search.RANK_WINDOW = window
+        saved = {key: getattr(*key) for key in settings}
+        for (module, name), value in settings.items():
+            setattr(module, name, value)
         try:
             return inner(q)
         finally:
-            sqlite_search.RANK_WINDOW = saved
+            for (module, name), value in saved.items():
+                setattr(module, name, value)
 
     return rank
 
 
-def run(pad: int, seed: int, windows: Sequence[int]) -> dict[str, Any]:
+def variant(text: str) -> dict[tuple[Any, str], Any]:
+    """``rarest=K,budget=N|none``: the plan's ``RAREST_WORDS`` and ``WALK_BUDGET``."""
+    out: dict[tuple[Any, str], Any] = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        number = None if value == "none" else int(value)
+        name = {"rarest": "RAREST_WORDS", "budget": "WALK_BUDGET"}[key.strip()]
+        out[(plans, name)] = 10**6 if number is None and name == "RAREST_WORDS" else number
+    return out
+
+
+def run(
+    pad: int,
+    seed: int,
+    windows: Sequence[int],
+    variants: Sequence[str] = (),
+    *,
+    cache: bool = False,
+) -> dict[str, Any]:
     store = load_store()
     qs: list[Question] = questions(store, load_questions())
     out: dict[str, Any] = {"questions": len(qs), "pad": pad, "retrievers": {}}
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-        path = Path(tmp) / "free-scale.db"
+        cached = CACHE / f"free-scale-v{VERSION}-{pad}-s{seed}.db"
+        path = cached if cache else Path(tmp) / "free-scale.db"
         clock = SettableClock()
-        kd = stack.enter_context(Kindling.open(path, clock=clock))
         t = time.perf_counter()
-        load(kd, merged(store, pad, seed), clock=clock, batch_size=500, bulk=True)
+        if not path.exists():
+            building = path.with_suffix(".building")
+            building.unlink(missing_ok=True)
+            with Kindling.open(building, clock=clock) as kd:
+                load(kd, merged(store, pad, seed), clock=clock, batch_size=500, bulk=True)
+            building.rename(path)
+            for side in ("-checked", "-wal", "-shm"):
+                Path(f"{building}{side}").unlink(missing_ok=True)
+        kd = stack.enter_context(Kindling.open(path, clock=clock))
         out["loadSeconds"] = round(time.perf_counter() - t, 1)
         names = summary_names(kd, store.as_coding_set())
         rankers: dict[str, Ranker] = {"kindling": kindling_ranker(kd)}
         for w in windows:
-            rankers[f"kindling window {w}"] = _windowed(kd, w)
+            rankers[f"kindling window {w}"] = _patched(kd, {(sqlite_search, "RANK_WINDOW"): w})
+        for v in variants:
+            rankers[f"kindling {v}"] = _patched(kd, variant(v))
         plain = TimedFts(path)
         stack.callback(plain.close)
         rankers["fts"] = plain.rank_at
@@ -158,8 +195,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pad", type=int, default=100_000, help="synthetic observations")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--window", type=int, action="append", default=[])
+    parser.add_argument("--variant", action="append", default=[], help="rarest=K,budget=N|none")
+    parser.add_argument("--cache", action="store_true", help="keep the store in bench/data")
     args = parser.parse_args(argv)
-    result = run(args.pad, args.seed, args.window)
+    result = run(args.pad, args.seed, args.window, args.variant, cache=args.cache)
     print(f"{result['questions']} questions; {args.pad} padding observations,"
           f" loaded in {result['loadSeconds']} s")  # fmt: skip
     for part in PARTS:
