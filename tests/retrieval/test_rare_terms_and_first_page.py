@@ -349,6 +349,28 @@ def test_a_long_question_is_searched_by_its_rarest_words(kd: Kindling) -> None:
     assert len(one_word.candidates) >= 40  # a short question searches by all its words
 
 
+def test_a_question_searches_by_no_more_words_than_the_walk_budget_holds(
+    kd: Kindling, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``plans.WALK_BUDGET``: the rarest words are searched while their counts add up to the
+    budget (here 20: ``ledger`` 3, ``reconcile`` 15, then ``nightly`` would make 33), so every
+    match of those can be ranked; the next word still weighs in each candidate's relevance."""
+    monkeypatch.setattr(plans, "WALK_BUDGET", 20)
+    rows: list[tuple[str, ObservationKind, str, int]] = [
+        ("s1", "message", "ledger reconcile nightly job fixed", 1_000),
+        ("s1", "command", "$ ledger check", 1_100),
+        ("s1", "command", "$ ledger dump", 1_200),
+    ]
+    rows += [("s2", "command", f"$ reconcile batch {i}", 2_000 + i) for i in range(14)]
+    rows += [("s3", "command", f"$ nightly build {i}", 3_000 + i) for i in range(15)]
+    _add(kd, rows)
+    got = kd.retrieve("ledger reconcile nightly", scope=REPO, max_candidates=50)
+    assert "nightly" in got.provenance.dropped_terms
+    texts = [c.entity.content for c in got.candidates]
+    assert texts[0] == "ledger reconcile nightly job fixed"
+    assert not [t for t in texts if t.startswith("$ nightly")]
+
+
 @pytest.mark.parametrize("question", ["LinkedDeque", "linked_deque", "Linked.deque"])
 def test_the_words_of_an_identifier_weigh_half_however_it_is_written(question: str) -> None:
     """``terms.PART_SHARE``: a text holding the identifier's words but not the identifier
