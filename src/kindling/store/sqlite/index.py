@@ -181,16 +181,17 @@ VIEW_SQL = _VIEW_SQL.format(
 
 # Context rows for observations ``rowid >= ?``: the neighbour is the latest observation of the
 # same session, by time, among those inserted before it (so a batch and single appends give the
-# same neighbours; among equal times the index yields the first inserted). It walks the
-# (session_id, ts DESC) index and stops at the first row. The intent is that of the capsule the
-# observation was first linked to.
+# same neighbours); among equal times the last inserted, as PostgreSQL orders it (steps written
+# in one millisecond chose the first, so what a step's context held depended on how fast the
+# machine wrote). It walks the (session_id, ts DESC) index and sorts only the rows of the first
+# time it meets. The intent is that of the capsule the observation was first linked to.
 FILL_CONTEXT_SQL = """
 INSERT INTO observation_context (rowid, prev_rowid, intent, parts, scope)
 SELECT o.rowid,
        CASE WHEN o.session_id IS NULL THEN NULL ELSE (
          SELECT p.rowid FROM observations p
          WHERE p.session_id = o.session_id AND p.ts <= o.ts AND p.rowid < o.rowid
-         ORDER BY p.ts DESC LIMIT 1) END,
+         ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) END,
        COALESCE((SELECT c.intent FROM capsule_observations co
                  JOIN capsules c ON c.id = co.capsule_id
                  WHERE co.observation_id = o.id ORDER BY co.rowid LIMIT 1), ''),
