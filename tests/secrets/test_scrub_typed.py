@@ -20,14 +20,14 @@ from hypothesis import strategies as st
 
 from kindling.secrets import scrub
 from kindling.secrets.scrub import scrub_secrets
-from kindling.secrets.scrub_values import (
+from kindling.secrets.scrub_gate import (
     LETTER_RUN,
     NO_CANDIDATE,
     gate,
     is_gated,
     is_woken_by_typed_key,
-    typed_key,
 )
+from kindling.secrets.scrub_values import typed_key
 
 LOWER = string.ascii_lowercase
 

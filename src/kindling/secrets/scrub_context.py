@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     entropy,
-    has_candidate,
     leave_value,
     looks_generated,
     mask,
     typed_key,
-    woken_by_typed_key,
 )
 
 TYPE_CHECKING = False

@@ -16,18 +16,16 @@ from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
-    gated,
-    has_candidate,
     leave_value,
     looks_generated,
     mask,
     random_enough,
     short_generated,
     typed_key,
-    woken_by_typed_key,
 )
 
 TYPE_CHECKING = False
