@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kindling.errors import InvalidInputError
 from kindling.secrets import scrub
 from kindling.secrets.scrub import SECRET_KINDS, Scrubbed, scrub_secrets
-from kindling.secrets.scrub_values import has_candidate
+from kindling.secrets.scrub_gate import has_candidate
 from tests.support.secret_samples import secret_samples
 
 GITHUB = "ghp_" + "FAKE" * 9
@@ -417,7 +417,7 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
 SCRUB_MODULES = (
     *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
     *("scrub_data", "scrub_named", "scrub_loose", "scrub_commands", "scrub_files"),
-    "scrub_encoded",
+    *("scrub_encoded", "scrub_gate"),
 )
 
 

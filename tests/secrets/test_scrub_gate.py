@@ -1,7 +1,7 @@
 """The scrubber's candidate gate and the shapes and syntaxes added with it (issue 18).
 
 Rules that mask a value by its shape alone run only on texts that hold a token that could be a
-generated credential (``scrub_values.has_candidate``), and each checks its own value with the
+generated credential (``scrub_gate.has_candidate``), and each checks its own value with the
 same test; so the gate may skip them only where they would change nothing. The properties here
 hold the gate to that, and the new shapes are masked with values hypothesis draws.
 """
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from kindling.secrets import scrub
 from kindling.secrets.scrub import scrub_secrets
-from kindling.secrets.scrub_values import has_candidate
+from kindling.secrets.scrub_gate import has_candidate
 
 ALNUM = string.ascii_letters + string.digits
 URL = ALNUM + "_-"

@@ -29,6 +29,10 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
    ...); the key and separator are kept.
 9. Keys that name a vendor (``datadog_api = ...``) or hold a secret word anywhere
    (``SECRET_KEY_BASE``), when the value looks random.
+10. A value near a secret word (``near_key``) when it looks generated; and, given explicitly
+    to the word (``SECRET abcdefghijklmnopqrst``, ``STRIPE_KEY=...``), any run of 16+ letters
+    and digits spelled from no words, random or typed in sequence: masking a dummy costs
+    nothing, leaving a real key costs a lot.
 
 Precision choices (deliberate leaks, each to keep ordinary developer text intact): empty values,
 already-masked values and placeholders (``${VAR}``, ``$VAR``, ``<your-token>``, ``{{ x }}``,
@@ -52,8 +56,8 @@ CPU).
 Must not import anything from Kindling except ``kindling.errors`` (lazily: only a caller's
 mistake raises), and lazily the scrubber's
 own modules (``secrets.scrub_rules``, ``secrets.scrub_keywords``, ``secrets.secret_shapes``,
-``secrets.scrub_context``); none of them imports this module back (the shared pieces,
-``LazyPattern`` and the ``Rule`` type, live in the leaf ``secrets.scrub_values``);
+``secrets.scrub_context``, ``secrets.scrub_gate``); none of them imports this module back (the
+shared pieces, ``LazyPattern`` and the ``Rule`` type, live in the leaf ``secrets.scrub_values``);
 standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
@@ -114,8 +118,10 @@ class Scrubbed:
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
 _INDEX: KeywordIndex | None = None
 # The same keywords split: those of the rules every text may need, and those of the rules
-# that mask only a candidate value (``scrub_values.gated``), scanned only when the text has one.
-_SPLIT: tuple[KeywordIndex, KeywordIndex] | None = None
+# that mask only a candidate value (``scrub_gate.gated``), scanned only when the text has one.
+# The third: those of the gated rules that also mask a letters-only ``typed_key`` after a
+# secret word, scanned when a text holds no candidate but a run of 16+ letters.
+_SPLIT: tuple[KeywordIndex, KeywordIndex, KeywordIndex] | None = None
 
 
 def _all_kinds() -> tuple[str, ...]:
@@ -134,7 +140,7 @@ SECRET_KINDS = _all_kinds()
 
 def rule_keywords() -> frozenset[str]:
     """Every keyword of every rule: text containing none of them, and no candidate value
-    (``scrub_values.has_candidate``: a random token of letters only has no keyword), comes
+    (``scrub_gate.has_candidate``: a random token of letters only has no keyword), comes
     back unchanged."""
     _compiled()
     assert _SPLIT is not None
@@ -156,21 +162,26 @@ def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIn
 def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     global _RULES, _SPLIT, _ANY
     if _RULES is None or _SPLIT is None:
+        from kindling.secrets.scrub_gate import (
+            is_gated,
+            is_woken_by_any_candidate,
+            is_woken_by_typed_key,
+        )
         from kindling.secrets.scrub_keywords import KeywordIndex
         from kindling.secrets.scrub_rules import compile_rules
-        from kindling.secrets.scrub_values import is_gated, is_woken_by_any_candidate
 
         rules = compile_rules()
         # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
         core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
         value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])
-        _SPLIT = (core, value)
+        typed = KeywordIndex([words if is_woken_by_typed_key(r) else () for words, _, r in rules])
+        _SPLIT = (core, value, typed)
         _ANY = [i for i, (_, _, r) in enumerate(rules) if is_woken_by_any_candidate(r)]
         _RULES = rules
     return _RULES
 
 
-# The rules a candidate wakes on its own (``scrub_values.woken_by_any_candidate``).
+# The rules a candidate wakes on its own (``scrub_gate.woken_by_any_candidate``).
 _ANY: list[int] = []
 
 
@@ -179,7 +190,7 @@ def reference_woken(text: str) -> list[int]:
     with): those of its keywords, and the rules any candidate wakes when it holds one."""
     _, index = _rules()
     woken = set(index.woken_by_substring(text.lower()))
-    from kindling.secrets.scrub_values import has_candidate
+    from kindling.secrets.scrub_gate import has_candidate
 
     if has_candidate(text):
         woken.update(_ANY)
@@ -192,12 +203,15 @@ def _woken(text: str, lowered: str) -> list[int]:
     if _SPLIT is None:
         _compiled()
     assert _SPLIT is not None
-    core, value = _SPLIT
+    core, value, typed = _SPLIT
     woken = core.woken(lowered)
-    from kindling.secrets.scrub_values import has_candidate
+    from kindling.secrets.scrub_gate import CANDIDATE, LETTER_RUN, gate
 
-    if has_candidate(text):
+    found = gate(text)
+    if found == CANDIDATE:
         woken = sorted({*woken, *value.woken(lowered), *_ANY})
+    elif found == LETTER_RUN:
+        woken = sorted({*woken, *typed.woken(lowered)})
     return woken
 
 

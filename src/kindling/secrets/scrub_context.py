@@ -3,7 +3,10 @@
 - ``near_key``: a value shaped like a generated credential (mixed letters and digits, a UUID,
   long hex or base64) with a word that means secret (key, secret, token, password, auth,
   credential, private, access, ...) shortly before it on the same line, in any syntax:
-  ``heroku key 0c4e...``, ``bugherdKEY=...``, ``aws_secret_access_key <40 chars>``.
+  ``heroku key 0c4e...``, ``bugherdKEY=...``, ``aws_secret_access_key <40 chars>``. A value
+  given explicitly to the word (only blanks, ``=``, ``:``, quotes or more secret words between:
+  ``SECRET abcdefghijklmnopqrst``, ``PRIVATE KEY=...``) is masked when it is a ``typed_key``,
+  random or typed in sequence.
 - URL query parameters that carry a credential (``&sig=`` of an Azure SAS, ``?token=``,
   ``X-Amz-Signature=``), and a token used as the user of a URL
   (``https://<40 hex>:x-oauth-basic@github.com``).
@@ -19,15 +22,15 @@ from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     entropy,
-    gated,
-    has_candidate,
     leave_value,
     looks_generated,
     mask,
+    typed_key,
 )
 
 TYPE_CHECKING = False
@@ -151,7 +154,7 @@ _NEAR_SRC = (
 )
 
 
-@gated
+@woken_by_typed_key
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     text = m.string
@@ -165,11 +168,26 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     lowered = text[line_start : m.start("value")].lower()
     if any(w in lowered for w in _NOT_SECRET_WORDS):
         return None
-    if not credential_like(value) or leave_value(value) or not has_candidate(value):
+    if leave_value(value):
+        return None
+    # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and
+    # digits spelled from no words is the secret's value or its dummy, random or not.
+    drawn = credential_like(value) and has_candidate(value)
+    if not (drawn or (_explicit(m["between"]) and typed_key(value))):
         return None
     if text[m.start("value") - 1] == "-" and not looks_generated(value):
         return None  # kebab-case: ``token-refresh-2fa-interval``
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
+
+
+# What may stand between a secret word and the value given to it explicitly: blanks, an
+# operator, a quote, and further secret words (``PRIVATE KEY=``, ``access TOKEN``); any other
+# word makes the value something the sentence talks about.
+_EXPLICIT = LazyRe(rf"""[ \t=:"'`_-]*+(?:(?:{_STEM_SRC})[ \t=:"'`_-]++)*+""", re.ASCII)
+
+
+def _explicit(between: str) -> bool:
+    return _EXPLICIT.fullmatch(between) is not None
 
 
 # ------------------------------------------------------------------ URLs

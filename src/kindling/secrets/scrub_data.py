@@ -24,14 +24,8 @@ import json
 import os
 import re
 
-from kindling.secrets.scrub_values import (
-    LazyPattern,
-    entropy,
-    gated,
-    has_candidate,
-    leave_value,
-    mask,
-)
+from kindling.secrets.scrub_gate import gated, has_candidate
+from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

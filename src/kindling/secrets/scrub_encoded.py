@@ -22,13 +22,12 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
+from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_values import (
     LazyPattern,
     digits_and_letters,
-    gated,
     generated_letters,
     generated_one_case,
-    has_candidate,
     mask,
 )
 

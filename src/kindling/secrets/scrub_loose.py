@@ -4,7 +4,9 @@ that looks generated.
 A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``, ``datadog_app``),
 or ending in a word that means secret but also names settings (``STRIPE_KEY``, ``AUTH``,
 ``x_amz_sig``, ``private``: ``auth=basic`` and ``private=true`` are settings), given a value
-as random as a generated one. Runs after the key-value rules of ``secrets.scrub_keyed``.
+as random as a generated one (for a key ending in such a word, also a ``typed_key``: the
+dummy ``STRIPE_KEY=abcdefghijklmnopqrstuvwx`` is given to it as explicitly as a real key).
+Runs after the key-value rules of ``secrets.scrub_keyed``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``.
@@ -14,16 +16,16 @@ from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
-    gated,
-    has_candidate,
     leave_value,
     looks_generated,
     mask,
     random_enough,
     short_generated,
+    typed_key,
 )
 
 TYPE_CHECKING = False
@@ -106,11 +108,14 @@ _WEAK_SRC = (
 )
 
 
-@gated
+@woken_by_typed_key
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is.
-    if not (looks_generated(value) or short_generated(value)) or not has_candidate(value):
+    # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is; a
+    # run of letters and digits spelled from no words is the key's value or its dummy
+    # (``typed_key``), whether or not it looks drawn.
+    drawn = (looks_generated(value) or short_generated(value)) and has_candidate(value)
+    if not (drawn or typed_key(value)):
         return None
     text = m.string
     key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))

@@ -33,6 +33,7 @@ from kindling.secrets.scrub_encoded import (
     may_be_text,
     printable,
 )
+from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
@@ -43,15 +44,12 @@ from kindling.secrets.scrub_values import (
     digits_and_letters,
     entropy,
     entropy_floor,
-    gated,
     generated_letters,
     generated_one_case,
-    has_candidate,
     leave_value,
     mask,
     mixed_case,
     short_generated,
-    woken_by_any_candidate,
 )
 
 TYPE_CHECKING = False

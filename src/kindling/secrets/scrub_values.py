@@ -138,57 +138,6 @@ def entropy(text: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
-# A token that could be a generated credential: 8+ characters of a credential's alphabet with a
-# digit among them or 8 hex digits in a row (``deadbeef``), or 20+ with two capitals at most
-# one letter apart (``xKQz``, not the ``ClientSerializer`` of a CamelCase name). The rules that
-# find a secret by its value alone (self-identifying shapes, random tokens, a value near a key
-# word, loose keys, the kingfisher data rules) mask only such a value, so a text with none
-# skips them and their keyword scan (``gated``). The runs
-# are maximal (a run of 8 or more is matched from its start), so a value's run lies inside
-# one of its text's runs.
-_RUN = cached_compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
-_DIGIT = cached_compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
-_CAPITALS = cached_compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
-_GATED: set[object] = set()
-
-
-def has_candidate(text: str) -> bool:
-    """True when ``text`` holds a token that could be a generated credential (see above)."""
-    for run in _RUN.findall(text):
-        if _DIGIT.search(run) is not None:
-            return True
-        if len(run) >= 20 and _CAPITALS.search(run) is not None:
-            return True
-    return False
-
-
-def gated(rule: Rule) -> Rule:
-    """Mark ``rule`` as one that masks only a candidate value: ``secrets.scrub`` runs it only
-    on texts for which ``has_candidate`` is true. The rule must check its value with
-    ``has_candidate`` itself, so skipping it never changes a result."""
-    _GATED.add(rule)
-    return rule
-
-
-def is_gated(rule: Rule) -> bool:
-    return rule in _GATED
-
-
-_ANY_CANDIDATE: set[object] = set()
-
-
-def woken_by_any_candidate(rule: Rule) -> Rule:
-    """Mark a gated ``rule`` that a candidate wakes without a keyword: a random token of
-    letters only (``kETSVUrnPuVzCcVj...``) holds no word to find it by. A keyword scan for
-    every letter would report each character of a text; ``has_candidate`` is asked anyway."""
-    _ANY_CANDIDATE.add(gated(rule))
-    return rule
-
-
-def is_woken_by_any_candidate(rule: Rule) -> bool:
-    return rule in _ANY_CANDIDATE
-
-
 # ``^5.0.12``, ``>=1.2 <2``, ``^5.0.0 || ^6.0.2``: npm's ranges, alone or joined.
 _RANGE = r"(?:[\^~]|[<>]=?|=)\d++(?:\.[\dx*]++)*+(?:[-+][\w.]++)?"
 VERSION_RANGE = LazyRe(rf"(?:{_RANGE}(?:[ \t]*+\|\|[ \t]*+|[ \t]++|\Z))++", re.ASCII)
@@ -237,6 +186,26 @@ def sequential(core: str) -> bool:
     about one in sixty."""
     steps = sum(abs(ord(b) - ord(a)) == 1 for a, b in itertools.pairwise(core))
     return steps * 4 >= len(core)
+
+
+def typed_key(token: str) -> bool:
+    """One run of 16+ letters and digits, not hex of one case and not spelled from words
+    (``_wordy``, in its own case and in small letters): a generated key, or the dummy typed in
+    a key's place (``abcdefghijklmnopqrst``, ``Asdf1234asdf1234...``), which the randomness
+    tests above leave. Alone it says nothing; given explicitly to a secret word it is that
+    secret's value (issue 32): a memory tool loses nothing by masking a dummy there, and leaks
+    a real key if it leaves one. A name (``PreloadingAttemptKey``), a phrase
+    (``mysupersecretpassword``) and a digest or a number (one-case hex) are not."""
+    if len(token) < 16 or not token.isascii() or not token.isalnum():
+        return False
+    chars = set(token)
+    if chars <= _LOWER_HEX or chars <= _UPPER_HEX:
+        return False
+    return not (_wordy(token) or _wordy(token.lower()))
+
+
+_LOWER_HEX = frozenset("0123456789abcdef")
+_UPPER_HEX = frozenset("0123456789ABCDEF")
 
 
 def mixed_case(token: str) -> bool:
