@@ -27,9 +27,11 @@ def _match(kd: Kindling, query: str, scope: Scope) -> list[tuple[str, float, boo
 
 def test_a_question_without_a_digest_drops_the_column_filter() -> None:
     scoped = index.scoped_match('"cache" OR "map"', REPO)
-    assert scoped is not None and scoped.endswith('AND ("cache" OR "map")')
+    assert scoped is not None
+    assert scoped.endswith('AND ("cache" OR "map")')
     prefix = index.scoped_match('"cach"*', REPO)
-    assert prefix is not None and index.TEXT_COLUMNS in prefix
+    assert prefix is not None
+    assert index.TEXT_COLUMNS in prefix
     token = index.scope_tokens("s1", None, None, None)
     kept = index.scoped_match(f'"{token}"', Scope())
     assert kept == f'{index.TEXT_COLUMNS} : ("{token}")'
