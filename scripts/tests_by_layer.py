@@ -77,11 +77,13 @@ LAYERS: dict[str, list[str]] = {
         "store_summary_details", "plain_sqlite_writes", "concurrency", "crash", "file_safety",
         "local_files", "private_files", "private_modes", "identifiers", "id_aliases", "segments",
         "fts_query", "pages_contract", "cjk_search", "v5_fixture=typescript_database",
+        "scope_column",
     ],
     "retrieval": [
         "orchestrator", "rank_window", "retrieval_contract", "retrieval_plans", "scoring",
         "snippets_budget", "retrieval_v2=relevance_and_context",
         "retrieval_v3=calibration_and_need", "retrieval_v4=rare_terms_and_first_page",
+        "neighbour_ties",
     ],
     "engine": [
         "capture", "determinism", "disclosure", "engine_memories", "bundle", "forget",
@@ -111,6 +113,7 @@ LAYERS: dict[str, list[str]] = {
         "privacy_guard", "regex_cache", "scrub", "scrub_context", "scrub_data", "scrub_encoded",
         "scrub_gate", "scrub_generated", "scrub_keywords", "scrub_places", "scrub_restated",
         "secret_corpora_files", "secret_corpus", "secrets_on_disk", "session_secrets",
+        "scrub_typed",
     ],
     "semantic": [
         "semantic_cli", "semantic_install", "semantic_model_memory", "semantic_quality",

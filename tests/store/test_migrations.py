@@ -68,3 +68,44 @@ def test_reopening_is_a_no_op(tmp_path: Path) -> None:
     with Kindling.open(db) as kd:
         assert kd.stats().schema_version == LATEST_VERSION
     assert _shape(db) == before
+
+
+def test_migration_16_links_steps_of_one_millisecond_to_the_last_written(tmp_path: Path) -> None:
+    """A database indexed when a step's neighbour among steps of one millisecond was the first
+    written: after the upgrade it is the last written, in the index too (FTS5's own check
+    passes), and a row without ties is left alone."""
+    from kindling import NewObservation, Scope
+    from kindling.store.sqlite import index
+
+    db = tmp_path / "ties.db"
+    here = Scope(session_id="s1", repo_id="/r")
+    with Kindling.open(db) as kd:
+        kd.append_many(
+            [
+                NewObservation("command", "$ make alphabuild", here, ts=1_000),
+                NewObservation("command", "$ make betacheck", here, ts=1_000),
+                NewObservation("message", "it passed", here, ts=1_000),
+                NewObservation("message", "later on", here, ts=2_000),
+            ]
+        )
+    with sqlite3.connect(db) as conn:  # as the rule before migration 16 indexed them
+        index.register_functions(conn)
+        first = conn.execute("SELECT min(rowid) FROM observations").fetchone()[0]
+        with index.reindexing(conn, [first + 2]):
+            conn.execute(
+                "UPDATE observation_context SET prev_rowid = ? WHERE rowid = ?", (first, first + 2)
+            )
+        conn.execute("DELETE FROM schema_migrations WHERE version = 16")
+        conn.execute("PRAGMA user_version = 15")
+    with Kindling.open(db) as kd:
+        assert kd.stats().schema_version == LATEST_VERSION
+        found = kd.retrieve("betacheck", scope=Scope(repo_id="/r"), now=10_000)
+        by_text = {c.entity.content: c.explanation.context_only for c in found.candidates}
+        assert by_text.get("it passed") is True
+        found = kd.retrieve("alphabuild", scope=Scope(repo_id="/r"), now=10_000)
+        assert "it passed" not in {c.entity.content for c in found.candidates}
+    with sqlite3.connect(db) as conn:
+        index.register_functions(conn)
+        links = conn.execute("SELECT rowid, prev_rowid FROM observation_context ORDER BY 1")
+        assert [p for _, p in links] == [None, first, first + 1, first + 2]
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES('integrity-check')")

@@ -93,9 +93,9 @@ def read_need(question: str | None) -> Need | None:
 
 # A command that writes a file: an editor tool, in-place edits, patches, a script that writes
 # (``Path.write_text``, ``open(..., "w")``), a redirect into a file with an extension. Each
-# expression with a literal every one of its matches holds: only those whose literal the
-# command holds are run (a redirect's expression starts at its ``>``, so the engine jumps from
-# one ``>`` to the next).
+# expression comes with a literal that every one of its matches holds, and only the
+# expressions whose literal the command holds are run (a redirect's expression starts at its
+# ``>``, so the engine jumps from one ``>`` to the next).
 _EDIT_COMMANDS = (
     ("str_replace_editor", r"str_replace_editor\s+(?:create|str_replace|insert|undo_edit)\b"),
     ("sed", r"\bsed\s+-[a-zE]*i"),

@@ -185,13 +185,14 @@ VIEW_SQL = _VIEW_SQL.format(
 # in one millisecond chose the first, so what a step's context held depended on how fast the
 # machine wrote). It walks the (session_id, ts DESC) index and sorts only the rows of the first
 # time it meets. The intent is that of the capsule the observation was first linked to.
-FILL_CONTEXT_SQL = """
-INSERT INTO observation_context (rowid, prev_rowid, intent, parts, scope)
-SELECT o.rowid,
-       CASE WHEN o.session_id IS NULL THEN NULL ELSE (
+NEIGHBOUR_SQL = """CASE WHEN o.session_id IS NULL THEN NULL ELSE (
          SELECT p.rowid FROM observations p
          WHERE p.session_id = o.session_id AND p.ts <= o.ts AND p.rowid < o.rowid
-         ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) END,
+         ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) END"""
+FILL_CONTEXT_SQL = f"""
+INSERT INTO observation_context (rowid, prev_rowid, intent, parts, scope)
+SELECT o.rowid,
+       {NEIGHBOUR_SQL},
        COALESCE((SELECT c.intent FROM capsule_observations co
                  JOIN capsules c ON c.id = co.capsule_id
                  WHERE co.observation_id = o.id ORDER BY co.rowid LIMIT 1), ''),
@@ -275,6 +276,27 @@ def resegment(conn: sqlite3.Connection) -> None:
                 chunk,
             )
     conn.execute("INSERT INTO summaries_fts(summaries_fts) VALUES('rebuild')")
+
+
+def relink_ties(conn: sqlite3.Connection) -> None:
+    """Give each step the neighbour ``NEIGHBOUR_SQL`` now gives it (migration 16): among steps
+    of one millisecond, the last written, where databases indexed before took the first. Only
+    the rows whose neighbour changes leave the index and come back (none in a database whose
+    steps never shared a millisecond)."""
+    register_functions(conn)
+    changed = [
+        (int(r[0]), r[1])
+        for r in conn.execute(
+            f"SELECT rowid, n FROM (SELECT x.rowid AS rowid, x.prev_rowid AS prev,"
+            f" {NEIGHBOUR_SQL} AS n FROM observation_context x"
+            f" JOIN observations o ON o.rowid = x.rowid) WHERE n IS NOT prev ORDER BY rowid"
+        )
+    ]
+    with reindexing(conn, [rowid for rowid, _ in changed]):
+        conn.executemany(
+            "UPDATE observation_context SET prev_rowid = ? WHERE rowid = ?",
+            [(prev, rowid) for rowid, prev in changed],
+        )
 
 
 def resegment_context(conn: sqlite3.Connection) -> None:

@@ -329,6 +329,14 @@ CREATE TABLE IF NOT EXISTS id_aliases (
 );
 """,
     ),
+    Migration(
+        16,
+        "016_neighbour_ties",
+        # Among steps of one millisecond a step's neighbour is the last written, as on
+        # PostgreSQL; the rows indexed with the first are linked and indexed again.
+        "",
+        then=index.relink_ties,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
