@@ -282,8 +282,9 @@ def relink_ties(conn: sqlite3.Connection) -> None:
     """Give each step the neighbour ``NEIGHBOUR_SQL`` now gives it (migration 16): among steps
     of one millisecond, the last written, where databases indexed before took the first. Only
     the rows whose neighbour changes leave the index and come back (none in a database whose
-    steps never shared a millisecond)."""
-    register_functions(conn)
+    steps never shared a millisecond). ``conn`` has Kindling's SQL functions (the migrations
+    run on the connection ``Database`` registered them on; registering them again here fails
+    while an earlier step's statement is still open)."""
     changed = [
         (int(r[0]), r[1])
         for r in conn.execute(
