@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kindling import Kindling
+from kindling import Kindling, NewObservation, Scope
+from kindling.store.sqlite import index
 from kindling.store.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 from tests.support.paths import TESTS
 
@@ -74,9 +75,6 @@ def test_migration_16_links_steps_of_one_millisecond_to_the_last_written(tmp_pat
     """A database indexed when a step's neighbour among steps of one millisecond was the first
     written: after the upgrade it is the last written, in the index too (FTS5's own check
     passes), and a row without ties is left alone."""
-    from kindling import NewObservation, Scope
-    from kindling.store.sqlite import index
-
     db = tmp_path / "ties.db"
     here = Scope(session_id="s1", repo_id="/r")
     with Kindling.open(db) as kd:

@@ -15,7 +15,7 @@
   credential, whatever its name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``.
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations

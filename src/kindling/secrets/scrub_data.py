@@ -15,7 +15,7 @@ so a value is named by its own kind first, and report the kind ``vendor_secret``
 
 Read on the first call of ``scrub_secrets`` (three JSON files, about 170 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
-``secrets.scrub_values``.
+``secrets.scrub_values`` and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations

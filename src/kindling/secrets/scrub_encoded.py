@@ -14,7 +14,7 @@ Secret's ``tls.key`` holds it, masked whatever its length when the label it enco
 private one; an encoded certificate (``certificate-authority-data``) or public key is left.
 
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
-Kindling except ``secrets.scrub_values`` and ``secrets.regex_cache``.
+Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.regex_cache``.
 """
 
 from __future__ import annotations

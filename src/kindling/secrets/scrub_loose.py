@@ -9,7 +9,7 @@ dummy ``STRIPE_KEY=abcdefghijklmnopqrstuvwx`` is given to it as explicitly as a 
 Runs after the key-value rules of ``secrets.scrub_keyed``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``.
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule mas
 
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
 ``secrets.scrub_loose``, ``secrets.scrub_commands``, ``secrets.scrub_context``,
-``secrets.scrub_named``, ``secrets.scrub_encoded``, ``secrets.scrub_values`` and
-``secrets.regex_cache`` (never ``secrets.scrub``: it imports this module).
+``secrets.scrub_named``, ``secrets.scrub_encoded``, ``secrets.scrub_values``,
+``secrets.scrub_gate`` and ``secrets.regex_cache`` (never ``secrets.scrub``: it imports this
+module).
 """
 
 from __future__ import annotations
