@@ -132,3 +132,47 @@ def test_an_opencode_session_gets_its_capsule_and_summary_on_the_server(
     assert set(capsule.observation_ids) == {o.id for o in stored}
     assert summary is not None
     assert summary.content == "Fixed a.py."
+
+
+def test_what_an_end_hook_leaves_in_the_outbox_is_flushed_in_the_background(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another deliverer holds the outbox (here: this test) while a whole session's hooks run:
+    each returns at once, nothing applied; SessionEnd leaves a detached flusher that delivers
+    it all once the holder lets go, since no other hook may come (CI saw a team session's
+    close left behind)."""
+    import fcntl
+    import time
+
+    token = kindling(store_url, "token", "create", "--user", "dora").stdout.split()[-1]
+    monkeypatch.setenv("KINDLING_TOKEN", token)
+    cwd = tmp_path / "proj"
+    cwd.mkdir()
+    spool_dir().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    holder = os.open(spool_dir().with_name("spool.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        with running_server(store_url) as (url, _proc):
+            monkeypatch.setenv("KINDLING_URL", url)
+            for event, name in (
+                ("SessionStart", "session_start"),
+                ("PostToolUse", "post_tool_use_bash"),
+                ("SessionEnd", "session_end"),
+            ):
+                out = run_hook(event, payload(name, cwd))
+                assert (out.returncode, out.stdout) == (0, "")
+            assert len(list(spool_dir().glob("*.json"))) == 3  # taken: none applied
+            os.close(holder)
+            holder = -1
+            deadline = time.monotonic() + 60
+            while list(spool_dir().glob("*.json")) and time.monotonic() < deadline:
+                time.sleep(0.2)
+    finally:
+        if holder >= 0:
+            os.close(holder)
+    assert list(spool_dir().glob("*.json")) == []
+    with Kindling.open(store_url) as kd:
+        capsules = kd.list_capsules(scope=Scope(session_id=SESSION), limit=10)
+        stored = kd.list_observations(scope=Scope(session_id=SESSION), limit=10)
+    assert [c.status for c in capsules] == ["closed"]
+    assert [o.kind for o in stored] == ["command"]

@@ -1,15 +1,24 @@
 """A local, private outbox for hook records (``spool.Record``) bound for a ``kindling serve``
 that may be down.
 
-Hooks must never block the agent, so in remote mode they write each record here first, then
-try to deliver the outbox within a short time budget; whatever is not delivered waits for the
-next hook. Each entry is one JSON file ``<time>-<seq>-<id>.json`` written atomically (temporary
-file, then rename) with mode 0600 in a 0700 directory. Text is scrubbed of secrets before it is
-written, so nothing secret rests on disk or leaves the machine. Delivering an entry is applying
-its record to the server's memory with ``records.apply``, as the local drain applies the
-spool, so a delivery repeated after a lost answer changes nothing. An entry the server refuses
-for good (bad input, no access) moves to ``failed/`` and is logged by the caller; it is never
-retried forever. (An entry an earlier version wrote, one request, is still sent as it is.)
+Hooks must never block the agent, so in remote mode they write each record here first, then try
+to deliver the outbox within a short time budget; whatever is not delivered waits for the next
+hook (or, after a session's end, for a background flusher: ``hooks.remote``). Each entry is one
+JSON file ``<time>-<seq>-<id>.json`` written atomically (temporary file, then rename) with mode
+0600 in a 0700 directory. Text is scrubbed of secrets before it is written, so nothing secret
+rests on disk or leaves the machine. Delivering an entry is applying its record to the server's
+memory with ``records.apply``, as the local drain applies the spool, so a delivery repeated
+after a lost answer changes nothing. An entry the server refuses for good (bad input, no
+access) moves to ``failed/`` and is logged by the caller; it is never retried forever. (An
+entry an earlier version wrote, one request, is still sent as it is.)
+
+One deliverer at a time: ``deliver`` holds the outbox's lock (``flock`` on ``<outbox>.lock``,
+beside the folder) while it applies, so two hooks never apply records interleaved. Over a
+server, ``records.apply`` reads and then writes in separate requests: two deliverers at once
+could both find a session without a capsule, one open and close it, and the other open a
+second that stays open. A hook that finds the lock held returns at once (the holder delivers
+what it put: the holder looks again after it lets go); ``wait_s`` lets a background flusher
+(``hooks.remote.flush``) wait its turn instead.
 
 Must not be imported by the core; imports only the core and ``client``.
 """
@@ -17,6 +26,7 @@ Must not be imported by the core; imports only the core and ``client``.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import time
@@ -34,6 +44,8 @@ from kindling.records import apply
 from kindling.spool import Record
 
 DELIVERY_BUDGET_S = 2.0
+LOCK_SUFFIX = ".lock"
+LOCK_POLL_S = 0.02
 MAX_ENTRIES = 10_000  # a server away for weeks must not fill the disk: the oldest go first
 
 
@@ -48,6 +60,7 @@ class Spool:
     def __init__(self, directory: Path) -> None:
         self.dir = directory
         self.failed_dir = directory / "failed"
+        self.lock_path = directory.with_name(directory.name + LOCK_SUFFIX)  # beside: not an entry
 
     def _prepare(self) -> None:
         for d in (self.dir, self.failed_dir):
@@ -82,14 +95,55 @@ class Spool:
         for path in extra:
             path.unlink(missing_ok=True)
 
-    def deliver(self, memory: Memory, budget_s: float = DELIVERY_BUDGET_S) -> Delivery:
+    def deliver(
+        self, memory: Memory, budget_s: float = DELIVERY_BUDGET_S, wait_s: float = 0.0
+    ) -> Delivery:
         """Apply the queued records to ``memory`` in order until done, the server is
-        unreachable, or the budget is spent."""
+        unreachable, or the budget is spent; nothing when another deliverer holds the lock
+        for longer than ``wait_s`` (then ``left`` counts what it has yet to deliver)."""
         deadline = time.monotonic() + budget_s
-        delivered, failed = 0, []
+        delivered = 0
+        failed: list[str] = []
+        while self._has_entries() and time.monotonic() <= deadline:
+            lock = self._lock(min(wait_s, max(0.0, deadline - time.monotonic())))
+            if lock is None:
+                break
+            try:
+                done, stop = self._deliver_held(memory, deadline, failed)
+            finally:
+                os.close(lock)  # lets go: then looks again for what came meanwhile
+            delivered += done
+            if stop:
+                break
+            wait_s = 0.0  # once delivered, another holder delivers what it put
+        return Delivery(delivered, failed, sum(1 for _ in self.entries()))
+
+    def _has_entries(self) -> bool:
+        return next(self.entries(), None) is not None
+
+    def _lock(self, wait_s: float) -> int | None:
+        """The outbox's delivery lock (an open descriptor; closing it lets go), or None when
+        another process held it for ``wait_s``."""
+        self._prepare()
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return None
+                time.sleep(LOCK_POLL_S)
+
+    def _deliver_held(self, memory: Memory, deadline: float, failed: list[str]) -> tuple[int, bool]:
+        """Deliver with the lock held: how many, and whether to stop (the server is
+        unreachable or the budget is spent)."""
+        delivered = 0
         for path in self.entries():
             if time.monotonic() > deadline:
-                break
+                return delivered, True
             try:
                 entry = json.loads(path.read_text(encoding="utf-8"))
                 if "record" in entry:
@@ -101,10 +155,12 @@ class Spool:
                     if found is None:
                         raise ValueError(f"no route {entry['method']} {entry['path']}")
                     memory.client.call(found[0].name, entry["body"], entity_id=found[1])
+            except FileNotFoundError:
+                continue  # trimmed meanwhile (the outbox was full)
             except ConflictError:
                 pass  # sent before, answer lost: it is on the server
             except StoreError:
-                break  # unreachable or the server's database is down: keep it for later
+                return delivered, True  # unreachable or its database is down: keep it
             except (KindlingError, ValueError, KeyError, TypeError) as exc:
                 self._prepare()
                 path.replace(self.failed_dir / path.name)
@@ -112,4 +168,4 @@ class Spool:
                 continue
             path.unlink(missing_ok=True)
             delivered += 1
-        return Delivery(delivered, failed, sum(1 for _ in self.entries()))
+        return delivered, False

@@ -10,6 +10,8 @@ as OpenCode's may come late). All text is scrubbed (``spool.scrubbed``, as local
 is put in the outbox.
 SessionStart (and UserPromptSubmit with ``inject_on_prompt``) print context built from the
 server's memory by the same code as locally (``hooks.inject``), or nothing if it is down.
+When an end hook (``FLUSH_EVENTS``) leaves records in the outbox, a detached flusher
+(``flush``) delivers them, since no hook may come for days.
 
 Must not import click, the CLI or the MCP server.
 """
@@ -30,6 +32,10 @@ from kindling.spool import scrubbed
 
 SPOOL_DIR = "spool"
 TIMEOUT_S = 1.5  # per request: a hook must never keep the agent waiting
+FLUSH_S = 120.0  # the background flusher: waits its turn, then delivers for this long at most
+# After these, no hook may come for a long time: what they could not deliver in their budget
+# (a backlog, or another hook holding the outbox) goes on in the background.
+FLUSH_EVENTS = ("Stop", "StopFailure", "PreCompact", "SessionEnd")
 MAX_QUERY_CHARS = 10_000  # what the server's retrieve takes (http.api.MAX_QUERY_CHARS)
 
 
@@ -77,4 +83,32 @@ def handle_remote(
     for commit in commits:
         commit()
     output = injection(p, cfg, where)
-    return box.deliver(open_target(where, timeout_s=TIMEOUT_S)), output
+    done = box.deliver(open_target(where, timeout_s=TIMEOUT_S))
+    if done.left and p.event in FLUSH_EVENTS:
+        from kindling.hooks.start_cache import spawn_detached
+
+        spawn_detached("from kindling.hooks.remote import flush; flush()", [])
+    return done, output
+
+
+def flush() -> None:
+    """The background flusher (``spawn_detached`` after an end hook left records in the
+    outbox): wait for the outbox's lock, deliver to the environment's server for up to
+    ``FLUSH_S``, and log what the server refused. It takes the server from the environment it
+    was started with, as the hook did."""
+    from kindling.entry import chosen
+    from kindling.errors import KindlingError
+    from kindling.hooks.log import log_problem
+
+    try:
+        where = chosen()
+        if not where.remote:
+            return
+        done = spool().deliver(
+            open_target(where, timeout_s=TIMEOUT_S), budget_s=FLUSH_S, wait_s=FLUSH_S
+        )
+    except (KindlingError, OSError) as exc:
+        log_problem("flush", f"the outbox was not delivered: {exc}")
+        return
+    for problem in done.failed:
+        log_problem("flush", f"the server refused a spooled request: {problem}")

@@ -136,13 +136,20 @@ def spawn_refresh(db: str, repo: str, opening: list[str] | None = None) -> bool:
     outlives the hook (``claude -p`` ends the hooks still running when it exits), and its
     output goes nowhere. ``opening`` = [session id, agent label, time in ms]: the session
     whose capsule it opens. False when this platform cannot (the cache then stays cold)."""
+    code = "from kindling.hooks.refresh_entry import main; main()"
+    return spawn_detached(code, [db, repo, *(opening or [])])
+
+
+def spawn_detached(code: str, args: list[str]) -> bool:
+    """Run ``python -c code *args`` in its own session, its output going nowhere: the hooks'
+    background work (the refresher, the remote outbox's flusher). False when this platform
+    cannot, or ``KINDLING_HOOK_REFRESH=0`` turns background work off."""
     spawn = getattr(os, "posix_spawn", None)
     if spawn is None or os.environ.get("KINDLING_HOOK_REFRESH") == "0":
         return False
     import sys
 
-    code = "from kindling.hooks.refresh_entry import main; main()"
-    argv = [sys.executable, "-c", code, db, repo, *(opening or [])]
+    argv = [sys.executable, "-c", code, *args]
     null = os.devnull
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
