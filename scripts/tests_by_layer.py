@@ -70,7 +70,8 @@ LAYERS: dict[str, list[str]] = {
     ],
     "hooks": [
         "hook_storm", "hooks_parity", "hooks_process", "hooks_reconcile", "hooks_sdk_shapes",
-        "hooks_units", "inject_filter", "outbox_lock", "records", "spool", "start_cache",
+        "hooks_units", "inflight", "inject_filter", "outbox_lock", "records", "spool",
+        "start_cache",
     ],
     "store": [
         "migrations", "pg_store", "pg_search_contract", "pg_forget", "store_dialect",

@@ -173,6 +173,21 @@ def closed_summaries(store: str) -> list[str]:
         return [kd.get_summary(c.summary_id).content for c in capsules if c.summary_id]
 
 
+def state(where: Where) -> str:
+    """What a failed wait saw: each capsule (status, summary or not, intent) and what is left
+    in the outbox."""
+    from kindling import Kindling
+
+    with Kindling.open(where.store) as kd:
+        capsules = [(c.status, bool(c.summary_id), c.intent) for c in kd.list_capsules()]
+    return f"capsules {capsules}; outbox {left_in_spool(where)}"
+
+
+def left_in_spool(where: Where) -> list[str]:
+    spool = Path(where.env["KINDLING_HOME"]) / "spool"
+    return sorted(str(p.relative_to(spool)) for p in spool.rglob("*") if p.is_file())
+
+
 @pytest.mark.parametrize("agent", list(AGENTS))
 def test_three_sessions_reach_memory_whole(agent: str, git_repo: Path, where: Where) -> None:
     session, absolute = AGENTS[agent]
@@ -188,8 +203,9 @@ def test_three_sessions_reach_memory_whole(agent: str, git_repo: Path, where: Wh
         assert f"Done with {MARKER}." in out, out[-3000:]
         assert secret in (git_repo / f"notes{n}.txt").read_text(encoding="utf-8")
         firsts.append(first)
-        wait_for(lambda: len(closed_summaries(store)) >= n)  # noqa: B023 (read at once)
-    wait_for(lambda: len(observations("file_diff", store)) >= SESSIONS)
+        ended = wait_for(lambda: len(closed_summaries(store)) >= n)  # noqa: B023 (read at once)
+        assert ended, state(where)
+    assert wait_for(lambda: len(observations("file_diff", store)) >= SESSIONS), state(where)
     assert INJECTED not in firsts[0], firsts[0][-2000:]
     assert INJECTED in firsts[1], firsts[1][:3000]  # session 1's memory, from the store:
     assert f"Done with {MARKER}." in firsts[1], firsts[1][:3000]  # its summary
@@ -217,8 +233,6 @@ def test_three_sessions_reach_memory_whole(agent: str, git_repo: Path, where: Wh
     assert secret[4:16].encode() not in raw
     if where.token:
         assert where.token.encode() not in raw
-    spool = Path(where.env["KINDLING_HOME"]) / "spool"
-    left = [str(p.relative_to(spool)) for p in spool.rglob("*") if p.is_file()]
-    assert left == [], left
+    assert left_in_spool(where) == []
     if where.mode == "team":
         assert not Path(where.env["KINDLING_DB"]).exists()

@@ -197,3 +197,67 @@ def test_a_headless_compaction_stores_its_summary_once(git_repo: Path) -> None:
     commands = sorted(o.content for o in obs if o.kind == "command")
     assert commands == [f"$ echo marker-c{n}\n[completed]\nmarker-c{n}" for n in range(3)]
     assert capsule.status == "closed"
+
+
+class SlowServer:
+    """A ``kindling serve`` stand-in on loopback that holds each request ``delay`` seconds,
+    then hangs up: a team server under load, as slow hooks see it."""
+
+    def __init__(self, delay: float) -> None:
+        import socket
+        import threading
+
+        self.delay = delay
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        import threading
+        import time
+
+        def hold(conn: Any) -> None:
+            time.sleep(self.delay)
+            conn.close()
+
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=hold, args=(conn,), daemon=True).start()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_slow_tool_hook_does_not_cost_the_session_its_end(git_repo: Path) -> None:
+    """``claude -p`` runs no SessionEnd when a tool's background hook still runs as it exits.
+    Against a slow server the tool hook outlasts the model's last reply: Stop waits for it
+    (``hooks.inflight``), so SessionEnd runs and its close waits in the outbox."""
+    exe = claude()
+    init(git_repo)
+    server = SlowServer(delay=1.2)
+    env = {"KINDLING_URL": server.url, "KINDLING_TOKEN": "kdt_" + "x" * 43}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with FakeAnthropic() as api:
+            result = run_claude(exe, git_repo, api, "Print marker-slow with Bash")
+    finally:
+        server.close()
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    assert result["is_error"] is False, result
+    spool = Path(os.environ["KINDLING_HOME"]) / "spool"
+    records = [json.loads(p.read_text(encoding="utf-8"))["record"] for p in spool.glob("*.json")]
+    ours = [r for r in records if r.get("session_id") == result["session_id"]]
+    ops = sorted(r["op"] for r in ours)
+    assert "close" in ops, ops  # SessionEnd ran
+    assert ops.count("observation") >= 2, ops  # the prompt and the tool call

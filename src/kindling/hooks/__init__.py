@@ -239,6 +239,10 @@ def _run(
     payload, sender = found
     if payload.event not in EVENTS:
         raise ValueError(f"unknown hook event {payload.event!r}; use one of: {', '.join(EVENTS)}")
+    if keep_open:  # its own process: a lock held lasts as long as the hook
+        from kindling.hooks.inflight import around
+
+        around(payload.event, payload.session_id)  # Stop waits for its session's tool hooks
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)

@@ -1,0 +1,118 @@
+"""Background hooks still running, per session: so that the hook after which an agent may
+exit waits for them.
+
+Claude Code runs its tool hooks in the background (``agents.claude_code.ASYNC_EVENTS``), and
+``claude -p`` (2.1.197) skips SessionEnd altogether when one of them is still running as it
+exits: a hook slower than the model's last reply (under load, or delivering to a server) left
+the session's capsule open with no close ever to come. So each tool hook holds a shared lock on
+its session's file while it works (``hold``), and Stop, StopFailure and PreCompact wait, within
+``WAIT_S``, until none holds it (``wait_idle``); SessionEnd removes the file (``forget``). A
+hook that has not started yet when Stop runs is not seen: the agent only stops after one more
+reply from the model, and a hook takes its lock first thing.
+
+The locks are ``flock``: whatever way a hook ends, its lock goes with it, and descriptors are
+not inherited by the detached processes hooks start. Files are 0600 in a 0700 folder of
+Kindling's home, named by a digest of the session id. Where ``fcntl`` does not exist, nothing
+is held and nothing waits.
+
+Must not import click, the CLI, the MCP server or the engine; standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+
+DIR_NAME = "inflight"
+WAIT_S = 3.0  # at most what Stop adds, and only while a tool hook of its session still runs
+POLL_S = 0.02
+# After these the agent may exit at once (and then skip SessionEnd if a tool hook still runs).
+WAITING_EVENTS = ("Stop", "StopFailure", "PreCompact")
+HOLDING_EVENTS = ("PostToolUse", "PostToolUseFailure")
+
+
+def _path(session: str) -> str | None:
+    from kindling.config import kindling_home
+    from kindling.private_files import private_dir
+
+    try:
+        folder = private_dir(os.path.join(private_dir(kindling_home()), DIR_NAME))
+    except OSError:
+        return None
+    digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(folder, digest + ".lock")
+
+
+def _open(session: str) -> int | None:
+    path = _path(session)
+    if path is None:
+        return None
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+
+
+def hold(session: str) -> int | None:
+    """Hold ``session``'s lock, shared, until this process ends (the descriptor is returned,
+    never to be closed by the caller); None when it cannot."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = _open(session)
+    if fd is None:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def wait_idle(session: str, wait_s: float = WAIT_S) -> bool:
+    """Wait until no hook of ``session`` holds its lock, for ``wait_s`` at most: True when
+    none does (or none can be told), False when one still did at the end."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    fd = _open(session)
+    if fd is None:
+        return True
+    deadline = time.monotonic() + wait_s
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(POLL_S)
+    finally:
+        os.close(fd)
+
+
+def forget(session: str) -> None:
+    """Remove ``session``'s file (at SessionEnd: no hook of it comes after)."""
+    path = _path(session)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def around(event: str, session: str | None) -> None:
+    """What a hook of ``event`` does first: a tool hook holds its session's lock, the hooks
+    after which the agent may exit wait for those, SessionEnd forgets the file."""
+    if session is None:
+        return
+    if event in HOLDING_EVENTS:
+        hold(session)
+    elif event in WAITING_EVENTS:
+        wait_idle(session)
+    elif event == "SessionEnd":
+        forget(session)
