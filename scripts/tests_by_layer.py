@@ -70,7 +70,7 @@ LAYERS: dict[str, list[str]] = {
     ],
     "hooks": [
         "hook_storm", "hooks_parity", "hooks_process", "hooks_reconcile", "hooks_sdk_shapes",
-        "hooks_units", "inflight", "inject_filter", "outbox_lock", "records", "spool",
+        "hooks_units", "inflight", "inject_filter", "locks", "outbox_lock", "records", "spool",
         "start_cache",
     ],
     "store": [

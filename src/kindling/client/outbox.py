@@ -26,7 +26,6 @@ Must not be imported by the core; imports only the core and ``client``.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import time
@@ -38,6 +37,7 @@ from urllib.parse import unquote
 
 from kindling.client.front import RemoteKindling
 from kindling.errors import ConflictError, KindlingError, StoreError
+from kindling.locks import hold
 from kindling.memory import Memory
 from kindling.model.wire.routes import find
 from kindling.records import apply
@@ -45,7 +45,6 @@ from kindling.spool import Record
 
 DELIVERY_BUDGET_S = 2.0
 LOCK_SUFFIX = ".lock"
-LOCK_POLL_S = 0.02
 MAX_ENTRIES = 10_000  # a server away for weeks must not fill the disk: the oldest go first
 
 
@@ -125,17 +124,7 @@ class Spool:
         """The outbox's delivery lock (an open descriptor; closing it lets go), or None when
         another process held it for ``wait_s``."""
         self._prepare()
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return fd
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    return None
-                time.sleep(LOCK_POLL_S)
+        return hold(self.lock_path, wait_s)
 
     def _deliver_held(self, memory: Memory, deadline: float, failed: list[str]) -> tuple[int, bool]:
         """Deliver with the lock held: how many, and whether to stop (the server is

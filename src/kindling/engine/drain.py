@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from kindling.errors import DatabaseLockedError, KindlingError, StoreError
+from kindling.locks import open_lock, take
 from kindling.records import apply
 from kindling.spool import (
     BAD_SUFFIX,
@@ -77,24 +78,14 @@ def _quietly(call: Any, *args: str) -> None:
 
 def _drain_lock(directory: str, deadline: float) -> int | None:
     """The drain lock of ``directory`` (an open descriptor; -1 when another drainer kept it
-    until ``deadline``; None where there is no ``fcntl``: drains then run side by side)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
+    until ``deadline``; None when it cannot be opened: drains then run side by side)."""
+    fd = open_lock(os.path.join(directory, DRAIN_LOCK))
+    if fd is None:
         return None
-    try:
-        fd = os.open(os.path.join(directory, DRAIN_LOCK), os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return None
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                os.close(fd)
-                return -1
-            time.sleep(0.01)
+    if take(fd, max(0.0, deadline - time.monotonic()), poll_s=0.01):
+        return fd
+    os.close(fd)
+    return -1
 
 
 def drain(kd: Memory, directory: str, *, budget_s: float = 5.0) -> DrainReport:

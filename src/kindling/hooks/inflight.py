@@ -10,10 +10,8 @@ its session's file while it works (``hold``), and Stop, StopFailure and PreCompa
 hook that has not started yet when Stop runs is not seen: the agent only stops after one more
 reply from the model, and a hook takes its lock first thing.
 
-The locks are ``flock``: whatever way a hook ends, its lock goes with it, and descriptors are
-not inherited by the detached processes hooks start. Files are 0600 in a 0700 folder of
-Kindling's home, named by a digest of the session id. Where ``fcntl`` does not exist, nothing
-is held and nothing waits.
+The locks are ``kindling.locks``' (``flock``: whatever way a hook ends, its lock goes with it).
+Files are 0600 in a 0700 folder of Kindling's home, named by a digest of the session id.
 
 Must not import click, the CLI, the MCP server or the engine; standard library only.
 """
@@ -23,11 +21,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import time
+
+from kindling import locks
 
 DIR_NAME = "inflight"
 WAIT_S = 3.0  # at most what Stop adds, and only while a tool hook of its session still runs
-POLL_S = 0.02
+HOLD_WAIT_S = 1.0  # a Stop holds it only for a moment, to see that nobody else does
 # After these the agent may exit at once (and then skip SessionEnd if a tool hook still runs).
 WAITING_EVENTS = ("Stop", "StopFailure", "PreCompact")
 HOLDING_EVENTS = ("PostToolUse", "PostToolUseFailure")
@@ -47,52 +46,24 @@ def _path(session: str) -> str | None:
 
 def _open(session: str) -> int | None:
     path = _path(session)
-    if path is None:
-        return None
-    try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return None
+    return None if path is None else locks.open_lock(path)
 
 
 def hold(session: str) -> int | None:
     """Hold ``session``'s lock, shared, until this process ends (the descriptor is returned,
     never to be closed by the caller); None when it cannot."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
-    fd = _open(session)
-    if fd is None:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    path = _path(session)
+    return None if path is None else locks.hold(path, HOLD_WAIT_S, shared=True)
 
 
 def wait_idle(session: str, wait_s: float = WAIT_S) -> bool:
     """Wait until no hook of ``session`` holds its lock, for ``wait_s`` at most: True when
     none does (or none can be told), False when one still did at the end."""
-    try:
-        import fcntl
-    except ImportError:
-        return True
     fd = _open(session)
     if fd is None:
         return True
-    deadline = time.monotonic() + wait_s
     try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return True
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return False
-                time.sleep(POLL_S)
+        return locks.take(fd, wait_s)
     finally:
         os.close(fd)
 
