@@ -87,7 +87,7 @@ def test_a_tool_hook_holds_and_session_end_forgets(tmp_path: Path) -> None:
     [lock] = list(folder.iterdir())
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(lock.stat().st_mode) == 0o600
-    assert SESSION not in lock.name  # a digest, not the id
+    assert SESSION not in lock.name  # a checksum, not the id
     assert inflight.wait_idle(SESSION, wait_s=0.0)
     assert run_hook("SessionEnd", payload("session_end", cwd)).returncode == 0
     assert list(folder.iterdir()) == []

@@ -11,15 +11,13 @@ hook that has not started yet when Stop runs is not seen: the agent only stops a
 reply from the model, and a hook takes its lock first thing.
 
 The locks are ``kindling.locks``' (``flock``: whatever way a hook ends, its lock goes with it).
-Files are 0600 in a 0700 folder of Kindling's home, named by a digest of the session id.
+Files are 0600 in a 0700 folder of Kindling's home, named by a checksum of the session id.
 
 Must not import click, the CLI, the MCP server or the engine; standard library only.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import os
 
 from kindling import locks
@@ -40,8 +38,18 @@ def _path(session: str) -> str | None:
         folder = private_dir(os.path.join(private_dir(kindling_home()), DIR_NAME))
     except OSError:
         return None
-    digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return os.path.join(folder, digest + ".lock")
+    return os.path.join(folder, _checksum(session) + ".lock")
+
+
+def _checksum(session: str) -> str:
+    """FNV-1a (64 bits) of the session id's first 1,024 bytes, and its length: not hashlib,
+    whose OpenSSL import would cost every tool hook 5 ms. Two sessions that share a name
+    only make one Stop wait for the other's tool hooks."""
+    raw = session.encode("utf-8", "surrogatepass")
+    h = 0xCBF29CE484222325
+    for byte in raw[:1024]:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}-{len(raw):x}"
 
 
 def _open(session: str) -> int | None:
@@ -72,8 +80,10 @@ def forget(session: str) -> None:
     """Remove ``session``'s file (at SessionEnd: no hook of it comes after)."""
     path = _path(session)
     if path is not None:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105  (contextlib would cost a hook process an import)
             os.unlink(path)
+        except OSError:  # gone already
+            pass
 
 
 def around(event: str, session: str | None) -> None:
