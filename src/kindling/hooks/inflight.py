@@ -13,7 +13,8 @@ reply from the model, and a hook takes its lock first thing.
 The locks are ``kindling.locks``' (``flock``: whatever way a hook ends, its lock goes with it).
 Files are 0600 in a 0700 folder of Kindling's home, named by a checksum of the session id.
 
-Must not import click, the CLI, the MCP server or the engine; standard library only.
+Must not import click, the CLI, the MCP server or the engine; imports only ``locks``, ``config``
+and ``private_files``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from kindling import locks
 
 DIR_NAME = "inflight"
 WAIT_S = 3.0  # at most what Stop adds, and only while a tool hook of its session still runs
-HOLD_WAIT_S = 1.0  # a Stop holds it only for a moment, to see that nobody else does
+HOLD_WAIT_S = 1.0  # a tool hook's wait for a Stop, which holds the lock a moment to see it free
 # After these the agent may exit at once (and then skip SessionEnd if a tool hook still runs).
 WAITING_EVENTS = ("Stop", "StopFailure", "PreCompact")
 HOLDING_EVENTS = ("PostToolUse", "PostToolUseFailure")
