@@ -78,7 +78,7 @@ LAYERS: dict[str, list[str]] = {
         "store_summary_details", "plain_sqlite_writes", "concurrency", "crash", "file_safety",
         "local_files", "private_files", "private_modes", "identifiers", "id_aliases", "segments",
         "fts_query", "pages_contract", "cjk_search", "v5_fixture=typescript_database",
-        "scope_column",
+        "late_steps", "scope_column",
     ],
     "retrieval": [
         "orchestrator", "rank_window", "retrieval_contract", "retrieval_plans", "scoring",

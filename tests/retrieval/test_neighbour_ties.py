@@ -41,3 +41,29 @@ def test_the_neighbour_among_steps_of_one_millisecond_is_the_last_written(
     alpha = _found(kd, "alphabuild")
     assert alpha.get("$ make betacheck") is True
     assert "it passed" not in alpha
+
+
+@pytest.mark.parametrize("batch", [True, False])
+def test_a_step_written_late_is_the_neighbour_of_the_step_after_it(
+    kd: Kindling, batch: bool
+) -> None:
+    """A step that reaches the store after the one that followed it (a slow background hook,
+    a transcript reconciled later) becomes its context, on both backends; the step before it
+    stops being that context. (SQLite kept the context a step had when it was written.)"""
+    kd.append_observation(kind="command", content="$ make alphabuild", scope=HERE, ts=1_000)
+    kd.append_observation(kind="message", content="it passed", scope=HERE, ts=3_000)
+    late = [NewObservation("command", "$ make betacheck", HERE, ts=2_000)]
+    late.append(NewObservation("message", "note elsewhere", Scope(session_id="s2"), ts=2_500))
+    if batch:
+        kd.append_many(late)
+    else:
+        for s in late:
+            kd.append_observation(kind=s.kind, content=s.content, scope=s.scope, ts=s.ts)
+    kd.append_many(
+        NewObservation("message", f"unrelated note {i}", HERE, ts=4_000 + i) for i in range(20)
+    )
+    beta = _found(kd, "betacheck")
+    assert beta.get("it passed") is True  # the late step is now its context
+    alpha = _found(kd, "alphabuild")
+    assert alpha.get("$ make betacheck") is True
+    assert "it passed" not in alpha  # no longer through the step before the late one

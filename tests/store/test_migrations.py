@@ -71,6 +71,37 @@ def test_reopening_is_a_no_op(tmp_path: Path) -> None:
     assert _shape(db) == before
 
 
+def test_migration_17_links_a_step_written_late_to_the_step_after_it(tmp_path: Path) -> None:
+    """A database indexed when a step kept the neighbour it had when written: after the upgrade
+    a step written late, with an earlier time, is its successor's neighbour, in the index too
+    (FTS5's own check passes), and steps written in order keep theirs."""
+    db = tmp_path / "late.db"
+    here = Scope(session_id="s1", repo_id="/r")
+    with Kindling.open(db) as kd:
+        for ts, text in ((1_000, "$ make alphabuild"), (3_000, "it passed"), (4_000, "later on")):
+            kd.append_observation(kind="message", content=text, scope=here, ts=ts)
+        kd.append_observation(kind="command", content="$ make betacheck", scope=here, ts=2_000)
+    with sqlite3.connect(db) as conn:  # as the rule before migration 17 indexed them
+        index.register_functions(conn)
+        first = conn.execute("SELECT min(rowid) FROM observations").fetchone()[0]
+        with index.reindexing(conn, [first + 1]):
+            conn.execute(
+                "UPDATE observation_context SET prev_rowid = ? WHERE rowid = ?", (first, first + 1)
+            )
+        conn.execute("DELETE FROM schema_migrations WHERE version = 17")
+        conn.execute("PRAGMA user_version = 16")
+    with Kindling.open(db) as kd:
+        assert kd.stats().schema_version == LATEST_VERSION
+        found = kd.retrieve("betacheck", scope=Scope(repo_id="/r"), now=10_000)
+        by_text = {c.entity.content: c.explanation.context_only for c in found.candidates}
+        assert by_text.get("it passed") is True
+    with sqlite3.connect(db) as conn:
+        index.register_functions(conn)
+        links = conn.execute("SELECT rowid, prev_rowid FROM observation_context ORDER BY 1")
+        assert [p for _, p in links] == [None, first + 3, first + 1, first]
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES('integrity-check')")
+
+
 def test_migration_16_links_steps_of_one_millisecond_to_the_last_written(tmp_path: Path) -> None:
     """A database indexed when a step's neighbour among steps of one millisecond was the first
     written: after the upgrade it is the last written, in the index too (FTS5's own check

@@ -20,10 +20,13 @@ content read through the ``observation_docs`` view) with four columns:
 
 ``observation_context`` keeps, per observation, everything the view needs besides the two
 contents: the neighbour's rowid, the intent, the parts and the scope tokens, all fixed at
-write time. FTS5 deletes need the exact values that were indexed, so a row is always removed
-from the index *before* anything it was built from changes, then indexed again (see
-``reindex``). Only the previous neighbour is used: indexing the next one too would re-index
-the previous row on every append (three FTS5 writes per capture instead of one).
+write time, but for one case: a step written late, with an earlier time than steps already
+written, becomes the neighbour of the step after it, which is indexed again
+(``index_from``), as PostgreSQL indexes a new row's successors. FTS5
+deletes need the exact values that were indexed, so a row is always removed from the index
+*before* anything it was built from changes, then indexed again (see ``reindexing``). Only the
+previous neighbour is used: indexing the next one too would re-index the previous row on every
+append (three FTS5 writes per capture instead of one).
 
 The SQL functions ``kindling_parts``, ``kindling_scope`` and ``kindling_with_segments`` are
 registered on every connection the store opens; the migration that builds the index uses the
@@ -179,16 +182,29 @@ VIEW_SQL = _VIEW_SQL.format(
     context=f"kindling_with_segments({CONTEXT_SQL})", intent="kindling_with_segments(x.intent)"
 )
 
-# Context rows for observations ``rowid >= ?``: the neighbour is the latest observation of the
-# same session, by time, among those inserted before it (so a batch and single appends give the
-# same neighbours); among equal times the last inserted, as PostgreSQL orders it (steps written
-# in one millisecond chose the first, so what a step's context held depended on how fast the
-# machine wrote). It walks the (session_id, ts DESC) index and sorts only the rows of the first
-# time it meets. The intent is that of the capsule the observation was first linked to.
+# Context rows for observations ``rowid >= ?``: the neighbour is the observation of the same
+# session just before it by (time, insertion), as on PostgreSQL: among equal times the last
+# inserted before it (steps written in one millisecond chose the first, so what a step's context
+# held depended on how fast the machine wrote), and a step written late, with an earlier time,
+# is the neighbour of the step after it (``index_from``). It walks the
+# (session_id, ts DESC) index from ``o.ts`` down and sorts only the rows of the first time it
+# meets. The intent is that of the capsule the observation was first linked to.
 NEIGHBOUR_SQL = """CASE WHEN o.session_id IS NULL THEN NULL ELSE (
          SELECT p.rowid FROM observations p
-         WHERE p.session_id = o.session_id AND p.ts <= o.ts AND p.rowid < o.rowid
+         WHERE p.session_id = o.session_id AND p.ts <= o.ts
+           AND (p.ts < o.ts OR p.rowid < o.rowid)
          ORDER BY p.ts DESC, p.rowid DESC LIMIT 1) END"""
+# The steps written before ``rowid >= ?`` whose neighbour is now one of those rows: for each new
+# row of a session, the step right after it by (time, insertion), if written before it.
+SUCCESSORS_SQL = """
+SELECT DISTINCT s FROM (
+  SELECT (SELECT n.rowid FROM observations n
+          WHERE n.session_id = o.session_id AND n.ts >= o.ts
+            AND (n.ts > o.ts OR n.rowid > o.rowid)
+          ORDER BY n.ts, n.rowid LIMIT 1) AS s
+  FROM observations o WHERE o.rowid >= ? AND o.session_id IS NOT NULL)
+WHERE s < ? ORDER BY s
+"""
 FILL_CONTEXT_SQL = f"""
 INSERT INTO observation_context (rowid, prev_rowid, intent, parts, scope)
 SELECT o.rowid,
@@ -218,9 +234,13 @@ def _docs(conn: sqlite3.Connection, where: str, params: Sequence[int]) -> list[t
 
 def index_from(conn: sqlite3.Connection, first_rowid: int) -> None:
     """Index the observations appended from ``first_rowid`` on (every row from there is new:
-    the caller holds the write lock since it inserted them). Set-based for a whole batch."""
+    the caller holds the write lock since it inserted them), and the earlier steps whose
+    neighbour one of them now is (a step written late). Set-based for a whole batch."""
     conn.execute(FILL_CONTEXT_SQL, (first_rowid,))
     conn.executemany(_INSERT, _docs(conn, "rowid >= ?", (first_rowid,)))
+    late = [int(r[0]) for r in conn.execute(SUCCESSORS_SQL, (first_rowid, first_rowid))]
+    if late:
+        relink(conn, late)
 
 
 def build_all(conn: sqlite3.Connection) -> None:
@@ -254,70 +274,27 @@ def reindexing(conn: sqlite3.Connection, rowids: Sequence[int]) -> Iterator[None
     index(conn, rowids)
 
 
-def resegment(conn: sqlite3.Connection) -> None:
-    """Index the observations and summaries that hold Han, Kana, Hangul or Thai letters again,
-    now with their segments (the migration that introduces them; a no-op for Latin-only
-    databases). Summaries are few: their index is rebuilt whole."""
-    register_functions(conn)
-    rowids = [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT x.rowid FROM observation_context x JOIN observations o ON o.rowid = x.rowid"
-            " WHERE o.redacted = 0 AND kindling_segmented(o.content) ORDER BY x.rowid"
-        )
-    ]
-    with reindexing(conn, rowids):
+def relink(conn: sqlite3.Connection, rowids: Sequence[int] | None) -> None:
+    """Link ``rowids`` (None: every step) to the neighbour ``NEIGHBOUR_SQL`` gives them now;
+    those whose neighbour changes leave the index with their old context and come back."""
+    query = (
+        f"SELECT rowid, n FROM (SELECT x.rowid AS rowid, x.prev_rowid AS prev,"
+        f" {NEIGHBOUR_SQL} AS n FROM observation_context x"
+        f" JOIN observations o ON o.rowid = x.rowid{{}}) WHERE n IS NOT prev ORDER BY rowid"
+    )
+    if rowids is None:
+        rows = conn.execute(query.format("")).fetchall()
+    else:
+        rows = []
         for chunk in iter_chunks(rowids):
-            marks = ",".join("?" * len(chunk))
-            conn.execute(
-                "UPDATE observation_context SET parts = (SELECT kindling_parts(o.content)"
-                " FROM observations o WHERE o.rowid = observation_context.rowid)"
-                f" WHERE rowid IN ({marks})",
-                chunk,
-            )
-    conn.execute("INSERT INTO summaries_fts(summaries_fts) VALUES('rebuild')")
-
-
-def relink_ties(conn: sqlite3.Connection) -> None:
-    """Give each step the neighbour ``NEIGHBOUR_SQL`` now gives it (migration 16): among steps
-    of one millisecond, the last written, where databases indexed before took the first. Only
-    the rows whose neighbour changes leave the index and come back (none in a database whose
-    steps never shared a millisecond). ``conn`` has Kindling's SQL functions (the migrations
-    run on the connection ``Database`` registered them on; registering them again here fails
-    while an earlier step's statement is still open)."""
-    changed = [
-        (int(r[0]), r[1])
-        for r in conn.execute(
-            f"SELECT rowid, n FROM (SELECT x.rowid AS rowid, x.prev_rowid AS prev,"
-            f" {NEIGHBOUR_SQL} AS n FROM observation_context x"
-            f" JOIN observations o ON o.rowid = x.rowid) WHERE n IS NOT prev ORDER BY rowid"
-        )
-    ]
+            where = f" WHERE x.rowid IN ({','.join('?' * len(chunk))})"
+            rows += conn.execute(query.format(where), chunk).fetchall()
+    changed = [(int(r[0]), r[1]) for r in rows]
     with reindexing(conn, [rowid for rowid, _ in changed]):
         conn.executemany(
             "UPDATE observation_context SET prev_rowid = ? WHERE rowid = ?",
             [(prev, rowid) for rowid, prev in changed],
         )
-
-
-def resegment_context(conn: sqlite3.Connection) -> None:
-    """Give the context and intent columns their segments (migration 13): the rows whose
-    neighbour or intent holds Han, Kana, Hangul or Thai letters leave the index with the
-    documents they were indexed with, the view changes, and they are indexed again (a no-op
-    for the rows of a Latin-only database)."""
-    register_functions(conn)
-    rowids = [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT x.rowid FROM observation_context x JOIN observations o ON o.rowid = x.rowid"
-            " LEFT JOIN observations p ON p.rowid = x.prev_rowid WHERE o.redacted = 0"
-            " AND (kindling_segmented(x.intent)"
-            " OR (p.redacted = 0 AND kindling_segmented(p.content))) ORDER BY x.rowid"
-        )
-    ]
-    with reindexing(conn, rowids):
-        conn.execute("DROP VIEW IF EXISTS observation_docs")
-        conn.execute(VIEW_SQL)
 
 
 # Migration 13: the summary index's documents without an application function. A summary's

@@ -4,8 +4,8 @@ Versions 1-5 reproduce the published layout of the TypeScript Kindling (schema c
 a database written by that tool opens here and is upgraded in place; later versions only add.
 ``PRAGMA user_version`` holds the applied version and ``schema_migrations`` records each step.
 
-Must not import anything from Kindling except ``errors``, ``store.sql.schema`` and
-``store.sqlite.index``.
+Must not import anything from Kindling except ``errors``, ``store.sql.schema``,
+``store.sqlite.index`` and ``store.sqlite.upgrades``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import sqlite3
 import time
 
 import kindling.store.sqlite.index as index
+import kindling.store.sqlite.upgrades as upgrades
 from kindling.errors import SchemaError
 from kindling.store.sql.schema import Migration as SchemaStep
 from kindling.store.sql.schema import vector_tables_sql
@@ -288,7 +289,7 @@ CREATE TABLE IF NOT EXISTS team_repos (
         # observations through their parts, summaries through a view that adds the segments.
         # Existing rows holding such letters are indexed again; Latin-only rows are untouched.
         index.SUMMARY_INDEX_SQL,
-        then=index.resegment,
+        then=upgrades.resegment,
     ),
     Migration(
         13,
@@ -297,7 +298,7 @@ CREATE TABLE IF NOT EXISTS team_repos (
         # rows whose neighbour or intent holds such letters are indexed again), and the summary
         # index's triggers use built-in SQL only: the segments are a column Kindling writes.
         index.SUMMARY_SEGMENTS_SQL,
-        then=index.resegment_context,
+        then=upgrades.resegment_context,
     ),
     Migration(
         14,
@@ -329,14 +330,10 @@ CREATE TABLE IF NOT EXISTS id_aliases (
 );
 """,
     ),
-    Migration(
-        16,
-        "016_neighbour_ties",
-        # Among steps of one millisecond a step's neighbour is the last written, as on
-        # PostgreSQL; the rows indexed with the first are linked and indexed again.
-        "",
-        then=index.relink_ties,
-    ),
+    # A step's neighbour as on PostgreSQL (upgrades.relink_ties): 16, the last written among
+    # steps of one millisecond; 17, a step written late for the step after it.
+    Migration(16, "016_neighbour_ties", "", then=upgrades.relink_ties),
+    Migration(17, "017_late_steps", "", then=upgrades.relink_ties),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
