@@ -234,26 +234,22 @@ class SlowServer:
         self.sock.close()
 
 
-def test_a_slow_tool_hook_does_not_cost_the_session_its_end(git_repo: Path) -> None:
+def test_a_slow_tool_hook_does_not_cost_the_session_its_end(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``claude -p`` runs no SessionEnd when a tool's background hook still runs as it exits.
     Against a slow server the tool hook outlasts the model's last reply: Stop waits for it
     (``hooks.inflight``), so SessionEnd runs and its close waits in the outbox."""
     exe = claude()
     init(git_repo)
     server = SlowServer(delay=1.2)
-    env = {"KINDLING_URL": server.url, "KINDLING_TOKEN": "kdt_" + "x" * 43}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
+    monkeypatch.setenv("KINDLING_URL", server.url)
+    monkeypatch.setenv("KINDLING_TOKEN", "kdt_" + "x" * 43)
     try:
         with FakeAnthropic() as api:
             result = run_claude(exe, git_repo, api, "Print marker-slow with Bash")
     finally:
         server.close()
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     assert result["is_error"] is False, result
     spool = Path(os.environ["KINDLING_HOME"]) / "spool"
     records = [json.loads(p.read_text(encoding="utf-8"))["record"] for p in spool.glob("*.json")]

@@ -277,19 +277,21 @@ def reindexing(conn: sqlite3.Connection, rowids: Sequence[int]) -> Iterator[None
 def relink(conn: sqlite3.Connection, rowids: Sequence[int] | None) -> None:
     """Link ``rowids`` (None: every step) to the neighbour ``NEIGHBOUR_SQL`` gives them now;
     those whose neighbour changes leave the index with their old context and come back."""
-    query = (
-        f"SELECT rowid, n FROM (SELECT x.rowid AS rowid, x.prev_rowid AS prev,"
-        f" {NEIGHBOUR_SQL} AS n FROM observation_context x"
-        f" JOIN observations o ON o.rowid = x.rowid{{}}) WHERE n IS NOT prev ORDER BY rowid"
-    )
+
+    def moved(where: str, params: Sequence[int] = ()) -> list[tuple[int, object]]:
+        query = (
+            f"SELECT rowid, n FROM (SELECT x.rowid AS rowid, x.prev_rowid AS prev,"
+            f" {NEIGHBOUR_SQL} AS n FROM observation_context x"
+            f" JOIN observations o ON o.rowid = x.rowid{where}) WHERE n IS NOT prev ORDER BY rowid"
+        )
+        return [(int(r[0]), r[1]) for r in conn.execute(query, params)]
+
     if rowids is None:
-        rows = conn.execute(query.format("")).fetchall()
+        changed = moved("")
     else:
-        rows = []
+        changed = []
         for chunk in iter_chunks(rowids):
-            where = f" WHERE x.rowid IN ({','.join('?' * len(chunk))})"
-            rows += conn.execute(query.format(where), chunk).fetchall()
-    changed = [(int(r[0]), r[1]) for r in rows]
+            changed += moved(f" WHERE x.rowid IN ({','.join('?' * len(chunk))})", chunk)
     with reindexing(conn, [rowid for rowid, _ in changed]):
         conn.executemany(
             "UPDATE observation_context SET prev_rowid = ? WHERE rowid = ?",
