@@ -235,15 +235,20 @@ _COMMON = frozenset(
     {"the", "line", "less", "flat", "box", "lob", "tly", "http", "https", "github", "postg"}
     | {"http://", "https://", "https://hooks.", "postgres"}
 )
+# Keys that are public by design (a Stripe publishable key is in every page that takes a
+# payment): a rule that reports one is left out, its secret siblings have rules of their own.
+_PUBLIC = ("pk_live_D8TY4jEw8Ym9hYe3cXaSMr0v", "pk_test_D8TY4jEw8Ym9hYe3cXaSMr0v")
 RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "secrets" / "data"
 
 
 def kingfisher_rules(repo: str) -> dict[str, Any]:
     """The kingfisher rules the scrubber loads as data (``secrets.scrub_data``): those whose
-    pattern starts with a literal of 3+ characters (the keyword that wakes the rule) and
+    pattern starts with literals of 3+ characters (the keywords that wake the rule) and
     compiles with Python's ``re``, minus rules that report an identifier, not a credential,
-    and the generic ones (Kindling's key-value rules do that job).
-    Each is ``[id, keyword, pattern, min_entropy]``; the pattern is the rule's own text."""
+    and the generic ones and the list of weak passwords (Kindling's key-value rules do that
+    job).
+    Each is ``[id, keyword, pattern, min_entropy]`` (``keyword`` a list when any of several
+    texts can start the rule: ``_leading_words``); the pattern is the rule's own text."""
     import re as std_re
     import warnings
 
@@ -261,25 +266,20 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
             pattern = rule.get("pattern", "")
             if _NOT_SECRET.search(rule.get("name", "")) or ".generic." in rule["id"]:
                 continue  # identifiers; and generic key=value rules, which Kindling has its own of
+            if ".weak_password." in rule["id"]:
+                continue  # dictionary passwords (``password1``): words of samples and prose
             try:
                 std_re.compile(pattern, std_re.ASCII)
                 parsed = sre_parse.parse(pattern)
             except (std_re.error, ValueError):
                 continue
-            literal = ""
-            for op, arg in parsed:
-                if op == sc.AT:
-                    continue
-                if op == sc.LITERAL:
-                    literal += chr(arg)
-                    continue
-                if op == sc.SUBPATTERN and all(o == sc.LITERAL for o, _ in arg[-1]):
-                    literal += "".join(chr(a) for _, a in arg[-1])
-                    continue
-                break
-            if len(literal) >= 3 and literal.isascii() and literal.lower() not in _COMMON:
+            if any(std_re.search(pattern, value, std_re.ASCII) for value in _PUBLIC):
+                continue  # it also reports a key that is public by design
+            words = _leading_words(parsed, sc)
+            if words and all(w.isascii() and w not in _COMMON for w in words):
                 entropy = float(rule.get("min_entropy") or 0)
-                rules.append([rule["id"], literal.lower(), pattern, entropy])
+                keyword: str | list[str] = words[0] if len(words) == 1 else words
+                rules.append([rule["id"], keyword, pattern, entropy])
     return {
         "source": "kingfisher",
         "url": "https://github.com/mongodb/kingfisher",
@@ -289,6 +289,44 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
         "commit": _git(repo, "rev-parse", "HEAD").strip(),
         "rules": sorted(rules),
     }
+
+
+def _leading_words(parsed: Any, sc: Any, limit: int = 16) -> list[str]:
+    """The literal texts a parsed pattern can start with, lowercased, when each has 3+
+    characters: a literal, a group of literals, or a choice between them (``(?:telegram|
+    tgram://)``, ``(r8_``, ``(?:sk|pk)_live_``), read up to the first part that is not literal.
+    Any of them wakes the rule; a text that holds another is left out. Empty when the pattern
+    starts with anything else, or can start with more than ``limit`` texts."""
+
+    def starts(items: Any) -> tuple[set[str], bool]:
+        out = {""}
+        for op, arg in items:
+            if op == sc.AT:
+                continue
+            if op == sc.LITERAL:
+                nexts, done = {chr(arg)}, True
+            elif op == sc.SUBPATTERN:
+                nexts, done = starts(arg[-1])
+            elif op == sc.BRANCH:
+                ends = [starts(alt) for alt in arg[1]]
+                nexts = set().union(*(e for e, _ in ends))
+                done = all(d for _, d in ends)
+            elif op == sc.IN and all(o == sc.LITERAL for o, _ in arg) and len(arg) <= 4:
+                nexts, done = {chr(a) for _, a in arg}, True
+            else:
+                return out, False
+            if len(out) * len(nexts) > limit:
+                return out, False
+            out = {a + b for a in out for b in nexts}
+            if not done:
+                return out, False
+        return out, True
+
+    found, _ = starts(parsed)
+    words = {w.lower() for w in found}
+    if not words or min(map(len, words)) < 3:
+        return []
+    return sorted(w for w in words if not any(o != w and o in w for o in words))
 
 
 def _one_group(pattern: str, keep: int = 0) -> str:

@@ -85,3 +85,23 @@ def test_no_gitleaks_pattern_starts_with_its_lazy_lead() -> None:
     assert data["source"] == "gitleaks"
     lead = re.compile(r"(?:\(\?[aiLmsux]+[:)])*\[\\w\.-\]\{0,50\}\?")
     assert [name for name, _, pattern, _ in data["rules"] if lead.match(pattern)] == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), lead=st.sampled_from(["telegram bot ", "tgram://"]))
+def test_a_rule_that_starts_with_a_choice_of_words_is_woken_by_each(seed: int, lead: str) -> None:
+    # kingfisher's Telegram rule starts ``(?:telegram|tgram://)``: no single literal, so it was
+    # left out until each word of a leading choice could wake a rule.
+    r = random.Random(seed)
+    token = f"{r.randrange(10**7, 10**10)}:{_draw(r, 34, URLSAFE)}{_draw(r, 1, string.digits)}"
+    out = scrub_secrets(f"the bot: {lead}{token} answered").text
+    assert token.split(":")[1] not in out
+    assert out == f"the bot: {lead}[REDACTED:vendor_secret] answered"
+
+
+def test_every_word_of_a_rule_that_starts_with_a_choice_is_its_keyword() -> None:
+    data = json.loads(Path(scrub_data.DATA_FILES[0]).read_text("utf-8"))
+    keywords = {name: keyword for name, keyword, _, _ in data["rules"]}
+    assert keywords["kingfisher.telegram.1"] == ["telegram", "tgram://"]
+    assert keywords["kingfisher.replicate.1"] == "r8_"  # a literal inside the secret's group
+    assert "kingfisher.stripe.1" not in keywords  # it also reports publishable keys

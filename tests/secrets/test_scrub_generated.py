@@ -78,6 +78,8 @@ def test_random_draws_of_letters_are_masked_bare() -> None:
         '    cache_key = "a8f9b2c3d4e5f6a7b8c9d0e1f2a3b4c5"',
         "RECAPTCHA_SITE_KEY=6Lc9mP2vL7qAbCdEf1234xxQwErTy",
         "STRIPE_PUBLISHABLE_KEY=pk_live_D8TY4jEw8Ym9hYe3cXaSMr0v",
+        # A dictionary password in a sample (kingfisher's list of weak passwords is left out).
+        "user = User(username='scolvin', password=b'password1')  #> b'password1'",
         "see path/patch and the patterns of pat.file",
         # What the brief names as never a bare secret, with random letters in both cases in it.
         "data:image/png;base64,g+HKKSsqgUzUZf2ykIm6YFLVxuQKvdnkIkads45guT+Ns2RXQhRwXbKpMzVtLc",
