@@ -238,6 +238,7 @@ _COMMON = frozenset(
 # Keys that are public by design (a Stripe publishable key is in every page that takes a
 # payment): a rule that reports one is left out, its secret siblings have rules of their own.
 _PUBLIC = ("pk_live_D8TY4jEw8Ym9hYe3cXaSMr0v", "pk_test_D8TY4jEw8Ym9hYe3cXaSMr0v")
+_PUBLIC_ID = re.compile(r"public-key|publishable")
 RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "secrets" / "data"
 
 
@@ -398,6 +399,56 @@ def _masks_bare_hex(pattern: re.Pattern[str], keywords: list[str]) -> bool:
     )
 
 
+_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]+)\)")
+
+
+def scoped_flags(pattern: str) -> str | None:
+    """``pattern`` with each inline flag group after its start (Go's ``ab(?i)cd``, which holds
+    to the end of the enclosing group) rewritten as Python's scoped ``ab(?i:cd)``; None when
+    a ``|`` follows the flag in that group (the scope would change what it chooses between).
+    Escapes and character classes are read as such, so their brackets do not count."""
+    out: list[str] = []
+    closes = [0]  # per open group: how many scoped groups to close with it
+    flagged = [False]  # per open group: whether a flag was scoped in it
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            if j < len(pattern) and pattern[j] == "^":
+                j += 1
+            if j < len(pattern) and pattern[j] == "]":
+                j += 1
+            while j < len(pattern) and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(pattern[i : j + 1])
+            i = j + 1
+            continue
+        m = _INLINE_FLAGS.match(pattern, i)
+        if m and "".join(out).strip():
+            out.append(f"(?{m[1]}:")
+            closes[-1] += 1
+            flagged[-1] = True
+            i = m.end()
+            continue
+        if c == "(":
+            closes.append(0)
+            flagged.append(False)
+        elif c == "|" and flagged[-1]:
+            return None
+        elif c == ")":
+            out.append(")" * closes.pop())
+            flagged.pop()
+        out.append(c)
+        i += 1
+    out.append(")" * closes.pop())
+    return "".join(out)
+
+
 def gitleaks_rules(repo: str) -> dict[str, Any]:
     """gitleaks' rules (MIT) the scrubber loads as data: each rule of ``config/gitleaks.toml``
     that compiles with Python's ``re`` (``\\z`` read as ``\\Z``), woken by its own keywords
@@ -411,9 +462,13 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
         keywords = [k.lower() for k in rule.get("keywords") or []]
         if rule["id"].startswith("generic") or not keywords:
             continue
+        if _PUBLIC_ID.search(rule["id"]):
+            continue  # a key public by design (Flutterwave's public key)
         if any(len(k) < 3 or k in _COMMON for k in keywords):
             continue
-        pattern = rule["regex"].replace("\\z", "\\Z")
+        pattern = scoped_flags(rule["regex"].replace("\\z", "\\Z"))
+        if pattern is None:
+            continue
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")  # a FutureWarning would print in every hook

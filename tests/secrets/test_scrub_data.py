@@ -7,12 +7,14 @@ characters around it, each must be masked bare, in a sentence, by its signature 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import re
 import string
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -105,3 +107,40 @@ def test_every_word_of_a_rule_that_starts_with_a_choice_is_its_keyword() -> None
     assert keywords["kingfisher.telegram.1"] == ["telegram", "tgram://"]
     assert keywords["kingfisher.replicate.1"] == "r8_"  # a literal inside the secret's group
     assert "kingfisher.stripe.1" not in keywords  # it also reports publishable keys
+
+
+def _builder() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "scripts" / "build_secret_corpora.py"
+    spec = importlib.util.spec_from_file_location("build_secret_corpora", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("go", "python"),
+    [
+        (r"(?i)abc", r"(?i)abc"),  # at the start: Python reads it as Go does
+        (r"lin_api_(?i)[a-z0-9]{4}", r"lin_api_(?i:[a-z0-9]{4})"),
+        (r"\b(p8e-(?i)[a-z]{2})(?:[;]|$)", r"\b(p8e-(?i:[a-z]{2}))(?:[;]|$)"),
+        (r"x[(?i)]y(?i)z", r"x[(?i)]y(?i:z)"),  # a class's brackets are characters
+        (r"\((?i)a\)", r"\((?i:a\))"),  # so are escaped ones
+        (r"(a(?i)b)|c", r"(a(?i:b))|c"),
+        (r"ab(?i)c|d", None),  # the scope would change what ``|`` chooses between
+    ],
+)
+def test_a_gitleaks_flag_after_the_start_holds_to_the_end_of_its_group(
+    go: str, python: str | None
+) -> None:
+    assert _builder().scoped_flags(go) == python
+
+
+def test_gitleaks_rules_with_a_flag_after_their_start_are_loaded() -> None:
+    data = json.loads(Path(scrub_data.DATA_FILES[1]).read_text("utf-8"))
+    patterns = {name: pattern for name, _, pattern, _ in data["rules"]}
+    linear = re.compile(patterns["gitleaks.linear-api-key"], re.ASCII)
+    assert linear.search("lin_api_" + "A1b2" * 10)  # the flag holds after the prefix
+    assert not linear.search("LIN_API_" + "a1b2" * 10)  # and not before it
+    assert "gitleaks.flutterwave-public-key" not in patterns  # public by design
