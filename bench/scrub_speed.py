@@ -57,6 +57,8 @@ _ADVERSARIAL: dict[str, str] = {
     "ghp_ + 1 MiB body": "ghp_" + "A" * MIB,
     # gitleaks' data rules, woken by vendor words, once tried 51 lengths at every position.
     "vendor words, xYZ. repeated": ("sumo.okta.jira.cohere.meraki." + "xYZ." * MIB)[:MIB],
+    # kingfisher's "any character", (?:.|[\n\r]), once took 2^n ways through n carriage returns.
+    "vendor words, \\r runs": (("adobe okta " + "\r" * 40 + " x A1b2C3d4e5F6g7H8q9 ") * MIB)[:MIB],
 }
 
 

@@ -242,6 +242,47 @@ _PUBLIC_ID = re.compile(r"public-key|publishable")
 RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "secrets" / "data"
 
 
+# ``(?:.|[\n\r])``, kingfisher's "any character": both ways match a ``\r`` (and, under
+# ``(?s)``, a ``\n``), so Python's backtracking engine tries 2^n ways through a run of n of
+# them (kingfisher's Rust engine does not backtrack). ``[\s\S]`` is the same set, one way.
+_ANY_CHARACTER = re.compile(r"\(\?:\s*\.\s*\|\s*\[\\n\\r\]\s*\)")
+# What a pattern meets after its keyword in a hostile text: 40 of one of these.
+_PROBE_FILLS = (" ", "\r", "\n", "\t", "\r\n", "a", "A", "0", "-", "_", ".", "=", ":", "/", "+")
+_PROBE_FILLS += ('"', "'", "a ", "a-", "a.", "a=", "a\n", "a\r", "aB3")
+
+
+def backtracks(pattern: str, keywords: list[str], budget_s: float = 1.0) -> bool:
+    """Whether Python's engine takes more than ``budget_s`` to scan one of ``keywords``
+    followed by 40 of a ``_PROBE_FILLS`` and a token: a linear pattern takes microseconds, one
+    that backtracks doubles with each character. Such a rule is left out (it would let one
+    text stall the write path). Uses ``SIGALRM``: run on the main thread."""
+    import signal
+
+    class Slow(Exception):
+        pass
+
+    def stop(*_: object) -> None:
+        raise Slow
+
+    compiled = re.compile(pattern, re.ASCII)
+    before = signal.signal(signal.SIGALRM, stop)
+    try:
+        for word in keywords:
+            for fill in _PROBE_FILLS:
+                text = f"{word}{fill * 40} A1b2C3d4e5F6g7H8q9"
+                signal.setitimer(signal.ITIMER_REAL, budget_s)
+                try:
+                    compiled.sub("", text)
+                    compiled.sub("", text.upper())
+                except Slow:
+                    return True
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        return False
+    finally:
+        signal.signal(signal.SIGALRM, before)
+
+
 def kingfisher_rules(repo: str) -> dict[str, Any]:
     """The kingfisher rules the scrubber loads as data (``secrets.scrub_data``): those whose
     pattern starts with literals of 3+ characters (the keywords that wake the rule) and
@@ -249,7 +290,9 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
     and the generic ones and the list of weak passwords (Kindling's key-value rules do that
     job).
     Each is ``[id, keyword, pattern, min_entropy]`` (``keyword`` a list when any of several
-    texts can start the rule: ``_leading_words``); the pattern is the rule's own text."""
+    texts can start the rule: ``_leading_words``); the pattern is the rule's own text, its
+    "any character" written ``[\\s\\S]`` (``_ANY_CHARACTER``), and a rule that still
+    ``backtracks`` is left out."""
     import re as std_re
     import warnings
 
@@ -278,6 +321,10 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
                 continue  # it also reports a key that is public by design
             words = _leading_words(parsed, sc)
             if words and all(w.isascii() and w not in _COMMON for w in words):
+                pattern = _ANY_CHARACTER.sub(r"[\\s\\S]", pattern)
+                if backtracks(pattern, words):
+                    print(f"left out, it backtracks: {rule['id']}", file=sys.stderr)
+                    continue
                 entropy = float(rule.get("min_entropy") or 0)
                 keyword: str | list[str] = words[0] if len(words) == 1 else words
                 rules.append([rule["id"], keyword, pattern, entropy])
@@ -286,7 +333,8 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
         "url": "https://github.com/mongodb/kingfisher",
         "licence": "Apache-2.0",
         "notice": "Rule patterns from MongoDB kingfisher data/rules (Apache License 2.0), "
-        "used unchanged as data; selection by scripts/build_secret_corpora.py.",
+        "used as data, their (?:.|[\\n\\r]) written [\\s\\S]; selection by "
+        "scripts/build_secret_corpora.py.",
         "commit": _git(repo, "rev-parse", "HEAD").strip(),
         "rules": sorted(rules),
     }
@@ -480,6 +528,9 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
         compiled = re.compile(pattern, re.ASCII)
         if compiled.groups > 1 or _masks_bare_hex(compiled, keywords):
             continue  # named groups in the way; or hex is masked that a digest could be
+        if backtracks(pattern, keywords):
+            print(f"left out, it backtracks: {rule['id']}", file=sys.stderr)
+            continue
         rules.append([f"gitleaks.{rule['id']}", keywords, pattern, float(rule.get("entropy") or 0)])
     return {
         "source": "gitleaks",

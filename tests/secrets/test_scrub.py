@@ -351,6 +351,10 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "ghp_ body": "'ghp_' + 'A' * (1 << 20)",
     # Dotted words that name vendors wake gitleaks' rules (a keyword, capitals close together).
     "vendor words, dotted": "'sumo.okta.jira.cohere.meraki.' + 'xYZ.' * 262_000",
+    # kingfisher's "any character" took both ways at each ``\r``: 2^40 tries for one run.
+    "carriage returns after vendor words": (
+        "('adobe okta ' + '\\r' * 40 + ' x A1b2C3d4e5F6g7H8q9 ') * 15_000"
+    ),
 }
 
 

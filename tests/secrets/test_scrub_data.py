@@ -144,3 +144,19 @@ def test_gitleaks_rules_with_a_flag_after_their_start_are_loaded() -> None:
     assert linear.search("lin_api_" + "A1b2" * 10)  # the flag holds after the prefix
     assert not linear.search("LIN_API_" + "a1b2" * 10)  # and not before it
     assert "gitleaks.flutterwave-public-key" not in patterns  # public by design
+
+
+def test_no_data_rule_backtracks_after_its_keyword() -> None:
+    # Python's engine backtracks where the scanners' own (Rust, Go) do not: kingfisher's
+    # ``(?:.|[\n\r]){0,32}?`` took 2^n tries through a run of n carriage returns, so 40 of
+    # them after a vendor's name held the write path for days. The builder writes it
+    # ``[\s\S]`` and leaves out any rule its probe (each keyword, then 40 of a character or
+    # pair) finds slow; this is the same probe, on every rule as loaded.
+    builder = _builder()
+    slow = []
+    for path in scrub_data.DATA_FILES:
+        for name, keyword, pattern, _ in json.loads(Path(path).read_text("utf-8"))["rules"]:
+            words = keyword if isinstance(keyword, list) else [keyword]
+            if builder.backtracks(pattern, words, budget_s=5.0):
+                slow.append(name)
+    assert slow == []

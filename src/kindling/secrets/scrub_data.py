@@ -1,15 +1,16 @@
 """Rules loaded as data, from three maintained scanners: MongoDB's kingfisher (Apache-2.0),
 gitleaks (MIT) and Microsoft's security-utilities (MIT).
 
-``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns, unchanged, for the
-rules that start with a literal (a vendor name or a token prefix: the keyword that wakes the
-rule) and compile with Python's ``re``; ``gitleaks_rules.json`` gitleaks' rules with their own
-keywords (a rule is ``[id, [keywords], pattern, min_entropy]``), only the secret's group left
-capturing; ``microsoft_rules.json`` Microsoft's patterns for its identifiable keys (Azure
-storage, Cosmos DB, Entra ID client secrets, ...: a fixed signature inside the key), their
-groups rewritten to Python's syntax and woken by the signature. ``scripts/
-build_secret_corpora.py`` builds each from a checkout and names its commit. A match masks the
-rule's last capture group (its secret; the whole match when it has none) when that value has
+``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns (their "any character",
+``(?:.|[\\n\\r])``, written ``[\\s\\S]``: Python's engine backtracks through the first) for
+the rules that start with literal text (a vendor name or a token prefix, or a choice of them:
+the keywords that wake the rule) and compile with Python's ``re``; ``gitleaks_rules.json``
+gitleaks' rules with their own keywords (a rule is ``[id, [keywords], pattern, min_entropy]``),
+only the secret's group left capturing; ``microsoft_rules.json`` Microsoft's patterns for its
+identifiable keys (Azure storage, Cosmos DB, Entra ID client secrets, ...: a fixed signature
+inside the key), their groups rewritten to Python's syntax and woken by the signature.
+``scripts/build_secret_corpora.py`` builds each from a checkout and names its commit. A match masks
+the rule's last capture group (its secret; the whole match when it has none) when that value has
 at least the rule's ``min_entropy`` and is no placeholder. They run after Kindling's own rules,
 so a value is named by its own kind first, and report the kind ``vendor_secret``.
 
