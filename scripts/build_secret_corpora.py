@@ -246,6 +246,8 @@ RULES_OUT = OUT.parent.parent.parent / "src" / "kindling" / "secrets" / "data"
 # ``(?s)``, a ``\n``), so Python's backtracking engine tries 2^n ways through a run of n of
 # them (kingfisher's Rust engine does not backtrack). ``[\s\S]`` is the same set, one way.
 _ANY_CHARACTER = re.compile(r"\(\?:\s*\.\s*\|\s*\[\\n\\r\]\s*\)")
+# The upper bound of a gap of any characters (``.{0,1000}?``, ``[\s\S]{0,32}?``).
+_GAP = re.compile(r"(?:\.|\[\\s\\S\])\{\d*,(\d+)\}")
 # What a pattern meets after its keyword in a hostile text: 40 of one of these.
 _PROBE_FILLS = (" ", "\r", "\n", "\t", "\r\n", "a", "A", "0", "-", "_", ".", "=", ":", "/", "+")
 _PROBE_FILLS += ('"', "'", "a ", "a-", "a.", "a=", "a\n", "a\r", "aB3")
@@ -253,8 +255,9 @@ _PROBE_FILLS += ('"', "'", "a ", "a-", "a.", "a=", "a\n", "a\r", "aB3")
 
 def backtracks(pattern: str, keywords: list[str], budget_s: float = 1.0) -> bool:
     """Whether Python's engine takes more than ``budget_s`` to scan one of ``keywords``
-    followed by 40 of a ``_PROBE_FILLS`` and a token: a linear pattern takes microseconds, one
-    that backtracks doubles with each character. Such a rule is left out (it would let one
+    followed by 40 of a ``_PROBE_FILLS`` and a token, or a thousand times by 16 of them: a
+    linear pattern takes microseconds (milliseconds for the thousand), one that backtracks
+    doubles with each character. Such a rule is left out (it would let one
     text stall the write path). Uses ``SIGALRM``: run on the main thread."""
     import signal
 
@@ -274,6 +277,7 @@ def backtracks(pattern: str, keywords: list[str], budget_s: float = 1.0) -> bool
                 try:
                     compiled.sub("", text)
                     compiled.sub("", text.upper())
+                    compiled.sub("", f"{word}{fill * 16} " * 1000)  # 2^16 ways, a thousand times
                 except Slow:
                     return True
                 finally:
@@ -291,8 +295,8 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
     job).
     Each is ``[id, keyword, pattern, min_entropy]`` (``keyword`` a list when any of several
     texts can start the rule: ``_leading_words``); the pattern is the rule's own text, its
-    "any character" written ``[\\s\\S]`` (``_ANY_CHARACTER``), and a rule that still
-    ``backtracks`` is left out."""
+    "any character" written ``[\\s\\S]`` (``_ANY_CHARACTER``); a rule that still
+    ``backtracks``, or that scans over 256 characters past its keyword, is left out."""
     import re as std_re
     import warnings
 
@@ -322,6 +326,8 @@ def kingfisher_rules(repo: str) -> dict[str, Any]:
             words = _leading_words(parsed, sc)
             if words and all(w.isascii() and w not in _COMMON for w in words):
                 pattern = _ANY_CHARACTER.sub(r"[\\s\\S]", pattern)
+                if any(int(n) > 256 for n in _GAP.findall(pattern)):
+                    continue  # ``.{0,1000}?``: each keyword costs a scan of that many characters
                 if backtracks(pattern, words):
                     print(f"left out, it backtracks: {rule['id']}", file=sys.stderr)
                     continue

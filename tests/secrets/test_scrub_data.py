@@ -146,12 +146,14 @@ def test_gitleaks_rules_with_a_flag_after_their_start_are_loaded() -> None:
     assert "gitleaks.flutterwave-public-key" not in patterns  # public by design
 
 
+@pytest.mark.slow  # every rule, keyword and fill, once a thousand times over: about 30 s
 def test_no_data_rule_backtracks_after_its_keyword() -> None:
     # Python's engine backtracks where the scanners' own (Rust, Go) do not: kingfisher's
     # ``(?:.|[\n\r]){0,32}?`` took 2^n tries through a run of n carriage returns, so 40 of
     # them after a vendor's name held the write path for days. The builder writes it
     # ``[\s\S]`` and leaves out any rule its probe (each keyword, then 40 of a character or
-    # pair) finds slow; this is the same probe, on every rule as loaded.
+    # pair; or a thousand times 16 of them) finds slow; this is the same probe, on every rule
+    # as loaded.
     builder = _builder()
     slow = []
     for path in scrub_data.DATA_FILES:
