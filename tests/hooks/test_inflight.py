@@ -14,7 +14,10 @@ import stat
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from kindling.hooks import inflight
 from tests.support.hooks import payload, run_hook
@@ -114,3 +117,74 @@ def test_a_hook_called_in_process_holds_nothing(tmp_path: Path) -> None:
         check=True,
     )
     assert out.stdout.strip() == "True"
+
+
+def transcript(path: Path, last_result_at: float) -> Path:
+    """A Claude Code transcript whose last tool result was written at ``last_result_at``."""
+    stamp = datetime.fromtimestamp(last_result_at, UTC).isoformat().replace("+00:00", "Z")
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "done"}
+    lines = [
+        {"type": "user", "timestamp": "2026-01-01T00:00:00.000Z", "message": {"content": "go"}},
+        {"type": "user", "timestamp": stamp, "message": {"role": "user", "content": [result]}},
+        {"type": "assistant", "timestamp": stamp, "message": {"content": [{"type": "text"}]}},
+    ]
+    path.write_text("\n".join(map(json.dumps, lines)) + "\n", encoding="utf-8")
+    return path
+
+
+def test_stop_waits_for_a_tool_hook_that_has_not_taken_its_lock_yet(tmp_path: Path) -> None:
+    """A fast model answers before the last tool hook's process holds its lock (60 ms after
+    the result, in a CI run that lost its close): Stop lets ``SETTLE_S`` pass since the
+    result, then waits for the hook."""
+    cwd = tmp_path / "proj"
+    cwd.mkdir()
+    done = tmp_path / "done"
+    code = (
+        "import sys, time\n"
+        "from kindling.hooks.inflight import hold\n"
+        "time.sleep(0.4)\n"  # a tool hook still starting when Stop runs
+        "assert hold(sys.argv[1]) is not None\n"
+        "time.sleep(0.5)\n"
+        "open(sys.argv[2], 'w').write(repr(time.time()))\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, SESSION, str(done)], env=dict(os.environ))
+    path = transcript(tmp_path / "t.jsonl", time.time())
+    try:
+        out = run_hook("Stop", payload("stop", cwd, transcript_path=str(path)))
+        returned = time.time()
+    finally:
+        proc.wait(30)
+    assert out.returncode == 0
+    assert float(done.read_text()) <= returned
+
+
+def test_settle_sleeps_only_just_after_a_tool_result(tmp_path: Path) -> None:
+    now = time.time()
+    assert inflight.last_tool_result(str(transcript(tmp_path / "a", now - 5))) == (
+        pytest.approx(now - 5, abs=0.01)
+    )
+    assert inflight.settle(str(transcript(tmp_path / "b", now - 5))) == 0.0  # long ago
+    assert inflight.settle(str(transcript(tmp_path / "c", now + 60))) <= inflight.SETTLE_S
+    slept = inflight.settle(str(transcript(tmp_path / "d", time.time() - 0.7)))
+    assert 0.0 < slept <= 0.3 + 0.01
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",  # empty
+        "not json\n{\n",  # damaged
+        '{"type": "assistant", "message": {"content": "I saw a \\"tool_result\\" once"}}\n',
+        '{"type": "user", "timestamp": 5, "message": {"content": [{"type": "tool_result"}]}}\n',
+        '{"timestamp": "yesterday", "message": {"content": [{"type": "tool_result"}]}}\n',
+    ],
+)
+def test_a_transcript_without_a_readable_tool_result_costs_stop_nothing(
+    tmp_path: Path, text: str
+) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    assert inflight.last_tool_result(str(path)) is None
+    assert inflight.settle(str(path)) == 0.0
+    assert inflight.settle(str(tmp_path / "missing.jsonl")) == 0.0
+    assert inflight.settle(None) == 0.0

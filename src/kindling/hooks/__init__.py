@@ -242,7 +242,8 @@ def _run(
     if keep_open:  # its own process: a lock held lasts as long as the hook
         from kindling.hooks.inflight import around
 
-        around(payload.event, payload.session_id)  # Stop waits for its session's tool hooks
+        # Stop waits for its session's tool hooks
+        around(payload.event, payload.session_id, payload.transcript_path)
     cfg = load_hook_config()
     for problem in cfg.problems:
         log_problem(payload.event, problem)
