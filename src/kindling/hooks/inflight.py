@@ -125,8 +125,8 @@ def last_tool_result(transcript_path: str | None) -> float | None:
 
 def settle(transcript_path: str | None) -> float:
     """Let ``SETTLE_S`` pass since the transcript's last tool result, so that its tool hook
-    has taken its lock before Stop looks; returns the seconds slept (0 when the result is
-    older, in the future, or not found)."""
+    has taken its lock before Stop looks; returns the seconds slept: 0 when the result is
+    older or not found, ``SETTLE_S`` at most (a time in the future, from a clock set back)."""
     import time
 
     at = last_tool_result(transcript_path)
