@@ -118,7 +118,8 @@ LAYERS: dict[str, list[str]] = {
     ],
     "semantic": [
         "semantic_cli", "semantic_install", "semantic_model_memory", "semantic_quality",
-        "semantic_retrieval", "semantic_store", "semantic_threads", "semantic_union",
+        "semantic_retrieval", "semantic_spread", "semantic_store", "semantic_threads",
+        "semantic_union",
     ],
     "bench": [
         "bench_corpus", "bench_injection", "bench_smoke", "quality", "quality_coding",
