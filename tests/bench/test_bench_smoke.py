@@ -57,3 +57,25 @@ def test_the_free_question_harness_scores_every_retriever_on_both_parts() -> Non
     when = {o["id"]: o["ts"] for o in store.observations}
     for q in questions(store, sample):
         assert all(when.get(i, 0) <= q.judged.now for i in q.judged.qrels)
+
+
+def test_the_fusion_study_rankers_are_exact_on_a_small_case() -> None:
+    """The study's ways of joining the two lists (``bench.quality.free.fusion``) on one
+    question: all lexical share gives the lexical order, all cosine share the cosine order over
+    the pool, RRF adds both sides, and an item found only by meaning joins the pool."""
+    from bench.quality.free import fusion
+
+    e = {
+        "relevance": 0.5,
+        "lexical": [("a", 2.0), ("b", 1.0), ("c", 0.6)],
+        "lexicalCos": {"a": 0.1, "b": 0.2, "c": 0.9},
+        "dense": [("d", 0.95), ("c", 0.9)],
+    }
+    assert fusion.convex(1.0, 0)(e) == ["a", "b", "c"]
+    assert fusion.convex(0.0, 1)(e) == ["d", "c", "b", "a"]
+    assert fusion.mult(0.6)(e) == ["a", "c", "b"]  # 2 * 0.46, 0.6 * 0.94, 1 * 0.52
+    assert fusion.rrf(10, 1.0, 2)(e) == ["c", "a", "d", "b"]  # 1/13 + 1/12, 1/11 (id), 1/12
+    # min-max on each side over the pool a, b, c, d: a 0.5 + 0, d 0 + 0.5 (tie: id), c 0 + 0.47
+    assert fusion.relative(0.5, 1)(e) == ["a", "d", "c", "b"]
+    assert fusion.adaptive(1.0, 1.0, 10)(e) == [*fusion.lexical(e), "d"]  # d: 0 on both sides
+    assert fusion.oracle(e) == ["a", "b", "c", "d", "c"]

@@ -31,7 +31,7 @@ def load_questions() -> list[dict[str, Any]]:
 
 def _ts(utterance: dict[str, Any]) -> int:
     n = int(utterance["id"].rsplit("-", 1)[1])
-    return START_MS + utterance["dialogue"] * DAY_MS + (n + 1) * MINUTE_MS
+    return START_MS + int(utterance["dialogue"]) * DAY_MS + (n + 1) * MINUTE_MS
 
 
 def records() -> list[Record]:
