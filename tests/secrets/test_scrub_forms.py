@@ -67,3 +67,33 @@ def test_a_secret_between_terminal_colour_codes_is_masked(
 )
 def test_coloured_output_without_a_secret_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ------------------------------------------------------------- any Authorization scheme
+
+SCHEMES = st.sampled_from(["NTLM", "Negotiate", "Kerberos", "Mutual", "HOBA", "Custom-Auth"])
+BASE64 = string.ascii_letters + string.digits + "+/"
+
+
+@settings(max_examples=25, deadline=None)
+@given(scheme=SCHEMES, value=_random(BASE64, 40), pad=st.sampled_from(["", "=", "=="]))
+def test_credentials_after_any_authorization_scheme_are_masked(
+    scheme: str, value: str, pad: str
+) -> None:
+    # RFC 7235: credentials = auth-scheme SP token68; the scheme word is kept.
+    for template in ("Authorization: {} {}\r\n", '"authorization": "{} {}",'):
+        out = scrub_secrets(template.format(scheme, value + pad)).text
+        assert value not in out
+        assert scheme in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: header missing from the request",
+        "Authorization: required for every_endpoint_of_the_api",
+        "authorization: see docs/authentication_and_authorization.md",
+    ],
+)
+def test_prose_after_authorization_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
