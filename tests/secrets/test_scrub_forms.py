@@ -5,6 +5,7 @@ with values hypothesis draws (no sample of any corpus), and the text around them
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -96,4 +97,41 @@ def test_credentials_after_any_authorization_scheme_are_masked(
     ],
 )
 def test_prose_after_authorization_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+# ------------------------------------------------- a quoted value inside a parenthesis
+
+LOWER = string.ascii_lowercase
+# Typed along the alphabet (a dummy given to the key as explicitly as a real key would be).
+TYPED = st.builds(
+    lambda start, n: "".join(LOWER[(start + i) % 26] for i in range(n)),
+    st.integers(0, 25),
+    st.integers(16, 40),
+)
+BASE64_OF_TEXT = st.text(alphabet=LOWER + " -:", min_size=24, max_size=48).map(
+    lambda t: base64.b64encode(t.encode()).decode().rstrip("=")
+)
+
+
+@pytest.mark.parametrize(
+    "template", ['STRIPE_KEY = ("{}"', "acme.key = ('{}'", 'pkey: ("{}")', "AUTH = (`{}`)"]
+)
+@settings(max_examples=20, deadline=None)
+@given(value=st.one_of(TYPED, BASE64_OF_TEXT.filter(lambda v: len(v) >= 16 and v.isalnum())))
+def test_a_value_opened_by_a_parenthesis_is_masked_as_without_it(template: str, value: str) -> None:
+    # ``KEY = ("..."``: a long value Python joins from strings inside a parenthesis.
+    assert value not in scrub_secrets(template.format(value)).text
+    assert value not in scrub_secrets(template.format(value).replace("(", "")).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sort_key = (row_created_at_descending)",
+        'cache_key = ("user-profile-settings-page")',
+        "key = (get_value_from_the_config_file)",
+    ],
+)
+def test_a_name_in_a_parenthesis_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
