@@ -135,3 +135,40 @@ def test_a_value_opened_by_a_parenthesis_is_masked_as_without_it(template: str, 
 )
 def test_a_name_in_a_parenthesis_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ------------------------------------------------------- a JSON Web Key's private members
+
+B64URL = ALNUM + "-_"
+JWKS = {
+    "EC": '{{"kty": "EC", "crv": "P-256", "x": "{pub}", "y": "{pub}", "d": "{value}"}}',
+    "RSA": '{{\n  "kty": "RSA",\n  "e": "AQAB",\n  "d": "{value}",\n  "dp": "{value}"\n}}',
+    "octet, in JavaScript": "const jwk = {{ kty: 'oct', alg: 'A128KW', k: '{value}' }};",
+    "in a key set": (
+        '{{"keys": [{{"kty": "OKP", "crv": "Ed25519", "x": "{pub}", "d": "{value}"}}]}}'
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JWKS))
+@settings(max_examples=20, deadline=None)
+@given(first=st.sampled_from("-_" + ALNUM), rest=_random(B64URL, 42), pub=_random(B64URL, 43))
+def test_a_json_web_keys_private_members_are_masked(
+    name: str, first: str, rest: str, pub: str
+) -> None:
+    # Base64url of random bytes: any of its 64 characters may come first, "-" too.
+    value = first + rest
+    out = scrub_secrets(JWKS[name].format(value=value, pub=pub)).text
+    assert value not in out
+    assert "kty" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"d": "2024-01-01T00:00:00Z", "k": "some_setting_name_here", "p": "page_two_of_ten"}',
+        "for k, v in sorted(items): print(k, v)",
+    ],
+)
+def test_one_letter_members_outside_a_key_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
