@@ -172,3 +172,36 @@ def test_a_json_web_keys_private_members_are_masked(
 )
 def test_one_letter_members_outside_a_key_are_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ------------------------------------- a constant naming the setting, then its value
+
+PUNCT = "!#%&()*+,-./:;<=>?@[]^_{|}~"
+CALLS = [
+    'curl_easy_setopt(curl, CURLOPT_PROXYPASSWORD, "{}");',
+    "env.put(Context.SECURITY_CREDENTIALS, '{}');",
+    'define(DB_PASSWORD, "{}");',
+    "Settings::set(Settings::API_TOKEN, `{}`)",
+]
+
+
+@pytest.mark.parametrize("template", CALLS)
+@settings(max_examples=20, deadline=None)
+@given(value=_random(ALNUM + PUNCT, 20).filter(lambda v: v[0] not in "$<{%"))
+def test_a_value_given_to_a_constant_argument_is_masked(template: str, value: str) -> None:
+    # As ``setProperty("KEY", "x")``: the constant names the setting its next argument sets.
+    out = scrub_secrets(template.format(value)).text
+    assert value not in out
+    assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'print(password, "is not the one on file")',
+        'assertEqual(token, "expected-value-here")',
+        'check(user.password, "hunter2-but-longer")',
+    ],
+)
+def test_a_variable_then_another_argument_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
