@@ -1,6 +1,7 @@
 """Build the fresh held-out secret corpora from four more scanners' own test data.
 
     python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR --trivy DIR
+    python -m bench.secret_sources --credsweeper DIR
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 None of these sources was looked at while the scrubber was tuned; their samples are written
@@ -23,6 +24,12 @@ so ``bench.secret_heldout`` scores them in the same harness.
   rule of a test config is left out) names a file and a line, and its ``Match`` shows the
   line with the secret as asterisks: the secret is what the asterisks cover in the file's
   line. The text is that line and up to two lines before it.
+- CredSweeper (Samsung, MIT, issue 32's fourth pass; a TUNING corpus, its misses read):
+  ``tests/data/output.json``, CredSweeper's validated findings on its ``tests/samples/*``;
+  a positive is the sample's line of a finding with up to two lines before it, its secret the
+  finding's ``value`` (left out when the value is not in that line); a key's block is one
+  positive. Built in ``bench/secret_sources_more.py``, which documents the details; the
+  file's ``notice`` holds the MIT licence text.
 
 Needs ``regex`` and ``pyyaml`` (not Kindling dependencies).
 """
@@ -60,7 +67,14 @@ def _show(repo: str, path: str) -> str:
     return _git(repo, "show", f"HEAD:{path}")
 
 
-def _write(name: str, source: str, licence: str, positives: list[dict[str, str]], out: Path):
+def _write(
+    name: str,
+    source: str,
+    licence: str,
+    positives: list[dict[str, str]],
+    out: Path,
+    notice: str = "",
+) -> None:
     seen: set[tuple[str, str]] = set()
     unique = []
     for p in positives:
@@ -68,7 +82,10 @@ def _write(name: str, source: str, licence: str, positives: list[dict[str, str]]
         if key not in seen and len(p["secret"]) >= 8:
             seen.add(key)
             unique.append(p)
-    data = {"source": source, "licence": licence, "positives": unique, "negatives": []}
+    data: dict[str, object] = {"source": source, "licence": licence}
+    if notice:
+        data["notice"] = notice
+    data.update(positives=unique, negatives=[])
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     print(f"{name}: {len(unique)} positives", file=sys.stderr)
@@ -297,6 +314,7 @@ def main() -> int:
     parser.add_argument("--ripsecrets", help="a sirwart/ripsecrets clone")
     parser.add_argument("--semgrep", help="a semgrep/semgrep-rules clone")
     parser.add_argument("--trivy", help="an aquasecurity/trivy clone")
+    parser.add_argument("--credsweeper", help="a Samsung/CredSweeper clone")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--semgrep-out", type=Path, default=Path("/tmp/kindling-secret-corpora"))
     args = parser.parse_args()
@@ -315,6 +333,12 @@ def main() -> int:
     if args.trivy:
         source = f"aquasecurity/trivy@{_head(args.trivy)} {_TRIVY}/scanner_test.go + testdata"
         _write("trivy", source, "Apache-2.0", trivy(args.trivy), args.out)
+    if args.credsweeper:
+        from bench.secret_sources_more import CREDSWEEPER_NOTICE, credsweeper
+
+        source = f"Samsung/CredSweeper@{_head(args.credsweeper)} tests/data/output.json + samples"
+        found = credsweeper(args.credsweeper)
+        _write("credsweeper", source, "MIT", found, args.out, CREDSWEEPER_NOTICE)
     return 0
 
 

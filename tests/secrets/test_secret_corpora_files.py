@@ -16,7 +16,15 @@ CORPORA = sorted((TESTS / "data" / "secret_corpora").glob("*.json"))
 
 def test_the_held_out_corpora_are_all_there() -> None:
     names = {p.stem for p in CORPORA}
-    assert {"kingfisher", "gitleaks", "detect_secrets", "whispers", "ripsecrets", "trivy"} <= names
+    assert {
+        "kingfisher",
+        "gitleaks",
+        "credsweeper",
+        "detect_secrets",
+        "whispers",
+        "ripsecrets",
+        "trivy",
+    } <= names
 
 
 @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.stem)

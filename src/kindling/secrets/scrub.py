@@ -34,6 +34,8 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
     and digits spelled from no words, random or typed in sequence: masking a dummy costs
     nothing, leaving a real key costs a lot.
 
+A text holding terminal colour codes is also read without them (``secrets.scrub_terminal``).
+
 Precision choices (deliberate leaks, each to keep ordinary developer text intact): empty values,
 already-masked values and placeholders (``${VAR}``, ``$VAR``, ``<your-token>``, ``{{ x }}``,
 ``%s``, ``?``, ``***``, ``xxx``) are left; an unquoted value is left when it reads as code
@@ -54,9 +56,9 @@ programs in Kindling's home for the next hook (compiling was two thirds of a cap
 CPU).
 
 Must not import anything from Kindling except ``kindling.errors`` (lazily: only a caller's
-mistake raises), and lazily the scrubber's
-own modules (``secrets.scrub_rules``, ``secrets.scrub_keywords``, ``secrets.secret_shapes``,
-``secrets.scrub_context``, ``secrets.scrub_gate``); none of them imports this module back (the
+mistake raises), and lazily the scrubber's own modules (``secrets.scrub_rules``,
+``secrets.scrub_keywords``, ``secrets.secret_shapes``, ``secrets.scrub_context``,
+``secrets.scrub_gate``, ``secrets.scrub_terminal``); none of them imports this module back (the
 shared pieces, ``LazyPattern`` and the ``Rule`` type, live in the leaf ``secrets.scrub_values``);
 standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
 """
@@ -216,9 +218,9 @@ def _woken(text: str, lowered: str) -> list[int]:
 
 
 # Short texts in which nothing was masked, remembered: a capture's provenance values (tool
-# names, commands, paths, roles) come back in every event of a session. Only texts that held
-# no secret are kept (they are written as they are anyway), in memory, at most ``_CLEAN_MAX``
-# of them (then the whole set is dropped: no lock, and a thread that races it only scrubs again).
+# names, commands, paths, roles) come back in every event of a session. Only texts that held no
+# secret are kept (written as they are anyway), in memory, at most ``_CLEAN_MAX`` of them (then
+# the whole set is dropped: no lock, and a thread that races it only scrubs again).
 _CLEAN: dict[str, None] = {}
 _CLEAN_MAX = 4096
 _CLEAN_CHARS = 256
@@ -232,6 +234,14 @@ def scrub_secrets(text: str) -> Scrubbed:
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
+    if "\x1b[" in text:  # a secret between terminal colour codes
+        from kindling.secrets.scrub_terminal import through_escapes
+
+        return through_escapes(text, _scrub, mask_copies)
+    return _scrub(text)
+
+
+def _scrub(text: str) -> Scrubbed:
     if text in _CLEAN:
         return Scrubbed(text, ())
     result = scrub_once(text)
@@ -375,15 +385,11 @@ def _masked_value(original: str, replacement: str, kind: str) -> str | None:
     value = original[len(head) : len(original) - len(tail)].strip().strip("\"'`")
     if len(value) < MIN_COPY_CHARS or "[REDACTED:" in value or "\n" in value:
         return None
-    if _is_name(value):
-        return None  # a name (a wrong guess by a key rule): other copies are code, not secrets
-    return value
-
-
-def _is_name(value: str) -> bool:
     from kindling.secrets.scrub_context import is_name
 
-    return is_name(value)
+    if is_name(value):
+        return None  # a name (a wrong guess by a key rule): other copies are code, not secrets
+    return value
 
 
 def mask_copies(text: str, values: dict[str, str]) -> str:

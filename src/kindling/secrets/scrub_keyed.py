@@ -205,6 +205,7 @@ def _keyed_src() -> str:
           | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
           | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
+          | (?<=,)(?P<call>[ \t]++)(?=["'`])               # setopt(h, OPT_PASSWORD, "value")
           | (?<=[ \t])[ \t]*+{_OPERATOR}
           | (?<=[ \t])[ \t]*+{_TYPES}[ \t]++=(?![=~])      # Go: var token string = "x"
           | (?<=:)[ \t]*+{_TYPES}[ \t]*+=(?![=~>])         # TS: const token: string = "x"
@@ -246,6 +247,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
     if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
         return None
+    call = "call" in m.re.groupindex and m["call"] is not None  # (the --flag rule has none)
+    if call and not _constant_argument(text, m.start("sep")):
+        return None  # print(password, "is wrong"): a variable, then another argument
     kind = key_kind(text, m.start("sep")) or "secret"
     quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
     if quoted is not None:
@@ -278,6 +282,18 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     ):
         return None
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
+
+
+_CONSTANT_ARGUMENT = LazyRe(r"[(,][ \t]*+(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+", re.ASCII)
+
+
+def _constant_argument(text: str, comma: int) -> bool:
+    """True when the key before ``comma`` is a constant given as an argument (``setopt(h,
+    CURLOPT_PASSWORD, ...``, ``env.put(Context.SECURITY_CREDENTIALS, ...``): it names the
+    setting the next argument sets, as a quoted key does."""
+    head = text[max(0, comma - 80) : comma]
+    at = max(head.rfind("("), head.rfind(","))
+    return at >= 0 and _CONSTANT_ARGUMENT.fullmatch(head[at:]) is not None
 
 
 def too_short(kind: str, value: str) -> bool:

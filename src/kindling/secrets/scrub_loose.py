@@ -38,10 +38,14 @@ if TYPE_CHECKING:
 LOOSE_WORDS = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
 
 
+# A quoted value may open a parenthesis (``KEY = ("..."``: Python joins the strings of a long
+# value inside one, as the strict key rules already read it).
+_OPEN = r"(?:\([ \t]*+(?=[\"'`]))?"
+
 # Starts at the operator (rarer than letters) and looks back for the key in the handler, so
 # a long run of key-like words costs one short look-back per operator, not a scan per letter.
 _LOOSE_SRC = (
-    r"(?P<keep>[\"'`]?[ \t]*+(?::{1,3}=|\?=|=>|=|:)[ \t]*+[\"'`]?)"
+    rf"(?P<keep>[\"'`]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
     r"(?P<value>[A-Za-z0-9_+/.~@%|-]{12,300}+={0,3})"
 )
 
@@ -103,7 +107,7 @@ def _any_key(key: str) -> bool:
 _WEAK_SRC = (
     r"(?=[KkAaSsPp])(?:[Kk][Ee][Yy]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?"
     r"|[Pp][Rr][Ii][Vv][Aa][Tt][Ee])(?![A-Za-z0-9_])"
-    r"(?P<keep>[\"'`]?[ \t]*+(?::{1,3}=|\?=|=>|=|:)[ \t]*+[\"'`]?)"
+    rf"(?P<keep>[\"'`]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
     r"(?P<value>[A-Za-z0-9_-]{16,300}+)(?![A-Za-z0-9_.(\[+/=-])"
 )
 

@@ -7,6 +7,8 @@
   ``"api_keys": ["x", "y"]``).
 - Terraform ``variable "db_password" { default = "x" }``; a key with its quoted argument on a
   line of its own (Gradle ``password 'x'``); a URL given to a key naming a webhook.
+- A JSON Web Key's private members (``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, ``k``), in an
+  object whose ``kty`` says it is a key.
 
 What names a secret is ``secrets.scrub_keyed``'s ``key_kind``, so both agree. Loaded with the
 other rules on the first call of ``scrub_secrets``. Must not import anything from Kindling
@@ -197,6 +199,24 @@ def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['keep']}{mask(kind)}{m['q2']}"
 
 
+# A JSON Web Key's private members (RFC 7518, section 6): an EC or OKP key's ``d``, an RSA
+# key's ``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, an octet key's ``k``. Their names are one
+# or two letters, so they name a secret only in an object that says it is a key (``"kty"``);
+# its public members (``n``, ``e``, ``x``, ``y``) are left.
+_JWK_SRC = (
+    r"""(?P<keep>(?<![\w"'])(?P<k>["']?)(?:d|p|q|dp|dq|qi|k)(?P=k)[ \t]*+:[ \t]*+(?P<q>["']))"""
+    r"(?P<value>[A-Za-z0-9_-]{16,}+={0,2})(?P=q)"
+)
+
+
+def _jwk_member(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    start, end = text.rfind("{", 0, m.start()), text.find("}", m.end())
+    if start < 0 or m.start() - start > 8192 or "kty" not in text[start : max(end, m.end())]:
+        return None  # not in an object with a key type: some other "d" or "k"
+    return "private_key", f"{m['keep']}{mask('private_key')}{m['q']}"
+
+
 def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """These rules, in the order they run (before ``keyed_rules``)."""
     a, ai = re.ASCII, re.ASCII | re.IGNORECASE
@@ -208,4 +228,5 @@ def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
         (("variable",), LazyPattern(_HCL_VARIABLE_SRC, ai), _named_by_key),
         (_ARGUMENT_WORDS, LazyPattern(_ARGUMENT_SRC, a), _argument),
+        (("kty",), LazyPattern(_JWK_SRC, a), _jwk_member),
     ]

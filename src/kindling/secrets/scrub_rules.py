@@ -50,6 +50,7 @@ from kindling.secrets.scrub_values import (
     leave_value,
     mask,
     mixed_case,
+    random_enough,
     short_generated,
 )
 
@@ -125,7 +126,12 @@ _AUTH_SRC = r"""
         (?: (?<=authorization.)
             (?: (?<=["'])[ \t]*+[:=] | (?<=[ \t])[ \t]*+[:=] | (?<=[:=]) )
             [ \t]*+["']?
-            (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest|ssws|sso-key)[ \t]++)?
+            (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest|ssws|sso-key)[ \t]++
+              # Any other scheme word (NTLM, Negotiate, a vendor's): RFC 7235's "scheme
+              # token68", when a token68 of 16+ characters follows it.
+              | (?P<other>[a-z][a-z0-9_.-]{1,30}+)[ \t]++
+                (?=[a-z0-9._~+/-]{16,}+=*+(?![^\s"'`,;)}]))
+            )?
           | (?<![a-z0-9_]bearer.)(?<=bearer[ \t])[ \t]*+(?P<bearer>)
         )
     )
@@ -141,6 +147,10 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
     if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value):
         return None
+    if m["other"] and not (random_enough(value) and has_candidate(value)):
+        return None  # "Authorization: header missing ..." is prose, not an unknown scheme
+    if m.string.startswith(" [REDACTED:", m.end()):
+        return None  # the scheme of credentials masked already
     return "authorization", f"{m['prefix']}{mask('authorization')}{tail}"
 
 
