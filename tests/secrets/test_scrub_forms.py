@@ -205,3 +205,31 @@ def test_a_value_given_to_a_constant_argument_is_masked(template: str, value: st
 )
 def test_a_variable_then_another_argument_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# --------------------------------------------------- a generated value ending in a key word
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(
+    value=_random(ALNUM, 14).filter(lambda v: sum(c.isdigit() for c in v) >= 2),
+    end=st.sampled_from(["pw", "Pw", "PW"]),
+    key=st.sampled_from(["userpass=", "password=", "DB_PASS=", "db_pw: "]),
+)
+def test_a_generated_value_ending_in_pw_is_no_variable_name(value: str, end: str, key: str) -> None:
+    """``userpass=<14 random characters>Pw`` was read as a variable named for a password
+    (``dbPw``) and left: a draw of another test found it (``pCOtjvVGw5pnulpW``). A name is
+    short, or spelled from words with one digit at most; a generated value with digits
+    scattered through it is neither."""
+    secret = value + end
+    assert secret not in scrub_secrets(f"{key}{secret}").text
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["dbPw", "ADMIN_PASSWORD", "smtp_user_password", "mysqlRootPassword", "myVeryLongDbPw",
+     "POSTGRES_ROOT_PASSWORD", "KEYCLOAK_ADMIN_PASSWORD"],
+)  # fmt: skip
+def test_a_variable_named_for_a_password_is_left(name: str) -> None:
+    text = f"userpass={name}"
+    assert scrub_secrets(text).text == text

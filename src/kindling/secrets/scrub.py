@@ -385,7 +385,7 @@ def _masked_value(original: str, replacement: str, kind: str) -> str | None:
     value = original[len(head) : len(original) - len(tail)].strip().strip("\"'`")
     if len(value) < MIN_COPY_CHARS or "[REDACTED:" in value or "\n" in value:
         return None
-    from kindling.secrets.scrub_context import is_name
+    from kindling.secrets.scrub_values import is_name
 
     if is_name(value):
         return None  # a name (a wrong guess by a key rule): other copies are code, not secrets

@@ -24,9 +24,11 @@ import re
 
 from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_values import (
+    HEXISH,
     LazyPattern,
     LazyRe,
     entropy,
+    is_name,
     leave_value,
     looks_generated,
     mask,
@@ -40,39 +42,10 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------ value shape
 
 
-# Words joined the ways code joins them (``KeySerializationEncryption``, ``AI_ADDRCONFIG``,
-# ``sha256_digest``): a name, never a generated credential.
-WORDY = LazyRe(
-    r"(?:[A-Z]{1,4}[a-z]{2,}+|[A-Z][a-z](?=[0-9])|[a-z]{3,}+|(?<=[_.-])[a-z]{2}(?![a-z])"
-    r"|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z](?=[^A-Za-z]|$)|[0-9]++|[_.-])+",
-    re.ASCII,
-)
-
-
-def is_name(value: str) -> bool:
-    """Words joined as code joins them, with few digits: ``sha256_digest``, not hex."""
-    if _HEXISH.fullmatch(value):
-        return False  # hex (with dashes): a digest or key, never a name
-    letters = sum(map(str.isalpha, value))
-    if letters < 0.6 * sum(map(str.isalnum, value)) or _WORD3.search(value) is None:
-        return False  # mostly digits: generated
-    if any(not _VOWEL.search(w) for w in _LOWER_RUN.findall(value)):
-        return False  # "tpvgx": letters no language strings together
-    if len(_DIGIT_RUN.findall(value)) > 2 or (len(value) >= 24 and entropy(value) >= 4.3):
-        return False  # digits scattered through it, or letters as varied as a random draw
-    return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
-
-
 # A version, alone or with the file it versions (``v0.22.0/go.mod`` in a go.sum line).
 _VERSION_PATH = LazyRe(
     r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?(?:/[A-Za-z0-9_.+-]++)*+", re.ASCII
 )
-_LOWER_RUN = LazyRe(r"[a-z]{3,}", re.ASCII)
-_VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
-_WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
-_HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
-_LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
-_DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
 
 
 _DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
@@ -86,7 +59,7 @@ def credential_like(value: str) -> bool:
         return False
     if _UUID.fullmatch(value):
         return True
-    if len(value) < 24 and _HEXISH.fullmatch(value):
+    if len(value) < 24 and HEXISH.fullmatch(value):
         return False  # a short hex id: a GPG key id, a short commit, a color
     if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION_PATH.fullmatch(value):
         return False  # CamelCase or snake_case words, an attribute chain: a name in code

@@ -323,3 +323,34 @@ def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) 
     P.loose_words = (*loose_words, *vendor_words)
     P.vendor_words = vendor_words
     P.hex = compile(r"[0-9a-fA-F]+", a)
+
+
+# Words joined the ways code joins them (``KeySerializationEncryption``, ``AI_ADDRCONFIG``,
+# ``sha256_digest``): a name, never a generated credential.
+WORDY = LazyRe(
+    r"(?:[A-Z]{1,4}[a-z]{2,}+|[A-Z][a-z](?=[0-9])|[a-z]{3,}+|(?<=[_.-])[a-z]{2}(?![a-z])"
+    r"|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z](?=[^A-Za-z]|$)|[0-9]++|[_.-])+",
+    re.ASCII,
+)
+
+
+def is_name(value: str) -> bool:
+    """Words joined as code joins them, with few digits: ``sha256_digest``, not hex."""
+    if HEXISH.fullmatch(value):
+        return False  # hex (with dashes): a digest or key, never a name
+    letters = sum(map(str.isalpha, value))
+    if letters < 0.6 * sum(map(str.isalnum, value)) or _WORD3.search(value) is None:
+        return False  # mostly digits: generated
+    if any(not _VOWEL.search(w) for w in _LOWER_RUN.findall(value)):
+        return False  # "tpvgx": letters no language strings together
+    if len(_DIGIT_RUN.findall(value)) > 2 or (len(value) >= 24 and entropy(value) >= 4.3):
+        return False  # digits scattered through it, or letters as varied as a random draw
+    return WORDY.fullmatch(value) is not None and _LONG_DIGITS.search(value) is None
+
+
+_LOWER_RUN = LazyRe(r"[a-z]{3,}", re.ASCII)
+_VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
+_WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
+HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
+_LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
+_DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
