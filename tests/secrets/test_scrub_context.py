@@ -7,8 +7,6 @@ Every shape the issue lists as reaching disk is masked here with values hypothes
 from __future__ import annotations
 
 import base64
-import random
-import string
 from pathlib import Path
 
 import pytest
@@ -17,76 +15,58 @@ from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
 from kindling.secrets.scrub_context import credential_like
+from tests.support.drawn import ALNUM, drawn, mixed
 
 HEX = "0123456789abcdef"
-ALNUM = string.ascii_letters + string.digits
-
-
-def _random(alphabet: str, n: int) -> st.SearchStrategy[str]:
-    # Drawn from a seed, so every example looks as a generated credential does (hypothesis
-    # would otherwise shrink towards "0000AAAA", which no issuer hands out).
-    def draw(seed: int) -> str:
-        rng = random.Random(seed)
-        return "".join(rng.choice(alphabet) for _ in range(n))
-
-    return st.integers(0, 2**32).map(draw)
-
-
-def _mixed(n: int) -> st.SearchStrategy[str]:
-    return _random(ALNUM, n).filter(
-        lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
-    )
-
-
 UUID = st.uuids().map(str)
 
 SHAPES: dict[str, tuple[st.SearchStrategy[str], str]] = {
     "aws configure set": (
-        _random(ALNUM + "+/", 40),
+        drawn(ALNUM + "+/", 40),
         "$ aws configure set aws_secret_access_key {} --profile dev",
     ),
     "docker config auth": (
-        _mixed(24).map(lambda v: base64.b64encode(f"me:{v}".encode()).decode()),
+        mixed(24).map(lambda v: base64.b64encode(f"me:{v}".encode()).decode()),
         '{{"auths": {{"https://index.docker.io/v1/": {{"auth": "{}"}}}}}}',
     ),
-    ".netrc": (_random(HEX, 40), "machine api.example.com\n  login ada\n  password {}\n"),
-    ".netrc one line": (_random(HEX, 32), "machine x login y password {}"),
-    "PsExec -p": (_mixed(14), r"PsExec.exe \\web01 -u CORP\admin -p {} cmd.exe"),
+    ".netrc": (drawn(HEX, 40), "machine api.example.com\n  login ada\n  password {}\n"),
+    ".netrc one line": (drawn(HEX, 32), "machine x login y password {}"),
+    "PsExec -p": (mixed(14), r"PsExec.exe \\web01 -u CORP\admin -p {} cmd.exe"),
     "Connect-VIServer -Password": (
-        _mixed(14),
+        mixed(14),
         "Connect-VIServer -Server vc01 -User admin -Password {}",
     ),
-    "vault operator unseal": (_random(ALNUM + "+/", 44), "vault operator unseal {}"),
+    "vault operator unseal": (drawn(ALNUM + "+/", 44), "vault operator unseal {}"),
     # base64 keys end in padding: a value is not cut at "=" there
     "vault operator unseal, padded": (
-        _random(ALNUM + "+/", 43).map(lambda v: v + "="),
+        drawn(ALNUM + "+/", 43).map(lambda v: v + "="),
         "vault operator unseal {}",
     ),
     "vault login, padded": (
-        _random(ALNUM + "+/", 42).map(lambda v: v + "=="),
+        drawn(ALNUM + "+/", 42).map(lambda v: v + "=="),
         "vault login -no-print {}\n",
     ),
-    "mailgun key-": (_random(HEX, 32), "using key-{} for mail"),
+    "mailgun key-": (drawn(HEX, 32), "using key-{} for mail"),
     "azure SAS sig": (
-        _mixed(43),
+        mixed(43),
         "https://acct.blob.core.windows.net/c/f.txt?sv=2021-08-06&ss=b&srt=o&sp=r"
         "&se=2026-01-01T00:00:00Z&sig={}%3D",
     ),
     "discord webhook": (
-        _random(ALNUM + "_-", 68),
+        drawn(ALNUM + "_-", 68),
         "curl -X POST https://discord.com/api/webhooks/112233445566778899/{} -d @m.json",
     ),
     "token as URL user": (
-        _random(HEX, 40),
+        drawn(HEX, 40),
         "git clone https://{}:x-oauth-basic@github.com/acme/app.git",
     ),
     "heroku key, then its copy": (
         UUID,
         "HEROKU_API_KEY={0}\nheroku: using key {0}",
     ),
-    "ssh-less flag --token": (_mixed(30), "deploy --token {} --env prod"),
-    "query ?code=": (_mixed(32), "GET /callback?state=x&code={} HTTP/1.1"),
-    "near a key word": (_mixed(32), "stripe secret key is {} (rotate monthly)"),
+    "ssh-less flag --token": (mixed(30), "deploy --token {} --env prod"),
+    "query ?code=": (mixed(32), "GET /callback?state=x&code={} HTTP/1.1"),
+    "near a key word": (mixed(32), "stripe secret key is {} (rotate monthly)"),
 }
 
 
@@ -114,7 +94,7 @@ SYNTAXES: dict[str, str] = {
 
 @pytest.mark.parametrize("name", sorted(SYNTAXES))
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(value=_mixed(16))
+@given(value=mixed(16))
 def test_a_secret_named_in_any_syntax_is_masked(name: str, value: str) -> None:
     out = scrub_secrets(SYNTAXES[name].format(value)).text
     assert value not in out
@@ -122,7 +102,7 @@ def test_a_secret_named_in_any_syntax_is_masked(name: str, value: str) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(user=st.sampled_from(["me", "AWS", "ci-bot"]), password=_mixed(14))
+@given(user=st.sampled_from(["me", "AWS", "ci-bot"]), password=mixed(14))
 def test_base64_of_user_and_password_is_masked_bare(user: str, password: str) -> None:
     token = base64.b64encode(f"{user}:{password}\n".encode()).decode()
     # The random-token rules wake on a digit or a base64 sign; letters alone wake nothing.
@@ -132,7 +112,7 @@ def test_base64_of_user_and_password_is_masked_bare(user: str, password: str) ->
 
 
 @settings(max_examples=25, deadline=None)
-@given(body=_random(ALNUM + "+/", 64))
+@given(body=drawn(ALNUM + "+/", 64))
 def test_a_key_block_that_is_not_public_is_masked(body: str) -> None:
     for label in ("RSA KEY", "SSH2 ENCRYPTED KEY", "EC PRIVATE KEY"):
         out = scrub_secrets(f'"key": "-----BEGIN {label}-----{body}-----END {label}-----"').text
@@ -153,14 +133,14 @@ def test_each_listed_shape_is_masked_with_random_values(name: str, data: st.Data
 
 
 @settings(max_examples=50, deadline=None)
-@given(_random(HEX, 40))
+@given(drawn(HEX, 40))
 def test_the_token_is_masked_in_userinfo_not_the_oauth_word(token: str) -> None:
     out = scrub_secrets(f"https://{token}:x-oauth-basic@github.com/o/r").text
     assert out == "https://[REDACTED:url_token]:x-oauth-basic@github.com/o/r"
 
 
 @settings(max_examples=50, deadline=None)
-@given(_mixed(32), st.integers(2, 5))
+@given(mixed(32), st.integers(2, 5))
 def test_every_copy_of_a_masked_value_in_one_text_is_masked(value: str, copies: int) -> None:
     text = f"API_TOKEN={value}\n" + "".join(f"echo {value} > /tmp/t{i}\n" for i in range(copies))
     out = scrub_secrets(text).text

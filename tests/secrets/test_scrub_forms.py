@@ -6,7 +6,6 @@ with values hypothesis draws (no sample of any corpus), and the text around them
 from __future__ import annotations
 
 import base64
-import random
 import string
 
 import pytest
@@ -14,24 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
-
-ALNUM = string.ascii_letters + string.digits
-
-
-def _random(alphabet: str, n: int) -> st.SearchStrategy[str]:
-    # Drawn from a seed, so every example looks as a generated credential does.
-    def draw(seed: int) -> str:
-        rng = random.Random(seed)
-        return "".join(rng.choice(alphabet) for _ in range(n))
-
-    return st.integers(0, 2**32).map(draw)
-
-
-def _mixed(n: int) -> st.SearchStrategy[str]:
-    return _random(ALNUM, n).filter(
-        lambda v: any(c.isdigit() for c in v) and any(c.isupper() for c in v)
-    )
-
+from tests.support.drawn import ALNUM, drawn, mixed
 
 # ------------------------------------------------------------------- terminal colour codes
 
@@ -46,7 +28,7 @@ COLOURED = {
 
 @pytest.mark.parametrize("name", sorted(COLOURED))
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(value=_mixed(36), on=SGR, off=SGR)
+@given(value=mixed(36, upper=True), on=SGR, off=SGR)
 def test_a_secret_between_terminal_colour_codes_is_masked(
     name: str, value: str, on: str, off: str
 ) -> None:
@@ -77,7 +59,7 @@ BASE64 = string.ascii_letters + string.digits + "+/"
 
 
 @settings(max_examples=25, deadline=None)
-@given(scheme=SCHEMES, value=_random(BASE64, 40), pad=st.sampled_from(["", "=", "=="]))
+@given(scheme=SCHEMES, value=drawn(BASE64, 40), pad=st.sampled_from(["", "=", "=="]))
 def test_credentials_after_any_authorization_scheme_are_masked(
     scheme: str, value: str, pad: str
 ) -> None:
@@ -152,7 +134,7 @@ JWKS = {
 
 @pytest.mark.parametrize("name", sorted(JWKS))
 @settings(max_examples=20, deadline=None)
-@given(first=st.sampled_from("-_" + ALNUM), rest=_random(B64URL, 42), pub=_random(B64URL, 43))
+@given(first=st.sampled_from("-_" + ALNUM), rest=drawn(B64URL, 42), pub=drawn(B64URL, 43))
 def test_a_json_web_keys_private_members_are_masked(
     name: str, first: str, rest: str, pub: str
 ) -> None:
@@ -187,7 +169,7 @@ CALLS = [
 
 @pytest.mark.parametrize("template", CALLS)
 @settings(max_examples=20, deadline=None)
-@given(value=_random(ALNUM + PUNCT, 20).filter(lambda v: v[0] not in "$<{%"))
+@given(value=drawn(ALNUM + PUNCT, 20).filter(lambda v: v[0] not in "$<{%"))
 def test_a_value_given_to_a_constant_argument_is_masked(template: str, value: str) -> None:
     # As ``setProperty("KEY", "x")``: the constant names the setting its next argument sets.
     out = scrub_secrets(template.format(value)).text
@@ -212,7 +194,7 @@ def test_a_variable_then_another_argument_is_left(text: str) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
-    value=_random(ALNUM, 14).filter(lambda v: sum(c.isdigit() for c in v) >= 2),
+    value=drawn(ALNUM, 14).filter(lambda v: sum(c.isdigit() for c in v) >= 2),
     end=st.sampled_from(["pw", "Pw", "PW"]),
     key=st.sampled_from(["userpass=", "password=", "DB_PASS=", "db_pw: "]),
 )
