@@ -1,10 +1,11 @@
-"""Build the fresh held-out secret corpora from four more scanners' own test data.
+"""Build secret corpora from more scanners' own test data: four held out, one for tuning.
 
     python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR --trivy DIR
     python -m bench.secret_sources --credsweeper DIR
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
-None of these sources was looked at while the scrubber was tuned; their samples are written
+None of the four held-out sources (whispers, ripsecrets, semgrep, trivy) was looked at while
+the scrubber was tuned; CredSweeper's is a tuning corpus. Their samples are written
 the way ``scripts/build_secret_corpora.py`` writes its corpora (``{"rule", "text", "secret"}``)
 so ``bench.secret_heldout`` scores them in the same harness.
 
