@@ -71,14 +71,23 @@ def _page(kd: Kindling, scorer: Meaning | None) -> list[str | None]:
     return [e.scope.session_id if isinstance(e, Observation) else None for e in top]
 
 
+def _check(kd: Kindling, strong: int, others: int) -> None:
+    big = _fill(kd, strong, others)
+    assert _page(kd, None).count("big") == 3  # by words alone: the cap
+    assert _page(kd, Meaning(big, known=False)).count("big") == 3  # no vectors yet: the cap
+    assert _page(kd, Meaning(big)).count("big") == strong  # by meaning too: every step
+
+
 @settings(max_examples=10, deadline=None)
 @given(strong=st.integers(4, 9), others=st.integers(4, 6))
 def test_meaning_lets_one_session_hold_the_page(
     tmp_path_factory: pytest.TempPathFactory, strong: int, others: int
 ) -> None:
-    path = tmp_path_factory.mktemp("spread") / "k.db"
-    with Kindling.open(path) as kd:
-        big = _fill(kd, strong, others)
-        assert _page(kd, None).count("big") == 3  # by words alone: the cap
-        assert _page(kd, Meaning(big, known=False)).count("big") == 3  # no vectors yet: the cap
-        assert _page(kd, Meaning(big)).count("big") == strong  # by meaning too: every step
+    with Kindling.open(tmp_path_factory.mktemp("spread") / "k.db") as kd:
+        _check(kd, strong, others)
+
+
+@pytest.mark.contract
+def test_the_rule_holds_on_every_backend(kd: Kindling) -> None:
+    """The provider is the same on both backends (``kd``: SQLite, then PostgreSQL)."""
+    _check(kd, strong=6, others=5)
