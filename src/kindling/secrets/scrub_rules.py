@@ -172,11 +172,13 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
 # sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 16-256 characters (a Dropbox token is 140; under 20 only
-# ``short_generated`` judges it). A dot inside
-# joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is the sentence's.
+# makes it part of something else), 16 to ``LONGEST_TOKEN`` characters (a Dropbox token is
+# 140, a 1Password service account's 650 to 900; under 20 only ``short_generated`` judges it).
+# A dot inside joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is
+# the sentence's.
+LONGEST_TOKEN = 2048
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{0,255}+"
+    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
@@ -185,7 +187,7 @@ _SEPARATORS = cached_compile(r"[-_.]")
 @woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
-    if len(token) < 16 or (len(token) > 256 and "." not in token):
+    if len(token) < 16 or (len(token) > LONGEST_TOKEN and "." not in token):
         return None
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if token.startswith("AAAA") or "base64" in before or "b64" in before:
