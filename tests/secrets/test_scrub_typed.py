@@ -83,7 +83,7 @@ def test_a_dummy_given_to_a_secret_word_is_masked(template: str, value: str) -> 
     assert result.kinds
 
 
-# Derandomized: about 2 random draws of letters in 100 are spelled like words (``_wordy``).
+# Derandomized: about 2 random draws of letters in 100 are spelled like words (``wordy``).
 @pytest.mark.parametrize("template", EXPLICIT)
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(value=_random_lower(20))

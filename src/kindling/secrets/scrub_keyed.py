@@ -18,11 +18,11 @@ from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
-    _wordy,
     is_name,
     leave_value,
     mask,
     random_enough,
+    wordy,
 )
 
 TYPE_CHECKING = False
@@ -332,7 +332,7 @@ def _named_by_key(value: str) -> bool:
         return True
     # digits scattered through it are a draw's, not a name's (oauth2AccessToken has one)
     return sum(c.isdigit() for c in value) <= 1 and (
-        is_name(value) or _wordy(value.replace("_", ""))
+        is_name(value) or wordy(value.replace("_", ""))
     )
 
 

@@ -190,7 +190,7 @@ def sequential(core: str) -> bool:
 
 def typed_key(token: str) -> bool:
     """One run of 16+ letters and digits, not hex of one case and not spelled from words
-    (``_wordy``, in its own case and in small letters): a generated key, or the dummy typed in
+    (``wordy``, in its own case and in small letters): a generated key, or the dummy typed in
     a key's place (``abcdefghijklmnopqrst``, ``Asdf1234asdf1234...``), which the randomness
     tests above leave. Alone it says nothing; given explicitly to a secret word it is that
     secret's value (issue 32): a memory tool loses nothing by masking a dummy there, and leaks
@@ -201,7 +201,7 @@ def typed_key(token: str) -> bool:
     chars = set(token)
     if chars <= _LOWER_HEX or chars <= _UPPER_HEX:
         return False
-    return not (_wordy(token) or _wordy(token.lower()))
+    return not (wordy(token) or wordy(token.lower()))
 
 
 _LOWER_HEX = frozenset("0123456789abcdef")
@@ -223,7 +223,7 @@ def generated_letters(core: str) -> bool:
     the case changes as often as a random draw changes it (a run of one class of characters
     is 3 long on average at most; a random draw of letters averages 2), its characters are as
     varied as a random draw (``entropy_floor``), not typed in sequence, and not spelled from
-    words (``_wordy``: ``getAccessTokenFromHeaders`` is a name).
+    words (``wordy``: ``getAccessTokenFromHeaders`` is a name).
     ``generated_letters("kETSVUrnPuVzCcVj32iAkQCcHHYxXGx2")`` is true."""
     n = len(core)
     if n < 20 or not mixed_case(core) or not core.isalnum():
@@ -231,7 +231,7 @@ def generated_letters(core: str) -> bool:
     runs = 1 + sum(_cls(a) != _cls(b) for a, b in itertools.pairwise(core))
     if n > 3 * runs or entropy(core) < entropy_floor(n) or sequential(core):
         return False
-    return not _wordy(core)
+    return not wordy(core)
 
 
 def short_generated(token: str) -> bool:
@@ -255,7 +255,7 @@ def short_generated(token: str) -> bool:
     runs = 1 + sum(_cls(a) != _cls(b) for a, b in itertools.pairwise(core))
     if n > 2.5 * runs or entropy(core) < 3.5 or sequential(core):
         return False
-    return not _wordy(core)
+    return not wordy(core)
 
 
 def generated_one_case(core: str) -> bool:
@@ -271,7 +271,7 @@ def generated_one_case(core: str) -> bool:
         return False
     if entropy(core) < entropy_floor(n) or sequential(core):
         return False
-    return not _wordy(core.lower())
+    return not wordy(core.lower())
 
 
 def _cls(c: str) -> int:
@@ -295,7 +295,7 @@ _COMMON_PAIRS = frozenset(
 _PAIR = LazyRe(r"(?=([A-Za-z][a-z]))", re.ASCII)
 
 
-def _wordy(core: str) -> bool:
+def wordy(core: str) -> bool:
     """Spelled from words, as a name is: 13 in 20 of its letter pairs inside words (a capital
     or small letter and the small letter after it) are common English pairs. Of the 6,998
     mixed-case names of 20+ characters in this virtualenv's site-packages, every one that
