@@ -29,7 +29,7 @@ so ``bench.secret_heldout`` scores them in the same harness.
   ``tests/data/output.json``, CredSweeper's validated findings on its ``tests/samples/*``;
   a positive is the sample's line of a finding with up to two lines before it, its secret the
   finding's ``value`` (left out when the value is not in that line); a key's block is one
-  positive. Built in ``bench/secret_sources_more.py``, which documents the details; the
+  positive. Built in ``bench/secret_source_credsweeper.py``, which documents the details; the
   file's ``notice`` holds the MIT licence text.
 
 Needs ``regex`` and ``pyyaml`` (not Kindling dependencies).
@@ -335,7 +335,7 @@ def main() -> int:
         source = f"aquasecurity/trivy@{_head(args.trivy)} {_TRIVY}/scanner_test.go + testdata"
         _write("trivy", source, "Apache-2.0", trivy(args.trivy), args.out)
     if args.credsweeper:
-        from bench.secret_sources_more import CREDSWEEPER_NOTICE, credsweeper
+        from bench.secret_source_credsweeper import CREDSWEEPER_NOTICE, credsweeper
 
         source = f"Samsung/CredSweeper@{_head(args.credsweeper)} tests/data/output.json + samples"
         found = credsweeper(args.credsweeper)

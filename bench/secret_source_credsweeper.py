@@ -1,4 +1,4 @@
-"""More secret corpora from scanners' own test data (``bench.secret_sources``' CLI builds them).
+"""The CredSweeper tuning corpus (``bench.secret_sources``' CLI builds it: ``--credsweeper DIR``).
 
 - CredSweeper (Samsung, MIT): ``tests/data/output.json``, CredSweeper's validated findings on
   its own ``tests/samples/*``. Each finding's ``line_data_list`` names a sample file, a line
