@@ -110,6 +110,12 @@ def base64_text(token: str) -> bool:
     return raw is not None and printable(raw)
 
 
+# File signatures, as base64, of data that is no key: images, fonts, archives, PDFs.
+DATA_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
+DATA_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA")
+DATA_MAGIC += ("T1RUTw",)
+
+
 # --------------------------------------------------------------------------- encoded PEM
 
 # Base64 of ``-----BEGIN `` (11 bytes: the encoding of what follows is not aligned to it, so
@@ -136,5 +142,48 @@ def _encoded_pem(m: re.Match[str]) -> tuple[str, str] | None:
     return "private_key", mask("private_key")
 
 
+# Base64 of ``PRIVATE KEY`` at each of the three alignments (the characters that the bytes
+# around it do not change): a blob that encodes a key file, or a file (a YAML config, a JSON
+# service account key) that holds one. Wrapped lines (``base64`` prints 76 a line) are one
+# blob; the whole blob is masked.
+_PRIVATE_KEY_B64 = ("UFJJVkFURSBLRV", "BSSVZBVEUgS0VZ", "QUklWQVRFIEtF")
+_KEY_BLOB_SRC = (
+    r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/]{16,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{16,}+)*+={0,2}"
+    r"(?![A-Za-z0-9+/=_-])"
+)
+
+
+def _key_blob(m: re.Match[str]) -> tuple[str, str] | None:
+    blob = m[0]
+    if not any(lit in blob for lit in _PRIVATE_KEY_B64):
+        return None
+    body = re.sub(r"\s+", "", blob).rstrip("=")
+    raw = decoded(body[: len(body) // 4 * 4])
+    if raw is None or _PRIVATE_LABEL.search(raw.decode("ascii", "replace")) is None:
+        return None  # "PRIVATE KEY" in base64 of other text, not a key's label
+    return "private_key", mask("private_key")
+
+
+def ssh_blob(token: str) -> bool:
+    """``token`` begins as an SSH public key's base64 does: a four-byte length, then the key
+    type's name (``AAAAB3NzaC1yc2E``: ``ssh-rsa``); not a run that merely starts ``AAAA``
+    (an X bearer token's zero bytes)."""
+    if not token.startswith("AAAA") or len(token) < 16:
+        return False
+    raw = decoded(token[:16])
+    if raw is None:
+        return False
+    size = int.from_bytes(raw[:4], "big")
+    name = raw[4 : 4 + min(size, 8)]
+    return 4 <= size <= 64 and all(c in _TYPE_NAME for c in name)
+
+
+_TYPE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789-@.")
+
+
 def encoded_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    return [(("ls0tls1crudjti",), LazyPattern(_ENCODED_PEM_SRC, re.ASCII), _encoded_pem)]
+    a = re.ASCII
+    return [
+        (("ls0tls1crudjti",), LazyPattern(_ENCODED_PEM_SRC, a), _encoded_pem),
+        (tuple(s.lower() for s in _PRIVATE_KEY_B64), LazyPattern(_KEY_BLOB_SRC, a), _key_blob),
+    ]

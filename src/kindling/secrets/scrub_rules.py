@@ -26,6 +26,7 @@ from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, ne
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_encoded import (
     BASIC,
+    DATA_MAGIC,
     base64_text,
     basic,
     decoded,
@@ -33,11 +34,14 @@ from kindling.secrets.scrub_encoded import (
     encodes_secret,
     may_be_text,
     printable,
+    ssh_blob,
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
+from kindling.secrets.scrub_password import password_rules
+from kindling.secrets.scrub_url import url_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
@@ -178,10 +182,12 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # the sentence's.
 LONGEST_TOKEN = 2048
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,:~%@$\\\[-])[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
+    r"(?<![A-Za-z0-9_+/=.,~%@$\\\[-])(?<!::)[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
+# Itanium C++ (``_ZN``, ``_ZL``, ``_ZZ``, ``_Z3``) and Rust v0 (``_RNv``) mangled names.
+_MANGLED = cached_compile(r"_(?:Z[NLZSTt0-9]|RN[vCstN])", re.ASCII)
 
 
 @woken_by_any_candidate
@@ -189,9 +195,13 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     if len(token) < 16 or (len(token) > LONGEST_TOKEN and "." not in token):
         return None
+    if m.start() and m.string[m.start() - 1] == ":" and not _labelled(m.string, m.start() - 1):
+        return None  # a link in a chain (``spotify:track:<id>``), a port, a URL's part
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
-    if token.startswith("AAAA") or "base64" in before or "b64" in before:
+    if ssh_blob(token) or "base64" in before or "b64" in before:
         return None  # an SSH public key blob, a base64 fixture
+    if _MANGLED.match(token):
+        return None  # a C++ or Rust symbol as its compiler mangles it (_ZN4node11Environment...)
     if basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     segments = _SEPARATORS.split(token)
@@ -217,6 +227,27 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     if not has_candidate(token) or (base64_text(token) and not encodes_secret(token)):
         return None  # base64 of readable text (a fixture, a GitHub node id)
     return "random_token", mask("random_token")
+
+
+# A label glued to a value by ``:`` (``app_password:<token>``, ``key:<token>``): a word alone,
+# after a blank, a quote, a bracket or the start of the line; not a link in a chain
+# (``spotify:track:<id>``, ``arn:aws:...``, ``https://``), nor a number (``12:34``).
+_LABEL = cached_compile(r"[A-Za-z_][\w.-]{0,63}+", re.ASCII)
+# A label that names a digest: its value is a hash, not a secret.
+_HASH_LABEL = cached_compile(
+    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity)",
+    re.ASCII | re.IGNORECASE,
+)
+_BEFORE_LABEL = " \t\r\n\"'`([{,;|"
+
+
+def _labelled(text: str, colon: int) -> bool:
+    start = colon
+    while start > 0 and colon - start <= 64 and text[start - 1] not in _BEFORE_LABEL:
+        start -= 1
+    if (start and text[start - 1] not in _BEFORE_LABEL) or not _LABEL.fullmatch(text, start, colon):
+        return False
+    return _HASH_LABEL.fullmatch(text, start, colon) is None  # ``h1:``, ``sha256:``
 
 
 def _digest(segment: str) -> bool:
@@ -246,17 +277,15 @@ def _one_case(hex_digits: str) -> bool:
 _BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
 # A label just before a base64 value that makes it a digest or public data, not a secret.
 _DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
-# Labels and file signatures (as base64) of data that is no key: images, fonts, archives.
+# Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
 _DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
-_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
-_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA", "T1RUTw")
 
 
 @gated
 def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     body = token.rstrip("=")
-    if not any(c in token for c in "+/=") or token.startswith("AAAA"):
+    if not any(c in token for c in "+/=") or ssh_blob(token):
         return None  # alphanumeric (the random-token rule's), or an SSH public key blob
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
@@ -277,7 +306,7 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     lower = sum(c.islower() for c in body)
     if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < entropy_floor(len(body)):
         return None
-    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(_MAGIC)):
+    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(DATA_MAGIC)):
         # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
         # sealed session token. Data says what it is: a label (``ICON = ``, ``base64,``), a
         # file's signature, or lines (longer runs never match the pattern).
@@ -318,10 +347,12 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
         (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
         *context_rules(),
+        *url_rules(),
         *place_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *named_rules(),
         *keyed_rules(),
+        *password_rules(),
         *loose_rules(),
         *data_rules(),
         near_key_rule(),

@@ -1,0 +1,67 @@
+"""A password written as people write one down: ``PW:dipPr10Gg!``, ``password hunter2x``.
+
+The key-value rules leave ``key:value`` with no blank after the colon (``image: org/token:
+latest`` is a tag) and a value after a key and a blank (``token for the app``: prose talks
+about it). After a password word (``password``, ``passwd``, ``passphrase``, ``pass``,
+``pwd``, ``pw``, as a key ends in one: ``db_pass``, ``userPwd``), in notes, chats and logs,
+both forms give the password: ``ID:master,PW:dipPr10Gg!``, ``user master password
+dipPr18Gg!``, ``my password is 237dg546fs9``. Such a value is masked when it reads as a
+password: 6 to 64 characters with a letter and a digit in it, not a name in code
+(``x86_64``-like words joined by ``_``), a path, a URL, a version or a reference; a word
+alone (``password:changed``, ``password is required``) is left.
+
+Runs after the key-value rules (``secrets.scrub_keyed``), which mask every other syntax.
+Must not import anything from Kindling except ``secrets.scrub_values`` and
+``secrets.scrub_keyed``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keyed import key_kind
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, is_name, leave_value, mask
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# A key (a word, not the end of a path, a host, a URL's user or a variable: ``$PWD``), then
+# ``:`` with no blank or blanks with ``is``/``was`` at most, then the value to a blank.
+_WRITTEN_SRC = (
+    r"(?<![\w/.:@$%\\])(?P<key>(?:[A-Za-z][\w.-]{0,40}?)?"
+    r"(?i:password|passwd|passphrase|pass|pwd|pw))(?![A-Za-z0-9])"
+    r"(?P<sep>:|[ \t]++(?:(?:is|was)[ \t]++)?)"
+    r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;)\]}]|$)"
+)
+# The password word as a whole word or a part of the key (``db_pass``, ``userPwd``, ``PW``).
+_PART = LazyRe(
+    r"(?:^|[_.-]|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z]))"
+    r"(?:[Pp]assword|[Pp]asswd|[Pp]assphrase|[Pp]ass|[Pp]wd|[Pp]w|PASSWORD|PASSWD|PASSPHRASE"
+    r"|PASS|PWD|PW)\Z",
+    re.ASCII,
+)
+_DOTTED = LazyRe(r"[A-Za-z_]\w*+(?:\.\w++)++", re.ASCII)
+_VERSION = LazyRe(r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][A-Za-z0-9.]*)?", re.ASCII)
+
+
+def _written(m: re.Match[str]) -> tuple[str, str] | None:
+    key, value = m["key"], m["value"].rstrip(".,;:")
+    if key_kind(key, len(key)) != "password" or len(value) < 6 or "[REDACTED:" in value:
+        return None
+    if _PART.search(key) is None:
+        return None  # the word ends another one (``Buypass AS-983163327``, ``bypass``)
+    if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
+        return None  # a word (``password:changed``) or a number (a count, a port)
+    if any(c in value for c in "/\\=") or "://" in value or value.startswith(("-", "$", "%")):
+        return None  # a path, an expression, a flag, a reference
+    if "::" in value or "->" in value or _DOTTED.fullmatch(value):
+        return None  # code: ``pass v8::Object``, ``pass np.float32``
+    if leave_value(value) or is_name(value) or _VERSION.fullmatch(value):
+        return None
+    kept = m.string[m.start() : m.start("value")]
+    return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
+
+
+def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    return [(("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written)]

@@ -1,0 +1,141 @@
+"""Credentials a URL hides from the key-value rules: percent-encoded, or in its path.
+
+- A query string that is itself percent-encoded, as a URL carried in another URL's parameter
+  (a redirect, a callback, a logged request) holds it: ``%26token%3D<value>%26``. The key is
+  read as the key-value rules read it (``key_kind``: a key ending in a secret word) or as the
+  query rule reads it (``sig``, ``signature``, ``key``, ``code``, ``auth``); the value is
+  judged decoded.
+- Base64 percent-encoded, as a form or a query carries it (``+``, ``/`` and ``=`` written
+  ``%2B``, ``%2F``, ``%3D``: an X bearer token, a signature): judged decoded, as a generated
+  key of base64 is.
+- A path segment after one that names a secret (``/token/<value>``, ``/api-keys/<value>``):
+  the value when it is shaped like a generated credential (``credential_like``), not an id, a
+  word or a version.
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_keyed``,
+``secrets.scrub_context`` and ``secrets.scrub_encoded``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_context import credential_like
+from kindling.secrets.scrub_encoded import DATA_MAGIC, ssh_blob
+from kindling.secrets.scrub_gate import gated, has_candidate
+from kindling.secrets.scrub_keyed import key_kind, too_short
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    entropy,
+    is_name,
+    leave_value,
+    mask,
+    wordy,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# ``%26`` (``&``) or ``%3F`` (``?``), a key, ``%3D`` (``=``), then the value up to the next
+# encoded ``&``; a value's own escapes (``%2B``, ``%2F``, ``%3D``) are part of it.
+_ENCODED_PAIR_SRC = (
+    r"(?P<keep>(?:%26|%3[Ff]|[?&])(?P<key>[A-Za-z0-9_.-]{1,64}+)%3[Dd])"
+    r"(?P<value>(?:[A-Za-z0-9_.~-]|%(?!26)[0-9A-Fa-f]{2}){1,800}+)"
+)
+# The query rule's keys (``scrub_context``) that no secret word ends.
+_QUERY_KEYS = frozenset(
+    ("sig", "signature", "x-amz-signature", "x-goog-signature", "auth", "key", "code")
+)
+_WEAK_KEYS = frozenset(("auth", "key", "code"))
+
+
+_UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
+
+
+_ESCAPE = LazyRe(r"%([0-9A-Fa-f]{2})", re.ASCII)
+
+
+def _unquote(value: str) -> str:
+    return _ESCAPE.sub(lambda e: chr(int(e[1], 16)), value)
+
+
+def _encoded_pair(m: re.Match[str]) -> tuple[str, str] | None:
+    key, value = m["key"], _unquote(m["value"])
+    kind = key_kind(key, len(key))
+    lowered = key.lower()
+    if kind is None and lowered not in _QUERY_KEYS:
+        return None
+    if "[REDACTED:" in value or leave_value(value):
+        return None
+    if kind == "password":
+        if len(value) < 6:
+            return None
+    elif (kind is not None and too_short(kind, value)) or not credential_like(value):
+        return None
+    if kind is None and lowered in _WEAK_KEYS and len(value) < 16:
+        return None
+    return kind or "url_secret", f"{m['keep']}{mask(kind or 'url_secret')}"
+
+
+# Base64 with its ``+``, ``/`` or ``=`` percent-encoded: at least one such escape, nothing
+# else escaped, bounded as the base64 rule bounds a token.
+_ENCODED_BASE64_SRC = (
+    r"(?<![A-Za-z0-9_%.~+/-])(?:[A-Za-z0-9]|%(?:2[BbFf]|3[Dd])){24,1600}+(?![A-Za-z0-9_%~-])"
+)
+
+
+@gated
+def _encoded_base64(m: re.Match[str]) -> tuple[str, str] | None:
+    if "%" not in m[0]:
+        return None  # plain base64 is the base64 rule's
+    body = _unquote(m[0]).rstrip("=")
+    if len(body) < 24 or len(body) > 1200 or ssh_blob(body):
+        return None
+    if "/" in body and "+" not in body:
+        parts = [p for p in body.split("/") if p]
+        if all(p.isalpha() or is_name(p) or wordy(p) for p in parts):
+            return None  # an encoded path (``path%2Fto%2FFile``): words between slashes
+    before = m.string[max(0, m.start() - 30) : m.start()].lower()
+    if "base64" in before or "b64" in before or body.startswith(DATA_MAGIC):
+        return None  # an encoded data: URI (an image in a badge's link)
+    if not has_candidate(m[0].replace("%", "")):
+        return None
+    digits = sum(c.isdigit() for c in body)
+    upper = sum(c.isupper() for c in body)
+    lower = sum(c.islower() for c in body)
+    if min(digits, upper, lower) < 2 or entropy(body) < 4.0:
+        return None
+    return "random_token", mask("random_token")
+
+
+# A segment naming a secret, then the value: ``/token/<value>``, ``/v1/api-keys/<value>``.
+_PATH_SRC = (
+    r"(?P<keep>/(?i:tokens?|secrets?|api[_-]?keys?|access[_-]?tokens?|passwords?|keys?)/)"
+    r"(?P<value>[A-Za-z0-9_~.+-]{16,400}+)(?=[/?#&\s\"'<>)\],;]|$)"
+)
+
+
+@gated
+def _path_value(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if not has_candidate(value) or leave_value(value) or not credential_like(value):
+        return None
+    if _UUID.fullmatch(value):
+        return None  # a resource's id (``/keys/<uuid>``), not its value
+    return "url_secret", f"{m['keep']}{mask('url_secret')}"
+
+
+def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    a = re.ASCII
+    return [
+        (("%3d",), LazyPattern(_ENCODED_PAIR_SRC, a), _encoded_pair),
+        (("%2b", "%2f", "%3d"), LazyPattern(_ENCODED_BASE64_SRC, a), _encoded_base64),
+        (
+            ("/token", "/secret", "/key", "/api", "/access", "/password"),
+            LazyPattern(_PATH_SRC, a),
+            _path_value,
+        ),
+    ]
