@@ -209,3 +209,24 @@ def test_a_password_written_after_a_password_word_is_masked(
 )
 def test_a_password_word_before_no_password_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+USERPWD = [
+    'curl_easy_setopt(curl, CURLOPT_USERPWD, "admin:{value}");',
+    'curl_easy_setopt(h, CURLOPT_PROXYUSERPWD, "proxy:{value}");',
+    'USERPWD = "admin:{value}"',
+]
+
+
+@pytest.mark.parametrize("form", USERPWD)
+@FEW
+@given(value=mixed(11, upper=True))
+def test_the_pair_given_to_curls_userpwd_option_is_masked(form: str, value: str) -> None:
+    out = scrub_secrets(form.format(value=value))
+    assert value not in out.text
+    assert "USERPWD" in out.text
+
+
+def test_oldpwd_is_left() -> None:
+    text = 'cd "$OLDPWD" && OLDPWD=/home/me/src2 make'
+    assert scrub_secrets(text).text == text

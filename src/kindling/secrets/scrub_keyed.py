@@ -45,6 +45,7 @@ _KEY_ENDINGS = (
     "password",
     "passwd",
     "passphrase",
+    "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
     "token",
     "secret",
     "credential",
