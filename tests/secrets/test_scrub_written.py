@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.scrub_password import PROSE_WORDS
 from tests.support.drawn import ALNUM, drawn, mixed
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -229,4 +230,54 @@ def test_the_pair_given_to_curls_userpwd_option_is_masked(form: str, value: str)
 
 def test_oldpwd_is_left() -> None:
     text = 'cd "$OLDPWD" && OLDPWD=/home/me/src2 make'
+    assert scrub_secrets(text).text == text
+
+
+# ----------------------------------------------------------------------- passphrases
+
+WORDS = st.lists(
+    # words of a passphrase, not the function words a description is told by
+    st.text(alphabet=string.ascii_lowercase, min_size=4, max_size=8).filter(
+        lambda w: w not in PROSE_WORDS
+    ),
+    min_size=3,
+    max_size=5,
+    unique=True,
+)
+PHRASE_LINES = [
+    "password: {phrase}\n",
+    "database:\n  host: db.internal\n  db_password: {phrase}\n  port: 5432\n",
+    "[vault]\npassphrase = {phrase}  # rotated in May\nuser = ops\n",
+    "- name: backup\n  gpg_passphrase: {phrase}\n",
+    "mail.smtp.password={phrase}\n",
+]
+
+
+@pytest.mark.parametrize("form", PHRASE_LINES)
+@FEW
+@given(words=WORDS)
+def test_a_passphrase_on_a_config_line_is_masked_whole(form: str, words: list[str]) -> None:
+    phrase = " ".join(words)
+    text = form.format(phrase=phrase)
+    out = scrub_secrets(text)
+    assert not any(w in out.text for w in words if w not in form)
+    assert out.text.count("\n") == text.count("\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    password: The password part of the URL, or omit for no password.\n",
+        "    password: user password\n",
+        "        password: str | None = None,\n",
+        "    key_password: Optional[str] = None\n",
+        "password = x if y else z\n",
+        "password = input('Password: ')\n",
+        "password: Admin Console\n",
+        "      password = await readUserInfo.password()\n",
+        "password: ${{ secrets.DB_PASSWORD }} # from the store\n",
+        "bypass: yes we can\n",
+    ],
+)
+def test_a_password_key_before_a_description_or_code_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text

@@ -36,7 +36,7 @@ _STATUS_WORDS = frozenset(
     failure success successful correct valid weak strong blank none incorrectly match
     matches mismatched saved stored rotated revoked generated verified unverified""".split()  # noqa: SIM905
 )
-
+_CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "async", "function"))
 
 # Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
 # out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
@@ -275,6 +275,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
         return None
+    if value in _CODE_WORDS and P.next_word.match(text, m.end()) is not None:
+        return None  # password = await read(): an expression in code
     # "Unexpected token: operator": a word, never a generated credential; but 16+ letters
     # after "=" are no word (a generated key of lower-case letters, or its placeholder).
     if (

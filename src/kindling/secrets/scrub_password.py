@@ -63,5 +63,56 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
     return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
 
 
+# A config line (YAML, INI, TOML, a properties file) whose key is a password and whose value,
+# unquoted, runs to the end of the line with blanks in it: a passphrase
+# (``passphrase = correct horse battery staple``). The whole rest of the line is the value, as
+# for a ``.env`` line; a comment after `` #`` is not.
+_PHRASE_LINE_SRC = (
+    r"(?m)^[ \t]*+(?:-[ \t]++)?(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,60}+)(?P=q)"
+    r"[ \t]*+[:=][ \t]*+"
+    r"(?P<value>[^\s\"'`#;!&*|>\[{$%<-][^\r\n#]*?[ \t][^\r\n#]*?)"
+    r"[ \t]*+(?:(?<=[ \t])\#[^\r\n]*+)?$"
+)
+# Words a description, a sentence or code holds and a passphrase does not: function words,
+# type names, and the secret words themselves (``password: the user's password``).
+PROSE_WORDS = frozenset(
+    """a an the to of for in on at by from with into about as is are was be been being it its
+    this that these those which who whom whose what when where how if else then than and or
+    not no nor but so do does did done can could will would shall should may might must
+    you your yours we our us they their them he she his her i me my mine use used using set
+    enter entered enters given give provide provided required optional default defaults
+    none null nil true false yes str string strings int integer bool boolean bytes list dict
+    type value values see e.g i.e etc same here there only also new old user users
+    password passwords passwd pass passphrase pwd pw secret secrets token tokens key keys
+    credential credentials login account""".split()  # noqa: SIM905
+)
+
+
+def _phrase_line(m: re.Match[str]) -> tuple[str, str] | None:
+    key, value = m["key"], m["value"]
+    if key_kind(key, len(key)) != "password" or _PART.search(key) is None:
+        return None
+    words = value.split()
+    if not 2 <= len(words) <= 8 or not 8 <= len(value) <= 100 or "[REDACTED:" in value:
+        return None
+    if value.endswith((".", ":", ",", ")")) or any(c in value for c in "()[]{}=,;<>`\"'"):
+        return None  # a sentence, a call, an expression, a list
+    if any(w.lower().strip("'!?") in PROSE_WORDS for w in words) or leave_value(words[0]):
+        return None
+    if words[0][0].isupper() and all(w.isalpha() for w in words):
+        return None  # ``Admin Console``: a title, a label
+    start = m.start("value")
+    return (
+        "password",
+        f"{m.string[m.start() : start]}{mask('password')}{m.string[m.end('value') : m.end()]}",
+    )
+
+
+def phrase_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """Before the key-value rules, which would mask a passphrase's first word only."""
+    return [(("pass", "pwd", "pw"), LazyPattern(_PHRASE_LINE_SRC, re.ASCII), _phrase_line)]
+
+
 def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """After the key-value rules."""
     return [(("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written)]

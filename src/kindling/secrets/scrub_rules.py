@@ -40,7 +40,7 @@ from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candi
 from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
-from kindling.secrets.scrub_password import password_rules
+from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_url import url_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
@@ -351,6 +351,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *place_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *named_rules(),
+        *phrase_rules(),
         *keyed_rules(),
         *password_rules(),
         *loose_rules(),
