@@ -206,6 +206,7 @@ def test_a_password_written_after_a_password_word_is_masked(
         "passwd 2>&1 | tee log",
         "image: org/pass:v1.2.3",
         "bypass 1234abcd",
+        "pass v2alpha1 to the API, then pass #fix123",
     ],
 )
 def test_a_password_word_before_no_password_is_left(text: str) -> None:

@@ -51,10 +51,12 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if _PART.search(key) is None:
         return None  # the word ends another one (``Buypass AS-983163327``, ``bypass``)
+    if key.lower() == "pass" and m["sep"] != ":":
+        return None  # the verb: ``pass utf8 strings``, ``tests pass on py311``
     if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
         return None  # a word (``password:changed``) or a number (a count, a port)
-    if any(c in value for c in "/\\=") or "://" in value or value.startswith(("-", "$", "%")):
-        return None  # a path, an expression, a flag, a reference
+    if any(c in value for c in "/\\=") or "://" in value or value.startswith(("-", "$", "%", "#")):
+        return None  # a path, an expression, a flag, a reference, a comment
     if "::" in value or "->" in value or _DOTTED.fullmatch(value):
         return None  # code: ``pass v8::Object``, ``pass np.float32``
     if leave_value(value) or is_name(value) or _VERSION.fullmatch(value):
