@@ -27,7 +27,10 @@ FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChec
 LABEL = st.sampled_from(["app_sample", "key", "bitbucket", "value", "x", "deploy.token"])
 
 
-@pytest.mark.parametrize("at", ["{label}:{value}", "- {label}:{value}", '"{label}:{value}"'])
+GLUED = ["{label}:{value}", "- {label}:{value}", '"{label}:{value}"', "[{label}:{value}]"]
+
+
+@pytest.mark.parametrize("at", GLUED)
 @FEW
 @given(label=LABEL, value=mixed(36, upper=True))
 def test_a_token_glued_to_a_label_by_a_colon_is_masked_as_one_standing_alone(
@@ -36,7 +39,7 @@ def test_a_token_glued_to_a_label_by_a_colon_is_masked_as_one_standing_alone(
     alone = value not in scrub_secrets(f"the value {value} came back").text
     out = scrub_secrets(at.format(label=label, value=value))
     assert value not in out.text or not alone
-    assert f"{label}:" in out.text
+    assert at.split("{value}")[0].format(label=label) in out.text
 
 
 @pytest.mark.parametrize(
@@ -48,9 +51,10 @@ def test_a_token_glued_to_a_label_by_a_colon_is_masked_as_one_standing_alone(
         "ab::4uLU6hMCjMI75M1A2tKUQC",
         "fun:_ZN2v88internal9Execution4CallEPNS0_7IsolateENS0_6HandleINS0_6ObjectEEES6_iPS6_",
         "fun: _ZN4node16NodeMainInstance21CreateMainEnvironmentEPi",
+        "h1:Zk93Hq8sLm2Pq9RtXw4v sha512:Zk93Hq8sLm2Pq9RtXw4v",  # digests' labels
     ],
 )
-def test_a_colon_that_joins_a_chain_or_a_mangled_name_is_left(text: str) -> None:
+def test_a_colon_that_joins_a_chain_a_digest_or_a_mangled_name_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
 
 
