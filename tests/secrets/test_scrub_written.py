@@ -286,3 +286,26 @@ def test_a_passphrase_on_a_config_line_is_masked_whole(form: str, words: list[st
 )
 def test_a_password_key_before_a_description_or_code_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ----------------------------------------------------------------------- keys ending in api
+
+
+@pytest.mark.parametrize("form", ['gi_reo_gi_api = "{value}";', "MAILCHIMP-API: {value}"])
+@FEW
+@given(value=mixed(24, upper=True))
+def test_a_generated_value_after_a_key_ending_in_api_is_masked(form: str, value: str) -> None:
+    assert value not in scrub_secrets(form.format(value=value)).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(com.google.apis:google-api-services-bigquery:v2-rev20220326-1.32.1 - http://x)",
+        'rest_api_url = "https://api.example.com/v1"',
+        "self._api = ApiClient(token)",
+        'open_api_version = "3.0.0"',
+    ],
+)
+def test_a_key_ending_in_api_before_no_credential_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

@@ -34,8 +34,10 @@ if TYPE_CHECKING:
 
 
 # A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
-# ``datadog_app = ...``), with a value that looks generated.
-LOOSE_WORDS = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
+# ``datadog_app = ...``, ``<vendor>_api = ...``), with a value that looks generated.
+_ANYWHERE = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
+_API_ENDS = ("_api", "-api")  # ending the key only: ``google-api-services-x:<version>`` names
+LOOSE_WORDS = (*_ANYWHERE, *_API_ENDS)
 
 
 # A quoted value may open a parenthesis (``KEY = ("..."``: Python joins the strings of a long
@@ -66,7 +68,7 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     key = key_match[0].lower()
     vendor = any(word in key for word in P.vendor_words)
-    if not vendor and not any(word in key for word in LOOSE_WORDS):
+    if not vendor and not any(w in key for w in _ANYWHERE) and not key.endswith(_API_ENDS):
         return None  # (a key ending in a weak word is the rule below's)
     if any(w in key for w in ("public", "publishable", "pub_")):
         return None  # published on purpose: a publishable key is not a secret
