@@ -211,6 +211,7 @@ def test_a_password_written_after_a_password_word_is_masked(
         "image: org/pass:v1.2.3",
         "bypass 1234abcd",
         "pass v2alpha1 to the API, then pass #fix123",
+        "see x/pw:abc123x and https://host/pwd:abc123x",
     ],
 )
 def test_a_password_word_before_no_password_is_left(text: str) -> None:
@@ -255,6 +256,7 @@ PHRASE_LINES = [
     "[vault]\npassphrase = {phrase}  # rotated in May\nuser = ops\n",
     "- name: backup\n  gpg_passphrase: {phrase}\n",
     "mail.smtp.password={phrase}\n",
+    "password: {phrase}#2\n",  # a # inside the value is the value's
 ]
 
 

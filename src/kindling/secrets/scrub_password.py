@@ -26,14 +26,32 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-# A key (a word, not the end of a path, a host, a URL's user or a variable: ``$PWD``), then
-# ``:`` with no blank or blanks with ``is``/``was`` at most, then the value to a blank.
+# The password word (the key, or the end of it: found by looking back from the word, so a
+# text costs one scan), then ``:`` with no blank or blanks with ``is``/``was`` at most, then
+# the value to a blank.
 _WRITTEN_SRC = (
-    r"(?<![\w/.:@$%\\])(?P<key>(?:[A-Za-z][\w.-]{0,40}?)?"
-    r"(?i:password|passwd|passphrase|pass|pwd|pw))(?![A-Za-z0-9])"
+    r"(?i:password|passwd|passphrase|pass|pwd|pw)(?![A-Za-z0-9])"
     r"(?P<sep>:|[ \t]++(?:(?:is|was)[ \t]++)?)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;)\]}]|$)"
 )
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _key_before(text: str, word_start: int) -> str | None:
+    """The key the password word ends: a word, not the end of a path, a host, a URL's user or
+    a variable (``$PWD``)."""
+    start = word_start
+    while start > 0 and word_start - start <= 40 and text[start - 1] in _KEY_CHARS:
+        start -= 1
+    if start and text[start - 1] in _KEY_CHARS:
+        return None  # longer than a key
+    while start < word_start and not text[start].isalpha():
+        start += 1  # ``-Password:``: the flag's dash is no part of the key
+    if start and (text[start - 1] in "/:@$%\\" or text[start - 1].isalnum()):
+        return None
+    return text[start:word_start]
+
+
 # The password word as a whole word or a part of the key (``db_pass``, ``userPwd``, ``PW``).
 _PART = LazyRe(
     r"(?:^|[_.-]|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z]))"
@@ -46,7 +64,10 @@ _VERSION = LazyRe(r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][A-Za-z0-9.]*)?", re.ASCII)
 
 
 def _written(m: re.Match[str]) -> tuple[str, str] | None:
-    key, value = m["key"], m["value"].rstrip(".,;:")
+    prefix = _key_before(m.string, m.start())
+    if prefix is None:
+        return None
+    key, value = prefix + m.string[m.start() : m.start("sep")], m["value"].rstrip(".,;:")
     if key_kind(key, len(key)) != "password" or len(value) < 6 or "[REDACTED:" in value:
         return None
     if _PART.search(key) is None:
@@ -61,7 +82,7 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # code: ``pass v8::Object``, ``pass np.float32``
     if leave_value(value) or is_name(value) or _VERSION.fullmatch(value):
         return None
-    kept = m.string[m.start() : m.start("value")]
+    kept = m.string[m.start() : m.start("value")]  # (the key before it is left as it is)
     return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
 
 
@@ -72,8 +93,7 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
 _PHRASE_LINE_SRC = (
     r"(?m)^[ \t]*+(?:-[ \t]++)?(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.-]{0,60}+)(?P=q)"
     r"[ \t]*+[:=][ \t]*+"
-    r"(?P<value>[^\s\"'`#;!&*|>\[{$%<-][^\r\n#]*?[ \t][^\r\n#]*?)"
-    r"[ \t]*+(?:(?<=[ \t])\#[^\r\n]*+)?$"
+    r"(?P<value>[^\s\"'`#;!&*|>\[{$%<-](?:[^\r\n#]|(?<![ \t])\#)*+)(?:\#[^\r\n]*+)?$"
 )
 # Words a description, a sentence or code holds and a passphrase does not: function words,
 # type names, and the secret words themselves (``password: the user's password``).
@@ -91,7 +111,8 @@ PROSE_WORDS = frozenset(
 
 
 def _phrase_line(m: re.Match[str]) -> tuple[str, str] | None:
-    key, value = m["key"], m["value"]
+    key, raw = m["key"], m["value"]
+    value = raw.rstrip(" \t")  # a ``#`` after a blank starts a comment, one inside is the value's
     if key_kind(key, len(key)) != "password" or _PART.search(key) is None:
         return None
     words = value.split()
@@ -104,10 +125,8 @@ def _phrase_line(m: re.Match[str]) -> tuple[str, str] | None:
     if words[0][0].isupper() and all(w.isalpha() for w in words):
         return None  # ``Admin Console``: a title, a label
     start = m.start("value")
-    return (
-        "password",
-        f"{m.string[m.start() : start]}{mask('password')}{m.string[m.end('value') : m.end()]}",
-    )
+    after = m.string[start + len(value) : m.end()]  # blanks, then a comment
+    return "password", f"{m.string[m.start() : start]}{mask('password')}{after}"
 
 
 def phrase_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
