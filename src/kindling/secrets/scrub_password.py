@@ -8,9 +8,15 @@ both forms give the password: ``ID:master,PW:dipPr10Gg!``, ``user master passwor
 dipPr18Gg!``, ``my password is 237dg546fs9``. Such a value is masked when it reads as a
 password: 6 to 64 characters with a letter and a digit in it, not a name in code
 (``x86_64``-like words joined by ``_``), a path, a URL, a version or a reference; a word
-alone (``password:changed``, ``password is required``) is left.
+alone (``password:changed``, ``password is required``) is left; so is ``pass`` alone before
+a blank (the verb).
 
-Runs after the key-value rules (``secrets.scrub_keyed``), which mask every other syntax.
+A passphrase on a config line (YAML, INI, TOML, properties) is the whole rest of the line
+after a password key (``passphrase = correct horse battery staple``), unless it reads as a
+description or code (``PROSE_WORDS``, brackets, operators, quotes, a title).
+
+``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
+passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
 Must not import anything from Kindling except ``secrets.scrub_values`` and
 ``secrets.scrub_keyed``.
 """

@@ -101,7 +101,7 @@ def _encoded_base64(m: re.Match[str]) -> tuple[str, str] | None:
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if "base64" in before or "b64" in before or body.startswith(DATA_MAGIC):
         return None  # an encoded data: URI (an image in a badge's link)
-    if not has_candidate(m[0].replace("%", "")):
+    if not has_candidate(m[0]):
         return None
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
