@@ -43,13 +43,13 @@ if TYPE_CHECKING:
 
 
 # A version, alone or with the file it versions (``v0.22.0/go.mod`` in a go.sum line).
-_VERSION_PATH = LazyRe(
+VERSION_PATH = LazyRe(
     r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?(?:/[A-Za-z0-9_.+-]++)*+", re.ASCII
 )
 
 
-_DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
-_UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
+DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
+UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
 
 
 def credential_like(value: str) -> bool:
@@ -57,11 +57,11 @@ def credential_like(value: str) -> bool:
     n = len(value)
     if n < 12 or n > 400:
         return False
-    if _UUID.fullmatch(value):
+    if UUID.fullmatch(value):
         return True
     if len(value) < 24 and HEXISH.fullmatch(value):
         return False  # a short hex id: a GPG key id, a short commit, a color
-    if is_name(value) or _DOTTED_CODE.fullmatch(value) or _VERSION_PATH.fullmatch(value):
+    if is_name(value) or DOTTED_CODE.fullmatch(value) or VERSION_PATH.fullmatch(value):
         return False  # CamelCase or snake_case words, an attribute chain: a name in code
     core = value.rstrip("=")
     digits = sum(map(str.isdigit, core))

@@ -17,14 +17,15 @@ description or code (``PROSE_WORDS``, brackets, operators, quotes, a title).
 
 ``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
 passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
-Must not import anything from Kindling except ``secrets.scrub_values`` and
-``secrets.scrub_keyed``.
+Must not import anything from Kindling except ``secrets.scrub_values``,
+``secrets.scrub_context`` and ``secrets.scrub_keyed``.
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_context import DOTTED_CODE, VERSION_PATH
 from kindling.secrets.scrub_keyed import key_kind
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, is_name, leave_value, mask
 
@@ -65,8 +66,6 @@ _PART = LazyRe(
     r"|PASS|PWD|PW)\Z",
     re.ASCII,
 )
-_DOTTED = LazyRe(r"[A-Za-z_]\w*+(?:\.\w++)++", re.ASCII)
-_VERSION = LazyRe(r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][A-Za-z0-9.]*)?", re.ASCII)
 
 
 def _written(m: re.Match[str]) -> tuple[str, str] | None:
@@ -84,9 +83,9 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a word (``password:changed``) or a number (a count, a port)
     if any(c in value for c in "/\\=") or "://" in value or value.startswith(("-", "$", "%", "#")):
         return None  # a path, an expression, a flag, a reference, a comment
-    if "::" in value or "->" in value or _DOTTED.fullmatch(value):
+    if "::" in value or "->" in value or DOTTED_CODE.fullmatch(value):
         return None  # code: ``pass v8::Object``, ``pass np.float32``
-    if leave_value(value) or is_name(value) or _VERSION.fullmatch(value):
+    if leave_value(value) or is_name(value) or VERSION_PATH.fullmatch(value):
         return None
     kept = m.string[m.start() : m.start("value")]  # (the key before it is left as it is)
     return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"

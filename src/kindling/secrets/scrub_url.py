@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import credential_like
+from kindling.secrets.scrub_context import UUID, credential_like
 from kindling.secrets.scrub_encoded import DATA_MAGIC, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_keyed import key_kind, too_short
@@ -50,9 +50,6 @@ _QUERY_KEYS = frozenset(
     ("sig", "signature", "x-amz-signature", "x-goog-signature", "auth", "key", "code")
 )
 _WEAK_KEYS = frozenset(("auth", "key", "code"))
-
-
-_UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
 
 
 _ESCAPE = LazyRe(r"%([0-9A-Fa-f]{2})", re.ASCII)
@@ -123,7 +120,7 @@ def _path_value(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if not has_candidate(value) or leave_value(value) or not credential_like(value):
         return None
-    if _UUID.fullmatch(value):
+    if UUID.fullmatch(value):
         return None  # a resource's id (``/keys/<uuid>``), not its value
     return "url_secret", f"{m['keep']}{mask('url_secret')}"
 
