@@ -165,21 +165,27 @@ def _explicit(between: str) -> bool:
 
 # ------------------------------------------------------------------ URLs
 
+# Query keys the key-value rules do not know (they mask ``token=``, ``password=``, ...); the
+# weak ones name a credential only when its value looks generated.
+QUERY_KEYS: tuple[str, ...] = ("sig", "signature", "x-amz-signature", "x-goog-signature")
+QUERY_KEYS += ("x-amz-credential", "auth", "key", "code")
+_WEAK_QUERY_KEYS = ("key", "code", "auth")
 _QUERY_SRC = (
-    # Keys the key-value rules do not know (they mask ``token=``, ``password=``, ...).
-    r"(?P<keep>[?&;](?i:sig|signature|x-amz-signature|x-goog-signature|x-amz-credential|"
-    r"auth|key|code)=)"
+    rf"(?P<keep>[?&;](?i:{'|'.join(QUERY_KEYS)})=)"
     r"(?P<value>[^&\s\"'#<>;]++)"
 )
 
 
-def _query(m: re.Match[str]) -> tuple[str, str] | None:
-    value = m["value"]
-    key = m["keep"][1:-1].lower()
+def query_secret(key: str, value: str) -> bool:
+    """The value of query key ``key`` (one of ``QUERY_KEYS``, any case) is a credential."""
     if "[REDACTED:" in value or leave_value(value):
-        return None
-    weak = key in ("key", "code", "auth")
-    if len(value) < (16 if weak else 6) or (weak and not credential_like(value)):
+        return False
+    weak = key.lower() in _WEAK_QUERY_KEYS
+    return len(value) >= (16 if weak else 6) and (not weak or credential_like(value))
+
+
+def _query(m: re.Match[str]) -> tuple[str, str] | None:
+    if not query_secret(m["keep"][1:-1], m["value"]):
         return None
     return "url_secret", f"{m['keep']}{mask('url_secret')}"
 

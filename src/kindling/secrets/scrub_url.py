@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import UUID, credential_like
+from kindling.secrets.scrub_context import QUERY_KEYS, UUID, credential_like, query_secret
 from kindling.secrets.scrub_encoded import DATA_MAGIC, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_keyed import key_kind, too_short
@@ -45,13 +45,6 @@ _ENCODED_PAIR_SRC = (
     r"(?P<keep>(?:%26|%3[Ff]|[?&])(?P<key>[A-Za-z0-9_.-]{1,64}+)%3[Dd])"
     r"(?P<value>(?:[A-Za-z0-9_.~-]|%(?!26)[0-9A-Fa-f]{2}){1,800}+)"
 )
-# The query rule's keys (``scrub_context``) that no secret word ends.
-_QUERY_KEYS = frozenset(
-    ("sig", "signature", "x-amz-signature", "x-goog-signature", "auth", "key", "code")
-)
-_WEAK_KEYS = frozenset(("auth", "key", "code"))
-
-
 _ESCAPE = LazyRe(r"%([0-9A-Fa-f]{2})", re.ASCII)
 
 
@@ -62,19 +55,17 @@ def _unquote(value: str) -> str:
 def _encoded_pair(m: re.Match[str]) -> tuple[str, str] | None:
     key, value = m["key"], _unquote(m["value"])
     kind = key_kind(key, len(key))
-    lowered = key.lower()
-    if kind is None and lowered not in _QUERY_KEYS:
-        return None
+    if kind is None:  # judged as the plain query rule judges its keys
+        if key.lower() not in QUERY_KEYS or not query_secret(key, value):
+            return None
+        return "url_secret", f"{m['keep']}{mask('url_secret')}"
     if "[REDACTED:" in value or leave_value(value):
         return None
-    if kind == "password":
-        if len(value) < 6:
-            return None
-    elif (kind is not None and too_short(kind, value)) or not credential_like(value):
+    if kind == "password" and len(value) < 6:
         return None
-    if kind is None and lowered in _WEAK_KEYS and len(value) < 16:
+    if kind != "password" and (too_short(kind, value) or not credential_like(value)):
         return None
-    return kind or "url_secret", f"{m['keep']}{mask(kind or 'url_secret')}"
+    return kind, f"{m['keep']}{mask(kind)}"
 
 
 # Base64 with its ``+``, ``/`` or ``=`` percent-encoded: at least one such escape, nothing
