@@ -56,6 +56,7 @@ from kindling.secrets.scrub_values import (
     mixed_case,
     random_enough,
     short_generated,
+    typed_placeholder,
 )
 
 TYPE_CHECKING = False
@@ -179,10 +180,11 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # makes it part of something else), 16 to ``LONGEST_TOKEN`` characters (a Dropbox token is
 # 140, a 1Password service account's 650 to 900; under 20 only ``short_generated`` judges it).
 # A dot inside joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is
-# the sentence's.
+# the sentence's. It may start with one ``-``: base64url draws it as any other character (a
+# JSON Web Key's ``"d": "-phZ8..."``); a flag (``-Xmx4g``) is judged as any token is.
 LONGEST_TOKEN = 2048
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,~%@$\\\[-])(?<!::)[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
+    r"(?<![A-Za-z0-9_+/=.,~%@$\\\[-])(?<!::)-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
@@ -221,6 +223,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
             len(token) >= 20
             and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))
         )
+        or typed_placeholder(token)
     )
     if not (whole or any(_generated_part(s) for s in segments)):
         return None
@@ -231,8 +234,10 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A label glued to a value by ``:`` (``app_password:<token>``, ``key:<token>``): a word alone,
 # after a blank, a quote, a bracket or the start of the line; not a link in a chain
-# (``spotify:track:<id>``, ``arn:aws:...``, ``https://``), nor a number (``12:34``).
-_LABEL = cached_compile(r"[A-Za-z_][\w.-]{0,63}+", re.ASCII)
+# (``spotify:track:<id>``, ``arn:aws:...``, ``https://``). A number alone is an id glued to its
+# secret (a Telegram bot's ``<bot id>:<token>``); ``12:34`` holds no token to judge, and a
+# grep's ``file.py:12:<line>`` is a chain.
+_LABEL = cached_compile(r"[A-Za-z_][\w.-]{0,63}+|[0-9]{1,20}+", re.ASCII)
 # A label that names a digest: its value is a hash, not a secret.
 _HASH_LABEL = cached_compile(
     r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity)",
@@ -301,6 +306,8 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
         parts = [p for p in body.split("/") if p]
         if any(p.isalpha() and len(p) >= 4 and not mixed_case(p) for p in parts):
             return None  # a path: its parts are words, not letters in both cases at random
+    if body.isalnum() and _generated_part(body):
+        return "random_token", mask("random_token")  # judged as the random-token rule does
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
     lower = sum(c.islower() for c in body)

@@ -180,12 +180,26 @@ def looks_generated(value: str) -> bool:
     return digits_and_letters(core) or generated_letters(core)
 
 
-def sequential(core: str) -> bool:
-    """A placeholder typed along the keyboard or the alphabet (``abcdef...``, ``123456...``,
-    ``zyxw...``): a quarter of its neighbours are consecutive characters. A generated key has
-    about one in sixty."""
-    steps = sum(abs(ord(b) - ord(a)) == 1 for a, b in itertools.pairwise(core))
+def sequential(core: str, *, keyboard: bool = False) -> bool:
+    """A placeholder typed along the alphabet (``abcdef...``, ``123456...``, ``zyxw...``), and
+    with ``keyboard`` along a keyboard's rows too (``qwerty...``, ``asdf...``): a quarter of
+    its neighbours are consecutive characters. A generated key has about one in sixty.
+    Without ``keyboard`` it is the test that a value is no draw (``generated_letters``...):
+    a value mashed on the keyboard and given as a secret is still one to mask."""
+    steps = sum(
+        abs(ord(b) - ord(a)) == 1 or (keyboard and (a + b).lower() in _KEYBOARD)
+        for a, b in itertools.pairwise(core)
+    )
     return steps * 4 >= len(core)
+
+
+# Neighbours along a keyboard's rows, both ways (``qwer``, ``lkjh``).
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEYBOARD = frozenset(
+    pair
+    for row in (*_ROWS, *(r[::-1] for r in _ROWS))
+    for pair in map("".join, itertools.pairwise(row))
+)
 
 
 def typed_key(token: str) -> bool:
@@ -202,6 +216,19 @@ def typed_key(token: str) -> bool:
     if chars <= _LOWER_HEX or chars <= _UPPER_HEX:
         return False
     return not (wordy(token) or wordy(token.lower()))
+
+
+def typed_placeholder(token: str) -> bool:
+    """A run of 20+ letters and digits typed along the alphabet, the digits or the keyboard in
+    a key's place (``abcdefghij1234567890abcdefghij``): a ``typed_key`` that is ``sequential``
+    (along the keyboard's rows too), with 12+
+    distinct characters (``MVMVMV...`` is a table) and some character typed twice. Issue 32's
+    line counts it as a secret even bare, and a memory tool loses nothing by masking it. An
+    alphabet lists each character once (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789
+    abcdef``): it is left."""
+    chars = len(set(token))
+    typed = sequential(token, keyboard=True)
+    return len(token) >= 20 and 12 <= chars < len(token) and typed and typed_key(token)
 
 
 _LOWER_HEX = frozenset("0123456789abcdef")
@@ -301,9 +328,11 @@ def wordy(core: str) -> bool:
     mixed-case names of 20+ characters in this virtualenv's site-packages, every one that
     passes the other tests of ``generated_letters`` is wordy but two (base64 of English text,
     left by the base64 check); of 2,000 random draws of letters (and digits), 2% are (at 6 in
-    10: 4%, with the same names; at 7 in 10, 5 names pass)."""
+    10: 4%, with the same names; at 7 in 10, 5 names pass). Too few pairs to read (fewer
+    than one per three letters: a draw that is mostly capitals, ``RIAcBkEQQWPWhRXF...``) say
+    nothing, and the token is not wordy."""
     pairs = _PAIR.findall(core)
-    if len(pairs) < 3:
+    if len(pairs) < 3 or 3 * len(pairs) < sum(map(str.isalpha, core)):
         return False
     common = sum(p.lower() in _COMMON_PAIRS for p in pairs)
     return 20 * common >= 13 * len(pairs)

@@ -95,6 +95,7 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("artifactory_token", "AKCp", "[A-Za-z0-9]{60,}+"),
     ("artifactory_token", "cmVmd", "[A-Za-z0-9]{59}(?![A-Za-z0-9])"),
     ("atlassian_token", "ATATT3", "[A-Za-z0-9_=-]{60,}+"),
+    ("atlassian_token", "ATCTT3", "[A-Za-z0-9_=-]{60,}+"),  # a Bitbucket access token
     ("clojars_token", "CLOJARS_", "[A-Za-z0-9]{60}"),
     ("cloudflare_origin_ca_key", "v1.0-", "[a-f0-9]{24}-[a-f0-9]{146}"),
     ("databricks_token", "dapi", "[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])"),

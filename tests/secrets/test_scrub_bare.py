@@ -1,0 +1,178 @@
+"""Issue 32, sixth pass: a secret standing alone in a sentence, with no key word near it.
+
+Forms learnt from the bare misses of the tuning corpora (kingfisher, CredSweeper, gitleaks),
+each tested with values drawn here (no corpus sample), and the look-alikes left:
+
+- a key typed in a key's place along the alphabet (``abcdefghij1234567890abcdefghij``), told
+  from an alphabet, which lists each character once;
+- a base64url value that starts with ``-`` (a JSON Web Key's ``d``);
+- a generated token after a numeric id and ``:`` (a Telegram bot's ``<id>:<secret>``);
+- a draw of one case and digits with base64's ``=`` padding;
+- letters of both cases at random, mostly capitals (too few small letters to read as words);
+- the same typed along the keyboard's rows (``qwertyuiop...``), and a Bitbucket access token by
+  its prefix (``ATCTT3``).
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.scrub_values import wordy
+from tests.support.drawn import ALNUM, drawn, mixed
+
+FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SENTENCE = "the value {} came back from the call"
+
+
+def bare_masked(value: str) -> bool:
+    return value not in scrub_secrets(SENTENCE.format(value)).text
+
+
+def left(text: str) -> bool:
+    return scrub_secrets(text).text == text
+
+
+RUNS = [string.ascii_lowercase, string.ascii_uppercase, string.digits]
+
+
+@st.composite
+def typed_along(draw: st.DrawFn) -> str:
+    """Runs typed along the alphabet and the digits, one of them typed twice:
+    ``abcdefghij1234567890abcdefghij``."""
+    letters = draw(st.lists(st.sampled_from(RUNS[:2]), min_size=1, max_size=2, unique=True))
+    parts = draw(st.permutations([*letters, string.digits]))
+    cut = [draw(st.integers(10, len(run))) for run in parts]
+    pieces = [run[:n] for run, n in zip(parts, cut, strict=True)]
+    token = "".join(pieces) + pieces[0]
+    return token if len(set(token)) >= 12 else token + string.digits
+
+
+@FEW
+@given(token=typed_along())
+def test_a_key_typed_along_the_alphabet_is_masked_bare(token: str) -> None:
+    assert bare_masked(token)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Alphabets list each character once; a table repeats a few.
+        "alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'",
+        "digits = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'",
+        "hexadecimals = set('0123456789abcdefABCDEF')",
+        "_UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'",
+        'b"MVMVMVMVMVMVMVMVMVMVMVMVMVMMVMMMVMVMVMVMVMVMVMVMVMVMVMVMVMVMVMVM"',
+        "wordy names: abcdEfgHijkLmnoPqrsTuvwXyz is a test of getAccessTokenFromHeaders",
+    ],
+)
+def test_an_alphabet_or_a_table_is_left(text: str) -> None:
+    assert left(text)
+
+
+@FEW
+@given(
+    first=drawn(ALNUM, 1),
+    value=drawn(ALNUM + "-_", 84).filter(lambda v: sum(c.isdigit() for c in v) > 3),
+)
+def test_a_base64url_value_that_starts_with_a_dash_is_masked(first: str, value: str) -> None:
+    token = "-" + first + value
+    assert bare_masked(token)
+    out = scrub_secrets(f'{{"kty": "EC", "d": "{token}"}}').text
+    assert value not in out
+    assert '"d": "' in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "java -Dfile.encoding=UTF-8 -Xmx4g -jar app.jar",
+        "gcc -fsanitize=address -Wno-unused-parameter main.c",
+        "git commit --no-verify -m 'wip'",
+        "ls -lahR /tmp",
+        "pip install -r requirements-dev-lock-2024-01-01.txt",
+    ],
+)
+def test_a_flag_after_a_dash_is_left(text: str) -> None:
+    assert left(text)
+
+
+@FEW
+@given(bot=st.integers(10_000_000, 9_999_999_999), secret=mixed(35, upper=True))
+def test_a_token_after_a_numeric_id_and_a_colon_is_masked(bot: int, secret: str) -> None:
+    # Judged as the same token standing alone (a draw the random-token rule leaves is left).
+    out = scrub_secrets(SENTENCE.format(f"{bot}:{secret}")).text
+    assert secret not in out or not bare_masked(secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12:34:56 the build started",
+        "src/app.py:1234:def handler(event): return event",
+        "line 42:unexpected indent",
+        "Jan 01 12:00:01 host sshd[1234]: Accepted publickey",
+    ],
+)
+def test_a_number_and_a_colon_before_no_token_is_left(text: str) -> None:
+    assert left(text)
+
+
+@FEW
+@given(value=drawn(string.ascii_lowercase + string.digits, 60))
+def test_a_draw_of_one_case_with_padding_is_masked(value: str) -> None:
+    if sum(c.isdigit() for c in value) < 2 or sum(c.isalpha() for c in value) < 30:
+        return
+    assert bare_masked(value + "=")
+
+
+@given(token=st.text(string.ascii_uppercase, min_size=24, max_size=48))
+def test_letters_whose_pairs_are_too_few_to_read_are_not_words(token: str) -> None:
+    # A small letter after every fourth capital: 1 pair in 4 letters, too few to read.
+    spaced = "".join(c.lower() if i % 4 == 1 else c for i, c in enumerate(token))
+    assert not wordy(spaced)
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        # Drawn here, a capital three times in four: their few small-letter pairs read as
+        # common English pairs by chance (Ri, Di, Id), which made them names before.
+        "RIAcBkEQQWPWhRXFRVTeQPraABMScCOZ",
+        "RtEGQWGAGEsKLDXsRixKDALsFrOfVyXT",
+        "boZGSlQXAuZIXDElAnRYJSsvqLHOgFOd",
+        "IoLUFNCyBCQeOFzRFYMQUPoctPQEZLov",
+    ],
+)
+def test_letters_at_random_mostly_capitals_are_masked(token: str) -> None:
+    assert bare_masked(token)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["HTTPSConnectionPoolManager", "XMLHttpRequestUploadEventTarget", "AWSLambdaBasicExecution"],
+)
+def test_a_name_of_words_and_capitals_is_left(name: str) -> None:
+    assert left(SENTENCE.format(name))
+
+
+@FEW
+@given(body=drawn(ALNUM + "_-", 150), check=drawn("0123456789ABCDEF", 8))
+def test_a_bitbucket_access_token_is_masked_by_its_prefix(body: str, check: str) -> None:
+    token = f"ATCTT3xFfGN0{body}={check}"
+    assert bare_masked(token)
+
+
+@pytest.mark.parametrize(
+    "token", ["QWERTYUIOPASDFGHJKLZXCVBNM1234567890ABCD", "qwertyuiopasdfgh1234567890zxcvbnm12"]
+)
+def test_a_key_typed_along_the_keyboard_is_masked_bare(token: str) -> None:
+    assert bare_masked(token)
+
+
+def test_the_keyboards_rows_are_left_as_an_alphabet_is() -> None:
+    assert left("layout = 'qwertyuiopasdfghjklzxcvbnm1234567890'")
