@@ -221,11 +221,10 @@ def typed_key(token: str) -> bool:
 def typed_placeholder(token: str) -> bool:
     """A run of 20+ letters and digits typed along the alphabet, the digits or the keyboard in
     a key's place (``abcdefghij1234567890abcdefghij``): a ``typed_key`` that is ``sequential``
-    (along the keyboard's rows too), with 12+
-    distinct characters (``MVMVMV...`` is a table) and some character typed twice. Issue 32's
-    line counts it as a secret even bare, and a memory tool loses nothing by masking it. An
-    alphabet lists each character once (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789
-    abcdef``): it is left."""
+    (along the keyboard's rows too), with 12+ distinct characters (``MVMVMV...`` is a table)
+    and some character typed twice. Issue 32's line counts it as a secret even bare, and a
+    memory tool loses nothing by masking it. An alphabet lists each character once
+    (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789abcdef``): it is left."""
     chars = len(set(token))
     typed = sequential(token, keyboard=True)
     return len(token) >= 20 and 12 <= chars < len(token) and typed and typed_key(token)
