@@ -115,6 +115,12 @@ EXAMPLES: dict[str, str] = {
     "OkHttp Credentials.basic": 'String c = Credentials.basic("ada", "{}");',
     "AWS SDK BasicAWSCredentials": 'new BasicAWSCredentials("AKIAIOSFODNN7EXAMPLE", "{}")',
     "python-ldap simple_bind_s": 'conn.simple_bind_s("cn=ada,dc=example,dc=org", "{}")',
+    # Issue 32, sixth pass: a key given to code, and openssl enc's password.
+    "JWT key": 'token = jwt.encode(payload, "{}", algorithm="HS256")',
+    "HMAC key first": 'mac = hmac.new(b"{}", msg, hashlib.sha256)',
+    "HMAC key second": 'const h = crypto.createHmac("sha256", "{}").update(body);',
+    "env default": 'const secret = process.env.JWT_SECRET || "{}";',
+    "openssl enc -k": "openssl enc -aes-256-cbc -k {} -in notes.txt",
 }
 
 

@@ -19,8 +19,7 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
    ``hvs.``, ``AKIA``, JWTs, ...; the table is ``secrets.secret_shapes``).
 4. ``Authorization:`` headers (scheme kept) and stand-alone ``Bearer <token>``.
 5. Passwords in URLs (``scheme://user:pass@host``): only ``pass`` is masked.
-6. Credentials on command lines: ``curl -u user:pw``, ``mysql -pPW``, ``sshpass -p``,
-   ``docker login -p``, ``redis-cli -a``, ``openssl -pass pass:PW``, ``htpasswd -b``.
+6. Where commands, files and code keep one (``mysql -pPW``, ``jwt.sign(p, "k")``, ``.netrc``).
 7. Keyed values in markup: ``<password>x</password>``, ``<add key="ClearTextPassword"
    value="x"/>``; and a whole ``.env`` line, ``PASSWORD=correct horse battery staple``.
 8. ``key = value`` in the syntaxes of many languages (``=``, ``:``, ``:=``, ``::=``, ``?=``,
@@ -32,9 +31,8 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
 10. A value near a secret word (``near_key``) when it looks generated; and, given explicitly
     to the word (``SECRET abcdefghijklmnopqrst``, ``STRIPE_KEY=...``), any run of 16+ letters
     and digits spelled from no words, random or typed in sequence: masking a dummy costs
-    nothing, leaving a real key costs a lot.
-
-A text holding terminal colour codes is also read without them (``secrets.scrub_terminal``).
+    nothing, leaving a real key costs a lot. A text holding terminal colour codes is also read
+    without them (``secrets.scrub_terminal``).
 
 Precision choices (deliberate leaks, each to keep ordinary developer text intact): empty values,
 already-masked values and placeholders (``${VAR}``, ``$VAR``, ``<your-token>``, ``{{ x }}``,
@@ -47,13 +45,10 @@ A token, key or secret (not a password) shorter than 8 characters is left (``pag
 ``tokenizer = x`` are not keys. The scrubber is idempotent: every rule leaves a mask alone.
 
 Speed: the module imports in well under a millisecond and compiles its patterns on first use.
-Each rule lists keywords; it runs only when one occurs in the lowercased text (as gitleaks
-does), so a typical event pays for a handful of scans. ``secrets.scrub_keywords`` finds the
-keywords of a text in one pass and maps them to their rules. Every pattern runs in linear time:
-quantifiers that could backtrack are possessive or bounded. A hook process does not even
-compile the patterns it wakes: it turns on ``secrets.regex_cache``, which keeps their compiled
-programs in Kindling's home for the next hook (compiling was two thirds of a capture hook's own
-CPU).
+A rule runs only when one of its keywords occurs in the lowercased text (as gitleaks does;
+``secrets.scrub_keywords`` finds them in one pass), and every pattern runs in linear time
+(possessive or bounded quantifiers). A hook process keeps the compiled patterns in Kindling's
+home for the next hook (``secrets.regex_cache``: compiling was two thirds of its own CPU).
 
 Must not import anything from Kindling except ``kindling.errors`` (lazily: only a caller's
 mistake raises), and lazily the scrubber's own modules (``secrets.scrub_rules``,
@@ -265,6 +260,10 @@ def _scrub(text: str) -> Scrubbed:
             tuple(sorted({*result.kinds, *again.kinds})),
             tuple({**dict(result.found), **dict(again.found)}.items()),
         )
+    if result.kinds:  # a quoted value is masked to its closing quote (``"[REDACTED:x]!"``)
+        from kindling.secrets.scrub_rules import to_closing_quote
+
+        result = Scrubbed(to_closing_quote(result.text), result.kinds, result.found)
     return result
 
 
@@ -387,9 +386,10 @@ def _masked_value(original: str, replacement: str, kind: str) -> str | None:
         return None
     from kindling.secrets.scrub_values import is_name
 
-    if is_name(value):
-        return None  # a name (a wrong guess by a key rule): other copies are code, not secrets
-    return value
+    # A name (a key rule's wrong guess) or two short words (``a secret``, a key given to code):
+    # its other copies are code or prose, not the secret again.
+    phrase = len(value) < 16 and value.count(" ") == 1
+    return None if phrase or is_name(value) else value
 
 
 def mask_copies(text: str, values: dict[str, str]) -> str:

@@ -269,6 +269,8 @@ COMMAND_PLACES: tuple[Place, ...] = (
         rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{ARG})",
     ),
     Place(("mongo",), _flag(r"mongo(?:sh|dump|restore|import|export)?", "-p")),
+    # openssl enc's password (-k) and hex key (-K)
+    Place(("openssl",), _flag("openssl", "-k|-K")),
     # (one place a flag: a rule masks one flag a command line, and -p -P old -N new has two)
     Place(("ssh-keygen",), _flag("ssh-keygen", "-N", joined=True), certain=True),
     Place(("ssh-keygen",), _flag("ssh-keygen", "-P", joined=True), certain=True),
@@ -301,7 +303,7 @@ PLACES: tuple[Place, ...] = (*FILE_PLACES, *COMMAND_PLACES)
 _NOT_A_VALUE = frozenset(("true", "false", "-"))
 
 
-def _place(m: re.Match[str], certain: bool) -> tuple[str, str] | None:
+def _place(m: re.Match[str], certain: bool, kind: str) -> tuple[str, str] | None:
     value = m["value"]
     inner = value[1:-1] if len(value) > 1 and value[0] in "\"'" and value[-1] == value[0] else value
     if not inner or leave_value(inner) or "[REDACTED:" in inner:
@@ -313,18 +315,16 @@ def _place(m: re.Match[str], certain: bool) -> tuple[str, str] | None:
         return None  # -Password $cred.Password, a path (a quoted value is a string, not code)
     quote = value[0] if quoted else ""
     head = m.string[m.start() : m.start("value")]
-    return "password", f"{head}{quote}{mask('password')}{quote}"
+    return kind, f"{head}{quote}{mask(kind)}{quote}"
 
 
 def place_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The rules of ``PLACES``, in table order."""
 
-    def certain(m: re.Match[str]) -> tuple[str, str] | None:
-        return _place(m, True)
+    def rule(place: Place) -> Rule:
+        def masked(m: re.Match[str]) -> tuple[str, str] | None:
+            return _place(m, place.certain, place.kind)
 
-    def maybe(m: re.Match[str]) -> tuple[str, str] | None:
-        return _place(m, False)
+        return masked
 
-    return [
-        (p.words, LazyPattern(p.source, re.ASCII), certain if p.certain else maybe) for p in PLACES
-    ]
+    return [(p.words, LazyPattern(p.source, re.ASCII), rule(p)) for p in PLACES]

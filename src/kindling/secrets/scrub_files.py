@@ -5,7 +5,9 @@
 Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value``, SQL's ``IDENTIFIED
 BY``) and calls of code given a user and a password as literals (``smtp.login("u", X)``,
 ``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``,
-``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN ``"u:X@tcp(db)/app"``).
+``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN ``"u:X@tcp(db)/app"``), and a
+literal given to code as a key (``jwt.sign(payload, X)``, ``hmac.new(b X, ...)``, the default
+of ``process.env.JWT_SECRET || X``).
 ``Place`` says where: a pattern with groups ``keep`` and ``value``, the keywords that wake it,
 and whether the place holds nothing but a secret (``certain``). ``secrets.scrub_commands``
 puts these before the command lines' places in ``PLACES`` and turns them into rules.
@@ -21,16 +23,32 @@ class Place:
     and ``value`` (masked), woken by any of ``words``. (A plain class: ``typing`` is not
     imported on a hook's path.)"""
 
-    __slots__ = ("certain", "source", "words")
+    __slots__ = ("certain", "kind", "source", "words")
 
-    def __init__(self, words: tuple[str, ...], source: str, certain: bool = False) -> None:
-        self.words, self.source, self.certain = words, source, certain
+    def __init__(
+        self, words: tuple[str, ...], source: str, certain: bool = False, kind: str = "password"
+    ) -> None:
+        self.words, self.source, self.certain, self.kind = words, source, certain, kind
 
 
 # One argument of a command line: quoted, or up to a blank or a shell operator.
 ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
 # A string literal of code.
 LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
+# A call's first argument before the key: a literal, a name (``user.id``, ``data[0]``,
+# ``make(x)``), or an object literal of one level (``{ id: user.id }``).
+_FIRST = (
+    rf"(?:{LIT}|\{{[^{{}}\r\n]{{0,200}}+\}}"
+    r"|[A-Za-z_$][\w.$\[\]\"']{0,80}+(?:\([^()\r\n]{0,80}+\))?)"
+)
+# What may wrap a literal key: bytes (``b"k"``), Go's ``[]byte("k")``, Node's
+# ``Buffer.from("k")``, ``new TextEncoder().encode("k")``.
+_WRAP = r"(?:b(?=[\"'])|\[\]byte\(|Buffer\.from\(|new[ \t]++TextEncoder\(\)\.encode\()?"
+# An environment variable's name that says it holds a secret.
+_SECRET_NAME = (
+    r"[A-Za-z_][\w]{0,60}?(?i:key|secret|token|password|passwd|pwd|pass|auth|credentials?)"
+    r"(?![A-Za-z])\w{0,20}+"
+)
 
 FILE_PLACES: tuple[Place, ...] = (
     # ---------------------------------------------------------------- credential files
@@ -129,6 +147,53 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"(?P<keep>\bmysqli?_connect\([ \t]*+{LIT}[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
         rf"(?P<value>{LIT})",
         certain=True,
+    ),
+    # ---------------------------------------------------------------- keys given to code
+    # A literal given as the key of a signing or encryption call: whatever it reads, it is
+    # the key (``jwt.sign(payload, "secret")`` signs with "secret"). JWT libraries take it
+    # second, after the payload or the token (PyJWT, jsonwebtoken, ruby-jwt, jose):
+    Place(
+        ("jwt.", "jsonwebtoken.", "jose."),
+        r"(?P<keep>\b(?:jwt|JWT|jsonwebtoken|jose)\.(?:encode|decode|sign|verify)"
+        rf"(?:\([ \t]*+|[ \t]++){_FIRST}[ \t]*+,[ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?[ \t]*+[,)])",
+        certain=True,
+        kind="secret",
+    ),
+    # first: ``hmac.new(b"k", ...)``, PyCryptodome's ``AES.new(b"k", ...)``, ``Fernet(b"k")``,
+    # java-jwt's ``Algorithm.HMAC256("k")``, jjwt's ``Keys.hmacShaKeyFor("k".getBytes())``,
+    # golang-jwt's ``token.SignedString([]byte("k"))``
+    Place(
+        ("hmac.new(", ".new(b", "fernet(", "algorithm.hmac", "hmacshakeyfor(", "signedstring("),
+        r"(?P<keep>(?:\b(?:hmac|HMAC)\.new|\b(?:AES|DES3?|Blowfish|ARC4|CAST)\.new|\bFernet"
+        r"|\bAlgorithm\.HMAC(?:256|384|512)|\bhmacShaKeyFor|\.SignedString)"
+        rf"\([ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?(?:[ \t]*+[,)]|\.getBytes\())",
+        certain=True,
+        kind="secret",
+    ),
+    # second, after the algorithm: Go's ``hmac.New(sha256.New, []byte("k"))``, Node's
+    # ``crypto.createHmac("sha256", "k")`` and ``createCipheriv(alg, "k", iv)``, Ruby's
+    # ``OpenSSL::HMAC.hexdigest("SHA256", "k", data)``
+    Place(
+        ("hmac.new(", "createhmac(", "createcipheriv(", "createdecipheriv(", "hmac.hexdigest("),
+        r"(?P<keep>(?:\bhmac\.New|\bcreate(?:Hmac|Cipheriv|Decipheriv)"
+        r"|\bHMAC\.(?:hex|base64)?digest)"
+        rf"\([ \t]*+(?:{LIT}|[A-Za-z_][\w.:]{{0,60}}+)[ \t]*+,[ \t]*+{_WRAP})"
+        rf"(?P<value>{LIT})(?=\)?[ \t]*+[,)])",
+        certain=True,
+        kind="secret",
+    ),
+    # A default given to a secret's environment variable: ``process.env.JWT_SECRET || "x"``,
+    # ``process.env["API_KEY"] ?? "x"``, Ruby's ``ENV["API_KEY"] || "x"`` and
+    # ``ENV.fetch("SECRET_KEY_BASE", "x")`` (Python's ``os.getenv("X_TOKEN", "x")`` is a
+    # keyed value already).
+    Place(
+        ("process.env", "env[", "env.fetch("),
+        rf"(?P<keep>\b(?:process\.env(?:\.{_SECRET_NAME}"
+        rf"|\[[ \t]*+[\"'`]{_SECRET_NAME}[\"'`][ \t]*+\])"
+        rf"|ENV\[[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\])[ \t]*+(?:\|\||\?\?)[ \t]*+"
+        rf"|\bENV\.fetch\([ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+,[ \t]*+)(?P<value>{LIT})",
+        certain=True,
+        kind="secret",
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW
     Place(
