@@ -115,6 +115,7 @@ EXAMPLES: dict[str, str] = {
     "OkHttp Credentials.basic": 'String c = Credentials.basic("ada", "{}");',
     "AWS SDK BasicAWSCredentials": 'new BasicAWSCredentials("AKIAIOSFODNN7EXAMPLE", "{}")',
     "python-ldap simple_bind_s": 'conn.simple_bind_s("cn=ada,dc=example,dc=org", "{}")',
+    "Rust AWS Credentials::new": 'Credentials::new("AKIAIOSFODNN7EXAMPLE", "{}", None, None, "x")',
     # Issue 32, sixth pass: a key given to code, and openssl enc's password.
     "JWT key": 'token = jwt.encode(payload, "{}", algorithm="HS256")',
     "HMAC key first": 'mac = hmac.new(b"{}", msg, hashlib.sha256)',

@@ -179,6 +179,9 @@ WRITTEN = [
     "-Username:master -Password:{value}",
     "userPwd:{value}",
     "db_pass {value}",
+    # sixth pass: what the password is for, between the word and ``is``
+    "the password for the admin account is {value}",
+    "Password of svc-backup was {value}",
 ]
 PUNCT = "!@#%^*~"
 
@@ -212,6 +215,8 @@ def test_a_password_written_after_a_password_word_is_masked(
         "bypass 1234abcd",
         "pass v2alpha1 to the API, then pass #fix123",
         "see x/pw:abc123x and https://host/pwd:abc123x",
+        "the password for this account is invalid",
+        "password for user ada is required, and the password for root was changed at 12:00",
     ],
 )
 def test_a_password_word_before_no_password_is_left(text: str) -> None:

@@ -109,17 +109,19 @@ FILE_PLACES: tuple[Place, ...] = (
     # (Java's ``new PasswordAuthentication("ada", "pw".toCharArray())``; Go's
     # ``req.SetBasicAuth("ada", "pw")``; OkHttp's ``Credentials.basic("ada", "pw")``; the AWS
     # SDKs' ``new BasicAWSCredentials("AKIA...", "secret")``, ``AwsBasicCredentials.create``;
-    # python-ldap's ``simple_bind_s("cn=admin,...", "pw")``)
+    # python-ldap's ``simple_bind_s("cn=admin,...", "pw")``; the Rust AWS SDK's
+    # ``Credentials::new("AKIA...", "secret", ...)``)
     Place(
         (
             *("login(", "credential(", "credentials(", "auth(", "pass_(", "bind_s("),
             *("simple_bind(", "basic(", "authentication(", "authenticationtoken("),
             "credentials.create(",
+            "credentials::new(",
         ),
         r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
         r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
         r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|[Ss]et(?:Basic|Proxy)Auth|setCredentials|auth"
-        r"|pass_|Basic(?:AWS|Session)Credentials|AwsBasicCredentials\.create"
+        r"|pass_|Basic(?:AWS|Session)Credentials|AwsBasicCredentials\.create|Credentials::new"
         r"|Credentials\.basic|(?:simple_)?bind(?:_s)?)"
         rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})"
         r"(?=[ \t]*+(?:[,)]|\.toCharArray\(\)))",

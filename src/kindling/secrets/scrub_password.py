@@ -34,11 +34,11 @@ if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
 # The password word (the key, or the end of it: found by looking back from the word, so a
-# text costs one scan), then ``:`` with no blank or blanks with ``is``/``was`` at most, then
-# the value to a blank.
+# text costs one scan), then ``:`` with no blank or blanks with ``is``/``was`` at most (also
+# after what it is for: ``password for the admin account is``), then the value to a blank.
 _WRITTEN_SRC = (
     r"(?i:password|passwd|passphrase|pass|pwd|pw)(?![A-Za-z0-9])"
-    r"(?P<sep>:|[ \t]++(?:(?:is|was)[ \t]++)?)"
+    r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,4}?)?(?:is|was)[ \t]++)?)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;)\]}]|$)"
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
