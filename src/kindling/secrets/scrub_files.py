@@ -176,7 +176,10 @@ FILE_PLACES: tuple[Place, ...] = (
     # ``crypto.createHmac("sha256", "k")`` and ``createCipheriv(alg, "k", iv)``, Ruby's
     # ``OpenSSL::HMAC.hexdigest("SHA256", "k", data)``
     Place(
-        ("hmac.new(", "createhmac(", "createcipheriv(", "createdecipheriv(", "hmac.hexdigest("),
+        (
+            *("hmac.new(", "createhmac(", "createcipheriv(", "createdecipheriv("),
+            *("hmac.hexdigest(", "hmac.digest(", "hmac.base64digest("),
+        ),
         r"(?P<keep>(?:\bhmac\.New|\bcreate(?:Hmac|Cipheriv|Decipheriv)"
         r"|\bHMAC\.(?:hex|base64)?digest)"
         rf"\([ \t]*+(?:{LIT}|[A-Za-z_][\w.:]{{0,60}}+)[ \t]*+,[ \t]*+{_WRAP})"
