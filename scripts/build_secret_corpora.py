@@ -614,11 +614,80 @@ def microsoft_rules(repo: str) -> dict[str, Any]:
     }
 
 
+# CredSweeper's named groups other than its ``value`` (the secret) are made non-capturing,
+# unless a back-reference or a conditional reads them (that rule is left out).
+_NAMED = re.compile(r"\(\?P<(\w+)>")
+# CredSweeper rules left out: a bucket's name is no secret; ``MII...`` is also how every
+# certificate's base64 starts (Kindling reads private keys by their PEM or DER framing); and
+# "basic" / "bearer" are words of prose (Kindling's own rules read an Authorization header).
+_CREDSWEEPER_LEFT = frozenset({"AWS S3 Bucket", "BASE64 Private Key"})
+_CREDSWEEPER_COMMON = frozenset({"basic", "bearer", "ntlm"})
+
+
+def credsweeper_rules(repo: str) -> dict[str, Any]:
+    """CredSweeper's rules (Samsung, MIT) the scrubber loads as data: each pattern rule of
+    ``credsweeper/rules/config.yaml`` that needs no ML model (``use_ml`` unset), reports a
+    credential (not an id, a domain or a bucket: ``_NOT_SECRET``) and is woken by substrings
+    of 3+ characters that are not common words; its ``value`` group the one capturing group.
+    Rules that read another group by name, mask a bare digest (``_masks_bare_hex``) or
+    backtrack are left out. Each is ``[id, [keywords], pattern, 3.0]``: CredSweeper's own
+    filters (``ValuePatternCheck``, ``ValueMorphemesCheck``) are not carried over, the
+    scrubber's placeholder test and an entropy floor of 3 bits stand for them."""
+    import yaml
+
+    rules = []
+    for rule in yaml.safe_load(_show(repo, "credsweeper/rules/config.yaml")):
+        if rule.get("type") != "pattern" or rule.get("use_ml") or _NOT_SECRET.search(rule["name"]):
+            continue
+        if rule["name"] in _CREDSWEEPER_LEFT:
+            continue
+        keywords = sorted({k.lower() for k in rule.get("required_substrings") or []})
+        common = _COMMON | _CREDSWEEPER_COMMON
+        if not keywords or any(len(k) < 3 or k in common for k in keywords):
+            continue
+        for n, value in enumerate(rule.get("values") or []):
+            pattern = value.replace("(?P<value>", "(?P<secret>")
+            names = set(_NAMED.findall(pattern)) - {"secret"}
+            if "(?P<secret>" not in pattern or any(
+                f"(?P={name})" in pattern or f"(?({name})" in pattern for name in names
+            ):
+                continue
+            pattern = _one_group(_NAMED.sub(_plain_unless_secret, pattern))
+            try:
+                compiled = re.compile(pattern, re.ASCII)
+            except re.error:
+                continue
+            if compiled.groups != 1 or _masks_bare_hex(compiled, keywords):
+                continue
+            if any(compiled.search(value) for value in _PUBLIC):
+                continue  # it also reports a key that is public by design (pk_live_)
+            if backtracks(pattern, keywords):
+                print(f"left out, it backtracks: {rule['name']}", file=sys.stderr)
+                continue
+            name = f"credsweeper.{rule['name']}" + (f".{n + 1}" if n else "")
+            rules.append([name, keywords, pattern, 3.0])
+    return {
+        "source": "Samsung/CredSweeper",
+        "url": "https://github.com/Samsung/CredSweeper",
+        "licence": "MIT",
+        "notice": "Rule patterns from Samsung CredSweeper credsweeper/rules/config.yaml (MIT "
+        "License, Copyright (c) 2021 SAMSUNG); groups other than the value's made "
+        "non-capturing by scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
+def _plain_unless_secret(m: re.Match[str]) -> str:
+    return m[0] if m[1] == "secret" else "(?:"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kingfisher")
     parser.add_argument("--microsoft", help="a microsoft/security-utilities clone")
     parser.add_argument("--gitleaks-rules", help="a gitleaks clone whose rules to load as data")
+    parser.add_argument("--credsweeper", help="a Samsung/CredSweeper clone")
     parser.add_argument("--gitleaks")
     parser.add_argument("--detect-secrets", dest="detect_secrets")
     args = parser.parse_args()
@@ -627,6 +696,7 @@ def main() -> int:
         (args.kingfisher, kingfisher_rules, "kingfisher"),
         (args.gitleaks_rules, gitleaks_rules, "gitleaks"),
         (args.microsoft, microsoft_rules, "microsoft"),
+        (args.credsweeper, credsweeper_rules, "credsweeper"),
     ):
         if repo:
             RULES_OUT.mkdir(parents=True, exist_ok=True)

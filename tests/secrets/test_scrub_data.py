@@ -1,4 +1,5 @@
-"""The rules loaded as data (``secrets.scrub_data``): kingfisher's and Microsoft's.
+"""The rules loaded as data (``secrets.scrub_data``): kingfisher's, gitleaks', Microsoft's and
+CredSweeper's.
 
 Microsoft's identifiable keys carry a fixed signature at a fixed place (``+ASt`` in an Azure
 storage key, ``AzFu`` in a function key, ``8Q~`` in an Entra ID client secret): with random
@@ -47,7 +48,7 @@ IDENTIFIABLE: dict[str, Callable[[random.Random], str]] = {
 }
 
 
-def test_both_data_files_load_and_every_pattern_compiles() -> None:
+def test_every_data_file_loads_and_every_pattern_compiles() -> None:
     sources = []
     for path in scrub_data.DATA_FILES:
         data = json.loads(Path(path).read_text("utf-8"))
@@ -59,8 +60,13 @@ def test_both_data_files_load_and_every_pattern_compiles() -> None:
                 assert word == word.lower()
                 assert len(word) >= 3
             assert re.compile(pattern, re.ASCII).groups <= 1 or data["source"] == "kingfisher"
-    assert sources == ["kingfisher", "gitleaks", "microsoft/security-utilities"]
-    assert len(scrub_data.data_rules()) > 800
+    assert sources == [
+        "kingfisher",
+        "gitleaks",
+        "microsoft/security-utilities",
+        "Samsung/CredSweeper",
+    ]
+    assert len(scrub_data.data_rules()) > 900
 
 
 @pytest.mark.parametrize("name", sorted(IDENTIFIABLE))

@@ -34,7 +34,12 @@ if TYPE_CHECKING:
 
 DATA_FILES = tuple(
     os.path.join(os.path.dirname(__file__), "data", name)
-    for name in ("kingfisher_rules.json", "gitleaks_rules.json", "microsoft_rules.json")
+    for name in (
+        "kingfisher_rules.json",
+        "gitleaks_rules.json",
+        "microsoft_rules.json",
+        "credsweeper_rules.json",
+    )
 )
 KIND = "vendor_secret"
 
