@@ -122,6 +122,11 @@ EXAMPLES: dict[str, str] = {
     "HMAC key second": 'const h = crypto.createHmac("sha256", "{}").update(body);',
     "env default": 'const secret = process.env.JWT_SECRET || "{}";',
     "openssl enc -k": "openssl enc -aes-256-cbc -k {} -in notes.txt",
+    # Issue 32, seventh pass.
+    "auth pair": 'r = requests.get(url, auth=("ada", "{}"))',
+    "SQL PASSWORD literal": "ALTER USER ada WITH PASSWORD '{}';",
+    "rabbitmqctl add_user": "rabbitmqctl add_user ada {}",
+    "cmdkey /pass:": "cmdkey /add:fs01 /user:ada /pass:{}",
 }
 
 
@@ -182,6 +187,12 @@ LEFT = [
     "String c = Credentials.basic(user, password);",
     "npw = 3",
     'pw_hash = "abc"',
+    "auth=(user, password)",
+    'auth=("ada", os.environ["PW"])',
+    "ALTER USER ada WITH PASSWORD NULL;",
+    "-- the password 'x' is checked",
+    "rabbitmqctl add_user ada",
+    "rabbitmqctl list_users",
 ]
 
 

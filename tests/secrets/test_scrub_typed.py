@@ -27,7 +27,7 @@ from kindling.secrets.scrub_gate import (
     is_gated,
     is_woken_by_typed_key,
 )
-from kindling.secrets.scrub_values import typed_key
+from kindling.secrets.scrub_typed import typed_key
 
 LOWER = string.ascii_lowercase
 

@@ -261,7 +261,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
         certain=True,
     ),
     Place(
-        ("/p:", "/password:"),
+        ("/p:", "/pass:", "/password:"),
         r"(?P<keep>[ \t]/(?i:p|password|pass):)(?P<value>\"[^\"\r\n]*+\"|[^\s\"]++)",
     ),
     Place(
@@ -269,6 +269,13 @@ COMMAND_PLACES: tuple[Place, ...] = (
         rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{ARG})",
     ),
     Place(("mongo",), _flag(r"mongo(?:sh|dump|restore|import|export)?", "-p")),
+    # RabbitMQ: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD
+    Place(
+        ("rabbitmqctl",),
+        r"(?P<keep>\brabbitmqctl[ \t]++(?:-[\w-]++(?:[ \t]++[^\s-]\S*+)?[ \t]++)*?"
+        rf"(?:add_user|change_password)[ \t]++{ARG}[ \t]++)(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
     # openssl enc's password (-k) and hex key (-K)
     Place(("openssl",), _flag("openssl", "-k|-K")),
     # (one place a flag: a rule masks one flag a command line, and -p -P old -N new has two)

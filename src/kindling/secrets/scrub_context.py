@@ -15,7 +15,7 @@
   credential, whatever its name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_gate``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed`` and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
     HEXISH,
     LazyPattern,
@@ -32,7 +33,6 @@ from kindling.secrets.scrub_values import (
     leave_value,
     looks_generated,
     mask,
-    typed_key,
 )
 
 TYPE_CHECKING = False

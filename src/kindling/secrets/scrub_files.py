@@ -56,7 +56,7 @@ FILE_PLACES: tuple[Place, ...] = (
     Place(
         ("password",),
         r"(?P<keep>\b(?i:machine|default|login)\b(?:[ \t\r\n]++[^\s`]++){0,4}?[ \t\r\n]++"
-        r"(?i:password)[ \t]++)(?P<value>[^\s`]++)",
+        r"(?i:password)[ \t]++)(?P<value>(?![=:](?:\s|$))[^\s`]++)",
         certain=True,
     ),
     # .pgpass: host:port:database:user:password, one entry a line (a colon in the password is
@@ -89,6 +89,14 @@ FILE_PLACES: tuple[Place, ...] = (
         r"[^\r\n;]{0,120}?"
         r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
         rf"(?P<value>(?!(?i:password|values?)\b){ARG})",
+    ),
+    # SQL: ALTER USER app WITH PASSWORD 'pw', CREATE ROLE app LOGIN ENCRYPTED PASSWORD 'pw'
+    # (PostgreSQL), CREATE LOGIN app WITH PASSWORD = 'pw' (SQL Server): a quoted literal.
+    Place(
+        ("password '", "password = '", "password='"),
+        r"(?P<keep>\b(?i:alter|create)\b[^\r\n;]{0,120}?\b(?i:password)[ \t]*+(?:=[ \t]*+)?)"
+        r"(?P<value>'[^'\r\n]++')",
+        certain=True,
     ),
     # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
     Place(
@@ -125,6 +133,14 @@ FILE_PLACES: tuple[Place, ...] = (
         r"|Credentials\.basic|(?:simple_)?bind(?:_s)?)"
         rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})"
         r"(?=[ \t]*+(?:[,)]|\.toCharArray\(\)))",
+        certain=True,
+    ),
+    # A user and a password as a pair given to an auth argument: requests' and httpx's
+    # ``auth=("ada", "pw")``, Elasticsearch's ``basic_auth=("elastic", "pw")``, ``http_auth``.
+    Place(
+        ("auth=(", "auth = (", "auth=[", "auth = ["),
+        r"(?P<keep>\b(?:[A-Za-z]++_)?auth[ \t]*+=[ \t]*+[(\[][ \t]*+"
+        rf"{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})(?=[ \t]*+[,)\]])",
         certain=True,
     ),
     # A user and a password given in order after the first argument (a URL, a DSN or a host,

@@ -18,10 +18,12 @@ from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
+    compared_value,
     is_name,
     leave_value,
     mask,
     random_enough,
+    too_short,
     wordy,
 )
 
@@ -42,14 +44,8 @@ _CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "as
 # out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
 # ``tokenizer`` are not secret keys.
 _KEY_ENDINGS = (
-    "password",
-    "passwd",
-    "passphrase",
+    *("password", "passwd", "passphrase", "token", "secret", "credential", "credentials"),
     "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
-    "token",
-    "secret",
-    "credential",
-    "credentials",
     *(
         f"{word}{joint}key"
         for word in (
@@ -183,7 +179,7 @@ def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['keep']}{mask(kind)}"
 
 
-_OPERATOR = r"(?::{1,3}=|\?\??=|\+=|\.=|=>|=(?![=~])|:(?!:))"
+_OPERATOR = r"(?::{1,3}=|\?\??=|\+=|\.=|=>|=(?![=~])|:(?!:)|<-(?![-<]))"
 _VALUE = r"""
     (?: "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
       | '(?P<sq>[^'\r\n]*+)'
@@ -201,7 +197,7 @@ def _keyed_src() -> str:
     # Starts at the first character after the key (a closing quote, a blank or the operator)
     # and looks back for the key word: separators are far rarer than letters.
     return rf"""
-    (?P<sep>["' \t:=?+.,\\]{_key_end(".")}
+    (?P<sep>["' \t:=?+.,\\\[\]]{_key_end(".")}
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
           | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
@@ -215,6 +211,10 @@ def _keyed_src() -> str:
           | (?<=:)(?::=|=|(?!:))
           | (?<==)(?:>|(?![=~]))
           | (?<=[?+.])=
+          | (?<=\[)\][ \t]*+=(?![=~])                        # C: char password[] = "x"
+          | (?<=\])[ \t]*+(?:=>|=(?![=~]))                  # Ruby: params[:password] = "x"
+          | (?P<cmp>(?<=[ \t"'])[ \t]*+[!=]==?(?=[ \t]*+["'`])  # if password == "x"
+                  | (?<=\.)equals(?:IgnoreCase)?\((?=["'`]))     # password.equals("x")
         )[ \t]*+
     )
     {_VALUE}
@@ -258,6 +258,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if quoted is not None:
         if not quoted or leave_value(quoted) or too_short(kind, quoted):
             return None
+        if "cmp" in m.re.groupindex and m["cmp"] is not None and not compared_value(kind, quoted):
+            return None
         if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
         quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
@@ -299,11 +301,6 @@ def _constant_argument(text: str, comma: int) -> bool:
     head = text[max(0, comma - 80) : comma]
     at = max(head.rfind("("), head.rfind(","))
     return at >= 0 and _CONSTANT_ARGUMENT.fullmatch(head[at:]) is not None
-
-
-def too_short(kind: str, value: str) -> bool:
-    # A password can be short; a token, key or secret that short is a count, id or word.
-    return kind != "password" and kind != "private_key" and len(value) < 8
 
 
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:

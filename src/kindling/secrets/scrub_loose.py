@@ -9,7 +9,7 @@ dummy ``STRIPE_KEY=abcdefghijklmnopqrstuvwx`` is given to it as explicitly as a 
 Runs after the key-value rules of ``secrets.scrub_keyed``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_gate``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed`` and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
@@ -25,7 +26,6 @@ from kindling.secrets.scrub_values import (
     mask,
     random_enough,
     short_generated,
-    typed_key,
 )
 
 TYPE_CHECKING = False

@@ -24,9 +24,8 @@ from kindling.secrets.scrub_keyed import (
     NAME_FIELD,
     VALUE_FIELD,
     key_kind,
-    too_short,
 )
-from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule mas
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
 ``secrets.scrub_loose``, ``secrets.scrub_commands``, ``secrets.scrub_context``,
 ``secrets.scrub_named``, ``secrets.scrub_encoded``, ``secrets.scrub_values``,
-``secrets.scrub_gate`` and ``secrets.regex_cache`` (never ``secrets.scrub``: it imports this
-module).
+``secrets.scrub_typed``, ``secrets.scrub_gate`` and ``secrets.regex_cache`` (never
+``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
+from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
 from kindling.secrets.scrub_url import url_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
@@ -56,7 +57,6 @@ from kindling.secrets.scrub_values import (
     mixed_case,
     random_enough,
     short_generated,
-    typed_placeholder,
 )
 
 TYPE_CHECKING = False
@@ -163,7 +163,11 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
 _URL_PASSWORD_SRC = (
     r"(?P<prefix>://[^\s:/@?#]*+:)"
     # Up to the last @ before the host, so a raw @ inside the password is masked too.
-    r"(?P<value>[^\s/?]+)(?=@)"
+    r"(?P<value>[^\s/?]+(?=@)"
+    # A raw / or ? inside it (base64's): then a port's digits cannot start it, and a host
+    # must follow the @ (``https://host:8080/users/@me`` is a path).
+    r"|(?!\d++(?:[/?]|$))[^\s/?@]*+[/?][^\s]{0,200}?"
+    r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))"
 )
 
 
@@ -206,6 +210,9 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a C++ or Rust symbol as its compiler mangles it (_ZN4node11Environment...)
     if basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
+    core = token.replace("_", "").replace("-", "")
+    if "." not in token and core != token and not token.startswith("xn--") and typed_in_parts(core):
+        return "random_token", mask("random_token")  # abcd1234-ef01-gh23-ij45-kl6789012345
     segments = _SEPARATORS.split(token)
     if max(map(len, segments)) < 16 and not mixed_case(token):
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
@@ -213,7 +220,6 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         segments[0] = segments[0][2:]  # a hex literal in code: 0xAADD9DB8...
     if any(_digest(s) for s in segments):
         return None  # a git SHA, a digest, a cache key: hex is never told from a hash
-    core = token.replace("_", "").replace("-", "")
     # A name, a host or a version joins words and numbers; a token may join a generated part
     # to a label or an id (``t1.<id>.<secret>``, ``<user id>-<secret>``). With a dot, only a
     # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.

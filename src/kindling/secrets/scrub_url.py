@@ -24,7 +24,7 @@ import re
 from kindling.secrets.scrub_context import QUERY_KEYS, UUID, credential_like, query_secret
 from kindling.secrets.scrub_encoded import DATA_MAGIC, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
-from kindling.secrets.scrub_keyed import key_kind, too_short
+from kindling.secrets.scrub_keyed import key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -32,6 +32,7 @@ from kindling.secrets.scrub_values import (
     is_name,
     leave_value,
     mask,
+    too_short,
     wordy,
 )
 

@@ -180,17 +180,18 @@ def looks_generated(value: str) -> bool:
     return digits_and_letters(core) or generated_letters(core)
 
 
-def sequential(core: str, *, keyboard: bool = False) -> bool:
+def sequential(core: str, *, keyboard: bool = False, share: int = 4) -> bool:
     """A placeholder typed along the alphabet (``abcdef...``, ``123456...``, ``zyxw...``), and
     with ``keyboard`` along a keyboard's rows too (``qwerty...``, ``asdf...``): a quarter of
-    its neighbours are consecutive characters. A generated key has about one in sixty.
+    its neighbours are consecutive characters (one in ``share``). A generated key has about
+    one in sixty.
     Without ``keyboard`` it is the test that a value is no draw (``generated_letters``...):
     a value mashed on the keyboard and given as a secret is still one to mask."""
     steps = sum(
         abs(ord(b) - ord(a)) == 1 or (keyboard and (a + b).lower() in _KEYBOARD)
         for a, b in itertools.pairwise(core)
     )
-    return steps * 4 >= len(core)
+    return steps * share >= len(core)
 
 
 # Neighbours along a keyboard's rows, both ways (``qwer``, ``lkjh``).
@@ -202,36 +203,8 @@ _KEYBOARD = frozenset(
 )
 
 
-def typed_key(token: str) -> bool:
-    """One run of 16+ letters and digits, not hex of one case and not spelled from words
-    (``wordy``, in its own case and in small letters): a generated key, or the dummy typed in
-    a key's place (``abcdefghijklmnopqrst``, ``Asdf1234asdf1234...``), which the randomness
-    tests above leave. Alone it says nothing; given explicitly to a secret word it is that
-    secret's value (issue 32): a memory tool loses nothing by masking a dummy there, and leaks
-    a real key if it leaves one. A name (``PreloadingAttemptKey``), a phrase
-    (``mysupersecretpassword``) and a digest or a number (one-case hex) are not."""
-    if len(token) < 16 or not token.isascii() or not token.isalnum():
-        return False
-    chars = set(token)
-    if chars <= _LOWER_HEX or chars <= _UPPER_HEX:
-        return False
-    return not (wordy(token) or wordy(token.lower()))
-
-
-def typed_placeholder(token: str) -> bool:
-    """A run of 20+ letters and digits typed along the alphabet, the digits or the keyboard in
-    a key's place (``abcdefghij1234567890abcdefghij``): a ``typed_key`` that is ``sequential``
-    (along the keyboard's rows too), with 12+ distinct characters (``MVMVMV...`` is a table)
-    and some character typed twice. Issue 32's line counts it as a secret even bare, and a
-    memory tool loses nothing by masking it. An alphabet lists each character once
-    (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789abcdef``): it is left."""
-    chars = len(set(token))
-    typed = sequential(token, keyboard=True)
-    return len(token) >= 20 and 12 <= chars < len(token) and typed and typed_key(token)
-
-
-_LOWER_HEX = frozenset("0123456789abcdef")
-_UPPER_HEX = frozenset("0123456789ABCDEF")
+LOWER_HEX = frozenset("0123456789abcdef")
+UPPER_HEX = frozenset("0123456789ABCDEF")
 
 
 def mixed_case(token: str) -> bool:
@@ -382,3 +355,17 @@ _WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
 HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
 _LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
 _DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
+
+
+def compared_value(kind: str, value: str) -> bool:
+    """Whether a literal a secret is compared with is that secret: a password of 4+
+    characters, one word (``if password == "-"`` tests for stdin; ``== "a secret"`` is a
+    test's phrase), or a generated key (``event.key === "ArrowDown"`` compares a name)."""
+    if kind != "password":
+        return random_enough(value)
+    return len(value) >= 4 and not any(c.isspace() for c in value)
+
+
+def too_short(kind: str, value: str) -> bool:
+    # A password can be short; a token, key or secret that short is a count, id or word.
+    return kind != "password" and kind != "private_key" and len(value) < 8

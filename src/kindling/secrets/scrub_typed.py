@@ -1,0 +1,101 @@
+"""Keys typed by hand in a key's place, as a dummy or a placeholder, for ``secrets.scrub``.
+
+Issue 32's line counts any value of 16+ characters that is not one-case hex or a UUID as a
+secret, dummies included (``abcdefghijklmnopqrstuvwxyz123456``, ``Asdf1234asdf1234...``):
+a memory tool loses nothing by masking one, and leaks a real key if it leaves one. An
+alphabet written out whole in code (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, base58's, a
+keyboard's layout) is the same characters in the same order, and is left.
+
+Must not import anything from Kindling except ``secrets.scrub_values``.
+"""
+
+from __future__ import annotations
+
+from kindling.secrets.scrub_values import LOWER_HEX, UPPER_HEX, sequential, wordy
+
+
+def typed_key(token: str) -> bool:
+    """One run of 16+ letters and digits, not hex of one case and not spelled from words
+    (``wordy``, in its own case and in small letters): a generated key, or the dummy typed in
+    a key's place (``abcdefghijklmnopqrst``, ``Asdf1234asdf1234...``), which the randomness
+    tests above leave. Alone it says nothing; given explicitly to a secret word it is that
+    secret's value (issue 32): a memory tool loses nothing by masking a dummy there, and leaks
+    a real key if it leaves one. A name (``PreloadingAttemptKey``), a phrase
+    (``mysupersecretpassword``) and a digest or a number (one-case hex) are not."""
+    if len(token) < 16 or not token.isascii() or not token.isalnum():
+        return False
+    chars = set(token)
+    if chars <= LOWER_HEX or chars <= UPPER_HEX:
+        return False
+    return not (wordy(token) or wordy(token.lower()))
+
+
+def typed_placeholder(token: str) -> bool:
+    """A run of 20+ letters and digits typed along the alphabet, the digits or the keyboard in
+    a key's place (``abcdefghij1234567890abcdefghij``): a ``typed_key`` that is ``sequential``
+    (along the keyboard's rows too), with 12+ distinct characters (``MVMVMV...`` is a table)
+    and some character typed twice. Issue 32's line counts it as a secret even bare, and a
+    memory tool loses nothing by masking it. An alphabet lists each character once
+    (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789abcdef``): it is left."""
+    chars = len(set(token))
+    if len(token) < 20 or chars < 12 or not sequential(token, keyboard=True):
+        return False
+    if alphabet(token):
+        return False  # ABCDEFGHIJKLMNOPQRSTUVWXYZ234567, or a table of alphabets
+    if chars == len(token) and not sequential(token, keyboard=True, share=2):
+        return False  # each character once, few in turn: a table of codes (numpy's)
+    return typed_key(token)
+
+
+# Runs a written-out alphabet is made of, each complete: the letters, the digits, hex's
+# ``abcdef``, base32's ``234567`` and base58's ``123456789``; and alphabets with gaps.
+_WHOLE_RUNS = frozenset(
+    {"abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789", "abcdef", "ABCDEF"}
+    | {"234567", "123456789"}
+)
+_GAPPED_ALPHABETS = (
+    "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",  # base58 (Bitcoin)
+    "123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ",  # base58 (Flickr)
+    "0123456789ABCDEFGHJKMNPQRSTVWXYZ",  # Crockford's base32
+    "0123456789ABCDEFGHIJKLMNOPQRSTUV",  # base32hex
+    "0123456789abcdefghijklmnopqrstuv",
+)
+
+
+# A keyboard's layout written out: its rows in order, with the digits' row before or after.
+_ROWS_IN_ORDER = ("qwertyuiopasdfghjklzxcvbnm", "QWERTYUIOPASDFGHJKLZXCVBNM")
+_LAYOUTS = tuple(
+    f(r) for r in _ROWS_IN_ORDER for f in ("1234567890{}".format, "{}1234567890".format, str)
+)
+
+
+def alphabet(token: str) -> bool:
+    """An alphabet written out in code (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, base58's,
+    ``0123456789abcdefABCDEF``): runs of consecutive characters each complete, or a known
+    alphabet with gaps, or a keyboard's layout (its three rows in order).
+    A dummy typed in a key's place stops a run short
+    (``abcdefghijklmnopqrstuvwxyz123456``, ``ABCDEFGHIJ1234567890KLMNOPQRST``)."""
+    if token in _GAPPED_ALPHABETS:
+        return True
+    for layout in _LAYOUTS:
+        token = token.replace(layout, "")
+    start = 0
+    for i in range(1, len(token) + 1):
+        if i == len(token) or ord(token[i]) - ord(token[i - 1]) != 1:
+            if token[start:i] not in _WHOLE_RUNS:
+                return False
+            start = i
+    return True
+
+
+def typed_in_parts(core: str) -> bool:
+    """A placeholder typed in parts joined by ``-`` or ``_`` (``abcd1234-ef01-gh23-ij45-
+    kl6789012345``, ``pk_abcdefghijklmnopqrstuvwxyz1234567890``): ``typed_placeholder`` once
+    joined, half its neighbours consecutive (names joined, ``ECDHE-RSA-AES128-GCM-SHA256``,
+    ``ordered_logistic_glm_lpmf``, are a quarter at most), letters and digits both."""
+    return (
+        typed_placeholder(core)
+        and sequential(core, keyboard=True, share=2)
+        and any(c.isdigit() for c in core)
+        and any(c.isalpha() for c in core)
+    )

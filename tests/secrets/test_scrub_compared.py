@@ -1,0 +1,187 @@
+"""Issue 32, seventh pass: secrets written in forms the key-value rules did not read.
+
+- a literal a secret is compared with (``if password == "k"``, ``password.equals("k")``): a
+  password of 4+ characters and no blank, or a generated key;
+- a key's value set through an index or R's arrow (``char password[] = "k"``,
+  ``params[:password] = "k"``, ``api_key <- "k"``);
+- a password in a URL that holds a ``/`` or ``?`` (raw base64): a host must follow the ``@``
+  and no port's digits may start it;
+- places: an auth pair (``auth=("ada", "k")``), SQL's ``PASSWORD 'k'``, ``rabbitmqctl
+  add_user``, ``cmdkey /pass:`` (examples in ``test_scrub_places``);
+- CredSweeper's rules loaded as data (``secrets/data/credsweeper_rules.json``);
+- a dummy typed in a key's place that lists each character once, or is typed in parts
+  (``abcdefghijklmnopqrstuvwxyz123456``, ``abcd1234-ef01-gh23-ij45-kl6789012345``): masked
+  even bare, as issue 32's line counts it. An alphabet written out whole is left.
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kindling.secrets.scrub import scrub_secrets
+from tests.support.drawn import drawn, mixed
+
+FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ALNUM = string.ascii_letters + string.digits
+# A password as a person types one: a letter, then words, digits and signs (no quote, blank,
+# backslash or ``$``), 6 to 40 characters.
+TYPED = st.builds(
+    str.__add__,
+    st.sampled_from(string.ascii_letters),
+    st.text(ALNUM + "!#%&*+-.:;<=>?@^_|~", min_size=5, max_size=40),
+)
+
+COMPARED = [
+    'if password == "{k}":',
+    "if (password === '{k}') {{ login(); }}",
+    'if ($password != "{k}") die();',
+    'if (password.equals("{k}")) {{',
+    'return password.equalsIgnoreCase("{k}");',
+    'assert settings.db_password == "{k}"',
+]
+
+
+@pytest.mark.parametrize("form", COMPARED)
+@FEW
+@given(value=TYPED)
+def test_a_literal_a_password_is_compared_with_is_masked(form: str, value: str) -> None:
+    out = scrub_secrets(form.format(k=value)).text
+    assert value not in out, out
+    assert "[REDACTED:password]" in out
+
+
+@FEW
+@given(value=mixed(32))
+def test_a_generated_key_compared_with_a_key_is_masked(value: str) -> None:
+    out = scrub_secrets(f'if (req.headers.apiKey !== "{value}") return 401;').text
+    assert value not in out, out
+
+
+INDEXED = [
+    'char password[] = "{k}";',
+    'params[:password] = "{k}"',
+    "session[:db_password] => '{k}'",
+    'password <- "{k}"',
+    'db_password <- "{k}"',
+]
+
+
+@pytest.mark.parametrize("form", INDEXED)
+@FEW
+@given(value=TYPED)
+def test_a_password_set_through_an_index_or_an_arrow_is_masked(form: str, value: str) -> None:
+    out = scrub_secrets(form.format(k=value)).text
+    assert value not in out, out
+
+
+@FEW
+@given(value=mixed(40))
+def test_an_api_key_given_by_r_s_arrow_is_masked(value: str) -> None:
+    out = scrub_secrets(f'api_key <- "{value}"').text
+    assert out == 'api_key <- "[REDACTED:api_key]"', out
+
+
+B64 = string.ascii_letters + string.digits + "+/"
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "mongodb://ada:{k}@db:27017/app",
+        "redis://:{k}@cache:6379/0",
+        'psql "postgresql://ada:{k}@db.internal/app"',
+        "git clone https://ada:{k}@github.com/o/r.git",
+    ],
+)
+@FEW
+@given(value=drawn(B64, 40).filter(lambda v: "/" in v and not v[0].isdigit()))
+def test_a_url_password_with_a_slash_is_masked(form: str, value: str) -> None:
+    out = scrub_secrets(form.format(k=value)).text
+    assert value not in out, out
+    assert "[REDACTED:url_password]@" in out
+
+
+@FEW
+@given(value=TYPED.filter(lambda v: "'" not in v))
+def test_sql_server_s_password_equals_literal_is_masked_whole(value: str) -> None:
+    out = scrub_secrets(f"CREATE LOGIN app WITH PASSWORD = '{value}', CHECK_POLICY = OFF;").text
+    assert value not in out, out
+    assert "PASSWORD = '[REDACTED:password]'" in out
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["cosmo_69b9f425705c10e576aa6ade81d91e1a", "NRBR-2537f7e87cfb8f8d73f"],
+)
+def test_credsweeper_s_rules_are_loaded_as_data(token: str) -> None:
+    out = scrub_secrets(f"key {token} here").text
+    assert out == "key [REDACTED:vendor_secret] here", out
+
+
+DUMMIES = [
+    "abcdefghijklmnopqrstuvwxyz123456",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh",
+    "abcdEfghIjklmnopQRstuvWxYz",
+    "abcdefgh12345678ijklmnop",
+    "zxcvbnmasdfghjklqwertyuiop1234567890",
+    "abcd1234-ef01-gh23-ij45-kl6789012345",
+    "pk_abcdefghijklmnopqrstuvwxyz1234567890",
+    "ABCD1234-EFGH5678-IJKL9012-MNOP3456",
+]
+
+
+@pytest.mark.parametrize("dummy", DUMMIES)
+def test_a_dummy_typed_in_a_key_s_place_is_masked_bare(dummy: str) -> None:
+    out = scrub_secrets(f"the value {dummy} came back from the call").text
+    assert dummy not in out, out
+
+
+ALPHABETS = [
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+    "0123456789abcdefghijklmnopqrstuvwxyz",
+    "0123456789abcdefABCDEF",
+    "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
+    "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
+    "qwertyuiopasdfghjklzxcvbnm1234567890",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+    "?bhilqnpBHILQNPefdgFDGSUVOMm",
+]
+
+
+@pytest.mark.parametrize("alphabet", ALPHABETS)
+def test_an_alphabet_written_out_whole_is_left(alphabet: str) -> None:
+    text = f"CHARS = '{alphabet}'"
+    assert scrub_secrets(text).text == text
+
+
+LEFT = [
+    'if password == "-":  # read it from stdin',
+    'assert url.password == "a secret"',
+    'if (event.key === "ArrowDown") next();',
+    'if key == "Enter":',
+    'if token == "":',
+    "if (password === undefined) return;",
+    'if mode == "password":',
+    "char password[64];",
+    'api_key <- Sys.getenv("API_KEY")',
+    "x <- -1",
+    "[set up the credentials]: https://github.com/nodejs/node-core-utils#setting-up-credentials",
+    "http://localhost:3000/users/@me",
+    "https://host:8080/a/b@c.com",
+    "npm i https://registry.npmjs.org/@scope/pkg",
+    "docker://registry:5000/img@sha256:abc",
+    "ordered_logistic_glm_lpmf ECDHE-RSA-AES128-GCM-SHA256 powerpc64-unknown-freebsd",
+    "xn--1234567890123456789012345678901234567890123456789012345-9te",
+    "STRIPE_PUBLISHABLE_KEY=pk_live_D8TY4jEw8Ym9hYe3cXaSMr0v",
+]
+
+
+@pytest.mark.parametrize("text", LEFT)
+def test_look_alikes_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
