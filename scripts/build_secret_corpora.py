@@ -618,10 +618,36 @@ def microsoft_rules(repo: str) -> dict[str, Any]:
 # unless a back-reference or a conditional reads them (that rule is left out).
 _NAMED = re.compile(r"\(\?P<(\w+)>")
 # CredSweeper rules left out: a bucket's name is no secret; ``MII...`` is also how every
-# certificate's base64 starts (Kindling reads private keys by their PEM or DER framing); and
-# "basic" / "bearer" are words of prose (Kindling's own rules read an Authorization header).
+# certificate's base64 starts (Kindling reads private keys by their PEM or DER framing); two
+# are woken by a run of one letter (``aaaaaaaaaa``: every run of ``A`` in base64 would scan
+# the text again); and "basic" / "bearer" are words of prose (Kindling's own rules read an
+# Authorization header).
 _CREDSWEEPER_LEFT = frozenset({"AWS S3 Bucket", "BASE64 Private Key"})
+_ONE_LETTER_RUN = re.compile(r"(.)\1{5,}")
 _CREDSWEEPER_COMMON = frozenset({"basic", "bearer", "ntlm"})
+# CredSweeper's left boundary, a choice tried at every character of a text: where the secret
+# starts with a literal (``sk-``, ``ghp_``), it is checked after that literal instead, by
+# look-behinds over it, so the engine skips to the literal (the same boundaries, less a
+# terminal colour code: ``secrets.scrub_terminal`` reads the text again without them).
+_CREDSWEEPER_LEAD = (
+    "(?:^|/|[^\\\\0-9A-Za-z+_-]|\\\\[0abfnrtv]|(?:%|\\\\x)[0-9A-Fa-f]{2}|\\\\[0-7]{3}"
+    "|\\\\[Uu][0-9A-Fa-f]{4}|\\x1B\\[[0-9;]{0,80}m)"
+)
+_LITERAL_START = re.compile(r"\(\?P<secret>((?:[A-Za-z0-9_]|\\[-.$/])+)")
+
+
+def _boundary_after_literal(pattern: str) -> str:
+    if not pattern.startswith(_CREDSWEEPER_LEAD):
+        return pattern
+    rest = pattern[len(_CREDSWEEPER_LEAD) :]
+    m = _LITERAL_START.match(rest)
+    if m is None or len(m[1]) < 2:
+        return pattern
+    lit = m[1]
+    before = ("\\\\[0abfnrtv]", "[%][0-9A-Fa-f]{2}", "\\\\x[0-9A-Fa-f]{2}", "\\\\[0-7]{3}")
+    before += ("\\\\[Uu][0-9A-Fa-f]{4}",)
+    check = "|".join((f"(?<![\\\\0-9A-Za-z+_-]{lit})", *(f"(?<={b}{lit})" for b in before)))
+    return f"{m[0]}(?:{check}){rest[m.end() :]}"
 
 
 def credsweeper_rules(repo: str) -> dict[str, Any]:
@@ -643,10 +669,12 @@ def credsweeper_rules(repo: str) -> dict[str, Any]:
             continue
         keywords = sorted({k.lower() for k in rule.get("required_substrings") or []})
         common = _COMMON | _CREDSWEEPER_COMMON
-        if not keywords or any(len(k) < 3 or k in common for k in keywords):
+        if not keywords or any(
+            len(k) < 3 or k in common or _ONE_LETTER_RUN.fullmatch(k) for k in keywords
+        ):
             continue
         for n, value in enumerate(rule.get("values") or []):
-            pattern = value.replace("(?P<value>", "(?P<secret>")
+            pattern = _boundary_after_literal(value.replace("(?P<value>", "(?P<secret>"))
             names = set(_NAMED.findall(pattern)) - {"secret"}
             if "(?P<secret>" not in pattern or any(
                 f"(?P={name})" in pattern or f"(?({name})" in pattern for name in names

@@ -98,7 +98,7 @@ B64 = string.ascii_letters + string.digits + "+/"
     ],
 )
 @FEW
-@given(value=drawn(B64, 40).filter(lambda v: "/" in v and not v[0].isdigit()))
+@given(value=drawn(B64, 40).filter(lambda v: "/" in v[1:] and v[0].isalpha()))
 def test_a_url_password_with_a_slash_is_masked(form: str, value: str) -> None:
     out = scrub_secrets(form.format(k=value)).text
     assert value not in out, out
@@ -149,7 +149,6 @@ ALPHABETS = [
     "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
     "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
     "qwertyuiopasdfghjklzxcvbnm1234567890",
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
     "?bhilqnpBHILQNPefdgFDGSUVOMm",
 ]
 

@@ -193,6 +193,7 @@ LEFT = [
     "-- the password 'x' is checked",
     "rabbitmqctl add_user ada",
     "rabbitmqctl list_users",
+    "cmdkey /pass:, a URL password",
 ]
 
 

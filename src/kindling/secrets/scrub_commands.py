@@ -262,7 +262,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("/p:", "/pass:", "/password:"),
-        r"(?P<keep>[ \t]/(?i:p|password|pass):)(?P<value>\"[^\"\r\n]*+\"|[^\s\"]++)",
+        r"(?P<keep>[ \t]/(?i:p|password|pass):)(?P<value>\"[^\"\r\n]*+\"|(?![,;)])[^\s\"]++)",
     ),
     Place(
         ("securestring",),

@@ -166,7 +166,7 @@ _URL_PASSWORD_SRC = (
     r"(?P<value>[^\s/?]+(?=@)"
     # A raw / or ? inside it (base64's): then a port's digits cannot start it, and a host
     # must follow the @ (``https://host:8080/users/@me`` is a path).
-    r"|(?!\d++(?:[/?]|$))[^\s/?@]*+[/?][^\s]{0,200}?"
+    r"|(?!\d++(?:[/?]|$))[^\s/?@:]*+[/?][^\s@:]{0,200}+"
     r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))"
 )
 

@@ -41,7 +41,7 @@ def typed_placeholder(token: str) -> bool:
     if len(token) < 20 or chars < 12 or not sequential(token, keyboard=True):
         return False
     if alphabet(token):
-        return False  # ABCDEFGHIJKLMNOPQRSTUVWXYZ234567, or a table of alphabets
+        return False  # ABCDEFGHIJKLMNOPQRSTUVWXYZ234567
     if chars == len(token) and not sequential(token, keyboard=True, share=2):
         return False  # each character once, few in turn: a table of codes (numpy's)
     return typed_key(token)
@@ -71,20 +71,22 @@ _LAYOUTS = tuple(
 
 def alphabet(token: str) -> bool:
     """An alphabet written out in code (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, base58's,
-    ``0123456789abcdefABCDEF``): runs of consecutive characters each complete, or a known
-    alphabet with gaps, or a keyboard's layout (its three rows in order).
-    A dummy typed in a key's place stops a run short
+    ``0123456789abcdefABCDEF``): runs of consecutive characters, each complete and each once;
+    or a known alphabet with gaps, or a keyboard's layout (its three rows in order). A dummy
+    typed in a key's place stops a run short or types it again
     (``abcdefghijklmnopqrstuvwxyz123456``, ``ABCDEFGHIJ1234567890KLMNOPQRST``)."""
     if token in _GAPPED_ALPHABETS:
         return True
     for layout in _LAYOUTS:
         token = token.replace(layout, "")
-    start = 0
+    start, runs = 0, set()
     for i in range(1, len(token) + 1):
         if i == len(token) or ord(token[i]) - ord(token[i - 1]) != 1:
-            if token[start:i] not in _WHOLE_RUNS:
-                return False
+            run = token[start:i]
+            if run not in _WHOLE_RUNS or run in runs:
+                return False  # a run stopped short, or typed again
             start = i
+            runs.add(run)
     return True
 
 
