@@ -1,5 +1,5 @@
-"""Rules loaded as data, from three maintained scanners: MongoDB's kingfisher (Apache-2.0),
-gitleaks (MIT) and Microsoft's security-utilities (MIT).
+"""Rules loaded as data, from four maintained scanners: MongoDB's kingfisher (Apache-2.0),
+gitleaks (MIT), Microsoft's security-utilities (MIT) and Samsung's CredSweeper (MIT).
 
 ``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns (their "any character",
 ``(?:.|[\\n\\r])``, written ``[\\s\\S]``: Python's engine backtracks through the first) for
@@ -8,13 +8,15 @@ the keywords that wake the rule) and compile with Python's ``re``; ``gitleaks_ru
 gitleaks' rules with their own keywords (a rule is ``[id, [keywords], pattern, min_entropy]``),
 only the secret's group left capturing; ``microsoft_rules.json`` Microsoft's patterns for its
 identifiable keys (Azure storage, Cosmos DB, Entra ID client secrets, ...: a fixed signature
-inside the key), their groups rewritten to Python's syntax and woken by the signature.
+inside the key), their groups rewritten to Python's syntax and woken by the signature;
+``credsweeper_rules.json`` CredSweeper's pattern rules that need no ML model, its ``value``
+group the one capturing group, its left boundary checked after the secret's literal.
 ``scripts/build_secret_corpora.py`` builds each from a checkout and names its commit. A match masks
 the rule's last capture group (its secret; the whole match when it has none) when that value has
 at least the rule's ``min_entropy`` and is no placeholder. They run after Kindling's own rules,
 so a value is named by its own kind first, and report the kind ``vendor_secret``.
 
-Read on the first call of ``scrub_secrets`` (three JSON files, about 170 KB); each pattern is
+Read on the first call of ``scrub_secrets`` (four JSON files, about 200 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
 ``secrets.scrub_values`` and ``secrets.scrub_gate``.
 """
