@@ -184,3 +184,33 @@ LEFT = [
 @pytest.mark.parametrize("text", LEFT)
 def test_look_alikes_are_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+CRYPT = string.ascii_letters + string.digits + "./"
+B64_BODY = string.ascii_letters + string.digits + "+/"
+
+
+@FEW
+@given(salt=drawn(CRYPT, 22), digest=drawn(CRYPT, 43))
+def test_a_yescrypt_hash_of_a_shadow_line_is_masked(salt: str, digest: str) -> None:
+    line = f"ada:$y$j9T${salt}${digest}:19000:0:99999:7:::"
+    out = scrub_secrets(line).text
+    assert digest not in out, out
+    assert out.endswith(":19000:0:99999:7:::")
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "password_hash: $argon2id$v=19$m=65536,t=3,p=4${salt}${digest}",
+        "$scrypt$ln=16,r=8,p=1${salt}${digest}",
+        "$pbkdf2-sha256$29000${salt}${digest}",
+        "pbkdf2_sha256$260000${salt}${digest}=",
+    ],
+)
+@FEW
+@given(salt=drawn(ALNUM, 16), digest=drawn(B64_BODY, 43))
+def test_a_phc_password_hash_is_masked(form: str, salt: str, digest: str) -> None:
+    out = scrub_secrets(form.format(salt=salt, digest=digest)).text
+    assert digest not in out, out
+    assert "[REDACTED:password_hash]" in out

@@ -251,6 +251,32 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
     ),
     ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
+    # Modern password hashes: yescrypt (today's /etc/shadow default), and the PHC strings of
+    # argon2, scrypt and PBKDF2 (passlib's ``$pbkdf2-sha256$``, Django's ``pbkdf2_sha256$``).
+    (
+        "password_hash",
+        "$y$",
+        "(?<![A-Za-z0-9$])\\$y\\$[./A-Za-z0-9]{1,8}\\$[./A-Za-z0-9]{1,86}\\$[./A-Za-z0-9]{43}"
+        "(?![./A-Za-z0-9])",
+    ),
+    (
+        "password_hash",
+        "$argon2",
+        "\\$argon2(?:id|i|d)\\$v=[0-9]{1,3}\\$m=[0-9]{1,9},t=[0-9]{1,6},p=[0-9]{1,4}"
+        "\\$[A-Za-z0-9+/]{8,88}\\$[A-Za-z0-9+/]{16,128}",
+    ),
+    (
+        "password_hash",
+        "$scrypt$",
+        "\\$scrypt\\$ln=[0-9]{1,2},r=[0-9]{1,3},p=[0-9]{1,3}\\$[A-Za-z0-9+/.]{4,88}"
+        "\\$[A-Za-z0-9+/.]{16,128}",
+    ),
+    (
+        "password_hash",
+        "pbkdf2",
+        "(?<![A-Za-z0-9])\\$?pbkdf2(?:[-_]sha(?:1|256|512))?\\$[0-9]{3,7}\\$[./A-Za-z0-9+]{4,88}"
+        "\\$[./A-Za-z0-9+]{16,128}={0,2}",
+    ),
     # Kerberos AS-REP and TGS hashes (roastable: cracked offline to the account's password).
     (
         "password_hash",
