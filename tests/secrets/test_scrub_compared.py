@@ -132,6 +132,10 @@ DUMMIES = [
     "abcd1234-ef01-gh23-ij45-kl6789012345",
     "pk_abcdefghijklmnopqrstuvwxyz1234567890",
     "ABCD1234-EFGH5678-IJKL9012-MNOP3456",
+    "abcdefghijklmnopqrstuvwxyz123456789",
+    "a1b2c3d4e5f6g7h8",
+    "1a2b3c4d5e6f7g8h9i0jklmn",
+    "a1b2c3d4-e5f6-g7h8-i9j0-k1l2m3n4o5p6",
 ]
 
 

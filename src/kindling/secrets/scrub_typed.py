@@ -38,6 +38,8 @@ def typed_placeholder(token: str) -> bool:
     memory tool loses nothing by masking it. An alphabet lists each character once
     (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789abcdef``): it is left."""
     chars = len(set(token))
+    if chars >= 12 and interleaved(token):
+        return typed_key(token)  # a1b2c3d4e5f6g7h8...: two runs typed in turn
     if len(token) < 20 or chars < 12 or not sequential(token, keyboard=True):
         return False
     if alphabet(token):
@@ -47,11 +49,17 @@ def typed_placeholder(token: str) -> bool:
     return typed_key(token)
 
 
+def interleaved(token: str) -> bool:
+    """Two runs typed in turn, a character of each (``a1b2c3d4e5f6g7h8``, ``1a2b3c...``):
+    each half, read alone, has half its neighbours consecutive."""
+    return len(token) >= 16 and all(sequential(half, share=2) for half in (token[::2], token[1::2]))
+
+
 # Runs a written-out alphabet is made of, each complete: the letters, the digits, hex's
-# ``abcdef``, base32's ``234567`` and base58's ``123456789``; and alphabets with gaps.
+# ``abcdef`` and base32's ``234567``; and alphabets with gaps.
 _WHOLE_RUNS = frozenset(
     {"abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789", "abcdef", "ABCDEF"}
-    | {"234567", "123456789"}
+    | {"234567"}
 )
 _GAPPED_ALPHABETS = (
     "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",  # base58 (Bitcoin)
@@ -71,7 +79,8 @@ _LAYOUTS = tuple(
 
 def alphabet(token: str) -> bool:
     """An alphabet written out in code (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, base58's,
-    ``0123456789abcdefABCDEF``): runs of consecutive characters, each complete and each once;
+    ``0123456789abcdefABCDEF``): runs of consecutive characters, each complete, no character
+    twice;
     or a known alphabet with gaps, or a keyboard's layout (its three rows in order). A dummy
     typed in a key's place stops a run short or types it again
     (``abcdefghijklmnopqrstuvwxyz123456``, ``ABCDEFGHIJ1234567890KLMNOPQRST``)."""
@@ -79,14 +88,14 @@ def alphabet(token: str) -> bool:
         return True
     for layout in _LAYOUTS:
         token = token.replace(layout, "")
-    start, runs = 0, set()
+    if len(set(token)) < len(token):
+        return False  # a character typed again
+    start = 0
     for i in range(1, len(token) + 1):
         if i == len(token) or ord(token[i]) - ord(token[i - 1]) != 1:
-            run = token[start:i]
-            if run not in _WHOLE_RUNS or run in runs:
-                return False  # a run stopped short, or typed again
+            if token[start:i] not in _WHOLE_RUNS:
+                return False  # a run stopped short
             start = i
-            runs.add(run)
     return True
 
 
@@ -97,7 +106,7 @@ def typed_in_parts(core: str) -> bool:
     ``ordered_logistic_glm_lpmf``, are a quarter at most), letters and digits both."""
     return (
         typed_placeholder(core)
-        and sequential(core, keyboard=True, share=2)
+        and (sequential(core, keyboard=True, share=2) or interleaved(core))
         and any(c.isdigit() for c in core)
         and any(c.isalpha() for c in core)
     )
