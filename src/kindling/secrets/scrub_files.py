@@ -44,6 +44,8 @@ _FIRST = (
 # What may wrap a literal key: bytes (``b"k"``), Go's ``[]byte("k")``, Node's
 # ``Buffer.from("k")``, ``new TextEncoder().encode("k")``.
 _WRAP = r"(?:b(?=[\"'])|\[\]byte\(|Buffer\.from\(|new[ \t]++TextEncoder\(\)\.encode\()?"
+# A byte written in code: hex, decimal or octal.
+_BYTE = r"(?:0[xX][0-9A-Fa-f]{1,2}|[0-9]{1,3})"
 # An environment variable's name that says it holds a secret.
 _SECRET_NAME = (
     r"[A-Za-z_][\w]{0,60}?(?i:key|secret|token|password|passwd|pwd|pass|auth|credentials?)"
@@ -134,6 +136,25 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})"
         r"(?=[ \t]*+(?:[,)]|\.toCharArray\(\)))",
         certain=True,
+    ),
+    # A key written as bytes in code: ``unsigned char key[] = {0x35, ...}``, ``#define AESKEY
+    # {0x35, ...}``, Go's ``Secret: []byte{...}``, Java's ``byte[] key = {...}``, Python's
+    # ``key = bytes([...])``, Rust's ``const KEY: [u8; 16] = [...]``: 8+ byte literals, after
+    # a name that ends in a secret word (``token_ids = [101, ...]`` is a tokenizer's output).
+    Place(
+        (
+            *("[]byte{", "byte[]", "bytes([", "bytearray([", "uint8_t", "unsigned char"),
+            *("#define", "[u8;", "uint8array("),
+        ),
+        r"(?P<keep>\b(?:[A-Za-z_]\w{0,40}?)?(?i:(?<!mon)(?<!tur)(?<!hoc)key|secret|passw(?:or)?d"
+        r"|passphrase)"
+        r"(?:_?(?i:bytes|data)|[0-9])?\b(?:\[\w{0,8}\])?[ \t]*+"
+        r"(?::[ \t]*+\[u8;[ \t]*+[0-9]{1,4}\][ \t]*+)?(?:[:=]=?|(?<=[\w\]])[ \t])?[ \t]*+"
+        r"(?:new[ \t]++)?(?:(?:\[\][ \t]*+)?(?:byte|bytes|bytearray|Uint8Array|uint8_t|char)"
+        r"(?:\[[0-9]*\])?[ \t]*+)?[(\[{][ \t]*+\[?[ \t]*+)"
+        rf"(?P<value>{_BYTE}(?:[ \t]*+,[ \t\\\r\n]*+{_BYTE}){{7,}}+)",
+        certain=True,
+        kind="secret",
     ),
     # A user and a password as a pair given to an auth argument: requests' and httpx's
     # ``auth=("ada", "pw")``, Elasticsearch's ``basic_auth=("elastic", "pw")``, ``http_auth``.
