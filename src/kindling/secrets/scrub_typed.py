@@ -31,12 +31,12 @@ def typed_key(token: str) -> bool:
 
 
 def typed_placeholder(token: str) -> bool:
-    """A run of 20+ letters and digits typed along the alphabet, the digits or the keyboard in
-    a key's place (``abcdefghij1234567890abcdefghij``): a ``typed_key`` that is ``sequential``
-    (along the keyboard's rows too), with 12+ distinct characters (``MVMVMV...`` is a table)
-    and some character typed twice. Issue 32's line counts it as a secret even bare, and a
-    memory tool loses nothing by masking it. An alphabet lists each character once
-    (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, ``0123456789abcdef``): it is left."""
+    """A dummy typed in a key's place, 20+ letters and digits along the alphabet, the digits
+    or the keyboard (``abcdefghij1234567890abcdefghij``, ``abcdefghijklmnopqrstuvwxyz123456``),
+    or 16+ of two runs typed in turn (``a1b2c3d4e5f6g7h8``): a ``typed_key`` with 12+ distinct
+    characters (``MVMVMV...`` is a table). Issue 32's line counts it as a secret even bare,
+    and a memory tool loses nothing by masking it. Left: an ``alphabet`` written out whole,
+    and characters each listed once with few in turn (numpy's type codes)."""
     chars = len(set(token))
     if chars >= 12 and interleaved(token):
         return typed_key(token)  # a1b2c3d4e5f6g7h8...: two runs typed in turn
@@ -80,9 +80,8 @@ _LAYOUTS = tuple(
 def alphabet(token: str) -> bool:
     """An alphabet written out in code (``ABCDEFGHIJKLMNOPQRSTUVWXYZ234567``, base58's,
     ``0123456789abcdefABCDEF``): runs of consecutive characters, each complete, no character
-    twice;
-    or a known alphabet with gaps, or a keyboard's layout (its three rows in order). A dummy
-    typed in a key's place stops a run short or types it again
+    twice; or a known alphabet with gaps, or a keyboard's layout (its three rows in order). A
+    dummy typed in a key's place stops a run short or types a character again
     (``abcdefghijklmnopqrstuvwxyz123456``, ``ABCDEFGHIJ1234567890KLMNOPQRST``)."""
     if token in _GAPPED_ALPHABETS:
         return True
