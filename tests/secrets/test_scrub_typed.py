@@ -1,5 +1,5 @@
 """Issue 32, masking line: a value given explicitly to a secret word is masked even when it
-looks typed in sequence (``scrub_values.typed_key``).
+looks typed in sequence (``scrub_typed.typed_key``).
 
 A memory tool is not a scanner: masking a dummy (``SECRET abcdefghijklmnopqrst``) costs the
 user nothing, leaving a real value costs a lot. So after a secret word and a blank, ``=``,
