@@ -26,9 +26,12 @@ from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_values import (
     LazyPattern,
     digits_and_letters,
+    entropy,
+    entropy_floor,
     generated_letters,
     generated_one_case,
     mask,
+    mixed_case,
 )
 
 TYPE_CHECKING = False
@@ -114,6 +117,55 @@ def base64_text(token: str) -> bool:
 DATA_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
 DATA_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA")
 DATA_MAGIC += ("T1RUTw",)
+
+
+def generated_part(part: str) -> bool:
+    """One part of a token, 20+ letters and digits, drawn as a key generator draws."""
+    return len(part) >= 20 and (
+        digits_and_letters(part) or generated_letters(part) or generated_one_case(part)
+    )
+
+
+# A label just before a base64 value that makes it a digest or public data, not a secret.
+_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
+# Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
+_DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
+
+
+def base64_secret(token: str, before: str) -> str | None:
+    """The kind of secret a standard base64 ``token`` (16+ characters holding ``+``, ``/`` or
+    padding) is, or None: ``basic_credential`` for base64 of ``user:secret``, ``random_token``
+    for random bytes or an encoded key. ``before`` is the text just before it, whose label
+    may make it a digest or data. The one judgement of a stand-alone base64 token and of one
+    given to a key that names a secret loosely (``STRIPE_KEY=<base64>``)."""
+    before = before.lower()
+    body = token.rstrip("=")
+    if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
+        return None
+    raw = decoded(token) if may_be_text(token) else None
+    if raw is not None and printable(raw):
+        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
+        # holds a key.
+        if BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
+            return "random_token" if encodes_secret(token) else None
+        return "basic_credential"
+    if "/" in body and "+" not in body:
+        parts = [p for p in body.split("/") if p]
+        if any(p.isalpha() and len(p) >= 4 and not mixed_case(p) for p in parts):
+            return None  # a path: its parts are words, not letters in both cases at random
+    if body.isalnum() and generated_part(body):
+        return "random_token"  # judged as the random-token rule judges it
+    digits = sum(c.isdigit() for c in body)
+    upper = sum(c.isupper() for c in body)
+    lower = sum(c.islower() for c in body)
+    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < entropy_floor(len(body)):
+        return None
+    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(DATA_MAGIC)):
+        # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
+        # sealed session token. Data says what it is: a label (``ICON = ``, ``base64,``), a
+        # file's signature, or lines (longer runs never match the pattern).
+        return None
+    return "random_token"
 
 
 # --------------------------------------------------------------------------- encoded PEM

@@ -9,13 +9,15 @@ dummy ``STRIPE_KEY=abcdefghijklmnopqrstuvwx`` is given to it as explicitly as a 
 Runs after the key-value rules of ``secrets.scrub_keyed``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed`` and ``secrets.scrub_gate``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``
+and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_encoded import base64_secret
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
@@ -110,19 +112,22 @@ _WEAK_SRC = (
     r"(?=[KkAaSsPp])(?:[Kk][Ee][Yy]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?"
     r"|[Pp][Rr][Ii][Vv][Aa][Tt][Ee])(?![A-Za-z0-9_])"
     rf"(?P<keep>[\"'`]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
-    r"(?P<value>[A-Za-z0-9_-]{16,300}+)(?![A-Za-z0-9_.(\[+/=-])"
+    r"(?P<value>[A-Za-z0-9_+/-]{16,300}+={0,2})(?![A-Za-z0-9_.(\[+/=-])"
 )
 
 
 @woken_by_typed_key
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is; a
-    # run of letters and digits spelled from no words is the key's value or its dummy
-    # (``typed_key``), whether or not it looks drawn.
-    drawn = (looks_generated(value) or short_generated(value)) and has_candidate(value)
-    if not (drawn or typed_key(value)):
-        return None
+    if not any(c in value for c in "+/=") or "_" in value or "-" in value:
+        # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is;
+        # a run of letters and digits spelled from no words is the key's value or its dummy
+        # (``typed_key``), whether or not it looks drawn.
+        drawn = (looks_generated(value) or short_generated(value)) and has_candidate(value)
+        if not (drawn or typed_key(value)):
+            return None
+    elif base64_secret(value, "") is None:
+        return None  # standard base64 (``STRIPE_KEY=<base64>``) is judged as a bare token is
     text = m.string
     key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))
     if key_match is None or not _any_key(key_match[0].lower()):

@@ -25,15 +25,12 @@ from kindling.secrets.scrub_commands import place_rules
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_encoded import (
-    BASIC,
-    DATA_MAGIC,
+    base64_secret,
     base64_text,
     basic,
-    decoded,
     encoded_rules,
     encodes_secret,
-    may_be_text,
-    printable,
+    generated_part,
     ssh_blob,
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
@@ -49,7 +46,6 @@ from kindling.secrets.scrub_values import (
     compile_values,
     digits_and_letters,
     entropy,
-    entropy_floor,
     generated_letters,
     generated_one_case,
     leave_value,
@@ -234,7 +230,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         )
         or typed_placeholder(token)
     )
-    if not (whole or any(_generated_part(s) for s in segments)):
+    if not (whole or any(generated_part(s) for s in segments)):
         return None
     if not has_candidate(token) or (base64_text(token) and not encodes_secret(token)):
         return None  # base64 of readable text (a fixture, a GitHub node id)
@@ -274,13 +270,6 @@ def _digest(segment: str) -> bool:
     )
 
 
-def _generated_part(part: str) -> bool:
-    """One part of a token, 20+ letters and digits, drawn as a key generator draws."""
-    return len(part) >= 20 and (
-        digits_and_letters(part) or generated_letters(part) or generated_one_case(part)
-    )
-
-
 def _one_case(hex_digits: str) -> bool:
     # Digests print their hex in one case; ``6d2FabeB...`` in both is a generated key.
     return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
@@ -289,45 +278,15 @@ def _one_case(hex_digits: str) -> bool:
 # Standard base64 of 16+ characters that holds ``+`` or ``/`` or ends with padding: a key or a
 # Basic credential; a plain alphanumeric token is the rule above's.
 _BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
-# A label just before a base64 value that makes it a digest or public data, not a secret.
-_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
-# Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
-_DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
 
 
 @gated
 def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
-    body = token.rstrip("=")
     if not any(c in token for c in "+/=") or ssh_blob(token):
         return None  # alphanumeric (the random-token rule's), or an SSH public key blob
-    before = m.string[max(0, m.start() - 30) : m.start()].lower()
-    if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
-        return None
-    raw = decoded(token) if may_be_text(token) else None
-    if raw is not None and printable(raw):
-        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
-        # holds a key.
-        if BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
-            return ("random_token", mask("random_token")) if encodes_secret(token) else None
-        return "basic_credential", mask("basic_credential")
-    if "/" in body and "+" not in body:
-        parts = [p for p in body.split("/") if p]
-        if any(p.isalpha() and len(p) >= 4 and not mixed_case(p) for p in parts):
-            return None  # a path: its parts are words, not letters in both cases at random
-    if body.isalnum() and _generated_part(body):
-        return "random_token", mask("random_token")  # judged as the random-token rule does
-    digits = sum(c.isdigit() for c in body)
-    upper = sum(c.isupper() for c in body)
-    lower = sum(c.islower() for c in body)
-    if min(digits, upper, lower) < 2 or len(body) < 20 or entropy(body) < entropy_floor(len(body)):
-        return None
-    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(DATA_MAGIC)):
-        # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
-        # sealed session token. Data says what it is: a label (``ICON = ``, ``base64,``), a
-        # file's signature, or lines (longer runs never match the pattern).
-        return None
-    return "random_token", mask("random_token")
+    kind = base64_secret(token, m.string[max(0, m.start() - 30) : m.start()])
+    return None if kind is None else (kind, mask(kind))
 
 
 # A mask that fills a quoted value but for a few signs at its end (``"[REDACTED:secret]!"``: a
