@@ -88,6 +88,7 @@ SYNTAXES: dict[str, str] = {
     "env line inside markup": "<inlist>DB_PASSWORD={}</inlist>",
     "Terraform variable default": 'variable "db_password" {{\n  default = "{}"\n}}',
     "Gradle argument": "credentials {{\n    username 'ci'\n    password '{}'\n}}",
+    "Gradle argument, blocks on one line": 'signingConfigs {{ release {{ storePassword "{}" }} }}',
     "webhook key": "teams-webhook: https://example.webhook.office.com/webhookb2/{}",
 }
 
@@ -99,6 +100,21 @@ def test_a_secret_named_in_any_syntax_is_masked(name: str, value: str) -> None:
     out = scrub_secrets(SYNTAXES[name].format(value)).text
     assert value not in out
     assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize("password", ["Summer2024Secure!", "CorrectHorseBattery9", "hunter2 x"])
+def test_a_dsl_argument_inside_blocks_opened_on_its_line_is_masked(password: str) -> None:
+    """Gradle's one-line ``release { storePassword "x" } }``: a password made of words is
+    masked by its place, not by its look (issue 32, eighth pass)."""
+    for text in (
+        f'signingConfigs {{ release {{ storePassword "{password}" }} }}',
+        f"release {{ keyPassword '{password}' }}\n",
+    ):
+        out = scrub_secrets(text).text
+        assert password not in out
+        assert "Password" in out  # the key is kept
+    code = f'if (ok) {{ password "{password}" + suffix }}'  # an expression, not an argument
+    assert scrub_secrets(code).text == code
 
 
 @settings(max_examples=25, deadline=None)

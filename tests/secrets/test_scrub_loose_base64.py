@@ -1,10 +1,16 @@
-"""Standard base64 given to a key that names a secret loosely (issue 32, eighth pass).
+"""Standard base64 given to a key that names a secret loosely, and alone (issue 32, eighth pass).
 
 ``STRIPE_KEY=<key>`` was masked when the key was letters and digits, and left when it held
 ``+`` or ``/``: the loose-key rule read only a name's characters, and the stand-alone base64
 rule never starts after ``=``. Such a value is judged now as a stand-alone base64 token is
 (``scrub_encoded.base64_secret``): random bytes and base64 of ``user:secret`` are masked;
 a path, base64 of a sentence, a public key and a digest are left.
+
+The judgement itself read two kinds of draws as no key: one with fewer than two digits (one
+draw of 24 characters in ten), and one with a part of four letters of one case between two
+``/`` (``.../cPZK/...``, read as a path's word). Its letters now show the draw in the first
+case; in the second only a word (all small, all capitals, or a capital then small letters)
+makes a path.
 
 Values are drawn from a seed, never fixed fakes.
 """
@@ -94,3 +100,32 @@ def test_the_judgement_is_the_stand_alone_one(seed: int) -> None:
     alone = value not in scrub_secrets(f"the value {value} came back").text
     keyed = value not in scrub_secrets(f"ACME_KEY={value}").text
     assert keyed >= alone
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        # Fewer than two digits: the letters show the draw.
+        "Xq/RvTmkPbWzLcHdNfGsYjKu",
+        "ZmWq+HtRcVbNpLkXsJdGfTyQ9e",
+        # A part of four letters between slashes that is no word.
+        "GqbeB6veWzSmA3y/nXL/cPZK",
+        "PFCHuqh7TqFMf25/gwW/ONJu",
+    ],
+)
+def test_base64_draws_the_judgement_used_to_leave_are_masked(value: str) -> None:
+    for text in (f"the value {value} came back", f"ACME_KEY={value}"):
+        assert value not in scrub_secrets(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see src/main/java/org/acme/TokenStore for the class",
+        "the value Users/Ada/Library/Keychains came back",
+        "the value usr/local/share/Keyboard+Layouts came back",
+        "the value Docs/API/Reference/Overview came back",
+    ],
+)
+def test_paths_are_still_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

@@ -138,7 +138,8 @@ def _flow_list(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A Terraform variable whose name says secret, with a default: ``variable "db_password" {
 # default = "x" }``; and a key given its value as a command's argument on a line of its own
-# (Gradle, Groovy, Ruby DSLs, nginx, Apache): ``password 'x'``, ``auth_token "x";``.
+# (Gradle, Groovy, Ruby DSLs, nginx, Apache): ``password 'x'``, ``auth_token "x";``, also
+# inside blocks opened and closed on its line (``release { storePassword "x" } }``).
 _HCL_VARIABLE_SRC = (
     r"""(?P<keep>\bvariable[ \t]++"(?P<key>[^"\r\n]{1,100}+)"[ \t]*+\{[^{}"]{0,300}?"""
     r"""\bdefault[ \t]*+=[ \t]*+")(?P<value>[^"\r\n]*+)(?=")"""
@@ -148,11 +149,15 @@ _HCL_VARIABLE_SRC = (
 _ARGUMENT_SRC = (
     r"""(?P<q>["'])"""
     + "(?:{})".format("|".join(f"(?<=[{_LAST}][ \\t]{{{n}}}[\"'])" for n in range(1, 5)))
-    + r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?[ \t]*+(?:\r?\n|\Z))"""
+    + r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?(?:[ \t]*+\})*+[ \t]*+(?:\r?\n|\Z))"""
 )
 
 
-_ARGUMENT_LINE = LazyRe(r"[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]{1,4}", re.ASCII)
+# The key alone on its line, or after the blocks that line opens (Gradle's one-line
+# ``signingConfigs { release { storePassword "x" } }``).
+_ARGUMENT_LINE = LazyRe(
+    r"(?:[^\r\n]*\{)?[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]{1,4}", re.ASCII
+)
 
 
 def _argument(m: re.Match[str]) -> tuple[str, str] | None:
