@@ -183,11 +183,13 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"[\w.$-]{1,64}+%)(?P<value>[^\s\"']++)",
         certain=True,
     ),
-    # Oracle: sqlplus user/password[@db], expdp userid=user/password@db, rman target sys/pw
+    # Oracle: sqlplus user/password[@db], expdp userid=user/password@db, rman target sys/pw;
+    # and its JDBC thin URL, jdbc:oracle:thin:user/password@host:port:SID
     Place(
-        ("sqlplus", "sqlcl", "expdp", "impdp", "sqlldr", "rman", "dgmgrl"),
-        r"(?P<keep>\b(?:sqlplus|sqlcl|expdp|impdp|sqlldr|rman|dgmgrl)\b"
-        r"[^\r\n]{0,200}?(?:[ \t]|(?i:userid)=)[\"']?[A-Za-z_][\w$#]{0,127}+/)"
+        ("sqlplus", "sqlcl", "expdp", "impdp", "sqlldr", "rman", "dgmgrl", "jdbc:oracle:"),
+        r"(?P<keep>(?:\b(?:sqlplus|sqlcl|expdp|impdp|sqlldr|rman|dgmgrl)\b"
+        r"[^\r\n]{0,200}?(?:[ \t]|(?i:userid)=)[\"']?|(?i:jdbc:oracle:[a-z0-9]{1,16}+:))"
+        r"[A-Za-z_][\w$#]{0,127}+/)"
         r"(?P<value>\"[^\"\r\n]*+\"|[^\s@/\"']++)(?=@|[\s\"']|$)",
         certain=True,
     ),
