@@ -67,7 +67,7 @@ def test_a_key_typed_along_the_alphabet_is_masked_bare(token: str) -> None:
         "hexadecimals = set('0123456789abcdefABCDEF')",
         "_UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'",
         'b"MVMVMVMVMVMVMVMVMVMVMVMVMVMMVMMMVMVMVMVMVMVMVMVMVMVMVMVMVMVMVMVM"',
-        "wordy names: abcdEfgHijkLmnoPqrsTuvwXyz is a test of getAccessTokenFromHeaders",
+        "wordy names: getAccessTokenFromHeaders is a test of parseAuthorizationHeaderValue",
     ],
 )
 def test_an_alphabet_or_a_table_is_left(text: str) -> None:

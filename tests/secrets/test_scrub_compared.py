@@ -127,6 +127,14 @@ DUMMIES = [
     "a1b2c3d4e5f6g7h8",
     "1a2b3c4d5e6f7g8h9i0jklmn",
     "a1b2c3d4-e5f6-g7h8-i9j0-k1l2m3n4o5p6",
+    # Letters only (issue 32, eighth pass: eight letters typed along the alphabet wake the
+    # stand-alone rules, which letters alone never did).
+    "abcdefghijklmnopqrstuvwx",
+    "abcdefghijklmnopqrst",
+    "zyxwvutsrqponmlkjihg",
+    "ABCDEFGHIJKLMNOPQRSTUVWX",
+    "abcdEfgHijkLmnoPqrsTuvwXyz",
+    "abcdefghijklmnopqrstuvwxyzabcdef",
 ]
 
 
@@ -145,6 +153,9 @@ ALPHABETS = [
     "0123456789ABCDEFGHJKMNPQRSTVWXYZ",
     "qwertyuiopasdfghjklzxcvbnm1234567890",
     "?bhilqnpBHILQNPefdgFDGSUVOMm",
+    "abcdefghijklmnopqrstuvwxyz",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "zyxwvutsrqponmlkjihgfedcba",
 ]
 
 

@@ -113,8 +113,9 @@ def test_a_key_of_small_letters_only_given_to_a_secret_word_is_masked(
         "signature 3f2a9c0d4e5b6a7f",
         "key 1234567890123456",
         "cache_key=abcdefghijklmnopqrstuvwx",
-        # Other words between the secret word and the value: the sentence talks about it.
-        "token for the app abcdefghijklmnopqrstuvwx",
+        # Other words between the secret word and the value: the sentence talks about it (a
+        # value typed along the alphabet is masked even bare: test_scrub_compared.DUMMIES).
+        "token for the app qzxkvjmwbrtnplhgfdcs",
         # Too short, and letters the ASCII key alphabet does not hold.
         "SECRET abcdefghijklmno",
         "SECRET ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐｑ",

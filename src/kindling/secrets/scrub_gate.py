@@ -32,6 +32,9 @@ _RUN = cached_compile(r"[A-Za-z0-9+/=_.~-]{8,}", re.ASCII)
 _DIGIT = cached_compile(r"[0-9]|[a-fA-F]{8}", re.ASCII)
 _CAPITALS = cached_compile(r"[A-Z][a-z]?[A-Z]", re.ASCII)
 _LETTERS = cached_compile(r"[A-Za-z]{16}", re.ASCII)
+# Eight letters typed along the alphabet, either way: a dummy typed in a key's place
+# (``abcdefghijklmnopqrstuvwx``), which ``scrub_typed.typed_placeholder`` judges.
+_TYPED = cached_compile(r"(?i:abcdefgh|zyxwvuts)", re.ASCII)
 _GATED: set[object] = set()
 
 
@@ -50,7 +53,7 @@ def gate(text: str) -> int:
     for run in _RUN.findall(text):
         if _DIGIT.search(run) is not None:
             return CANDIDATE
-        if len(run) >= 20 and _CAPITALS.search(run) is not None:
+        if len(run) >= 20 and (_CAPITALS.search(run) or _TYPED.search(run)) is not None:
             return CANDIDATE
         if not letters and len(run) >= 16:
             letters = _LETTERS.search(run) is not None

@@ -82,7 +82,12 @@ def alphabet(token: str) -> bool:
     ``0123456789abcdefABCDEF``): runs of consecutive characters, each complete, no character
     twice; or a known alphabet with gaps, or a keyboard's layout (its three rows in order). A
     dummy typed in a key's place stops a run short or types a character again
-    (``abcdefghijklmnopqrstuvwxyz123456``, ``ABCDEFGHIJ1234567890KLMNOPQRST``)."""
+    (``abcdefghijklmnopqrstuvwxyz123456``, ``ABCDEFGHIJ1234567890KLMNOPQRST``). Written
+    backwards (``zyxw...cba``, a test of reversing a string), it is one too."""
+    return _forwards(token) or _forwards(token[::-1])
+
+
+def _forwards(token: str) -> bool:
     if token in _GAPPED_ALPHABETS:
         return True
     for layout in _LAYOUTS:
