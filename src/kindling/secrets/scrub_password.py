@@ -15,6 +15,11 @@ A passphrase on a config line (YAML, INI, TOML, properties) is the whole rest of
 after a password key (``passphrase = correct horse battery staple``), unless it reads as a
 description or code (``PROSE_WORDS``, brackets, operators, quotes, a title).
 
+A password drawn by a generator with signs in it (``k#9Lm!2pQ@x7$Rz&``) is masked even alone,
+as a generated key is: 16 to 64 characters with two signs or more among letters and digits,
+drawn at random (no sign doubled, varied as a draw), and not a URL's encoding, a version,
+a regular expression, an exponent, a macro or a marker.
+
 ``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
 passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
 Must not import anything from Kindling except ``secrets.scrub_values``,
@@ -27,7 +32,14 @@ import re
 
 from kindling.secrets.scrub_context import DOTTED_CODE, VERSION_PATH
 from kindling.secrets.scrub_keyed import key_kind
-from kindling.secrets.scrub_values import LazyPattern, LazyRe, is_name, leave_value, mask
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    entropy,
+    is_name,
+    leave_value,
+    mask,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -139,6 +151,47 @@ def phrase_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [(("pass", "pwd", "pw"), LazyPattern(_PHRASE_LINE_SRC, re.ASCII), _phrase_line)]
 
 
+# A token standing alone (blanks or quotes around it; a sentence's ``.``, ``,`` or ``;`` may
+# end it) of a password's characters, with two signs in it. Not gated: the signs split the
+# runs ``scrub_gate`` reads, so such a token is no candidate there. Brackets, slashes, ``=``, ``:``
+# and ``|`` are left out: with them a token is code, a path, a URL or an assignment.
+_SIGNS = "!#$%&*@^~?"
+_DRAWN_SRC = (
+    r"(?<![^\s\"'`])(?=[\w.+-]*+[!#$%&*@^~?][\w.+-]*+[!#$%&*@^~?])"
+    r"(?P<value>[\w!#$%&*@^~?.+-]{16,64}+)(?=[.,;]?(?:[\s\"'`]|$))"
+)
+_NOT_DRAWN = LazyRe(
+    r"([!#$%&*@^~?])\1"  # a sign doubled: ``##`` pastes a macro, ``**`` is a power
+    r"|@[\^~]?[0-9]++\."  # a package at a version: ``package@^1.2.3``
+    r"|[0-9]\.[0-9]++\.[0-9]"  # a version
+    r"|\.\*"  # a regular expression
+    r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2",  # a name between one sign: ``#name#``, ``*x.y*``
+    re.ASCII,
+)
+
+
+_ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)
+
+
+def _drawn(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"].rstrip(".")
+    if len(value) < 16 or not value.isascii() or sum(c in _SIGNS for c in value) < 2:
+        return None
+    digits = sum(c.isdigit() for c in value)
+    letters = "".join(c for c in value if c.isalpha())
+    if digits < 2 or len(letters) < 4 or _NOT_DRAWN.search(value) is not None:
+        return None
+    if entropy(value) < 3.5:
+        return None
+    escapes = len(_ESCAPE.findall(value))  # a URL's encoding, unless other signs draw it
+    if escapes and (escapes > 1 or sum(c in _SIGNS for c in value) - escapes < 2):
+        return None
+    return "password", mask("password") + m["value"][len(value) :]
+
+
 def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """After the key-value rules."""
-    return [(("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written)]
+    return [
+        (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
+        (tuple("0123456789"), LazyPattern(_DRAWN_SRC, re.ASCII), _drawn),
+    ]
