@@ -176,3 +176,38 @@ def test_a_key_typed_along_the_keyboard_is_masked_bare(token: str) -> None:
 
 def test_the_keyboards_rows_are_left_as_an_alphabet_is() -> None:
     assert left("layout = 'qwertyuiopasdfghjklzxcvbnm1234567890'")
+
+
+@FEW
+@given(
+    name=st.sampled_from(["ACME", "acme_id", "X-Acme", "sentry.dsn", "v"]),
+    value=mixed(32),
+)
+def test_a_generated_value_after_any_name_and_equals_is_judged_as_alone(
+    name: str, value: str
+) -> None:
+    """Issue 32, eighth pass: ``ACME=<value>`` was left whatever the value, though the same
+    value alone in a sentence is masked; the ``=`` of an assignment no longer hides it."""
+    out = scrub_secrets(f"{name}={value}").text
+    assert (value not in out) == bare_masked(value)
+    assert out.startswith(f"{name}=")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name=getAccessTokenFromHeaders",
+        "commit=9fceb02d0ae598e95dc970b74767f19372d61af8",
+        "id=123456789012345678901",
+        "platform=manylinux_2_17_x86_64",
+        "cipher=ECDHE-RSA-AES128-GCM-SHA256",
+        # A digest by its key, whatever it looks like.
+        "sha256=q8Zr2LmX0vT5nB7cK1pW4yH9dF3gJ6sA",
+        "integrity=sha512-q8Zr2LmX0vT5nB7cK1pW4yH9dF3gJ6sA",
+        "gcloud scc postures update posture-1 --etag=ABcdO1Rf5clu7Yhlkwgelo7Vl4tiqd7Sy5iI5SdkSVU",
+        # A comparison, not an assignment.
+        "a==q8Zr2LmX0vT5nB7cK1pW4yH9dF3gJ6sA",
+    ],
+)
+def test_names_digests_and_comparisons_after_equals_are_left(text: str) -> None:
+    assert left(text)

@@ -73,6 +73,16 @@ def test_a_credential_in_a_percent_encoded_query_is_masked(key: str, value: str)
     assert "ts%3D1395782596" in out.text
 
 
+def test_a_drawn_token_percent_encoded_is_judged_as_plain() -> None:
+    """A draw hypothesis found (issue 32, eighth pass): the encoded pair asked a stricter test
+    of a token's value than the plain ``access_token=<value>`` rule, which masks it."""
+    value = "Puuwlk5E879amgxDakNROEEO"
+    inner = f"https://api.example.com/v1?ts=1395782596&access_token={value}&version=3.14"
+    out = scrub_secrets(f"GET /login?next={quote(inner, safe='')} HTTP/1.1").text
+    assert value not in out
+    assert value not in scrub_secrets(inner).text
+
+
 B64 = string.ascii_letters + string.digits + "+/"
 
 

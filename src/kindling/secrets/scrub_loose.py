@@ -85,7 +85,7 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
 # Keys ending in "key" that hold something other than a credential: an index, a cache or
 # database key, a key published on purpose (a publishable key, a reCAPTCHA site key), a word
 # ending in "key".
-_OTHER_KEYS = (
+OTHER_KEYS = (
     *("public", "publishable", "pub_"),
     *("cache", "primary", "foreign", "partition", "sort", "idempotency", "dedup", "site"),
     *("row", "hash", "lookup", "map", "dict", "object", "group", "order", "field", "react"),
@@ -103,7 +103,7 @@ def _any_key(key: str) -> bool:
     ``stripeKey``, ``app.key``, ``AUTH``, ``x-amz-sig``): with a value as random as a generated
     one, a credential whatever the vendor."""
     key = key.rstrip("\"'`")
-    return key.endswith(_WEAK_ENDINGS) and not any(w in key for w in _OTHER_KEYS)
+    return key.endswith(_WEAK_ENDINGS) and not any(w in key for w in OTHER_KEYS)
 
 
 # Starts at the weak word ending the key (the first-letter look-ahead lets other positions fail

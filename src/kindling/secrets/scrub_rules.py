@@ -35,7 +35,7 @@ from kindling.secrets.scrub_encoded import (
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_keyed import keyed_rules
-from kindling.secrets.scrub_loose import LOOSE_WORDS, loose_rules
+from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
@@ -187,7 +187,8 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # JSON Web Key's ``"d": "-phZ8..."``); a flag (``-Xmx4g``) is judged as any token is.
 LONGEST_TOKEN = 2048
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/=.,~%@$\\\[-])(?<!::)-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
+    r"(?<![A-Za-z0-9_+/.,~%@$\\\[-])(?:(?<!=)|(?<=[A-Za-z0-9_]=))(?<!::)"
+    r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
@@ -202,6 +203,8 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if m.start() and m.string[m.start() - 1] == ":" and not _labelled(m.string, m.start() - 1):
         return None  # a link in a chain (``spotify:track:<id>``), a port, a URL's part
+    if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
+        return None  # ``sha256=<digest>``, ``--etag=...``, ``PUBLISHABLE_KEY=``, ``cache.key=``
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if ssh_blob(token) or "base64" in before or "b64" in before:
         return None  # an SSH public key blob, a base64 fixture
@@ -245,9 +248,23 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
 _LABEL = cached_compile(r"[A-Za-z_][\w.-]{0,63}+|[0-9]{1,20}+", re.ASCII)
 # A label that names a digest: its value is a hash, not a secret.
 _HASH_LABEL = cached_compile(
-    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity)",
+    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag)",
     re.ASCII | re.IGNORECASE,
 )
+_KEY_BEFORE = cached_compile(r"[\w.-]{1,64}+\Z", re.ASCII)
+
+
+def _other_key(text: str, equals: int) -> bool:
+    """The key before ``=`` names what its value is, and no secret: a digest (``sha256=``,
+    ``integrity=``, ``--etag=``), or a key of another kind (``scrub_loose.OTHER_KEYS``: a
+    publishable key, a site key, a cache key), as the key rules read it."""
+    key = _KEY_BEFORE.search(text, max(0, equals - 64), equals)
+    if key is None:
+        return False
+    name = key[0].lstrip("-").lower()
+    return _HASH_LABEL.fullmatch(name) is not None or any(w in name for w in OTHER_KEYS)
+
+
 _BEFORE_LABEL = " \t\r\n\"'`([{,;|"
 
 

@@ -32,6 +32,7 @@ from kindling.secrets.scrub_values import (
     is_name,
     leave_value,
     mask,
+    random_enough,
     too_short,
     wordy,
 )
@@ -64,8 +65,10 @@ def _encoded_pair(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if kind == "password" and len(value) < 6:
         return None
-    if kind != "password" and (too_short(kind, value) or not credential_like(value)):
+    if kind != "password" and too_short(kind, value):
         return None
+    if kind != "password" and not (credential_like(value) or random_enough(value)):
+        return None  # judged as the plain key-value rule judges a generated value
     return kind, f"{m['keep']}{mask(kind)}"
 
 
