@@ -89,6 +89,7 @@ SYNTAXES: dict[str, str] = {
     "Terraform variable default": 'variable "db_password" {{\n  default = "{}"\n}}',
     "Gradle argument": "credentials {{\n    username 'ci'\n    password '{}'\n}}",
     "Gradle argument, blocks on one line": 'signingConfigs {{ release {{ storePassword "{}" }} }}',
+    "property list": "<dict>\n\t<key>APIKey</key>\n\t<string>{}</string>\n</dict>",
     "webhook key": "teams-webhook: https://example.webhook.office.com/webhookb2/{}",
 }
 
@@ -115,6 +116,43 @@ def test_a_dsl_argument_inside_blocks_opened_on_its_line_is_masked(password: str
         assert "Password" in out  # the key is kept
     code = f'if (ok) {{ password "{password}" + suffix }}'  # an expression, not an argument
     assert scrub_secrets(code).text == code
+
+
+@pytest.mark.parametrize("password", ["Summer2024Secure!", "CorrectHorseBattery9"])
+@pytest.mark.parametrize(
+    "template",
+    [
+        '#define WIFI_PASSWORD "{}"',  # an Arduino sketch
+        '#  define API_KEY "{}"',
+        '#define kApiKey @"{}"',  # Objective-C
+        'NSString *const kApiKey = @"{}";',
+        'var password = @"{}";',  # C#'s verbatim string
+        "<dict>\n  <key>Password</key>\n  <string>{}</string>\n</dict>",  # a property list
+    ],
+)
+def test_a_password_in_c_objective_c_and_plist_syntax_is_masked(
+    template: str, password: str
+) -> None:
+    """Issue 32, eighth pass: found by probing with passwords made of words; the value has no
+    look of its own, only its place says it is a secret."""
+    out = scrub_secrets(template.format(password)).text
+    assert password not in out
+    assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '#define PASSWORD_PROMPT "Enter password"',
+        '#define TOKEN_SEP "-"',
+        "#define MAX_TOKEN 12",
+        "<key>CFBundleName</key>\n<string>Kindling</string>",
+        "<key>NSCameraUsageDescription</key><string>token scan</string>",
+        'email = @"ada@example.com"',
+    ],
+)
+def test_macros_and_plist_entries_that_are_no_secret_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
 
 
 @settings(max_examples=25, deadline=None)

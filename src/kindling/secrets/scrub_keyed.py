@@ -215,7 +215,7 @@ def _keyed_src() -> str:
           | (?<=\])[ \t]*+(?:=>|=(?![=~]))                  # Ruby: params[:password] = "x"
           | (?P<cmp>(?<=[ \t"'])[ \t]*+[!=]==?(?=[ \t]*+["'`])  # if password == "x"
                   | (?<=\.)equals(?:IgnoreCase)?\((?=["'`]))     # password.equals("x")
-        )[ \t]*+
+        )[ \t]*+(?:@(?="))?                                # C#'s @"x", Objective-C's @"x"
     )
     {_VALUE}
     """

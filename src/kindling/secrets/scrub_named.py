@@ -42,10 +42,11 @@ _ADD_KEY_SRC = (
 )
 
 # The same in markup: ``<name>fs.s3a.secret.key</name><value>x</value>`` (Hadoop, Java
-# properties as XML), ``<key>password</key>`` then ``<value>x</value>``.
+# properties as XML), ``<key>password</key>`` then ``<value>x</value>``, or ``<string>x</string>``
+# in an Apple property list.
 _SIBLING_SRC = (
     r"(?P<keep><(?P<kt>key|name)>[ \t]*+(?P<key>[^<\r\n]{1,100}+)</(?P=kt)>[ \t\r\n]{0,200}+"
-    r"<value>)(?P<value>[^<]{1,1000}+)(?=</value>)"
+    r"<(?P<vt>value|string)>)(?P<value>[^<]{1,1000}+)(?=</(?P=vt)>)"
 )
 
 
@@ -82,7 +83,7 @@ _ENDINGS_PLURAL = (*_ENDINGS, "tokens", "secrets", "keys", "passwords", "credent
 _FLOW_LIST_WORDS = tuple(
     f"{word}{q}{sep}" for word in _ENDINGS_PLURAL for q in "\"'" for sep in (":", " :", "=", " =")
 )
-_ARGUMENT_WORDS = tuple(f"{word}{sep}" for word in _ENDINGS for sep in (" '", ' "', "  "))
+_ARGUMENT_WORDS = tuple(f"{word}{sep}" for word in _ENDINGS for sep in (" '", ' "', "  ", ' @"'))
 _YAML_LIST_KEY = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?(?P<key>\w[\w.-]{0,80}+)["']?""", re.ASCII)
 _FLOW_LIST_KEY = LazyRe(r"""["'](?P<key>\w[\w.-]{0,80}+)\Z""", re.ASCII)
 _LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
@@ -148,15 +149,20 @@ _HCL_VARIABLE_SRC = (
 # rarer than blanks; the handler checks that the key is all the line holds before it.
 _ARGUMENT_SRC = (
     r"""(?P<q>["'])"""
-    + "(?:{})".format("|".join(f"(?<=[{_LAST}][ \\t]{{{n}}}[\"'])" for n in range(1, 5)))
+    + "(?:{})".format(
+        "|".join(f"(?<=[{_LAST}][ \\t]{{{n}}}{at}[\"'])" for n in range(1, 5) for at in ("", "@"))
+    )
     + r"""(?P<value>[^"'\r\n]{1,200}+)(?P=q)(?=[ \t]*+;?(?:[ \t]*+\})*+[ \t]*+(?:\r?\n|\Z))"""
 )
 
 
 # The key alone on its line, or after the blocks that line opens (Gradle's one-line
-# ``signingConfigs { release { storePassword "x" } }``).
+# ``signingConfigs { release { storePassword "x" } }``), or a C macro's name
+# (``#define WIFI_PASSWORD "x"``, Objective-C's ``#define API_KEY @"x"``).
 _ARGUMENT_LINE = LazyRe(
-    r"(?:[^\r\n]*\{)?[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,80}+)[ \t]{1,4}", re.ASCII
+    r"(?:[^\r\n]*\{)?[ \t]*+(?:\#[ \t]*+define[ \t]++)?(?P<key>[A-Za-z_][\w.-]{0,80}+)"
+    r"[ \t]{1,4}@?",
+    re.ASCII,
 )
 
 
@@ -226,7 +232,7 @@ def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai = re.ASCII, re.ASCII | re.IGNORECASE
     return [
         (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
-        (("</value",), LazyPattern(_SIBLING_SRC, ai), _sibling),
+        (("</value", "</string"), LazyPattern(_SIBLING_SRC, ai), _sibling),
         (KEY_WORDS, LazyPattern(_YAML_LIST_SRC, a), _yaml_list),
         (_FLOW_LIST_WORDS, LazyPattern(_FLOW_LIST_SRC, a), _flow_list),
         (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),
