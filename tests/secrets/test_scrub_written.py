@@ -326,3 +326,40 @@ def test_a_generated_value_after_a_key_ending_in_api_is_masked(form: str, value:
 )
 def test_a_key_ending_in_api_before_no_credential_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ----------------------------------------------------------------------- webhook paths
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "https://hooks.zapier.com/hooks/catch/1234567/{}/",
+        "curl -X POST https://mm.example.com/hooks/{} -d @msg.json",
+        "https://rocket.example.com/hooks/64b7f2a9c1d3e5f7a9b1c3d5/{}",
+        "url: https://ci.example.com:8443/api/v4/webhooks/{}/trigger",
+    ],
+)
+@FEW
+@given(value=mixed(24))
+def test_a_webhook_path_with_a_drawn_segment_is_masked(template: str, value: str) -> None:
+    """Issue 32, eighth pass: whoever knows a webhook's path can post; the host and the hooks
+    segment are kept."""
+    out = scrub_secrets(template.format(value)).text
+    assert value not in out
+    assert "[REDACTED:webhook_url]" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://api.github.com/repos/o/r/hooks/12345678",
+        "https://api.github.com/repos/OWNER/REPO/hooks/HOOK_ID/deliveries/DELIVERY_ID",
+        "https://docs.example.com/webhooks/configuring-your-webhook-endpoint",
+        "https://github.com/pre-commit/pre-commit-hooks/blob/main/README.md",
+        "https://example.com/webhooks/{webhook_id}/events",
+        "https://hooks.example.com/hooks/123e4567-e89b-12d3-a456-426614174000",
+    ],
+)
+def test_webhook_urls_without_a_drawn_segment_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

@@ -11,6 +11,8 @@
 - A path segment after one that names a secret (``/token/<value>``, ``/api-keys/<value>``):
   the value when it is shaped like a generated credential (``credential_like``), not an id, a
   word or a version.
+- A webhook's path (issue 32, eighth pass), after a host named for hooks or a ``/hooks`` or
+  ``/webhook`` segment, when a segment of it is shaped like a generated credential.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_keyed``,
@@ -120,6 +122,29 @@ def _path_value(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_secret", f"{m['keep']}{mask('url_secret')}"
 
 
+# A webhook's URL, whoever knows its path can post: Mattermost's ``/hooks/<id>``, Zapier's
+# ``hooks.zapier.com/hooks/catch/<id>/<key>/``, Rocket.Chat's ``/hooks/<id>/<token>``. The
+# path after a host named for hooks, or after a ``/hooks`` or ``/webhook(s)`` segment.
+_HOOK_SRC = (
+    r"(?P<keep>https?://(?:(?=[\w.-]*?hook)[\w.-]++(?::[0-9]++)?"
+    r"|[\w.-]++(?::[0-9]++)?(?:/[\w.~-]++){0,6}?/(?i:hooks|webhooks?)(?=/)))"
+    r"(?P<value>/[^\s\"'<>`{}?#]{16,400}+)"
+)
+
+
+@gated
+def _hook_path(m: re.Match[str]) -> tuple[str, str] | None:
+    """The path is masked when one of its segments is shaped like a generated credential
+    (a GitHub API ``/repos/o/r/hooks/12345678`` names a hook by its number, and is left)."""
+    value = m["value"]
+    if "[REDACTED:" in value:
+        return None
+    segments = [p for p in value.split("/") if len(p) >= 16]
+    if not any(has_candidate(p) and credential_like(p) and not UUID.fullmatch(p) for p in segments):
+        return None
+    return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
+
+
 def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
@@ -130,4 +155,5 @@ def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
             LazyPattern(_PATH_SRC, a),
             _path_value,
         ),
+        (("hook",), LazyPattern(_HOOK_SRC, a), _hook_path),
     ]
