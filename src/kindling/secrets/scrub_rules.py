@@ -52,6 +52,7 @@ from kindling.secrets.scrub_values import (
     mask,
     mixed_case,
     random_enough,
+    sequential,
     short_generated,
 )
 
@@ -232,6 +233,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
             and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))
         )
         or typed_placeholder(token)
+        or _mixed_hex(core)
     )
     if not (whole or any(generated_part(s) for s in segments)):
         return None
@@ -285,6 +287,16 @@ def _digest(segment: str) -> bool:
         and _one_case(segment)
         and not segment.isdigit()
     )
+
+
+def _mixed_hex(core: str) -> bool:
+    """16+ hex digits in both cases (2+ capitals, 2+ small letters, 2+ digits), not typed in
+    sequence: no digest prints so, and the entropy floors of a 62-letter draw do not fit a
+    22-letter one (issue 32, eighth pass: a draw of 20 passed them one time in three)."""
+    if len(core) < 16 or P.hex.fullmatch(core) is None or sequential(core, keyboard=True):
+        return False
+    counts = (sum(map(str.isupper, core)), sum(map(str.islower, core)), sum(map(str.isdigit, core)))
+    return min(counts) >= 2
 
 
 def _one_case(hex_digits: str) -> bool:
