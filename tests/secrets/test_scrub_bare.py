@@ -191,6 +191,9 @@ def test_a_generated_value_after_any_name_and_equals_is_judged_as_alone(
     out = scrub_secrets(f"{name}={value}").text
     assert (value not in out) == bare_masked(value)
     assert out.startswith(f"{name}=")
+    query = scrub_secrets(f"GET https://example.com/a?{name}={value}&page=2 HTTP/1.1").text
+    assert (value not in query) == bare_masked(value)
+    assert "&page=2" in query
 
 
 @pytest.mark.parametrize(

@@ -210,6 +210,29 @@ def test_a_password_written_after_a_password_word_is_masked(
     assert out.kinds == ("password",)
 
 
+@pytest.mark.parametrize("value", ["CorrectHorseBattery9", "PurpleMonkeyDishwasher42"])
+@pytest.mark.parametrize(
+    "form", ["The password is {}", "my password was {} and it worked", "Password of ada is {}."]
+)
+def test_a_password_of_words_said_to_be_the_password_is_masked(form: str, value: str) -> None:
+    """Issue 32, eighth pass: after ``is`` or ``was`` a password made of CamelCase words and a
+    digit is the password, though it reads as a name in code."""
+    assert value not in scrub_secrets(form.format(value)).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if password is token2:",
+        "if password is PasswordV2:",
+        "the password is sha256_digest2",
+        "the password is stored in SecretsManager2",
+    ],
+)
+def test_code_and_names_after_password_is_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -97,7 +97,12 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a path, an expression, a flag, a reference, a comment
     if "::" in value or "->" in value or DOTTED_CODE.fullmatch(value):
         return None  # code: ``pass v8::Object``, ``pass np.float32``
-    if leave_value(value) or is_name(value) or VERSION_PATH.fullmatch(value):
+    # Said to be the password (``the password is X``), a name's look is no reason to leave
+    # it: CamelCase words and a digit are how people make one (``CorrectHorseBattery9``). Not
+    # a snake_case name, nor code (``if password is token2:``).
+    stated = m["sep"].rstrip().endswith((" is", " was", "\tis", "\twas"))
+    stated = stated and len(value) >= 8 and "_" not in value and not m["value"].endswith(":")
+    if leave_value(value) or (is_name(value) and not stated) or VERSION_PATH.fullmatch(value):
         return None
     kept = m.string[m.start() : m.start("value")]  # (the key before it is left as it is)
     return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
@@ -168,9 +173,7 @@ _NOT_DRAWN = LazyRe(
     r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2",  # a name between one sign: ``#name#``, ``*x.y*``
     re.ASCII,
 )
-
-
-_ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)
+_ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)  # a URL's encoding, unless other signs draw it
 
 
 def _drawn(m: re.Match[str]) -> tuple[str, str] | None:
@@ -183,7 +186,7 @@ def _drawn(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if entropy(value) < 3.5:
         return None
-    escapes = len(_ESCAPE.findall(value))  # a URL's encoding, unless other signs draw it
+    escapes = len(_ESCAPE.findall(value))
     if escapes and (escapes > 1 or sum(c in _SIGNS for c in value) - escapes < 2):
         return None
     return "password", mask("password") + m["value"][len(value) :]

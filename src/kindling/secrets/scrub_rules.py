@@ -180,9 +180,11 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
-# sentence. Bounded by blanks or quotes (a URL path, a query value or a hash label before it
-# makes it part of something else), 16 to ``LONGEST_TOKEN`` characters (a Dropbox token is
-# 140, a 1Password service account's 650 to 900; under 20 only ``short_generated`` judges it).
+# sentence. Bounded by blanks or quotes (a URL path or a hash label before it makes it part of
+# something else), or after ``NAME=`` (an assignment, a query value: judged as alone unless
+# the name is a digest's or another kind of key's, ``_other_key``). 16 to ``LONGEST_TOKEN``
+# characters (a Dropbox token is 140, a 1Password service account's 650 to 900; under 20 only
+# ``short_generated`` judges it).
 # A dot inside joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is
 # the sentence's. It may start with one ``-``: base64url draws it as any other character (a
 # JSON Web Key's ``"d": "-phZ8..."``); a flag (``-Xmx4g``) is judged as any token is.
