@@ -115,7 +115,8 @@ LAYERS: dict[str, list[str]] = {
         "scrub_gate", "scrub_generated", "scrub_keywords", "scrub_places", "scrub_restated",
         "secret_corpora_files", "secret_corpus", "secrets_on_disk", "session_secrets",
         "scrub_typed", "scrub_forms", "scrub_written", "scrub_bare", "scrub_code_keys",
-        "scrub_compared", "scrub_loose_base64", "scrub_drawn_password",
+        "scrub_compared", "scrub_loose_base64", "scrub_drawn_password", "scrub_near_password",
+        "scrub_other_languages",
     ],
     "semantic": [
         "semantic_cli", "semantic_install", "semantic_model_memory", "semantic_quality",

@@ -128,6 +128,12 @@ EXAMPLES: dict[str, str] = {
     "SQL PASSWORD literal": "ALTER USER ada WITH PASSWORD '{}';",
     "rabbitmqctl add_user": "rabbitmqctl add_user ada {}",
     "cmdkey /pass:": "cmdkey /add:fs01 /user:ada /pass:{}",
+    # Issue 32, ninth pass.
+    "ipmitool -P": "ipmitool -I lanplus -H 10.0.0.5 -U admin -P {} power status",
+    "redis.conf requirepass": "bind 127.0.0.1\nrequirepass {}\n",
+    "redis-server --masterauth": "redis-server --port 6380 --masterauth {}",
+    "wpa_supplicant psk": 'network={{\n    ssid="home"\n    psk="{}"\n}}',
+    "NetworkManager psk": "[wifi-security]\nkey-mgmt=wpa-psk\npsk={}\n",
 }
 
 
@@ -197,6 +203,12 @@ LEFT = [
     "rabbitmqctl add_user ada",
     "rabbitmqctl list_users",
     "cmdkey /pass:, a URL password",
+    "the requirepass directive sets a password",
+    "# requirepass foobared",
+    "redis-server --requirepass $REDIS_PASSWORD",
+    "key-mgmt=wpa-psk",
+    "psk=${WIFI_PSK}",
+    "ipmitool -I lanplus -H 10.0.0.5 -U admin -E power status",
 ]
 
 

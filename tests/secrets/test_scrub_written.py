@@ -192,6 +192,10 @@ WRITTEN = [
     # sixth pass: what the password is for, between the word and ``is``
     "the password for the admin account is {value}",
     "Password of svc-backup was {value}",
+    # ninth pass: what was typed at a password prompt
+    "[sudo] password for ada: {value}",
+    "Password for 'https://ada@git.example.com': {value}",
+    "Enter passphrase for key '/home/ada/.ssh/id_ed25519': {value}",
 ]
 PUNCT = "!@#%^*~"
 

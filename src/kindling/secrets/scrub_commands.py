@@ -252,6 +252,14 @@ COMMAND_PLACES: tuple[Place, ...] = (
     Place(("plink", "pscp", "psftp"), _flag(r"(?:plink|pscp|psftp)(?:\.exe)?", "-pw")),
     Place(("sqlcmd", "bcp", "osql"), _flag("sqlcmd|bcp|osql", "-P", joined=True)),
     Place(("ldap",), _flag(r"ldap\w*+", "-w")),
+    Place(("ipmitool",), _flag("ipmitool", "-P"), certain=True),
+    # Redis's config file and its server's flags: requirepass PW, masterauth PW
+    Place(
+        ("requirepass", "masterauth"),
+        r"(?P<keep>(?:^|(?<=\n)|--)[ \t]*+(?:requirepass|masterauth)[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
     Place(
         ("zip", "7z", "rar "),
         rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){_ON}[ \t]-(?:P[ \t]++|p))"

@@ -33,6 +33,7 @@ from kindling.secrets.scrub_values import (
     leave_value,
     looks_generated,
     mask,
+    wordy,
 )
 
 TYPE_CHECKING = False
@@ -50,6 +51,11 @@ VERSION_PATH = LazyRe(
 
 DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
 UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
+
+
+def _path_word(part: str) -> bool:
+    """A word, as a path's parts are: one case, a title, or words (``accessPolicies``)."""
+    return part.islower() or part.isupper() or part.istitle() or wordy(part)
 
 
 def credential_like(value: str) -> bool:
@@ -75,8 +81,8 @@ def credential_like(value: str) -> bool:
         return False  # a.dotted.name
     if "/" in core and not any(c in core for c in "+="):
         parts = [p for p in core.split("/") if p]
-        if any(p.isalpha() and len(p) >= 4 for p in parts):
-            return False  # a path
+        if any(len(p) >= 4 and p.isalpha() and _path_word(p) for p in parts):
+            return False  # a path: a word between slashes (``cCwzW`` is base64's draw)
     words = re.split(r"[-_.]", core)
     if len(words) > 1 and max(map(len, words)) < 8 and digits < 4:
         return False  # snake, kebab or dotted words with a number: a name
@@ -96,7 +102,7 @@ def _any_case(*words: str) -> str:
     )
 
 
-_STEM_SRC = "({})".format(
+STEM_SRC = "({})".format(
     _any_case(
         *("api[_-]?key", "apikey", "secret", "token", "passw(?:or)?d", "passphrase", "passwd"),
         *("pwd", "pass", "auth", "credentials?", "private", "access", "key", "sig(?:nature)?"),
@@ -104,51 +110,62 @@ _STEM_SRC = "({})".format(
     )
 )
 # After the word: what makes the key about a secret, not one (``key_id``, ``token_type``).
-_ABOUT = LazyRe(
+ABOUT = LazyRe(
     r"[_.-]?(?i:ids?|names?|hash|sha|length|len|size|type|file|path|url|uri|count|expir\w*|"
     r"version|format|field|header|prefix|alias|ref|arn|index|length)\b|Id\b|Name\b|_?ID\b",
     re.ASCII,
 )
 # A key about something else that happens to hold a key word: a cache key, a primary key.
-_NOT_SECRET_WORDS = (
+NOT_SECRET_WORDS = (
     *("public", "publishable", "pubkey", "pub_", "keyboard", "keyword", "cache", "primary"),
     *("foreign", "partition", "sort_key", "sort-key", "idempotency", "dedup", "hash"),
 )
 # From the key word to the value: the word (a whole word, or a CamelCase part: ``adobeKey``,
 # not ``monkey`` or ``author``), at most two short words and separators, then the value.
-_NEAR_SRC = (
-    # The first-letter look-ahead lets a position that starts no key word fail at once.
-    rf"(?=[ABCKPSTabckpst])(?:(?<![a-z])|(?=[A-Z])){_STEM_SRC}(?![a-z])"
+# The first-letter look-ahead lets a position that starts no key word fail at once.
+NEAR_HEAD_SRC = (
+    rf"(?=[ABCKPSTabckpst])(?:(?<![a-z])|(?=[A-Z])){STEM_SRC}(?![a-z])"
     r"(?P<between>[^A-Za-z0-9\r\n]{0,6}+(?:[A-Za-z0-9]{1,16}+[^A-Za-z0-9\r\n]{1,6}+){0,2}?)"
+)
+_NEAR_SRC = (
+    NEAR_HEAD_SRC
     # A value joined to its key by a dash (``dd-apikey-<hex>``) is checked harder (handler).
-    r"(?:(?<=[A-Za-z]-)|(?<![A-Za-z0-9+/=_.~$%@-]))"
+    # A shell default (``${KEY:-<value>}``) is given to the key as ``=`` gives it.
+    + r"(?:(?<=[A-Za-z]-)|(?<=:-)|(?<![A-Za-z0-9+/=_.~$%@-]))"
     r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
     r"(?![A-Za-z0-9+/=_.~$%@-])"
 )
+
+
+def about_other(m: re.Match[str]) -> bool:
+    """The secret word of a near-key match (group 1, the value in group ``value``) is about
+    something else: a key's id or name (``key_id``), a mask's kind, a cache or primary key,
+    or the value is called (``(``) or indexed (``[``)."""
+    text = m.string
+    if text[m.end() : m.end() + 1] in ("(", "["):
+        return True  # a call or a subscript
+    if ABOUT.match(text, m.end(1)) or "[REDACTED:" in m[0]:
+        return True
+    if text.endswith("[REDACTED:", 0, m.start()):
+        return True  # the kind of a mask (``[REDACTED:secret]``) is no key word
+    line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 48)
+    lowered = text[line_start : m.start("value")].lower()
+    return any(w in lowered for w in NOT_SECRET_WORDS)
 
 
 @woken_by_typed_key
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     text = m.string
-    if text[m.end() : m.end() + 1] in ("(", "["):
-        return None  # a call or a subscript
-    if _ABOUT.match(text, m.end(1)) or "[REDACTED:" in m[0]:
-        return None
-    if text.endswith("[REDACTED:", 0, m.start()):
-        return None  # the kind of a mask (``[REDACTED:secret]``) is no key word
-    line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 48)
-    lowered = text[line_start : m.start("value")].lower()
-    if any(w in lowered for w in _NOT_SECRET_WORDS):
-        return None
-    if leave_value(value):
+    if about_other(m) or leave_value(value):
         return None
     # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and
     # digits spelled from no words is the secret's value or its dummy, random or not.
     drawn = credential_like(value) and has_candidate(value)
     if not (drawn or (_explicit(m["between"]) and typed_key(value))):
         return None
-    if text[m.start("value") - 1] == "-" and not looks_generated(value):
+    dash = text[m.start("value") - 2 : m.start("value")]
+    if dash[-1:] == "-" and dash != ":-" and not looks_generated(value):
         return None  # kebab-case: ``token-refresh-2fa-interval``
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
@@ -156,7 +173,7 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
 # What may stand between a secret word and the value given to it explicitly: blanks, an
 # operator, a quote, and further secret words (``PRIVATE KEY=``, ``access TOKEN``); any other
 # word makes the value something the sentence talks about.
-_EXPLICIT = LazyRe(rf"""[ \t=:"'`_-]*+(?:(?:{_STEM_SRC})[ \t=:"'`_-]++)*+""", re.ASCII)
+_EXPLICIT = LazyRe(rf"""[ \t=:"'`_-]*+(?:(?:{STEM_SRC})[ \t=:"'`_-]++)*+""", re.ASCII)
 
 
 def _explicit(between: str) -> bool:

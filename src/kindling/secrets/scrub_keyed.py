@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
 # Words a log or form prints after "password:" that are a status, not the password.
-_STATUS_WORDS = frozenset(
+STATUS_WORDS = frozenset(
     """incorrect invalid wrong required missing expired changed reset updated accepted rejected
     denied mismatch ok empty hidden masked redacted protected optional set unset failed
     failure success successful correct valid weak strong blank none incorrectly match
@@ -46,6 +46,7 @@ _CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "as
 _KEY_ENDINGS = (
     *("password", "passwd", "passphrase", "token", "secret", "credential", "credentials"),
     "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
+    "psk",  # a Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd)
     *(
         f"{word}{joint}key"
         for word in (
@@ -56,7 +57,7 @@ _KEY_ENDINGS = (
         for joint in ("[_.-]", "")
     ),
 )
-KEY_WORDS = ("pass", "pwd", "pw", "token", "secret", "credential", "key")
+KEY_WORDS = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
 
 
 # Words that end in "pass" without naming a password.
@@ -99,7 +100,7 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
         return "private_key"
-    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw")):
+    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk")):
         return "password"
     if key.endswith("token"):
         return "token"
@@ -275,7 +276,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None
     elif _leave_bare(value, tail, sep, text, m.end()) or too_short(kind, value):
         return None
-    if kind == "password" and value.rstrip(".!").lower() in _STATUS_WORDS:
+    if kind == "password" and value.rstrip(".!").lower() in STATUS_WORDS:
         return None
     if value in _CODE_WORDS and P.next_word.match(text, m.end()) is not None:
         return None  # password = await read(): an expression in code

@@ -18,7 +18,9 @@ description or code (``PROSE_WORDS``, brackets, operators, quotes, a title).
 A password drawn by a generator with signs in it (``k#9Lm!2pQ@x7$Rz&``) is masked even alone,
 as a generated key is: 16 to 64 characters with two signs or more among letters and digits,
 drawn at random (no sign doubled, varied as a draw), and not a URL's encoding, a version,
-a regular expression, an exponent, a macro or a marker.
+a regular expression, an exponent, a macro or a marker. Near a word that means secret, in any
+syntax the near-key rule reads (``password -> <value>``, ``| token | <value> |``), one sign
+and one digit in 12 characters are enough.
 
 ``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
 passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
@@ -30,8 +32,13 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import DOTTED_CODE, VERSION_PATH
-from kindling.secrets.scrub_keyed import key_kind
+from kindling.secrets.scrub_context import (
+    DOTTED_CODE,
+    NEAR_HEAD_SRC,
+    VERSION_PATH,
+    about_other,
+)
+from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -50,7 +57,9 @@ if TYPE_CHECKING:
 # after what it is for: ``password for the admin account is``), then the value to a blank.
 _WRITTEN_SRC = (
     r"(?i:password|passwd|passphrase|pass|pwd|pw)(?![A-Za-z0-9])"
-    r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,4}?)?(?:is|was)[ \t]++)?)"
+    r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,4}?)?(?:is|was)[ \t]++)?"
+    # a prompt and what was typed at it: ``Password for 'https://bob@host': <value>``
+    r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s]{1,60}+[ \t]++){0,3}?[^\s]{1,60}?:[ \t]++)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;)\]}]|$)"
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -99,8 +108,10 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # code: ``pass v8::Object``, ``pass np.float32``
     # Said to be the password (``the password is X``), a name's look is no reason to leave
     # it: CamelCase words and a digit are how people make one (``CorrectHorseBattery9``). Not
-    # a snake_case name, nor code (``if password is token2:``).
-    stated = m["sep"].rstrip().endswith((" is", " was", "\tis", "\twas"))
+    # a snake_case name, nor code (``if password is token2:``). So is what was typed at a
+    # password prompt (``[sudo] password for bob: <value>``).
+    sep = m["sep"].rstrip()
+    stated = sep.endswith((" is", " was", "\tis", "\twas")) or (sep.endswith(":") and sep != ":")
     stated = stated and len(value) >= 8 and "_" not in value and not m["value"].endswith(":")
     if leave_value(value) or (is_name(value) and not stated) or VERSION_PATH.fullmatch(value):
         return None
@@ -156,15 +167,18 @@ def phrase_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [(("pass", "pwd", "pw"), LazyPattern(_PHRASE_LINE_SRC, re.ASCII), _phrase_line)]
 
 
-# A token standing alone (blanks or quotes around it; a sentence's ``.``, ``,`` or ``;`` may
-# end it) of a password's characters, with two signs in it. Not gated: the signs split the
-# runs ``scrub_gate`` reads, so such a token is no candidate there. Brackets, slashes, ``=``, ``:``
-# and ``|`` are left out: with them a token is code, a path, a URL or an assignment.
+# A token of a password's characters with a sign in it, at a token's start (or after a shell
+# default's ``:-``); a sentence's ``.``, ``,`` or ``;`` may end it. Standing alone (blanks or
+# quotes around it), it is judged as a draw (``drawn_password``); otherwise only with a word
+# that means secret before it (``near``). Not gated: the signs split the runs ``scrub_gate``
+# reads, so such a token is no candidate there. Brackets, slashes, ``=``, ``:`` and ``|`` are
+# left out: with them a token is code, a path, a URL or an assignment.
 _SIGNS = "!#$%&*@^~?"
-_DRAWN_SRC = (
-    r"(?<![^\s\"'`])(?=[\w.+-]*+[!#$%&*@^~?][\w.+-]*+[!#$%&*@^~?])"
-    r"(?P<value>[\w!#$%&*@^~?.+-]{16,64}+)(?=[.,;]?(?:[\s\"'`]|$))"
+_SIGNED_SRC = (
+    r"(?:(?<=:-)|(?<![\w!#$%&*@^~?.+-])(?!(?<=:)-))(?=[\w.+-]*+[!#$%&*@^~?])"
+    r"(?P<value>[\w!#$%&*@^~?.+-]{12,64}+)(?=[.,;]?(?:[\s\"'`)\]}<|]|$))"
 )
+_ALONE_AFTER = LazyRe(r"[.,;]?(?:[\s\"'`]|\Z)", re.ASCII)
 _NOT_DRAWN = LazyRe(
     r"([!#$%&*@^~?])\1"  # a sign doubled: ``##`` pastes a macro, ``**`` is a power
     r"|@[\^~]?[0-9]++\."  # a package at a version: ``package@^1.2.3``
@@ -174,27 +188,110 @@ _NOT_DRAWN = LazyRe(
     re.ASCII,
 )
 _ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)  # a URL's encoding, unless other signs draw it
+# A mail address, or a user at a host (a host's name is lowercase; a draw's part after ``@``
+# seldom is).
+_ADDRESS = LazyRe(r"@[A-Za-z0-9-]++\.[A-Za-z]|^[\w.+-]++@[a-z0-9][a-z0-9.-]*+$", re.ASCII)
 
 
-def _drawn(m: re.Match[str]) -> tuple[str, str] | None:
-    value = m["value"].rstrip(".")
-    if len(value) < 16 or not value.isascii() or sum(c in _SIGNS for c in value) < 2:
-        return None
+def drawn_password(value: str, near: bool = False) -> bool:
+    """``value`` reads as a password a generator drew with signs in it. Alone: 16 to 64
+    characters, two signs and two digits or more, entropy 3.5. Near a word that means secret
+    (``near``): 12 characters, one sign and one digit, entropy 2.9, not an address."""
+    signs = sum(c in _SIGNS for c in value)
+    if len(value) < (12 if near else 16) or not value.isascii() or signs < (1 if near else 2):
+        return False
     digits = sum(c.isdigit() for c in value)
     letters = "".join(c for c in value if c.isalpha())
-    if digits < 2 or len(letters) < 4 or _NOT_DRAWN.search(value) is not None:
-        return None
-    if entropy(value) < 3.5:
-        return None
+    if digits < (1 if near else 2) or len(letters) < 4 or _NOT_DRAWN.search(value) is not None:
+        return False
+    if near and _ADDRESS.search(value) is not None:
+        return False  # an address: ``token for bot42@example.com``, ``auth user1@server-01``
+    if entropy(value) < (2.9 if near else 3.5):
+        return False
     escapes = len(_ESCAPE.findall(value))
-    if escapes and (escapes > 1 or sum(c in _SIGNS for c in value) - escapes < 2):
+    return not escapes or (escapes == 1 and signs - escapes >= (1 if near else 2))
+
+
+# The secret word before a token (``password -> <value>``, ``| token | <value> |``,
+# ``<secret><![CDATA[<value>]]>``, ``password.set("<value>")``), as the near-key rule reads it.
+_NEAR_HEAD = LazyRe(NEAR_HEAD_SRC + r"(?P<value>[\w!#$%&*@^~?.+-]{12,64}+)", re.ASCII)
+_JOINED = LazyRe(r"[\"'`][ \t]*+\+", re.ASCII)
+
+
+def _signed(m: re.Match[str]) -> tuple[str, str] | None:
+    value, text, start = m["value"].rstrip("."), m.string, m.start()
+    tail = m["value"][len(value) :]
+    if not drawn_password(value, near=True):
         return None
-    return "password", mask("password") + m["value"][len(value) :]
+    alone = (not start or text[start - 1] in " \t\r\n\"'`") and _ALONE_AFTER.match(text, m.end())
+    if alone and drawn_password(value):
+        return "password", mask("password") + tail
+    return ("password", mask("password") + tail) if _near_word(m) else None
+
+
+def _near_word(m: re.Match[str]) -> bool:
+    """A word that means secret stands before the token, in the near-key rule's reach."""
+    text, start = m.string, m.start()
+    if _JOINED.match(text, m.end()):
+        return False  # a literal joined to more: ``password "x" + suffix`` is an expression
+    for head in _NEAR_HEAD.finditer(text, max(0, start - 80), m.end()):
+        if head.start("value") != start:
+            continue
+        if any(c in head["between"] for c in "/\\#@"):
+            return False  # the word is a path's or a reference's part: ``nodejs-private/x#4``
+        return not about_other(head)
+    return False
+
+
+# The password word in the languages people write to their agents (``parola``, Italian and
+# Turkish for "word" as well, is left out; ``암호`` is "cipher" too, so it must not run on into
+# a longer word: ``암호화``, encryption). Lowercase: the keywords a text wakes the rule with.
+LOCAL_WORDS = (
+    *("passwort", "kennwort", "mot de passe", "mot_de_passe", "motdepasse", "contraseña"),
+    *("contrasena", "senha", "wachtwoord", "hasło", "haslo", "lösenord", "losenord", "passord"),
+    *("adgangskode", "salasana", "heslo", "jelszó", "jelszo", "şifre", "sifre", "parolă"),
+    *("пароль", "парола", "κωδικός", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
+    *("암호", "패스워드", "סיסמה", "पासवर्ड"),
+)
+# The word (after a Latin, Greek or Cyrillic letter it ends a longer word; after a Chinese,
+# Japanese or Korean one it ends a compound: ``数据库密码``, the database's password), then
+# ``:``, ``=``, a full-width colon or "is" in its language (``密码是``, ``パスワードは``,
+# ``비밀번호는``, ``Passwort ist``), then a value of ASCII characters: a password typed among
+# other script is typed in ASCII.
+_COPULA = "是|为|為|は|는|은|이"
+_LOCAL_SRC = (
+    r"(?i)(?<![A-Za-z\u00c0-\u024f\u0370-\u04ff])(?:{words})"
+    r"(?!(?!{copula})[^\W\d_])"
+    r"(?P<sep>[」』\"'`]?[ \t]*+"
+    r"(?:[:=：]|(?:is|ist|est|es|é|är|jest)(?=[ \t])|{copula})[ \t]*+)"
+    r"(?P<q>[\"'`「『]?)(?P<value>[\x21-\x7e]{{4,64}}+)"
+).format(words="|".join(re.escape(w).replace("\\ ", "[ _]") for w in LOCAL_WORDS), copula=_COPULA)
+
+
+def _local(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if m["q"] and value[-1:] in "\"'`":
+        value = value[:-1]  # the closing quote
+    value = value.rstrip(".,;:!?)")
+    if len(value) < 4 or not any(c.isalnum() for c in value) or "[REDACTED:" in value:
+        return None
+    if (
+        value.startswith(("$", "%", "<", "{"))
+        or leave_value(value)
+        or value.lower() in STATUS_WORDS
+    ):
+        return None  # a reference (``$DB_PASS``), a placeholder, a status: ``password: required``
+    kept = m.string[m.start() : m.start("value")]
+    return (
+        "password",
+        f"{kept}{mask('password')}{m.string[m.start('value') + len(value) : m.end()]}",
+    )
 
 
 def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """After the key-value rules."""
     return [
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
-        (tuple("0123456789"), LazyPattern(_DRAWN_SRC, re.ASCII), _drawn),
+        (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
+        (tuple("0123456789"), LazyPattern(_SIGNED_SRC, re.ASCII), _signed),
     ]

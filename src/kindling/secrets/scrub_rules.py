@@ -189,8 +189,10 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # the sentence's. It may start with one ``-``: base64url draws it as any other character (a
 # JSON Web Key's ``"d": "-phZ8..."``); a flag (``-Xmx4g``) is judged as any token is.
 LONGEST_TOKEN = 2048
+# Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
+AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/.,~%@$\\\[-])(?:(?<!=)|(?<=[A-Za-z0-9_]=))(?<!::)"
+    r"(?<![A-Za-z0-9_+/.,~%@$\\\[-])" + AFTER_NAME + r"(?<!::)"
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
@@ -308,7 +310,10 @@ def _one_case(hex_digits: str) -> bool:
 
 # Standard base64 of 16+ characters that holds ``+`` or ``/`` or ends with padding: a key or a
 # Basic credential; a plain alphanumeric token is the rule above's.
-_BASE64_SRC = r"(?<![A-Za-z0-9_+/=.,:~%@$\\-])[A-Za-z0-9+/]{16,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
+_BASE64_SRC = (
+    r"(?<![A-Za-z0-9_+/.,:~%@$\\-])" + AFTER_NAME + r"[A-Za-z0-9+/]{16,400}+={0,2}"
+    r"(?![A-Za-z0-9_+/=~%@$-])"
+)
 
 
 @gated
@@ -316,6 +321,8 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     if not any(c in token for c in "+/=") or ssh_blob(token):
         return None  # alphanumeric (the random-token rule's), or an SSH public key blob
+    if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
+        return None  # ``integrity=<digest>``, ``PUBLISHABLE_KEY=``, as for a random token
     kind = base64_secret(token, m.string[max(0, m.start() - 30) : m.start()])
     return None if kind is None else (kind, mask(kind))
 

@@ -19,7 +19,7 @@ from kindling.secrets.regex_cache import compile as cached_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     # A rule looks at one match and returns (kind, replacement), or None to leave it as is.
     Rule = Callable[[re.Match[str]], tuple[str, str] | None]
@@ -75,6 +75,9 @@ class LazyRe:
 
     def findall(self, text: str) -> list[str]:
         return self._re().findall(text)
+
+    def finditer(self, text: str, pos: int, endpos: int) -> Iterator[re.Match[str]]:
+        return self._re().finditer(text, pos, endpos)
 
     def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
         return self._re().sub(repl, text)
