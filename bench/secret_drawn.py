@@ -1,4 +1,4 @@
-"""Masking of drawn values in a few forms: the table of issue 32's eighth pass (docs/privacy.md).
+"""Masking of drawn values in a few forms: the tables of issue 32's eighth and ninth passes.
 
     .venv/bin/python bench/secret_drawn.py [--draws N]
 
@@ -24,6 +24,25 @@ def _draw(alphabet: str, n: int) -> Callable[[random.Random], str]:
     return lambda rng: "".join(rng.choice(alphabet) for _ in range(n))
 
 
+def _signed(n: int) -> Callable[[random.Random], str]:
+    """A password drawn with one sign and one digit at least, starting with a letter."""
+
+    def draw(rng: random.Random) -> str:
+        chars = [rng.choice(SIGNS), rng.choice(string.digits)]
+        chars += [rng.choice(ALNUM) for _ in range(n - 3)]
+        rng.shuffle(chars)
+        return rng.choice(string.ascii_letters) + "".join(chars)
+
+    return draw
+
+
+def _typed(rng: random.Random) -> str:
+    """A password as people type one: a word's letters and two digits."""
+    return "".join(rng.choice(string.ascii_lowercase) for _ in range(7)) + str(
+        rng.randrange(10, 99)
+    )
+
+
 ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("40 letters and digits after `ACMECLOUD=`", _draw(ALNUM, 40), "ACMECLOUD={}"),
     ("40 base64 after `ACMECLOUD_KEY=`", _draw(ALNUM + "+/", 40), "ACMECLOUD_KEY={}"),
@@ -31,6 +50,16 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("20 hex in both cases, bare", _draw("0123456789abcdefABCDEF", 20), "the value {} came back"),
     (f"20 of letters, digits and `{SIGNS}`, bare", _draw(ALNUM + SIGNS, 20), "the value {} came"),
     (f"32 of letters, digits and `{SIGNS}`, bare", _draw(ALNUM + SIGNS, 32), "the value {} came"),
+    # Issue 32's ninth pass.
+    ("16 with one sign, after `token -> `", _signed(16), "token -> {}"),
+    ("16 with one sign, in a Markdown table's password row", _signed(16), "| password | {} |"),
+    ("40 base64, in `${AUTH:-...}`", _draw(ALNUM + "+", 40), "${{AUTH:-{}}}"),
+    ("32 letters and digits after `密码=`", _draw(ALNUM, 32), "密码={}"),
+    ("40 base64 after `session=`", _draw(ALNUM + "+", 40), "session={}"),
+    ("typed, after `パスワードは`", _typed, "パスワードは {} です"),
+    ("typed, after `Passwort: `", _typed, "Passwort: {}"),
+    ("typed, at a sudo prompt", _typed, "[sudo] password for ada: {}"),
+    ("typed, in redis.conf", _typed, "requirepass {}"),
 ]
 
 
