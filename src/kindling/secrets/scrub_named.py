@@ -7,6 +7,8 @@
   ``"api_keys": ["x", "y"]``).
 - Terraform ``variable "db_password" { default = "x" }``; a key with its quoted argument on a
   line of its own (Gradle ``password 'x'``); a URL given to a key naming a webhook.
+- A value its own tool marks secret (Terraform's ``"sensitive": true``, AWS SSM's
+  ``SecureString``), and a key and its value in aligned columns (``vault kv get``'s table).
 - A JSON Web Key's private members (``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, ``k``), in an
   object whose ``kty`` says it is a key.
 
@@ -22,6 +24,7 @@ import re
 from kindling.secrets.scrub_keyed import (
     KEY_WORDS,
     NAME_FIELD,
+    STATUS_WORDS,
     VALUE_FIELD,
     key_kind,
 )
@@ -227,6 +230,44 @@ def _jwk_member(m: re.Match[str]) -> tuple[str, str] | None:
     return "private_key", f"{m['keep']}{mask('private_key')}{m['q']}"
 
 
+# A value its own tool marks secret: Terraform's ``terraform output -json`` (``"sensitive":
+# true, "type": "string", "value": "x"``) and AWS SSM's ``"Type": "SecureString", "Value": "x"``
+# (issue 32, ninth pass).
+_STRING = r'"(?:[^"\\\r\n]|\\.){1,4096}+"'
+_MARKED_SRC = (
+    r'(?P<keep>"sensitive"[ \t]*+:[ \t]*+true[ \t\r\n]*+,[ \t\r\n]*+"type"[ \t]*+:[ \t]*+'
+    r'(?:"[^"\r\n]{0,80}+"|\[[^\]\r\n]{0,200}+\])[ \t\r\n]*+,[ \t\r\n]*+"value"[ \t]*+:[ \t]*+'
+    r'|"Type"[ \t]*+:[ \t]*+"SecureString"[ \t]*+,[ \t\r\n]*+"Value"[ \t]*+:[ \t]*+)'
+    rf"(?P<value>{_STRING})"
+)
+
+
+def _marked(m: re.Match[str]) -> tuple[str, str] | None:
+    if "[REDACTED:" in m["value"]:
+        return None
+    return "secret", f'{m["keep"]}"{mask("secret")}"'
+
+
+# A key and its value in aligned columns, alone on a line (``vault kv get``'s table:
+# ``password            hunter2``): two blanks or more between them, as no sentence has.
+_COLUMNS_SRC = (
+    r"(?m)^(?P<keep>[ \t]*+(?P<key>[A-Za-z_][\w.-]{0,63}+)[ \t]{2,}+)"
+    r"(?P<value>[^\s]{1,1000}+)[ \t]*+$"
+)
+
+
+def _columns(m: re.Match[str]) -> tuple[str, str] | None:
+    key, value = m["key"], m["value"]
+    kind = key_kind(key, len(key))
+    if kind is None or "[REDACTED:" in value or leave_value(value) or value.isupper():
+        return None  # (a help text's metavar: ``token   TOKEN``)
+    if value.isalpha() and value.istitle():
+        return None  # a type or a heading: ``secret   Opaque``
+    if value.lower() in STATUS_WORDS or value.startswith(("$", "<", "(", "[", "{", "-")):
+        return None  # a status, a reference, a type or a placeholder
+    return kind, f"{m['keep']}{mask(kind)}"
+
+
 def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """These rules, in the order they run (before ``keyed_rules``)."""
     a, ai = re.ASCII, re.ASCII | re.IGNORECASE
@@ -239,4 +280,6 @@ def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("variable",), LazyPattern(_HCL_VARIABLE_SRC, ai), _named_by_key),
         (_ARGUMENT_WORDS, LazyPattern(_ARGUMENT_SRC, a), _argument),
         (("kty",), LazyPattern(_JWK_SRC, a), _jwk_member),
+        (("sensitive", "securestring"), LazyPattern(_MARKED_SRC, a), _marked),
+        (KEY_WORDS, LazyPattern(_COLUMNS_SRC, a), _columns),
     ]

@@ -175,7 +175,8 @@ def phrase_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
 # left out: with them a token is code, a path, a URL or an assignment.
 _SIGNS = "!#$%&*@^~?"
 _SIGNED_SRC = (
-    r"(?:(?<=:-)|(?<![\w!#$%&*@^~?.+-])(?!(?<=:)-))(?=[\w.+-]*+[!#$%&*@^~?])"
+    # (the one-character look-behind first: it fails at once inside a word)
+    r"(?<![\w!#$%&*@^~?.+])(?:(?<!-)(?!(?<=:)-)|(?<=:-))(?=[\w.+-]*+[!#$%&*@^~?])"
     r"(?P<value>[\w!#$%&*@^~?.+-]{12,64}+)(?=[.,;]?(?:[\s\"'`)\]}<|]|$))"
 )
 _ALONE_AFTER = LazyRe(r"[.,;]?(?:[\s\"'`]|\Z)", re.ASCII)

@@ -12,8 +12,9 @@ scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule mas
 Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
 ``secrets.scrub_loose``, ``secrets.scrub_commands``, ``secrets.scrub_context``,
 ``secrets.scrub_named``, ``secrets.scrub_encoded``, ``secrets.scrub_values``,
-``secrets.scrub_typed``, ``secrets.scrub_gate`` and ``secrets.regex_cache`` (never
-``secrets.scrub``: it imports this module).
+``secrets.scrub_typed``, ``secrets.scrub_gate``, ``secrets.scrub_data``,
+``secrets.scrub_password``, ``secrets.scrub_printed``, ``secrets.scrub_url`` and
+``secrets.regex_cache`` (never ``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
+from kindling.secrets.scrub_printed import printed_rules
 from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
 from kindling.secrets.scrub_url import url_rules
 from kindling.secrets.scrub_values import (
@@ -376,6 +378,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *context_rules(),
         *url_rules(),
         *place_rules(),
+        *printed_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *named_rules(),
         *phrase_rules(),

@@ -1,0 +1,160 @@
+"""What a command prints that is a secret: ``gcloud secrets versions access``, ``op read``,
+``vault kv get -field=password``, ``openssl rand -base64 32``, ``echo $GITHUB_TOKEN``.
+
+A coding agent's command and what it printed are kept together: the command after a prompt
+(``$ <command>``), Kindling's status lines (``[completed]``, ``[stdout]``), then the output
+(``hooks.mapping``). When the command reads a secret from a store, prints a token, generates
+a key, or prints a variable or a file named for a secret, the first line it printed is the
+secret, whatever it looks like: a password kept in a vault has no look of its own. That line
+is masked when it is one token (no blank in it); an error, a table, a JSON document or an
+empty answer is left. Without a prompt before it a line is not read as a command (prose may
+name one).
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_values import LazyPattern, leave_value, mask
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# A prompt (a shell's ``$``, ``#`` or ``%``, PowerShell's ``PS C:\>``, a quote's ``>``), then
+# ``sudo`` and variables set for the command, then the command.
+_LEAD = (
+    r"(?m)^[ \t]*+(?:[$#%>]|PS(?:[ \t][^>\r\n]{0,80}+)?>)[ \t]++"
+    r"(?:sudo[ \t]++(?:-[A-Za-z]++[ \t]++)*+)?(?:[A-Z_][A-Z0-9_]*+=[^\s]*+[ \t]++)*+"
+)
+# The rest of the command's line, at most two status lines, then the first line printed:
+# one token, nothing else on its line.
+_PRINTED = (
+    r"[^\r\n]*+\r?\n(?:[ \t]*+\[[^\]\r\n]{1,80}+\][ \t]*+\r?\n){0,2}+"
+    r"[ \t]*+(?P<value>[^\s`$#\[{(<][^\s]{3,4095}+)[ \t]*+(?=\r?\n|\Z)"
+)
+_S = r"[ \t]++"  # blanks between words
+_REST = r"\b[^\r\n]*?"  # more of the same line
+
+# (keywords, the command): each prints a secret and nothing else.
+COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    # a secret store's value, a cloud's token
+    (
+        ("gcloud",),
+        rf"gcloud{_S}(?:(?:alpha|beta){_S})?(?:secrets{_S}versions{_S}access"
+        rf"|auth{_S}(?:application-default{_S})?print-(?:access|identity)-token)\b",
+    ),
+    (
+        ("aws",),
+        rf"aws{_S}(?:ecr(?:-public)?{_S}get-login-password\b|(?:secretsmanager{_S}"
+        rf"get-secret-value|ssm{_S}get-parameters?|codeartifact{_S}get-authorization-token)"
+        rf"{_REST}--output[ \t=]++text\b)",
+    ),
+    (
+        ("az",),
+        rf"az{_S}(?:keyvault{_S}secret{_S}show|account{_S}get-access-token)"
+        rf"{_REST}(?:-o|--output)[ \t=]++tsv\b",
+    ),
+    (("op",), rf"op{_S}(?:read\b|item{_S}get{_REST}--fields?\b)"),
+    (
+        ("pass",),
+        rf"pass(?:{_S}show)?{_S}(?!(?:ls|list|find|search|grep|insert|add|edit|generate|rm"
+        r"|remove|delete|mv|rename|cp|copy|git|init|help|version|otp)\b)(?!-)[\w@.+/-]++"
+        r"[ \t]*+(?=\r?\n)",
+    ),
+    (("bw",), rf"bw{_S}get{_S}(?:password|totp|notes?)\b"),
+    (("lpass",), rf"lpass{_S}show{_REST}--password\b"),
+    (("security",), rf"security{_S}find-(?:generic|internet)-password{_REST}[ \t]-w\b"),
+    (("secret-tool",), rf"secret-tool{_S}lookup\b"),
+    (
+        ("vault",),
+        rf"vault{_S}(?:(?:kv{_S}get|read){_REST}-field[= \t]|print{_S}token\b"
+        rf"|token{_S}create{_REST}-field[= \t]++token\b)",
+    ),
+    (
+        ("kubectl",),
+        rf"kubectl{_S}(?:get{_S}secrets?{_REST}\|[ \t]*+base64{_S}(?:-d|--decode|-D)\b"
+        rf"|create{_S}token\b)",
+    ),
+    (
+        ("auth token", "auth:token"),
+        rf"(?:gh|glab|fly|flyctl){_S}auth{_S}token\b|heroku{_S}auth:token\b",
+    ),
+    (("--plain",), rf"(?:doppler|infisical){_S}secrets{_S}get{_REST}--plain\b"),
+    (("terraform", "tofu"), rf"(?:terraform|tofu){_S}output{_REST}-raw\b"),
+    # a key just generated
+    (("openssl",), rf"openssl{_S}rand{_S}(?:-hex|-base64)\b"),
+    (("genkey",), rf"wg{_S}genkey\b(?![^\r\n]*?\|[ \t]*+wg{_S}pubkey)"),
+    (
+        ("secret", "key:generate"),
+        rf"(?:(?:bin/)?rails|rake){_S}secret\b|mix{_S}phx\.gen\.secret\b"
+        rf"|php{_S}artisan{_S}key:generate{_REST}--show\b",
+    ),
+    (
+        ("token_", "get_random_secret_key", "urandom", "randombytes", "securerandom"),
+        rf"(?:python3?|node|ruby|php){_S}-[ce]{_REST}(?:secrets\.token_\w++|get_random_secret_key"
+        r"|os\.urandom|randomBytes|SecureRandom)",
+    ),
+    (("/dev/urandom",), r"(?:head|openssl|base64|xxd|od)\b[^\r\n]*?/dev/urandom"),
+)
+
+# A variable printed (``echo $GITHUB_TOKEN``, ``printenv DB_PASSWORD``, ``echo $env:TOKEN``),
+# and a file named for a secret printed whole (``cat ~/.vault-token``, ``cat
+# /run/secrets/db_password``, ``cat config/master.key``): the name says what it is.
+_VARIABLE = (
+    r"(?:echo(?:[ \t]++-n)?|printf[ \t]++['\"]%s(?:\\n)?['\"]|Write-Output)"
+    rf"{_S}[\"']?\$(?:env:)?\{{?(?P<var>[A-Za-z_][A-Za-z0-9_]*+)\}}?[\"']?[ \t]*+(?=\r?\n)"
+    rf"|printenv{_S}(?P<env>[A-Za-z_][A-Za-z0-9_]*+)[ \t]*+(?=\r?\n)"
+)
+_FILE = (
+    rf"(?:cat|type|Get-Content){_S}[\"']?(?P<file>[^\s\"'|;&<>]{{1,300}}+)[\"']?[ \t]*+(?=\r?\n)"
+)
+_SECRET_FILE = re.compile(
+    r"(?:^|/)run/secrets/|(?:^|[/\\])(?:master\.key|\.vault-token|[^/\\]*?"
+    r"(?:password|passwd|token|secret|api[_-]?key)[^/\\]*+)$",
+    re.ASCII | re.IGNORECASE,
+)
+
+
+def _value(value: str) -> bool:
+    """One token printed that may be a secret: not a mask, a status or an empty value."""
+    lowered = value.lower()
+    if "[REDACTED:" in value or lowered in STATUS_WORDS or leave_value(value):
+        return False
+    return lowered not in ("null", "none", "undefined", "true", "false", "nil")
+
+
+def _printed(m: re.Match[str]) -> tuple[str, str] | None:
+    if not _value(m["value"]):
+        return None
+    return "secret", m[0][: m.start("value") - m.start()] + mask("secret")
+
+
+def _named(m: re.Match[str]) -> tuple[str, str] | None:
+    """A command of ``COMMANDS``, or a variable or a file printed when its name names a
+    secret."""
+    name = m["var"] or m["env"]
+    if name is not None and key_kind(name, len(name)) is None:
+        return None
+    value, file = m["value"], m["file"]
+    if file is not None and _SECRET_FILE.search(file) is None:
+        return None
+    if file is not None and re.search(r"=[^=]|:[ \t]", value):
+        return None  # a line of settings (``cat secrets.env`` prints ``HOST=db`` first)
+    return _printed(m)
+
+
+_NAMED_WORDS = ("echo", "printf", "write-output", "printenv", "cat ", "type ", "get-content")
+
+
+def printed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    """One rule: a command of ``COMMANDS``, a variable or a file, then what it printed (one
+    scan of a text for them all)."""
+    commands = "|".join(command for _, command in COMMANDS)
+    words = tuple(dict.fromkeys(w for ws, _ in COMMANDS for w in ws)) + _NAMED_WORDS
+    source = f"{_LEAD}(?:{commands}|{_VARIABLE}|{_FILE}){_PRINTED}"
+    return [(words, LazyPattern(source, re.ASCII), _named)]
