@@ -60,6 +60,23 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("typed, after `Passwort: `", _typed, "Passwort: {}"),
     ("typed, at a sudo prompt", _typed, "[sudo] password for ada: {}"),
     ("typed, in redis.conf", _typed, "requirepass {}"),
+    ("typed, printed by `op read`", _typed, "$ op read op://Private/db/password\n[completed]\n{}"),
+    ("typed, printed by `echo $DB_PASSWORD`", _typed, "$ echo $DB_PASSWORD\n[completed]\n{}"),
+    (
+        "32 hex, printed by `openssl rand -hex 16`",
+        _draw("0123456789abcdef", 32),
+        "$ openssl rand -hex 16\n{}",
+    ),
+    (
+        "typed, in a `vault kv get` table",
+        _typed,
+        "Key         Value\n---         -----\npassword    {}",
+    ),
+    (
+        "typed, a Terraform output marked sensitive",
+        _typed,
+        '"db": {{"sensitive": true, "type": "string", "value": "{}"}}',
+    ),
 ]
 
 
