@@ -45,6 +45,7 @@ COMMANDS = [
     "heroku auth:token",
     "doppler secrets get DB_PASSWORD --plain",
     "terraform output -raw db_password",
+    "kubeadm token create",
     "openssl rand -base64 32",
     "openssl rand -hex 32",
     "wg genkey",
@@ -109,6 +110,8 @@ def test_look_alikes_of_printed_secrets_are_left(text: str) -> None:
         '{{"Parameter": {{"Name": "/prod/db", "Type": "SecureString", "Value": "{}"}}}}',
         "Key         Value\n---         -----\npassword    {}\nusername    ada",
         "api_key            {}",
+        "Your new API token:\n{}",
+        "Password:\n\n{}",
     ],
 )
 def test_a_value_its_tool_marks_secret_or_a_table_names_is_masked(form: str) -> None:
@@ -128,6 +131,15 @@ def test_a_value_its_tool_marks_secret_or_a_table_names_is_masked(form: str) -> 
         "secret      Opaque",
         "access_token   <none>",
         "username    ada",
+        "password:\n  required",
+        "def password(self):\n    return self._password",
+        "    password:\n    pass",
+        "Password:\nConfirm:",
+        "token:\n  type: string",
+        "Token:\n```",
+        "token:\n\tgo build ./...",
+        'class AuthCredentials:\n    """AuthCredentials."""',
+        "class ApiToken:\n    expires_at2",
     ],
 )
 def test_look_alikes_of_marked_values_and_tables_are_left(text: str) -> None:

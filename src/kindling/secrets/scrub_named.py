@@ -8,7 +8,8 @@
 - Terraform ``variable "db_password" { default = "x" }``; a key with its quoted argument on a
   line of its own (Gradle ``password 'x'``); a URL given to a key naming a webhook.
 - A value its own tool marks secret (Terraform's ``"sensitive": true``, AWS SSM's
-  ``SecureString``), and a key and its value in aligned columns (``vault kv get``'s table).
+  ``SecureString``), a key and its value in aligned columns (``vault kv get``'s table), and a
+  label ending in a secret word and a colon with its value alone on the next line.
 - A JSON Web Key's private members (``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, ``k``), in an
   object whose ``kty`` says it is a key.
 
@@ -268,6 +269,37 @@ def _columns(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['keep']}{mask(kind)}"
 
 
+# A label that ends in a secret word and a colon, alone on a short line, and its value alone
+# on the next (a blank line may come between): a CLI's output (``Your API token:`` then the
+# token), a note (``Password:`` then the password).
+_NEXT_LINE_SRC = (
+    r"(?m)^(?P<keep>[ \t]*+(?P<label>[A-Za-z][\w .-]{0,59}+):[ \t]*+\r?\n(?:[ \t]*+\r?\n)?"
+    r"[ \t]*+)(?P<value>[^\s`*#>|(){}\[\]<;-][^\s(){}\[\]<>;]{3,999}+)[ \t]*+$"
+)
+_SETTING = LazyRe(r"=[^=]", re.ASCII)
+
+
+_CODE_HEAD = LazyRe(
+    r"(?:class|def|case|if|elif|else|for|while|with|try|except|struct|enum|interface|type"
+    r"|function|fn|func|impl|trait|object|module|record)[ \t]",
+    re.ASCII,
+)
+
+
+def _next_line(m: re.Match[str]) -> tuple[str, str] | None:
+    if _CODE_HEAD.match(m["label"]) or m["value"].startswith(('"""', "'''")):
+        return None  # a block of code and its docstring: ``class AuthCredentials:``
+    label, value = m["label"].replace(" ", ""), m["value"]
+    kind = key_kind(label, len(label))
+    if kind is None or "[REDACTED:" in value or leave_value(value) or _SETTING.search(value):
+        return None
+    if value.rstrip(":").lower() in STATUS_WORDS or value.endswith(":"):
+        return None  # a status, or the next label (``Password:`` then ``Confirm:``)
+    if value.isalpha() and (value.islower() or value.istitle() or value.isupper()):
+        return None  # a word: code's ``pass``, a heading, a status the list lacks
+    return kind, f"{m['keep']}{mask(kind)}"
+
+
 def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """These rules, in the order they run (before ``keyed_rules``)."""
     a, ai = re.ASCII, re.ASCII | re.IGNORECASE
@@ -282,4 +314,5 @@ def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("kty",), LazyPattern(_JWK_SRC, a), _jwk_member),
         (("sensitive", "securestring"), LazyPattern(_MARKED_SRC, a), _marked),
         (KEY_WORDS, LazyPattern(_COLUMNS_SRC, a), _columns),
+        (KEY_WORDS, LazyPattern(_NEXT_LINE_SRC, a), _next_line),
     ]

@@ -86,6 +86,7 @@ COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (("--plain",), rf"(?:doppler|infisical){_S}secrets{_S}get{_REST}--plain\b"),
     (("terraform", "tofu"), rf"(?:terraform|tofu){_S}output{_REST}-raw\b"),
+    (("kubeadm",), rf"kubeadm{_S}token{_S}(?:create|generate)\b(?![^\r\n]*?--print-join)"),
     # a key just generated
     (("openssl",), rf"openssl{_S}rand{_S}(?:-hex|-base64)\b"),
     (("genkey",), rf"wg{_S}genkey\b(?![^\r\n]*?\|[ \t]*+wg{_S}pubkey)"),
