@@ -5,7 +5,8 @@ A coding agent's command and what it printed are kept together: the command afte
 (``$ <command>``), Kindling's status lines (``[completed]``, ``[stdout]``), then the output
 (``hooks.mapping``). When the command reads a secret from a store, prints a token, generates
 a key, or prints a variable or a file named for a secret, the first line it printed is the
-secret, whatever it looks like: a password kept in a vault has no look of its own. That line
+secret, whatever it looks like: a password kept in a vault has no look of its own. So is
+the first line printed for a variable, a setting read back or a file named for a secret. That line
 is masked when it is one token (no blank in it); an error, a table, a JSON document or an
 empty answer is left. Without a prompt before it a line is not read as a command (prose may
 name one).
@@ -87,6 +88,7 @@ COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("--plain",), rf"(?:doppler|infisical){_S}secrets{_S}get{_REST}--plain\b"),
     (("terraform", "tofu"), rf"(?:terraform|tofu){_S}output{_REST}-raw\b"),
     (("kubeadm",), rf"kubeadm{_S}token{_S}(?:create|generate)\b(?![^\r\n]*?--print-join)"),
+    (("keyring", "gopass"), rf"keyring{_S}get\b|gopass{_S}(?:show|cat)\b"),
     # a key just generated
     (("openssl",), rf"openssl{_S}rand{_S}(?:-hex|-base64)\b"),
     (("genkey",), rf"wg{_S}genkey\b(?![^\r\n]*?\|[ \t]*+wg{_S}pubkey)"),
@@ -110,6 +112,15 @@ _VARIABLE = (
     r"(?:echo(?:[ \t]++-n)?|printf[ \t]++['\"]%s(?:\\n)?['\"]|Write-Output)"
     rf"{_S}[\"']?\$(?:env:)?\{{?(?P<var>[A-Za-z_][A-Za-z0-9_]*+)\}}?[\"']?[ \t]*+(?=\r?\n)"
     rf"|printenv{_S}(?P<env>[A-Za-z_][A-Za-z0-9_]*+)[ \t]*+(?=\r?\n)"
+)
+# A setting read back by name (``aws configure get aws_secret_access_key``, ``heroku
+# config:get SECRET_KEY_BASE``, ``git config --get github.token``): printed when the name names
+# a secret.
+_GETTER = (
+    rf"(?:aws{_S}configure{_S}get|heroku{_S}config:get|netlify{_S}env:get|(?:npm|yarn|pnpm)"
+    rf"{_S}config{_S}get|git{_S}config(?:{_S}--(?:global|local|system))?(?:{_S}--get)?"
+    rf"|railway{_S}variables{_S}get|dotenv{_S}get){_S}(?:-[\w-]++(?:=[^\s]*+)?{_S})*+"
+    r"(?P<setting>[\w.:/@-]{1,200}+)[ \t]*+(?=\r?\n)"
 )
 _FILE = (
     rf"(?:cat|type|Get-Content){_S}[\"']?(?P<file>[^\s\"'|;&<>]{{1,300}}+)[\"']?[ \t]*+(?=\r?\n)"
@@ -136,9 +147,9 @@ def _printed(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 def _named(m: re.Match[str]) -> tuple[str, str] | None:
-    """A command of ``COMMANDS``, or a variable or a file printed when its name names a
-    secret."""
-    name = m["var"] or m["env"]
+    """A command of ``COMMANDS``, or a variable, a setting or a file printed when its name
+    names a secret."""
+    name = m["var"] or m["env"] or m["setting"]
     if name is not None and key_kind(name, len(name)) is None:
         return None
     value, file = m["value"], m["file"]
@@ -149,7 +160,11 @@ def _named(m: re.Match[str]) -> tuple[str, str] | None:
     return _printed(m)
 
 
-_NAMED_WORDS = ("echo", "printf", "write-output", "printenv", "cat ", "type ", "get-content")
+_NAMED_WORDS = (
+    *("echo", "printf", "write-output", "printenv", "cat ", "type ", "get-content"),
+    *("configure get", "config:get", "env:get", "config get", "git config", "variables get"),
+    "dotenv get",
+)
 
 
 def printed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
@@ -157,5 +172,5 @@ def printed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     scan of a text for them all)."""
     commands = "|".join(command for _, command in COMMANDS)
     words = tuple(dict.fromkeys(w for ws, _ in COMMANDS for w in ws)) + _NAMED_WORDS
-    source = f"{_LEAD}(?:{commands}|{_VARIABLE}|{_FILE}){_PRINTED}"
+    source = f"{_LEAD}(?:{commands}|{_VARIABLE}|{_GETTER}|{_FILE}){_PRINTED}"
     return [(words, LazyPattern(source, re.ASCII), _named)]
