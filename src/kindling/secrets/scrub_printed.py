@@ -125,6 +125,7 @@ _GETTER = (
 _FILE = (
     rf"(?:cat|type|Get-Content){_S}[\"']?(?P<file>[^\s\"'|;&<>]{{1,300}}+)[\"']?[ \t]*+(?=\r?\n)"
 )
+_SETTINGS_LINE = re.compile(r"=[^=]|:[ \t]", re.ASCII)  # ``HOST=db``, ``host: db``
 _SECRET_FILE = re.compile(
     r"(?:^|/)run/secrets/|(?:^|[/\\])(?:master\.key|\.vault-token|[^/\\]*?"
     r"(?:password|passwd|token|secret|api[_-]?key)[^/\\]*+)$",
@@ -155,7 +156,7 @@ def _named(m: re.Match[str]) -> tuple[str, str] | None:
     value, file = m["value"], m["file"]
     if file is not None and _SECRET_FILE.search(file) is None:
         return None
-    if file is not None and re.search(r"=[^=]|:[ \t]", value):
+    if file is not None and _SETTINGS_LINE.search(value):
         return None  # a line of settings (``cat secrets.env`` prints ``HOST=db`` first)
     return _printed(m)
 
