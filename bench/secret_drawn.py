@@ -1,4 +1,4 @@
-"""Masking of drawn values in a few forms: the tables of issue 32's eighth and ninth passes.
+"""Masking of drawn values in a few forms: the tables of issue 32's eighth to tenth passes.
 
     .venv/bin/python bench/secret_drawn.py [--draws N]
 
@@ -30,6 +30,29 @@ def _signed(n: int) -> Callable[[random.Random], str]:
     def draw(rng: random.Random) -> str:
         chars = [rng.choice(SIGNS), rng.choice(string.digits)]
         chars += [rng.choice(ALNUM) for _ in range(n - 3)]
+        rng.shuffle(chars)
+        return rng.choice(string.ascii_letters) + "".join(chars)
+
+    return draw
+
+
+def _one_sign(n: int) -> Callable[[random.Random], str]:
+    """A password drawn with one sign and two digits, starting with a letter."""
+
+    def draw(rng: random.Random) -> str:
+        chars = [rng.choice(SIGNS), *rng.choices(string.digits, k=2)]
+        chars += [rng.choice(ALNUM) for _ in range(n - 4)]
+        rng.shuffle(chars)
+        return rng.choice(string.ascii_letters) + "".join(chars)
+
+    return draw
+
+
+def _with(signs: str, n: int) -> Callable[[random.Random], str]:
+    """Letters and digits with each of ``signs`` once at least, starting with a letter."""
+
+    def draw(rng: random.Random) -> str:
+        chars = [*signs, *(rng.choice(ALNUM + signs) for _ in range(n - len(signs) - 1))]
         rng.shuffle(chars)
         return rng.choice(string.ascii_letters) + "".join(chars)
 
@@ -77,6 +100,11 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         _typed,
         '"db": {{"sensitive": true, "type": "string", "value": "{}"}}',
     ),
+    # Issue 32's tenth pass.
+    ("20 with one sign and two digits, bare", _one_sign(20), "the value {} came back"),
+    ("24 with `+` and `-` among letters and digits, bare", _with("+-", 24), "the value {} came"),
+    ("34 of the URL's unreserved signs with a `~`, bare", _with("~", 34), "the value {} came"),
+    ('typed, in `Authorization: Token token="..."`', _typed, 'Authorization: Token token="{}"'),
 ]
 
 

@@ -31,6 +31,8 @@ from kindling.secrets.scrub_values import (
     generated_letters,
     generated_one_case,
     mask,
+    sequential,
+    wordy,
 )
 
 TYPE_CHECKING = False
@@ -240,9 +242,52 @@ def ssh_blob(token: str) -> bool:
 _TYPE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789-@.")
 
 
+# --------------------------------------------------------------------------- mixed alphabets
+
+# A token whose signs no one encoding writes together: ``+`` or ``/`` of standard base64 with
+# ``-`` or ``_`` of the URL-safe one (``u+Lyhd2_N2MCy+ZoH-S5``), or a ``~`` inside it, of the
+# URL's unreserved signs (``wPqmy2SFHU.0fFg59MTbVeRTtdO~ninYS5``: an Entra ID application's
+# older passwords are 34 of them). A password generator draws from such wider alphabets, and
+# neither stand-alone token rule reads them: each stops at the other's signs. Bounded as
+# they are.
+_MIXED_SRC = (
+    r"(?<![A-Za-z0-9_+/.,:~%@$\\=-])(?=[A-Za-z0-9_.-]*+[+/~])"
+    r"[A-Za-z0-9_~-][A-Za-z0-9+/_~.-]{15,400}+={0,2}(?![A-Za-z0-9_+/=~%@$-])"
+)
+
+
+_SRI = cached_compile(r"(?:sha|md)[0-9]*+-", re.ASCII | re.IGNORECASE)
+
+
+@gated
+def _mixed(m: re.Match[str]) -> tuple[str, str] | None:
+    """Its letters and digits are drawn as a key generator draws them, and it is no path."""
+    token, before = m[0].rstrip("=."), m.string[max(0, m.start() - 30) : m.start()].lower()
+    if _SRI.match(token) or any(label in before for label in _DIGEST_LABELS):
+        return None  # a digest: ``sha384-<base64>`` (a subresource's integrity), ``sha256=``
+    url_safe = "-" in token or "_" in token
+    if not ("~" in token or (url_safe and ("+" in token or "/" in token))):
+        return None
+    if "/" in token and "+" not in token:
+        return None  # ``src/app_v2/Main-3``: a path, or a URL's
+    core = "".join(c for c in token if c.isalnum())
+    if len(core) < 14 or sequential(core, keyboard=True) or wordy(core):
+        return None
+    digits = sum(map(str.isdigit, core))
+    upper, lower = sum(map(str.isupper, core)), sum(map(str.islower, core))
+    if min(upper, lower) < 2 or entropy(core) < min(3.5, entropy_floor(len(core))):
+        return None
+    # Two digits, or letters that change case as a draw does (a draw of 34 holds fewer than
+    # two digits one time in twelve).
+    if digits < 2 and not generated_letters(core):
+        return None
+    return "random_token", mask("random_token")
+
+
 def encoded_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
+        (("+", "/", "~"), LazyPattern(_MIXED_SRC, a), _mixed),
         (("ls0tls1crudjti",), LazyPattern(_ENCODED_PEM_SRC, a), _encoded_pem),
         (tuple(s.lower() for s in _PRIVATE_KEY_B64), LazyPattern(_KEY_BLOB_SRC, a), _key_blob),
     ]

@@ -42,10 +42,13 @@ from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
+    digits_and_letters,
     entropy,
+    generated_letters,
     is_name,
     leave_value,
     mask,
+    short_generated,
 )
 
 TYPE_CHECKING = False
@@ -196,11 +199,20 @@ _ADDRESS = LazyRe(r"@[A-Za-z0-9-]++\.[A-Za-z]|^[\w.+-]++@[a-z0-9][a-z0-9.-]*+$",
 
 def drawn_password(value: str, near: bool = False) -> bool:
     """``value`` reads as a password a generator drew with signs in it. Alone: 16 to 64
-    characters, two signs and two digits or more, entropy 3.5. Near a word that means secret
-    (``near``): 12 characters, one sign and one digit, entropy 2.9, not an address."""
+    characters, two signs and two digits or more, entropy 3.5; or one sign, its letters (of
+    both cases) and digits drawn as a key's are. Near a word that means secret (``near``):
+    12 characters, one sign and one digit, entropy 2.9, not an address."""
     signs = sum(c in _SIGNS for c in value)
-    if len(value) < (12 if near else 16) or not value.isascii() or signs < (1 if near else 2):
+    if len(value) < (12 if near else 16) or not value.isascii() or not signs:
         return False
+    if signs == 1 and not near:
+        # One sign alone: the rest is drawn as a key generator draws letters and digits.
+        core = "".join(c for c in value if c.isalnum())
+        if _NOT_DRAWN.search(value) is not None or _ADDRESS.search(value) is not None:
+            return False
+        if sum(map(str.isupper, core)) < 2 or sum(map(str.islower, core)) < 2:
+            return False  # one case: a host's name, punycode (``xn---%-u4oy48b``)
+        return short_generated(core) or digits_and_letters(core) or generated_letters(core)
     digits = sum(c.isdigit() for c in value)
     letters = "".join(c for c in value if c.isalpha())
     if digits < (1 if near else 2) or len(letters) < 4 or _NOT_DRAWN.search(value) is not None:

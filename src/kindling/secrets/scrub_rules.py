@@ -131,6 +131,8 @@ _AUTH_SRC = r"""
             (?: (?<=["'])[ \t]*+[:=] | (?<=[ \t])[ \t]*+[:=] | (?<=[:=]) )
             [ \t]*+["']?
             (?:(?P<scheme>bearer|basic|token|bot|apikey|api-key|digest|ssws|sso-key)[ \t]++
+              # An auth-param's name before its quoted value: ``Token token="..."``.
+              (?:[a-z][a-z0-9_-]{0,30}+=(?=["']))?["']?
               # Any other scheme word (NTLM, Negotiate, a vendor's): RFC 7235's "scheme
               # token68", when a token68 of 16+ characters follows it.
               | (?P<other>[a-z][a-z0-9_.-]{1,30}+)[ \t]++
