@@ -8,10 +8,12 @@ digits (a vendor key stored encoded), or one token drawn as a key generator draw
 Kubernetes Secret's ``data`` holds every value base64-encoded, so a generated API key is
 stored as base64 of it).
 
-``encoded_rules`` adds one rule of its own: a PEM private key encoded whole
+``encoded_rules`` adds rules of its own: a PEM private key encoded whole
 (``LS0tLS1CRUdJTi...``: base64 of ``-----BEGIN ``), as a kubeconfig's ``client-key-data`` or a
 Secret's ``tls.key`` holds it, masked whatever its length when the label it encodes is a
-private one; an encoded certificate (``certificate-authority-data``) or public key is left.
+private one (an encoded certificate, ``certificate-authority-data``, or public key is left);
+base64 that encodes ``PRIVATE KEY`` anywhere in it (a key file, or a config holding one,
+encoded); and a drawn token whose signs mix base64's two alphabets (``_mixed``).
 
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
 Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.regex_cache``.
