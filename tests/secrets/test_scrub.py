@@ -228,6 +228,7 @@ PLANTED: list[tuple[str, str, str]] = [
             ("pub-c-0fa4e1c2-83b1-4d2a-9e5f-7c6b0d1a2e3f", "pubnub_key"),
             ("NF-" + "Fa4kE0x9" * 4, "nightfall_key"),
             ("patFa4kE0x9Zq1234." + "0f1e2d3c" * 8, "airtable_token"),
+            ("1/1204567890123:" + "0f1e2d3c" * 4, "asana_token"),
         )
     ),
 ]

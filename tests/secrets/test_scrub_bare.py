@@ -10,7 +10,9 @@ each tested with values drawn here (no corpus sample), and the look-alikes left:
 - a draw of one case and digits with base64's ``=`` padding;
 - letters of both cases at random, mostly capitals (too few small letters to read as words);
 - the same typed along the keyboard's rows (``qwertyuiop...``), and a Bitbucket access token by
-  its prefix (``ATCTT3``).
+  its prefix (``ATCTT3``);
+- an Asana personal access token by its shape (issue 32, tenth pass): ``0/<32 hex>``,
+  ``1/<user id>:<32 hex>``, ``2/<user id>/<app id>:<32 hex>``.
 """
 
 from __future__ import annotations
@@ -241,3 +243,33 @@ def test_hex_in_both_cases_is_masked_bare(value: str) -> None:
 )
 def test_hex_of_one_case_addresses_and_colours_are_left(text: str) -> None:
     assert left(text)
+
+
+HEX = "0123456789abcdef"
+
+
+@FEW
+@given(
+    secret=drawn(HEX, 32),
+    user=st.integers(10**9, 10**16),
+    app=st.integers(10**9, 10**16),
+    form=st.sampled_from(["0/{s}", "1/{u}:{s}", "2/{u}/{a}:{s}"]),
+)
+def test_an_asana_token_is_masked_by_its_shape(secret: str, user: int, app: int, form: str) -> None:
+    token = form.format(s=secret, u=user, a=app)
+    for text in (SENTENCE.format(token), f"ASANA_PAT={token}", f'"{token}"'):
+        out = scrub_secrets(text)
+        assert secret not in out.text, out.text
+        assert "asana_token" in out.kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see /0/d6f1e29e5b4b4d8c9bb419b2d882154d for the object",
+        "objects/0/d6f1e29e5b4b4d8c9bb419b2d882154d/blob",
+        "ratio 1/2 and 3/4 of 0123456789abcdef",
+    ],
+)
+def test_a_path_holding_the_shape_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

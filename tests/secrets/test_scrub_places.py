@@ -134,6 +134,14 @@ EXAMPLES: dict[str, str] = {
     "redis-server --masterauth": "redis-server --port 6380 --masterauth {}",
     "wpa_supplicant psk": 'network={{\n    ssid="home"\n    psk="{}"\n}}',
     "NetworkManager psk": "[wifi-security]\nkey-mgmt=wpa-psk\npsk={}\n",
+    # Issue 32, tenth pass: more commands that read a secret on their standard input.
+    "echo | gh auth login": "echo {} | gh auth login --with-token",
+    "printf | wrangler": "printf '%s' '{}' | npx wrangler secret put API_TOKEN",
+    "echo | vercel env add": 'echo -n "{}" | vercel env add DB_PASSWORD production',
+    "echo | kubectl --from-file": (
+        "echo -n {} | kubectl create secret generic db --from-file=password=/dev/stdin"
+    ),
+    "nuget setapikey": "nuget setapikey {} -Source https://api.nuget.org/v3/index.json",
 }
 
 
@@ -209,6 +217,10 @@ LEFT = [
     "key-mgmt=wpa-psk",
     "psk=${WIFI_PSK}",
     "ipmitool -I lanplus -H 10.0.0.5 -U admin -E power status",
+    "echo $GH_TOKEN | gh auth login --with-token",
+    "printf '%s' \"$API_TOKEN\" | npx wrangler secret put API_TOKEN",
+    "echo done | tee log.txt",
+    "nuget setapikey $NUGET_KEY",
 ]
 
 

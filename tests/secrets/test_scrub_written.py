@@ -73,6 +73,19 @@ def test_a_credential_in_a_percent_encoded_query_is_masked(key: str, value: str)
     assert "ts%3D1395782596" in out.text
 
 
+@pytest.mark.parametrize("key", ["password", "client_secret", "api_key"])
+@FEW
+@given(value=mixed(24))
+def test_a_form_body_percent_encoded_whole_is_masked(key: str, value: str) -> None:
+    """Issue 32, tenth pass: a body encoded whole as one value starts with its first key, with
+    no encoded ``&`` before it."""
+    body = quote(f"{key}={value}&grant_type=password&scope=read", safe="")
+    for text in (f"body={body}", f"POST /token {body}", body):
+        out = scrub_secrets(text).text
+        assert value not in out, out
+        assert "grant_type%3Dpassword%26scope%3Dread" in out
+
+
 def test_a_drawn_token_percent_encoded_is_judged_as_plain() -> None:
     """A draw hypothesis found (issue 32, eighth pass): the encoded pair asked a stricter test
     of a token's value than the plain ``access_token=<value>`` rule, which masks it."""
@@ -106,6 +119,8 @@ def test_base64_with_its_symbols_percent_encoded_is_masked(raw: str) -> None:
         "ABhlctjlstkl8tlmMtlmMxlmcxmmcxnmsxpnMxpnM1qnc1sn85voM91oM11oc1xotB2oc56pNF6pNJ2ptJ8ptJ8"
         "ptN9ptN8p9N5qNJ9p9N9p9R8qtOBqdSAqtOAqtR%2BrNSCrNJ/",
         "%26user_id%3D123456789012%26session_count%3D42",
+        "user_id%3D123456789012%26theme%3Ddark",
+        "see a%3Db and key%3Dvalue",
     ],
 )
 def test_percent_encoded_text_without_a_credential_is_left(text: str) -> None:

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 _PAIR_REST = r"""(?:'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)"""
 # From a program's name to its flag: at most 300 characters of the same line.
 _ON = r"\b[^\r\n]{0,300}?"
+# printf's format before the value it prints: ``printf '%s' x``, ``printf "%s\n" x``.
+_FORMAT = r"""(?:'%s(?:\\n)?+'|"%s(?:\\n)?+")"""
 
 
 def _flag(programs: str, flags: str, joined: bool = False) -> str:
@@ -146,6 +148,11 @@ COMMAND_PLACES: tuple[Place, ...] = (
         certain=True,
     ),
     Place(
+        ("setapikey",),
+        rf"(?P<keep>\bnuget(?:\.exe)?+[ \t]++setapikey[ \t]++)(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+    Place(
         ("doppler",),
         r"(?P<keep>\bdoppler[ \t]++secrets[ \t]++set[ \t]++[A-Za-z_][\w]*+[ \t]++)"
         rf"(?P<value>(?!-){ARG})",
@@ -153,11 +160,16 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     # A value piped into a command that reads a secret on its standard input.
     Place(
-        ("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
-        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:-[neE]++[ \t]++)*+)(?P<value>(?!-){ARG})"
+        (
+            *("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
+            *("secret put", "with-token", "env add", "/dev/stdin"),
+        ),
+        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
+        rf"(?P<value>(?!-){ARG})"
         r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
         r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
-        r"|\bsecret[ \t]++create\b))",
+        r"|\bsecret[ \t]++(?:create|put)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
+        r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b))",
         certain=True,
     ),
     # ... or fed to it as a here-string: gcloud secrets create db --data-file=- <<< X

@@ -13,7 +13,8 @@ stored as base64 of it).
 Secret's ``tls.key`` holds it, masked whatever its length when the label it encodes is a
 private one (an encoded certificate, ``certificate-authority-data``, or public key is left);
 base64 that encodes ``PRIVATE KEY`` anywhere in it (a key file, or a config holding one,
-encoded); and a drawn token whose signs mix base64's two alphabets (``_mixed``).
+encoded). ``mixed_rule`` is a stand-alone token rule: a drawn token whose signs mix base64's
+two alphabets.
 
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
 Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.regex_cache``.
@@ -286,10 +287,15 @@ def _mixed(m: re.Match[str]) -> tuple[str, str] | None:
     return "random_token", mask("random_token")
 
 
+def mixed_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
+    """Stand-alone, so it runs with the other stand-alone token rules: after every rule that
+    reads a token's key (a key names its kind)."""
+    return ("+", "/", "~"), LazyPattern(_MIXED_SRC, re.ASCII), _mixed
+
+
 def encoded_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
-        (("+", "/", "~"), LazyPattern(_MIXED_SRC, a), _mixed),
         (("ls0tls1crudjti",), LazyPattern(_ENCODED_PEM_SRC, a), _encoded_pem),
         (tuple(s.lower() for s in _PRIVATE_KEY_B64), LazyPattern(_KEY_BLOB_SRC, a), _key_blob),
     ]

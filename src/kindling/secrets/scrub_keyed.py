@@ -1,7 +1,8 @@
 """The key-value rules of ``secrets.scrub``: a secret named by the key it is assigned to.
 
 ``key = value`` in the syntaxes of many languages and formats (``.env`` lines, markup,
-Kubernetes env lists, ``--flag value``), where the key ends in a secret word (keys that name a
+``--flag value``, a quoted value a formatter wrapped onto the next line, an ARM template's
+``"adminPassword": {"value": x}``), where the key ends in a secret word (keys that name a
 secret more loosely are ``secrets.scrub_loose``'s). See ``secrets.scrub`` for what is masked
 and what is deliberately left.
 
@@ -139,27 +140,6 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['open']}{lead}{mask(kind)}{trail}</{m['tag']}>"
 
 
-# Field names that name another field's value (``scrub_named`` and the env lists below).
-NAME_FIELD = r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting)"
-VALUE_FIELD = r"(?:value|parameter[_-]?value|secret[_-]?value)"
-# Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
-_NAME_VALUE_SRC = (
-    rf"(?P<keep>\b{NAME_FIELD}:[ \t]*+(?P<q>[\"']?)"
-    r"(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
-    rf"[ \t]*+(?:-[ \t]++)?{VALUE_FIELD}:[ \t]*+)"
-    r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
-)
-
-
-def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = key_kind(m["key"], len(m["key"]))
-    value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
-    if kind is None or not value or leave_value(value) or too_short(kind, value):
-        return None
-    quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
-    return kind, f"{m['keep']}{quote}{mask(kind)}{quote}"
-
-
 # A .env line whose unquoted value has blanks: the whole rest of the line is the value.
 _ENV_LINE_SRC = (
     r"(?m)^(?P<keep>[ \t]*+(?:export[ \t]++)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}+)"
@@ -200,6 +180,9 @@ def _keyed_src() -> str:
     return rf"""
     (?P<sep>["' \t:=?+.,\\\[\]]{_key_end(".")}
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
+          | (?P<nest>(?<=["'])[ \t]*+:[ \t]*+\{{[^{{}}]{{0,200}}?  # "password": {{"value": "x"}}
+                      ["'](?:value|defaultValue)["'][ \t]*+:  # (an ARM template's parameter)
+                    | (?<=:)[ \t]*+\r?\n[ \t]++(?:value|defaultValue):)  # password:\n  value: x
           | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
           | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
@@ -216,7 +199,11 @@ def _keyed_src() -> str:
           | (?<=\])[ \t]*+(?:=>|=(?![=~]))                  # Ruby: params[:password] = "x"
           | (?P<cmp>(?<=[ \t"'])[ \t]*+[!=]==?(?=[ \t]*+["'`])  # if password == "x"
                   | (?<=\.)equals(?:IgnoreCase)?\((?=["'`]))     # password.equals("x")
-        )[ \t]*+(?:@(?="))?                                # C#'s @"x", Objective-C's @"x"
+        )
+        # A formatter's wrap: the quoted value alone on the next line (``password =``, then
+        # ``"x"``; ``API_KEY = (``, then ``"x"``).
+        (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]))?
+        [ \t]*+(?:@(?="))?                                # C#'s @"x", Objective-C's @"x"
     )
     {_VALUE}
     """
@@ -249,7 +236,8 @@ def _yaml_next_line(m: re.Match[str]) -> bool:
 
 def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
-    if "\n" in sep and "|" not in sep and ">" not in sep and not _yaml_next_line(m):
+    wrap = "wrap" in m.re.groupindex and (m["wrap"] is not None or m["nest"] is not None)
+    if "\n" in sep and "|" not in sep and ">" not in sep and not wrap and not _yaml_next_line(m):
         return None
     call = "call" in m.re.groupindex and m["call"] is not None  # (the --flag rule has none)
     if call and not _constant_argument(text, m.start("sep")):
@@ -389,7 +377,6 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
         (("</",), LazyPattern(_XML_SRC, a), _xml),
-        (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
         (KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),

@@ -1,8 +1,10 @@
 """Rules of ``secrets.scrub`` for a secret named by something other than its own key.
 
 - A value named by a sibling field, in any syntax: ``{"key": "db.password", "value": "x"}``,
-  CloudFormation ``ParameterKey``/``ParameterValue``, HCL ``{ name = "API_TOKEN", value = "x" }``,
-  ``<add key="..." value="x"/>``, Hadoop ``<name>...secret.key</name><value>x</value>``.
+  a Kubernetes env list's ``- name: DB_PASSWORD`` then ``value: x``, CloudFormation
+  ``ParameterKey``/``ParameterValue`` and ``OutputKey``/``OutputValue``, HCL
+  ``{ name = "API_TOKEN", value = "x" }``, ``<add key="..." value="x"/>``, Hadoop
+  ``<name>...secret.key</name><value>x</value>``.
 - Every item of a list under a key that names secrets (YAML ``passwords:`` then ``- x``,
   ``"api_keys": ["x", "y"]``).
 - Terraform ``variable "db_password" { default = "x" }``; a key with its quoted argument on a
@@ -22,25 +24,49 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keyed import (
-    KEY_WORDS,
-    NAME_FIELD,
-    STATUS_WORDS,
-    VALUE_FIELD,
-    key_kind,
-)
+from kindling.secrets.scrub_keyed import KEY_WORDS, STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
+# Field names that name another field's value (a CloudFormation output's ``OutputKey``).
+NAME_FIELD = (
+    r"(?:key|name|id|var|variable|param|parameter|parameter[_-]?(?:key|name)|setting"
+    r"|output[_-]?key)"
+)
+VALUE_FIELD = r"(?:value|parameter[_-]?value|secret[_-]?value|output[_-]?value)"
+# Kubernetes and compose env lists: ``- name: DB_PASSWORD`` then ``value: x`` on the next line.
+_NAME_VALUE_SRC = (
+    rf"(?P<keep>\b{NAME_FIELD}:[ \t]*+(?P<q>[\"']?)"
+    r"(?P<key>[A-Za-z_][\w.-]{0,80}+)(?P=q)[ \t]*+\r?\n"
+    rf"[ \t]*+(?:-[ \t]++)?{VALUE_FIELD}:[ \t]*+)"
+    r"(?:\"(?P<dq>[^\"\r\n]*+)\"|'(?P<sq>[^'\r\n]*+)'|(?P<bare>[^\s\"']++))"
+)
+
+
+def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(m["key"], len(m["key"]))
+    value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
+    if kind is None or not value or leave_value(value) or too_short(kind, value):
+        return None
+    quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
+    return kind, f"{m['keep']}{quote}{mask(kind)}{quote}"
+
+
 # A value named by a sibling field, in any syntax: ``<add key="ClearTextPassword" value="x"/>``,
 # ``{"key": "db.password", "value": "x"}``, ``{"ParameterKey": "DbPassword", "ParameterValue":
-# "x"}``, ``{Name = "API_TOKEN", Value = "x"}``.
+# "x"}``, ``{Name = "API_TOKEN", Value = "x"}``; up to four other fields may stand between
+# (``<input name="api_key" type="hidden" value="x">``, ``{"name": ..., "type": ..., "value"``).
+_OTHER_FIELD = (
+    r"""(?:(?P<k3>["']?)[\w.-]{1,40}+(?P=k3)[ \t]*+[:=][ \t]*+"""
+    r"""(?:"[^"\r\n]{0,100}+"|'[^'\r\n]{0,100}+'|[\w.-]{1,40}+)[ \t]*+,?[ \t\r\n]*+)"""
+)
 _ADD_KEY_SRC = (
     rf"""(?P<keep>(?<![\w.-])(?P<k>["']?){NAME_FIELD}(?P=k)[ \t]*+[:=][ \t]*+"""
     r"""(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)[ \t]*+,?[ \t\r\n]*+"""
+    rf"""{_OTHER_FIELD}{{0,4}}?"""
     rf"""(?P<k2>["']?){VALUE_FIELD}(?P=k2)[ \t]*+[:=][ \t]*+(?P<q2>["']))"""
     r"""(?P<value>[^"'\r\n]*+)(?P=q2)"""
 )
@@ -51,6 +77,15 @@ _ADD_KEY_SRC = (
 _SIBLING_SRC = (
     r"(?P<keep><(?P<kt>key|name)>[ \t]*+(?P<key>[^<\r\n]{1,100}+)</(?P=kt)>[ \t\r\n]{0,200}+"
     r"<(?P<vt>value|string)>)(?P<value>[^<]{1,1000}+)(?=</(?P=vt)>)"
+)
+
+
+# ... or as an element's attribute, its value the child ``<value>``: a .NET settings file's
+# ``<setting name="ApiToken" serializeAs="String"><value>x</value></setting>``.
+_ATTRIBUTE_CHILD_SRC = (
+    r"""(?P<keep><[A-Za-z][\w.:-]{0,40}+(?:[ \t][^<>]{0,200}?)?[ \t](?:name|key)[ \t]*+=[ \t]*+"""
+    r"""(?P<q>["'])(?P<key>[^"'<>\r\n]{1,100}+)(?P=q)[^<>]{0,200}+>[ \t\r\n]{0,200}+<value>)"""
+    r"(?P<value>[^<]{1,1000}+)(?=</value>)"
 )
 
 
@@ -305,7 +340,9 @@ def named_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a, ai = re.ASCII, re.ASCII | re.IGNORECASE
     return [
         (("value",), LazyPattern(_ADD_KEY_SRC, ai), _add_key),
+        (("value:",), LazyPattern(_NAME_VALUE_SRC, ai), _name_value),
         (("</value", "</string"), LazyPattern(_SIBLING_SRC, ai), _sibling),
+        (("</value",), LazyPattern(_ATTRIBUTE_CHILD_SRC, ai), _sibling),
         (KEY_WORDS, LazyPattern(_YAML_LIST_SRC, a), _yaml_list),
         (_FLOW_LIST_WORDS, LazyPattern(_FLOW_LIST_SRC, a), _flow_list),
         (("webhook",), LazyPattern(_WEBHOOK_KEY_SRC, ai), _webhook_key),

@@ -32,6 +32,7 @@ from kindling.secrets.scrub_encoded import (
     encoded_rules,
     encodes_secret,
     generated_part,
+    mixed_rule,
     ssh_blob,
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
@@ -389,6 +390,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *loose_rules(),
         *data_rules(),
         near_key_rule(),
+        mixed_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
         (("+", "/", "="), LazyPattern(_BASE64_SRC, a), _base64_token),
     ]

@@ -1,7 +1,8 @@
 """Credentials a URL hides from the key-value rules: percent-encoded, or in its path.
 
 - A query string that is itself percent-encoded, as a URL carried in another URL's parameter
-  (a redirect, a callback, a logged request) holds it: ``%26token%3D<value>%26``. The key is
+  (a redirect, a callback, a logged request) or a form body encoded whole holds it:
+  ``%26token%3D<value>%26``, ``body=password%3D<value>%26...``. The key is
   read as the key-value rules read it (``key_kind``: a key ending in a secret word) or as the
   query rule reads it (``sig``, ``signature``, ``key``, ``code``, ``auth``); the value is
   judged decoded.
@@ -43,10 +44,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-# ``%26`` (``&``) or ``%3F`` (``?``), a key, ``%3D`` (``=``), then the value up to the next
-# encoded ``&``; a value's own escapes (``%2B``, ``%2F``, ``%3D``) are part of it.
+# ``%26`` (``&``), ``%3F`` (``?``), an encoded blank, ``;`` or ``,``, or a word's start (a
+# form body encoded whole: ``body=password%3D<value>%26...``), a key, ``%3D`` (``=``), then
+# the value up to the next encoded ``&``; a value's own escapes (``%2B``, ``%2F``, ``%3D``)
+# are part of it.
 _ENCODED_PAIR_SRC = (
-    r"(?P<keep>(?:%26|%3[Ff]|[?&])(?P<key>[A-Za-z0-9_.-]{1,64}+)%3[Dd])"
+    r"(?P<keep>(?:%26|%3[FfBb]|%2[0Cc]|[?&]|(?<![A-Za-z0-9_.%-]))"
+    r"(?P<key>[A-Za-z0-9_.-]{1,64}+)%3[Dd])"
     r"(?P<value>(?:[A-Za-z0-9_.~-]|%(?!26)[0-9A-Fa-f]{2}){1,800}+)"
 )
 _ESCAPE = LazyRe(r"%([0-9A-Fa-f]{2})", re.ASCII)

@@ -93,6 +93,7 @@ _LEAVE_VALUE_SRC = r"""
     | \$[A-Z_][A-Z0-9_]*           # $VAR (lower case after $ could be a real password)
     | \{\{.*\}\}                   # {{ template }}
     | \{\w*\}                      # {} {0} {token}
+    | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | <[^<>]+>                     # <your-token>
     | %\(?\w*\)?[sd]               # %s %(password)s
     | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%

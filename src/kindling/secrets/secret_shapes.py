@@ -251,6 +251,14 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
     ),
     ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
+    # An Asana personal access token: ``0/<32 hex>``, ``1/<user id>:<32 hex>``, or
+    # ``2/<user id>/<app id>:<32 hex>`` (Asana's developer documentation).
+    (
+        "asana_token",
+        "/",
+        "(?<![A-Za-z0-9_/.:-])(?:0/[a-f0-9]{32}|[12]/[0-9]{6,20}+(?:/[0-9]{6,20}+)?:[a-f0-9]{32})"
+        "(?![A-Za-z0-9_/])",
+    ),
     # Modern password hashes: yescrypt (today's /etc/shadow default), and the PHC strings of
     # argon2, scrypt and PBKDF2 (passlib's ``$pbkdf2-sha256$``, Django's ``pbkdf2_sha256$``).
     (
