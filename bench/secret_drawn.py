@@ -105,6 +105,24 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("24 with `+` and `-` among letters and digits, bare", _with("+-", 24), "the value {} came"),
     ("34 of the URL's unreserved signs with a `~`, bare", _with("~", 34), "the value {} came"),
     ('typed, in `Authorization: Token token="..."`', _typed, 'Authorization: Token token="{}"'),
+    (
+        "typed, wrapped onto the line after `String password =`",
+        _typed,
+        'String password =\n        "{}";',
+    ),
+    ("typed, an ARM template's parameter value", _typed, '"adminPassword": {{"value": "{}"}}'),
+    (
+        "typed, in an `<input>` after other attributes",
+        _typed,
+        '<input name="pw" type="x" value="{}">',
+    ),
+    ("typed, after `bindpw` in ldap.conf", _typed, "binddn cn=admin\nbindpw {}"),
+    (
+        "typed, piped into `gh auth login --with-token`",
+        _typed,
+        "echo {} | gh auth login --with-token",
+    ),
+    ("typed, in a form body encoded whole", _typed, "body=password%3D{}%26grant_type%3Dpassword"),
 ]
 
 

@@ -11,8 +11,10 @@ each tested with values drawn here (no corpus sample), and the look-alikes left:
 - letters of both cases at random, mostly capitals (too few small letters to read as words);
 - the same typed along the keyboard's rows (``qwertyuiop...``), and a Bitbucket access token by
   its prefix (``ATCTT3``);
-- an Asana personal access token by its shape (issue 32, tenth pass): ``0/<32 hex>``,
-  ``1/<user id>:<32 hex>``, ``2/<user id>/<app id>:<32 hex>``.
+- by their shapes (issue 32, tenth pass): an Asana personal access token (``0/<32 hex>``,
+  ``1/<user id>:<32 hex>``, ``2/<user id>/<app id>:<32 hex>``), Mailgun's private key since
+  2021 (``<32 hex>-<8 hex>-<8 hex>``), MySQL's native password hash (``*`` and 40 capitals of
+  hex).
 """
 
 from __future__ import annotations
@@ -272,4 +274,38 @@ def test_an_asana_token_is_masked_by_its_shape(secret: str, user: int, app: int,
     ],
 )
 def test_a_path_holding_the_shape_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+@FEW
+@given(a=drawn(HEX, 32), b=drawn(HEX, 8), c=drawn(HEX, 8))
+def test_a_mailgun_key_of_three_hex_groups_is_masked(a: str, b: str, c: str) -> None:
+    key = f"{a}-{b}-{c}"
+    for text in (SENTENCE.format(key), f"MAILGUN_API_KEY={key}", f'api_key: "{key}"'):
+        out = scrub_secrets(text).text
+        assert a not in out, out
+
+
+@FEW
+@given(digest=drawn("0123456789ABCDEF", 40))
+def test_a_mysql_native_password_hash_is_masked(digest: str) -> None:
+    for text in (
+        f"CREATE USER app IDENTIFIED BY PASSWORD '*{digest}';",
+        f"| app | localhost | *{digest} |",
+        SENTENCE.format(f"*{digest}"),
+    ):
+        out = scrub_secrets(text)
+        assert digest not in out.text, out.text
+        assert "password_hash" in out.kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x **92FD05ADCA2EC9D1E10C096DEB1618BC2470E409** y",  # bold in Markdown
+        "sha1 92FD05ADCA2EC9D1E10C096DEB1618BC2470E409",
+        "id 0123456789abcdef0123456789abcdef-01234567 of the build",
+    ],
+)
+def test_hex_without_those_shapes_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text

@@ -142,6 +142,12 @@ EXAMPLES: dict[str, str] = {
         "echo -n {} | kubectl create secret generic db --from-file=password=/dev/stdin"
     ),
     "nuget setapikey": "nuget setapikey {} -Source https://api.nuget.org/v3/index.json",
+    "slapd.conf rootpw": 'suffix "dc=example,dc=com"\nrootpw {}\n',
+    "ldap.conf bindpw": "binddn cn=admin,dc=example,dc=com\nbindpw {}\n",
+    "ROOTPW=": "LDAP_ROOTPW={}",
+    "a passcode": '{{"passcode": "{}"}}',
+    "GITHUB_PAT": "export GITHUB_PAT={}",
+    "gitlab-pat": "gitlab-pat: {}",
 }
 
 
@@ -221,6 +227,9 @@ LEFT = [
     "printf '%s' \"$API_TOKEN\" | npx wrangler secret put API_TOKEN",
     "echo done | tee log.txt",
     "nuget setapikey $NUGET_KEY",
+    "the bindpw option sets the password",
+    're_pat = "^[a-z]+$"',
+    "passcode_length = 6",
 ]
 
 

@@ -265,10 +265,11 @@ COMMAND_PLACES: tuple[Place, ...] = (
     Place(("sqlcmd", "bcp", "osql"), _flag("sqlcmd|bcp|osql", "-P", joined=True)),
     Place(("ldap",), _flag(r"ldap\w*+", "-w")),
     Place(("ipmitool",), _flag("ipmitool", "-P"), certain=True),
-    # Redis's config file and its server's flags: requirepass PW, masterauth PW
+    # Redis's config file and its server's flags (requirepass PW, masterauth PW), OpenLDAP's
+    # slapd.conf and ldap.conf (rootpw PW, bindpw PW)
     Place(
-        ("requirepass", "masterauth"),
-        r"(?P<keep>(?:^|(?<=\n)|--)[ \t]*+(?:requirepass|masterauth)[ \t]++)"
+        ("requirepass", "masterauth", "rootpw", "bindpw"),
+        r"(?P<keep>(?:^|(?<=\n)|--)[ \t]*+(?:requirepass|masterauth|rootpw|bindpw)[ \t]++)"
         rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),

@@ -41,12 +41,18 @@ STATUS_WORDS = frozenset(
 )
 _CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "async", "function"))
 
+_FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
 # Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
 # out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
 # ``tokenizer`` are not secret keys.
 _KEY_ENDINGS = (
     *("password", "passwd", "passphrase", "token", "secret", "credential", "credentials"),
     "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
+    *("rootpw", "bindpw"),  # OpenLDAP's slapd.conf and ldap.conf (``pw`` glued to a word)
+    "passcode",
+    # A personal access token named by its forge: ``GITHUB_PAT``, ``gitlab-pat`` (``pat``
+    # alone ends ``re_pat``, a pattern).
+    *(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", "")),
     "psk",  # a Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd)
     *(
         f"{word}{joint}key"
@@ -58,7 +64,8 @@ _KEY_ENDINGS = (
         for joint in ("[_.-]", "")
     ),
 )
-KEY_WORDS = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
+KEY_WORDS: tuple[str, ...] = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
+KEY_WORDS += tuple(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", ""))
 
 
 # Words that end in "pass" without naming a password.
@@ -101,9 +108,9 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
         return "private_key"
-    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk")):
+    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode")):
         return "password"
-    if key.endswith("token"):
+    if key.endswith("token") or key.endswith(tuple(f"{forge}pat" for forge in _FORGES)):
         return "token"
     if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
         return "api_key"

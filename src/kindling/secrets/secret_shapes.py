@@ -251,6 +251,15 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,}+",
     ),
     ("password_hash", "{sha}", "\\{SHA\\}[A-Za-z0-9+/]{27}="),
+    # Mailgun's private API key since 2021: 32 hex, then two groups of 8 (its docs).
+    (
+        "mailgun_api_key",
+        "-",
+        "(?<![A-Za-z0-9-])[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}(?![A-Za-z0-9-])",
+    ),
+    # MySQL's native password hash (``mysql.user``, ``IDENTIFIED BY PASSWORD '*...'``): ``*``
+    # and the SHA-1 of the SHA-1 of the password, 40 capitals of hex.
+    ("password_hash", "*", "(?<![A-Za-z0-9*])\\*[0-9A-F]{40}(?![A-Za-z0-9])"),
     # An Asana personal access token: ``0/<32 hex>``, ``1/<user id>:<32 hex>``, or
     # ``2/<user id>/<app id>:<32 hex>`` (Asana's developer documentation).
     (
