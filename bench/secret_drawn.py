@@ -123,6 +123,21 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         "echo {} | gh auth login --with-token",
     ),
     ("typed, in a form body encoded whole", _typed, "body=password%3D{}%26grant_type%3Dpassword"),
+    (
+        "typed with a sign, after `+password:` in a diff",
+        lambda rng: _typed(rng) + "!",
+        "@@ -1 +1,2 @@\n+password:\n+  {}",
+    ),
+    (
+        "16 small letters in four groups, after `app password is`",
+        lambda rng: " ".join(_draw(string.ascii_lowercase, 4)(rng) for _ in range(4)),
+        "my app password is {}",
+    ),
+    (
+        "typed, in an `INSERT`'s password column",
+        _typed,
+        "INSERT INTO users (name, password) VALUES ('ada', '{}');",
+    ),
 ]
 
 

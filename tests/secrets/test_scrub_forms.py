@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
+from kindling.secrets.scrub_terminal import without_diff_markers
 from tests.support.drawn import ALNUM, drawn, mixed
 
 # ------------------------------------------------------------------- terminal colour codes
@@ -50,6 +51,58 @@ def test_a_secret_between_terminal_colour_codes_is_masked(
 )
 def test_coloured_output_without_a_secret_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ------------------------------------------------- a unified diff's markers (tenth pass)
+
+HUNKS = {
+    "env list added": "@@ -4,2 +4,4 @@ spec:\n   env:\n+  - name: DB_PASSWORD\n+    value: {v}\n",
+    "YAML value removed": "--- a/v.yaml\n+++ b/v.yaml\n@@ -3 +3,2 @@\n-password:\n-  value: {v}",
+    "coloured diff": "\x1b[36m@@ -1 +1,2 @@\x1b[m\n\x1b[32m+password:\x1b[m\n\x1b[32m+  {v}\x1b[m",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUNKS))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word=drawn(string.ascii_lowercase, 7), digits=st.integers(10, 99))
+def test_a_secret_split_over_a_diffs_lines_is_masked(name: str, word: str, digits: int) -> None:
+    """A typed password (no look of its own) that only the line above names: each line of a
+    hunk starts with its marker, which hid the key from the value. (A value found so is
+    carried back as a copy is: one that reads as a name, ``MyGarden10``, is not.)"""
+    value = f"{word.capitalize()}{digits}!{word[:3]}"
+    text = HUNKS[name].format(v=value)
+    out = scrub_secrets(text)
+    assert value not in out.text, out.text
+    assert out.kinds
+    # The markers and the rest are kept: only the value is masked.
+    assert [line[:1] for line in out.text.split("\n")] == [line[:1] for line in text.split("\n")]
+    assert out.text.replace("[REDACTED:password]", value) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "@@ -1,3 +1,3 @@\n def login(user):\n-    return check(user)\n+    return verify(user)",
+        "@@ -1 +1 @@\n-name: DB_PASSWORD\n+name: DB_PASSWORD_FILE",
+        "see @@ -1 in the notes; - password: required",
+    ],
+)
+def test_a_diff_without_a_secret_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+def test_only_a_hunk_with_a_key_then_a_lone_value_is_read_without_its_markers() -> None:
+    """The second reading doubles the cost of a diff: a diff of code does not pay it."""
+    code = "@@ -1,3 +1,3 @@\n def f(key):\n-    return cache[key]\n+    return store[key]"
+    assert without_diff_markers(code) is None
+    assert without_diff_markers("no hunk\npassword:\n  x") is None
+    keyed = "--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n+password:\n+  hunter2x\n context"
+    assert (
+        without_diff_markers(keyed)
+        == "--- a/x\n+++ b/x\n@@ -1 +1,2 @@\npassword:\n  hunter2x\ncontext"
+    )
+    listed = "@@ -1 +1,2 @@\n+- name: API_TOKEN\n+  value: x1"
+    assert without_diff_markers(listed) == "@@ -1 +1,2 @@\n- name: API_TOKEN\n  value: x1"
 
 
 # ------------------------------------------------------------- any Authorization scheme

@@ -67,8 +67,11 @@ def credential_like(value: str) -> bool:
         return True
     if len(value) < 24 and HEXISH.fullmatch(value):
         return False  # a short hex id: a GPG key id, a short commit, a color
-    if is_name(value) or DOTTED_CODE.fullmatch(value) or VERSION_PATH.fullmatch(value):
-        return False  # CamelCase or snake_case words, an attribute chain: a name in code
+    # CamelCase or snake_case words, an attribute chain: a name in code. Letters of both
+    # cases at random are no name (``KMgvuanz1Wyl2werMcvYKamg`` reads as CamelCase).
+    named = is_name(value) and not looks_generated(value)
+    if named or DOTTED_CODE.fullmatch(value) or VERSION_PATH.fullmatch(value):
+        return False
     core = value.rstrip("=")
     digits = sum(map(str.isdigit, core))
     lower = sum(map(str.islower, core))

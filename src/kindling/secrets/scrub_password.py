@@ -48,7 +48,9 @@ from kindling.secrets.scrub_values import (
     is_name,
     leave_value,
     mask,
+    sequential,
     short_generated,
+    wordy,
 )
 
 TYPE_CHECKING = False
@@ -63,7 +65,9 @@ _WRITTEN_SRC = (
     r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,4}?)?(?:is|was)[ \t]++)?"
     # a prompt and what was typed at it: ``Password for 'https://bob@host': <value>``
     r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s]{1,60}+[ \t]++){0,3}?[^\s]{1,60}?:[ \t]++)"
-    r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;)\]}]|$)"
+    # an app password as Google shows it, four groups of four small letters, or one run
+    r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)"
+    r"(?=[\s,;.)\]}]|$)"
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
@@ -103,7 +107,8 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # the word ends another one (``Buypass AS-983163327``, ``bypass``)
     if key.lower() == "pass" and m["sep"] != ":":
         return None  # the verb: ``pass utf8 strings``, ``tests pass on py311``
-    if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
+    mixed = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    if not mixed and not _drawn_letters(value):
         return None  # a word (``password:changed``) or a number (a count, a port)
     if any(c in value for c in "/\\=") or "://" in value or value.startswith(("-", "$", "%", "#")):
         return None  # a path, an expression, a flag, a reference, a comment
@@ -116,10 +121,21 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
     sep = m["sep"].rstrip()
     stated = sep.endswith((" is", " was", "\tis", "\twas")) or (sep.endswith(":") and sep != ":")
     stated = stated and len(value) >= 8 and "_" not in value and not m["value"].endswith(":")
-    if leave_value(value) or (is_name(value) and not stated) or VERSION_PATH.fullmatch(value):
+    # (Small letters drawn, not spelled from words, are no name either.)
+    named = is_name(value) and not stated and mixed
+    if leave_value(value) or named or VERSION_PATH.fullmatch(value):
         return None
     kept = m.string[m.start() : m.start("value")]  # (the key before it is left as it is)
     return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
+
+
+def _drawn_letters(value: str) -> bool:
+    """Small letters drawn, not a word: 12 or more (an app password, ``xkqmzvbtrplwhfgd``,
+    or Google's four groups of four), not spelled from words nor typed in sequence."""
+    core = value.replace(" ", "")
+    if len(core) < 12 or not (core.isalpha() and core.islower()):
+        return False
+    return not (wordy(core) or sequential(core, keyboard=True))
 
 
 # A config line (YAML, INI, TOML, a properties file) whose key is a password and whose value,

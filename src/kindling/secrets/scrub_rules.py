@@ -41,6 +41,7 @@ from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
+from kindling.secrets.scrub_sql import sql_rules
 from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
 from kindling.secrets.scrub_url import url_rules
 from kindling.secrets.scrub_values import (
@@ -384,6 +385,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *printed_rules(),
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *named_rules(),
+        *sql_rules(),
         *phrase_rules(),
         *keyed_rules(),
         *password_rules(),

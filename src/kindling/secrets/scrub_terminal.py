@@ -8,12 +8,20 @@ rules therefore also read the text without its escape sequences; each value foun
 masked wherever it occurs in the text as written (the sequences are kept: they are not
 secrets). Only texts that hold ``ESC[`` pay for it.
 
+A unified diff (``git diff``, a patch) is read the same way without its markers (issue 32,
+tenth pass): each line of a hunk starts with ``+``, ``-`` or a blank, so a form that spans
+lines (a YAML key and its value on the next line, a Kubernetes env list's ``name:`` and
+``value:``) reads as two unrelated lines. Only a text with a hunk (``@@ -``) whose lines hold
+a key and then a literal alone pays for it (a diff of code seldom does: the view doubles the
+cost of scrubbing it).
+
 Must not import anything from Kindling (``secrets.scrub`` passes its own functions in);
-standard library ``re`` only (hooks import it).
+standard library ``re`` and ``itertools`` only (hooks import it).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 
 TYPE_CHECKING = False
@@ -34,14 +42,59 @@ def without_escapes(text: str) -> str | None:
     return plain if plain != text else None
 
 
+_HUNK = re.compile(r"^@@ -[0-9]", re.MULTILINE)
+
+
+# Two lines of a hunk that may hold a key and its value: a key ending in a secret word and an
+# operator (``password:``, ``API_KEY = (``, ``"token":``) then a literal alone (``"x"``,
+# ``value: x``, ``x``); or an env list's ``name: DB_PASSWORD`` then ``value: x``.
+_KEY_END = re.compile(
+    r"(?i:pass\w*|pwd|pw|psk|token|secret|key|credentials?|auth)[\"']?[ \t]*+(?::|=>?|\()[ \t]*+\Z"
+)
+_NAMED = re.compile(r"\bname:.*(?i:pass|pwd|token|secret|key|credential|auth)")
+_VALUE_LINE = re.compile(r"[ \t]*+(?:-[ \t]++)?(?:value:[ \t]*+)?[^\s(){}\[\];,]++[ \t]*+,?")
+
+
+def _key_then_value(lines: list[str]) -> bool:
+    for line, following in itertools.pairwise(lines):
+        if not (line[:1] in ("+", "-", " ") and following[:1] in ("+", "-", " ")):
+            continue
+        tail = line[-48:]
+        if _KEY_END.search(tail) is None and _NAMED.search(tail) is None:
+            continue
+        if _VALUE_LINE.fullmatch(following, 1) is not None:
+            return True
+    return False
+
+
+def without_diff_markers(text: str) -> str | None:
+    """``text`` with the first character of each line of its hunks (``+``, ``-``, a blank)
+    removed, or None when it holds no hunk or no hunk line that names the next one (the
+    other lines read the same with their markers). File headers (``+++ b/x``) stay."""
+    hunk = _HUNK.search(text)
+    if hunk is None:
+        return None
+    lines = text[hunk.start() :].split("\n")
+    if not _key_then_value(lines):
+        return None
+    for i, line in enumerate(lines):
+        if line and line[0] in "+- " and not line.startswith(("+++ ", "--- ")):
+            lines[i] = line[1:]
+    return text[: hunk.start()] + "\n".join(lines)
+
+
 def through_escapes(
     text: str, scrub: Callable[[str], Scrubbed], mask_copies: Callable[[str, dict[str, str]], str]
 ) -> Scrubbed:
     """``scrub`` of ``text``, after every value it finds in the text without its escape
-    sequences is masked in ``text`` (``mask_copies``: value -> kind)."""
+    sequences, and without its diff markers, is masked in ``text`` (``mask_copies``: value
+    -> kind)."""
     plain = without_escapes(text)
-    seen = scrub(plain).found if plain is not None else ()
-    rest = scrub(mask_copies(text, dict(seen)) if seen else text)
-    kinds = {kind for value, kind in seen if value in text} | set(rest.kinds)
-    found = {**dict(seen), **dict(rest.found)}
+    views = [plain] if plain is not None else []
+    unmarked = without_diff_markers(plain if plain is not None else text)
+    views += [unmarked] if unmarked is not None else []
+    seen = {value: kind for view in views for value, kind in scrub(view).found}
+    rest = scrub(mask_copies(text, seen) if seen else text)
+    kinds = {kind for value, kind in seen.items() if value in text} | set(rest.kinds)
+    found = {**seen, **dict(rest.found)}
     return type(rest)(rest.text, tuple(sorted(kinds)), tuple(found.items()))
