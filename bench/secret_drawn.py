@@ -138,6 +138,7 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         _typed,
         "INSERT INTO users (name, password) VALUES ('ada', '{}');",
     ),
+    ("typed with a sign, in `login: ada / ...`", lambda rng: _typed(rng) + "!", "login: ada / {}"),
 ]
 
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
-from kindling.secrets.scrub_terminal import without_diff_markers
+from kindling.secrets.scrub_terminal import without_diff_markers, without_line_numbers
 from tests.support.drawn import ALNUM, drawn, mixed
 
 # ------------------------------------------------------------------- terminal colour codes
@@ -89,6 +89,36 @@ def test_a_secret_split_over_a_diffs_lines_is_masked(name: str, word: str, digit
 )
 def test_a_diff_without_a_secret_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+LISTED = {
+    "a YAML key and its value": "     3→db:\n     4→  password:\n     5→    {v}\n     6→  port: 1",
+    "an env list": "    11→  - name: API_TOKEN\n    12→    value: {v}",
+    "cat -n": "     1\tsecret_key =\n     2\t  '{v}'",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LISTED))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word=drawn(string.ascii_lowercase, 7), digits=st.integers(10, 99))
+def test_a_secret_split_over_a_listings_lines_is_masked(name: str, word: str, digits: int) -> None:
+    """A file as an agent's reading tool shows it: each line starts with its number, which
+    hid the key on one line from the value on the next."""
+    value = f"{word.capitalize()}{digits}!{word[:3]}"
+    text = LISTED[name].format(v=value)
+    out = scrub_secrets(text)
+    assert value not in out.text, out.text
+    # The line numbers are kept: only the value is masked.
+    assert out.text.count("→") == text.count("→")
+    assert out.text.count("\t") == text.count("\t")
+
+
+def test_only_a_listing_with_a_key_then_a_lone_value_is_read_without_its_numbers() -> None:
+    code = "     1→def f(key):\n     2→    return cache[key]"
+    assert without_line_numbers(code) is None
+    assert without_line_numbers("     1→password:") is None  # one line
+    keyed = "     1→password:\n     2→  hunter2x"
+    assert without_line_numbers(keyed) == "password:\n  hunter2x"
 
 
 def test_only_a_hunk_with_a_key_then_a_lone_value_is_read_without_its_markers() -> None:

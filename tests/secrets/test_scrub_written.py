@@ -259,6 +259,41 @@ def test_small_letters_drawn_said_to_be_the_password_are_masked(letters: str) ->
 
 
 @pytest.mark.parametrize(
+    "form",
+    [
+        "login: ada / {}",
+        "Login: ada@example.com / {}",
+        "creds are ada:{}",
+        "sign-in: ada / {} (then change it)",
+        "Credentials - deploy:{}",
+    ],
+)
+@FEW
+@given(value=mixed(14))
+def test_a_login_written_as_a_pair_is_masked(form: str, value: str) -> None:
+    """Issue 32, tenth pass: a login pair after a word that names one; the user is kept."""
+    out = scrub_secrets(form.format(value)).text
+    assert value not in out, out
+    assert "ada" in out or "deploy" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "account: org/repo-v2",
+        "Login: 2024-01-01 / 12:00",
+        "Default login: admin / admin",
+        "the login of user / password12 form",
+        "git credentials are stored in ~/.git-credentials:",
+        "login: ada / $ADA_PASSWORD",
+        "login: ada / <password>",
+    ],
+)
+def test_what_only_looks_like_a_login_pair_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "password:incorrectly",

@@ -229,7 +229,7 @@ def scrub_secrets(text: str) -> Scrubbed:
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
-    if "\x1b[" in text or "@@ -" in text:  # between colour codes, or a diff's markers
+    if any(mark in text for mark in ("\x1b[", "@@ -", "→", "1\t")):  # colours, a diff, a listing
         from kindling.secrets.scrub_terminal import through_escapes
 
         return through_escapes(text, _scrub, mask_copies)

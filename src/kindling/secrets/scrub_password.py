@@ -9,7 +9,9 @@ dipPr18Gg!``, ``my password is 237dg546fs9``. Such a value is masked when it rea
 password: 6 to 64 characters with a letter and a digit in it, not a name in code
 (``x86_64``-like words joined by ``_``), a path, a URL, a version or a reference; a word
 alone (``password:changed``, ``password is required``) is left; so is ``pass`` alone before
-a blank (the verb).
+a blank (the verb). Small letters alone are a password when drawn (an app password,
+``xkqm zvbt rplw hfgd``), and a login written as a pair gives one too (``login: ada /
+<value>``, ``creds are ada:<value>``).
 
 A passphrase on a config line (YAML, INI, TOML, properties) is the whole rest of the line
 after a password key (``passphrase = correct horse battery staple``), unless it reads as a
@@ -127,6 +129,33 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     kept = m.string[m.start() : m.start("value")]  # (the key before it is left as it is)
     return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
+
+
+# A login written as a pair after a word that names one: ``login: ada / <value>``,
+# ``Login: ada@example.com / <value>``, ``creds are ada:<value>``. The slash has blanks
+# around it (``account: org/repo-v2`` is a path); a colon has none (``user:password``).
+_PAIR_SRC = (
+    r"(?i:\b(?:login|logon|sign-?in|credentials|creds))"
+    r"[ \t]*+(?::|=|-|is|are)?[ \t]++"
+    r"(?P<user>[\w.@+-]{1,64}+)(?:[ \t]++/[ \t]++|:)"
+    r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;.)\]}]|$)"
+)
+
+
+def _login_pair(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"].rstrip(".,;:")
+    has_sign = any(c in _SIGNS for c in value)
+    mixed = any(c.isalpha() for c in value) and (has_sign or any(c.isdigit() for c in value))
+    if len(value) < 6 or not (mixed or _drawn_letters(value)) or "[REDACTED:" in value:
+        return None  # a word, a number, a time (``12:00``)
+    if any(c in value for c in "/\\=") or value.startswith(("-", "$", "%", "#")):
+        return None  # a path, an expression, a flag, a reference
+    if leave_value(value) or VERSION_PATH.fullmatch(value) or DOTTED_CODE.fullmatch(value):
+        return None
+    if "_" in value and value.lower() == value and not has_sign:
+        return None  # snake_case: a name
+    head = m.string[m.start() : m.start("value")]
+    return "password", f"{head}{mask('password')}{m['value'][len(value) :]}"
 
 
 def _drawn_letters(value: str) -> bool:
@@ -322,5 +351,6 @@ def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
         (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
+        (("login", "logon", "sign", "creds", "credentials"), LazyPattern(_PAIR_SRC), _login_pair),
         (tuple("0123456789"), LazyPattern(_SIGNED_SRC, re.ASCII), _signed),
     ]

@@ -1,4 +1,5 @@
-"""Terminal colour codes in the text ``secrets.scrub`` masks (issue 32's fourth pass).
+"""Text ``secrets.scrub`` also reads another way: without terminal colour codes (issue 32's
+fourth pass), a diff's markers or a listing's line numbers (its tenth).
 
 A tool's output on a terminal is full of ANSI escape sequences (``ESC[93m`` ... ``ESC[0m``):
 test runners, linters, ``git diff`` and loggers colour what they print, and a secret printed
@@ -11,9 +12,10 @@ secrets). Only texts that hold ``ESC[`` pay for it.
 A unified diff (``git diff``, a patch) is read the same way without its markers (issue 32,
 tenth pass): each line of a hunk starts with ``+``, ``-`` or a blank, so a form that spans
 lines (a YAML key and its value on the next line, a Kubernetes env list's ``name:`` and
-``value:``) reads as two unrelated lines. Only a text with a hunk (``@@ -``) whose lines hold
-a key and then a literal alone pays for it (a diff of code seldom does: the view doubles the
-cost of scrubbing it).
+``value:``) reads as two unrelated lines. So is a file listed with its line numbers, as an
+agent's file-reading tool shows it (``     4→password:``) or ``cat -n`` prints it. Only a
+text whose lines, so read, hold a key and then a literal alone pays for it (a diff of code
+seldom does: the second reading doubles the cost of scrubbing it).
 
 Must not import anything from Kindling (``secrets.scrub`` passes its own functions in);
 standard library ``re`` and ``itertools`` only (hooks import it).
@@ -45,9 +47,9 @@ def without_escapes(text: str) -> str | None:
 _HUNK = re.compile(r"^@@ -[0-9]", re.MULTILINE)
 
 
-# Two lines of a hunk that may hold a key and its value: a key ending in a secret word and an
-# operator (``password:``, ``API_KEY = (``, ``"token":``) then a literal alone (``"x"``,
-# ``value: x``, ``x``); or an env list's ``name: DB_PASSWORD`` then ``value: x``.
+# Two lines that may hold a key and its value: a key ending in a secret word and an operator
+# (``password:``, ``API_KEY = (``, ``"token":``) then a literal alone (``"x"``, ``value: x``,
+# ``x``); or an env list's ``name: DB_PASSWORD`` then ``value: x``.
 _KEY_END = re.compile(
     r"(?i:pass\w*|pwd|pw|psk|token|secret|key|credentials?|auth)[\"']?[ \t]*+(?::|=>?|\()[ \t]*+\Z"
 )
@@ -57,42 +59,58 @@ _VALUE_LINE = re.compile(r"[ \t]*+(?:-[ \t]++)?(?:value:[ \t]*+)?[^\s(){}\[\];,]
 
 def _key_then_value(lines: list[str]) -> bool:
     for line, following in itertools.pairwise(lines):
-        if not (line[:1] in ("+", "-", " ") and following[:1] in ("+", "-", " ")):
-            continue
         tail = line[-48:]
         if _KEY_END.search(tail) is None and _NAMED.search(tail) is None:
             continue
-        if _VALUE_LINE.fullmatch(following, 1) is not None:
+        if _VALUE_LINE.fullmatch(following) is not None:
             return True
     return False
 
 
 def without_diff_markers(text: str) -> str | None:
     """``text`` with the first character of each line of its hunks (``+``, ``-``, a blank)
-    removed, or None when it holds no hunk or no hunk line that names the next one (the
-    other lines read the same with their markers). File headers (``+++ b/x``) stay."""
+    removed, or None when it holds no hunk or no two lines of one that hold a key and then
+    its value (the other lines read the same with their markers). File headers (``+++ b/x``)
+    stay."""
     hunk = _HUNK.search(text)
     if hunk is None:
         return None
     lines = text[hunk.start() :].split("\n")
-    if not _key_then_value(lines):
-        return None
     for i, line in enumerate(lines):
         if line and line[0] in "+- " and not line.startswith(("+++ ", "--- ")):
             lines[i] = line[1:]
-    return text[: hunk.start()] + "\n".join(lines)
+    return text[: hunk.start()] + "\n".join(lines) if _key_then_value(lines) else None
+
+
+# A file listed with its line numbers, as an agent's file-reading tool shows it (``     4→``)
+# or ``cat -n`` prints it (``     4<tab>``).
+_NUMBER = re.compile(r"[ \t]*+[0-9]{1,7}+(?:→|\t)")
+
+
+def without_line_numbers(text: str) -> str | None:
+    """``text`` with the line number that starts each of its lines removed, or None when
+    fewer than two lines start with one, or no two lines hold a key and then its value."""
+    if "→" not in text and "\t" not in text:
+        return None
+    lines = text.split("\n")
+    numbered = 0
+    for i, line in enumerate(lines):
+        number = _NUMBER.match(line)
+        if number is not None:
+            lines[i] = line[number.end() :]
+            numbered += 1
+    return "\n".join(lines) if numbered >= 2 and _key_then_value(lines) else None
 
 
 def through_escapes(
     text: str, scrub: Callable[[str], Scrubbed], mask_copies: Callable[[str, dict[str, str]], str]
 ) -> Scrubbed:
     """``scrub`` of ``text``, after every value it finds in the text without its escape
-    sequences, and without its diff markers, is masked in ``text`` (``mask_copies``: value
-    -> kind)."""
+    sequences, its diff markers or its line numbers is masked in ``text`` (``mask_copies``:
+    value -> kind)."""
     plain = without_escapes(text)
-    views = [plain] if plain is not None else []
-    unmarked = without_diff_markers(plain if plain is not None else text)
-    views += [unmarked] if unmarked is not None else []
+    base = plain if plain is not None else text
+    views = [v for v in (plain, without_diff_markers(base), without_line_numbers(base)) if v]
     seen = {value: kind for view in views for value, kind in scrub(view).found}
     rest = scrub(mask_copies(text, seen) if seen else text)
     kinds = {kind for value, kind in seen.items() if value in text} | set(rest.kinds)
