@@ -139,6 +139,11 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         "INSERT INTO users (name, password) VALUES ('ada', '{}');",
     ),
     ("typed with a sign, in `login: ada / ...`", lambda rng: _typed(rng) + "!", "login: ada / {}"),
+    (
+        "typed, echoed by Python's REPL for `settings.DB_PASSWORD`",
+        _typed,
+        ">>> settings.DB_PASSWORD\n'{}'",
+    ),
 ]
 
 

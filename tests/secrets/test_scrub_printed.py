@@ -111,6 +111,39 @@ def test_look_alikes_of_printed_secrets_are_left(text: str) -> None:
     assert scrub_secrets(text).text == text
 
 
+ECHOES = [
+    ">>> settings.DB_PASSWORD\n'{}'",
+    "In [3]: os.environ[\"ACME_TOKEN\"]\nOut[3]: '{}'",
+    'irb(main):001> ENV["ACME_TOKEN"]\n=> "{}"',
+    "> process.env.ACME_TOKEN\n'{}'",
+    "(Pdb) p password\n'{}'",
+    ">>> os.getenv('STRIPE_SECRET')\n'{}'\n>>> exit()",
+]
+
+
+@pytest.mark.parametrize("form", ECHOES)
+def test_what_a_repl_echoed_for_a_secrets_name_is_masked(form: str) -> None:
+    """Issue 32, tenth pass: the expression names the secret, the next line is its value."""
+    value = _typed(form)
+    out = scrub_secrets(form.format(value)).text
+    assert value not in out, out
+    assert out.split("\n")[0] == form.split("\n")[0]  # the expression is kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ">>> settings.DEBUG\n'True'",
+        ">>> user.email\n'ada@example.com'",
+        ">>> settings.DB_PASSWORD\n''",
+        ">>> token.upper()\n'ABC123XYZ'",
+        ">>> print('password')\npassword",
+    ],
+)
+def test_what_a_repl_echoed_for_other_names_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
 @pytest.mark.parametrize(
     "form",
     [

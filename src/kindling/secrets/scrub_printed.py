@@ -9,7 +9,8 @@ secret, whatever it looks like: a password kept in a vault has no look of its ow
 the first line printed for a variable, a setting read back or a file named for a secret. That line
 is masked when it is one token (no blank in it); an error, a table, a JSON document or an
 empty answer is left. Without a prompt before it a line is not read as a command (prose may
-name one).
+name one). Also the string a REPL echoes for an expression that ends in a secret's name
+(``>>> settings.DB_PASSWORD`` then ``'x'``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
@@ -168,10 +169,37 @@ _NAMED_WORDS = (
 )
 
 
+# A REPL asked for a value named for a secret, and the string it echoed on the next line
+# (issue 32, tenth pass): Python's ``>>> settings.DB_PASSWORD`` then ``'x'``, IPython's
+# ``In [3]: os.environ["API_TOKEN"]`` then ``Out[3]: 'x'``, irb's ``=> "x"``, node's
+# ``> process.env.API_TOKEN``, pdb's ``(Pdb) p password``.
+_REPL_SRC = (
+    r"(?m)^[ \t]*+(?:>>>|In[ \t]*+\[[0-9]++\]:|irb\([^)\r\n]{0,40}+\)[:0-9]*+[>*]|>"
+    r"|\(Pdb\)(?:[ \t]++pp?+)?)[ \t]++(?P<expr>[^\r\n]{1,200}+)\r?\n"
+    r"[ \t]*+(?:Out[ \t]*+\[[0-9]++\]:[ \t]*+|=>[ \t]*+)?"
+    r"(?P<q>['\"])(?P<value>[^'\"\r\n]{1,4096}+)(?P=q)[ \t]*+(?=\r?\n|\Z)"
+)
+# The name the expression ends in: ``settings.DB_PASSWORD``, ``os.environ["API_TOKEN"]``,
+# ``os.getenv('X_TOKEN')``, ``print(token)``.
+_LAST_NAME = re.compile(r"([A-Za-z_][\w-]*+)[\"'\])]*+[ \t]*+\Z", re.ASCII)
+
+
+def _echoed(m: re.Match[str]) -> tuple[str, str] | None:
+    name = _LAST_NAME.search(m["expr"])
+    if name is None or key_kind(name[1], len(name[1])) is None or not _value(m["value"]):
+        return None
+    head = m.string[m.start() : m.start("value")]
+    return "secret", f"{head}{mask('secret')}{m['q']}"
+
+
 def printed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    """One rule: a command of ``COMMANDS``, a variable or a file, then what it printed (one
-    scan of a text for them all)."""
+    """A command of ``COMMANDS``, a variable or a file, then what it printed (one scan of a
+    text for them all); and what a REPL echoed for a name."""
     commands = "|".join(command for _, command in COMMANDS)
     words = tuple(dict.fromkeys(w for ws, _ in COMMANDS for w in ws)) + _NAMED_WORDS
     source = f"{_LEAD}(?:{commands}|{_VARIABLE}|{_GETTER}|{_FILE}){_PRINTED}"
-    return [(words, LazyPattern(source, re.ASCII), _named)]
+    repl = (">>>", "in [", "irb(", "(pdb)", "process.env")
+    return [
+        (words, LazyPattern(source, re.ASCII), _named),
+        (repl, LazyPattern(_REPL_SRC, re.ASCII), _echoed),
+    ]
