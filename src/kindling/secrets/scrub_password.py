@@ -351,6 +351,10 @@ def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
         (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
-        (("login", "logon", "sign", "creds", "credentials"), LazyPattern(_PAIR_SRC), _login_pair),
+        (
+            ("login", "logon", "sign", "creds", "credentials"),
+            LazyPattern(_PAIR_SRC, re.ASCII),
+            _login_pair,
+        ),
         (tuple("0123456789"), LazyPattern(_SIGNED_SRC, re.ASCII), _signed),
     ]

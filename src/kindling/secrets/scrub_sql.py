@@ -33,14 +33,15 @@ _INSERT_SRC = (
     r"\((?P<columns>[^()\r\n]{1,1000}+)\)[ \t\r\n]*+(?i:values)[ \t\r\n]*+"
     rf"(?P<rows>{_ROW}(?:[ \t\r\n]*+,[ \t\r\n]*+{_ROW}){{0,200}}+)"
 )
-_ROW_RE = LazyRe(_ROW)
+_ROW_RE = LazyRe(_ROW, re.ASCII)
 # The quoted value of a place, alone or as a call's first argument (the password a call hashes:
 # ``crypt('x', gen_salt('bf'))``, ``PASSWORD('x')``, ``sha2('x', 256)``).
 _LITERAL = LazyRe(
     r"""[ \t]*+(?:[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+)?"""
-    r"""(?P<q>['"])(?P<value>(?:[^'"\r\n]|'')*+)(?P=q)"""
+    r"""(?P<q>['"])(?P<value>(?:[^'"\r\n]|'')*+)(?P=q)""",
+    re.ASCII,
 )
-_ITEMS = LazyRe(_ITEM + "++")
+_ITEMS = LazyRe(_ITEM + "++", re.ASCII)
 
 
 def _insert(m: re.Match[str]) -> tuple[str, str] | None:
@@ -73,4 +74,4 @@ def _insert(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 def sql_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    return [(("insert",), LazyPattern(_INSERT_SRC), _insert)]
+    return [(("insert",), LazyPattern(_INSERT_SRC, re.ASCII), _insert)]

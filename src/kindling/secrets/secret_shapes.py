@@ -265,8 +265,9 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
     (
         "asana_token",
         "/",
-        "(?<![A-Za-z0-9_/.:-])(?:0/[a-f0-9]{32}|[12]/[0-9]{6,20}+(?:/[0-9]{6,20}+)?:[a-f0-9]{32})"
-        "(?![A-Za-z0-9_/])",
+        # (The digit first, then the look-behind: the scan skips to a 0, 1 or 2.)
+        "[012](?<![A-Za-z0-9_/.:-][012])/(?:(?<=0/)[a-f0-9]{32}"
+        "|(?<=[12]/)[0-9]{6,20}+(?:/[0-9]{6,20}+)?:[a-f0-9]{32})(?![A-Za-z0-9_/])",
     ),
     # Modern password hashes: yescrypt (today's /etc/shadow default), and the PHC strings of
     # argon2, scrypt and PBKDF2 (passlib's ``$pbkdf2-sha256$``, Django's ``pbkdf2_sha256$``).
