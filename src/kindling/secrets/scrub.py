@@ -230,9 +230,9 @@ def scrub_secrets(text: str) -> Scrubbed:
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
     if any(mark in text for mark in ("\x1b[", "@@ -", "→", "1\t")):  # colours, a diff, a listing
-        from kindling.secrets.scrub_terminal import through_escapes
+        from kindling.secrets.scrub_terminal import through_other_readings
 
-        return through_escapes(text, _scrub, mask_copies)
+        return through_other_readings(text, _scrub, mask_copies)
     return _scrub(text)
 
 

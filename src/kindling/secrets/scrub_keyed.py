@@ -42,6 +42,7 @@ STATUS_WORDS = frozenset(
 _CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "async", "function"))
 
 _FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
+_FORGE_PATS = tuple(f"{forge}pat" for forge in _FORGES)  # as ``key_kind`` reads a key
 # Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
 # out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
 # ``tokenizer`` are not secret keys.
@@ -110,7 +111,7 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "private_key"
     if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode")):
         return "password"
-    if key.endswith("token") or key.endswith(tuple(f"{forge}pat" for forge in _FORGES)):
+    if key.endswith(("token", *_FORGE_PATS)):
         return "token"
     if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
         return "api_key"
@@ -243,8 +244,9 @@ def _yaml_next_line(m: re.Match[str]) -> bool:
 
 def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     text, sep = m.string, m["sep"]
-    wrap = "wrap" in m.re.groupindex and (m["wrap"] is not None or m["nest"] is not None)
-    if "\n" in sep and "|" not in sep and ">" not in sep and not wrap and not _yaml_next_line(m):
+    # The value on a later line: wrapped by a formatter, or an object's ``value`` member.
+    later = "wrap" in m.re.groupindex and (m["wrap"] is not None or m["nest"] is not None)
+    if "\n" in sep and "|" not in sep and ">" not in sep and not later and not _yaml_next_line(m):
         return None
     call = "call" in m.re.groupindex and m["call"] is not None  # (the --flag rule has none)
     if call and not _constant_argument(text, m.start("sep")):

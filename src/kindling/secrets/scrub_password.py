@@ -352,7 +352,7 @@ def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
         (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
         (
-            ("login", "logon", "sign", "creds", "credentials"),
+            ("login", "logon", "sign-in", "signin", "creds", "credentials"),
             LazyPattern(_PAIR_SRC, re.ASCII),
             _login_pair,
         ),

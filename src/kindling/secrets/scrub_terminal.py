@@ -102,7 +102,7 @@ def without_line_numbers(text: str) -> str | None:
     return "\n".join(lines) if numbered >= 2 and _key_then_value(lines) else None
 
 
-def through_escapes(
+def through_other_readings(
     text: str, scrub: Callable[[str], Scrubbed], mask_copies: Callable[[str, dict[str, str]], str]
 ) -> Scrubbed:
     """``scrub`` of ``text``, after every value it finds in the text without its escape
