@@ -158,6 +158,36 @@ COMMAND_PLACES: tuple[Place, ...] = (
         rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
+    # macOS's keychain: security add-generic-password ... -w X (a bare -w prompts for it)
+    Place(
+        ("add-generic-password", "add-internet-password"),
+        rf"\bsecurity[ \t]++add-(?:generic|internet)-password{_ON}(?P<keep>[ \t]-w[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+    # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add, before)
+    Place(
+        ("mc alias", "mc config"),
+        r"(?P<keep>\bmc[ \t]++(?:alias[ \t]++set|config[ \t]++host[ \t]++add)[ \t]++"
+        rf"(?:{ARG}[ \t]++){{3}})(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+    # rclone config create|update NAME TYPE key value ...: a secret's value after its key
+    Place(
+        ("rclone",),
+        rf"\brclone[ \t]++config[ \t]++(?:create|update){_ON}(?P<keep>[ \t][\w-]*?"
+        r"(?:pass|password|secret|secret_access_key|token|key)(?:=|[ \t]++))"
+        rf"(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+    # A value a secret's file flag reads from a process substitution: --password-file <(echo X)
+    Place(
+        ("<(echo", "<(printf"),
+        r"(?P<keep>[ \t]-{1,2}[\w-]*?(?i:pass|secret|token|key)[\w-]*+(?:=|[ \t]++)"
+        rf"<\((?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
+        r"(?P<value>(?!-)(?:\"[^\"\r\n]*+\"|'[^'\r\n]*+'|[^\s\"'`|;&)]++))(?=[ \t]*+\))",
+        certain=True,
+    ),
     # A value piped into a command that reads a secret on its standard input.
     Place(
         (
@@ -172,11 +202,21 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b))",
         certain=True,
     ),
+    # ... or written to a file named for it: echo X > ~/.config/app/token, > .vault_pass
+    Place(
+        ("echo", "printf"),
+        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
+        r"(?P<value>(?!-)(?=[^\s]{8})(?:\"[^\"\s]++\"|'[^'\s]++'|[^\s\"'`|;&<>]++))"
+        r"(?=[ \t]*+>>?[ \t]*+[^\s;|&]*?(?i:token|passw(?:or)?d|pass|secret|credential|api[_-]?key"
+        r"|\.key\b)[^\s/;|&]*+(?:\s|$))",
+        certain=True,
+    ),
     # ... or fed to it as a here-string: gcloud secrets create db --data-file=- <<< X
     Place(
         ("<<<",),
-        r"(?P<keep>\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
-        rf"|chpasswd|sudo[ \t]++-S){_ON}<<<[ \t]*+)(?P<value>{ARG})",
+        r"(?P<keep>(?:\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
+        r"|chpasswd|sudo[ \t]++-S|cryptsetup|passwd[ \t]++--stdin)|--password-stdin"
+        rf"|--with-token){_ON}<<<[ \t]*+)(?P<value>{ARG})",
         certain=True,
     ),
     # ---------------------------------------------------------------- user:password pairs
@@ -198,9 +238,13 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # Oracle: sqlplus user/password[@db], expdp userid=user/password@db, rman target sys/pw;
     # and its JDBC thin URL, jdbc:oracle:thin:user/password@host:port:SID
     Place(
-        ("sqlplus", "sqlcl", "expdp", "impdp", "sqlldr", "rman", "dgmgrl", "jdbc:oracle:"),
+        (
+            *("sqlplus", "sqlcl", "expdp", "impdp", "sqlldr", "rman", "dgmgrl", "jdbc:oracle:"),
+            *("cx_oracle.connect(", "oracledb.connect("),
+        ),
         r"(?P<keep>(?:\b(?:sqlplus|sqlcl|expdp|impdp|sqlldr|rman|dgmgrl)\b"
-        r"[^\r\n]{0,200}?(?:[ \t]|(?i:userid)=)[\"']?|(?i:jdbc:oracle:[a-z0-9]{1,16}+:))"
+        r"[^\r\n]{0,200}?(?:[ \t]|(?i:userid)=)[\"']?|(?i:jdbc:oracle:[a-z0-9]{1,16}+:)"
+        r"|\b(?:cx_Oracle|oracledb)\.connect\([ \t]*+(?:(?:user|dsn)[ \t]*+=[ \t]*+)?[\"'])"
         r"[A-Za-z_][\w$#]{0,127}+/)"
         r"(?P<value>\"[^\"\r\n]*+\"|[^\s@/\"']++)(?=@|[\s\"']|$)",
         certain=True,
@@ -239,6 +283,15 @@ COMMAND_PLACES: tuple[Place, ...] = (
         rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb){_ON}[ \t](?P<keep>-p)"
         rf"(?P<value>{ARG})",
         certain=True,
+    ),
+    # -u USER -p PASSWORD, as many CLIs take a login (influx, docker login); not a port
+    # (docker run -u 1000 -p 8080:80), sudo's prompt (sudo -u ada -p 'password for %u: ') nor
+    # MySQL's database after the -p that asks for the password (mysql -u ada -p app)
+    Place(
+        ("-u ",),
+        r"(?<![^\r\n])(?![^\r\n]{0,300}?\b(?:mysql|mariadb)\w*+[ \t])[^\r\n]{0,300}?"
+        r"(?P<keep>[ \t]-[uU][ \t]++[^\s\"'-][^\s\"']*+[ \t]++-[pP][ \t]++)"
+        r"(?P<value>(?!-)(?![\d:.]++(?:\s|$))(?![\"'][^\"'\r\n]*?[\s%])" + ARG + ")",
     ),
     Place(("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{ARG})", certain=True),
     Place(("login",), rf"\blogin\b{_ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{ARG})", certain=True),

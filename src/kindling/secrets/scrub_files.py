@@ -125,14 +125,14 @@ FILE_PLACES: tuple[Place, ...] = (
         (
             *("login(", "credential(", "credentials(", "auth(", "pass_(", "bind_s("),
             *("simple_bind(", "basic(", "authentication(", "authenticationtoken("),
-            "credentials.create(",
-            "credentials::new(",
+            *("credentials.create(", "credentials::new(", "plaincredentials("),
+            "x509certificate2(",
         ),
         r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
         r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
         r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|[Ss]et(?:Basic|Proxy)Auth|setCredentials|auth"
         r"|pass_|Basic(?:AWS|Session)Credentials|AwsBasicCredentials\.create|Credentials::new"
-        r"|Credentials\.basic|(?:simple_)?bind(?:_s)?)"
+        r"|Credentials\.basic|(?:simple_)?bind(?:_s)?|PlainCredentials|X509Certificate2)"
         rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})"
         r"(?=[ \t]*+(?:[,)]|\.toCharArray\(\)))",
         certain=True,
@@ -157,20 +157,27 @@ FILE_PLACES: tuple[Place, ...] = (
         kind="secret",
     ),
     # A user and a password as a pair given to an auth argument: requests' and httpx's
-    # ``auth=("ada", "pw")``, Elasticsearch's ``basic_auth=("elastic", "pw")``, ``http_auth``.
+    # ``auth=("ada", "pw")``, Elasticsearch's ``basic_auth=("elastic", "pw")``, ``http_auth``;
+    # Guzzle's ``['auth' => ['ada', 'pw']]``.
     Place(
-        ("auth=(", "auth = (", "auth=[", "auth = ["),
-        r"(?P<keep>\b(?:[A-Za-z]++_)?auth[ \t]*+=[ \t]*+[(\[][ \t]*+"
+        ("auth=(", "auth = (", "auth=[", "auth = [", "auth' =>", 'auth" =>'),
+        r"(?P<keep>\b(?:[A-Za-z]++_)?auth(?:[ \t]*+=|[\"'][ \t]*+=>)[ \t]*+[(\[][ \t]*+"
         rf"{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})(?=[ \t]*+[,)\]])",
         certain=True,
     ),
     # A user and a password given in order after the first argument (a URL, a DSN or a host,
     # a literal or a name): JDBC's ``DriverManager.getConnection(url, "ada", "pw")``, PHP's
     # ``new PDO($dsn, "ada", "pw")`` and ``ldap_bind($conn, "cn=ada", "pw")``, Python's
-    # ``pymysql.connect("host", "ada", "pw")`` and ``MySQLdb.connect(...)``.
+    # ``pymysql.connect("host", "ada", "pw")`` and ``MySQLdb.connect(...)``, ``ftplib.FTP(...)``;
+    # ``new Sequelize("db", "ada", "pw")``, ``new mysqli("host", "ada", "pw")``; Go's
+    # ``smtp.PlainAuth("", "ada", "pw", host)``.
     Place(
-        ("getconnection(", "pdo(", "ldap_bind(", "pymysql.connect(", "mysqldb.connect("),
-        r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++PDO|\bldap_bind|\b(?:pymysql|MySQLdb)\.connect)"
+        (
+            *("getconnection(", "pdo(", "ldap_bind(", "pymysql.connect(", "mysqldb.connect("),
+            *("sequelize(", "mysqli(", "ftp(", "ftp_tls(", "plainauth("),
+        ),
+        r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++(?:PDO|Sequelize|mysqli)|\bldap_bind"
+        r"|\b(?:pymysql|MySQLdb)\.connect|\bftplib\.FTP(?:_TLS)?|\bsmtp\.PlainAuth)"
         rf"\([ \t]*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
         rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
         certain=True,
@@ -202,22 +209,26 @@ FILE_PLACES: tuple[Place, ...] = (
     # java-jwt's ``Algorithm.HMAC256("k")``, jjwt's ``Keys.hmacShaKeyFor("k".getBytes())``,
     # golang-jwt's ``token.SignedString([]byte("k"))``
     Place(
-        ("hmac.new(", ".new(b", "fernet(", "algorithm.hmac", "hmacshakeyfor(", "signedstring("),
+        (
+            *("hmac.new(", ".new(b", "fernet(", "algorithm.hmac", "hmacshakeyfor("),
+            *("signedstring(", "secretkeyspec("),
+        ),
         r"(?P<keep>(?:\b(?:hmac|HMAC)\.new|\b(?:AES|DES3?|Blowfish|ARC4|CAST)\.new|\bFernet"
-        r"|\bAlgorithm\.HMAC(?:256|384|512)|\bhmacShaKeyFor|\.SignedString)"
-        rf"\([ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?(?:[ \t]*+[,)]|\.getBytes\())",
+        r"|\bAlgorithm\.HMAC(?:256|384|512)|\bhmacShaKeyFor|\.SignedString"
+        r"|\bnew[ \t]++SecretKeySpec)"
+        rf"\([ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?(?:[ \t]*+[,)]|\.(?:getBytes|encode)\())",
         certain=True,
         kind="secret",
     ),
     # second, after the algorithm: Go's ``hmac.New(sha256.New, []byte("k"))``, Node's
     # ``crypto.createHmac("sha256", "k")`` and ``createCipheriv(alg, "k", iv)``, Ruby's
-    # ``OpenSSL::HMAC.hexdigest("SHA256", "k", data)``
+    # ``OpenSSL::HMAC.hexdigest("SHA256", "k", data)``, jjwt's ``signWith(HS256, "k")``
     Place(
         (
             *("hmac.new(", "createhmac(", "createcipheriv(", "createdecipheriv("),
-            *("hmac.hexdigest(", "hmac.digest(", "hmac.base64digest("),
+            *("hmac.hexdigest(", "hmac.digest(", "hmac.base64digest(", "signwith("),
         ),
-        r"(?P<keep>(?:\bhmac\.New|\bcreate(?:Hmac|Cipheriv|Decipheriv)"
+        r"(?P<keep>(?:\bhmac\.New|\bcreate(?:Hmac|Cipheriv|Decipheriv)|\.signWith"
         r"|\bHMAC\.(?:hex|base64)?digest)"
         rf"\([ \t]*+(?:{LIT}|[A-Za-z_][\w.:]{{0,60}}+)[ \t]*+,[ \t]*+{_WRAP})"
         rf"(?P<value>{LIT})(?=\)?[ \t]*+[,)])",
@@ -236,6 +247,16 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"|\bENV\.fetch\([ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+,[ \t]*+)(?P<value>{LIT})",
         certain=True,
         kind="secret",
+    ),
+    # Java takes a password as a char array: a literal made one and given to a call is that
+    # password (``ks.load(in, "pw".toCharArray())``, ``kmf.init(ks, ...)``, ``new
+    # PBEKeySpec(...)``); an alphabet assigned to a constant (``HEX = "0123...".toCharArray()``)
+    # is no argument.
+    Place(
+        (".tochararray()",),
+        r"(?P<keep>[(,][ \t]*+\")(?!0123|abcd|ABCD)(?P<value>[^\"\\\r\n]{4,200}+)"
+        r"(?=\"\.toCharArray\(\))",
+        certain=True,
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW
     Place(
