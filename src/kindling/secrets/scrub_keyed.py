@@ -306,7 +306,10 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "password=>=>" holds operators, not a value
     if (
         P.identifier.fullmatch(value)
-        and (tail.startswith((",", ")", "}")) or _named_by_key(value))
+        and (
+            tail.startswith((",", ")", "}"))
+            or (_named_by_key(value) and (value.isupper() or not _assignment_line(text, end)))
+        )
         and not _in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
@@ -317,6 +320,20 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
+
+
+# ``export DB_PASSWORD=x``, ``ENV DB_PASSWORD=x``, ``- DB_PASSWORD=x``, a ``.env`` or a
+# ``.properties`` line: a shell's or a config file's assignment, whose value is a literal even
+# when it reads as a name (``SQLSpringPassword``); code indents or spaces its assignments.
+_ASSIGNMENT_LINE = LazyRe(
+    r"(?:[ \t]*+(?:export|ENV|-)[ \t]++)?+[A-Za-z_][\w.-]*+=[^\s=]++[ \t]*+\r?", re.ASCII
+)
+
+
+def _assignment_line(text: str, end: int) -> bool:
+    start = text.rfind("\n", 0, end) + 1
+    stop = text.find("\n", end)
+    return _ASSIGNMENT_LINE.fullmatch(text[start : len(text) if stop < 0 else stop]) is not None
 
 
 def _named_by_key(value: str) -> bool:

@@ -9,12 +9,11 @@ order they run.
 Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling except ``secrets.secret_shapes``, ``secrets.scrub_keyed``,
-``secrets.scrub_loose``, ``secrets.scrub_commands``, ``secrets.scrub_context``,
-``secrets.scrub_named``, ``secrets.scrub_encoded``, ``secrets.scrub_values``,
-``secrets.scrub_typed``, ``secrets.scrub_gate``, ``secrets.scrub_data``,
-``secrets.scrub_password``, ``secrets.scrub_printed``, ``secrets.scrub_url`` and
-``secrets.regex_cache`` (never ``secrets.scrub``: it imports this module).
+Must not import anything from Kindling but these modules of ``secrets``: ``secret_shapes``,
+``scrub_keyed``, ``scrub_loose``, ``scrub_commands``, ``scrub_context``, ``scrub_named``,
+``scrub_encoded``, ``scrub_values``, ``scrub_typed``, ``scrub_gate``, ``scrub_data``,
+``scrub_password``, ``scrub_printed``, ``scrub_url``, ``scrub_sql``, ``scrub_tables`` and
+``regex_cache`` (never ``secrets.scrub``: it imports this module).
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
 from kindling.secrets.scrub_sql import sql_rules
+from kindling.secrets.scrub_tables import table_rules
 from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
 from kindling.secrets.scrub_url import url_rules
 from kindling.secrets.scrub_values import (
@@ -198,7 +198,7 @@ LONGEST_TOKEN = 2048
 # Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/.,~%@$\\\[-])" + AFTER_NAME + r"(?<!::)"
+    r"(?<![A-Za-z0-9_+/.~%@$\\\[-])" + AFTER_NAME + r"(?<!::)"
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
@@ -386,6 +386,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
         *named_rules(),
         *sql_rules(),
+        *table_rules(),
         *phrase_rules(),
         *keyed_rules(),
         *password_rules(),

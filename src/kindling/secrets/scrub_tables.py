@@ -1,0 +1,157 @@
+"""The table rule of ``secrets.scrub``: a value a table's header names by its column (issue 32,
+eleventh pass).
+
+A CSV file (``name,password`` then ``ada,x``), a tab-separated export, a Markdown table
+(``| user | token |``) and a command's aligned listing (``kubeadm token list``: ``TOKEN``, then
+the tokens under it) name their values by column, as an ``INSERT``'s column list does
+(``secrets.scrub_sql``): no key stands next to the value. The header is a line of 2 to 30
+column names, one of which ends in a secret word (``key_kind``: ``password``, ``api_token``,
+``client_secret``; not ``password_hash``, not ``key`` alone); every following row that reads
+as the header says (as many fields; in a listing, a value that starts where its column's name
+starts) has the value in that column masked. A value is left when it is empty, a placeholder or
+a reference (``leave_value``), a status word, too short for its kind, or, for a key or a token,
+a plain word (a tokenizer's ``token,count`` table lists words).
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+# A header line: 2 to 30 names (quoted or not) and their separators (a comma, a tab, a pipe, two
+# blanks), holding a secret word. Tried at each line's start (after a newline, a literal the
+# engine skips to; or at the text's start), the shape first: most lines are code or prose and
+# fail it at once. Then the lines after it that hold a separator, 200 at most.
+_SEP = r"(?:[ ]*+[,|\t][ ]*+|[ ]{2,}+)"
+_COLUMN = r"\"?[A-Za-z_][A-Za-z0-9_.-]{0,40}+(?:[ ][A-Za-z0-9_.-]{1,40}+)?\"?"
+_HEADER = (
+    rf"(?=[ \t]*+\|?[ \t]*+{_COLUMN}(?:{_SEP}{_COLUMN}){{1,29}}+[ \t]*+\|?[ \t]*+\r?\n)"
+    r"(?=[^\r\n]{0,500}?(?i:pass|pwd|token|secret|credential|key))"
+    r"(?P<header>[^\r\n]++\r?\n)"
+    r"(?P<rows>(?:[^\r\n]{0,2000}?(?:,|\t|\||[ ]{2})[^\r\n]{0,2000}+(?:\r?\n|\Z)){1,200}+)"
+)
+# A column's name: words joined by ``_``, ``-``, ``.`` or one blank (``API KEY``).
+_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_.-]{0,40}+(?: [A-Za-z0-9_.-]{1,40}+)?", re.ASCII)
+# One CSV field: quoted (a quote doubled inside) or up to the next comma.
+_CSV_FIELD = LazyRe(r'[ \t]*+(?:"(?:[^"\r\n]|"")*+"|[^,"\r\n]*+)[ \t]*+(?:,|$)', re.ASCII)
+_ALIGNED_GAP = LazyRe(r"[ ]{2,}+", re.ASCII)
+_MARKDOWN_RULE = LazyRe(r"[ \t]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+\|?)++[ \t]*+", re.ASCII)
+
+
+def _csv(line: str, sep: str) -> list[str] | None:
+    if line[:1].isspace():
+        return None  # an indented line is code's (``    yield value, token``), not a file's row
+    if sep == "\t":
+        return line.split("\t")
+    fields = [m[0].rstrip(",").strip() for m in _CSV_FIELD.finditer(line, 0, len(line)) if m[0]]
+    # the pattern ends each field at a comma or at the end: rejoin, then check nothing is lost
+    if ",".join(fields).replace(" ", "") != line.replace(" ", "").replace("\t", ""):
+        return None
+    return fields
+
+
+def _markdown(line: str) -> list[str] | None:
+    stripped = line.strip()
+    if not stripped.startswith("|") or not stripped.endswith("|"):
+        return None
+    return [cell.strip().strip("`*") for cell in stripped[1:-1].split("|")]
+
+
+def _aligned_columns(header: str) -> list[tuple[int, str]]:
+    """Where each column of an aligned listing starts, and its name (an indented header gives
+    an empty first name, which is no column's)."""
+    starts, pos = [], 0
+    for gap in _ALIGNED_GAP.finditer(header, 0, len(header)):
+        starts.append((pos, header[pos : gap.start()]))
+        pos = gap.end()
+    starts.append((pos, header[pos:].rstrip()))
+    return starts
+
+
+def _aligned(line: str, columns: list[tuple[int, str]]) -> list[str] | None:
+    cells = []
+    for start, _name in columns:
+        if len(line) <= start or line[start] == " " or (start and line[start - 1] != " "):
+            return None  # a value must start where its column's name starts
+        cells.append(line[start:].split(" ", 1)[0])
+    return cells
+
+
+def _worth_masking(kind: str, value: str) -> bool:
+    if not value or leave_value(value) or too_short(kind, value) or "[REDACTED:" in value:
+        return False
+    if value.lower() in STATUS_WORDS or any(c.isspace() for c in value):
+        return False
+    return kind == "password" or P.prose_word.fullmatch(value) is None
+
+
+def _table(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    header = m["header"].rstrip("\r\n")
+    if header.lstrip().startswith("|"):
+        names, split = _markdown(header), "md"
+    elif "\t" in header or "," in header:
+        split = "\t" if "\t" in header else ","
+        names = _csv(header, split)
+    else:
+        columns = _aligned_columns(header)
+        names, split = [name for _, name in columns], "aligned"
+    if names is None or not 2 <= len(names) <= 30:
+        return None
+    names = [name.strip('"') for name in names]
+    if not all(_NAME.fullmatch(name) for name in names):
+        return None  # a line of code or prose, not a header
+    kinds = {
+        i: kind
+        for i, name in enumerate(names)
+        if (kind := key_kind(name.replace(" ", ""), len(name.replace(" ", ""))))
+    }
+    if not kinds:
+        return None
+    lines = m["rows"].split("\n")
+    found: list[str] = []
+    for n, line in enumerate(lines):
+        body = line.rstrip("\r")
+        if split == "md":
+            if n == 0 and _MARKDOWN_RULE.fullmatch(body):
+                continue
+            cells = _markdown(body)
+        elif split == "aligned":
+            cells = _aligned(body, columns)
+        else:
+            cells = _csv(body, split)
+        if cells is None or len(cells) != len(names):
+            break  # the table ends where a row no longer reads as its header says
+        for place, kind in sorted(kinds.items(), reverse=True):  # right to left: offsets hold
+            value = cells[place].strip('"')
+            if _worth_masking(kind, value):
+                at = body.find(
+                    value,
+                    sum(len(c) + 1 for c in cells[:place])
+                    if split != "aligned"
+                    else columns[place][0],
+                )
+                if at >= 0:
+                    body = f"{body[:at]}{mask(kind)}{body[at + len(value) :]}"
+                    found.append(kind)
+        lines[n] = body + ("\r" if line.endswith("\r") else "")
+    if not found:
+        return None
+    return found[0], text[m.start() : m.start("rows")] + "\n".join(lines)
+
+
+def table_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    words = ("pass", "pwd", "token", "secret", "credential", "key")
+    return [
+        (words, LazyPattern(rf"\A{_HEADER}", re.ASCII), _table),
+        (words, LazyPattern(rf"\n{_HEADER}", re.ASCII), _table),
+    ]
