@@ -16,7 +16,7 @@ FORGET_MODULES = ("engine/forget.py", "store/sqlite/forget.py", "store/sqlite/pu
 SCRUB_MODULES = (
     *("secrets/scrub.py", "secrets/scrub_rules.py", "secrets/scrub_keyed.py"),
     *("secrets/scrub_values.py", "secrets/scrub_keywords.py", "secrets/privacy.py"),
-    "secrets/scrub_named.py",
+    *("secrets/scrub_named.py", "secrets/scrub_keys.py"),
 )
 # (plus "redacted" as a word the scrubber reads in logs: ``password: redacted`` is no password)
 SCRUB_WIRE = {"redactedKinds", "REDACTED_KINDS_KEY", "REDACTED", "redacted"}

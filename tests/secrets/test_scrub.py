@@ -423,7 +423,7 @@ SCRUB_MODULES = (
     *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
     *("scrub_data", "scrub_named", "scrub_loose", "scrub_commands", "scrub_files"),
     *("scrub_encoded", "scrub_gate", "scrub_terminal", "scrub_url", "scrub_password"),
-    *("scrub_typed", "scrub_printed", "scrub_sql", "scrub_tables"),
+    *("scrub_typed", "scrub_printed", "scrub_sql", "scrub_tables", "scrub_keys"),
 )
 
 

@@ -139,3 +139,43 @@ def test_a_longer_key_is_still_masked_where_it_is_copied() -> None:
     text = "jwt.sign(payload, 'my signing key 2024');\necho my signing key 2024"
     out = scrub_secrets(text).text
     assert "my signing key 2024" not in out
+
+
+# Issue 32, eleventh pass: keys named for the cryptography they key, and Rails' key base.
+CRYPTO_KEYS = [
+    'AES_KEY = "{k}"',
+    'hmacKey = "{k}";',
+    'jwt_key: "{k}"',
+    'config.secret_key_base = "{k}"',
+    '"encryption_key_base": "{k}"',
+    '"sharedKey": "{k}"',
+    "cipher_key = '{k}'",
+    'SAS_KEY="{k}"',
+    'product_key = "{k}"',
+    'secret_value: "{k}"',
+]
+
+
+@pytest.mark.parametrize("form", CRYPTO_KEYS)
+@FEW
+@given(key=KEY.filter(lambda k: len(k) >= 8))  # a key, token or secret is 8 characters at least
+def test_a_key_named_for_its_cipher_or_as_a_key_base_is_masked(form: str, key: str) -> None:
+    text = form.format(k=key)
+    out = scrub_secrets(text).text
+    assert key not in out, out
+    assert out.split("[REDACTED:")[0] == text.split(key)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "aes_key = os.urandom(32)",
+        "hmac_key: bytes",
+        'jwt_key_id = "kid-1"',
+        'SESSION_KEY = "_auth_user_id"',
+        "product_keys = load_keys()",
+        "shared_key = derive(secret, salt)",
+    ],
+)
+def test_code_around_such_keys_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

@@ -7,13 +7,15 @@ secret more loosely are ``secrets.scrub_loose``'s). See ``secrets.scrub`` for wh
 and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``.
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys`` (the words that name
+a secret, and ``key_kind``).
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_values import (
     VERSION_RANGE,
     LazyPattern,
@@ -32,97 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-# Words a log or form prints after "password:" that are a status, not the password.
-STATUS_WORDS = frozenset(
-    """incorrect invalid wrong required missing expired changed reset updated accepted rejected
-    denied mismatch ok empty hidden masked redacted protected optional set unset failed
-    failure success successful correct valid weak strong blank none incorrectly match
-    matches mismatched saved stored rotated revoked generated verified unverified""".split()  # noqa: SIM905
-)
 _CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "async", "function"))
-
-_FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
-_FORGE_PATS = tuple(f"{forge}pat" for forge in _FORGES)  # as ``key_kind`` reads a key
-# Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
-# out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
-# ``tokenizer`` are not secret keys.
-_KEY_ENDINGS = (
-    *("password", "passwd", "passphrase", "token", "secret", "credential", "credentials"),
-    "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
-    *("rootpw", "bindpw"),  # OpenLDAP's slapd.conf and ldap.conf (``pw`` glued to a word)
-    "passcode",
-    # A personal access token named by its forge: ``GITHUB_PAT``, ``gitlab-pat`` (``pat``
-    # alone ends ``re_pat``, a pattern).
-    *(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", "")),
-    "psk",  # a Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd)
-    *(
-        f"{word}{joint}key"
-        for word in (
-            *("api", "access", "app", "client", "consumer", "license", "account"),
-            *("private", "secret", "signing", "encryption", "master", "auth", "service"),
-            "storage",
-        )
-        for joint in ("[_.-]", "")
-    ),
-)
-KEY_WORDS: tuple[str, ...] = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
-KEY_WORDS += tuple(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", ""))
-
-
-# Words that end in "pass" without naming a password.
-_PASS_WORDS = tuple(
-    """bypass compass overpass underpass trespass surpass renderpass subpass multipass
-    singlepass firstpass secondpass onepass twopass""".split()  # noqa: SIM905
-)
-
-
-def _key_end(after: str) -> str:
-    """Look-behinds true when a key ending sits just before the consumed ``after`` character.
-
-    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` and ``pw``
-    must be a whole word or a CamelCase part (``DB_PW``, ``bindPw``, not ``OLDPWD``);
-    ``pass`` may end a longer key (``dbpass``, ``userpass``) unless the key is an English
-    word ending in it (``bypass``, ``compass``) or a graphics pass (``renderPass``).
-    """
-    not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
-    by_last: dict[str, list[str]] = {
-        "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
-        "w": [rf"(?<=pw{after})(?:(?<![a-z]pw{after})|(?-i:(?<=[a-z]Pw{after})))"],
-        "s": [rf"(?<=pass{after}){not_words}"],
-    }
-    for ending in _KEY_ENDINGS:
-        by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
-    groups = "|".join(f"(?<={last}{after})(?:{'|'.join(c)})" for last, c in by_last.items())
-    return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
-
-
-def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
-    """The kind named by the key word ending at ``key_end``, or None if no key word ends there
-    (``plural``: the key may name several, ``passwords``, ``api_keys``, for a list)."""
-    key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
-    key = key.replace(".", "")
-    if plural and key.endswith("s") and not key.endswith(("pass", "credentials")):
-        key = key[:-1]
-    if key.endswith(_PASS_WORDS):
-        return None
-    if key.endswith("secretaccesskey"):
-        return "aws_secret_access_key"
-    if key.endswith("privatekey"):
-        return "private_key"
-    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode")):
-        return "password"
-    if key.endswith(("token", *_FORGE_PATS)):
-        return "token"
-    if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
-        return "api_key"
-    if key.endswith(("accountkey", "authkey", "servicekey", "storagekey")):
-        return "api_key"
-    if key.endswith(("secret", "secretkey", "credential", "credentials", "signingkey")):
-        return "secret"
-    if key.endswith(("encryptionkey", "masterkey")):
-        return "secret"
-    return None
-
 
 _XML_SRC = (
     r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]{0,64}+)(?:[ \t][^<>\r\n]{0,200}+)?>)"
@@ -186,7 +98,7 @@ def _keyed_src() -> str:
     # Starts at the first character after the key (a closing quote, a blank or the operator)
     # and looks back for the key word: separators are far rarer than letters.
     return rf"""
-    (?P<sep>["' \t:=?+.,\\\[\]]{_key_end(".")}
+    (?P<sep>["' \t:=?+.,\\\[\]]{key_end_src(".")}
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
           | (?P<nest>(?<=["'])[ \t]*+:[ \t]*+\{{[^{{}}]{{0,200}}?  # "password": {{"value": "x"}}
                       ["'](?:value|defaultValue)["'][ \t]*+:  # (an ARM template's parameter)
@@ -219,7 +131,7 @@ def _keyed_src() -> str:
 
 def _flag_src() -> str:
     # ``--db-password hunter2``; ``--password=x`` is already a key-value pair for the rule above.
-    key_end = _key_end(r"[ \t]")
+    key_end = key_end_src(r"[ \t]")
     return rf"""
     -(?<![\w-]-)-[A-Za-z0-9_-]{{1,64}}+
     (?P<sep>[ \t]{key_end}[ \t]*+)(?!-)
@@ -322,11 +234,15 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
 
 
-# ``export DB_PASSWORD=x``, ``ENV DB_PASSWORD=x``, ``- DB_PASSWORD=x``, a ``.env`` or a
-# ``.properties`` line: a shell's or a config file's assignment, whose value is a literal even
-# when it reads as a name (``SQLSpringPassword``); code indents or spaces its assignments.
+# ``export DB_PASSWORD=x``, ``ENV DB_PASSWORD=x``, ``- DB_PASSWORD=x``, a ``.env`` line (an
+# environment variable's name in capitals) or a ``.properties`` line (a dotted key), at the
+# line's start: a shell's or a config file's assignment, whose value is a literal even when it
+# reads as a name (``SQLSpringPassword``). Code indents or spaces its assignments, and
+# ``userpass=dbPw`` alone reads as code's.
 _ASSIGNMENT_LINE = LazyRe(
-    r"(?:[ \t]*+(?:export|ENV|-)[ \t]++)?+[A-Za-z_][\w.-]*+=[^\s=]++[ \t]*+\r?", re.ASCII
+    r"(?:[ \t]*+(?:export|ENV|-)[ \t]++[A-Za-z_][\w.-]*+|[A-Z_][A-Z0-9_]*+"
+    r"|[A-Za-z_][\w-]*+(?:\.[\w-]++)++)=[^\s=]++[ \t]*+\r?",
+    re.ASCII,
 )
 
 
@@ -371,7 +287,7 @@ def _setter_src() -> str:
     # ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
     # secret key, given one string literal. Starts at the parenthesis, looks back for the key.
     return rf"""
-    \({_key_end(".")}
+    \({key_end_src(".")}
     [ \t]*+(?P<q>["'])(?P<value>[^"'\r\n\\]{{1,200}}+)(?P=q)[ \t]*+\)
     """
 

@@ -15,16 +15,16 @@
 - A JSON Web Key's private members (``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, ``k``), in an
   object whose ``kty`` says it is a key.
 
-What names a secret is ``secrets.scrub_keyed``'s ``key_kind``, so both agree. Loaded with the
+What names a secret is ``secrets.scrub_keys``' ``key_kind``, so both agree. Loaded with the
 other rules on the first call of ``scrub_secrets``. Must not import anything from Kindling
-except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keyed import KEY_WORDS, STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
 
 TYPE_CHECKING = False

@@ -27,7 +27,7 @@ and one digit in 12 characters are enough.
 ``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
 passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
 Must not import anything from Kindling except ``secrets.scrub_values``,
-``secrets.scrub_context`` and ``secrets.scrub_keyed``.
+``secrets.scrub_context`` and ``secrets.scrub_keys``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from kindling.secrets.scrub_context import (
     VERSION_PATH,
     about_other,
 )
-from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,

@@ -13,14 +13,14 @@ name one). Also the string a REPL echoes for an expression that ends in a secret
 (``>>> settings.DB_PASSWORD`` then ``'x'``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyPattern, leave_value, mask
 
 TYPE_CHECKING = False

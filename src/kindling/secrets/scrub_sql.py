@@ -10,14 +10,14 @@ reference, also when it is a call's first argument (the password the call hashes
 ``crypt('x', gen_salt('bf'))``). Numbers, ``NULL`` and parameters are left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keyed import key_kind
+from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, leave_value, mask, too_short
 
 TYPE_CHECKING = False

@@ -13,14 +13,14 @@ a reference (``leave_value``), a status word, too short for its kind, or, for a 
 a plain word (a tokenizer's ``token,count`` table lists words).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keyed``.
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keyed import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
 
 TYPE_CHECKING = False

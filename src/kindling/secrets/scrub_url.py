@@ -16,7 +16,7 @@
   ``/webhook`` segment, when a segment of it is shaped like a generated credential.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_keyed``,
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_keys``,
 ``secrets.scrub_context`` and ``secrets.scrub_encoded``.
 """
 
@@ -27,7 +27,7 @@ import re
 from kindling.secrets.scrub_context import QUERY_KEYS, UUID, credential_like, query_secret
 from kindling.secrets.scrub_encoded import DATA_MAGIC, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
-from kindling.secrets.scrub_keyed import key_kind
+from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,

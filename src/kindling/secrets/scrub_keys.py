@@ -1,0 +1,119 @@
+"""The words that name a secret, for the rules of ``secrets.scrub`` (issue 32, eleventh pass:
+moved out of ``secrets.scrub_keyed``, which uses them with ``secrets.scrub_named``,
+``scrub_password``, ``scrub_printed``, ``scrub_url``, ``scrub_sql`` and ``scrub_tables``).
+
+``key_kind`` tells what a key names (``DB_PASSWORD``: a password; ``"apiKey"``: an API key;
+``max_tokens``, ``tokenizer``: nothing), ``KEY_WORDS`` are the words that wake the key rules,
+``key_end_src`` builds the look-behinds that find a key's end in a pattern, and ``STATUS_WORDS``
+are what a log prints after "password:" that is a status, not the password.
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Imports nothing from
+Kindling.
+"""
+
+from __future__ import annotations
+
+# Words a log or form prints after "password:" that are a status, not the password.
+STATUS_WORDS = frozenset(
+    """incorrect invalid wrong required missing expired changed reset updated accepted rejected
+    denied mismatch ok empty hidden masked redacted protected optional set unset failed
+    failure success successful correct valid weak strong blank none incorrectly match
+    matches mismatched saved stored rotated revoked generated verified unverified""".split()  # noqa: SIM905
+)
+_FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
+_FORGE_PATS = tuple(f"{forge}pat" for forge in _FORGES)  # as ``key_kind`` reads a key
+# Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
+# out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
+# ``tokenizer`` are not secret keys.
+_KEY_ENDINGS = (
+    *("password", "passwd", "passphrase", "token", "secret", "credential", "credentials"),
+    "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
+    *("rootpw", "bindpw"),  # OpenLDAP's slapd.conf and ldap.conf (``pw`` glued to a word)
+    "passcode",
+    # A personal access token named by its forge: ``GITHUB_PAT``, ``gitlab-pat`` (``pat``
+    # alone ends ``re_pat``, a pattern).
+    *(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", "")),
+    "psk",  # a Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd)
+    *(
+        f"{word}{joint}key"
+        for word in (
+            *("api", "access", "app", "client", "consumer", "license", "account"),
+            *("private", "secret", "signing", "encryption", "master", "auth", "service"),
+            *("storage", "jwt", "hmac", "aes", "cipher", "crypt", "crypto", "sas", "shared"),
+            *("product", "serial", "activation"),
+        )
+        for joint in ("[_.-]", "")
+    ),
+    # Rails' ``secret_key_base`` (and ``encryption_key_base``); ``secret_value``
+    *(
+        f"{word}{a}key{b}base"
+        for word in ("secret", "encryption")
+        for a in ("[_.-]", "")
+        for b in ("[_.-]", "")
+    ),
+    *(f"secret{joint}value" for joint in ("[_.-]", "")),
+)
+KEY_WORDS: tuple[str, ...] = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
+KEY_WORDS += tuple(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", ""))
+
+
+# Words that end in "pass" without naming a password.
+_PASS_WORDS = tuple(
+    """bypass compass overpass underpass trespass surpass renderpass subpass multipass
+    singlepass firstpass secondpass onepass twopass""".split()  # noqa: SIM905
+)
+
+
+def key_end_src(after: str) -> str:
+    """Look-behinds true when a key ending sits just before the consumed ``after`` character.
+
+    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` and ``pw``
+    must be a whole word or a CamelCase part (``DB_PW``, ``bindPw``, not ``OLDPWD``);
+    ``pass`` may end a longer key (``dbpass``, ``userpass``) unless the key is an English
+    word ending in it (``bypass``, ``compass``) or a graphics pass (``renderPass``).
+    """
+    not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
+    by_last: dict[str, list[str]] = {
+        "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
+        "w": [rf"(?<=pw{after})(?:(?<![a-z]pw{after})|(?-i:(?<=[a-z]Pw{after})))"],
+        "s": [rf"(?<=pass{after}){not_words}"],
+    }
+    for ending in _KEY_ENDINGS:
+        by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
+    groups = "|".join(f"(?<={last}{after})(?:{'|'.join(c)})" for last, c in by_last.items())
+    return f"(?<=[{''.join(by_last)}]{after})(?:{groups})"
+
+
+_CRYPTO_KEYS = tuple(
+    f"{w}key" for w in ("jwt", "hmac", "aes", "cipher", "crypt", "crypto", "sas", "shared")
+)
+
+
+def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
+    """The kind named by the key word ending at ``key_end``, or None if no key word ends there
+    (``plural``: the key may name several, ``passwords``, ``api_keys``, for a list)."""
+    key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
+    key = key.replace(".", "")
+    if plural and key.endswith("s") and not key.endswith(("pass", "credentials")):
+        key = key[:-1]
+    if key.endswith(_PASS_WORDS):
+        return None
+    if key.endswith("secretaccesskey"):
+        return "aws_secret_access_key"
+    if key.endswith("privatekey"):
+        return "private_key"
+    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode")):
+        return "password"
+    if key.endswith(("token", *_FORGE_PATS)):
+        return "token"
+    if key.endswith(("apikey", "accesskey", "appkey", "clientkey", "consumerkey", "licensekey")):
+        return "api_key"
+    if key.endswith(("accountkey", "authkey", "servicekey", "storagekey")):
+        return "api_key"
+    if key.endswith(("secret", "secretkey", "credential", "credentials", "signingkey")):
+        return "secret"
+    if key.endswith(("encryptionkey", "masterkey", "keybase", "secretvalue", *_CRYPTO_KEYS)):
+        return "secret"
+    if key.endswith(("productkey", "serialkey", "activationkey")):
+        return "api_key"
+    return None
