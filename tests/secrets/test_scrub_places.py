@@ -260,6 +260,7 @@ LEFT = [
     "diff <(echo a) <(echo b)",
     "docker run -u 1000 -p 8080:80 nginx",
     "docker run -u node -p 3000 app",
+    "influx setup -u USER -p PASSWORD -o ORG",
     "sudo -u ada -p 'password for %u: ' ls",
     "ab -u put.json -p post.json http://localhost/",
     "pg_dump -U app -p 5432 app",

@@ -291,7 +291,8 @@ COMMAND_PLACES: tuple[Place, ...] = (
         ("-u ",),
         r"(?<![^\r\n])(?![^\r\n]{0,300}?\b(?:mysql|mariadb)\w*+[ \t])[^\r\n]{0,300}?"
         r"(?P<keep>[ \t]-[uU][ \t]++[^\s\"'-][^\s\"']*+[ \t]++-[pP][ \t]++)"
-        r"(?P<value>(?!-)(?![\d:.]++(?:\s|$))(?![\"'][^\"'\r\n]*?[\s%])" + ARG + ")",
+        r"(?P<value>(?!-)(?![\d:.]++(?:\s|$))(?![\"'][^\"'\r\n]*?[\s%])"
+        r"(?![A-Z][A-Z_]*+(?:[\s,;)]|$))" + ARG + ")",  # nor a placeholder, -p PASSWORD
     ),
     Place(("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{ARG})", certain=True),
     Place(("login",), rf"\blogin\b{_ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{ARG})", certain=True),
