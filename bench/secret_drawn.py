@@ -1,4 +1,4 @@
-"""Masking of drawn values in a few forms: the tables of issue 32's eighth to tenth passes.
+"""Masking of drawn values in a few forms: the tables of issue 32's eighth to eleventh passes.
 
     .venv/bin/python bench/secret_drawn.py [--draws N]
 
@@ -143,6 +143,46 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         "typed, echoed by Python's REPL for `settings.DB_PASSWORD`",
         _typed,
         ">>> settings.DB_PASSWORD\n'{}'",
+    ),
+    # Issue 32's eleventh pass.
+    ("typed, in a CSV's password column", _typed, "name,password,email\nada,{},a@example.com"),
+    (
+        "typed, in a Markdown table's token column",
+        _typed,
+        "| user | token |\n| --- | --- |\n| ada | {} |",
+    ),
+    (
+        "a name-like literal in an `.env` line",
+        lambda rng: _draw(string.ascii_lowercase, 6)(rng).capitalize() + "Password",
+        "DB_PASSWORD={}",
+    ),
+    ("24 letters and digits after a comma", _draw(ALNUM, 24), "ada,{},2024-01-01"),
+    ("typed, after `influx setup -u admin -p`", _typed, "influx setup -u admin -p {} -o org"),
+    (
+        "typed, after `security add-generic-password ... -w`",
+        _typed,
+        "security add-generic-password -s api -w {}",
+    ),
+    ("typed, echoed into `~/.config/app/token`", _typed, "echo {} > ~/.config/app/token"),
+    (
+        "typed, `mc alias set`'s secret key",
+        _typed,
+        "mc alias set s3 https://s3.example.com AKIA {}",
+    ),
+    ('typed, Java\'s `"...".toCharArray()` argument', _typed, 'ks.load(in, "{}".toCharArray());'),
+    ("typed, `new Sequelize(db, user, ...)`", _typed, "new Sequelize('app', 'ada', '{}', {{}})"),
+    ('typed, `cx_Oracle.connect("user/...@db")`', _typed, 'cx_Oracle.connect("scott/{}@orcl")'),
+    ("typed, after a dot leader (`password.....`)", _typed, "HikariConfig - password........{}"),
+    (
+        "typed, in psql's table",
+        _typed,
+        " id | client_secret\n----+---------------\n  3 | {}\n(1 row)",
+    ),
+    ("typed, after `Passwort für den Server ist`", _typed, "Mein Passwort für den Server ist {}"),
+    (
+        "24 letters and digits printed by `base64 -d`",
+        _draw(ALNUM, 24),
+        '$ echo "$ENCODED" | base64 -d\n{}',
     ),
 ]
 

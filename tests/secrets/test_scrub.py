@@ -356,6 +356,13 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "carriage returns after vendor words": (
         "('adobe okta ' + '\\r' * 40 + ' x A1b2C3d4e5F6g7H8q9 ') * 15_000"
     ),
+    # Issue 32, eleventh pass: tables, a login pair's flags, a secret's file, assignment lines.
+    "CSV headers": "'name,password\\n' * 75_000",
+    "a CSV table": "'name,password\\n' + 'ada,Summer2024x!\\n' * 60_000",
+    "Markdown rows": "'| user | token |\\n|---|---|\\n' + '| a | b |\\n' * 100_000",
+    "-u -p lines": "'tool -u ada -p x\\n' * 60_000",
+    "echo into token files": "'echo abcdefgh > a/b/token\\n' * 40_000",
+    "assignment lines": "'DB_PASSWORD=SomePassword\\n' * 40_000",
 }
 
 
@@ -423,7 +430,7 @@ SCRUB_MODULES = (
     *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
     *("scrub_data", "scrub_named", "scrub_loose", "scrub_commands", "scrub_files"),
     *("scrub_encoded", "scrub_gate", "scrub_terminal", "scrub_url", "scrub_password"),
-    *("scrub_typed", "scrub_printed", "scrub_sql", "scrub_tables", "scrub_keys"),
+    *("scrub_typed", "scrub_printed", "scrub_sql", "scrub_tables", "scrub_keys", "scrub_fed"),
 )
 
 

@@ -14,8 +14,8 @@ The places in credential files and code (``.netrc``, ``.pgpass``, ``smtp.login("
 are in ``secrets.scrub_files``, which also defines ``Place``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_context`` and
-``secrets.scrub_files``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_context``,
+``secrets.scrub_files`` and ``secrets.scrub_fed`` (the values fed to a command).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_context import credential_like
-from kindling.secrets.scrub_files import ARG, FILE_PLACES, Place
+from kindling.secrets.scrub_fed import FED_PLACES
+from kindling.secrets.scrub_files import ARG, FILE_PLACES, ON, Place
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
 
 TYPE_CHECKING = False
@@ -33,17 +34,13 @@ if TYPE_CHECKING:
 
 # The password of a ``user:password``-style pair: up to a blank or a quote.
 _PAIR_REST = r"""(?:'[^'\r\n]*+'|"[^"\r\n]*+"|[^\s"']++)"""
-# From a program's name to its flag: at most 300 characters of the same line.
-_ON = r"\b[^\r\n]{0,300}?"
-# printf's format before the value it prints: ``printf '%s' x``, ``printf "%s\n" x``.
-_FORMAT = r"""(?:'%s(?:\\n)?+'|"%s(?:\\n)?+")"""
 
 
 def _flag(programs: str, flags: str, joined: bool = False) -> str:
     """A flag of ``programs`` followed by its value (``-p X``, ``--password=X``; with
     ``joined``, the value may also follow the flag with no blank: ``-pX``)."""
     gap = r"(?:=|[ \t]*+)" if joined else r"(?:=|[ \t]++)"
-    return rf"\b(?:{programs}){_ON}(?P<keep>[ \t](?:{flags}){gap})(?P<value>(?!-){ARG})"
+    return rf"\b(?:{programs}){ON}(?P<keep>[ \t](?:{flags}){gap})(?P<value>(?!-){ARG})"
 
 
 COMMAND_PLACES: tuple[Place, ...] = (
@@ -75,7 +72,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # Wi-Fi: nmcli ... password X (or a psk property), wpa_passphrase SSID X
     Place(
         ("nmcli",),
-        rf"\bnmcli{_ON}(?P<keep>[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk"
+        rf"\bnmcli{ON}(?P<keep>[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk"
         r"|wifi-sec\.wep-key[0-3]|802-1x\.password|vpn\.secrets\.password)[ \t]++)"
         rf"(?P<value>{ARG})",
         certain=True,
@@ -137,13 +134,13 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("keyvault",),
-        rf"\bkeyvault[ \t]++secret[ \t]++set{_ON}(?P<keep>[ \t]--value(?:=|[ \t]++))"
+        rf"\bkeyvault[ \t]++secret[ \t]++set{ON}(?P<keep>[ \t]--value(?:=|[ \t]++))"
         rf"(?P<value>{ARG})",
         certain=True,
     ),
     Place(
         ("secret set",),
-        rf"\bgh[ \t]++secret[ \t]++set{_ON}(?P<keep>[ \t](?:--body|-b)(?:=|[ \t]*+))"
+        rf"\bgh[ \t]++secret[ \t]++set{ON}(?P<keep>[ \t](?:--body|-b)(?:=|[ \t]*+))"
         rf"(?P<value>{ARG})",
         certain=True,
     ),
@@ -161,7 +158,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # macOS's keychain: security add-generic-password ... -w X (a bare -w prompts for it)
     Place(
         ("add-generic-password", "add-internet-password"),
-        rf"\bsecurity[ \t]++add-(?:generic|internet)-password{_ON}(?P<keep>[ \t]-w[ \t]++)"
+        rf"\bsecurity[ \t]++add-(?:generic|internet)-password{ON}(?P<keep>[ \t]-w[ \t]++)"
         rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
@@ -175,50 +172,13 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # rclone config create|update NAME TYPE key value ...: a secret's value after its key
     Place(
         ("rclone",),
-        rf"\brclone[ \t]++config[ \t]++(?:create|update){_ON}(?P<keep>[ \t][\w-]*?"
+        rf"\brclone[ \t]++config[ \t]++(?:create|update){ON}(?P<keep>[ \t][\w-]*?"
         r"(?:pass|password|secret|secret_access_key|token|key)(?:=|[ \t]++))"
         rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
-    # A value a secret's file flag reads from a process substitution: --password-file <(echo X)
-    Place(
-        ("<(echo", "<(printf"),
-        r"(?P<keep>[ \t]-{1,2}[\w-]*?(?i:pass|secret|token|key)[\w-]*+(?:=|[ \t]++)"
-        rf"<\((?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
-        r"(?P<value>(?!-)(?:\"[^\"\r\n]*+\"|'[^'\r\n]*+'|[^\s\"'`|;&)]++))(?=[ \t]*+\))",
-        certain=True,
-    ),
-    # A value piped into a command that reads a secret on its standard input.
-    Place(
-        (
-            *("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
-            *("secret put", "with-token", "env add", "/dev/stdin"),
-        ),
-        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
-        rf"(?P<value>(?!-){ARG})"
-        r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
-        r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
-        r"|\bsecret[ \t]++(?:create|put)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
-        r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b))",
-        certain=True,
-    ),
-    # ... or written to a file named for it: echo X > ~/.config/app/token, > .vault_pass
-    Place(
-        ("echo", "printf"),
-        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
-        r"(?P<value>(?!-)(?=[^\s]{8})(?:\"[^\"\s]++\"|'[^'\s]++'|[^\s\"'`|;&<>]++))"
-        r"(?=[ \t]*+>>?[ \t]*+[^\s;|&]*?(?i:token|passw(?:or)?d|pass|secret|credential|api[_-]?key"
-        r"|\.key\b)[^\s/;|&]*+(?:\s|$))",
-        certain=True,
-    ),
-    # ... or fed to it as a here-string: gcloud secrets create db --data-file=- <<< X
-    Place(
-        ("<<<",),
-        r"(?P<keep>(?:\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
-        r"|chpasswd|sudo[ \t]++-S|cryptsetup|passwd[ \t]++--stdin)|--password-stdin"
-        rf"|--with-token){_ON}<<<[ \t]*+)(?P<value>{ARG})",
-        certain=True,
-    ),
+    # Values fed to a command that reads a secret (a pipe, a here-string, ...).
+    *FED_PLACES,
     # ---------------------------------------------------------------- user:password pairs
     # curl/wget -u user:pw, --user user:pw, --user=user:pw
     Place(
@@ -273,14 +233,14 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # lftp -u user,password
     Place(
         ("lftp",),
-        rf"\blftp{_ON}(?P<keep>[ \t]-u[ \t]++[\"']?[^\s,\"']++,)(?P<value>{_PAIR_REST})",
+        rf"\blftp{ON}(?P<keep>[ \t]-u[ \t]++[\"']?[^\s,\"']++,)(?P<value>{_PAIR_REST})",
         certain=True,
     ),
     # ---------------------------------------------------------------- flags
     # mysql -pPW (no blank: a blank after -p means "prompt for it")
     Place(
         ("mysql", "mariadb"),
-        rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb){_ON}[ \t](?P<keep>-p)"
+        rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb){ON}[ \t](?P<keep>-p)"
         rf"(?P<value>{ARG})",
         certain=True,
     ),
@@ -292,13 +252,13 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"(?<![^\r\n])(?![^\r\n]{0,300}?\b(?:mysql|mariadb)\w*+[ \t])[^\r\n]{0,300}?"
         r"(?P<keep>[ \t]-[uU][ \t]++[^\s\"'-][^\s\"']*+[ \t]++-[pP][ \t]++)"
         r"(?P<value>(?!-)(?![\d:.]++(?:\s|$))(?![\"'][^\"'\r\n]*?[\s%])"
-        r"(?![A-Z][A-Z_]*+(?:[\s,;)]|$))" + ARG + ")",  # nor a placeholder, -p PASSWORD
+        r"(?!(?:[A-Z][A-Z_]*+|[a-z]++)(?:[\s,;)]|$))" + ARG + ")",  # nor -p PASSWORD, a word
     ),
     Place(("sshpass",), rf"\bsshpass(?P<keep>[ \t]++-p[ \t]*+)(?P<value>{ARG})", certain=True),
-    Place(("login",), rf"\blogin\b{_ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{ARG})", certain=True),
+    Place(("login",), rf"\blogin\b{ON}(?P<keep>[ \t]-p[ \t]++)(?P<value>{ARG})", certain=True),
     Place(
         ("redis-cli", "keydb-cli"),
-        rf"\b(?:redis|keydb)-cli{_ON}(?P<keep>[ \t]-a[ \t]++)(?P<value>{ARG})",
+        rf"\b(?:redis|keydb)-cli{ON}(?P<keep>[ \t]-a[ \t]++)(?P<value>{ARG})",
         certain=True,
     ),
     Place(
@@ -329,7 +289,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("zip", "7z", "rar "),
-        rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){_ON}[ \t]-(?:P[ \t]++|p))"
+        rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){ON}[ \t]-(?:P[ \t]++|p))"
         rf"(?P<value>{ARG})",
     ),
     Place(

@@ -228,6 +228,16 @@ def _key_blob(m: re.Match[str]) -> tuple[str, str] | None:
     return "private_key", mask("private_key")
 
 
+_DECODED = cached_compile(r"base64[ \t]++(?:-d|-D|--decode)\b|b64decode", re.ASCII)
+
+
+def base64_fixture(before: str) -> bool:
+    """The text just before a token (lowercased) labels it base64 (``;base64,``, ``b64 =``):
+    a fixture's encoding; not ``base64 -d`` or ``b64decode``, which print what they decode
+    (issue 32, eleventh pass: the password ``kubectl ... | base64 -d`` printed was left)."""
+    return ("base64" in before or "b64" in before) and _DECODED.search(before) is None
+
+
 def ssh_blob(token: str) -> bool:
     """``token`` begins as an SSH public key's base64 does: a four-byte length, then the key
     type's name (``AAAAB3NzaC1yc2E``: ``ssh-rsa``); not a run that merely starts ``AAAA``

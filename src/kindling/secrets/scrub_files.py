@@ -31,6 +31,8 @@ class Place:
         self.words, self.source, self.certain, self.kind = words, source, certain, kind
 
 
+# From a program's name to its flag: at most 300 characters of the same line.
+ON = r"\b[^\r\n]{0,300}?"
 # One argument of a command line: quoted, or up to a blank or a shell operator.
 ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
 # A string literal of code.
@@ -182,10 +184,12 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
         certain=True,
     ),
-    # go-sql-driver/mysql's DSN, no scheme: ``"ada:pw@tcp(db:3306)/app"``, ``@unix(...)``.
+    # go-sql-driver/mysql's DSN, no scheme: ``"ada:pw@tcp(db:3306)/app"``, ``@unix(...)``; also
+    # unquoted, as a log prints it (``DSN was: ada:pw@tcp(db:3306)/app``).
     Place(
         ("@tcp(", "@unix("),
-        r"""(?P<keep>["'`][^"'`:@/\s]{1,64}+:)(?P<value>[^"'`@\s]{1,128}+)(?=@(?:tcp|unix)\()""",
+        r"""(?P<keep>(?:["'`=]|(?<!\S))[^"'`:@/\s]{1,64}+:)(?P<value>[^"'`@\s]{1,128}+)"""
+        r"(?=@(?:tcp|unix)\()",
         certain=True,
     ),
     Place(
@@ -236,14 +240,16 @@ FILE_PLACES: tuple[Place, ...] = (
         kind="secret",
     ),
     # A default given to a secret's environment variable: ``process.env.JWT_SECRET || "x"``,
-    # ``process.env["API_KEY"] ?? "x"``, Ruby's ``ENV["API_KEY"] || "x"`` and
+    # ``process.env["API_KEY"] ?? "x"``, Kotlin's ``System.getenv("JWT_SECRET") ?: "x"``,
+    # Ruby's ``ENV["API_KEY"] || "x"`` and
     # ``ENV.fetch("SECRET_KEY_BASE", "x")`` (Python's ``os.getenv("X_TOKEN", "x")`` is a
     # keyed value already).
     Place(
-        ("process.env", "env[", "env.fetch("),
+        ("process.env", "env[", "env.fetch(", "getenv("),
         rf"(?P<keep>\b(?:process\.env(?:\.{_SECRET_NAME}"
         rf"|\[[ \t]*+[\"'`]{_SECRET_NAME}[\"'`][ \t]*+\])"
-        rf"|ENV\[[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\])[ \t]*+(?:\|\||\?\?)[ \t]*+"
+        rf"|ENV\[[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\]"
+        rf"|System\.getenv\([ \t]*+\"{_SECRET_NAME}\"[ \t]*+\))[ \t]*+(?:\|\||\?\?|\?:)[ \t]*+"
         rf"|\bENV\.fetch\([ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+,[ \t]*+)(?P<value>{LIT})",
         certain=True,
         kind="secret",

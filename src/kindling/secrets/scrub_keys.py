@@ -30,6 +30,7 @@ _KEY_ENDINGS = (
     "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
     *("rootpw", "bindpw"),  # OpenLDAP's slapd.conf and ldap.conf (``pw`` glued to a word)
     "passcode",
+    "authtok",  # SSSD's ldap_default_authtok: the bind password
     # A personal access token named by its forge: ``GITHUB_PAT``, ``gitlab-pat`` (``pat``
     # alone ends ``re_pat``, a pattern).
     *(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", "")),
@@ -54,6 +55,7 @@ _KEY_ENDINGS = (
     *(f"secret{joint}value" for joint in ("[_.-]", "")),
 )
 KEY_WORDS: tuple[str, ...] = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
+KEY_WORDS += ("authtok",)
 KEY_WORDS += tuple(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", ""))
 
 
@@ -102,7 +104,9 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
         return "private_key"
-    if key.endswith(("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode")):
+    if key.endswith(
+        ("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode", "authtok")
+    ):
         return "password"
     if key.endswith(("token", *_FORGE_PATS)):
         return "token"

@@ -132,11 +132,12 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 # A login written as a pair after a word that names one: ``login: ada / <value>``,
-# ``Login: ada@example.com / <value>``, ``creds are ada:<value>``. The slash has blanks
+# ``Login: ada@example.com / <value>``, ``creds are ada:<value>``, ``log in with ada / <value>``.
+# The slash has blanks
 # around it (``account: org/repo-v2`` is a path); a colon has none (``user:password``).
 _PAIR_SRC = (
-    r"(?i:\b(?:login|logon|sign-?in|credentials|creds))"
-    r"[ \t]*+(?::|=|-|is|are)?[ \t]++"
+    r"(?i:\b(?:login|logon|log(?:ging)?[ \t]in|sign-?in|credentials|creds))"
+    r"[ \t]*+(?::|=|-|is|are|with|as)?[ \t]++"
     r"(?P<user>[\w.@+-]{1,64}+)(?:[ \t]++/[ \t]++|:)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;.)\]}]|$)"
 )
@@ -320,6 +321,9 @@ _COPULA = "是|为|為|は|는|은|이"
 _LOCAL_SRC = (
     r"(?i)(?<![A-Za-z\u00c0-\u024f\u0370-\u04ff])(?:{words})"
     r"(?!(?!{copula})[^\W\d_])"
+    # up to four words between (``Passwort für den Testserver ist``, ``пароль от базы:``)
+    r"(?P<between>(?:[ \t]++(?!(?:is|ist|est|es|é|är|jest)[ \t])[^\W\d_][^\s:=：]{{0,24}}+)"
+    r"{{0,4}}?)"
     r"(?P<sep>[」』\"'`]?[ \t]*+"
     r"(?:[:=：]|(?:is|ist|est|es|é|är|jest)(?=[ \t])|{copula})[ \t]*+)"
     r"(?P<q>[\"'`「『]?)(?P<value>[\x21-\x7e]{{4,64}}+)"
@@ -330,7 +334,7 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if m["q"] and value[-1:] in "\"'`":
         value = value[:-1]  # the closing quote
-    value = value.rstrip(".,;:!?)")
+    value = value.rstrip(".,;:?)")  # a sentence's end; a password may end in "!"
     if len(value) < 4 or not any(c.isalnum() for c in value) or "[REDACTED:" in value:
         return None
     if (
@@ -339,6 +343,8 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
         or value.lower() in STATUS_WORDS
     ):
         return None  # a reference (``$DB_PASS``), a placeholder, a status: ``password: required``
+    if m["between"] and (value.isalpha() or not any(c.isalpha() for c in value)):
+        return None  # after other words, a word or a number is the sentence's, not a password
     kept = m.string[m.start() : m.start("value")]
     return (
         "password",
@@ -352,7 +358,7 @@ def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
         (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
         (
-            ("login", "logon", "sign-in", "signin", "creds", "credentials"),
+            ("login", "logon", "log in", "logging in", "sign-in", "signin", "creds", "credentials"),
             LazyPattern(_PAIR_SRC, re.ASCII),
             _login_pair,
         ),

@@ -41,6 +41,7 @@ _PRINTED = (
 )
 _S = r"[ \t]++"  # blanks between words
 _REST = r"\b[^\r\n]*?"  # more of the same line
+_FLAGS = r"(?:[ \t]++-{1,2}[\w-]++(?:[= \t]++(?!-)[^\s|]++)?)*?"  # kubectl -n argocd get
 
 # (keywords, the command): each prints a secret and nothing else.
 COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -79,7 +80,7 @@ COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (
         ("kubectl",),
-        rf"kubectl{_S}(?:get{_S}secrets?{_REST}\|[ \t]*+base64{_S}(?:-d|--decode|-D)\b"
+        rf"kubectl{_FLAGS}{_S}(?:get{_S}secrets?{_REST}\|[ \t]*+base64{_S}(?:-d|--decode|-D)\b"
         rf"|create{_S}token\b)",
     ),
     (

@@ -25,6 +25,7 @@ from kindling.secrets.scrub_commands import place_rules
 from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_encoded import (
+    base64_fixture,
     base64_secret,
     base64_text,
     basic,
@@ -186,14 +187,13 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 # A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
-# sentence. Bounded by blanks or quotes (a URL path or a hash label before it makes it part of
-# something else), or after ``NAME=`` (an assignment, a query value: judged as alone unless
-# the name is a digest's or another kind of key's, ``_other_key``). 16 to ``LONGEST_TOKEN``
-# characters (a Dropbox token is 140, a 1Password service account's 650 to 900; under 20 only
-# ``short_generated`` judges it).
-# A dot inside joins parts (``t1.<id>.<secret>``, ``<id>.<secret>``); a dot that ends it is
-# the sentence's. It may start with one ``-``: base64url draws it as any other character (a
-# JSON Web Key's ``"d": "-phZ8..."``); a flag (``-Xmx4g``) is judged as any token is.
+# sentence. Bounded by blanks, quotes or a comma (a URL path or a hash label before it makes it
+# part of something else), or after ``NAME=`` (an assignment, a query value: judged as alone
+# unless the name is a digest's or another kind of key's, ``_other_key``). 16 to
+# ``LONGEST_TOKEN`` characters (a Dropbox token is 140, a 1Password service account's 650 to
+# 900; under 20 only ``short_generated`` judges it). A dot inside joins parts
+# (``t1.<id>.<secret>``), a dot that ends it is the sentence's. It may start with one ``-``:
+# base64url draws it as any character (``"d": "-phZ8..."``); a flag (``-Xmx4g``) is a token.
 LONGEST_TOKEN = 2048
 # Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
@@ -217,8 +217,8 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
         return None  # ``sha256=<digest>``, ``--etag=...``, ``PUBLISHABLE_KEY=``, ``cache.key=``
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
-    if ssh_blob(token) or "base64" in before or "b64" in before:
-        return None  # an SSH public key blob, a base64 fixture
+    if ssh_blob(token) or base64_fixture(before):
+        return None  # an SSH public key blob, a base64 fixture (not what ``base64 -d`` printed)
     if _MANGLED.match(token):
         return None  # a C++ or Rust symbol as its compiler mangles it (_ZN4node11Environment...)
     if basic(token):

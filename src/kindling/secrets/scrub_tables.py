@@ -37,14 +37,15 @@ _HEADER = (
     rf"(?=[ \t]*+\|?[ \t]*+{_COLUMN}(?:{_SEP}{_COLUMN}){{1,29}}+[ \t]*+\|?[ \t]*+\r?\n)"
     r"(?=[^\r\n]{0,500}?(?i:pass|pwd|token|secret|credential|key))"
     r"(?P<header>[^\r\n]++\r?\n)"
-    r"(?P<rows>(?:[^\r\n]{0,2000}?(?:,|\t|\||[ ]{2})[^\r\n]{0,2000}+(?:\r?\n|\Z)){1,200}+)"
+    r"(?P<rows>(?:[^\r\n]{0,2000}?(?:,|\t|\||[ ]{2}|-\+-)[^\r\n]{0,2000}+(?:\r?\n|\Z)){1,200}+)"
 )
 # A column's name: words joined by ``_``, ``-``, ``.`` or one blank (``API KEY``).
 _NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_.-]{0,40}+(?: [A-Za-z0-9_.-]{1,40}+)?", re.ASCII)
 # One CSV field: quoted (a quote doubled inside) or up to the next comma.
-_CSV_FIELD = LazyRe(r'[ \t]*+(?:"(?:[^"\r\n]|"")*+"|[^,"\r\n]*+)[ \t]*+(?:,|$)', re.ASCII)
+_CSV_FIELD = LazyRe(r'[ \t]*+("(?:[^"\r\n]|"")*+"|[^,"\r\n]*+)[ \t]*+', re.ASCII)
 _ALIGNED_GAP = LazyRe(r"[ ]{2,}+", re.ASCII)
-_MARKDOWN_RULE = LazyRe(r"[ \t]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+\|?)++[ \t]*+", re.ASCII)
+# The rule under a piped table's header: Markdown's ``|---|:---:|``, psql's ``----+----``.
+_RULE = LazyRe(r"[ \t]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+[|+]?)++[ \t]*+", re.ASCII)
 
 
 def _csv(line: str, sep: str) -> list[str] | None:
@@ -52,18 +53,40 @@ def _csv(line: str, sep: str) -> list[str] | None:
         return None  # an indented line is code's (``    yield value, token``), not a file's row
     if sep == "\t":
         return line.split("\t")
-    fields = [m[0].rstrip(",").strip() for m in _CSV_FIELD.finditer(line, 0, len(line)) if m[0]]
-    # the pattern ends each field at a comma or at the end: rejoin, then check nothing is lost
-    if ",".join(fields).replace(" ", "") != line.replace(" ", "").replace("\t", ""):
-        return None
-    return fields
+    fields: list[str] = []
+    pos = 0
+    while True:
+        field = _CSV_FIELD.match(line, pos)
+        if field is None:
+            return None
+        fields.append(field[1])
+        pos = field.end()
+        if pos == len(line):
+            return fields
+        if line[pos] != ",":
+            return None  # a quote inside an unquoted field: no CSV row
+        pos += 1
+        if pos == len(line):
+            return [*fields, ""]  # an empty last field
 
 
-def _markdown(line: str) -> list[str] | None:
+def _piped(line: str) -> list[str] | None:
+    """A Markdown table's row (``| a | b |``) or psql's (`` a | b``): its cells."""
     stripped = line.strip()
-    if not stripped.startswith("|") or not stripped.endswith("|"):
+    if "|" not in stripped:
         return None
-    return [cell.strip().strip("`*") for cell in stripped[1:-1].split("|")]
+    stripped = stripped[1:] if stripped.startswith("|") else stripped
+    stripped = stripped[:-1] if stripped.endswith("|") else stripped
+    return [_unwrapped(cell.strip()) for cell in stripped.split("|")]
+
+
+def _unwrapped(cell: str) -> str:
+    """A cell's text without Markdown's code or bold marks around it (a value's own ``*``
+    stays)."""
+    for mark in ("**", "`", "*"):
+        if len(cell) > 2 * len(mark) and cell.startswith(mark) and cell.endswith(mark):
+            return cell[len(mark) : -len(mark)]
+    return cell
 
 
 def _aligned_columns(header: str) -> list[tuple[int, str]]:
@@ -97,8 +120,8 @@ def _worth_masking(kind: str, value: str) -> bool:
 def _table(m: re.Match[str]) -> tuple[str, str] | None:
     text = m.string
     header = m["header"].rstrip("\r\n")
-    if header.lstrip().startswith("|"):
-        names, split = _markdown(header), "md"
+    if "|" in header:
+        names, split = _piped(header), "piped"
     elif "\t" in header or "," in header:
         split = "\t" if "\t" in header else ","
         names = _csv(header, split)
@@ -121,10 +144,12 @@ def _table(m: re.Match[str]) -> tuple[str, str] | None:
     found: list[str] = []
     for n, line in enumerate(lines):
         body = line.rstrip("\r")
-        if split == "md":
-            if n == 0 and _MARKDOWN_RULE.fullmatch(body):
+        if split == "piped":
+            if n == 0:
+                if _RULE.fullmatch(body) is None:
+                    return None  # a table drawn with pipes has a rule under its header
                 continue
-            cells = _markdown(body)
+            cells = _piped(body)
         elif split == "aligned":
             cells = _aligned(body, columns)
         else:

@@ -1,0 +1,61 @@
+"""The places of ``secrets.scrub_commands`` where a value is fed to a command that reads a
+secret (issue 32, eleventh pass: moved out of ``scrub_commands`` when it passed 400 lines).
+
+A value piped into a command that reads a secret on its standard input (``echo X | sudo -S``,
+``| docker login --password-stdin``, ``| gh auth login --with-token``), fed to it as a
+here-string (``cryptsetup luksOpen dev name <<< X``), read by a secret's file flag from a
+process substitution (``--password-file <(echo X)``), or written to a file named for a secret
+(``echo X > ~/.config/app/token``). Each is *certain*: what is fed there is the secret.
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_files`` (``Place``, ``ARG``).
+"""
+
+from __future__ import annotations
+
+from kindling.secrets.scrub_files import ARG, ON, Place
+
+# printf's format before the value it prints: ``printf '%s' x``, ``printf "%s\n" x``.
+_FORMAT = r"""(?:'%s(?:\\n)?+'|"%s(?:\\n)?+")"""
+
+FED_PLACES: tuple[Place, ...] = (
+    # A value a secret's file flag reads from a process substitution: --password-file <(echo X)
+    Place(
+        ("<(echo", "<(printf"),
+        r"(?P<keep>[ \t]-{1,2}[\w-]*?(?i:pass|secret|token|key)[\w-]*+(?:=|[ \t]++)"
+        rf"<\((?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
+        r"(?P<value>(?!-)(?:\"[^\"\r\n]*+\"|'[^'\r\n]*+'|[^\s\"'`|;&)]++))(?=[ \t]*+\))",
+        certain=True,
+    ),
+    # A value piped into a command that reads a secret on its standard input.
+    Place(
+        (
+            *("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
+            *("secret put", "with-token", "env add", "/dev/stdin"),
+        ),
+        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
+        rf"(?P<value>(?!-){ARG})"
+        r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
+        r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
+        r"|\bsecret[ \t]++(?:create|put)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
+        r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b))",
+        certain=True,
+    ),
+    # ... or written to a file named for it: echo X > ~/.config/app/token, > .vault_pass
+    Place(
+        ("echo", "printf"),
+        rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
+        r"(?P<value>(?!-)(?=[^\s]{8})(?:\"[^\"\s]++\"|'[^'\s]++'|[^\s\"'`|;&<>]++))"
+        r"(?=[ \t]*+>>?[ \t]*+[^\s;|&]*?(?i:token|passw(?:or)?d|pass|secret|credential|api[_-]?key"
+        r"|\.key\b)[^\s/;|&]*+(?:\s|$))",
+        certain=True,
+    ),
+    # ... or fed to it as a here-string: gcloud secrets create db --data-file=- <<< X
+    Place(
+        ("<<<",),
+        r"(?P<keep>(?:\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
+        r"|chpasswd|sudo[ \t]++-S|cryptsetup|passwd[ \t]++--stdin)|--password-stdin"
+        rf"|--with-token){ON}<<<[ \t]*+)(?P<value>{ARG})",
+        certain=True,
+    ),
+)
