@@ -38,6 +38,11 @@ FORMS = {
     "MySQL's PASSWORD()": (
         "INSERT INTO mysql.user (User, Password) VALUES ('app', PASSWORD('{v}'));"
     ),
+    # Issue 32, eleventh pass: SQLAlchemy's echo logs the parameters on the next line.
+    "parameters logged after": (
+        "INFO sqlalchemy.engine.Engine INSERT INTO users (name, password) VALUES (?, ?)\n"
+        "INFO sqlalchemy.engine.Engine [generated in 0.00021s] ('ada', '{v}')"
+    ),
 }
 
 
@@ -64,6 +69,8 @@ def test_a_value_in_a_secret_columns_place_is_masked(name: str, value: str, othe
         "INSERT INTO t (a, password) VALUES (1, :password);",
         "INSERT INTO t (password, b) VALUES ('%s', %s)",
         "INSERT INTO t (password, b) VALUES (?, ?)",
+        "INSERT INTO t (a, password) VALUES (%s, %s)\n(1, None)",
+        "INSERT INTO t (a, password_hash) VALUES (?, ?)\n[cached since 2s ago] (1, 'Summer2024x')",
         "INSERT INTO settings (name, value) VALUES ('token_ttl', '3600');",
         "INSERT INTO t (a, token) VALUES (1, 'x', 3);",  # a row that does not fit its columns
         "the insert into users (name, password) failed",

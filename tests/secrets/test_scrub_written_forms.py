@@ -1,6 +1,6 @@
-"""Issue 32, eleventh pass: forms from a probe written by a helper that had not read the
-scrubber (247 snippets of where a developer meets a secret, with the value's place marked),
-each left by the rules before this pass, and the look-alikes next to them.
+"""Issue 32, eleventh pass: forms from two probes written by helpers that had not read the
+scrubber (247 and 254 snippets of where a developer meets a secret, with the value's place
+marked), each left by the rules before this pass, and the look-alikes next to them.
 
 Values are drawn by hypothesis as people type passwords (a capitalised word, digits, a sign).
 """
@@ -45,6 +45,20 @@ FORMS = {
     "Spanish, words before es": "la contraseña del admin es {}, cámbiala después",
     "Russian, words before the colon": "Пароль от базы: {}",
     "log in with a pair": "try logging in with admin / {}",
+    # the second probe: configuration formats, what tools print, other languages
+    "Squid's login=user:password": "cache_peer parent.corp parent 3128 0 default login=squid:{}",
+    "Redis ACL file": "user worker on >{} ~jobs:* &* +@list +@connection",
+    "Redis ACL SETUSER": "redis-cli ACL SETUSER ada on >{} ~* +@all",
+    "Jenkins Secret.fromString": "new StringCredentialsImpl(G, 'gh', 'x', Secret.fromString('{}'))",
+    "Jenkins UsernamePasswordCredentialsImpl": (
+        'new UsernamePasswordCredentialsImpl(CredentialsScope.GLOBAL, "hub", "Hub", "ci", "{}")'
+    ),
+    "sbt Credentials": 'credentials += Credentials("Nexus", "oss.example.org", "ci", "{}")',
+    "Groovy Sql.newInstance": "Sql.newInstance('jdbc:postgresql://db/app', 'app', '{}', 'Driver')",
+    "MATLAB database": "conn = database('warehouse', 'analyst', '{}', 'Vendor', 'PostgreSQL');",
+    "T-SQL N'...'": "EXEC sp_addlinkedsrvlogin @rmtsrvname = N'LEGACY01', @rmtpassword = N'{}';",
+    "PHP var_dump": 'array(1) {{\n  ["pass"]=>\n  string(9) "{}"\n}}',
+    "a table drawn with boxes": "│ token          │ {}                     │",
 }
 
 
@@ -82,6 +96,13 @@ def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token
         "Logging in as admin: done",
         # a pipeline shaped as a header has no rule under it
         "cat f | grep token | wc -l\nls | Secr3t!x | head",
+        "user default on nopass ~* +@all",
+        "if x > 3: user = y",
+        "user ada on #e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ~*",
+        "Secret.fromString(System.getenv('TOKEN'))",
+        "conn = database(dsn, user, password)",
+        "login=$(whoami):$(hostname)",
+        "│ name   │ value │",
     ],
 )
 def test_look_alikes_of_those_forms_are_left(text: str) -> None:

@@ -306,6 +306,14 @@ COMMAND_PLACES: tuple[Place, ...] = (
         rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{ARG})",
     ),
     Place(("mongo",), _flag(r"mongo(?:sh|dump|restore|import|export)?", "-p")),
+    # Redis's ACLs: ACL SETUSER ada on >PW ~jobs:* +@read, and a users.acl file's line
+    # (user ada on >PW ...); ``#<sha256>`` is the password's hash, ``<PW`` removes one.
+    Place(
+        ("setuser", "on >"),
+        r"(?P<keep>(?:\b(?i:acl)[ \t]++(?i:setuser)|(?<![^\r\n])[ \t]*+user)[ \t]++[^\s>]++"
+        r"(?:[ \t]++(?!>)[^\s]++)*?[ \t]++>)(?P<value>[^\s]++)",
+        certain=True,
+    ),
     # RabbitMQ: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD
     Place(
         ("rabbitmqctl",),

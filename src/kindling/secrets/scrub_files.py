@@ -172,14 +172,17 @@ FILE_PLACES: tuple[Place, ...] = (
     # ``new PDO($dsn, "ada", "pw")`` and ``ldap_bind($conn, "cn=ada", "pw")``, Python's
     # ``pymysql.connect("host", "ada", "pw")`` and ``MySQLdb.connect(...)``, ``ftplib.FTP(...)``;
     # ``new Sequelize("db", "ada", "pw")``, ``new mysqli("host", "ada", "pw")``; Go's
-    # ``smtp.PlainAuth("", "ada", "pw", host)``.
+    # ``smtp.PlainAuth("", "ada", "pw", host)``; Groovy's ``Sql.newInstance(url, "ada", "pw",
+    # driver)``, MATLAB's ``database("db", "ada", "pw", ...)``.
     Place(
         (
             *("getconnection(", "pdo(", "ldap_bind(", "pymysql.connect(", "mysqldb.connect("),
-            *("sequelize(", "mysqli(", "ftp(", "ftp_tls(", "plainauth("),
+            *("sequelize(", "mysqli(", "ftp(", "ftp_tls(", "plainauth(", "sql.newinstance("),
+            "database(",
         ),
         r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++(?:PDO|Sequelize|mysqli)|\bldap_bind"
-        r"|\b(?:pymysql|MySQLdb)\.connect|\bftplib\.FTP(?:_TLS)?|\bsmtp\.PlainAuth)"
+        r"|\b(?:pymysql|MySQLdb)\.connect|\bftplib\.FTP(?:_TLS)?|\bsmtp\.PlainAuth"
+        r"|\bSql\.newInstance|(?<![\w.])database)"
         rf"\([ \t]*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
         rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
         certain=True,
@@ -262,6 +265,17 @@ FILE_PLACES: tuple[Place, ...] = (
         (".tochararray()",),
         r"(?P<keep>[(,][ \t]*+\")(?!0123|abcd|ABCD)(?P<value>[^\"\\\r\n]{4,200}+)"
         r"(?=\"\.toCharArray\(\))",
+        certain=True,
+    ),
+    # Jenkins' Groovy: a literal made a secret (``Secret.fromString("x")``), the password of
+    # ``new UsernamePasswordCredentialsImpl(scope, id, description, "ada", "x")``; sbt's
+    # ``Credentials("realm", "host", "ada", "x")``.
+    Place(
+        ("secret.fromstring(", "usernamepasswordcredentialsimpl(", "credentials("),
+        r"(?P<keep>\bSecret\.fromString\([ \t]*+"
+        r"|\bUsernamePasswordCredentialsImpl\((?:[^,()\r\n]{1,120}+,){4}[ \t]*+"
+        rf"|(?<![\w.])Credentials\((?:[ \t]*+{LIT}[ \t]*+,){{3}}[ \t]*+)"
+        rf"(?P<value>{LIT})(?=[ \t]*+\))",
         certain=True,
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW

@@ -110,6 +110,7 @@ def _keyed_src() -> str:
           | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
           | (?<=,)(?P<call>[ \t]++)(?=["'`])               # setopt(h, OPT_PASSWORD, "value")
           | (?<=[ \t])[ \t]*+{_OPERATOR}
+          | (?<=[ \t])[ \t]*+[│┃][ \t]*+(?=[^\s│┃])          # a table drawn with boxes
           | (?<=[ \t])[ \t]*+{_TYPES}[ \t]++=(?![=~])      # Go: var token string = "x"
           | (?<=:)[ \t]*+{_TYPES}[ \t]*+=(?![=~>])         # TS: const token: string = "x"
           | (?<=:)(?::=|=|(?!:))
@@ -123,8 +124,9 @@ def _keyed_src() -> str:
         )
         # A formatter's wrap: the quoted value alone on the next line (``password =``, then
         # ``"x"``; ``API_KEY = (``, then ``"x"``).
-        (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]))?
-        [ \t]*+(?:@(?="))?                                # C#'s @"x", Objective-C's @"x"
+        (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]|string\(\d{{1,4}}\)[ \t]))?
+        [ \t]*+(?:@(?=")|N(?=')|string\(\d{{1,4}}\)[ \t]++(?="))?  # C#'s @"x", T-SQL's N'x',
+                                                        # PHP's var_dump: string(8) "x"
     )
     {_VALUE}
     """

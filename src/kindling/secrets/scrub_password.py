@@ -137,7 +137,7 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
 # around it (``account: org/repo-v2`` is a path); a colon has none (``user:password``).
 _PAIR_SRC = (
     r"(?i:\b(?:login|logon|log(?:ging)?[ \t]in|sign-?in|credentials|creds))"
-    r"[ \t]*+(?::|=|-|is|are|with|as)?[ \t]++"
+    r"(?:[ \t]*+[:=][ \t]*+|[ \t]*+(?:-|is|are|with|as)?[ \t]++)"
     r"(?P<user>[\w.@+-]{1,64}+)(?:[ \t]++/[ \t]++|:)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;.)\]}]|$)"
 )

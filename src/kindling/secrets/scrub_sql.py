@@ -7,7 +7,8 @@ statement is read, and the quoted value in the place of a column whose name ends
 word (``key_kind``, as for any key: ``password``, ``api_token``, ``client_secret``; not
 ``password_hash``, whose value is a digest) is masked, unless it is a placeholder or a
 reference, also when it is a call's first argument (the password the call hashes:
-``crypt('x', gen_salt('bf'))``). Numbers, ``NULL`` and parameters are left.
+``crypt('x', gen_salt('bf'))``). Numbers, ``NULL`` and parameters are left; the parameters a
+log prints on the next line (SQLAlchemy's echo) are read by the same places (eleventh pass).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
@@ -73,5 +74,19 @@ def _insert(m: re.Match[str]) -> tuple[str, str] | None:
     return found[0], head + rows
 
 
+# The statement a driver or an ORM logs with parameters, and the parameters it logs on the next
+# line (SQLAlchemy's echo: ``VALUES (?, ?)`` then ``[generated in 0.0002s] ('ada', 'x')``).
+_MARK = r"(?:\?|%s|\$\d{1,3}+|:\w{1,64}+)"
+_PARAMS_SRC = (
+    r"(?i:\binsert[ \t]++(?:ignore[ \t]++)?into)[ \t]++[\w.`\"\[\]]{1,128}+[ \t]*+"
+    r"\((?P<columns>[^()\r\n]{1,1000}+)\)[ \t]*+(?i:values)[ \t]*+"
+    rf"\([ \t]*+{_MARK}(?:[ \t]*+,[ \t]*+{_MARK}){{0,200}}+[ \t]*+\)[^\r\n]{{0,80}}+\r?\n"
+    r"[^\r\n(]{0,200}+(?P<rows>\((?:" + _ITEM + r"|,)*+\))"
+)
+
+
 def sql_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    return [(("insert",), LazyPattern(_INSERT_SRC, re.ASCII), _insert)]
+    return [
+        (("insert",), LazyPattern(_INSERT_SRC, re.ASCII), _insert),
+        (("insert",), LazyPattern(_PARAMS_SRC, re.ASCII), _insert),
+    ]
