@@ -172,6 +172,18 @@ EXAMPLES: dict[str, str] = {
     "Java KeyManagerFactory.init": 'kmf.init(ks, "{}".toCharArray());',
     ".NET X509Certificate2": 'var cert = new X509Certificate2("client.pfx", "{}");',
     "Guzzle auth": "$client = new Client(['auth' => ['ada', '{}']]);",
+    "Redis ACL SETUSER": "redis-cli ACL SETUSER ada on >{} ~* +@all",
+    "Redis users.acl": "user worker on >{} ~jobs:* +@list",
+    "Jenkins Secret.fromString": "def s = Secret.fromString('{}')",
+    "sbt Credentials": 'Credentials("Nexus", "repo.example.org", "ada", "{}")',
+    "Perl DBI": 'my $dbh = DBI->connect("dbi:Pg:dbname=app", "ada", "{}", {{ RaiseError => 1 }});',
+    "mysql_real_connect": 'mysql_real_connect(conn, "localhost", "ada", "{}", "app", 0, NULL, 0);',
+    "userinfo template": 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", "ada", "{}", addr, "app")',
+    "URL cut around its password": 'url = "postgresql://ada:" + "{}" + "@db:5432/app"',
+    "Basic pair encoded": 'auth = base64.b64encode(b"ada:{}")',
+    "Python env fallback": 'token = os.getenv("SENTRY_TOKEN") or "{}"',
+    "C# env fallback": 'var key = Environment.GetEnvironmentVariable("OPENAI_KEY") ?? "{}";',
+    "Rust env fallback": 'let key = env::var("API_KEY").unwrap_or_else(|_| "{}".to_string());',
 }
 
 
@@ -275,6 +287,11 @@ LEFT = [
     'for (char c : "aeiou".toCharArray()) {',
     "new X509Certificate2(path, password)",
     "$client = new Client(['auth' => [$user, $pass]]);",
+    'fmt.Sprintf("%s:%s", "localhost", "8080")',
+    'x = "{}:{}".format(a, b)',
+    'port = os.getenv("PORT") or "8080"',
+    'url = "http://" + host + ":" + port',
+    "btoa(username + ':' + password)",
 ]
 
 

@@ -1,16 +1,17 @@
-"""Issue 32, eleventh pass: forms from two probes written by helpers that had not read the
-scrubber (247 and 254 snippets of where a developer meets a secret, with the value's place
-marked), each left by the rules before this pass, and the look-alikes next to them.
+"""Issue 32, eleventh pass: forms from three probes written by helpers that had not read the
+scrubber (247, 254 and 261 snippets of where a developer meets a secret, with the value's
+place marked), each left by the rules before this pass, and the look-alikes next to them.
 
 Values are drawn by hypothesis as people type passwords (a capitalised word, digits, a sign).
 """
 
 from __future__ import annotations
 
+import base64
 import string
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
@@ -59,6 +60,17 @@ FORMS = {
     "T-SQL N'...'": "EXEC sp_addlinkedsrvlogin @rmtsrvname = N'LEGACY01', @rmtpassword = N'{}';",
     "PHP var_dump": 'array(1) {{\n  ["pass"]=>\n  string(9) "{}"\n}}',
     "a table drawn with boxes": "│ token          │ {}                     │",
+    # the third probe: secrets in code's many positions
+    "Rust raw string": 'let token = r#"{}"#;',
+    "Go aes.NewCipher": 'block, err := aes.NewCipher([]byte("{}"))',
+    "RustCrypto new_from_slice": 'let cipher = Aes256Gcm::new_from_slice(b"{}").unwrap();',
+    "ASP.NET SymmetricSecurityKey": (
+        'IssuerSigningKey = new SymmetricSecurityKey(Encoding.UTF8.GetBytes("{}")),'
+    ),
+    "gin cookie store": 'store := cookie.NewStore([]byte("{}"))',
+    "PHP JWT::encode": "$jwt = JWT::encode($payload, '{}', 'HS256');",
+    "Scala JwtCirce": 'val token = JwtCirce.encode(claim, "{}", JwtAlgorithm.HS256)',
+    "PHP getenv ?:": "$pw = getenv('DB_PASSWORD') ?: '{}';",
 }
 
 
@@ -70,6 +82,25 @@ def test_a_form_the_helper_met_is_masked(name: str, value: str) -> None:
     assert value not in out.text, out.text
     # a password's last sign is the password's, not the sentence's: none of it is left
     assert f"]{value[-1]}" not in out.text, out.text
+
+
+DECODE_CALLS = [
+    'byte[] keyBytes = Base64.getDecoder().decode("{}");',
+    'var key = Convert.FromBase64String("{}");',
+    'key = Base64.strict_decode64("{}")',
+    "$key = base64_decode('{}');",
+    'let key = Data(base64Encoded: "{}")!',
+    'key = base64.b64decode("{}")',
+]
+
+
+@pytest.mark.parametrize("call", DECODE_CALLS)
+@FEW
+@given(raw=st.binary(min_size=24, max_size=48))
+def test_a_key_given_to_a_base64_decode_call_is_masked(call: str, raw: bytes) -> None:
+    encoded = base64.b64encode(raw).decode()
+    assume(encoded not in scrub_secrets(f"the value {encoded} came back").text)
+    assert encoded not in scrub_secrets(call.format(encoded)).text
 
 
 @FEW
@@ -103,6 +134,9 @@ def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token
         "conn = database(dsn, user, password)",
         "login=$(whoami):$(hostname)",
         "│ name   │ value │",
+        'expected_hash = b64decode("Xk29fLq8Zm3vPw7RtY5nAb==")',
+        'icon = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"',
+        "block, err := aes.NewCipher(key)",
     ],
 )
 def test_look_alikes_of_those_forms_are_left(text: str) -> None:

@@ -131,7 +131,7 @@ def generated_part(part: str) -> bool:
 
 
 # A label just before a base64 value that makes it a digest or public data, not a secret.
-_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "b64", "base64")
+_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum")
 # Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
 _DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
 
@@ -144,7 +144,9 @@ def base64_secret(token: str, before: str) -> str | None:
     given to a key that names a secret loosely (``STRIPE_KEY=<base64>``)."""
     before = before.lower()
     body = token.rstrip("=")
-    if any(label in before for label in _DIGEST_LABELS) or not has_candidate(token):
+    if any(label in before for label in _DIGEST_LABELS) or base64_fixture(before):
+        return None  # a digest's or a fixture's label (a decode call's literal is the key)
+    if not has_candidate(token):
         return None
     raw = decoded(token) if may_be_text(token) else None
     if raw is not None and printable(raw):
@@ -228,14 +230,23 @@ def _key_blob(m: re.Match[str]) -> tuple[str, str] | None:
     return "private_key", mask("private_key")
 
 
-_DECODED = cached_compile(r"base64[ \t]++(?:-d|-D|--decode)\b|b64decode", re.ASCII)
+_DECODED = cached_compile(
+    r"base64[ \t]++(?:-d|-D|--decode)\b|b64decode|decode64|base64_decode|frombase64string"
+    r"|getdecoder\(\)\.decode|base64encoded:|decodestring",
+    re.ASCII,
+)
 
 
 def base64_fixture(before: str) -> bool:
     """The text just before a token (lowercased) labels it base64 (``;base64,``, ``b64 =``):
-    a fixture's encoding; not ``base64 -d`` or ``b64decode``, which print what they decode
-    (issue 32, eleventh pass: the password ``kubectl ... | base64 -d`` printed was left)."""
-    return ("base64" in before or "b64" in before) and _DECODED.search(before) is None
+    a fixture's encoding; not ``base64 -d`` or a decode call (``b64decode("...")``,
+    ``Base64.getDecoder().decode("...")``, ``Convert.FromBase64String("...")``): what it
+    prints or the key it decodes (issue 32, eleventh pass)."""
+    return ("base64" in before or "b64" in before) and not _decoding(before)
+
+
+def _decoding(before: str) -> bool:
+    return _DECODED.search(before) is not None
 
 
 def ssh_blob(token: str) -> bool:
@@ -276,7 +287,11 @@ _SRI = cached_compile(r"(?:sha|md)[0-9]*+-", re.ASCII | re.IGNORECASE)
 def _mixed(m: re.Match[str]) -> tuple[str, str] | None:
     """Its letters and digits are drawn as a key generator draws them, and it is no path."""
     token, before = m[0].rstrip("=."), m.string[max(0, m.start() - 30) : m.start()].lower()
-    if _SRI.match(token) or any(label in before for label in _DIGEST_LABELS):
+    if (
+        _SRI.match(token)
+        or any(label in before for label in _DIGEST_LABELS)
+        or base64_fixture(before)
+    ):
         return None  # a digest: ``sha384-<base64>`` (a subresource's integrity), ``sha256=``
     url_safe = "-" in token or "_" in token
     if not ("~" in token or (url_safe and ("+" in token or "/" in token))):

@@ -45,7 +45,10 @@ _FIRST = (
 )
 # What may wrap a literal key: bytes (``b"k"``), Go's ``[]byte("k")``, Node's
 # ``Buffer.from("k")``, ``new TextEncoder().encode("k")``.
-_WRAP = r"(?:b(?=[\"'])|\[\]byte\(|Buffer\.from\(|new[ \t]++TextEncoder\(\)\.encode\()?"
+_WRAP = (
+    r"(?:b(?=[\"'])|\[\]byte\(|Buffer\.from\(|new[ \t]++TextEncoder\(\)\.encode\("
+    r"|Encoding\.UTF8\.GetBytes\()?"
+)
 # A byte written in code: hex, decimal or octal.
 _BYTE = r"(?:0[xX][0-9A-Fa-f]{1,2}|[0-9]{1,3})"
 # An environment variable's name that says it holds a secret.
@@ -178,11 +181,11 @@ FILE_PLACES: tuple[Place, ...] = (
         (
             *("getconnection(", "pdo(", "ldap_bind(", "pymysql.connect(", "mysqldb.connect("),
             *("sequelize(", "mysqli(", "ftp(", "ftp_tls(", "plainauth(", "sql.newinstance("),
-            "database(",
+            *("database(", "dbi->connect("),
         ),
         r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++(?:PDO|Sequelize|mysqli)|\bldap_bind"
         r"|\b(?:pymysql|MySQLdb)\.connect|\bftplib\.FTP(?:_TLS)?|\bsmtp\.PlainAuth"
-        r"|\bSql\.newInstance|(?<![\w.])database)"
+        r"|\bSql\.newInstance|(?<![\w.])database|\bDBI->connect)"
         rf"\([ \t]*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
         rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
         certain=True,
@@ -197,7 +200,8 @@ FILE_PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("_connect(",),
-        rf"(?P<keep>\bmysqli?_connect\([ \t]*+{LIT}[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
+        r"(?P<keep>\bmysql(?:i_|_)(?:real_)?connect\([ \t]*+(?:[A-Za-z_$][\w$]*+[ \t]*+,[ \t]*+)?"
+        rf"{LIT}[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
         rf"(?P<value>{LIT})",
         certain=True,
     ),
@@ -206,23 +210,27 @@ FILE_PLACES: tuple[Place, ...] = (
     # the key (``jwt.sign(payload, "secret")`` signs with "secret"). JWT libraries take it
     # second, after the payload or the token (PyJWT, jsonwebtoken, ruby-jwt, jose):
     Place(
-        ("jwt.", "jsonwebtoken.", "jose."),
-        r"(?P<keep>\b(?:jwt|JWT|jsonwebtoken|jose)\.(?:encode|decode|sign|verify)"
+        ("jwt.", "jsonwebtoken.", "jose.", "jwt::", "jwtcirce."),
+        r"(?P<keep>\b(?:jwt|JWT|jsonwebtoken|jose|JwtCirce)(?:\.|::)(?:encode|decode|sign|verify)"
         rf"(?:\([ \t]*+|[ \t]++){_FIRST}[ \t]*+,[ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?[ \t]*+[,)])",
         certain=True,
         kind="secret",
     ),
     # first: ``hmac.new(b"k", ...)``, PyCryptodome's ``AES.new(b"k", ...)``, ``Fernet(b"k")``,
     # java-jwt's ``Algorithm.HMAC256("k")``, jjwt's ``Keys.hmacShaKeyFor("k".getBytes())``,
-    # golang-jwt's ``token.SignedString([]byte("k"))``
+    # golang-jwt's ``token.SignedString([]byte("k"))``, Go's ``aes.NewCipher([]byte("k"))``,
+    # RustCrypto's ``Aes256Gcm::new_from_slice(b"k")``, ASP.NET's ``new
+    # SymmetricSecurityKey(Encoding.UTF8.GetBytes("k"))``, gin's ``cookie.NewStore([]byte("k"))``
     Place(
         (
             *("hmac.new(", ".new(b", "fernet(", "algorithm.hmac", "hmacshakeyfor("),
-            *("signedstring(", "secretkeyspec("),
+            *("signedstring(", "secretkeyspec(", "aes.newcipher(", "new_from_slice("),
+            *("symmetricsecuritykey(", "cookie.newstore(", "newcookiestore("),
         ),
         r"(?P<keep>(?:\b(?:hmac|HMAC)\.new|\b(?:AES|DES3?|Blowfish|ARC4|CAST)\.new|\bFernet"
         r"|\bAlgorithm\.HMAC(?:256|384|512)|\bhmacShaKeyFor|\.SignedString"
-        r"|\bnew[ \t]++SecretKeySpec)"
+        r"|\bnew[ \t]++SecretKeySpec|\baes\.NewCipher|::new_from_slice"
+        r"|\bnew[ \t]++SymmetricSecurityKey|\bcookie\.NewStore|\bsessions\.NewCookieStore)"
         rf"\([ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?(?:[ \t]*+[,)]|\.(?:getBytes|encode)\())",
         certain=True,
         kind="secret",
@@ -244,15 +252,20 @@ FILE_PLACES: tuple[Place, ...] = (
     ),
     # A default given to a secret's environment variable: ``process.env.JWT_SECRET || "x"``,
     # ``process.env["API_KEY"] ?? "x"``, Kotlin's ``System.getenv("JWT_SECRET") ?: "x"``,
+    # PHP's ``getenv('DB_PASSWORD') ?: 'x'``, Python's ``os.getenv("X_TOKEN") or "x"``, C#'s
+    # ``GetEnvironmentVariable("X_KEY") ?? "x"``, Rust's ``env::var("X").unwrap_or("x")``,
     # Ruby's ``ENV["API_KEY"] || "x"`` and
     # ``ENV.fetch("SECRET_KEY_BASE", "x")`` (Python's ``os.getenv("X_TOKEN", "x")`` is a
     # keyed value already).
     Place(
-        ("process.env", "env[", "env.fetch(", "getenv("),
+        ("process.env", "env[", "env.fetch(", "getenv(", "environ.get(", "variable(", "env::var("),
         rf"(?P<keep>\b(?:process\.env(?:\.{_SECRET_NAME}"
         rf"|\[[ \t]*+[\"'`]{_SECRET_NAME}[\"'`][ \t]*+\])"
         rf"|ENV\[[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\]"
-        rf"|System\.getenv\([ \t]*+\"{_SECRET_NAME}\"[ \t]*+\))[ \t]*+(?:\|\||\?\?|\?:)[ \t]*+"
+        rf"|(?:System\.|os\.|os\.environ\.)?(?:getenv|get|GetEnvironmentVariable)\("
+        rf"[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\))[ \t]*+(?:\|\||\?\?|\?:|or)[ \t]*+"
+        rf"|\benv::var\([ \t]*+\"{_SECRET_NAME}\"[ \t]*+\)\.unwrap_or(?:_else)?\("
+        r"(?:\|_\|[ \t]*+)?"
         rf"|\bENV\.fetch\([ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+,[ \t]*+)(?P<value>{LIT})",
         certain=True,
         kind="secret",
@@ -276,6 +289,34 @@ FILE_PLACES: tuple[Place, ...] = (
         r"|\bUsernamePasswordCredentialsImpl\((?:[^,()\r\n]{1,120}+,){4}[ \t]*+"
         rf"|(?<![\w.])Credentials\((?:[ \t]*+{LIT}[ \t]*+,){{3}}[ \t]*+)"
         rf"(?P<value>{LIT})(?=[ \t]*+\))",
+        certain=True,
+    ),
+    # A user and a password put into a pair by code: a template of two placeholders joined by a
+    # colon, as userinfo or a Basic pair (Go's ``Sprintf("%s:%s@tcp(%s)/%s", "ada", "pw", ...)``,
+    # ``"amqp://{}:{}@{}/".format("ada", "pw", host)``, PHP's ``sprintf('%s:%s', 'ada', 'pw')``,
+    # PowerShell's ``"{0}:{1}" -f "ada", "pw"``); a URL cut around its password
+    # (``"postgresql://ada:" + "pw" + "@db/app"``); a literal pair a Basic header encodes
+    # (``btoa("ada:pw")``, ``b64encode(b"ada:pw")``, ``base64Encode(utf8.encode('ada:pw'))``).
+    Place(
+        ("%s:%s", "{}:{}", "{0}:{1}"),
+        r"(?P<keep>[\"'`][^\"'`\r\n]{0,80}?(?:%s:%s|\{\}:\{\}|\{0\}:\{1\})"
+        r"(?:@[^\"'`\r\n]{0,80}+)?[\"'`][ \t]*+(?:,|\)?\.format\(|-f)[ \t]*+"
+        rf"(?:{LIT}|[A-Za-z_$][\w.$]{{0,40}}+)[ \t]*+,[ \t]*+)"
+        rf"(?![\"'`]\d{{1,5}}+[\"'`])(?P<value>{LIT})",  # not a port: "%s:%s", "db", "5432"
+        certain=True,
+    ),
+    Place(
+        ('" + "', "' + '", '":" + "', "':' + '"),
+        r"(?P<keep>://[^\s\"'`:/@]{1,64}+:[\"'][ \t]*+\+[ \t]*+)"
+        rf"(?P<value>{LIT})(?=[ \t]*+\+[ \t]*+[\"']@)",
+        certain=True,
+    ),
+    Place(
+        ("encode(", "btoa(", "encode64("),
+        r"(?P<keep>\b(?:b64encode|btoa|base64Encode|encode64|strict_encode64|base64_encode"
+        r"|Base64\.encode|encodeToString)\([ \t]*+(?:(?:utf8\.encode|Buffer\.from|"
+        r"str\.encode)\([ \t]*+|b(?=[\"']))?[\"'][\w.@+-]{1,64}+:)"
+        r"(?P<value>[^\"'\s]{4,128}+)(?=[\"'])",
         certain=True,
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW

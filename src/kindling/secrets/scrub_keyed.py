@@ -125,8 +125,9 @@ def _keyed_src() -> str:
         # A formatter's wrap: the quoted value alone on the next line (``password =``, then
         # ``"x"``; ``API_KEY = (``, then ``"x"``).
         (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]|string\(\d{{1,4}}\)[ \t]))?
-        [ \t]*+(?:@(?=")|N(?=')|string\(\d{{1,4}}\)[ \t]++(?="))?  # C#'s @"x", T-SQL's N'x',
-                                                        # PHP's var_dump: string(8) "x"
+        [ \t]*+(?:@(?=")|N(?=')|r\#{{1,3}}(?=")|string\(\d{{1,4}}\)[ \t]++(?="))?  # C#'s @"x","
+                                                        # T-SQL's N'x', Rust's r#"x"#, PHP's
+                                                        # var_dump: string(8) "x"
     )
     {_VALUE}
     """
