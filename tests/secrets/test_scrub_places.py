@@ -184,6 +184,8 @@ EXAMPLES: dict[str, str] = {
     "Python env fallback": 'token = os.getenv("SENTRY_TOKEN") or "{}"',
     "C# env fallback": 'var key = Environment.GetEnvironmentVariable("OPENAI_KEY") ?? "{}";',
     "Rust env fallback": 'let key = env::var("API_KEY").unwrap_or_else(|_| "{}".to_string());',
+    "a key decoded from a literal": 'aesKey = base64.b64decode("{}")',
+    "AWS SDK for Go": 'credentials.NewStaticCredentials("AKIAIOSFODNN7EXAMPLE", "{}", "")',
 }
 
 
@@ -292,6 +294,9 @@ LEFT = [
     'port = os.getenv("PORT") or "8080"',
     'url = "http://" + host + ":" + port',
     "btoa(username + ':' + password)",
+    'monkey_data = base64.b64decode("aGVsbG8gd29ybGQ=")',
+    "token_bytes = b64decode(data)",
+    'FIXTURE = base64.b64decode("aRk0l4QKnRBXFiZJbgHYSOUwXMaXPAWRHvf0XFPc7XeSyb8Qd8B4")',
 ]
 
 

@@ -1,6 +1,8 @@
-"""Issue 32, eleventh pass: forms from three probes written by helpers that had not read the
-scrubber (247, 254 and 261 snippets of where a developer meets a secret, with the value's
-place marked), each left by the rules before this pass, and the look-alikes next to them.
+"""Issue 32, eleventh pass: forms from five probes written by helpers that had not read the
+scrubber (247, 254, 261, 265 and 264 snippets of where a developer meets a secret, with the
+value's place marked: configs and tools, outputs and config formats, code, fixtures as
+scanners' authors write them, messages to and from agents), each left by the rules before
+this pass, and the look-alikes next to them.
 
 Values are drawn by hypothesis as people type passwords (a capitalised word, digits, a sign).
 """
@@ -71,6 +73,30 @@ FORMS = {
     "PHP JWT::encode": "$jwt = JWT::encode($payload, '{}', 'HS256');",
     "Scala JwtCirce": 'val token = JwtCirce.encode(claim, "{}", JwtAlgorithm.HS256)',
     "PHP getenv ?:": "$pw = getenv('DB_PASSWORD') ?: '{}';",
+    # the fourth probe: fixtures as scanners' authors write them
+    "CloudFormation parameter's Default": (
+        "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n    Default: {}"
+    ),
+    "AWS SDK for Go static credentials": (
+        'Credentials: credentials.NewStaticCredentials("AKID", "{}", ""),'
+    ),
+    "a table named for keys": "INSERT INTO api_keys (id, name, key) VALUES (1, 'prod', '{}');",
+    # the fifth probe: messages to and from agents
+    "German, lautet": "Das Passwort für die Staging-Datenbank lautet {}",
+    "French, c'est": "le mot de passe de la base de prod c'est {}",
+    "Polish, to": "hasło do bazy to {}",
+    "Ukrainian, a dash": "пароль до бази даних — {}",
+    "Russian, no separator": "пароль от базы {}",
+    "German, no separator": "Benutzer admin, Kennwort {}",
+    "Korean slang": "아이디 kim, 비번 {}",
+    "Hindi, the copula after": "डेटाबेस का पासवर्ड {} है",
+    "Vietnamese": "mật khẩu database là {}",
+    "Indonesian": "username budi, kata sandi {}",
+    "Arabic": "اسم المستخدم: admin كلمة السر: {}",
+    "English, pw for ... =": "pw for staging db = {}",
+    "a pair after words": "db creds are in 1password but fine here: postgres / {}",
+    "basic auth's pair": "basic auth for the staging site: preview:{}",
+    "a login pair after an arrow": "sftp login -> uploader / {}",
 }
 
 
@@ -137,6 +163,15 @@ def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token
         'expected_hash = b64decode("Xk29fLq8Zm3vPw7RtY5nAb==")',
         'icon = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"',
         "block, err := aes.NewCipher(key)",
+        'password:\n  type: string\n  description: the password\n  default: ""',
+        "INSERT INTO settings (name, value) VALUES ('theme', 'darkmode2024');",
+        "INSERT INTO token_types (id, key) VALUES (1, 'refresh_token');",
+        "пароль был изменён 2 раза",
+        "Passwort vergessen? Hier klicken",
+        "Das Passwort muss 8+ Zeichen haben",
+        "login failed for user admin: error 401",
+        "login page at https://x.com:8443/login",
+        "login as of 10:30 / 11:45 today",
     ],
 )
 def test_look_alikes_of_those_forms_are_left(text: str) -> None:

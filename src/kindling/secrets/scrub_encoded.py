@@ -230,18 +230,14 @@ def _key_blob(m: re.Match[str]) -> tuple[str, str] | None:
     return "private_key", mask("private_key")
 
 
-_DECODED = cached_compile(
-    r"base64[ \t]++(?:-d|-D|--decode)\b|b64decode|decode64|base64_decode|frombase64string"
-    r"|getdecoder\(\)\.decode|base64encoded:|decodestring",
-    re.ASCII,
-)
+_DECODED = cached_compile(r"base64[ \t]++(?:-d|-D|--decode)\b", re.ASCII)
 
 
 def base64_fixture(before: str) -> bool:
-    """The text just before a token (lowercased) labels it base64 (``;base64,``, ``b64 =``):
-    a fixture's encoding; not ``base64 -d`` or a decode call (``b64decode("...")``,
-    ``Base64.getDecoder().decode("...")``, ``Convert.FromBase64String("...")``): what it
-    prints or the key it decodes (issue 32, eleventh pass)."""
+    """The text just before a token (lowercased) labels it base64 (``;base64,``, ``b64 =``,
+    ``FIXTURE = base64.b64decode(``): a fixture's encoding; not ``base64 -d``, which prints
+    what it decodes (issue 32, eleventh pass). A key decoded from a literal is
+    ``scrub_files``' place."""
     return ("base64" in before or "b64" in before) and not _decoding(before)
 
 

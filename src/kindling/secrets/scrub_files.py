@@ -131,13 +131,14 @@ FILE_PLACES: tuple[Place, ...] = (
             *("login(", "credential(", "credentials(", "auth(", "pass_(", "bind_s("),
             *("simple_bind(", "basic(", "authentication(", "authenticationtoken("),
             *("credentials.create(", "credentials::new(", "plaincredentials("),
-            "x509certificate2(",
+            *("x509certificate2(", "newstaticcredentials("),
         ),
         r"(?P<keep>\b(?:login|NetworkCredential|UsernamePasswordCredentials"
         r"|PasswordAuthentication|UsernamePasswordAuthenticationToken"
         r"|(?:HTTP)?(?:Basic|Digest|Proxy)Auth|[Ss]et(?:Basic|Proxy)Auth|setCredentials|auth"
         r"|pass_|Basic(?:AWS|Session)Credentials|AwsBasicCredentials\.create|Credentials::new"
-        r"|Credentials\.basic|(?:simple_)?bind(?:_s)?|PlainCredentials|X509Certificate2)"
+        r"|Credentials\.basic|(?:simple_)?bind(?:_s)?|PlainCredentials|X509Certificate2"
+        r"|NewStaticCredentials)"
         rf"\([ \t]*+{LIT}[ \t]*+,[ \t]*+)(?P<value>{LIT})"
         r"(?=[ \t]*+(?:[,)]|\.toCharArray\(\)))",
         certain=True,
@@ -318,6 +319,21 @@ FILE_PLACES: tuple[Place, ...] = (
         r"str\.encode)\([ \t]*+|b(?=[\"']))?[\"'][\w.@+-]{1,64}+:)"
         r"(?P<value>[^\"'\s]{4,128}+)(?=[\"'])",
         certain=True,
+    ),
+    # A key decoded from a literal, the result named for a key: ``key = base64.b64decode("k")``,
+    # ``byte[] keyBytes = Base64.getDecoder().decode("k")``, ``var key =
+    # Convert.FromBase64String("k")``, ``$secret = base64_decode('k')``, ``key, _ :=
+    # base64.StdEncoding.DecodeString("k")`` (a fixture decoded so is left, as any base64).
+    Place(
+        ("decode", "frombase64string(", "base64encoded:", "fromhex("),
+        r"(?P<keep>\b[\w$]{0,30}?(?:(?<![A-Za-z])(?i:key|secret|token|passw(?:or)?d|credential)"
+        r"|Key|Secret|Token|Password|Credential)\w{0,20}+"  # a word or a CamelCase part
+        r"(?:[ \t]*+,[ \t]*+_)?[ \t]*+:?=[ \t]*+(?:new[ \t]++)?[\w.]{0,30}?[ \t(]*+"
+        r"(?:b64decode|strict_decode64|decode64|base64_decode|DecodeString|FromBase64String"
+        r"|getDecoder\(\)\.decode|Data\(base64Encoded:|bytes\.fromhex|unhexlify)\(?[ \t]*+b?)"
+        rf"(?P<value>{LIT})",
+        certain=True,
+        kind="secret",
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW
     Place(

@@ -102,7 +102,8 @@ def _keyed_src() -> str:
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
           | (?P<nest>(?<=["'])[ \t]*+:[ \t]*+\{{[^{{}}]{{0,200}}?  # "password": {{"value": "x"}}
                       ["'](?:value|defaultValue)["'][ \t]*+:  # (an ARM template's parameter)
-                    | (?<=:)[ \t]*+\r?\n[ \t]++(?:value|defaultValue):)  # password:\n  value: x
+                    | (?<=:)[ \t]*+\r?\n(?:[ \t]++[\w-]++:[^\r\n]*+\r?\n){{0,4}}?  # password:
+                      [ \t]++(?:value|defaultValue|[Dd]efault):)          #   value: x
           | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
           | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
@@ -119,7 +120,8 @@ def _keyed_src() -> str:
           | (?<=\.)\.{{2,}}+[ \t]*+(?=\S)                  # a dot leader: password.......x
           | (?<=\[)\][ \t]*+=(?![=~])                        # C: char password[] = "x"
           | (?<=\])[ \t]*+(?:=>|=(?![=~]))                  # Ruby: params[:password] = "x"
-          | (?P<cmp>(?<=[ \t"'])[ \t]*+[!=]==?(?=[ \t]*+["'`])  # if password == "x"
+          | (?P<cmp>(?<=[ \t"'])\)?[ \t]*+[!=]==?(?=[ \t]*+["'`])  # if password == "x",
+                                                         # if get("X-Secret") != "x"
                   | (?<=\.)equals(?:IgnoreCase)?\((?=["'`]))     # password.equals("x")
         )
         # A formatter's wrap: the quoted value alone on the next line (``password =``, then
@@ -205,13 +207,16 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
-_CONSTANT_ARGUMENT = LazyRe(r"[(,][ \t]*+(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+", re.ASCII)
+_CONSTANT_ARGUMENT = LazyRe(
+    r"[(,][ \t]*+(?:(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+|:[a-z_]\w*+)", re.ASCII
+)
 
 
 def _constant_argument(text: str, comma: int) -> bool:
     """True when the key before ``comma`` is a constant given as an argument (``setopt(h,
-    CURLOPT_PASSWORD, ...``, ``env.put(Context.SECURITY_CREDENTIALS, ...``): it names the
-    setting the next argument sets, as a quoted key does."""
+    CURLOPT_PASSWORD, ...``, ``env.put(Context.SECURITY_CREDENTIALS, ...``), or an Elixir atom
+    or a Ruby symbol (``Keyword.put(opts, :api_key, ...``): it names the setting the next
+    argument sets, as a quoted key does."""
     head = text[max(0, comma - 80) : comma]
     at = max(head.rfind("("), head.rfind(","))
     return at >= 0 and _CONSTANT_ARGUMENT.fullmatch(head[at:]) is not None

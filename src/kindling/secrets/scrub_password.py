@@ -66,7 +66,9 @@ _WRITTEN_SRC = (
     r"(?i:password|passwd|passphrase|pass|pwd|pw)(?![A-Za-z0-9])"
     r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,4}?)?(?:is|was)[ \t]++)?"
     # a prompt and what was typed at it: ``Password for 'https://bob@host': <value>``
-    r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s]{1,60}+[ \t]++){0,3}?[^\s]{1,60}?:[ \t]++)"
+    r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s]{1,60}+[ \t]++){0,3}?[^\s]{1,60}?:[ \t]++"
+    # ... or set with ``=``: ``pw for staging db = <value>``
+    r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s=]{1,30}+[ \t]++){1,4}?=[ \t]++)"
     # an app password as Google shows it, four groups of four small letters, or one run
     r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)"
     r"(?=[\s,;.)\]}]|$)"
@@ -136,10 +138,18 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
 # The slash has blanks
 # around it (``account: org/repo-v2`` is a path); a colon has none (``user:password``).
 _PAIR_SRC = (
-    r"(?i:\b(?:login|logon|log(?:ging)?[ \t]in|sign-?in|credentials|creds))"
-    r"(?:[ \t]*+[:=][ \t]*+|[ \t]*+(?:-|is|are|with|as)?[ \t]++)"
+    r"(?i:\b(?:login|logon|log(?:ging)?[ \t]in|sign-?in|credentials|creds|basic[ \t]auth))"
+    # up to eight words before the pair (``creds are in 1password but fine here: ada / x``)
+    r"(?:[ \t]++[^\s:/]{1,30}+){0,8}?"
+    r"(?:[ \t]*+[:=][ \t]*+|[ \t]*+(?:-|->|is|are|with|as)?[ \t]++)"
     r"(?P<user>[\w.@+-]{1,64}+)(?:[ \t]++/[ \t]++|:)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;.)\]}]|$)"
+)
+
+
+_PAIR_WORDS = (
+    *("login", "logon", "log in", "logging in", "sign-in", "signin", "creds", "credentials"),
+    "basic auth",
 )
 
 
@@ -311,6 +321,9 @@ LOCAL_WORDS = (
     *("adgangskode", "salasana", "heslo", "jelszó", "jelszo", "şifre", "sifre", "parolă"),
     *("пароль", "парола", "κωδικός", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
     *("암호", "패스워드", "סיסמה", "पासवर्ड"),
+    # Issue 32, eleventh pass: the words a probe of messages to agents used and this list missed
+    *("mật khẩu", "mat khau", "kata sandi", "kata laluan", "كلمة المرور", "كلمة السر", "비번"),
+    *("şifresi", "sifresi", "รหัสผ่าน"),
 )
 # The word (after a Latin, Greek or Cyrillic letter it ends a longer word; after a Chinese,
 # Japanese or Korean one it ends a compound: ``数据库密码``, the database's password), then
@@ -318,16 +331,25 @@ LOCAL_WORDS = (
 # ``비밀번호는``, ``Passwort ist``), then a value of ASCII characters: a password typed among
 # other script is typed in ASCII.
 _COPULA = "是|为|為|は|는|은|이"
+# "is" in the languages of ``LOCAL_WORDS`` (``lautet``, ``c'est``, Polish ``to``, Vietnamese
+# ``là``, Indonesian ``adalah``, Arabic ``هي``), or a dash between blanks.
+_IS = "is|ist|lautet|est|c'est|es|é|è|är|jest|to|là|adalah|هي|[—–-]"
 _LOCAL_SRC = (
     r"(?i)(?<![A-Za-z\u00c0-\u024f\u0370-\u04ff])(?:{words})"
     r"(?!(?!{copula})[^\W\d_])"
-    # up to four words between (``Passwort für den Testserver ist``, ``пароль от базы:``)
-    r"(?P<between>(?:[ \t]++(?!(?:is|ist|est|es|é|är|jest)[ \t])[^\W\d_][^\s:=：]{{0,24}}+)"
-    r"{{0,4}}?)"
+    # up to six words between (``Passwort für den Testserver ist``, ``пароль от базы:``)
+    r"(?P<between>(?:[ \t]++(?!(?:{is_})[ \t])[^\W\d_][^\s:=：]{{0,24}}+){{0,6}}?)"
     r"(?P<sep>[」』\"'`]?[ \t]*+"
-    r"(?:[:=：]|(?:is|ist|est|es|é|är|jest)(?=[ \t])|{copula})[ \t]*+)"
+    r"(?:[:=：]|(?:{is_})(?=[ \t])|{copula}|(?P<blank>(?<=[ \t])|(?<=[^\x00-\x7f])(?=[ \t])))"
+    r"[ \t]*+)"
+    # after a blank alone, a password holds a digit or a sign (``пароль от базы x``)
+    r"(?(blank)(?=[\x21-\x7e]{{0,63}}?[0-9!@#$%^&*+=?~]))"
     r"(?P<q>[\"'`「『]?)(?P<value>[\x21-\x7e]{{4,64}}+)"
-).format(words="|".join(re.escape(w).replace("\\ ", "[ _]") for w in LOCAL_WORDS), copula=_COPULA)
+).format(
+    words="|".join(re.escape(w).replace("\\ ", "[ _]") for w in LOCAL_WORDS),
+    copula=_COPULA,
+    is_=_IS,
+)
 
 
 def _local(m: re.Match[str]) -> tuple[str, str] | None:
@@ -343,7 +365,9 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
         or value.lower() in STATUS_WORDS
     ):
         return None  # a reference (``$DB_PASS``), a placeholder, a status: ``password: required``
-    if m["between"] and (value.isalpha() or not any(c.isalpha() for c in value)):
+    if (m["between"] or m["blank"] is not None) and (
+        value.isalpha() or not any(c.isalpha() for c in value)
+    ):
         return None  # after other words, a word or a number is the sentence's, not a password
     kept = m.string[m.start() : m.start("value")]
     return (
@@ -357,10 +381,6 @@ def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
         (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
-        (
-            ("login", "logon", "log in", "logging in", "sign-in", "signin", "creds", "credentials"),
-            LazyPattern(_PAIR_SRC, re.ASCII),
-            _login_pair,
-        ),
+        (_PAIR_WORDS, LazyPattern(_PAIR_SRC, re.ASCII), _login_pair),
         (tuple("0123456789"), LazyPattern(_SIGNED_SRC, re.ASCII), _signed),
     ]

@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 _ITEM = r"""(?:'(?:[^'\r\n]|'')*+'|"[^"\r\n]*+"|\((?:[^()\r\n]|\([^()\r\n]*+\))*+\)|[^'"(),\r\n])"""
 _ROW = rf"\((?:{_ITEM}|,)*+\)"
 _INSERT_SRC = (
-    r"(?i:\binsert[ \t]++(?:ignore[ \t]++)?into)[ \t]++[\w.`\"\[\]]{1,128}+[ \t]*+"
+    r"(?i:\binsert[ \t]++(?:ignore[ \t]++)?into)[ \t]++(?P<table>[\w.`\"\[\]]{1,128}+)[ \t]*+"
     r"\((?P<columns>[^()\r\n]{1,1000}+)\)[ \t\r\n]*+(?i:values)[ \t\r\n]*+"
     rf"(?P<rows>{_ROW}(?:[ \t\r\n]*+,[ \t\r\n]*+{_ROW}){{0,200}}+)"
 )
 _ROW_RE = LazyRe(_ROW, re.ASCII)
+_HOLDERS = frozenset(("key", "value", "secret", "token", "password", "plaintext"))
 # The quoted value of a place, alone or as a call's first argument (the password a call hashes:
 # ``crypt('x', gen_salt('bf'))``, ``PASSWORD('x')``, ``sha2('x', 256)``).
 _LITERAL = LazyRe(
@@ -48,6 +49,10 @@ _ITEMS = LazyRe(_ITEM + "++", re.ASCII)
 def _insert(m: re.Match[str]) -> tuple[str, str] | None:
     names = [c.strip().strip('`"[] \t') for c in m["columns"].split(",")]
     kinds = {i: kind for i, name in enumerate(names) if (kind := key_kind(name, len(name)))}
+    table = m["table"].strip('`"[]').rsplit(".", 1)[-1]
+    if not kinds and (kind := key_kind(table, len(table), plural=True)):
+        # a table named for secrets (``api_keys``, ``tokens``): its ``key`` or ``value`` column
+        kinds = {i: kind for i, name in enumerate(names) if name.lower() in _HOLDERS}
     if not kinds:
         return None
     found: list[str] = []
@@ -78,7 +83,7 @@ def _insert(m: re.Match[str]) -> tuple[str, str] | None:
 # line (SQLAlchemy's echo: ``VALUES (?, ?)`` then ``[generated in 0.0002s] ('ada', 'x')``).
 _MARK = r"(?:\?|%s|\$\d{1,3}+|:\w{1,64}+)"
 _PARAMS_SRC = (
-    r"(?i:\binsert[ \t]++(?:ignore[ \t]++)?into)[ \t]++[\w.`\"\[\]]{1,128}+[ \t]*+"
+    r"(?i:\binsert[ \t]++(?:ignore[ \t]++)?into)[ \t]++(?P<table>[\w.`\"\[\]]{1,128}+)[ \t]*+"
     r"\((?P<columns>[^()\r\n]{1,1000}+)\)[ \t]*+(?i:values)[ \t]*+"
     rf"\([ \t]*+{_MARK}(?:[ \t]*+,[ \t]*+{_MARK}){{0,200}}+[ \t]*+\)[^\r\n]{{0,80}}+\r?\n"
     r"[^\r\n(]{0,200}+(?P<rows>\((?:" + _ITEM + r"|,)*+\))"
