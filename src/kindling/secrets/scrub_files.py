@@ -303,7 +303,8 @@ FILE_PLACES: tuple[Place, ...] = (
         r"(?P<keep>[\"'`][^\"'`\r\n]{0,80}?(?:%s:%s|\{\}:\{\}|\{0\}:\{1\})"
         r"(?:@[^\"'`\r\n]{0,80}+)?[\"'`][ \t]*+(?:,|\)?\.format\(|-f)[ \t]*+"
         rf"(?:{LIT}|[A-Za-z_$][\w.$]{{0,40}}+)[ \t]*+,[ \t]*+)"
-        rf"(?![\"'`]\d{{1,5}}+[\"'`])(?P<value>{LIT})",  # not a port: "%s:%s", "db", "5432"
+        # not a port (``"%s:%s", "db", "5432"``) nor a short word (``'%s:%s', 'foo', 'bar'``)
+        rf"(?![\"'`](?:\d{{1,5}}+|[A-Za-z]{{1,7}}+)[\"'`])(?P<value>{LIT})",
         certain=True,
     ),
     Place(

@@ -174,6 +174,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if quoted is not None:
         if not quoted or leave_value(quoted) or too_short(kind, quoted):
             return None
+        if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
+            return None  # --client-secret-value="client-secret": the key's words, a placeholder
+            # (a password may be "password": it is still the password)
         if "cmp" in m.re.groupindex and m["cmp"] is not None and not compared_value(kind, quoted):
             return None
         if VERSION_RANGE.fullmatch(quoted):
@@ -191,6 +194,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None
     elif _leave_bare(value, tail, sep, text, m.end()) or too_short(kind, value):
         return None
+    if ("│" in sep or "┃" in sep) and value.isalpha():
+        return None  # a table's header drawn with boxes: the next column's name
     if kind == "password" and value.rstrip(".!").lower() in STATUS_WORDS:
         return None
     if value in _CODE_WORDS and P.next_word.match(text, m.end()) is not None:
@@ -237,6 +242,8 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if P.identifier.fullmatch(value) and _OPERATOR_NEXT.match(text, end) is not None:
         return True  # an expression: userpass = username + ":" + password
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
+    if colon and P.identifier.fullmatch(value) and _ASSIGNED_NEXT.match(text, end) is not None:
+        return True  # self._secret_value: SecretType = secret_value, a type annotation
     if colon and not sep.endswith((" ", "\t")) and "'" not in sep and '"' not in sep:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
@@ -261,6 +268,20 @@ def _assignment_line(text: str, end: int) -> bool:
     return _ASSIGNMENT_LINE.fullmatch(text[start : len(text) if stop < 0 else stop]) is not None
 
 
+_KEY_BEFORE = LazyRe(r"[\w.-]{1,60}+\Z", re.ASCII)
+_NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
+
+
+def _spells_its_key(text: str, key_end: int, value: str) -> bool:
+    """The value is the key's own words (``--client-secret-value="client-secret"``,
+    ``api_key: "api-key"``): a placeholder, not a secret."""
+    key = _KEY_BEFORE.search(text[max(0, key_end - 60) : key_end].rstrip("\"'"))
+    words = _NOT_WORD.sub(lambda _: "", value).lower()
+    return (
+        key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
+    )
+
+
 def _named_by_key(value: str) -> bool:
     """A variable named for a secret (``dbPw``, ``ADMIN_PASSWORD``, ``smtp_user_password``):
     a key word ends it and it reads as a name, short, or spelled from words with one digit at
@@ -276,6 +297,7 @@ def _named_by_key(value: str) -> bool:
     )
 
 
+_ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
 _OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
 

@@ -94,6 +94,7 @@ _LEAVE_VALUE_SRC = r"""
     | \{\{.*\}\}                   # {{ template }}
     | \{\w*\}                      # {} {0} {token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
+    | (?:\w+=)?projects/[^/\s]+/secrets/\S+  # a Google Secret Manager name: a reference
     | <[^<>]+>                     # <your-token>
     | %\(?\w*\)?[sd]               # %s %(password)s
     | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
