@@ -363,6 +363,12 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "-u -p lines": "'tool -u ada -p x\\n' * 60_000",
     "echo into token files": "'echo abcdefgh > a/b/token\\n' * 40_000",
     "assignment lines": "'DB_PASSWORD=SomePassword\\n' * 40_000",
+    "decode calls": "'key = base64.b64decode(' * 40_000",
+    "userinfo templates": '\'"%s:%s", "a", \' * 70_000',
+    "words after a password word": "'Passwort für den der die das ' * 40_000",
+    "words after a login word": "'login a b c d e f g h i j ' * 40_000",
+    "a dot leader": "'password.......' * 70_000",
+    "Redis ACL lines": "'user a on >' * 90_000",
 }
 
 
