@@ -97,6 +97,10 @@ FORMS = {
     "a pair after words": "db creds are in 1password but fine here: postgres / {}",
     "basic auth's pair": "basic auth for the staging site: preview:{}",
     "a login pair after an arrow": "sftp login -> uploader / {}",
+    # the seventh probe: docs, tickets and chat
+    "a pair in a list, no word naming it": "Credentials:\n- prod: user admin / {}\n- dev: no auth",
+    "a pair after a tool's name": "* Jenkins: ci-admin / {}\n* Nexus: deployment / see vault",
+    "passwd for ... =, six words": "passwd for root on the old box = {}",
 }
 
 
@@ -179,6 +183,11 @@ def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token
         "util.format('%s:%s', 'foo', 'bar', 'baz');",
         "│ protocol │  │ username │ password │          host          │",
         "--validation-shared-key='secret_version=projects/P/secrets/S/versions/V'",
+        "read / write",
+        "TCP / UDP",
+        "ratio 3 / 4!",
+        "see src / lib/x2!.py",
+        "admin / ask in #qa",
     ],
 )
 def test_look_alikes_of_those_forms_are_left(text: str) -> None:

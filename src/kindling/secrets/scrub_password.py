@@ -64,11 +64,11 @@ if TYPE_CHECKING:
 # after what it is for: ``password for the admin account is``), then the value to a blank.
 _WRITTEN_SRC = (
     r"(?i:password|passwd|passphrase|pass|pwd|pw)(?![A-Za-z0-9])"
-    r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,4}?)?(?:is|was)[ \t]++)?"
+    r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,6}?)?(?:is|was)[ \t]++)?"
     # a prompt and what was typed at it: ``Password for 'https://bob@host': <value>``
     r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s]{1,60}+[ \t]++){0,3}?[^\s]{1,60}?:[ \t]++"
     # ... or set with ``=``: ``pw for staging db = <value>``
-    r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s=]{1,30}+[ \t]++){1,4}?=[ \t]++)"
+    r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s=]{1,30}+[ \t]++){1,6}?=[ \t]++)"
     # an app password as Google shows it, four groups of four small letters, or one run
     r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)"
     r"(?=[\s,;.)\]}]|$)"
@@ -144,6 +144,16 @@ _PAIR_SRC = (
     r"(?:[ \t]*+[:=][ \t]*+|[ \t]*+(?:-|->|is|are|with|as)?[ \t]++)"
     r"(?P<user>[\w.@+-]{1,64}+)(?:[ \t]++/[ \t]++|:)"
     r"(?P<value>[^\s\"'`<>(){}\[\]]{6,64}+)(?=[\s,;.)\]}]|$)"
+)
+
+
+# A user and a password written as a pair with no word naming them (``admin / <value>``,
+# ``- prod: user ada / <value>``): only a value with letters, a digit and a sign, as a typed
+# password has (``read / write``, ``TCP / UDP``, ``1 / 2`` are left).
+_BARE_PAIR_SRC = (
+    r"(?<![^\s:(\[])(?P<user>[A-Za-z][\w.@+-]{1,63}+)[ \t]++/[ \t]++"
+    r"(?=[^\s]{0,63}?[0-9])(?=[^\s]{0,63}?[!@#$%^&*?])(?=[^\s]{0,63}?[A-Za-z])"
+    r"(?P<value>[^\s\"'`<>(){}\[\]/]{6,64}+)(?=[\s,;)\]}]|$)"
 )
 
 
@@ -382,5 +392,6 @@ def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("pass", "pwd", "pw"), LazyPattern(_WRITTEN_SRC, re.ASCII), _written),
         (LOCAL_WORDS, LazyPattern(_LOCAL_SRC), _local),
         (_PAIR_WORDS, LazyPattern(_PAIR_SRC, re.ASCII), _login_pair),
+        ((" / ",), LazyPattern(_BARE_PAIR_SRC, re.ASCII), _login_pair),
         (tuple("0123456789"), LazyPattern(_SIGNED_SRC, re.ASCII), _signed),
     ]
