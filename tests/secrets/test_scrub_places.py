@@ -186,6 +186,8 @@ EXAMPLES: dict[str, str] = {
     "Rust env fallback": 'let key = env::var("API_KEY").unwrap_or_else(|_| "{}".to_string());',
     "a key decoded from a literal": 'aesKey = base64.b64decode("{}")',
     "AWS SDK for Go": 'credentials.NewStaticCredentials("AKIAIOSFODNN7EXAMPLE", "{}", "")',
+    "a password hash's plaintext": "'password' => Hash::make('{}'),",
+    "FortiOS set psksecret": "    set psksecret {}",
 }
 
 

@@ -1,8 +1,8 @@
-"""Issue 32, eleventh pass: forms from five probes written by helpers that had not read the
-scrubber (247, 254, 261, 265 and 264 snippets of where a developer meets a secret, with the
-value's place marked: configs and tools, outputs and config formats, code, fixtures as
-scanners' authors write them, messages to and from agents), each left by the rules before
-this pass, and the look-alikes next to them.
+"""Issue 32, eleventh pass: forms from seven probes written by helpers that had not read the
+scrubber (1,767 snippets of where a developer meets a secret, with the value's place marked:
+configs and tools, outputs and config formats, code, fixtures as scanners' authors write
+them, messages to and from agents, data files and exports, docs and tickets), each left by
+the rules before this pass, and the look-alikes next to them.
 
 Values are drawn by hypothesis as people type passwords (a capitalised word, digits, a sign).
 """
@@ -101,6 +101,19 @@ FORMS = {
     "a pair in a list, no word naming it": "Credentials:\n- prod: user admin / {}\n- dev: no auth",
     "a pair after a tool's name": "* Jenkins: ci-admin / {}\n* Nexus: deployment / see vault",
     "passwd for ... =, six words": "passwd for root on the old box = {}",
+    # the sixth probe: data files and exports
+    "KeePass XML": '<String><Key>Password</Key><Value ProtectInMemory="True">{}</Value></String>',
+    "Laravel seeder": "    'password' => Hash::make('{}'),",
+    "bcrypt in a Prisma seed": "create: {{ passwordHash: await bcrypt.hash('{}', 10) }}",
+    "Symfony fixture": "$admin->setPassword($this->hasher->hashPassword($admin, '{}'));",
+    "Devise fixture": "  encrypted_password: <%= Devise::Encryptor.digest(User, '{}') %>",
+    "Django migration": 'User.objects.create_superuser("admin", "admin@corp.io", "{}")',
+    "FortiOS psksecret": "config vpn ipsec phase1-interface\n    edit x\n        set psksecret {}",
+    "Junos pre-shared-key": 'set security ike policy p1 pre-shared-key ascii-text "{}"',
+    "SNMP community": "snmp-server community {} RO 10",
+    "a spreadsheet with ; and a German header": "Dienst;Benutzer;Passwort;Bemerkung\nWLAN;;{};2.OG",
+    "a Chinese header": "系统,账号,密码\n阿里云控制台,ops_admin,{}",
+    "a Russian header": "Сервис;Логин;Пароль\n1С Бухгалтерия;buh;{}",
 }
 
 
@@ -188,6 +201,10 @@ def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token
         "ratio 3 / 4!",
         "see src / lib/x2!.py",
         "admin / ask in #qa",
+        "        set password ENC SH2abcdef",
+        "set -o pipefail",
+        "bcrypt.hash(password, 10)",
+        "Name;Wert\nfarbe;blau",
     ],
 )
 def test_look_alikes_of_those_forms_are_left(text: str) -> None:

@@ -314,6 +314,15 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"(?:[ \t]++(?!>)[^\s]++)*?[ \t]++>)(?P<value>[^\s]++)",
         certain=True,
     ),
+    # Appliances' configuration lines: FortiOS and VyOS ``set psksecret PW``, ``set password
+    # PW`` (not FortiOS's ``ENC`` ciphertext), Junos' ``set ... pre-shared-key ascii-text
+    # "PW"``; an SNMP community (``snmp-server community PW RO``)
+    Place(
+        ("set ", "snmp-server community"),
+        r"(?P<keep>(?<![^\r\n])[ \t]*+(?:set(?:[ \t]++[\w-]++){0,10}?[ \t]++[\w-]*?"
+        r"(?:password|passwd|secret|psk|pre-shared-key|passphrase)(?:[ \t]++ascii-text)?"
+        r"|snmp-server[ \t]++community)[ \t]++)(?!ENC\b)(?P<value>(?!-)" + ARG + ")",
+    ),
     # RabbitMQ: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD
     Place(
         ("rabbitmqctl",),

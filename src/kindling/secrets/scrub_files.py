@@ -182,11 +182,11 @@ FILE_PLACES: tuple[Place, ...] = (
         (
             *("getconnection(", "pdo(", "ldap_bind(", "pymysql.connect(", "mysqldb.connect("),
             *("sequelize(", "mysqli(", "ftp(", "ftp_tls(", "plainauth(", "sql.newinstance("),
-            *("database(", "dbi->connect("),
+            *("database(", "dbi->connect(", "create_superuser(", "create_user("),
         ),
         r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++(?:PDO|Sequelize|mysqli)|\bldap_bind"
         r"|\b(?:pymysql|MySQLdb)\.connect|\bftplib\.FTP(?:_TLS)?|\bsmtp\.PlainAuth"
-        r"|\bSql\.newInstance|(?<![\w.])database|\bDBI->connect)"
+        r"|\bSql\.newInstance|(?<![\w.])database|\bDBI->connect|\bcreate_(?:super)?user)"
         rf"\([ \t]*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
         rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
         certain=True,
@@ -335,6 +335,22 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"(?P<value>{LIT})",
         certain=True,
         kind="secret",
+    ),
+    # The plaintext a password hash is made of: ``bcrypt.hash("pw", 10)``, ``Hash::make('pw')``,
+    # ``make_password("pw")``, ``generate_password_hash("pw")``, ``passwordEncoder.encode("pw")``,
+    # ``pwd_context.hash("pw")``; second after the user: ``hashPassword($user, 'pw')``,
+    # Devise's ``Encryptor.digest(User, 'pw')``.
+    Place(
+        (
+            *("hash(", "hashsync(", "hash::make(", "make_password(", "password_hash(", "encode("),
+            *("hashpassword(", "encryptor.digest("),
+        ),
+        r"(?P<keep>(?:\bbcrypt\.hash(?:Sync)?|\bargon2\.hash|\bHash::make|\bmake_password"
+        r"|\bpassword_hash|\bgenerate_password_hash|\b[Pp]asswordEncoder\.encode"
+        r"|\bpwd_context\.hash|\bhash_password)\([ \t]*+"
+        r"|(?:\bhashPassword|\bEncryptor\.digest)\([ \t]*+[^,()\r\n]{1,60}+,[ \t]*+)"
+        rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
+        certain=True,
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW
     Place(

@@ -5,7 +5,8 @@ moved out of ``secrets.scrub_keyed``, which uses them with ``secrets.scrub_named
 ``key_kind`` tells what a key names (``DB_PASSWORD``: a password; ``"apiKey"``: an API key;
 ``max_tokens``, ``tokenizer``: nothing), ``KEY_WORDS`` are the words that wake the key rules,
 ``key_end_src`` builds the look-behinds that find a key's end in a pattern, and ``STATUS_WORDS``
-are what a log prints after "password:" that is a status, not the password.
+are what a log prints after "password:" that is a status, not the password; ``LOCAL_WORDS``
+are the password word in the other languages people write to their agents.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Imports nothing from
 Kindling.
@@ -121,3 +122,18 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
     if key.endswith(("productkey", "serialkey", "activationkey")):
         return "api_key"
     return None
+
+
+# The password word in the languages people write to their agents (``parola``, Italian and
+# Turkish for "word" as well, is left out; ``암호`` is "cipher" too, so it must not run on into
+# a longer word: ``암호화``, encryption). Lowercase: the keywords a text wakes the rule with.
+LOCAL_WORDS = (
+    *("passwort", "kennwort", "mot de passe", "mot_de_passe", "motdepasse", "contraseña"),
+    *("contrasena", "senha", "wachtwoord", "hasło", "haslo", "lösenord", "losenord", "passord"),
+    *("adgangskode", "salasana", "heslo", "jelszó", "jelszo", "şifre", "sifre", "parolă"),
+    *("пароль", "парола", "κωδικός", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
+    *("암호", "패스워드", "סיסמה", "पासवर्ड"),
+    # Issue 32, eleventh pass: the words a probe of messages to agents used and this list missed
+    *("mật khẩu", "mat khau", "kata sandi", "kata laluan", "كلمة المرور", "كلمة السر", "비번"),
+    *("şifresi", "sifresi", "รหัสผ่าน"),
+)

@@ -73,10 +73,11 @@ _ADD_KEY_SRC = (
 
 # The same in markup: ``<name>fs.s3a.secret.key</name><value>x</value>`` (Hadoop, Java
 # properties as XML), ``<key>password</key>`` then ``<value>x</value>``, or ``<string>x</string>``
-# in an Apple property list.
+# in an Apple property list; a KeePass export's ``<Key>Password</Key><Value
+# ProtectInMemory="True">x</Value>``.
 _SIBLING_SRC = (
     r"(?P<keep><(?P<kt>key|name)>[ \t]*+(?P<key>[^<\r\n]{1,100}+)</(?P=kt)>[ \t\r\n]{0,200}+"
-    r"<(?P<vt>value|string)>)(?P<value>[^<]{1,1000}+)(?=</(?P=vt)>)"
+    r"<(?P<vt>value|string)(?:[ \t][^<>]{0,100}+)?>)(?P<value>[^<]{1,1000}+)(?=</(?P=vt)>)"
 )
 
 

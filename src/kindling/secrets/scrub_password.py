@@ -40,7 +40,7 @@ from kindling.secrets.scrub_context import (
     VERSION_PATH,
     about_other,
 )
-from kindling.secrets.scrub_keys import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import LOCAL_WORDS, STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -322,19 +322,6 @@ def _near_word(m: re.Match[str]) -> bool:
     return False
 
 
-# The password word in the languages people write to their agents (``parola``, Italian and
-# Turkish for "word" as well, is left out; ``암호`` is "cipher" too, so it must not run on into
-# a longer word: ``암호화``, encryption). Lowercase: the keywords a text wakes the rule with.
-LOCAL_WORDS = (
-    *("passwort", "kennwort", "mot de passe", "mot_de_passe", "motdepasse", "contraseña"),
-    *("contrasena", "senha", "wachtwoord", "hasło", "haslo", "lösenord", "losenord", "passord"),
-    *("adgangskode", "salasana", "heslo", "jelszó", "jelszo", "şifre", "sifre", "parolă"),
-    *("пароль", "парола", "κωδικός", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
-    *("암호", "패스워드", "סיסמה", "पासवर्ड"),
-    # Issue 32, eleventh pass: the words a probe of messages to agents used and this list missed
-    *("mật khẩu", "mat khau", "kata sandi", "kata laluan", "كلمة المرور", "كلمة السر", "비번"),
-    *("şifresi", "sifresi", "รหัสผ่าน"),
-)
 # The word (after a Latin, Greek or Cyrillic letter it ends a longer word; after a Chinese,
 # Japanese or Korean one it ends a compound: ``数据库密码``, the database's password), then
 # ``:``, ``=``, a full-width colon or "is" in its language (``密码是``, ``パスワードは``,

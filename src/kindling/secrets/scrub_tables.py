@@ -1,7 +1,9 @@
 """The table rule of ``secrets.scrub``: a value a table's header names by its column (issue 32,
 eleventh pass).
 
-A CSV file (``name,password`` then ``ada,x``), a tab-separated export, a Markdown table
+A CSV file (``name,password`` then ``ada,x``; or with ``;``, as a spreadsheet in much of
+Europe writes it, and a header in another language: ``Dienst;Benutzer;Passwort``), a
+tab-separated export, a Markdown table or psql's
 (``| user | token |``) and a command's aligned listing (``kubeadm token list``: ``TOKEN``, then
 the tokens under it) name their values by column, as an ``INSERT``'s column list does
 (``secrets.scrub_sql``): no key stands next to the value. The header is a line of 2 to 30
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keys import STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import LOCAL_WORDS, STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
 
 TYPE_CHECKING = False
@@ -31,18 +33,22 @@ if TYPE_CHECKING:
 # blanks), holding a secret word. Tried at each line's start (after a newline, a literal the
 # engine skips to; or at the text's start), the shape first: most lines are code or prose and
 # fail it at once. Then the lines after it that hold a separator, 200 at most.
-_SEP = r"(?:[ ]*+[,|\t][ ]*+|[ ]{2,}+)"
-_COLUMN = r"\"?[A-Za-z_][A-Za-z0-9_.-]{0,40}+(?:[ ][A-Za-z0-9_.-]{1,40}+)?\"?"
+_SEP = r"(?:[ ]*+[,;|\t][ ]*+|[ ]{2,}+)"
+# (a name in any script: ``Passwort``, ``Contraseña``, ``パスワード``)
+_COLUMN = r"\"?[^\W\d][\w.-]{0,40}+(?:[ ][\w.-]{1,40}+)?\"?"
 _HEADER = (
     rf"(?=[ \t]*+\|?[ \t]*+{_COLUMN}(?:{_SEP}{_COLUMN}){{1,29}}+[ \t]*+\|?[ \t]*+\r?\n)"
-    r"(?=[^\r\n]{0,500}?(?i:pass|pwd|token|secret|credential|key))"
+    r"(?=[^\r\n]{0,500}?(?i:pass|pwd|token|secret|credential|key|"
+    + "|".join(re.escape(w) for w in LOCAL_WORDS)
+    + "))"
     r"(?P<header>[^\r\n]++\r?\n)"
-    r"(?P<rows>(?:[^\r\n]{0,2000}?(?:,|\t|\||[ ]{2}|-\+-)[^\r\n]{0,2000}+(?:\r?\n|\Z)){1,200}+)"
+    r"(?P<rows>(?:[^\r\n]{0,2000}?(?:,|;|\t|\||[ ]{2}|-\+-)[^\r\n]{0,2000}+(?:\r?\n|\Z)){1,200}+)"
 )
 # A column's name: words joined by ``_``, ``-``, ``.`` or one blank (``API KEY``).
-_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_.-]{0,40}+(?: [A-Za-z0-9_.-]{1,40}+)?", re.ASCII)
-# One CSV field: quoted (a quote doubled inside) or up to the next comma.
-_CSV_FIELD = LazyRe(r'[ \t]*+("(?:[^"\r\n]|"")*+"|[^,"\r\n]*+)[ \t]*+', re.ASCII)
+_NAME = LazyRe(r"[^\W\d][\w.-]{0,40}+(?: [\w.-]{1,40}+)?")
+# One CSV field: quoted (a quote doubled inside) or up to the next comma (or semicolon, as a
+# spreadsheet in much of Europe writes it).
+_CSV_FIELD = {sep: LazyRe(rf'[ \t]*+("(?:[^"\r\n]|"")*+"|[^{sep}"\r\n]*+)[ \t]*+') for sep in ",;"}
 _ALIGNED_GAP = LazyRe(r"[ ]{2,}+", re.ASCII)
 # The rule under a piped table's header: Markdown's ``|---|:---:|``, psql's ``----+----``.
 _RULE = LazyRe(r"[ \t]*+\|?(?:[ \t]*+:?-{3,}+:?[ \t]*+[|+]?)++[ \t]*+", re.ASCII)
@@ -56,14 +62,14 @@ def _csv(line: str, sep: str) -> list[str] | None:
     fields: list[str] = []
     pos = 0
     while True:
-        field = _CSV_FIELD.match(line, pos)
+        field = _CSV_FIELD[sep].match(line, pos)
         if field is None:
             return None
         fields.append(field[1])
         pos = field.end()
         if pos == len(line):
             return fields
-        if line[pos] != ",":
+        if line[pos] != sep:
             return None  # a quote inside an unquoted field: no CSV row
         pos += 1
         if pos == len(line):
@@ -109,6 +115,14 @@ def _aligned(line: str, columns: list[tuple[int, str]]) -> list[str] | None:
     return cells
 
 
+def _column_kind(name: str) -> str | None:
+    """What a column's name says it holds: a key's kind, or a password in another language."""
+    joined = name.replace(" ", "")
+    if kind := key_kind(joined, len(joined)):
+        return kind
+    return "password" if name.lower() in LOCAL_WORDS else None
+
+
 def _worth_masking(kind: str, value: str) -> bool:
     if not value or leave_value(value) or too_short(kind, value) or "[REDACTED:" in value:
         return False
@@ -122,8 +136,8 @@ def _table(m: re.Match[str]) -> tuple[str, str] | None:
     header = m["header"].rstrip("\r\n")
     if "|" in header:
         names, split = _piped(header), "piped"
-    elif "\t" in header or "," in header:
-        split = "\t" if "\t" in header else ","
+    elif "\t" in header or "," in header or ";" in header:
+        split = "\t" if "\t" in header else ";" if ";" in header else ","
         names = _csv(header, split)
     else:
         columns = _aligned_columns(header)
@@ -133,11 +147,7 @@ def _table(m: re.Match[str]) -> tuple[str, str] | None:
     names = [name.strip('"') for name in names]
     if not all(_NAME.fullmatch(name) for name in names):
         return None  # a line of code or prose, not a header
-    kinds = {
-        i: kind
-        for i, name in enumerate(names)
-        if (kind := key_kind(name.replace(" ", ""), len(name.replace(" ", ""))))
-    }
+    kinds = {i: kind for i, name in enumerate(names) if (kind := _column_kind(name))}
     if not kinds:
         return None
     lines = m["rows"].split("\n")
@@ -175,8 +185,8 @@ def _table(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 def table_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
-    words = ("pass", "pwd", "token", "secret", "credential", "key")
+    words = ("pass", "pwd", "token", "secret", "credential", "key", *LOCAL_WORDS)
     return [
-        (words, LazyPattern(rf"\A{_HEADER}", re.ASCII), _table),
-        (words, LazyPattern(rf"\n{_HEADER}", re.ASCII), _table),
+        (words, LazyPattern(rf"\A{_HEADER}"), _table),
+        (words, LazyPattern(rf"\n{_HEADER}"), _table),
     ]
