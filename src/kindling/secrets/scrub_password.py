@@ -148,10 +148,12 @@ _PAIR_SRC = (
 
 
 # A user and a password written as a pair with no word naming them (``admin / <value>``,
-# ``- prod: user ada / <value>``): only a value with letters, a digit and a sign, as a typed
-# password has (``read / write``, ``TCP / UDP``, ``1 / 2`` are left).
+# ``- prod: user ada / <value>``, ``* Jenkins: ci / <value>``): where a list item, a label's
+# colon or "user" starts it, and only a value with letters, a digit and a sign, as a typed
+# password has (``read / write``, ``TCP / UDP``, ``1 / 2``, ``g2 = mu4 / mu2**2`` are left).
 _BARE_PAIR_SRC = (
-    r"(?<![^\s:(\[])(?P<user>[A-Za-z][\w.@+-]{1,63}+)[ \t]++/[ \t]++"
+    r"(?:(?<![^\r\n])[ \t]*+(?:[-*•][ \t]++)?|:[ \t]++|\b(?i:user)[ \t]++)"
+    r"(?P<user>[A-Za-z][\w.@+-]{1,63}+)[ \t]++/[ \t]++"
     r"(?=[^\s]{0,63}?[0-9])(?=[^\s]{0,63}?[!@#$%^&*?+])(?=[^\s]{0,63}?[A-Za-z])"
     r"(?P<value>[^\s\"'`<>(){}\[\]/]{6,64}+)(?=[\s,;)\]}]|$)"
 )
