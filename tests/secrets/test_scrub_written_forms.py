@@ -205,6 +205,7 @@ def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token
         "set -o pipefail",
         "bcrypt.hash(password, 10)",
         "Name;Wert\nfarbe;blau",
+        "Passwort - bitte ändern",  # after a dash, a word is the sentence's
         "g2 = mu4 / mu2**2 - 3",  # the widened false-positive set: arithmetic is no pair
         "| |   | +-o Apple Internal Keyboard / Trackpad@80500000  <class AppleUSBDevice>",
     ],

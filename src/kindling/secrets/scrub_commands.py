@@ -321,7 +321,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
         ("set ", "snmp-server community"),
         r"(?P<keep>(?<![^\r\n])[ \t]*+(?:set(?:[ \t]++[\w-]++){0,10}?[ \t]++[\w-]*?"
         r"(?:password|passwd|secret|psk|pre-shared-key|passphrase)(?:[ \t]++ascii-text)?"
-        r"|snmp-server[ \t]++community)[ \t]++)(?!ENC\b)(?P<value>(?!-)" + ARG + ")",
+        r"|snmp-server[ \t]++community)[ \t]++)(?!ENC\b|[=:])(?P<value>(?!-)" + ARG + ")",
     ),
     # RabbitMQ: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD
     Place(

@@ -145,7 +145,7 @@ def base64_secret(token: str, before: str) -> str | None:
     before = before.lower()
     body = token.rstrip("=")
     if any(label in before for label in _DIGEST_LABELS) or base64_fixture(before):
-        return None  # a digest's or a fixture's label (a decode call's literal is the key)
+        return None  # a digest's or a fixture's label (``base64 -d``'s output is no fixture)
     if not has_candidate(token):
         return None
     raw = decoded(token) if may_be_text(token) else None

@@ -8,7 +8,7 @@ process substitution (``--password-file <(echo X)``), or written to a file named
 (``echo X > ~/.config/app/token``). Each is *certain*: what is fed there is the secret.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_files`` (``Place``, ``ARG``).
+from Kindling except ``secrets.scrub_files`` (``Place``, ``ARG``, ``ON``).
 """
 
 from __future__ import annotations

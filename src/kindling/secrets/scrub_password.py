@@ -364,9 +364,8 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
         or value.lower() in STATUS_WORDS
     ):
         return None  # a reference (``$DB_PASS``), a placeholder, a status: ``password: required``
-    if (m["between"] or m["blank"] is not None) and (
-        value.isalpha() or not any(c.isalpha() for c in value)
-    ):
+    loose = m["between"] or m["blank"] is not None or any(c in m["sep"] for c in "—–-")
+    if loose and (value.isalpha() or not any(c.isalpha() for c in value)):
         return None  # after other words, a word or a number is the sentence's, not a password
     kept = m.string[m.start() : m.start("value")]
     return (
