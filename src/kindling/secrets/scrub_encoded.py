@@ -238,11 +238,7 @@ def base64_fixture(before: str) -> bool:
     ``FIXTURE = base64.b64decode(``): a fixture's encoding; not ``base64 -d``, which prints
     what it decodes (issue 32, eleventh pass). A key decoded from a literal is
     ``scrub_files``' place."""
-    return ("base64" in before or "b64" in before) and not _decoding(before)
-
-
-def _decoding(before: str) -> bool:
-    return _DECODED.search(before) is not None
+    return ("base64" in before or "b64" in before) and _DECODED.search(before) is None
 
 
 def ssh_blob(token: str) -> bool:

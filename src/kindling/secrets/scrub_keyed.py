@@ -268,14 +268,13 @@ def _assignment_line(text: str, end: int) -> bool:
     return _ASSIGNMENT_LINE.fullmatch(text[start : len(text) if stop < 0 else stop]) is not None
 
 
-_KEY_BEFORE = LazyRe(r"[\w.-]{1,60}+\Z", re.ASCII)
 _NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
 
 
 def _spells_its_key(text: str, key_end: int, value: str) -> bool:
     """The value is the key's own words (``--client-secret-value="client-secret"``,
     ``api_key: "api-key"``): a placeholder, not a secret."""
-    key = _KEY_BEFORE.search(text[max(0, key_end - 60) : key_end].rstrip("\"'"))
+    key = P.loose_key.search(text, max(0, key_end - 80), key_end)  # the key just before
     words = _NOT_WORD.sub(lambda _: "", value).lower()
     return (
         key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
