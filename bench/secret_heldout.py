@@ -8,7 +8,8 @@ The corpora are ``tests/data/secret_corpora/*.json`` (built by
 data; sources and licences in each file; ``semgrep.json`` is built into
 ``/tmp/kindling-secret-corpora`` and not committed, see ``bench/secret_sources.py``). Tuning:
 kingfisher, gitleaks (its rules are loaded as data), and CredSweeper's validated findings on
-its own samples (added for issue 32's fourth pass, its misses read). Held out:
+its own samples (added for issue 32's fourth pass, its misses read), and LeakTK's findings on
+its fake leaks and leaky-repo's labelled files (the twelfth pass). Held out:
 detect-secrets (its misses by format were read while issue 18 was tuned), and the fresh ones,
 never looked at while tuning: whispers, ripsecrets, semgrep, and trivy (added for issue 18's
 second round, measured once before any change).
@@ -46,8 +47,9 @@ from kindling.secrets.scrub_values import entropy
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_corpora"
 EXTRA = Path("/tmp/kindling-secret-corpora")  # built corpora whose licence keeps them out of git
 # gitleaks' own rules are loaded as data since issue 18's fourth pass: its corpus tunes now.
-# CredSweeper's findings joined them for issue 32's fourth pass: the other two were saturated.
-TUNING = ("kingfisher", "gitleaks", "credsweeper")
+# CredSweeper's findings joined them for issue 32's fourth pass: the other two were saturated;
+# LeakTK's findings on its fake leaks and leaky-repo's files for the twelfth (whole files).
+TUNING = ("kingfisher", "gitleaks", "credsweeper", "leaktk", "leaky_repo")
 HELD_OUT = ("detect_secrets", "whispers", "ripsecrets", "semgrep", "trivy")
 SENTENCE = "the value {} came back from the call"
 # One-case hex (with or without 0x) and UUIDs: the same strings as digests, SHAs and ids.

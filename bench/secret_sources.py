@@ -1,7 +1,8 @@
-"""Build secret corpora from more scanners' own test data: four held out, one for tuning.
+"""Build secret corpora from more scanners' own test data: four held out, three for tuning.
 
     python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR --trivy DIR
     python -m bench.secret_sources --credsweeper DIR
+    python -m bench.secret_sources --leaktk DIR --fake-leaks DIR --leaky-repo DIR
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 None of the four held-out sources (whispers, ripsecrets, semgrep, trivy) was looked at while
@@ -31,6 +32,11 @@ so ``bench.secret_heldout`` scores them in the same harness.
   finding's ``value`` (left out when the value is not in that line); a key's block is one
   positive. Built in ``bench/secret_source_credsweeper.py``, which documents the details; the
   file's ``notice`` holds the MIT licence text.
+- LeakTK (MIT, issue 32's twelfth pass; a TUNING corpus, its misses read): what
+  ``leaktk/patterns``' scanner must find in ``leaktk/fake-leaks``; built in
+  ``bench/secret_source_fake_leaks.py``, which documents the details; and leaky-repo (MIT,
+  the same pass; TUNING): a benchmark of leaky files, its values labelled in
+  ``tests/data/secret_labels/leaky_repo.json``.
 
 Needs ``regex`` and ``pyyaml`` (not Kindling dependencies).
 """
@@ -316,6 +322,9 @@ def main() -> int:
     parser.add_argument("--semgrep", help="a semgrep/semgrep-rules clone")
     parser.add_argument("--trivy", help="an aquasecurity/trivy clone")
     parser.add_argument("--credsweeper", help="a Samsung/CredSweeper clone")
+    parser.add_argument("--leaktk", help="a leaktk/patterns clone (with --fake-leaks)")
+    parser.add_argument("--fake-leaks", help="a leaktk/fake-leaks clone")
+    parser.add_argument("--leaky-repo", help="a Plazmaz/leaky-repo clone")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--semgrep-out", type=Path, default=Path("/tmp/kindling-secret-corpora"))
     args = parser.parse_args()
@@ -340,6 +349,22 @@ def main() -> int:
         source = f"Samsung/CredSweeper@{_head(args.credsweeper)} tests/data/output.json + samples"
         found = credsweeper(args.credsweeper)
         _write("credsweeper", source, "MIT", found, args.out, CREDSWEEPER_NOTICE)
+    if args.leaktk and args.fake_leaks:
+        from bench.secret_source_fake_leaks import LEAKTK_NOTICE, LEAKTK_RESULTS, leaktk
+
+        source = (
+            f"leaktk/patterns@{_head(args.leaktk)} {LEAKTK_RESULTS} on "
+            f"leaktk/fake-leaks@{_head(args.fake_leaks)}"
+        )
+        found = leaktk(args.leaktk, args.fake_leaks)
+        _write("leaktk", source, "MIT", found, args.out, LEAKTK_NOTICE)
+    if args.leaky_repo:
+        from bench.secret_source_fake_leaks import LEAKY_REPO_NOTICE, leaky_repo
+
+        labels = "labelled in tests/data/secret_labels"
+        source = f"Plazmaz/leaky-repo@{_head(args.leaky_repo)}, {labels}"
+        found = leaky_repo(args.leaky_repo)
+        _write("leaky_repo", source, "MIT", found, args.out, LEAKY_REPO_NOTICE)
     return 0
 
 

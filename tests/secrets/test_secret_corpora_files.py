@@ -20,6 +20,8 @@ def test_the_held_out_corpora_are_all_there() -> None:
         "kingfisher",
         "gitleaks",
         "credsweeper",
+        "leaktk",
+        "leaky_repo",
         "detect_secrets",
         "whispers",
         "ripsecrets",
