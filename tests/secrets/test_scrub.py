@@ -369,6 +369,15 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "words after a login word": "'login a b c d e f g h i j ' * 40_000",
     "a dot leader": "'password.......' * 70_000",
     "Redis ACL lines": "'user a on >' * 90_000",
+    # Issue 32, twelfth pass: drawn values after key and salt names, alone, encoded documents.
+    "quoted draws after keys": "\"define('NONCE_KEY', '\" * 40_000",
+    "an unclosed draw after a salt": "\"SALT='\" + 'x9!(' * 260_000",
+    "a long run of signs and letters": "'!Ab1(' * 210_000",
+    "short drawn tokens": "('x9!(Qz' * 4 + ' ') * 42_000",
+    "encoded documents": (
+        "('c2VjcmV0OiBhYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NQpwYXNzd29yZDogaHVudGVyMg== ')"
+        " * 12_000"
+    ),
 }
 
 

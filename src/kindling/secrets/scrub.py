@@ -51,11 +51,10 @@ A rule runs only when one of its keywords occurs in the lowercased text (as gitl
 home for the next hook (``secrets.regex_cache``: compiling was two thirds of its own CPU).
 
 Must not import anything from Kindling except ``kindling.errors`` (lazily: only a caller's
-mistake raises), and lazily the scrubber's own modules (``secrets.scrub_rules``,
-``secrets.scrub_keywords``, ``secrets.secret_shapes``, ``secrets.scrub_context``,
-``secrets.scrub_gate``, ``secrets.scrub_terminal``); none of them imports this module back (the
-shared pieces, ``LazyPattern`` and the ``Rule`` type, live in the leaf ``secrets.scrub_values``);
-standard library ``re`` only (no ``typing`` or ``dataclasses`` at run time: hooks import this).
+mistake raises), and lazily the scrubber's own modules, none of which imports this one back
+(``secrets.scrub_encoded`` is handed ``scrub_secrets`` to read a document a token encodes;
+shared pieces live in the leaf ``secrets.scrub_values``); standard library ``re`` only (no
+``typing`` or ``dataclasses`` at run time: hooks import this).
 """
 
 from __future__ import annotations
@@ -80,9 +79,8 @@ class Scrubbed:
     __slots__ = ("found", "kinds", "text")
     text: str
     kinds: tuple[str, ...]
-    # The values masked and their kinds, for the caller that remembers them for later texts
-    # of a session (``secrets.session_secrets`` keeps keyed hashes, never these). Not in ==,
-    # hash or repr.
+    # The values masked and their kinds, for a caller that remembers them for later texts of a
+    # session (``secrets.session_secrets`` keeps keyed hashes). Not in ==, hash or repr.
     found: tuple[tuple[str, str], ...]
 
     def __init__(
@@ -159,6 +157,7 @@ def _rules() -> tuple[list[tuple[tuple[str, ...], LazyPattern, Rule]], KeywordIn
 def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     global _RULES, _SPLIT, _ANY
     if _RULES is None or _SPLIT is None:
+        from kindling.secrets.scrub_encoded import scrub_documents_with
         from kindling.secrets.scrub_gate import (
             is_gated,
             is_woken_by_any_candidate,
@@ -168,6 +167,7 @@ def _compiled() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         from kindling.secrets.scrub_rules import compile_rules
 
         rules = compile_rules()
+        scrub_documents_with(lambda document: bool(scrub_secrets(document).kinds))
         # Rule numbers stay those of ``rules``: a rule outside a part has no keywords there.
         core = KeywordIndex([() if is_gated(r) else words for words, _, r in rules])
         value = KeywordIndex([words if is_gated(r) else () for words, _, r in rules])

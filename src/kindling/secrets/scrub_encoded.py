@@ -17,12 +17,15 @@ encoded). ``mixed_rule`` is a stand-alone token rule: a drawn token whose signs 
 two alphabets.
 
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
-Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.regex_cache``.
+Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.regex_cache``;
+``secrets.scrub`` hands in its scrubber (``scrub_documents_with``) to judge the document a
+token encodes (issue 32, twelfth pass: a Secret's manifest or an env file encoded whole).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_gate import gated, has_candidate
@@ -62,9 +65,28 @@ def encodes_secret(token: str) -> bool:
         return True
     text = text.strip()
     if _ONE_TOKEN.fullmatch(text) is None:
-        return False
+        return _document_with_secret(text)
     core = text.replace("_", "").replace("-", "")
     return digits_and_letters(core) or generated_letters(core) or generated_one_case(core)
+
+
+# Whether a decoded document holds a secret: ``secrets.scrub`` hands in its own scrubber when
+# it compiles the rules (importing it here would be a cycle). Until then, none does.
+_HOLDS_SECRET: list[Callable[[str], bool]] = []
+
+
+def scrub_documents_with(holds_secret: Callable[[str], bool]) -> None:
+    _HOLDS_SECRET[:] = [holds_secret]
+
+
+def _document_with_secret(text: str) -> bool:
+    """Base64 of a document that holds a secret: a Kubernetes Secret's manifest, an env file or
+    a config encoded whole (``kubectl get secret -o yaml | base64``). The decoded text is
+    scrubbed as any text is; each level of encoding is 3/4 the length of the one around it,
+    so nested encodings end, and cost at most three times the outer token's scrub."""
+    if len(text) < 24 or not any(c in text for c in ":=\n") or not _HOLDS_SECRET:
+        return False
+    return _HOLDS_SECRET[0](text)
 
 
 def basic(token: str) -> bool:

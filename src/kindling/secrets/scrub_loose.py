@@ -8,6 +8,12 @@ as random as a generated one (for a key ending in such a word, also a ``typed_ke
 dummy ``STRIPE_KEY=abcdefghijklmnopqrstuvwx`` is given to it as explicitly as a real key).
 Runs after the key-value rules of ``secrets.scrub_keyed``.
 
+Issue 32, twelfth pass: a quoted value drawn from the printable characters given to a key that
+ends in a weak word or "salt" (WordPress's ``define('NONCE_KEY', '...')``) is masked to its
+closing quote (``drawn_printable``); and ``drawn_alone_rule``, run after every other rule,
+masks such a draw standing alone (a Django secret key) when nothing in it reads as code, a
+path, a pattern or a name.
+
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``
 and ``secrets.scrub_gate``.
@@ -22,12 +28,17 @@ from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
+    LazyRe,
     P,
+    common_pairs,
+    entropy,
+    entropy_floor,
     leave_value,
     looks_generated,
     mask,
     random_enough,
     short_generated,
+    wordy,
 )
 
 TYPE_CHECKING = False
@@ -135,6 +146,91 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
 
+# A quoted value drawn from every printable character, given to a key ending in a weak word or
+# "salt" (WordPress's ``define('NONCE_KEY', '<64 characters>')`` and ``AUTH_SALT``, CakePHP's
+# ``'salt' => '...'``, Drupal's ``hash_salt``): masked to its closing quote. The key's quote,
+# then ``,`` (``define``), ``=>``, ``=`` or ``:``; the value's quote ends it (blanks inside).
+_DRAWN_QUOTED_SRC = (
+    r"(?=[KkSs])(?:[Kk][Ee][Yy]|[Ss][Aa][Ll][Tt])(?![A-Za-z0-9_])"
+    r"(?P<keep>[\"'`]?[ \t]*+(?:=>|=|:|,)[ \t]*+(?P<q>[\"'`]))"
+    r"(?P<value>(?:[^\"'`\r\n\\]|(?!(?P=q))[\"'`]){20,256}+)(?P=q)"
+)
+# What a pattern, a template or a format holds and a draw seldom does.
+_NOT_A_DRAW = LazyRe(r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\{\{|%[sd]|  ", re.A)
+
+
+def drawn_printable(value: str) -> bool:
+    """``value`` reads as drawn from the printable characters (a WordPress salt, a Django secret
+    key): a letter in four characters or more, digits, four different signs or more, as varied
+    as a draw, at most a blank in 16 characters, and nothing a pattern or a template holds."""
+    signs = {c for c in value if not c.isalnum() and c != " "}
+    if len(signs) < 4 or not value.isascii() or value.count(" ") * 16 > len(value):
+        return False
+    if 4 * sum(map(str.isalpha, value)) < len(value):
+        return False
+    if not any(map(str.isdigit, value)) or _NOT_A_DRAW.search(value) is not None:
+        return False
+    return entropy(value) >= entropy_floor(len(value)) + 0.25
+
+
+def _drawn_quoted(m: re.Match[str]) -> tuple[str, str] | None:
+    if not drawn_printable(m["value"]):
+        return None
+    text = m.string
+    key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))
+    key = key_match[0].lower().rstrip("\"'`") if key_match is not None else ""
+    if not (_any_key(key) or (key.endswith("salt") and not any(w in key for w in OTHER_KEYS))):
+        return None
+    return "secret", f"{text[m.start() : m.end('keep')]}{mask('secret')}{m['q']}"
+
+
+# A token standing alone, drawn from every printable character (a Django secret key, a
+# WordPress salt's part between blanks, a generated password): 24 to 128 characters with no
+# blank or quote, between blanks, quotes or the text's ends (a longer run is minified code).
+_DRAWN_ALONE_SRC = r"(?<![!#-&(-_a-~])(?P<value>[!#-&(-_a-~]{24,128}+)(?![!#-&(-_a-~])"
+# What code, a path, an address or a pattern holds and a draw of 24 to 128 seldom does.
+# (A draw of Django's or WordPress's alphabet holds no backslash.)
+_CODE = LazyRe(
+    r"\);|=>|->|::|\|\||//|</|/>|\[\]|\{\}|\\"
+    r"|\[-?[0-9]+\]|\{[A-Za-z_]\w+\}|[A-Za-z]{2}\.[A-Za-z_]{2}",
+    re.A,
+)
+
+
+# Longer runs of one class than a draw of Django's or WordPress's alphabet makes (1 in 15 of
+# Django's 50 characters holds 10 small letters in a row), and a word's small letters.
+_RUN = LazyRe(r"[a-z]{10}|[A-Z]{7}|[0-9]{6}", re.A)
+_LOWER_WORD = LazyRe(r"[A-Za-z][a-z]{3,}", re.A)
+
+
+_SIGNS = frozenset("!#$%&*@^~?(){}<>[];|,:")
+
+
+def _drawn_alone(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if len(_SIGNS.intersection(value)) < 4 or _CODE.search(value) is not None:
+        return None  # (first: the cheapest test, and what most such tokens fail)
+    signs = {c for c in value if not c.isalnum()}
+    if len(signs - set("+/=_-.~")) < 4 or len(signs) < 5 or not drawn_printable(value):
+        return None
+    core = "".join(c for c in value if c.isalnum())
+    if wordy(core):
+        return None
+    if 24 * sum(map(str.isdigit, core)) < len(value):
+        return None  # a draw of 94 characters holds a digit in 9 of them
+    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
+        return None  # a name (``CHANGELOG``, ``level``): a draw seldom spells one
+    if entropy(value) < entropy_floor(len(value)) + 0.5:
+        return None
+    return "secret", mask("secret")
+
+
+def drawn_alone_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
+    """Stand-alone, after every other rule (the token rules give their kinds first). Woken by
+    a digit, as a draw holds one (signs, as keywords, would wake it on every line of code)."""
+    return tuple("0123456789"), LazyPattern(_DRAWN_ALONE_SRC, re.ASCII), _drawn_alone
+
+
 def loose_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The loose-key rule, and the rule of keys ending in a weak word (woken by the word just
     before an operator or its quote: "keys", "keyword", "key_id" in code would wake it for
@@ -148,4 +244,9 @@ def loose_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (P.loose_words, LazyPattern(_LOOSE_SRC, a), _loose),
         (weak, LazyPattern(_WEAK_SRC, a), _weak),
+        (
+            tuple(f"{w}{q}" for w in ("key", "salt") for q in ("'", '"', "`", "=", ":", ",")),
+            LazyPattern(_DRAWN_QUOTED_SRC, a),
+            _drawn_quoted,
+        ),
     ]

@@ -37,7 +37,7 @@ from kindling.secrets.scrub_encoded import (
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_keyed import keyed_rules
-from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, loose_rules
+from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
@@ -305,8 +305,7 @@ def _mixed_hex(core: str) -> bool:
     22-letter one (issue 32, eighth pass: a draw of 20 passed them one time in three)."""
     if len(core) < 16 or P.hex.fullmatch(core) is None or sequential(core, keyboard=True):
         return False
-    counts = (sum(map(str.isupper, core)), sum(map(str.islower, core)), sum(map(str.isdigit, core)))
-    return min(counts) >= 2
+    return min(sum(map(f, core)) for f in (str.isupper, str.islower, str.isdigit)) >= 2
 
 
 def _one_case(hex_digits: str) -> bool:
@@ -396,5 +395,6 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         mixed_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
         (("+", "/", "="), LazyPattern(_BASE64_SRC, a), _base64_token),
+        drawn_alone_rule(),
     ]
     return rules

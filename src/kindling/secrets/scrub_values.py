@@ -299,6 +299,12 @@ _COMMON_PAIRS = frozenset(
 _PAIR = LazyRe(r"(?=([A-Za-z][a-z]))", re.ASCII)
 
 
+def common_pairs(word: str) -> bool:
+    """Every letter pair of ``word`` is a common English pair (``level``, ``prev``): a word,
+    as a draw of four letters is one time in thirty."""
+    return all(word[i : i + 2].lower() in _COMMON_PAIRS for i in range(len(word) - 1))
+
+
 def wordy(core: str) -> bool:
     """Spelled from words, as a name is: 13 in 20 of its letter pairs inside words (a capital
     or small letter and the small letter after it) are common English pairs. Of the 6,998

@@ -277,6 +277,28 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "(?<![A-Za-z0-9$])\\$y\\$[./A-Za-z0-9]{1,8}\\$[./A-Za-z0-9]{1,86}\\$[./A-Za-z0-9]{43}"
         "(?![./A-Za-z0-9])",
     ),
+    # The other formats of crypt(5) (libxcrypt): gost-yescrypt, scrypt, SunMD5 and sha1crypt.
+    (
+        "password_hash",
+        "$gy$",
+        "\\$gy\\$[./A-Za-z0-9]{1,8}\\$[./A-Za-z0-9]{1,86}\\$[./A-Za-z0-9]{43}(?![./A-Za-z0-9])",
+    ),
+    (
+        "password_hash",
+        "$7$",
+        "(?<![A-Za-z0-9$])\\$7\\$[./A-Za-z0-9]{11,97}\\$[./A-Za-z0-9]{43}(?![./A-Za-z0-9])",
+    ),
+    (
+        "password_hash",
+        "$md5",
+        "\\$md5(?:,rounds=[0-9]{1,10})?\\$[./A-Za-z0-9]{1,8}\\$\\$?[./A-Za-z0-9]{22}"
+        "(?![./A-Za-z0-9])",
+    ),
+    (
+        "password_hash",
+        "$sha1$",
+        "\\$sha1\\$[0-9]{1,10}\\$[./A-Za-z0-9]{1,64}\\$[./A-Za-z0-9]{28}(?![./A-Za-z0-9])",
+    ),
     (
         "password_hash",
         "$argon2",
