@@ -1,4 +1,4 @@
-"""Masking of drawn values in a few forms: the tables of issue 32's eighth to eleventh passes.
+"""Masking of drawn values in a few forms: the tables of issue 32's eighth to twelfth passes.
 
     .venv/bin/python bench/secret_drawn.py [--draws N]
 
@@ -10,6 +10,7 @@ then prints the share masked. To compare with another revision, run it with that
 from __future__ import annotations
 
 import argparse
+import base64
 import random
 import string
 from collections.abc import Callable
@@ -18,6 +19,16 @@ from kindling.secrets.scrub import scrub_secrets
 
 ALNUM = string.ascii_letters + string.digits
 SIGNS = "!@#$%^&*"
+# WordPress's generator (api.wordpress.org/secret-key) and Django's get_random_secret_key().
+WORDPRESS = ALNUM + "!@#$%^&*()-_ []{}<>~`+=,.;:/?|"
+DJANGO = string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)"
+
+
+def _manifest(secret: str) -> str:
+    """A Kubernetes Secret's manifest holding ``secret`` (base64 in it), encoded whole."""
+    inner = base64.b64encode(secret.encode()).decode()
+    manifest = f"apiVersion: v1\nkind: Secret\ndata:\n  aws_secret_access_key: {inner}\n"
+    return base64.b64encode(manifest.encode()).decode()
 
 
 def _draw(alphabet: str, n: int) -> Callable[[random.Random], str]:
@@ -183,6 +194,23 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         "24 letters and digits printed by `base64 -d`",
         _draw(ALNUM, 24),
         '$ echo "$ENCODED" | base64 -d\n{}',
+    ),
+    # Issue 32's twelfth pass.
+    (
+        "64 of WordPress's alphabet, `define('NONCE_KEY', ...)`",
+        _draw(WORDPRESS.replace("'", ""), 64),
+        "define('NONCE_KEY',        '{}');",
+    ),
+    (
+        "64 of WordPress's alphabet, `define('AUTH_SALT', ...)`",
+        _draw(WORDPRESS.replace("'", ""), 64),
+        "define('AUTH_SALT',        '{}');",
+    ),
+    ("50 of Django's alphabet, alone", _draw(DJANGO, 50), "the value {} came back from the call"),
+    (
+        "a Kubernetes Secret's manifest holding 40 of base64, encoded whole",
+        lambda rng: _manifest(_draw(ALNUM + "+/", 40)(rng)),
+        "# encoded\n{}",
     ),
 ]
 

@@ -1,6 +1,8 @@
 """Issue 32, twelfth pass: forms two repositories of fake leaks hold (``leaktk/fake-leaks``
-with LeakTK's expected findings, and ``Plazmaz/leaky-repo`` labelled by a helper), left by the
-rules before this pass, and the look-alikes next to them.
+with LeakTK's expected findings, and ``Plazmaz/leaky-repo`` labelled by a helper), and two
+probes written by helpers that had not read the scrubber (what commands print when they
+create a credential; whole files that hold one), left by the rules before this pass, and the
+look-alikes next to them.
 
 - values drawn from every printable character: WordPress's salts in ``define()`` after any
   key or salt name, a Django secret key standing alone;
@@ -54,6 +56,8 @@ def test_a_wordpress_key_or_salt_is_masked_whole(name: str, value: str) -> None:
         ("$settings['hash_salt'] = '{}';", "x7Gk2$Lp9!qZ#v4Rm8&Tn1^Yw6*Bc3%Hd5"),  # Drupal
         ("'Security' => ['salt' => '{}'],", "h7$Kq2!Lz9#Vm4&Rp8^Tx1*Bn6%Cw3@D"),  # CakePHP
         ("SESSION_KEY: '{}'", "?PULIL7?y%Ub=[~rw+5Pg^!$UrrOpn*Pr(MFBdF-+ZMH"),
+        ("NONCE_KEY={}", "?PULIL7?y%Ub=[~rw+5Pg^!$UrrOpn*Pr(MFBdF-+ZMH#oKsZ{KskZY9m/i|<pkK"),
+        ("session_salt: {}", "9XJcj90y!X%KvLh#cG!&$ra(L(isX-ee8wqr18wr)(s9k^3G%k"),
     ],
 )
 def test_a_drawn_value_after_a_salt_or_key_name(template: str, value: str) -> None:
@@ -70,6 +74,10 @@ def test_a_drawn_value_after_a_salt_or_key_name(template: str, value: str) -> No
         "SORT_KEY = '(priority DESC, created_at ASC) -- v2'",
         "SALT_ROUNDS = 12",
         "define('WP_CACHE_KEY_SALT', 'example.com:');",
+        "sort_key=lambda(x):x[0]+x[1]*2-x[2]/3",
+        "        key = base64.urlsafe_b64decode(key)",
+        "private_key = Ed25519PrivateKey.from_private_bytes(d)",
+        "PRIMARY_KEY = '(id, created_at, [tenant_id])'",
     ],
 )
 def test_patterns_formats_and_templates_given_to_a_key_are_left(text: str) -> None:
@@ -161,3 +169,57 @@ def test_base64_of_a_document_holding_a_secret(value: str) -> None:
 def test_base64_of_a_document_without_a_secret_is_left(document: str) -> None:
     blob = base64.b64encode(document.encode()).decode()
     assert scrub_secrets(f"data: {blob}").text == f"data: {blob}"
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "| Field        | Value      |\n| id           | 6f2a1c0b9e |\n| secret       | {} |",
+        "| password | {} |",
+        "$settings['hash_salt'] = '{}';",
+        '  user "ada@example.com" there with password "{}" is "ada" here',
+        "poll imap.example.com user ada with password '{}'",
+    ],
+)
+@FEW
+@given(value=drawn(string.ascii_letters + string.digits, 31))
+def test_probe_forms(template: str, value: str) -> None:
+    value = f"{value}9!"  # (a digit and a sign: the draw reads as a password too)
+    assert masked(template.format(value), value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo password | sha256sum",
+        "cat token | grep abc123",
+        "| password | required |",
+        "| token | Token |",
+        'the password "changed" was saved',
+        'grep -rn password "src/app.py"',
+        "https://example.com/search?q=a%20b%2Fc%3Dd&x=1",
+    ],
+)
+def test_probe_look_alikes_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+@pytest.mark.parametrize("value", ["Kgyavf0lo51o$k%11krUu", "K!Ogsn3pt774m7%690wfv"])
+def test_a_percent_sign_before_hex_a_url_never_escapes_is_a_draw(value: str) -> None:
+    # ``%11`` (a control) and ``%69`` (a letter) are no URL's escapes: the draw reads as one.
+    assert masked(f"the value {value} came back from the call", value)
+    assert masked(value, value)
+
+
+def test_a_quoted_password_may_hold_a_slash() -> None:
+    text = 'poll mail.example.com with password "Kq8/vR2m+X9z!" is "ada" here'
+    assert scrub_secrets(text).text == (
+        'poll mail.example.com with password "[REDACTED:password]" is "ada" here'
+    )
+
+
+@FEW
+@given(value=drawn(string.ascii_letters + string.digits + "+/", 43))
+def test_a_base64_salt_in_a_php_array(value: str) -> None:
+    assume(value.count("/") < 3)  # (a run of slashes between capitals reads as a path)
+    assert masked(f"$settings['hash_salt'] = '{value}=';", value)

@@ -81,7 +81,7 @@ def test_a_base64_shell_default_is_masked(key: str) -> None:
         "token #1234 fixed by commit 9f3e2a1",
         "secret -> see issue#4242 for details",
         "token_id: abc!def12345xyz",
-        "| password | changeme! |",
+        "password | changeme! |",  # (not a table's row: ``| password | x |`` is keyed)
         "auth user1@server-01 ok",
         "password -> P@ss!",  # too short to be drawn
         "token -> src/main/java/com/AcmeApp/Token2Controller.java",

@@ -132,6 +132,8 @@ EXAMPLES: dict[str, str] = {
     "ipmitool -P": "ipmitool -I lanplus -H 10.0.0.5 -U admin -P {} power status",
     "redis.conf requirepass": "bind 127.0.0.1\nrequirepass {}\n",
     "redis-server --masterauth": "redis-server --port 6380 --masterauth {}",
+    "sentinel.conf auth-pass": "sentinel monitor c 10.0.0.5 6379 2\nsentinel auth-pass c {}",
+    "sqlplus, a password holding a slash": "sqlplus app/{}/x+y=@ORCLPDB1",
     "wpa_supplicant psk": 'network={{\n    ssid="home"\n    psk="{}"\n}}',
     "NetworkManager psk": "[wifi-security]\nkey-mgmt=wpa-psk\npsk={}\n",
     # Issue 32, tenth pass: more commands that read a secret on their standard input.
@@ -260,6 +262,8 @@ LEFT = [
     "the requirepass directive sets a password",
     "# requirepass foobared",
     "redis-server --requirepass $REDIS_PASSWORD",
+    "sentinel monitor cache 10.0.0.5 6379 2",
+    "sqlplus -s /nolog @script.sql",
     "key-mgmt=wpa-psk",
     "psk=${WIFI_PSK}",
     "ipmitool -I lanplus -H 10.0.0.5 -U admin -E power status",

@@ -206,7 +206,8 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"[^\r\n]{0,200}?(?:[ \t]|(?i:userid)=)[\"']?|(?i:jdbc:oracle:[a-z0-9]{1,16}+:)"
         r"|\b(?:cx_Oracle|oracledb)\.connect\([ \t]*+(?:(?:user|dsn)[ \t]*+=[ \t]*+)?[\"'])"
         r"[A-Za-z_][\w$#]{0,127}+/)"
-        r"(?P<value>\"[^\"\r\n]*+\"|[^\s@/\"']++)(?=@|[\s\"']|$)",
+        # (a password may hold ``/`` when ``@`` ends it: ``scott/a/b+c=@orcl``)
+        r"(?P<value>\"[^\"\r\n]*+\"|[^\s@\"']++(?=@)|[^\s@/\"']++)(?=@|[\s\"']|$)",
         certain=True,
     ),
     # Windows tooling that takes [domain/]user:password@host (impacket's scripts).
@@ -279,11 +280,12 @@ COMMAND_PLACES: tuple[Place, ...] = (
     Place(("sqlcmd", "bcp", "osql"), _flag("sqlcmd|bcp|osql", "-P", joined=True)),
     Place(("ldap",), _flag(r"ldap\w*+", "-w")),
     Place(("ipmitool",), _flag("ipmitool", "-P"), certain=True),
-    # Redis's config file and its server's flags (requirepass PW, masterauth PW), OpenLDAP's
-    # slapd.conf and ldap.conf (rootpw PW, bindpw PW)
+    # Redis's config file and its server's flags (requirepass PW, masterauth PW; a Sentinel's
+    # sentinel auth-pass MASTER PW), OpenLDAP's slapd.conf and ldap.conf (rootpw PW, bindpw PW)
     Place(
-        ("requirepass", "masterauth", "rootpw", "bindpw"),
-        r"(?P<keep>(?:^|(?<=\n)|--)[ \t]*+(?:requirepass|masterauth|rootpw|bindpw)[ \t]++)"
+        ("requirepass", "masterauth", "rootpw", "bindpw", "auth-pass"),
+        r"(?P<keep>(?:^|(?<=\n)|--)[ \t]*+(?:requirepass|masterauth|rootpw|bindpw"
+        r"|sentinel[ \t]++auth-pass[ \t]++[\w.-]{1,64}+)[ \t]++)"
         rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),

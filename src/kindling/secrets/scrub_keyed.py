@@ -94,6 +94,11 @@ _VALUE = r"""
 _TYPES = r"(?:string|String|str|&str|\[\]byte|SecureString|char\s*\*)"
 
 
+def _table_row(text: str, at: int) -> bool:
+    """The line holding ``at`` is a table's row: it starts with a column rule."""
+    return text[text.rfind("\n", 0, at) + 1 : at].lstrip(" \t").startswith(("|", "│", "┃"))
+
+
 def _keyed_src() -> str:
     # Starts at the first character after the key (a closing quote, a blank or the operator)
     # and looks back for the key word: separators are far rarer than letters.
@@ -111,7 +116,7 @@ def _keyed_src() -> str:
           | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
           | (?<=,)(?P<call>[ \t]++)(?=["'`])               # setopt(h, OPT_PASSWORD, "value")
           | (?<=[ \t])[ \t]*+{_OPERATOR}
-          | (?<=[ \t])[ \t]*+[│┃][ \t]*+(?=[^\s│┃])          # a table drawn with boxes
+          | (?<=[ \t])[ \t]*+[│┃|][ \t]*+(?=[^\s│┃|])        # a table's row: | key | value |
           | (?<=[ \t])[ \t]*+{_TYPES}[ \t]++=(?![=~])      # Go: var token string = "x"
           | (?<=:)[ \t]*+{_TYPES}[ \t]*+=(?![=~>])         # TS: const token: string = "x"
           | (?<=:)(?::=|=|(?!:))
@@ -194,8 +199,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None
     elif _leave_bare(value, tail, sep, text, m.end()) or too_short(kind, value):
         return None
-    if ("│" in sep or "┃" in sep) and value.isalpha():
-        return None  # a table's header drawn with boxes: the next column's name
+    if any(c in sep for c in "│┃|") and (value.isalpha() or not _table_row(text, m.start())):
+        return None  # a table's header (the next column's name), or a shell's pipe
     if kind == "password" and value.rstrip(".!").lower() in STATUS_WORDS:
         return None
     if value in _CODE_WORDS and P.next_word.match(text, m.end()) is not None:

@@ -106,14 +106,16 @@ OTHER_KEYS = (
 
 # Words that mean secret when they end a key but also name settings (``auth=basic``,
 # ``private: true``, ``signature: required``): their value must look generated.
-_WEAK_ENDINGS = ("key", "auth", "sig", "signature", "private")
+_WEAK_ENDINGS = ("key", "auth", "sig", "signature", "private", "salt")
 
 
 def _any_key(key: str) -> bool:
-    """A key that ends in the word key, auth, sig, signature or private (``STRIPE_KEY``,
-    ``stripeKey``, ``app.key``, ``AUTH``, ``x-amz-sig``): with a value as random as a generated
-    one, a credential whatever the vendor."""
+    """A key that ends in the word key, auth, sig, signature, private or salt (``STRIPE_KEY``,
+    ``stripeKey``, ``app.key``, ``AUTH``, ``x-amz-sig``, ``hash_salt``): with a value as random
+    as a generated one, a credential whatever the vendor."""
     key = key.rstrip("\"'`")
+    if key.endswith("salt"):
+        return True  # a salt keys a hash whatever the key's other words (Drupal's hash_salt)
     return key.endswith(_WEAK_ENDINGS) and not any(w in key for w in OTHER_KEYS)
 
 
@@ -121,8 +123,9 @@ def _any_key(key: str) -> bool:
 # at once), then the operator and a value of a generated key's characters.
 _WEAK_SRC = (
     r"(?=[KkAaSsPp])(?:[Kk][Ee][Yy]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?"
-    r"|[Pp][Rr][Ii][Vv][Aa][Tt][Ee])(?![A-Za-z0-9_])"
-    rf"(?P<keep>[\"'`]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
+    r"|[Pp][Rr][Ii][Vv][Aa][Tt][Ee]|[Ss][Aa][Ll][Tt])(?![A-Za-z0-9_])"
+    # (``']`` too: PHP's ``$settings['hash_salt'] = '...'``)
+    rf"(?P<keep>[\"'`]?\]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
     r"(?P<value>[A-Za-z0-9_+/-]{16,300}+={0,2})(?![A-Za-z0-9_.(\[+/=-])"
 )
 
@@ -152,36 +155,44 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
 # then ``,`` (``define``), ``=>``, ``=`` or ``:``; the value's quote ends it (blanks inside).
 _DRAWN_QUOTED_SRC = (
     r"(?=[KkSs])(?:[Kk][Ee][Yy]|[Ss][Aa][Ll][Tt])(?![A-Za-z0-9_])"
-    r"(?P<keep>[\"'`]?[ \t]*+(?:=>|=|:|,)[ \t]*+(?P<q>[\"'`]))"
-    r"(?P<value>(?:[^\"'`\r\n\\]|(?!(?P=q))[\"'`]){20,256}+)(?P=q)"
+    r"(?P<keep>[\"'`]?\]?[ \t]*+(?P<op>=>|=|:|,)[ \t]*+(?P<q>[\"'`])?)"
+    r"(?(q)(?P<value>(?:[^\"'`\r\n\\]|(?!(?P=q))[\"'`]){20,256}+)(?P=q)"
+    # (unquoted, after ``=`` or ``:`` only: an ``.env`` line, YAML; no blank inside)
+    r"|(?P<bare>[!#-&(-_a-~]{20,256}+)(?![!#-&(-_a-~]))"
 )
 # What a pattern, a template or a format holds and a draw seldom does.
 _NOT_A_DRAW = LazyRe(r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\{\{|%[sd]|  ", re.A)
 
 
-def drawn_printable(value: str) -> bool:
+def drawn_printable(value: str, tells: int = 0) -> bool:
     """``value`` reads as drawn from the printable characters (a WordPress salt, a Django secret
     key): a letter in four characters or more, digits, four different signs or more, as varied
-    as a draw, at most a blank in 16 characters, and nothing a pattern or a template holds."""
+    as a draw, at most a blank in 16 characters, and at most ``tells`` of what a pattern or a
+    template holds (a draw of 64 holds one, ``.+`` or ``%d``, one time in twelve)."""
     signs = {c for c in value if not c.isalnum() and c != " "}
     if len(signs) < 4 or not value.isascii() or value.count(" ") * 16 > len(value):
         return False
     if 4 * sum(map(str.isalpha, value)) < len(value):
         return False
-    if not any(map(str.isdigit, value)) or _NOT_A_DRAW.search(value) is not None:
+    if not any(map(str.isdigit, value)) or len(_NOT_A_DRAW.findall(value)) > tells:
         return False
     return entropy(value) >= entropy_floor(len(value)) + 0.25
 
 
+_CALL = LazyRe(r"[A-Za-z_]{2}\w*+\([\w.,]*+\)", re.A)  # ``b64decode(key)``, ``get()``
+
+
 def _drawn_quoted(m: re.Match[str]) -> tuple[str, str] | None:
-    if not drawn_printable(m["value"]):
+    value = m["value"] or m["bare"]
+    if m["bare"] and (m["op"] not in ("=", ":") or _CODE.search(value) or _CALL.search(value)):
+        return None  # an argument after a comma, or code (``base64.b64decode(key)``)
+    if not drawn_printable(value, tells=1):  # (the key's name says what it holds)
         return None
     text = m.string
     key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))
-    key = key_match[0].lower().rstrip("\"'`") if key_match is not None else ""
-    if not (_any_key(key) or (key.endswith("salt") and not any(w in key for w in OTHER_KEYS))):
+    if key_match is None or not _any_key(key_match[0].lower()):
         return None
-    return "secret", f"{text[m.start() : m.end('keep')]}{mask('secret')}{m['q']}"
+    return "secret", f"{text[m.start() : m.end('keep')]}{mask('secret')}{m['q'] or ''}"
 
 
 # A token standing alone, drawn from every printable character (a Django secret key, a

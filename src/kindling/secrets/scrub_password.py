@@ -70,7 +70,9 @@ _WRITTEN_SRC = (
     # ... or set with ``=``: ``pw for staging db = <value>``
     r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s=]{1,30}+[ \t]++){1,6}?=[ \t]++)"
     # an app password as Google shows it, four groups of four small letters, or one run
-    r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)"
+    # (quoted, too: fetchmail's ``with password "<value>" is "ada" here``)
+    r"(?P<q>[\"'])?"
+    r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)(?(q)(?P=q))"
     r"(?=[\s,;.)\]}]|$)"
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -114,7 +116,10 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
     mixed = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
     if not mixed and not _drawn_letters(value):
         return None  # a word (``password:changed``) or a number (a count, a port)
-    if any(c in value for c in "/\\=") or "://" in value or value.startswith(("-", "$", "%", "#")):
+    if m["q"] and m.string[m.end() : m.end() + 40].lstrip(" \t").startswith("+"):
+        return None  # a string joined to others: an expression (``password "x" + suffix``)
+    pathlike = not m["q"] and any(c in value for c in "/\\=")  # (quoted: a literal)
+    if pathlike or "://" in value or value.startswith(("-", "$", "%", "#")):
         return None  # a path, an expression, a flag, a reference, a comment
     if "::" in value or "->" in value or DOTTED_CODE.fullmatch(value):
         return None  # code: ``pass v8::Object``, ``pass np.float32``
@@ -130,7 +135,8 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
     if leave_value(value) or named or VERSION_PATH.fullmatch(value):
         return None
     kept = m.string[m.start() : m.start("value")]  # (the key before it is left as it is)
-    return "password", f"{kept}{mask('password')}{m['value'][len(value) :]}"
+    rest = m.string[m.start("value") + len(value) : m.end()]
+    return "password", f"{kept}{mask('password')}{rest}"
 
 
 # A login written as a pair after a word that names one: ``login: ada / <value>``,
@@ -259,7 +265,13 @@ _NOT_DRAWN = LazyRe(
     r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2",  # a name between one sign: ``#name#``, ``*x.y*``
     re.ASCII,
 )
-_ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)  # a URL's encoding, unless other signs draw it
+# A URL's encoding, unless other signs draw it: ``%`` and the hex of a byte that is escaped
+# (a blank, a sign, a tab or a line's end, UTF-8), not of a letter, a digit or another control
+# (a draw's ``%11`` or ``%69`` encodes nothing anyone escapes).
+_ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)
+_ESCAPED = frozenset((0x09, 0x0A, 0x0D, *range(0x20, 0x100))) - frozenset(
+    (*range(0x30, 0x3A), *range(0x41, 0x5B), *range(0x61, 0x7B))
+)
 # A mail address, or a user at a host (a host's name is lowercase; a draw's part after ``@``
 # seldom is).
 _ADDRESS = LazyRe(r"@[A-Za-z0-9-]++\.[A-Za-z]|^[\w.+-]++@[a-z0-9][a-z0-9.-]*+$", re.ASCII)
@@ -289,7 +301,7 @@ def drawn_password(value: str, near: bool = False) -> bool:
         return False  # an address: ``token for bot42@example.com``, ``auth user1@server-01``
     if entropy(value) < (2.9 if near else 3.5):
         return False
-    escapes = len(_ESCAPE.findall(value))
+    escapes = sum(int(e[1:], 16) in _ESCAPED for e in _ESCAPE.findall(value))
     return not escapes or (escapes == 1 and signs - escapes >= (1 if near else 2))
 
 
