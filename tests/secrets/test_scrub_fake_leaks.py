@@ -223,3 +223,47 @@ def test_a_quoted_password_may_hold_a_slash() -> None:
 def test_a_base64_salt_in_a_php_array(value: str) -> None:
     assume(value.count("/") < 3)  # (a run of slashes between capitals reads as a path)
     assert masked(f"$settings['hash_salt'] = '{value}=';", value)
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "Name          ci-deployer\nAPI Key       {}\nCreated At    2024-05-14",
+        "  CLIENT SECRET        {}",
+        "Secret Key: {}",
+        "Your API key: {}",
+        "Access key = {}",
+    ],
+)
+@FEW
+@given(value=drawn(string.ascii_letters, 9))
+def test_a_label_of_words_names_its_value(template: str, value: str) -> None:
+    value = f"{value.capitalize()}42!"  # typed as people type one
+    assert masked(template.format(value), value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  --token       The token to use",
+        "  PASSWORD      required",
+        "Primary Key   id",
+        "API Key       <your-api-key>",
+        "Encryption key: AES-256-GCM",
+        "signing key: RS256",
+        "JWT_SECRET_KEY=HS256",
+        "Sort key: created_at",
+        "Secret key: the one from the console",
+        "Welcome@Home#1",
+        "Hello-World!2 is here",
+        "operands = [operand.replace('@__f2py_DOUBLE_STAR@', '**')",
+    ],
+)
+def test_labels_algorithms_and_words_with_a_digit_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+@pytest.mark.parametrize("value", ["ggZwNajHV^iBIc5mPPpq*", "KHvGfKdaFLN@LcYt1fmE*"])
+def test_a_drawn_password_alone_with_one_digit(value: str) -> None:
+    assert masked(value, value)
+    assert masked(f"the value {value} came back from the call", value)

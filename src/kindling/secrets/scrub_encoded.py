@@ -177,7 +177,7 @@ def base64_secret(token: str, before: str) -> str | None:
         if BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
             return "random_token" if encodes_secret(token) else None
         return "basic_credential"
-    if "/" in body and "+" not in body:
+    if "/" in body and "+" not in body and body == token:  # (padding: no path ends in "=")
         parts = [p for p in body.split("/") if p]
         if any(
             p.isalpha() and len(p) >= 4 and (p.islower() or p.isupper() or p.istitle())

@@ -44,7 +44,7 @@ _KEY_ENDINGS = (
             *("storage", "jwt", "hmac", "aes", "cipher", "crypt", "crypto", "sas", "shared"),
             *("product", "serial", "activation"),
         )
-        for joint in ("[_.-]", "")
+        for joint in ("[_. -]", "")  # (a blank: a label, ``Secret Key: x``, ``API key: x``)
     ),
     # Rails' ``secret_key_base`` (and ``encryption_key_base``); ``secret_value``
     *(
@@ -96,7 +96,7 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
     """The kind named by the key word ending at ``key_end``, or None if no key word ends there
     (``plural``: the key may name several, ``passwords``, ``api_keys``, for a list)."""
     key = text[max(0, key_end - 24) : key_end].lower().replace("_", "").replace("-", "")
-    key = key.replace(".", "")
+    key = key.replace(".", "").replace(" ", "")
     if plural and key.endswith("s") and not key.endswith(("pass", "credentials")):
         key = key[:-1]
     if key.endswith(_PASS_WORDS):

@@ -50,6 +50,7 @@ from kindling.secrets.scrub_values import (
     is_name,
     leave_value,
     mask,
+    mixed_case,
     sequential,
     short_generated,
     wordy,
@@ -265,9 +266,8 @@ _NOT_DRAWN = LazyRe(
     r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2",  # a name between one sign: ``#name#``, ``*x.y*``
     re.ASCII,
 )
-# A URL's encoding, unless other signs draw it: ``%`` and the hex of a byte that is escaped
-# (a blank, a sign, a tab or a line's end, UTF-8), not of a letter, a digit or another control
-# (a draw's ``%11`` or ``%69`` encodes nothing anyone escapes).
+# A URL's encoding, unless other signs draw it: ``%`` and the hex of a byte one escapes (a blank,
+# a sign, a tab, a line's end, UTF-8), not a letter's, a digit's or a control's (``%69``, ``%11``).
 _ESCAPE = LazyRe(r"%[0-9A-Fa-f]{2}", re.ASCII)
 _ESCAPED = frozenset((0x09, 0x0A, 0x0D, *range(0x20, 0x100))) - frozenset(
     (*range(0x30, 0x3A), *range(0x41, 0x5B), *range(0x61, 0x7B))
@@ -295,7 +295,10 @@ def drawn_password(value: str, near: bool = False) -> bool:
         return short_generated(core) or digits_and_letters(core) or generated_letters(core)
     digits = sum(c.isdigit() for c in value)
     letters = "".join(c for c in value if c.isalpha())
-    if digits < (1 if near else 2) or len(letters) < 4 or _NOT_DRAWN.search(value) is not None:
+    # Alone, one digit is enough when the letters are drawn: both cases, spelled from no words,
+    # not joined by ``_`` (``@__f2py_DOUBLE_STAR@`` is a name between signs).
+    drawn = digits == 1 and "_" not in value and mixed_case(letters) and not wordy(letters)
+    if (digits < (1 if near else 2) and not drawn) or len(letters) < 4 or _NOT_DRAWN.search(value):
         return False
     if near and _ADDRESS.search(value) is not None:
         return False  # an address: ``token for bot42@example.com``, ``auth user1@server-01``

@@ -6,7 +6,8 @@ Europe writes it, and a header in another language: ``Dienst;Benutzer;Passwort``
 tab-separated export, a Markdown table or psql's
 (``| user | token |``) and a command's aligned listing (``kubeadm token list``: ``TOKEN``, then
 the tokens under it) name their values by column, as an ``INSERT``'s column list does
-(``secrets.scrub_sql``): no key stands next to the value. The header is a line of 2 to 30
+(``secrets.scrub_sql``): no key stands next to the value (a vertical listing names it by a label
+on its line, ``API Key      <value>``: issue 32's twelfth pass). The header is a line of 2 to 30
 column names, one of which ends in a secret word (``key_kind``: ``password``, ``api_token``,
 ``client_secret``; not ``password_hash``, not ``key`` alone); every following row that reads
 as the header says (as many fields; in a listing, a value that starts where its column's name
@@ -184,9 +185,29 @@ def _table(m: re.Match[str]) -> tuple[str, str] | None:
     return found[0], text[m.start() : m.start("rows")] + "\n".join(lines)
 
 
+# A label and its value on one line, aligned by blanks (a command's vertical listing: ``API Key
+#      <value>``, ``CLIENT SECRET        <value>``): the label ends in a secret word, the value
+# is one token and ends the line (a flag's help, ``--token     The token to use``, goes on).
+_LABEL_SRC = (
+    r"(?:\A|(?<=\n))[ \t]*+(?P<label>[A-Za-z][\w.-]{0,30}+(?:[ ][A-Za-z][\w.-]{0,30}+){0,3}+)"
+    r"(?:[ ]{2,}+|\t++)(?P<value>[\x21-\x7e]{6,200}+)[ \t]*+(?=\r?\n|\Z)"
+)
+
+
+def _label(m: re.Match[str]) -> tuple[str, str] | None:
+    label, value = m["label"].replace(" ", "_"), m["value"]
+    kind = key_kind(label, len(label))
+    if kind is None or leave_value(value) or value.lower() in STATUS_WORDS:
+        return None
+    if too_short(kind, value) or (kind != "password" and value.isalpha()):
+        return None  # a plain word is a listing's, not a key
+    return kind, f"{m.string[m.start() : m.start('value')]}{mask(kind)}"
+
+
 def table_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     words = ("pass", "pwd", "token", "secret", "credential", "key", *LOCAL_WORDS)
     return [
         (words, LazyPattern(rf"\A{_HEADER}"), _table),
         (words, LazyPattern(rf"\n{_HEADER}"), _table),
+        (words, LazyPattern(_LABEL_SRC, re.ASCII), _label),
     ]

@@ -114,6 +114,9 @@ _CODE_VALUE_SRC = r"""
          |number|bool|boolean|any|unknown|object|secretstr)
     | [*&]++[A-Za-z_][\w.]*+[,;)}]?                   # Go/C pointer: Token: *scanToken,
     | [\^~]\d[\w.+-]*+ | [<>]=?\d[\w.+-]*+ | \d++(?:\.\d++){1,3}[\w.+-]*+  # version: ^5.0.12
+    | (?i:aes|des|3des|rsa|ecdsa|ecdh|ed25519|ed448|x25519|chacha20|hmac|sha|md5|blowfish)
+      (?:-?\d{1,4})?(?:[-_](?i:gcm|cbc|ctr|ecb|cfb|ofb|siv|ccm|poly1305|oaep|pss|sha\d{1,3}
+      |\d{1,4}))*+ | (?:HS|RS|ES|PS)(?:256|384|512)     # an algorithm: AES-256-GCM, HS256
     | (?:~|\.{1,2})?/[\w.@+~/-]*                      # POSIX path
     | [A-Za-z]:\\.*                                    # Windows path
     """
