@@ -267,3 +267,25 @@ def test_labels_algorithms_and_words_with_a_digit_are_left(text: str) -> None:
 def test_a_drawn_password_alone_with_one_digit(value: str) -> None:
     assert masked(value, value)
     assert masked(f"the value {value} came back from the call", value)
+
+
+@FEW
+@given(value=drawn(string.ascii_letters + string.digits, 32))
+def test_a_generated_value_in_brackets_or_after_a_robot_account(value: str) -> None:
+    # Hibernate's bind trace, and a Harbor robot account's decoded registry login.
+    assume(any(c.isdigit() for c in value))
+    line = "o.h.type.descriptor.sql.BasicBinder : binding parameter [1] as [VARCHAR] - [{}]"
+    assert masked(line.format(value), value)
+    assert masked(f"robot$ci-builder:{value}", value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "binding parameter [2] as [VARCHAR] - [customer_reference_number]",
+        r"\[HafOICpoGaTrHaIRekqfkp6irOBs7Y5P\]",
+        "items[getAccessTokenFromHeaders]",
+    ],
+)
+def test_bracketed_names_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

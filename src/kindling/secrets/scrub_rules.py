@@ -198,7 +198,7 @@ LONGEST_TOKEN = 2048
 # Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/.~%@$\\\[-])" + AFTER_NAME + r"(?<!::)"
+    r"(?<![A-Za-z0-9_+/.~%@$\\-])(?<!\\\[)" + AFTER_NAME + r"(?<!::)"
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
@@ -257,7 +257,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
 # (``spotify:track:<id>``, ``arn:aws:...``, ``https://``). A number alone is an id glued to its
 # secret (a Telegram bot's ``<bot id>:<token>``); ``12:34`` holds no token to judge, and a
 # grep's ``file.py:12:<line>`` is a chain.
-_LABEL = cached_compile(r"[A-Za-z_][\w.-]{0,63}+|[0-9]{1,20}+", re.ASCII)
+_LABEL = cached_compile(r"[A-Za-z_][\w.$+-]{0,63}+|[0-9]{1,20}+", re.ASCII)  # (robot$ci+x)
 # A label that names a digest: its value is a hash, not a secret.
 _HASH_LABEL = cached_compile(
     r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag)",
