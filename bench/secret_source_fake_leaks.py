@@ -27,26 +27,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from bench.secret_sources import _show
+from bench.secret_sources import _show, mit_notice
 
 LEAKTK_RESULTS = "testdata/leaktk-scanner-results.yaml"
 _LEFT_OUT_PATHS = ("semgrep-rules-examples/",)
 _LEFT_OUT_RULES = ("Controlled Unclassified Information",)
-LEAKTK_NOTICE = (
-    "MIT License. Copyright (c) 2022 LeakTK - Leak Tool Kit. Permission is hereby granted, free "
-    "of charge, to any person obtaining a copy of this software and associated documentation "
-    'files (the "Software"), to deal in the Software without restriction, including without '
-    "limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or "
-    "sell copies of the Software, and to permit persons to whom the Software is furnished to do "
-    "so, subject to the following conditions: The above copyright notice and this permission "
-    "notice shall be included in all copies or substantial portions of the Software. THE "
-    'SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, '
-    "INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR "
-    "PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE "
-    "FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR "
-    "OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER "
-    "DEALINGS IN THE SOFTWARE."
-)
+LEAKTK_NOTICE = mit_notice("2022 LeakTK - Leak Tool Kit")
 
 
 def _around(body: str, secret: str) -> str | None:
@@ -86,7 +72,7 @@ def leaktk(patterns: str, fake_leaks: str) -> list[dict[str, str]]:
 LEAKY_REPO_LABELS = (
     Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_labels" / "leaky_repo.json"
 )
-LEAKY_REPO_NOTICE = LEAKTK_NOTICE.replace("2022 LeakTK - Leak Tool Kit", "2019 Dylan Katz")
+LEAKY_REPO_NOTICE = mit_notice("2019 Dylan Katz")
 
 
 def leaky_repo(repo: str) -> list[dict[str, str]]:

@@ -122,8 +122,10 @@ def _any_key(key: str) -> bool:
 # Starts at the weak word ending the key (the first-letter look-ahead lets other positions fail
 # at once), then the operator and a value of a generated key's characters.
 _WEAK_SRC = (
-    r"(?=[KkAaSsPp])(?:[Kk][Ee][Yy]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?"
-    r"|[Pp][Rr][Ii][Vv][Aa][Tt][Ee]|[Ss][Aa][Ll][Tt])(?![A-Za-z0-9_])"
+    # (the first letter as a class: the engine skips to one of them, then the rest)
+    r"[KkAaSsPp](?:(?<=[Kk])[Ee][Yy]|(?<=[Aa])[Uu][Tt][Hh]"
+    r"|(?<=[Ss])[Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?|(?<=[Pp])[Rr][Ii][Vv][Aa][Tt][Ee]"
+    r"|(?<=[Ss])[Aa][Ll][Tt])(?![A-Za-z0-9_])"
     # (``']`` too: PHP's ``$settings['hash_salt'] = '...'``)
     rf"(?P<keep>[\"'`]?\]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
     r"(?P<value>[A-Za-z0-9_+/-]{16,300}+={0,2})(?![A-Za-z0-9_.(\[+/=-])"
@@ -154,7 +156,7 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
 # ``'salt' => '...'``, Drupal's ``hash_salt``): masked to its closing quote. The key's quote,
 # then ``,`` (``define``), ``=>``, ``=`` or ``:``; the value's quote ends it (blanks inside).
 _DRAWN_QUOTED_SRC = (
-    r"(?=[KkSs])(?:[Kk][Ee][Yy]|[Ss][Aa][Ll][Tt])(?![A-Za-z0-9_])"
+    r"[KkSs](?:(?<=[Kk])[Ee][Yy]|(?<=[Ss])[Aa][Ll][Tt])(?![A-Za-z0-9_])"
     r"(?P<keep>[\"'`]?\]?[ \t]*+(?P<op>=>|=|:|,)[ \t]*+(?P<q>[\"'`])?)"
     r"(?(q)(?P<value>(?:[^\"'`\r\n\\]|(?!(?P=q))[\"'`]){20,256}+)(?P=q)"
     # (unquoted, after ``=`` or ``:`` only: an ``.env`` line, YAML; no blank inside)

@@ -189,7 +189,7 @@ def _table(m: re.Match[str]) -> tuple[str, str] | None:
 #      <value>``, ``CLIENT SECRET        <value>``): the label ends in a secret word, the value
 # is one token and ends the line (a flag's help, ``--token     The token to use``, goes on).
 _LABEL_SRC = (
-    r"(?:\A|(?<=\n))[ \t]*+(?P<label>[A-Za-z][\w.-]{0,30}+(?:[ ][A-Za-z][\w.-]{0,30}+){0,3}+)"
+    r"[ \t]*+(?P<label>[A-Za-z][\w.-]{0,30}+(?:[ ][A-Za-z][\w.-]{0,30}+){0,3}+)"
     r"(?:[ ]{2,}+|\t++)(?P<value>[\x21-\x7e]{6,200}+)[ \t]*+(?=\r?\n|\Z)"
 )
 
@@ -209,5 +209,6 @@ def table_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (words, LazyPattern(rf"\A{_HEADER}"), _table),
         (words, LazyPattern(rf"\n{_HEADER}"), _table),
-        (words, LazyPattern(_LABEL_SRC, re.ASCII), _label),
+        (words, LazyPattern(rf"\A{_LABEL_SRC}", re.ASCII), _label),
+        (words, LazyPattern(rf"\n{_LABEL_SRC}", re.ASCII), _label),
     ]
