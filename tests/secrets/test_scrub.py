@@ -374,6 +374,10 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "an unclosed draw after a salt": "\"SALT='\" + 'x9!(' * 260_000",
     "a long run of signs and letters": "'!Ab1(' * 210_000",
     "short drawn tokens": "('x9!(Qz' * 4 + ' ') * 42_000",
+    "git binary patches": (
+        "'GIT binary patch\\nliteral 9\\n' + ('z' + 'Ab1!' * 19 + '\\n') * 12_000"
+    ),
+    "git binary patch heads": "'GIT binary patch\\nliteral 9\\n' * 35_000",
     "label listings": "('API Key       ' + 'Ab1!' * 60 + ' x\\n') * 4_000",
     "encoded documents": (
         "('c2VjcmV0OiBhYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NQpwYXNzd29yZDogaHVudGVyMg== ')"

@@ -1,13 +1,16 @@
 """Issue 32, twelfth pass: forms two repositories of fake leaks hold (``leaktk/fake-leaks``
-with LeakTK's expected findings, and ``Plazmaz/leaky-repo`` labelled by a helper), and two
+with LeakTK's expected findings, and ``Plazmaz/leaky-repo`` labelled by a helper), and three
 probes written by helpers that had not read the scrubber (what commands print when they
-create a credential; whole files that hold one), left by the rules before this pass, and the
-look-alikes next to them.
+create a credential; whole files that hold one; logs where one leaked), left by the rules
+before this pass, and the look-alikes next to them.
 
 - values drawn from every printable character: WordPress's salts in ``define()`` after any
   key or salt name, a Django secret key standing alone;
 - the other password hashes of crypt(5): gost-yescrypt, scrypt, SunMD5, sha1crypt;
-- base64 of a whole document that holds a secret (a Kubernetes Secret's manifest, encoded).
+- base64 of a whole document that holds a secret (a Kubernetes Secret's manifest, encoded);
+- a table's row, a label of words and a vertical listing's label naming a value; a quoted
+  password mid-line; a draw alone with one digit; a value in brackets or after a robot
+  account; and git's binary patches, data as a certificate is.
 """
 
 from __future__ import annotations
@@ -291,3 +294,15 @@ def test_a_generated_value_in_brackets_or_after_a_robot_account(value: str) -> N
 )
 def test_bracketed_names_are_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+def test_a_git_binary_patch_is_data() -> None:
+    # ``git show --binary``: base85 lines drawn from 85 characters, data as a certificate is.
+    rng = random.Random(5)
+    alphabet = string.digits + string.ascii_letters + "!#$%&()*+-;<=>?@^_`{|}~"  # git's base85
+    lines = ["z" + "".join(rng.choice(alphabet) for _ in range(65)) for _ in range(8)]
+    text = "diff --git a/a.bin b/a.bin\nGIT binary patch\nliteral 3000\n" + "\n".join(lines)
+    after = "\n\nliteral 0\nHcmV?d00001\n\n$ cat .env\nAPI_KEY=kETSVUrnPuVzCcVj32iAkQCcHHYxXGx2"
+    out = scrub_secrets(text + after).text
+    assert out.count("[REDACTED") == 1  # the key after the patch, not its base85 lines
+    assert out.endswith("API_KEY=[REDACTED:api_key]")

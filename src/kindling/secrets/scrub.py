@@ -268,36 +268,34 @@ def _scrub(text: str) -> Scrubbed:
 
 
 def scrub_once(text: str) -> Scrubbed:
-    """One pass of the rules the text's keywords wake (``scrub_secrets`` repeats it until the
-    text no longer changes)."""
+    """One pass of the rules the text's keywords wake (``scrub_secrets`` repeats it)."""
     lowered = text.lower()
     woken = _woken(text, lowered)
     if not woken:
         return Scrubbed(text, ())
-    if "-----begin" in lowered:
+    if "-----begin" in lowered or "git binary patch" in lowered:
         return _around_public_blocks(text, woken)
     return run_rules(text, woken)
 
 
-_PUBLIC_PEM: re.Pattern[str] | None = None
+_PUBLIC_PEM: re.Pattern[str] | None = None  # (and git's binary patches)
 
 
 def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
-    """Scrub the text between public PEM blocks (certificates, public keys, CSRs), leaving
-    the blocks as they are: their base64 is public and looks random to every other rule."""
+    """Scrub the text between public PEM blocks (certificates, public keys, CSRs) and git's
+    binary patches (base85 data), leaving them as they are: they look random to other rules."""
     global _PUBLIC_PEM
     if _PUBLIC_PEM is None:
         _PUBLIC_PEM = re.compile(
             r"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE"
             r" REQUEST|X509 CRL|PKCS7|CMS|DH PARAMETERS|EC PARAMETERS)(?: [A-Z0-9]+){0,2})-----"
             # The body never holds five dashes: the scan stops at the next one (linear).
-            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----",
+            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----"
+            r"|GIT binary patch\r?\n(?:(?:literal|delta) [0-9]{1,12}+\r?\n"
+            r"(?:[A-Za-z][!-~]{1,80}+(?:\r?\n|\Z))*+(?:\r?\n)?)++",
             re.ASCII,
         )
-    pieces: list[str] = []
-    kinds: set[str] = set()
-    found: list[tuple[str, str]] = []
-    last = 0
+    pieces, kinds, found, last = list[str](), set[str](), list[tuple[str, str]](), 0
     for m in _PUBLIC_PEM.finditer(text):
         part = _scrub_piece(text[last : m.start()])
         pieces += [part.text, m[0]]

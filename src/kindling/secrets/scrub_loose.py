@@ -10,9 +10,9 @@ Runs after the key-value rules of ``secrets.scrub_keyed``.
 
 Issue 32, twelfth pass: a quoted value drawn from the printable characters given to a key that
 ends in a weak word or "salt" (WordPress's ``define('NONCE_KEY', '...')``) is masked to its
-closing quote (``drawn_printable``); and ``drawn_alone_rule``, run after every other rule,
-masks such a draw standing alone (a Django secret key) when nothing in it reads as code, a
-path, a pattern or a name.
+closing quote (``drawn_printable``; unquoted after ``=`` or ``:``, to its end); and
+``drawn_alone_rule``, run after every other rule, masks such a draw standing alone (a Django
+secret key) when nothing in it reads as code, a path, a pattern or a name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``
@@ -119,10 +119,9 @@ def _any_key(key: str) -> bool:
     return key.endswith(_WEAK_ENDINGS) and not any(w in key for w in OTHER_KEYS)
 
 
-# Starts at the weak word ending the key (the first-letter look-ahead lets other positions fail
-# at once), then the operator and a value of a generated key's characters.
+# Starts at the weak word ending the key (its first letter a class the engine skips to, so other
+# positions cost nothing), then the operator and a value of a generated key's characters.
 _WEAK_SRC = (
-    # (the first letter as a class: the engine skips to one of them, then the rest)
     r"[KkAaSsPp](?:(?<=[Kk])[Ee][Yy]|(?<=[Aa])[Uu][Tt][Hh]"
     r"|(?<=[Ss])[Ii][Gg](?:[Nn][Aa][Tt][Uu][Rr][Ee])?|(?<=[Pp])[Rr][Ii][Vv][Aa][Tt][Ee]"
     r"|(?<=[Ss])[Aa][Ll][Tt])(?![A-Za-z0-9_])"

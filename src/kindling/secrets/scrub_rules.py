@@ -198,7 +198,7 @@ LONGEST_TOKEN = 2048
 # Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
 _RANDOM_SRC = (
-    r"(?<![A-Za-z0-9_+/.~%@$\\-])(?<!\\\[)" + AFTER_NAME + r"(?<!::)"
+    r"(?<![A-Za-z0-9_+/.~%@$\\-])(?<!\\\[)" + AFTER_NAME + r"(?<!::)"  # ([x] too, not \[x)
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
 )
