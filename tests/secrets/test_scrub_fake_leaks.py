@@ -306,3 +306,16 @@ def test_a_git_binary_patch_is_data() -> None:
     out = scrub_secrets(text + after).text
     assert out.count("[REDACTED") == 1  # the key after the patch, not its base85 lines
     assert out.endswith("API_KEY=[REDACTED:api_key]")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        "zAKIAIOSFODNN7EXAMPLEwJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEYxyzxyzxyzxyzxyzxyz",
+    ],
+)
+def test_a_secret_under_a_binary_patch_header_is_still_read(line: str) -> None:
+    # Only lines that measure as git's base85 (their first letter gives their length) are data.
+    text = f"GIT binary patch\nliteral 40\n{line}\n"
+    assert line not in scrub_secrets(text).text

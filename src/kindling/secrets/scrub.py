@@ -112,10 +112,9 @@ class Scrubbed:
 
 _RULES: list[tuple[tuple[str, ...], LazyPattern, Rule]] | None = None
 _INDEX: KeywordIndex | None = None
-# The same keywords split: those of the rules every text may need, and those of the rules
-# that mask only a candidate value (``scrub_gate.gated``), scanned only when the text has one.
-# The third: those of the gated rules that also mask a letters-only ``typed_key`` after a
-# secret word, scanned when a text holds no candidate but a run of 16+ letters.
+# The same keywords split: of the rules every text may need; of those that mask only a candidate
+# value (``scrub_gate.gated``), scanned when the text has one; of the gated ones that also mask
+# a letters-only ``typed_key`` after a secret word (the text holds a run of 16+ letters).
 _SPLIT: tuple[KeywordIndex, KeywordIndex, KeywordIndex] | None = None
 
 
@@ -126,8 +125,7 @@ def _all_kinds() -> tuple[str, ...]:
     named |= {"api_key", "authorization", "aws_secret_access_key", "huggingface_token"}
     named |= {"password", "private_key", "private_tag", "secret", "slack_webhook", "token"}
     named |= {"random_token", "url_secret", "url_token", "webhook_url", "vendor_secret"}
-    named |= {"basic_credential"}
-    return tuple(sorted(named | {"url_password"}))
+    return tuple(sorted(named | {"url_password", "basic_credential"}))
 
 
 SECRET_KINDS = _all_kinds()
@@ -295,8 +293,12 @@ def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
             r"(?:[A-Za-z][!-~]{1,80}+(?:\r?\n|\Z))*+(?:\r?\n)?)++",
             re.ASCII,
         )
+    from kindling.secrets.scrub_encoded import git_base85
+
     pieces, kinds, found, last = list[str](), set[str](), list[tuple[str, str]](), 0
     for m in _PUBLIC_PEM.finditer(text):
+        if m[0].startswith("GIT") and not git_base85(m[0]):
+            continue  # not git's base85 throughout: read as any text is
         part = _scrub_piece(text[last : m.start()])
         pieces += [part.text, m[0]]
         kinds.update(part.kinds)
