@@ -150,11 +150,12 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
 
-# A quoted value drawn from every printable character, given to a key ending in a weak word or
-# "salt" (WordPress's ``define('NONCE_KEY', '<64 characters>')`` and ``AUTH_SALT``, CakePHP's
-# ``'salt' => '...'``, Drupal's ``hash_salt``): masked to its closing quote. The key's quote,
-# then ``,`` (``define``), ``=>``, ``=`` or ``:``; the value's quote ends it (blanks inside).
-_DRAWN_QUOTED_SRC = (
+# A value drawn from every printable character, given to a key ending in a weak word or "salt"
+# (WordPress's ``define('NONCE_KEY', '<64 characters>')`` and ``AUTH_SALT``, CakePHP's
+# ``'salt' => '...'``, Drupal's ``hash_salt``, ``NONCE_KEY=...`` in an ``.env``). The key's
+# quote, then ``,`` (``define``), ``=>``, ``=`` or ``:``; a quoted value is masked to its
+# closing quote (blanks inside), an unquoted one to its end.
+_DRAWN_AFTER_KEY_SRC = (
     r"[KkSs](?:(?<=[Kk])[Ee][Yy]|(?<=[Ss])[Aa][Ll][Tt])(?![A-Za-z0-9_])"
     r"(?P<keep>[\"'`]?\]?[ \t]*+(?P<op>=>|=|:|,)[ \t]*+(?P<q>[\"'`])?)"
     r"(?(q)(?P<value>(?:[^\"'`\r\n\\]|(?!(?P=q))[\"'`]){20,256}+)(?P=q)"
@@ -162,7 +163,18 @@ _DRAWN_QUOTED_SRC = (
     r"|(?P<bare>[!#-&(-_a-~]{20,256}+)(?![!#-&(-_a-~]))"
 )
 # What a pattern, a template or a format holds and a draw seldom does.
-_NOT_A_DRAW = LazyRe(r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\{\{|%[sd]|  ", re.A)
+_PATTERN_TELLS = LazyRe(
+    r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\{\{|%[sd]|  ", re.A
+)
+# What code, a path, an address or a pattern holds and a draw seldom does (read in a draw that
+# stands alone or follows a key unquoted; a draw of Django's or WordPress's alphabet holds no
+# backslash).
+_CODE_TELLS = LazyRe(
+    r"\);|=>|->|::|\|\||//|</|/>|\[\]|\{\}|\\"
+    r"|\[-?[0-9]+\]|\{[A-Za-z_]\w+\}|[A-Za-z]{2}\.[A-Za-z_]{2}",
+    re.A,
+)
+_CALL = LazyRe(r"[A-Za-z_]{2}\w*+\([\w.,]*+\)", re.A)  # ``b64decode(key)``, ``get()``
 
 
 def drawn_printable(value: str, tells: int = 0) -> bool:
@@ -175,17 +187,16 @@ def drawn_printable(value: str, tells: int = 0) -> bool:
         return False
     if 4 * sum(map(str.isalpha, value)) < len(value):
         return False
-    if not any(map(str.isdigit, value)) or len(_NOT_A_DRAW.findall(value)) > tells:
+    if not any(map(str.isdigit, value)) or len(_PATTERN_TELLS.findall(value)) > tells:
         return False
     return entropy(value) >= entropy_floor(len(value)) + 0.25
 
 
-_CALL = LazyRe(r"[A-Za-z_]{2}\w*+\([\w.,]*+\)", re.A)  # ``b64decode(key)``, ``get()``
-
-
-def _drawn_quoted(m: re.Match[str]) -> tuple[str, str] | None:
+def _drawn_after_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"] or m["bare"]
-    if m["bare"] and (m["op"] not in ("=", ":") or _CODE.search(value) or _CALL.search(value)):
+    if m["bare"] and (
+        m["op"] not in ("=", ":") or _CODE_TELLS.search(value) or _CALL.search(value)
+    ):
         return None  # an argument after a comma, or code (``base64.b64decode(key)``)
     if not drawn_printable(value, tells=1):  # (the key's name says what it holds)
         return None
@@ -200,27 +211,19 @@ def _drawn_quoted(m: re.Match[str]) -> tuple[str, str] | None:
 # WordPress salt's part between blanks, a generated password): 24 to 128 characters with no
 # blank or quote, between blanks, quotes or the text's ends (a longer run is minified code).
 _DRAWN_ALONE_SRC = r"(?<![!#-&(-_a-~])(?P<value>[!#-&(-_a-~]{24,128}+)(?![!#-&(-_a-~])"
-# What code, a path, an address or a pattern holds and a draw of 24 to 128 seldom does.
-# (A draw of Django's or WordPress's alphabet holds no backslash.)
-_CODE = LazyRe(
-    r"\);|=>|->|::|\|\||//|</|/>|\[\]|\{\}|\\"
-    r"|\[-?[0-9]+\]|\{[A-Za-z_]\w+\}|[A-Za-z]{2}\.[A-Za-z_]{2}",
-    re.A,
-)
 
 
 # Longer runs of one class than a draw of Django's or WordPress's alphabet makes (1 in 15 of
 # Django's 50 characters holds 10 small letters in a row), and a word's small letters.
 _RUN = LazyRe(r"[a-z]{10}|[A-Z]{7}|[0-9]{6}", re.A)
 _LOWER_WORD = LazyRe(r"[A-Za-z][a-z]{3,}", re.A)
-
-
-_SIGNS = frozenset("!#$%&*@^~?(){}<>[];|,:")
+# The signs a draw alone holds four of at least (not base64's or a URL's: ``+/=_-.~``).
+_DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
 
 
 def _drawn_alone(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if len(_SIGNS.intersection(value)) < 4 or _CODE.search(value) is not None:
+    if len(_DRAW_SIGNS.intersection(value)) < 4 or _CODE_TELLS.search(value) is not None:
         return None  # (first: the cheapest test, and what most such tokens fail)
     signs = {c for c in value if not c.isalnum()}
     if len(signs - set("+/=_-.~")) < 4 or len(signs) < 5 or not drawn_printable(value):
@@ -258,7 +261,7 @@ def loose_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (weak, LazyPattern(_WEAK_SRC, a), _weak),
         (
             tuple(f"{w}{q}" for w in ("key", "salt") for q in ("'", '"', "`", "=", ":", ",")),
-            LazyPattern(_DRAWN_QUOTED_SRC, a),
-            _drawn_quoted,
+            LazyPattern(_DRAWN_AFTER_KEY_SRC, a),
+            _drawn_after_key,
         ),
     ]

@@ -195,8 +195,8 @@ _LABEL_SRC = (
 
 
 def _label(m: re.Match[str]) -> tuple[str, str] | None:
-    label, value = m["label"].replace(" ", "_"), m["value"]
-    kind = key_kind(label, len(label))
+    label, value = m["label"], m["value"]
+    kind = key_kind(label, len(label))  # (which reads ``API Key`` as ``apikey``)
     if kind is None or leave_value(value) or value.lower() in STATUS_WORDS:
         return None
     if too_short(kind, value) or (kind != "password" and value.isalpha()):
