@@ -5,11 +5,12 @@
 
 The corpora are ``tests/data/secret_corpora/*.json`` (built by
 ``scripts/build_secret_corpora.py`` and ``bench/secret_sources.py`` from the scanners' own test
-data; sources and licences in each file; ``semgrep.json`` is built into
+data; sources and licences in each file; ``semgrep.json`` and ``sonar.json`` are built into
 ``/tmp/kindling-secret-corpora`` and not committed, see ``bench/secret_sources.py``). Tuning:
 kingfisher, gitleaks (its rules are loaded as data), and CredSweeper's validated findings on
-its own samples (added for issue 32's fourth pass, its misses read), and LeakTK's findings on
-its fake leaks and leaky-repo's labelled files (the twelfth pass). Held out:
+its own samples (added for issue 32's fourth pass, its misses read), LeakTK's findings on
+its fake leaks and leaky-repo's labelled files (the twelfth pass), and sonar-text's rule
+examples (the thirteenth; counted when built). Held out:
 detect-secrets (its misses by format were read while issue 18 was tuned), and the fresh ones,
 never looked at while tuning: whispers, ripsecrets, semgrep, and trivy (added for issue 18's
 second round, measured once before any change).
@@ -48,8 +49,9 @@ CORPORA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secret_co
 EXTRA = Path("/tmp/kindling-secret-corpora")  # built corpora whose licence keeps them out of git
 # gitleaks' own rules are loaded as data since issue 18's fourth pass: its corpus tunes now.
 # CredSweeper's findings joined them for issue 32's fourth pass: the other two were saturated;
-# LeakTK's findings on its fake leaks and leaky-repo's files for the twelfth (whole files).
-TUNING = ("kingfisher", "gitleaks", "credsweeper", "leaktk", "leaky_repo")
+# LeakTK's findings on its fake leaks and leaky-repo's files for the twelfth (whole files),
+# sonar-text's rule examples for the thirteenth.
+TUNING = ("kingfisher", "gitleaks", "credsweeper", "leaktk", "leaky_repo", "sonar")
 HELD_OUT = ("detect_secrets", "whispers", "ripsecrets", "semgrep", "trivy")
 SENTENCE = "the value {} came back from the call"
 # One-case hex (with or without 0x) and UUIDs: the same strings as digests, SHAs and ids.

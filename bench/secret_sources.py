@@ -3,6 +3,7 @@
     python -m bench.secret_sources --whispers DIR --ripsecrets DIR --semgrep DIR --trivy DIR
     python -m bench.secret_sources --credsweeper DIR
     python -m bench.secret_sources --leaktk DIR --fake-leaks DIR --leaky-repo DIR
+    python -m bench.secret_sources --sonar DIR
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 None of the four held-out sources (whispers, ripsecrets, semgrep, trivy) was looked at while
@@ -37,6 +38,10 @@ so ``bench.secret_heldout`` scores them in the same harness.
   ``bench/secret_source_fake_leaks.py``, which documents the details; and leaky-repo (MIT,
   the same pass; TUNING): a benchmark of leaky files, its values labelled in
   ``tests/data/secret_labels/leaky_repo.json``.
+- sonar-text (SonarSource, LGPL-3.0 at the revision read, so the derived file is not
+  committed: built into ``/tmp`` as semgrep's is; issue 32's thirteenth pass; TUNING): the
+  examples its secret rules hold that ``containsSecret``, each with the ``match`` it must
+  report; built in ``bench/secret_source_sonar.py``.
 
 Needs ``regex`` and ``pyyaml`` (not Kindling dependencies).
 """
@@ -346,6 +351,8 @@ def main() -> int:
     parser.add_argument("--leaktk", help="a leaktk/patterns clone (with --fake-leaks)")
     parser.add_argument("--fake-leaks", help="a leaktk/fake-leaks clone")
     parser.add_argument("--leaky-repo", help="a Plazmaz/leaky-repo clone")
+    parser.add_argument("--sonar", help="a SonarSource/sonar-text clone (not committed)")
+    parser.add_argument("--sonar-rev", help="the sonar-text revision to read")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--semgrep-out", type=Path, default=Path("/tmp/kindling-secret-corpora"))
     args = parser.parse_args()
@@ -386,6 +393,13 @@ def main() -> int:
         source = f"Plazmaz/leaky-repo@{_head(args.leaky_repo)}, {labels}"
         found = leaky_repo(args.leaky_repo)
         _write("leaky_repo", source, "MIT", found, args.out, LEAKY_REPO_NOTICE)
+    if args.sonar:
+        from bench.secret_source_sonar import SONAR_FOLDER, SONAR_REVISION, sonar
+
+        revision = _git(args.sonar, "rev-parse", args.sonar_rev or SONAR_REVISION).strip()
+        source = f"SonarSource/sonar-text@{revision} {SONAR_FOLDER}/*.yaml examples"
+        licence = "LGPL-3.0 (not committed)"
+        _write("sonar", source, licence, sonar(args.sonar, revision), args.semgrep_out)
     return 0
 
 
