@@ -229,6 +229,11 @@ PLANTED: list[tuple[str, str, str]] = [
             ("NF-" + "Fa4kE0x9" * 4, "nightfall_key"),
             ("patFa4kE0x9Zq1234." + "0f1e2d3c" * 8, "airtable_token"),
             ("1/1204567890123:" + "0f1e2d3c" * 4, "asana_token"),
+            # Issue 32, thirteenth pass: shapes from SonarSource's rules.
+            ("zpka_" + "0f1e2d3c" * 4 + "_4b5a6978", "zuplo_api_key"),
+            ("Fa4kE0x9-Zq:APA91b" + "Fa4kE0x9-_Q" * 12, "fcm_key"),
+            ("django-insecure-" + "fa4ke0x9!@#$%^&*(-_=+)" * 2 + "zq0x9z", "django_secret_key"),
+            ("atkn_" + "0f1e2d3c" * 8, "shopify_token"),
         )
     ),
 ]
@@ -383,6 +388,15 @@ ADVERSARIAL_MIB: dict[str, str] = {
         "('c2VjcmV0OiBhYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NQpwYXNzd29yZDogaHVudGVyMg== ')"
         " * 12_000"
     ),
+    # Issue 32, thirteenth pass: shell defaults, keys after a version, FCM, hosts and ports.
+    "shell defaults": "'${DB_PASSWORD:-' * 70_000",
+    "an unclosed shell default": "'${DB_PASSWORD:-' + 'a' * (1 << 20)",
+    "version paths": "'https://a.io/v2/' * 65_000",
+    "a version path's long key": "'https://a.io/v2/' + 'Ab1' * 350_000",
+    "FCM heads": "'Ab1Cd2Ef3Gh:APA91b' * 55_000",
+    "Ubidots heads": "'BBFF-' * 200_000",
+    "ports after hosts named for secrets": "'x://secret.a:443/' * 60_000",
+    "dotted draws": "('Ab1Cd2Ef3Gh.' + 'Xy9_' * 11 + ' ') * 15_000",
 }
 
 

@@ -151,6 +151,8 @@ def test_a_key_given_to_a_base64_decode_call_is_masked(call: str, raw: bytes) ->
 def test_what_base64_d_printed_is_masked_and_a_base64_label_still_leaves_a_token(
     token: str,
 ) -> None:
+    # (a draw of 24 letters and digits reads as generated alone in most seeds, not in all)
+    assume(token not in scrub_secrets(f"the value {token} came back from the call").text)
     assert token not in scrub_secrets(f"$ echo $X | base64 -d\n{token}").text
     assert token in scrub_secrets(f"fixture = b64 {token}").text
 

@@ -36,7 +36,9 @@ from kindling.secrets.scrub_values import (
     entropy_floor,
     generated_letters,
     generated_one_case,
+    is_name,
     mask,
+    mixed_case,
     sequential,
     wordy,
 )
@@ -167,6 +169,30 @@ def generated_part(part: str) -> bool:
     return len(part) >= 20 and (
         digits_and_letters(part) or generated_letters(part) or generated_one_case(part)
     )
+
+
+def dotted_draw(token: str) -> bool:
+    """A part of a dotted token drawn whole, in both cases, with ``-`` and ``_`` where base64url
+    draws them (an Azure Bot Framework secret: ``<id>.<43 drawn>``); not a name joined to a
+    number (``com.apple.SerialDriver-0x1b33``) or a host (one case)."""
+    return "." in token and any(map(drawn_whole, token.split(".")))
+
+
+def drawn_whole(part: str) -> bool:
+    """``part`` (letters, digits, ``-`` and ``_``) drawn whole as base62 or base64url draws: both
+    cases, letters and digits as a generator mixes them, no piece between its signs a name."""
+    pieces = [q for q in _URL_SIGNS.split(part) if q]
+    core = "".join(pieces)
+    return mixed_case(core) and generated_part(core) and not any(map(_named, pieces))
+
+
+_URL_SIGNS = cached_compile(r"[-_]")
+
+
+def _named(piece: str) -> bool:
+    # (a short piece of a draw reads as a name by chance: ``4irx7GFft``; either test alone
+    # errs on longer ones)
+    return len(piece) >= 12 and is_name(piece) and wordy(piece)
 
 
 # A label just before a base64 value that makes it a digest or public data, not a secret.

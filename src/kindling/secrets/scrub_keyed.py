@@ -349,10 +349,31 @@ def _setter(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{head}{mask(kind)}{tail}"
 
 
+# A shell parameter's default (``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``), in a compose file,
+# a script or inside a URL (``postgres://app:${PG_PASSWORD:-pw}@db``), or a Spring property's
+# (``@Value("${search.api-key:x}")``): the literal the name holds when it is unset, given to
+# it as ``=`` gives it. A reference (``$``) or a substring's offsets (``${TOKEN:0:8}``) is left.
+_SHELL_DEFAULT_SRC = (
+    # (a dotted or dashed name is a Spring property's, whose default follows a ``:``)
+    r"\$\{(?P<key>[A-Za-z_]\w{0,80}+(?:(?:[.-]\w++)++(?=:))?+)(?P<op>:?[-=]|:(?![?+]))"
+    r"(?P<value>[^}\s$\"'`]{1,200}+)\}"
+)
+_OFFSETS = LazyRe(r"[0-9: -]++", re.ASCII)  # ``${TOKEN:0:8}``: a substring, no default
+
+
+def _shell_default(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or leave_value(value) or too_short(kind, value) or _OFFSETS.fullmatch(value):
+        return None
+    return kind, f"${{{m['key']}{m['op']}{mask(kind)}}}"
+
+
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The key-value rules, in the order they run (after every rule that knows its value)."""
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
+        (("${",), LazyPattern(_SHELL_DEFAULT_SRC, a), _shell_default),
         (("</",), LazyPattern(_XML_SRC, a), _xml),
         (KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),

@@ -65,6 +65,10 @@ _LOOSE_SRC = (
 )
 
 
+_PORT = LazyRe(r"[0-9]{1,5}+(?:/|\Z)", re.A)
+_AUTHORITY = LazyRe(r"://[\w.-]++\Z", re.A)
+
+
 @gated
 def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(".")
@@ -76,6 +80,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     if not has_candidate(value):
         return None
     start = m.start()
+    if _PORT.match(value) and _AUTHORITY.search(m.string[max(0, start - 260) : start]):
+        return None  # a URL's host and port (``https://secret-app.example.net:443/api``)
     key_match = P.loose_key.search(m.string, max(0, start - 80), start)
     if key_match is None:
         return None
@@ -216,7 +222,7 @@ _DRAWN_ALONE_SRC = r"(?<![!#-&(-_a-~])(?P<value>[!#-&(-_a-~]{24,128}+)(?![!#-&(-
 # Longer runs of one class than a draw of Django's or WordPress's alphabet makes (1 in 15 of
 # Django's 50 characters holds 10 small letters in a row), and a word's small letters.
 _RUN = LazyRe(r"[a-z]{10}|[A-Z]{7}|[0-9]{6}", re.A)
-_LOWER_WORD = LazyRe(r"[A-Za-z][a-z]{3,}", re.A)
+_LOWER_WORD = LazyRe(r"[A-Za-z][a-z]{4,}", re.A)
 # The signs a draw alone holds four of at least (not base64's or a URL's: ``+/=_-.~``).
 _DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
 

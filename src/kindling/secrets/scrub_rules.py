@@ -29,6 +29,7 @@ from kindling.secrets.scrub_encoded import (
     base64_secret,
     base64_text,
     basic,
+    dotted_draw,
     encoded_rules,
     encodes_secret,
     generated_part,
@@ -186,14 +187,13 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_password", f"{m['prefix']}{mask('url_password')}"
 
 
-# A stand-alone token that looks generated: what a vendor key without a prefix looks like in a
-# sentence. Bounded by blanks, quotes or a comma (a URL path or a hash label before it makes it
-# part of something else), or after ``NAME=`` (an assignment, a query value: judged as alone
-# unless the name is a digest's or another kind of key's, ``_other_key``). 16 to
-# ``LONGEST_TOKEN`` characters (a Dropbox token is 140, a 1Password service account's 650 to
-# 900; under 20 only ``short_generated`` judges it). A dot inside joins parts
-# (``t1.<id>.<secret>``), a dot that ends it is the sentence's. It may start with one ``-``:
-# base64url draws it as any character (``"d": "-phZ8..."``); a flag (``-Xmx4g``) is a token.
+# A stand-alone token that looks generated: a vendor key without a prefix in a sentence.
+# Bounded by blanks, quotes or a comma (a URL path or a hash label before it makes it part of
+# something else), or after ``NAME=`` (judged as alone unless the name is a digest's or another
+# key's, ``_other_key``). 16 to ``LONGEST_TOKEN`` characters (Dropbox: 140, 1Password service
+# accounts: 650 to 900; under 20 only ``short_generated`` judges). A dot inside joins parts
+# (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), a dot that ends it is the
+# sentence's. One ``-`` may start it (base64url draws it: ``"d": "-phZ8..."``; ``-Xmx4g`` too).
 LONGEST_TOKEN = 2048
 # Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
@@ -245,7 +245,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         or typed_placeholder(token)
         or _mixed_hex(core)
     )
-    if not (whole or any(generated_part(s) for s in segments)):
+    if not (whole or any(map(generated_part, segments)) or dotted_draw(token)):
         return None
     if not has_candidate(token) or (base64_text(token) and not encodes_secret(token)):
         return None  # base64 of readable text (a fixture, a GitHub node id)

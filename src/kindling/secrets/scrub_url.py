@@ -12,6 +12,8 @@
 - A path segment after one that names a secret (``/token/<value>``, ``/api-keys/<value>``):
   the value when it is shaped like a generated credential (``credential_like``), not an id, a
   word or a version.
+- A key given as the path right after the API's version, its last segment (``/v2/<key>``:
+  a node provider's endpoint), when shaped like a generated credential (thirteenth pass).
 - A webhook's path (issue 32, eighth pass), after a host named for hooks or a ``/hooks`` or
   ``/webhook`` segment, when a segment of it is shaped like a generated credential.
 
@@ -149,6 +151,25 @@ def _hook_path(m: re.Match[str]) -> tuple[str, str] | None:
     return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
 
 
+# A key given as the path right after the API's version, the URL's last segment: a node
+# provider's endpoint (``https://eth-mainnet.g.alchemy.com/v2/<key>``, Infura's ``/v3/<key>``).
+_HEX = LazyRe(r"[0-9a-f]++|[0-9A-F]++", re.ASCII)
+_VERSION_KEY_SRC = (
+    r"(?P<keep>https?://[\w.-]++(?::[0-9]++)?(?:/[\w.~-]++){0,4}?/v[0-9]{1,2}/)"
+    r"(?P<value>[A-Za-z0-9_-]{20,200}+)(?=/?(?:[?#\s\"'<>`)\],;]|$))"
+)
+
+
+@gated
+def _version_key(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if not has_candidate(value) or not credential_like(value) or UUID.fullmatch(value):
+        return None
+    if len(value) in (40, 64) and _HEX.fullmatch(value):
+        return None  # a commit or a content digest (a key is 32 hex digits or a draw)
+    return "url_secret", f"{m['keep']}{mask('url_secret')}"
+
+
 def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
@@ -160,4 +181,5 @@ def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
             _path_value,
         ),
         (("hook",), LazyPattern(_HOOK_SRC, a), _hook_path),
+        (("/v",), LazyPattern(_VERSION_KEY_SRC, a), _version_key),
     ]

@@ -96,7 +96,7 @@ _LEAVE_VALUE_SRC = r"""
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | (?:\w+=)?projects/[^/\s]+/secrets/\S+  # a Google Secret Manager name: a reference
     | <[^<>]+>                     # <your-token>
-    | %\(?\w*\)?[sd]               # %s %(password)s
+    | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
     | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
     | [?] | :[A-Za-z_]\w*          # SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | …

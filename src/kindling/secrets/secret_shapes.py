@@ -74,6 +74,12 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("shopify_token", "shpca_", "[a-fA-F0-9]{32}"),
     ("shopify_token", "shppa_", "[a-fA-F0-9]{32}"),
     ("shopify_token", "shpss_", "[a-fA-F0-9]{32}"),
+    # Shopify's Partners tokens (its CLI's and its API's): a prefix and hex digits.
+    ("shopify_token", "atkn_", f"[a-f0-9]{{64}}{_END}"),
+    ("shopify_token", "prtapi_", f"[a-f0-9]{{32}}{_END}"),
+    ("zuplo_api_key", "zpka_", f"[a-f0-9]{{32}}_[a-f0-9]{{8}}{_END}"),
+    # Django's startproject key (``get_random_secret_key``: 50 of its alphabet) for development.
+    ("django_secret_key", "django-insecure-", "[a-z0-9!@#$%^&*(_=+)-]{50}"),
     ("linear_api_key", "lin_api_", "[A-Za-z0-9]{40}"),
     ("linear_api_key", "lin_oauth_", "[0-9a-f]{64}"),
     # Google's OAuth refresh tokens start ``1//0`` (then a digit or letter and base64url).
@@ -192,7 +198,6 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("pagarme_key", "ak_", "(?:live|test)_[A-Za-z0-9]{30}(?![A-Za-z0-9])"),
     ("elevenlabs_api_key", "sk_", "[a-f0-9]{48}(?![A-Za-z0-9])"),
     ("zoho_token", "1000.", "[a-f0-9]{32}\\.[a-f0-9]{32}(?![A-Za-z0-9])"),
-    ("ubidots_token", "BBFF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{30}(?![A-Za-z0-9])"),
     ("pubnub_key", "pub-c-", "[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}"),
     ("nightfall_key", "NF-", "(?=[A-Za-z]*[0-9])[A-Za-z0-9]{32}(?![A-Za-z0-9])"),
     # Issue 32, prefixes named inside kingfisher's rules (``secrets/data/kingfisher_rules.json``
@@ -207,6 +212,11 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
 
 # (kind, keyword, pattern): shapes whose distinctive part is not at the start.
 FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
+    # Firebase Cloud Messaging: a server key (``AAAA<7>:APA91b...``) or a device's registration
+    # token (``<11>:APA91b...``, in a push subscription's endpoint URL).
+    ("fcm_key", ":apa91b", f"(?<![A-Za-z0-9_-]){_URL}{{7,11}}:APA91b{_URL}{{100,}}+"),
+    # Ubidots: ``BB`` and two capitals, a dash, then hex (an API key) or a token's draw.
+    ("ubidots_token", "bb", "(?<![A-Za-z0-9_-])BB[A-Z]{2}-(?:[a-f0-9]{35}|[A-Za-z0-9]{30,}+)\\b"),
     (
         "terraform_token",
         ".atlasv1.",
