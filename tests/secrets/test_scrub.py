@@ -397,6 +397,8 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "Ubidots heads": "'BBFF-' * 200_000",
     "ports after hosts named for secrets": "'x://secret.a:443/' * 60_000",
     "dotted draws": "('Ab1Cd2Ef3Gh.' + 'Xy9_' * 11 + ' ') * 15_000",
+    "JSON-escaped URLs": "'https:\\\\/\\\\/a\\\\/' * 90_000",
+    "drawn path segments": "'https://a.io/' + 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Q/' * 40_000",
 }
 
 

@@ -1,5 +1,6 @@
 """Text ``secrets.scrub`` also reads another way: without terminal colour codes (issue 32's
-fourth pass), a diff's markers or a listing's line numbers (its tenth).
+fourth pass), a diff's markers or a listing's line numbers (its tenth), with JSON's escaped
+slashes as slashes (its thirteenth).
 
 A tool's output on a terminal is full of ANSI escape sequences (``ESC[93m`` ... ``ESC[0m``):
 test runners, linters, ``git diff`` and loggers colour what they print, and a secret printed
@@ -102,6 +103,13 @@ def without_line_numbers(text: str) -> str | None:
     return "\n".join(lines) if numbered >= 2 and _key_then_value(lines) else None
 
 
+def without_escaped_slashes(text: str) -> str | None:
+    """``text`` with JSON's escaped slashes (``https:\\/\\/host\\/path``, as PHP's
+    ``json_encode`` and some loggers write every ``/``) read as slashes, or None when it holds
+    no escaped URL: the URL rules then read the URL as written elsewhere."""
+    return text.replace("\\/", "/") if ":\\/\\/" in text else None
+
+
 def through_other_readings(
     text: str, scrub: Callable[[str], Scrubbed], mask_copies: Callable[[str, dict[str, str]], str]
 ) -> Scrubbed:
@@ -110,8 +118,11 @@ def through_other_readings(
     value -> kind)."""
     plain = without_escapes(text)
     base = plain if plain is not None else text
-    views = [v for v in (plain, without_diff_markers(base), without_line_numbers(base)) if v]
-    seen = {value: kind for view in views for value, kind in scrub(view).found}
+    views = (plain, without_diff_markers(base), without_line_numbers(base))
+    seen = {value: kind for view in views if view for value, kind in scrub(view).found}
+    slashed = without_escaped_slashes(base)
+    for value, kind in scrub(slashed).found if slashed else ():
+        seen[value.replace("/", "\\/")] = seen[value] = kind  # as written: ``\/`` for ``/``
     rest = scrub(mask_copies(text, seen) if seen else text)
     kinds = {kind for value, kind in seen.items() if value in text} | set(rest.kinds)
     found = {**seen, **dict(rest.found)}

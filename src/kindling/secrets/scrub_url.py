@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_context import QUERY_KEYS, UUID, credential_like, query_secret
-from kindling.secrets.scrub_encoded import DATA_MAGIC, ssh_blob
+from kindling.secrets.scrub_encoded import DATA_MAGIC, drawn_whole, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_values import (
@@ -170,6 +170,45 @@ def _version_key(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_secret", f"{m['keep']}{mask('url_secret')}"
 
 
+# A segment of a URL's path drawn whole as a generated key is (base62 or base64url, both
+# cases and digits: ``https://hc-ping.example/<key>/backup``, ``/build_hooks/<key>``,
+# ``/bot<id>:<token>/``): a key in the path, whoever holds the URL can use it. Ids in paths
+# are numbers, UUIDs, hex digests or slugs of words, none of which a draw is.
+_SEGMENT_SRC = r"(?<=/)(?P<value>[A-Za-z0-9_-]{24,200}+)(?=[/?#\s\"'<>`)\],;|\\]|$)"
+# Segments that name the kind of resource the next one identifies (``/document/d/<id>``,
+# ``/channel/<id>``, asciinema's ``/a/<id>``): a public id drawn as a key is, not a key.
+_ID_SEGMENTS = frozenset(
+    (
+        *("channel", "channels", "document", "documents", "file", "files", "folder", "folders"),
+        *("forms", "spreadsheets", "presentation", "video", "videos", "watch", "embed", "track"),
+        *("album", "artist", "playlist", "playlists", "episode", "show", "photo", "photos"),
+        *("post", "posts", "status", "gist", "gists", "item", "items", "product", "products"),
+        *("profile", "users", "user", "media", "image", "images", "asset", "assets", "attachments"),
+    )
+)
+_URL_REST = LazyRe(r"[^\s\"'<>`]{0,400}+", re.ASCII)
+_URL_BREAK = frozenset(" \t\r\n\"'<>`")
+
+
+@gated
+def _drawn_segment(m: re.Match[str]) -> tuple[str, str] | None:
+    value, text = m["value"], m.string
+    head = text[max(0, m.start() - 400) : m.start()]
+    scheme = head.rfind("://")
+    if scheme < 0 or not _URL_BREAK.isdisjoint(head[scheme:]):
+        return None  # not in a URL (a file's path, a ratio)
+    if len(named := head[:-1].rpartition("/")[2].lower()) <= 1 or named in _ID_SEGMENTS:
+        return None  # a document's, a video's or a channel's id, named by the segment before
+    rest = _URL_REST.match(text, m.end())
+    if rest is not None and "@" in rest[0]:
+        return None  # a password's part (``https://ada:x/y/z@host``): the userinfo rule's
+    if len(value) < 32 and not any(map(str.isdigit, value)):
+        return None  # letters alone (``/QhRwXbKpMzVtLcJy``): a name as often, under 32
+    if not drawn_whole(value) or not has_candidate(value):
+        return None
+    return "url_secret", mask("url_secret")
+
+
 def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
@@ -182,4 +221,5 @@ def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         ),
         (("hook",), LazyPattern(_HOOK_SRC, a), _hook_path),
         (("/v",), LazyPattern(_VERSION_KEY_SRC, a), _version_key),
+        (("://",), LazyPattern(_SEGMENT_SRC, a), _drawn_segment),
     ]
