@@ -2,10 +2,11 @@
 
 ``FILE_PLACES``: lines of credential files (``.netrc``, ``.pgpass``, ``.npmrc``'s ``_auth``,
 ``.yarnrc.yml``'s ``npmAuthIdent``, a PuTTY key's private lines, Kickstart's ``rootpw``,
-Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value``, SQL's ``IDENTIFIED
-BY``) and calls of code given a user and a password as literals (``smtp.login("u", X)``,
-``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``,
-``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN ``"u:X@tcp(db)/app"``), and a
+strongSwan's ``: PSK "x"``, Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD
+value``, SQL's ``IDENTIFIED BY``, a Terraform variable's ``default``) and calls of code given
+a user and a password as literals (``smtp.login("u", X)``, ``new NetworkCredential("u", X)``,
+``mysqli_connect("h", "u", X)``, ``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN
+``"u:X@tcp(db)/app"``), and a
 literal given to code as a key (``jwt.sign(payload, X)``, ``hmac.new(b X, ...)``, the default
 of ``process.env.JWT_SECRET || X``).
 ``Place`` says where: a pattern with groups ``keep`` and ``value``, the keywords that wake it,
@@ -195,7 +196,8 @@ FILE_PLACES: tuple[Place, ...] = (
     # unquoted, as a log prints it (``DSN was: ada:pw@tcp(db:3306)/app``).
     Place(
         ("@tcp(", "@unix("),
-        r"""(?P<keep>(?:["'`=]|(?<!\S))[^"'`:@/\s]{1,64}+:)(?P<value>[^"'`@\s]{1,128}+)"""
+        # (to the last ``@`` before the address, as the driver splits it: ``pw`` may hold one)
+        r"""(?P<keep>(?:["'`=]|(?<!\S))[^"'`:@/\s]{1,64}+:)(?P<value>[^"'`\s]{1,128}?)"""
         r"(?=@(?:tcp|unix)\()",
         certain=True,
     ),
@@ -350,6 +352,22 @@ FILE_PLACES: tuple[Place, ...] = (
         r"|\bpwd_context\.hash|\bhash_password)\([ \t]*+"
         r"|(?:\bhashPassword|\bEncryptor\.digest)\([ \t]*+[^,()\r\n]{1,60}+,[ \t]*+)"
         rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
+        certain=True,
+    ),
+    # A Terraform variable named for a secret: its ``default`` is the secret (``variable
+    # "db_password" { type = string, default = "x" }``); ``sensitive`` hides it from plans only.
+    Place(
+        ("variable",),
+        r"(?P<keep>\bvariable[ \t]++\"[\w-]{0,60}?(?i:passw(?:or)?d|passphrase|secret|token"
+        r"|api[_-]?key|access[_-]?key|private[_-]?key|pwd|pass|credentials?)\"[ \t]*+\{"
+        r"[^{}]{0,600}?\bdefault[ \t]*+=[ \t]*+)"
+        rf"(?P<value>{LIT})",
+        certain=True,
+    ),
+    # strongSwan's ipsec.secrets: ``<ids> : PSK "x"`` (also EAP, XAUTH, NTLM secrets).
+    Place(
+        ("psk", "eap", "xauth", "ntlm"),
+        rf"(?P<keep>(?<![^\s]):[ \t]*+(?:PSK|EAP|XAUTH|NTLM)[ \t]++)(?P<value>(?!0x|0s){ARG})",
         certain=True,
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW

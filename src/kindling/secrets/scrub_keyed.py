@@ -82,7 +82,9 @@ def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
 
 _OPERATOR = r"(?::{1,3}=|\?\??=|\+=|\.=|=>|=(?![=~])|:(?!:)|<-(?![-<]))"
 _VALUE = r"""
-    (?: "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
+    (?: \"\"\"(?P<tq>[^"\r\n]{1,400}+)\"\"\"    # a triple-quoted string (Python's, TOML's)
+      | \'\'\'(?P<tsq>[^'\r\n]{1,400}+)\'\'\'
+      | "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
       | '(?P<sq>[^'\r\n]*+)'
       | `(?P<bq>[^`\r\n]*+)`
       | \\"(?P<eq>(?:[^"\\\r\n]|\\(?!")|\\(?=\\))*+)\\"   # inside a JSON string: \"value\"
@@ -114,6 +116,7 @@ def _keyed_src() -> str:
           | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
           | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
+          | (?<=["'])\)[ \t]*+\{{[ \t]*+(?=["'])              # Ruby: fetch("KEY") {{ "value" }}
           | (?<=,)(?P<call>[ \t]++)(?=["'`])               # setopt(h, OPT_PASSWORD, "value")
           | (?<=[ \t])[ \t]*+{_OPERATOR}
           | (?<=[ \t])[ \t]*+[│┃|][ \t]*+(?=[^\s│┃|])        # a table's row: | key | value |
@@ -131,7 +134,8 @@ def _keyed_src() -> str:
         )
         # A formatter's wrap: the quoted value alone on the next line (``password =``, then
         # ``"x"``; ``API_KEY = (``, then ``"x"``).
-        (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]|string\(\d{{1,4}}\)[ \t]))?
+        (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]|string\(\d{{1,4}}\)[ \t])
+               |[ \t]*+\\\r?\n[ \t]*+)?                       # a .properties line continued
         [ \t]*+(?:@(?=")|N(?=')|r\#{{1,3}}(?=")|string\(\d{{1,4}}\)[ \t]++(?="))?  # C#'s @"x","
                                                         # T-SQL's N'x', Rust's r#"x"#, PHP's
                                                         # var_dump: string(8) "x"
@@ -175,7 +179,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if call and not _constant_argument(text, m.start("sep")):
         return None  # print(password, "is wrong"): a variable, then another argument
     kind = key_kind(text, m.start("sep")) or "secret"
-    quoted = next((q for q in (m["dq"], m["sq"], m["bq"], m["eq"]) if q is not None), None)
+    groups = (m["tq"], m["tsq"], m["dq"], m["sq"], m["bq"], m["eq"])
+    quoted = next((q for q in groups if q is not None), None)
     if quoted is not None:
         if not quoted or leave_value(quoted) or too_short(kind, quoted):
             return None
@@ -186,7 +191,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None
         if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
-        quote = '\\"' if m["eq"] is not None else text[m.end() - 1]
+        width = 3 if m["tq"] is not None or m["tsq"] is not None else 1
+        quote = '\\"' if m["eq"] is not None else text[m.end() - width : m.end()]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
     if bare.lower() in _STRING_PREFIXES and text[m.end() : m.end() + 1] in ("'", '"'):
@@ -218,7 +224,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 _CONSTANT_ARGUMENT = LazyRe(
-    r"[(,][ \t]*+(?:(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+|:[a-z_]\w*+)", re.ASCII
+    r"[(,][ \t]*+(?:(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+|:[a-z_]\w*+)"
+    r"|\{[ \t]*+:?[a-z_]\w*+",  # an Erlang or Elixir tuple: {password, "x"}, {:password, "x"}
+    re.ASCII,
 )
 
 
@@ -228,7 +236,7 @@ def _constant_argument(text: str, comma: int) -> bool:
     or a Ruby symbol (``Keyword.put(opts, :api_key, ...``): it names the setting the next
     argument sets, as a quoted key does."""
     head = text[max(0, comma - 80) : comma]
-    at = max(head.rfind("("), head.rfind(","))
+    at = max(head.rfind("("), head.rfind(","), head.rfind("{"))
     return at >= 0 and _CONSTANT_ARGUMENT.fullmatch(head[at:]) is not None
 
 

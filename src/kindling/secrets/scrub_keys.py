@@ -23,6 +23,12 @@ STATUS_WORDS = frozenset(
 )
 _FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
 _FORGE_PATS = tuple(f"{forge}pat" for forge in _FORGES)  # as ``key_kind`` reads a key
+# The password word abbreviated (``Pswd``) or in the languages keys are named in (``PAROL``,
+# ``senha``, ``DB_PASSWORT``; ASCII spellings, as names are written).
+_OTHER_PASSWORD_WORDS = (
+    *("pswd", "passwort", "kennwort", "wachtwoord", "contrasena", "senha", "haslo"),
+    *("losenord", "passord", "adgangskode", "salasana", "heslo", "jelszo", "sifre", "parol"),
+)
 # Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
 # out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
 # ``tokenizer`` are not secret keys.
@@ -31,6 +37,7 @@ _KEY_ENDINGS = (
     "userpwd",  # curl's CURLOPT_USERPWD, CURLOPT_PROXYUSERPWD: "user:password" (not OLDPWD)
     *("rootpw", "bindpw"),  # OpenLDAP's slapd.conf and ldap.conf (``pw`` glued to a word)
     "passcode",
+    *_OTHER_PASSWORD_WORDS,
     "authtok",  # SSSD's ldap_default_authtok: the bind password
     # A personal access token named by its forge: ``GITHUB_PAT``, ``gitlab-pat`` (``pat``
     # alone ends ``re_pat``, a pattern).
@@ -56,7 +63,7 @@ _KEY_ENDINGS = (
     *(f"secret{joint}value" for joint in ("[_.-]", "")),
 )
 KEY_WORDS: tuple[str, ...] = ("pass", "pwd", "pw", "psk", "token", "secret", "credential", "key")
-KEY_WORDS += ("authtok",)
+KEY_WORDS += ("authtok", *_OTHER_PASSWORD_WORDS)
 KEY_WORDS += tuple(f"{forge}{joint}pat" for forge in _FORGES for joint in ("_", "-", ""))
 
 
@@ -107,7 +114,7 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "private_key"
     if key.endswith(
         ("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode", "authtok")
-    ):
+    ) or key.endswith(_OTHER_PASSWORD_WORDS):
         return "password"
     if key.endswith(("token", *_FORGE_PATS)):
         return "token"
