@@ -163,11 +163,9 @@ _VERSION_KEY_SRC = (
 @gated
 def _version_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if not has_candidate(value) or not credential_like(value) or UUID.fullmatch(value):
-        return None
     if len(value) in (40, 64) and _HEX.fullmatch(value):
         return None  # a commit or a content digest (a key is 32 hex digits or a draw)
-    return "url_secret", f"{m['keep']}{mask('url_secret')}"
+    return _path_value(m)  # judged as a value after ``/token/`` is
 
 
 # A segment of a URL's path drawn whole as a generated key is (base62 or base64url, both
