@@ -409,6 +409,12 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "Erlang tuples": "'{password, ' * 90_000",
     "JSON-escaped URLs": "'https:\\\\/\\\\/a\\\\/' * 90_000",
     "drawn path segments": "'https://a.io/' + 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Q/' * 40_000",
+    "escaped quotes": "'\\\\\"' * 500_000",
+    "escaped keys, twice": "'password\\\\\\\\\\\\\": \\\\\\\\\\\\\"' * 50_000",
+    "backslashes": "'\\\\' * (1 << 20)",
+    "escaped newlines on one line": "'token=x\\\\n' * 110_000",
+    "unicode escapes": "'\\\\u0041' * 170_000",
+    "an escaped value unclosed": "'password=\\\\\\\\\\\\\"' + 'a' * (1 << 20)",
 }
 
 

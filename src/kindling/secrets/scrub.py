@@ -227,7 +227,7 @@ def scrub_secrets(text: str) -> Scrubbed:
         raise InvalidInputError(
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
-    if any(mark in text for mark in ("\x1b[", "@@ -", "→", "1\t", ":\\/\\/")):  # other readings
+    if any(mark in text for mark in ("\x1b[", "@@ -", "→", "1\t", "\\")):  # other readings
         from kindling.secrets.scrub_terminal import through_other_readings
 
         return through_other_readings(text, _scrub, mask_copies)

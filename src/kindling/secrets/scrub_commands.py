@@ -57,6 +57,12 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++)(?P<value>(?!-)[^\s=]++={0,2})(?=\s|$)",
         certain=True,
     ),
+    # The plaintext ``ansible-vault encrypt_string`` is given to encrypt.
+    Place(
+        ("encrypt_string",),
+        rf"(?P<keep>\bansible-vault[ \t]++encrypt_string[ \t]++)(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
     # Windows: net user NAME PASSWORD; net use [Z:] \\server\share PASSWORD [/user:...]
     Place(
         ("net user",),
@@ -188,10 +194,10 @@ COMMAND_PLACES: tuple[Place, ...] = (
         rf"(?P<value>{_PAIR_REST})",
         certain=True,
     ),
-    # Samba and the tools built on it: -U [domain/]user%password
+    # Samba and the tools built on it: -U [domain/ or domain\]user%password (a shell doubles \)
     Place(
         ("%",),
-        r"(?P<keep>[ \t](?:-U|--user(?:name)?)(?:=|[ \t]*+)[\"']?(?:[\w.-]{1,64}+[/\\])?"
+        r"(?P<keep>[ \t](?:-U|--user(?:name)?)(?:=|[ \t]*+)[\"']?(?:[\w.-]{1,64}+(?:/|\\{1,2}))?"
         r"[\w.$-]{1,64}+%)(?P<value>[^\s\"']++)",
         certain=True,
     ),

@@ -68,10 +68,11 @@ FILE_PLACES: tuple[Place, ...] = (
         certain=True,
     ),
     # .pgpass: host:port:database:user:password, one entry a line (a colon in the password is
-    # escaped). Exactly five fields, a port or ``*`` second: no IPv6 address or MAC has that.
+    # escaped), or a quoted string's (a tool's output JSON-encoded). Exactly five fields, a
+    # port or ``*`` second: no IPv6 address or MAC has that.
     Place(
         (":5432:", ":5433:", ":6432:", ":*:", "pgpass"),
-        r"(?<![^\n])[ \t]*+(?P<keep>[A-Za-z0-9_.*-][^\s:]*+:(?:[0-9]{1,5}|\*):[^\s:]++:"
+        r"(?<![^\n\"'])[ \t]*+(?P<keep>[A-Za-z0-9_.*-][^\s:]*+:(?:[0-9]{1,5}|\*):[^\s:]++:"
         r"[^\s:]++:)(?P<value>(?:\\.|[^\s:\\])++)[ \t]*+(?=\r?$|\r?\n)",
         certain=True,
     ),

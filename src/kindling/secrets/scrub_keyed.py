@@ -87,7 +87,8 @@ _VALUE = r"""
       | "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
       | '(?P<sq>[^'\r\n]*+)'
       | `(?P<bq>[^`\r\n]*+)`
-      | \\"(?P<eq>(?:[^"\\\r\n]|\\(?!")|\\(?=\\))*+)\\"   # inside a JSON string: \"value\"
+      | (?P<esc>\\{1,7}+)"(?P<eq>[^"\r\n]{0,400}?)(?P=esc)"  # in a JSON string: \"value\", or
+                                                   # in one inside another: \\\"value\\\"
       | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]
                   |[&;](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
         # & and ; end a value only before the next key: token=x&user=y, Password=x;Server=y
@@ -113,7 +114,7 @@ def _keyed_src() -> str:
                       [ \t]++(?:value|defaultValue|[Dd]efault):)          #   value: x
           | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
-          | (?<=\\)"[ \t]*+:                               # \"key\": \"value\" (escaped JSON)
+          | (?<=\\)\\{{0,6}}+"[ \t]*+:                   # \"key\": \"value\" (JSON-escaped, 1-2x)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
           | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
           | (?<=["'])\)[ \t]*+\{{[ \t]*+(?=["'])              # Ruby: fetch("KEY") {{ "value" }}
@@ -192,7 +193,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
         width = 3 if m["tq"] is not None or m["tsq"] is not None else 1
-        quote = '\\"' if m["eq"] is not None else text[m.end() - width : m.end()]
+        quote = f'{m["esc"]}"' if m["eq"] is not None else text[m.end() - width : m.end()]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
     if bare.lower() in _STRING_PREFIXES and text[m.end() : m.end() + 1] in ("'", '"'):

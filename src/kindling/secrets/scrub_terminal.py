@@ -1,6 +1,7 @@
 """Text ``secrets.scrub`` also reads another way: without terminal colour codes (issue 32's
-fourth pass), a diff's markers or a listing's line numbers (its tenth), with JSON's escaped
-slashes as slashes (its thirteenth).
+fourth pass), a diff's markers or a listing's line numbers (its tenth), and with a JSON
+string's escapes decoded, once or twice (its thirteenth: a transcript's tool input, a file
+or a log JSON-encoded, ``\\"password\\": \\"x\\"`` and ``https:\\/\\/``).
 
 A tool's output on a terminal is full of ANSI escape sequences (``ESC[93m`` ... ``ESC[0m``):
 test runners, linters, ``git diff`` and loggers colour what they print, and a secret printed
@@ -103,26 +104,56 @@ def without_line_numbers(text: str) -> str | None:
     return "\n".join(lines) if numbered >= 2 and _key_then_value(lines) else None
 
 
-def without_escaped_slashes(text: str) -> str | None:
-    """``text`` with JSON's escaped slashes (``https:\\/\\/host\\/path``, as PHP's
-    ``json_encode`` and some loggers write every ``/``) read as slashes, or None when it holds
-    no escaped URL: the URL rules then read the URL as written elsewhere."""
-    return text.replace("\\/", "/") if ":\\/\\/" in text else None
+# One escape of a JSON string: ``\"``, ``\\``, ``\/``, ``\n``, ``\t``, ``\r``, ``\b``, ``\f``,
+# ``\uXXXX``.
+_JSON_ESCAPE = re.compile(r"\\(?:([\"\\/bfnrt])|u([0-9A-Fa-f]{4}))")
+_ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescape(m: re.Match[str]) -> str:
+    if m[2] is not None:
+        return chr(int(m[2], 16))
+    return _ESCAPED.get(m[1], m[1])
+
+
+def _json_text(text: str) -> bool:
+    """``text`` reads as the inside of a JSON string: an escaped quote or URL, or an escaped
+    newline in one line (a transcript's tool input, a log's payload, a file JSON-encoded)."""
+    return '\\"' in text or ":\\/\\/" in text or ("\\n" in text and "\n" not in text)
+
+
+def json_decodings(text: str) -> list[str]:
+    """``text`` with its JSON string escapes decoded, once and, for a string encoded twice
+    (JSON inside a JSON string: ``\\\"``), twice: what a transcript or a log holds encoded,
+    as it was written. Empty when ``text`` reads as no JSON string's inside."""
+    out: list[str] = []
+    while len(out) < 2 and _json_text(out[-1] if out else text):
+        out.append(_JSON_ESCAPE.sub(_unescape, out[-1] if out else text))
+    return out
+
+
+def json_escaped(value: str, times: int) -> str:
+    """``value`` as a JSON string holds it, escaped ``times`` times (``/`` as written
+    unescaped; the escaped-slash form is added by the caller)."""
+    for _ in range(times):
+        value = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return value
 
 
 def through_other_readings(
     text: str, scrub: Callable[[str], Scrubbed], mask_copies: Callable[[str, dict[str, str]], str]
 ) -> Scrubbed:
     """``scrub`` of ``text``, after every value it finds in the text without its escape
-    sequences, its diff markers or its line numbers is masked in ``text`` (``mask_copies``:
-    value -> kind)."""
+    sequences, its diff markers or its line numbers, or with its JSON escapes decoded, is
+    masked in ``text`` as the text holds it (``mask_copies``: value -> kind)."""
     plain = without_escapes(text)
     base = plain if plain is not None else text
     views = (plain, without_diff_markers(base), without_line_numbers(base))
     seen = {value: kind for view in views if view for value, kind in scrub(view).found}
-    slashed = without_escaped_slashes(base)
-    for value, kind in scrub(slashed).found if slashed else ():
-        seen[value.replace("/", "\\/")] = seen[value] = kind  # as written: ``\/`` for ``/``
+    for times, decoded in enumerate(json_decodings(base), start=1):
+        for value, kind in scrub(decoded).found:
+            written = json_escaped(value, times)  # as the text holds it: escaped
+            seen[written] = seen[written.replace("/", "\\/")] = seen[value] = kind
     rest = scrub(mask_copies(text, seen) if seen else text)
     kinds = {kind for value, kind in seen.items() if value in text} | set(rest.kinds)
     found = {**seen, **dict(rest.found)}
