@@ -6,9 +6,8 @@ strongSwan's ``: PSK "x"``, Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``EN
 value``, SQL's ``IDENTIFIED BY``, a Terraform variable's ``default``) and calls of code given
 a user and a password as literals (``smtp.login("u", X)``, ``new NetworkCredential("u", X)``,
 ``mysqli_connect("h", "u", X)``, ``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN
-``"u:X@tcp(db)/app"``), and a
-literal given to code as a key (``jwt.sign(payload, X)``, ``hmac.new(b X, ...)``, the default
-of ``process.env.JWT_SECRET || X``).
+``"u:X@tcp(db)/app"``), and a literal given to code as a key (``jwt.sign(payload, X)``,
+``hmac.new(b X, ...)``, the default of ``process.env.JWT_SECRET || X``).
 ``Place`` says where: a pattern with groups ``keep`` and ``value``, the keywords that wake it,
 and whether the place holds nothing but a secret (``certain``). ``secrets.scrub_commands``
 puts these before the command lines' places in ``PLACES`` and turns them into rules.

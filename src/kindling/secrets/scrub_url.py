@@ -14,6 +14,9 @@
   word or a version.
 - A key given as the path right after the API's version, its last segment (``/v2/<key>``:
   a node provider's endpoint), when shaped like a generated credential (thirteenth pass).
+- A segment of the path drawn whole as a generated key (thirteenth pass: a ping or build
+  hook's, an RPC endpoint's), unless the segment before names what it identifies
+  (``/d/<id>``, ``/channel/<id>``) or it is part of a password before ``@``.
 - A webhook's path (issue 32, eighth pass), after a host named for hooks or a ``/hooks`` or
   ``/webhook`` segment, when a segment of it is shaped like a generated credential.
 
@@ -170,7 +173,7 @@ def _version_key(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A segment of a URL's path drawn whole as a generated key is (base62 or base64url, both
 # cases and digits: ``https://hc-ping.example/<key>/backup``, ``/build_hooks/<key>``,
-# ``/bot<id>:<token>/``): a key in the path, whoever holds the URL can use it. Ids in paths
+# ``/inputs/<key>/tag``): a key in the path, whoever holds the URL can use it. Ids in paths
 # are numbers, UUIDs, hex digests or slugs of words, none of which a draw is.
 _SEGMENT_SRC = r"(?<=/)(?P<value>[A-Za-z0-9_-]{24,200}+)(?=[/?#\s\"'<>`)\],;|\\]|$)"
 # Segments that name the kind of resource the next one identifies (``/document/d/<id>``,
