@@ -177,9 +177,10 @@ def test_vendor_shapes_are_masked_with_their_kind(make: object, kind: str, seed:
         f"endpoint: 'https://fcm.googleapis.com/fcm/send/{value}'",
         f"KEY = '{value}'",
     ):
-        out = scrub_secrets(text).text
-        assert value not in out
-        assert f"[REDACTED:{kind}]" in out or "[REDACTED:" in out
+        result = scrub_secrets(text)
+        assert value not in result.text
+        assert f"[REDACTED:{kind}]" in result.text, text
+        assert kind in result.kinds
 
 
 @pytest.mark.parametrize(
