@@ -628,7 +628,7 @@ _CREDSWEEPER_COMMON = frozenset({"basic", "bearer", "ntlm"})
 # CredSweeper's left boundary, a choice tried at every character of a text: where the secret
 # starts with a literal (``sk-``, ``ghp_``), it is checked after that literal instead, by
 # look-behinds over it, so the engine skips to the literal (the same boundaries, less a
-# terminal colour code: ``secrets.scrub_terminal`` reads the text again without them).
+# terminal colour code: ``secrets.scrub_readings`` reads the text again without them).
 _CREDSWEEPER_LEAD = (
     "(?:^|/|[^\\\\0-9A-Za-z+_-]|\\\\[0abfnrtv]|(?:%|\\\\x)[0-9A-Fa-f]{2}|\\\\[0-7]{3}"
     "|\\\\[Uu][0-9A-Fa-f]{4}|\\x1B\\[[0-9;]{0,80}m)"

@@ -481,7 +481,7 @@ def test_adversarial_input_runs_in_linear_time(name: str) -> None:
 SCRUB_MODULES = (
     *("scrub", "scrub_rules", "scrub_keyed", "scrub_values", "scrub_keywords", "scrub_context"),
     *("scrub_data", "scrub_named", "scrub_loose", "scrub_commands", "scrub_files"),
-    *("scrub_encoded", "scrub_gate", "scrub_terminal", "scrub_url", "scrub_password"),
+    *("scrub_encoded", "scrub_gate", "scrub_readings", "scrub_url", "scrub_password"),
     *("scrub_typed", "scrub_printed", "scrub_sql", "scrub_tables", "scrub_keys", "scrub_fed"),
 )
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
-from kindling.secrets.scrub_terminal import without_diff_markers, without_line_numbers
+from kindling.secrets.scrub_readings import without_diff_markers, without_line_numbers
 from tests.support.drawn import ALNUM, drawn, mixed
 
 # ------------------------------------------------------------------- terminal colour codes

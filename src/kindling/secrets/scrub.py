@@ -31,8 +31,8 @@ token under ``TOKEN=`` reports ``github_token``, not ``token``):
 10. A value near a secret word (``near_key``) when it looks generated; and, given explicitly
     to the word (``SECRET abcdefghijklmnopqrst``, ``STRIPE_KEY=...``), any run of 16+ letters
     and digits spelled from no words, random or typed in sequence: masking a dummy costs
-    nothing, leaving a real key costs a lot. A text holding terminal colour codes is also read
-    without them (``secrets.scrub_terminal``).
+    nothing, leaving a real key costs a lot. A text holding colour codes, diff markers, line
+    numbers or JSON escapes is also read without them (``secrets.scrub_readings``).
 
 Precision choices (deliberate leaks, each to keep ordinary developer text intact): empty values,
 already-masked values and placeholders (``${VAR}``, ``$VAR``, ``<your-token>``, ``{{ x }}``,
@@ -228,7 +228,7 @@ def scrub_secrets(text: str) -> Scrubbed:
             f"scrub_secrets() takes text (str), not {type(text).__name__}; decode bytes first"
         )
     if any(mark in text for mark in ("\x1b[", "@@ -", "→", "1\t", "\\")):  # other readings
-        from kindling.secrets.scrub_terminal import through_other_readings
+        from kindling.secrets.scrub_readings import through_other_readings
 
         return through_other_readings(text, _scrub, mask_copies)
     return _scrub(text)

@@ -104,8 +104,7 @@ def without_line_numbers(text: str) -> str | None:
     return "\n".join(lines) if numbered >= 2 and _key_then_value(lines) else None
 
 
-# One escape of a JSON string: ``\"``, ``\\``, ``\/``, ``\n``, ``\t``, ``\r``, ``\b``, ``\f``,
-# ``\uXXXX``.
+# One escape of a JSON string (``\"``, ``\\``, ``\/``, ``\n``, ``\t``, ``\uXXXX``, ...).
 _JSON_ESCAPE = re.compile(r"\\(?:([\"\\/bfnrt])|u([0-9A-Fa-f]{4}))")
 _ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -148,7 +147,10 @@ def through_other_readings(
     masked in ``text`` as the text holds it (``mask_copies``: value -> kind)."""
     plain = without_escapes(text)
     base = plain if plain is not None else text
-    views = (plain, without_diff_markers(base), without_line_numbers(base))
+    # The marks ``scrub_secrets`` looks for before it imports this module, less the backslash
+    # that asks for the JSON reading only.
+    marked = any(mark in text for mark in ("\x1b[", "@@ -", "→", "1\t"))
+    views = (plain, without_diff_markers(base), without_line_numbers(base)) if marked else ()
     seen = {value: kind for view in views if view for value, kind in scrub(view).found}
     for times, decoded in enumerate(json_decodings(base), start=1):
         for value, kind in scrub(decoded).found:
