@@ -196,7 +196,7 @@ def _named(piece: str) -> bool:
 
 
 # A label just before a base64 value that makes it a digest or public data, not a secret.
-_DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum")
+DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum")
 # Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
 _DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
 
@@ -209,7 +209,7 @@ def base64_secret(token: str, before: str) -> str | None:
     given to a key that names a secret loosely (``STRIPE_KEY=<base64>``)."""
     before = before.lower()
     body = token.rstrip("=")
-    if any(label in before for label in _DIGEST_LABELS) or base64_fixture(before):
+    if any(label in before for label in DIGEST_LABELS) or base64_fixture(before):
         return None  # a digest's or a fixture's label (``base64 -d``'s output is no fixture)
     if not has_candidate(token):
         return None
@@ -346,7 +346,7 @@ def _mixed(m: re.Match[str]) -> tuple[str, str] | None:
     token, before = m[0].rstrip("=."), m.string[max(0, m.start() - 30) : m.start()].lower()
     if (
         _SRI.match(token)
-        or any(label in before for label in _DIGEST_LABELS)
+        or any(label in before for label in DIGEST_LABELS)
         or base64_fixture(before)
     ):
         return None  # a digest: ``sha384-<base64>`` (a subresource's integrity), ``sha256=``

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_encoded import base64_secret
+from kindling.secrets.scrub_encoded import DIGEST_LABELS, base64_secret
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
@@ -37,6 +37,7 @@ from kindling.secrets.scrub_values import (
     looks_generated,
     mask,
     random_enough,
+    sequential,
     short_generated,
     wordy,
 )
@@ -216,7 +217,7 @@ def _drawn_after_key(m: re.Match[str]) -> tuple[str, str] | None:
 # A token standing alone, drawn from every printable character (a Django secret key, a
 # WordPress salt's part between blanks, a generated password): 24 to 128 characters with no
 # blank or quote, between blanks, quotes or the text's ends (a longer run is minified code).
-_DRAWN_ALONE_SRC = r"(?<![!#-&(-_a-~])(?P<value>[!#-&(-_a-~]{24,128}+)(?![!#-&(-_a-~])"
+_DRAWN_ALONE_SRC = r"(?<![!#-&(-_a-~])(?P<value>[!#-&(-_a-~]{16,128}+)(?![!#-&(-_a-~])"
 
 
 # Longer runs of one class than a draw of Django's or WordPress's alphabet makes (1 in 15 of
@@ -229,21 +230,68 @@ _DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
 
 def _drawn_alone(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if len(_DRAW_SIGNS.intersection(value)) < 4 or _CODE_TELLS.search(value) is not None:
+    if not _DRAW_SIGNS.intersection(value) or _CODE_TELLS.search(value) is not None:
         return None  # (first: the cheapest test, and what most such tokens fail)
+    if _signs_drawn(value):
+        return "secret", mask("secret")
+    label = f"{m.string[max(0, m.start() - 30) : m.start()]}{value[:8]}".lower()
+    if _signs_in_draw(value) and not any(word in label for word in DIGEST_LABELS):
+        return "secret", mask("secret")  # (not a digest: ``h1:<base64>``, ``sha384-...``)
+    return None
+
+
+def _signs_drawn(value: str) -> bool:
+    """Drawn from every printable character, 24 characters or more (a Django secret key)."""
     signs = {c for c in value if not c.isalnum()}
+    if len(value) < 24 or len(_DRAW_SIGNS.intersection(signs)) < 4:
+        return False
     if len(signs - set("+/=_-.~")) < 4 or len(signs) < 5 or not drawn_printable(value):
-        return None
+        return False
     core = "".join(c for c in value if c.isalnum())
     if wordy(core):
-        return None
+        return False
     if 24 * sum(map(str.isdigit, core)) < len(value):
-        return None  # a draw of 94 characters holds a digit in 9 of them
+        return False  # a draw of 94 characters holds a digit in 9 of them
     if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
-        return None  # a name (``CHANGELOG``, ``level``): a draw seldom spells one
-    if entropy(value) < entropy_floor(len(value)) + 0.5:
-        return None
-    return "secret", mask("secret")
+        return False  # a name (``CHANGELOG``, ``level``): a draw seldom spells one
+    return entropy(value) >= entropy_floor(len(value)) + 0.5
+
+
+def _signs_in_draw(value: str) -> bool:
+    """A password a manager generates: a key's draw of letters and digits with a few signs
+    strewn through it (``7xu6SrY&iyMUJ$Em&QXDObb4``, ``d6uRPs?X)@NXC5lTOrf7``), 16 characters
+    or more. Its letters and digits read as a draw on their own: both cases and a digit, the
+    class changing as a draw changes it, as varied as a draw, no word, no run a name holds,
+    nothing typed along the keyboard; and nothing in it reads as a pattern."""
+    core = "".join(c for c in value if c.isalnum())
+    n = len(core)
+    if n < 12 or 10 * n < 6 * len(value) or _PATTERN_TELLS.search(value) is not None:
+        return False
+    upper, lower = sum(map(str.isupper, core)), sum(map(str.islower, core))
+    if min(upper, lower) < max(3, 0.3 * (upper + lower)) or upper + lower == n:
+        return False  # a draw's two cases, as a draw mixes them (a name's capitals are few)
+    if _CALL.search(value) is not None or _NAME_TELLS.search(value) is not None:
+        return False
+    classes = [_cls(c) for c in core]
+    runs = [k for i, k in enumerate(classes) if i == 0 or classes[i - 1] != k]
+    if 3 * len(runs) < n or runs.count(1) < 2 or runs.count(2) < 2:
+        return False  # one class in runs longer than a draw's, or a case in one run (``GHSA-``)
+    if len({value[i : i + 4] for i in range(len(value) - 3)}) < len(value) - 3:
+        return False  # a part repeated (``Flags2.a|Flags2.b``): a draw does not repeat itself
+    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
+        return False
+    if sequential(core, keyboard=True) or wordy(core):
+        return False
+    return entropy(value) >= entropy_floor(len(value))
+
+
+# A name's part after a dot (``mio5p.mxUINT8``), an index by name (``arr[i]``), and punycode
+# (``Xn--Hdh8283gdoaqa``).
+_NAME_TELLS = LazyRe(r"[A-Za-z0-9]{2}\.[A-Za-z_]{2}|\w\[[A-Za-z_]\w*+\]|[Xx][Nn]--", re.A)
+
+
+def _cls(c: str) -> int:
+    return 0 if c.isdigit() else 1 if c.isupper() else 2
 
 
 def drawn_alone_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
