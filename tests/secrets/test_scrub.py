@@ -234,6 +234,14 @@ PLANTED: list[tuple[str, str, str]] = [
             ("Fa4kE0x9-Zq:APA91b" + "Fa4kE0x9-_Q" * 12, "fcm_key"),
             ("django-insecure-" + "fa4ke0x9!@#$%^&*(-_=+)" * 2 + "zq0x9z", "django_secret_key"),
             ("atkn_" + "0f1e2d3c" * 8, "shopify_token"),
+            # Issue 32, fourteenth pass: vendors' documented prefixes.
+            ("mlsn." + "0f1e2d3c" * 8, "mailersend_token"),
+            ("xaat-0fa4e1c2-83b1-4d2a-9e5f-7c6b0d1a2e3f", "axiom_token"),
+            ("xapt-0fa4e1c2-83b1-4d2a-9e5f-7c6b0d1a2e3f", "axiom_token"),
+            ("secret-test-" + "Fa4kE0x9-_" * 3 + "Zq=", "stytch_secret"),
+            ("SB-Mid-server-" + "Fa4kE0x9_Z" * 2 + "q1x9", "midtrans_server_key"),
+            ("Mid-server-" + "Fa4kE0x9_Z" * 2 + "q1x9", "midtrans_server_key"),
+            ("base64:" + "Fa4kE0x9+/Zq" * 3 + "Fa4kE0x=", "laravel_app_key"),
         )
     ),
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 _B64 = "[A-Za-z0-9+/]"
 _URL = "[A-Za-z0-9_-]"
 _END = "(?![A-Za-z0-9_-])"
+_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("aws_access_key_id", "AKIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
@@ -78,6 +79,14 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("shopify_token", "atkn_", f"[a-f0-9]{{64}}{_END}"),
     ("shopify_token", "prtapi_", f"[a-f0-9]{{32}}{_END}"),
     ("zuplo_api_key", "zpka_", f"[a-f0-9]{{32}}_[a-f0-9]{{8}}{_END}"),
+    ("mailersend_token", "mlsn.", f"[a-f0-9]{{64}}{_END}"),
+    # Axiom's API and personal tokens: a prefix and a UUID.
+    *(("axiom_token", p, f"{_UUID}{_END}") for p in ("xaat-", "xapt-")),
+    # Stytch's project secrets, Midtrans' server keys (``SB-`` before it in the sandbox).
+    *(("stytch_secret", p, f"{_URL}{{24,}}+={{0,2}}") for p in ("secret-live-", "secret-test-")),
+    *(("midtrans_server_key", p, f"{_URL}{{20,}}+") for p in ("Mid-server-", "SB-Mid-server-")),
+    # Laravel's ``APP_KEY``: 32 random bytes, base64, after ``base64:``.
+    ("laravel_app_key", "base64:", f"{_B64}{{43}}=(?![A-Za-z0-9+/=])"),
     # Django's startproject key (``get_random_secret_key``: 50 of its alphabet) for development.
     ("django_secret_key", "django-insecure-", "[a-z0-9!@#$%^&*(_=+)-]{50}"),
     ("linear_api_key", "lin_api_", "[A-Za-z0-9]{40}"),
