@@ -16,8 +16,12 @@ base64 that encodes ``PRIVATE KEY`` anywhere in it (a key file, or a config hold
 encoded). ``mixed_rule`` is a stand-alone token rule: a drawn token whose signs mix base64's
 two alphabets.
 
+A key in DER on one line is ``secrets.scrub_der``'s (issue 32, fourteenth pass): its rule is
+one of ``encoded_rules``, and ``base64_secret`` leaves a public key's run.
+
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
-Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.regex_cache``;
+Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_der`` and
+``secrets.regex_cache``;
 ``secrets.scrub`` hands in its scrubber (``scrub_documents_with``) to judge the document a
 token encodes (issue 32, twelfth pass: a Secret's manifest or an env file encoded whole).
 """
@@ -28,6 +32,7 @@ import re
 from collections.abc import Callable
 
 from kindling.secrets.regex_cache import compile as cached_compile
+from kindling.secrets.scrub_der import der_rule, public_der
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_values import (
     LazyPattern,
@@ -211,7 +216,7 @@ def base64_secret(token: str, before: str) -> str | None:
     body = token.rstrip("=")
     if any(label in before for label in DIGEST_LABELS) or base64_fixture(before):
         return None  # a digest's or a fixture's label (``base64 -d``'s output is no fixture)
-    if not has_candidate(token):
+    if not has_candidate(token) or public_der(token):
         return None
     raw = decoded(token) if may_be_text(token) else None
     if raw is not None and printable(raw):
@@ -380,4 +385,5 @@ def encoded_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("ls0tls1crudjti",), LazyPattern(_ENCODED_PEM_SRC, a), _encoded_pem),
         (tuple(s.lower() for s in _PRIVATE_KEY_B64), LazyPattern(_KEY_BLOB_SRC, a), _key_blob),
+        der_rule(),
     ]
