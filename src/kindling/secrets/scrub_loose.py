@@ -145,8 +145,10 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
         # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is;
         # a run of letters and digits spelled from no words is the key's value or its dummy
         # (``typed_key``), whether or not it looks drawn.
-        drawn = (looks_generated(value) or short_generated(value)) and has_candidate(value)
-        if not (drawn or typed_key(value)):
+        # (base64url keeps its padding: a Fernet key, ``urlsafe_b64encode`` of random bytes)
+        core = value.rstrip("=")
+        drawn = (looks_generated(core) or short_generated(core)) and has_candidate(core)
+        if not (drawn or typed_key(core)):
             return None
     elif base64_secret(value, "") is None:
         return None  # standard base64 (``STRIPE_KEY=<base64>``) is judged as a bare token is

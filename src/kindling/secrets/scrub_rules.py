@@ -193,14 +193,15 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # key's, ``_other_key``). 16 to ``LONGEST_TOKEN`` characters (Dropbox: 140, 1Password service
 # accounts: 650 to 900; under 20 only ``short_generated`` judges). A dot inside joins parts
 # (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), a dot that ends it is the
-# sentence's. One ``-`` may start it (base64url draws it: ``"d": "-phZ8..."``; ``-Xmx4g`` too).
+# sentence's. One ``-`` may start it (base64url draws it: ``"d": "-phZ8..."``; ``-Xmx4g`` too),
+# and padding may end it (base64url with its ``=``: a Fernet key, an Azure Functions key).
 LONGEST_TOKEN = 2048
 # Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
 _RANDOM_SRC = (
     r"(?<![A-Za-z0-9_+/.~%@$\\-])(?<!\\\[)" + AFTER_NAME + r"(?<!::)"  # ([x] too, not \[x)
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
-    r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?:={1,2}+)?(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
 # Itanium C++ (``_ZN``, ``_ZL``, ``_ZZ``, ``_Z3``) and Rust v0 (``_RNv``) mangled names.
@@ -209,8 +210,9 @@ _MANGLED = cached_compile(r"_(?:Z[NLZSTt0-9]|RN[vCstN])", re.ASCII)
 
 @woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
-    token = m[0]
-    if len(token) < 16 or (len(token) > LONGEST_TOKEN and "." not in token):
+    token = m[0].rstrip("=")  # (padded: base64url's, not base64's, which is the next rule's)
+    padded = token != m[0] and (len(m[0]) % 4 or "." in token or token.isalnum())
+    if padded or len(token) < 16 or (len(token) > LONGEST_TOKEN and "." not in token):
         return None
     if m.start() and m.string[m.start() - 1] == ":" and not _labelled(m.string, m.start() - 1):
         return None  # a link in a chain (``spotify:track:<id>``), a port, a URL's part
@@ -270,8 +272,7 @@ def _other_key(text: str, equals: int) -> bool:
     """The key before ``=`` names what its value is, and no secret: a digest (``sha256=``,
     ``integrity=``, ``--etag=``), or a key of another kind (``scrub_loose.OTHER_KEYS``: a
     publishable key, a site key, a cache key), as the key rules read it."""
-    key = _KEY_BEFORE.search(text, max(0, equals - 64), equals)
-    if key is None:
+    if (key := _KEY_BEFORE.search(text, max(0, equals - 64), equals)) is None:
         return False
     name = key[0].lstrip("-").lower()
     return _HASH_LABEL.fullmatch(name) is not None or any(w in name for w in OTHER_KEYS)
@@ -308,8 +309,7 @@ def _mixed_hex(core: str) -> bool:
     return min(sum(map(f, core)) for f in (str.isupper, str.islower, str.isdigit)) >= 2
 
 
-def _one_case(hex_digits: str) -> bool:
-    # Digests print their hex in one case; ``6d2FabeB...`` in both is a generated key.
+def _one_case(hex_digits: str) -> bool:  # digests print one case; ``6d2FabeB...`` is a key's
     return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
 
 

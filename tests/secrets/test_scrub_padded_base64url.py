@@ -1,0 +1,65 @@
+"""base64url with its padding: a Fernet key, an Azure Functions key (issue 32, fourteenth pass).
+
+``base64.urlsafe_b64encode(os.urandom(32))`` gives 43 characters of ``A-Za-z0-9-_`` and one
+``=``; Cryptography's ``Fernet.generate_key()`` is exactly that. Neither token rule read it: the
+URL-safe one stopped before ``=``, the base64 one at ``-`` and ``_``. So a Fernet key standing
+alone was never masked, nor after a key ending in a weak word (``FERNET_KEY=...``). Both are
+now judged as the draw they are, without the padding.
+
+Keys are drawn from a seed, never fixed fakes.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+
+import pytest
+
+from kindling.secrets.scrub import scrub_secrets
+
+
+def _key(n: int, seed: int) -> str:
+    """base64url of ``n`` random bytes, padded, holding ``-`` or ``_`` (a draw without them
+    is standard base64 too, the other rule's)."""
+    rng = random.Random(seed)
+    while True:
+        key = base64.urlsafe_b64encode(bytes(rng.randrange(256) for _ in range(n))).decode()
+        if ("-" in key or "_" in key) and key.endswith("="):
+            return key
+
+
+@pytest.mark.parametrize("n", [16, 32, 40, 64])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_padded_base64url_key_is_masked(n: int, seed: int) -> None:
+    key = _key(n, seed * 97 + n)
+    for text in (
+        f"the value {key} came back from the call",
+        f"FERNET_KEY={key}",
+        f"AZURE_FUNCTIONS_KEY={key}\n",
+        f'{{"key": "{key}"}}',
+        f"x-functions-key: {key}",
+    ):
+        out = scrub_secrets(text).text
+        assert key.rstrip("=") not in out, out
+        assert "[REDACTED:" in out
+
+
+def test_nearly_every_fernet_key_is_masked_alone() -> None:
+    keys = [_key(32, 5000 + i) for i in range(200)]
+    masked = sum(k not in scrub_secrets(f"use {k} here").text for k in keys)
+    assert masked >= 0.97 * len(keys)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SOME_LONG_SETTING_NAME_2024=\n",  # an empty value after a name
+        "pip install requests_toolbelt==1.0.0 now",
+        "if some_long_variable_name_x == other_value_y:",
+        "ab-cd_ef-gh_ij-kl_mn-op_qr= here",  # kebab and snake: a name
+        "path/to/some-file_name-v2.tar.gz= ok",
+    ],
+)
+def test_names_before_equals_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
