@@ -163,6 +163,13 @@ def base64_text(token: str) -> bool:
     return raw is not None and printable(raw)
 
 
+def padding_fits(core: str, n: int) -> bool:
+    """``n`` ``=`` end ``core`` as base64url's (``-`` or ``_`` in it) or base32's pad it."""
+    if n <= 2 and not core.isalnum():
+        return (len(core) + n) % 4 == 0
+    return core.isupper() and not set(core) & set("0189") and (len(core) + n) % 8 == 0
+
+
 # File signatures, as base64, of data that is no key: images, fonts, archives, PDFs.
 DATA_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
 DATA_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA")

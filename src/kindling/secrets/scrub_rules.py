@@ -34,6 +34,7 @@ from kindling.secrets.scrub_encoded import (
     encodes_secret,
     generated_part,
     mixed_rule,
+    padding_fits,
     ssh_blob,
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
@@ -192,16 +193,15 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # something else), or after ``NAME=`` (judged as alone unless the name is a digest's or another
 # key's, ``_other_key``). 16 to ``LONGEST_TOKEN`` characters (Dropbox: 140, 1Password service
 # accounts: 650 to 900; under 20 only ``short_generated`` judges). A dot inside joins parts
-# (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), a dot that ends it is the
-# sentence's. One ``-`` may start it (base64url draws it: ``"d": "-phZ8..."``; ``-Xmx4g`` too),
-# and padding may end it (base64url with its ``=``: a Fernet key, an Azure Functions key).
+# (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), one ending it is the sentence's.
+# A ``-`` may start it (base64url: ``"d": "-phZ8..."``; ``-Xmx4g`` too), padding end it (a
+# Fernet key's ``=``, base32's). After ``=`` only after a name (in any script: ``密码=``).
 LONGEST_TOKEN = 2048
-# Not after ``=`` unless a name (in any script: ``密码=``) ends just before it.
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
 _RANDOM_SRC = (
     r"(?<![A-Za-z0-9_+/.~%@$\\-])(?<!\\\[)" + AFTER_NAME + r"(?<!::)"  # ([x] too, not \[x)
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
-    r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?:={1,2}+)?(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?:={1,6}+)?(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
 # Itanium C++ (``_ZN``, ``_ZL``, ``_ZZ``, ``_Z3``) and Rust v0 (``_RNv``) mangled names.
@@ -210,8 +210,8 @@ _MANGLED = cached_compile(r"_(?:Z[NLZSTt0-9]|RN[vCstN])", re.ASCII)
 
 @woken_by_any_candidate
 def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
-    token = m[0].rstrip("=")  # (padded: base64url's, not base64's, which is the next rule's)
-    padded = token != m[0] and (len(m[0]) % 4 or "." in token or token.isalnum())
+    token = m[0].rstrip("=")  # (padded: base64url's or base32's; base64 is the next rule's)
+    padded = token != m[0] and ("." in token or not padding_fits(token, len(m[0]) - len(token)))
     if padded or len(token) < 16 or (len(token) > LONGEST_TOKEN and "." not in token):
         return None
     if m.start() and m.string[m.start() - 1] == ":" and not _labelled(m.string, m.start() - 1):
