@@ -134,14 +134,14 @@ _WEAK_SRC = (
     r"|(?<=[Ss])[Aa][Ll][Tt])(?![A-Za-z0-9_])"
     # (``']`` too: PHP's ``$settings['hash_salt'] = '...'``)
     rf"(?P<keep>[\"'`]?\]?[ \t]*+(?::{{1,3}}=|\?=|=>|=|:)[ \t]*+{_OPEN}[\"'`]?)"
-    r"(?P<value>[A-Za-z0-9_+/-]{16,300}+={0,2})(?![A-Za-z0-9_.(\[+/=-])"
+    r"(?P<value>[A-Za-z0-9_+/-]{16,300}+={0,6})(?![A-Za-z0-9_.(\[+/=-])"
 )
 
 
 @woken_by_typed_key
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if not any(c in value for c in "+/=") or "_" in value or "-" in value:
+    if value.endswith("===") or not any(c in value for c in "+/=") or "_" in value or "-" in value:
         # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is;
         # a run of letters and digits spelled from no words is the key's value or its dummy
         # (``typed_key``), whether or not it looks drawn.
@@ -302,6 +302,31 @@ def drawn_alone_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
     return tuple("0123456789"), LazyPattern(_DRAWN_ALONE_SRC, re.ASCII), _drawn_alone
 
 
+# A literal an API client's constructor takes first (``FirecrawlClient("fc-<hex>")``, ``new
+# AxiomApi('<key>')``): the client names what it is given, as a key's name would (issue 32,
+# fourteenth pass). Masked when it reads as a key: generated, or a short prefix and hex digits
+# or a UUID; a URL, a host, a name, an id or a digest (hex alone, a UUID alone) is left.
+_CLIENT_SRC = (
+    r"\b[A-Z][A-Za-z0-9]{0,40}?(?:Client|Api|API|Sdk|SDK)[ \t]*+\([ \t]*+(?P<keep>(?P<q>[\"'`]))"
+    r"(?P<value>[A-Za-z0-9_.+/=-]{16,256}+)(?P=q)"
+)
+_PREFIXED_HEX = LazyRe(
+    r"(?!0x)[A-Za-z]{1,8}+[._-](?:[0-9a-f]{32,}+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})", re.A
+)
+_ONE_CASE_HEX = LazyRe(r"(?:0x)?+(?:[0-9a-f-]++|[0-9A-F-]++)", re.A)
+
+
+def _client_literal(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if any(value.lower().startswith(w) for w in DIGEST_LABELS):
+        return None  # a digest (``sha384-...``)
+    if _PREFIXED_HEX.fullmatch(value) is None:
+        drawn = not _ONE_CASE_HEX.fullmatch(value) and looks_generated(value.rstrip("="))
+        if not (drawn or (any(c in value for c in "+/=") and base64_secret(value, ""))):
+            return None
+    return "secret", f"{m.string[m.start() : m.end('keep')]}{mask('secret')}{m['q']}"
+
+
 def loose_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The loose-key rule, and the rule of keys ending in a weak word (woken by the word just
     before an operator or its quote: "keys", "keyword", "key_id" in code would wake it for
@@ -320,4 +345,5 @@ def loose_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
             LazyPattern(_DRAWN_AFTER_KEY_SRC, a),
             _drawn_after_key,
         ),
+        (("client(", "api(", "sdk("), LazyPattern(_CLIENT_SRC, a), _client_literal),
     ]
