@@ -92,3 +92,34 @@ def test_places_met_in_payloads_are_masked(text: str) -> None:
 )
 def test_encoded_text_without_a_secret_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# A tool's coloured output as a transcript stores it: its escape codes JSON-escaped
+# (``\u001b[33m``), so the code's last letter touches the value (``m`` before ``sk-``) until
+# the text is read decoded and without its colours (issue 32, fourteenth pass). Each colour is
+# kept as the text holds it.
+HEX_KEY = "615ef152bf865a131f88b23571dc4ee6"
+COLOURED = [
+    (f">>>\x1b[93msk-{HEX_KEY}\x1b[0m<<<", f"sk-{HEX_KEY}", "\\u001b[93m"),
+    (
+        "\x1b[32mAPI_TOKEN\x1b[0m=\x1b[33mFa4kE0x9Zq8Lm2Np7Rt5\x1b[0m",
+        "Fa4kE0x9Zq8Lm2Np7Rt5",
+        "\\u001b[33m",
+    ),
+    (f"\x1b[1mpassword:\x1b[0m {HEX_KEY}", HEX_KEY, "\\u001b[1m"),
+]
+
+
+@pytest.mark.parametrize(("plain", "secret", "colour"), COLOURED)
+def test_a_key_in_coloured_output_json_encoded_is_masked(
+    plain: str, secret: str, colour: str
+) -> None:
+    text = json.dumps({"type": "tool_result", "content": plain})
+    out = scrub_secrets(text).text
+    assert secret not in out, out
+    assert colour in out, out
+
+
+def test_coloured_output_without_a_secret_is_left() -> None:
+    text = json.dumps({"content": "\x1b[32mPASSED\x1b[0m tests/test_app.py::test_login_flow_2024"})
+    assert scrub_secrets(text).text == text

@@ -116,9 +116,12 @@ def _unescape(m: re.Match[str]) -> str:
 
 
 def _json_text(text: str) -> bool:
-    """``text`` reads as the inside of a JSON string: an escaped quote or URL, or an escaped
-    newline in one line (a transcript's tool input, a log's payload, a file JSON-encoded)."""
-    return '\\"' in text or ":\\/\\/" in text or ("\\n" in text and "\n" not in text)
+    """``text`` reads as the inside of a JSON string: an escaped quote or URL, an escaped
+    newline in one line (a transcript's tool input, a log's payload, a file JSON-encoded), or
+    a terminal's colour escaped (``\\u001b[``: a tool's coloured output in a transcript)."""
+    if '\\"' in text or ":\\/\\/" in text or ("\\n" in text and "\n" not in text):
+        return True
+    return "\\u001b[" in text or "\\u001B[" in text
 
 
 def json_decodings(text: str) -> list[str]:
@@ -127,7 +130,8 @@ def json_decodings(text: str) -> list[str]:
     as it was written. Empty when ``text`` reads as no JSON string's inside."""
     out: list[str] = []
     while len(out) < 2 and _json_text(out[-1] if out else text):
-        out.append(_JSON_ESCAPE.sub(_unescape, out[-1] if out else text))
+        decoded = _JSON_ESCAPE.sub(_unescape, out[-1] if out else text)
+        out.append(without_escapes(decoded) or decoded)  # (and read without its colours)
     return out
 
 
