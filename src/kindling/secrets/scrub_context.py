@@ -122,6 +122,7 @@ ABOUT = LazyRe(
 NOT_SECRET_WORDS = (
     *("public", "publishable", "pubkey", "pub_", "keyboard", "keyword", "cache", "primary"),
     *("foreign", "partition", "sort_key", "sort-key", "idempotency", "dedup", "hash"),
+    *("websocket",),  # (``Sec-WebSocket-Key``: a handshake's nonce)
 )
 # From the key word to the value: the word (a whole word, or a CamelCase part: ``adobeKey``,
 # not ``monkey`` or ``author``), at most two short words and separators, then the value.
@@ -160,8 +161,8 @@ def about_other(m: re.Match[str]) -> bool:
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     text = m.string
-    if about_other(m) or leave_value(value):
-        return None
+    if about_other(m) or leave_value(value) or "@" in m["between"]:
+        return None  # (``@``: the word was a URL's placeholder, ``<password>@host:5432/db``)
     # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and
     # digits spelled from no words is the secret's value or its dummy, random or not.
     drawn = credential_like(value) and has_candidate(value)

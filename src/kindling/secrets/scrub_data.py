@@ -16,9 +16,14 @@ the rule's last capture group (its secret; the whole match when it has none) whe
 at least the rule's ``min_entropy`` and is no placeholder. They run after Kindling's own rules,
 so a value is named by its own kind first, and report the kind ``vendor_secret``.
 
+A match that is one run of base64 of a JSON document (``eyJ``, no dot: CredSweeper's Grafana
+rule takes any) is judged by what it encodes, as a stand-alone token is (``encodes_secret``):
+a JWT's header alone, a cursor or a payload holding no secret is left (issue 32, fourteenth
+pass).
+
 Read on the first call of ``scrub_secrets`` (four JSON files, about 200 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
-``secrets.scrub_values`` and ``secrets.scrub_gate``.
+``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.scrub_encoded``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import json
 import os
 import re
 
+from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask
 
@@ -54,6 +60,9 @@ def _handler(min_entropy: float) -> Rule:
             return None
         if entropy(value) < min_entropy or not has_candidate(value):
             return None
+        document = value.startswith("eyJ") and "." not in value and base64_text(value)
+        if document and not encodes_secret(value):
+            return None  # base64 of a JSON document that holds no secret
         start, end = m.span(group)
         text = m.string
         return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"

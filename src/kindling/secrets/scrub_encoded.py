@@ -20,8 +20,8 @@ A key in DER on one line is ``secrets.scrub_der``'s (issue 32, fourteenth pass):
 one of ``encoded_rules``, and ``base64_secret`` leaves a public key's run.
 
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
-Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_der`` and
-``secrets.regex_cache``;
+Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_der``,
+``secrets.scrub_ids`` and ``secrets.regex_cache``;
 ``secrets.scrub`` hands in its scrubber (``scrub_documents_with``) to judge the document a
 token encodes (issue 32, twelfth pass: a Secret's manifest or an env file encoded whole).
 """
@@ -34,6 +34,7 @@ from collections.abc import Callable
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_der import der_rule, public_der
 from kindling.secrets.scrub_gate import gated, has_candidate
+from kindling.secrets.scrub_ids import DATA_MAGIC
 from kindling.secrets.scrub_values import (
     LazyPattern,
     digits_and_letters,
@@ -170,12 +171,6 @@ def padding_fits(core: str, n: int) -> bool:
     return core.isupper() and not set(core) & set("0189") and (len(core) + n) % 8 == 0
 
 
-# File signatures, as base64, of data that is no key: images, fonts, archives, PDFs.
-DATA_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
-DATA_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA")
-DATA_MAGIC += ("T1RUTw",)
-
-
 def generated_part(part: str) -> bool:
     """One part of a token, 20+ letters and digits, drawn as a key generator draws."""
     return len(part) >= 20 and (
@@ -207,8 +202,9 @@ def _named(piece: str) -> bool:
     return len(piece) >= 12 and is_name(piece) and wordy(piece)
 
 
-# A label just before a base64 value that makes it a digest or public data, not a secret.
-DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum")
+# A label just before a base64 value that makes it a digest or public data, not a secret (a
+# WebSocket handshake's nonce and its digest: ``Sec-WebSocket-Key``, ``-Accept``).
+DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "websocket-")
 # Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
 _DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
 
@@ -251,7 +247,7 @@ def base64_secret(token: str, before: str) -> str | None:
     letters = generated_letters(body.replace("+", "").replace("/", ""))
     if min(upper, lower) < 2 or (digits < 2 and not letters):
         return None
-    if len(body) > 100 and (any(w in before for w in _DATA_LABELS) or body.startswith(DATA_MAGIC)):
+    if body.startswith(DATA_MAGIC) or (len(body) > 100 and any(w in before for w in _DATA_LABELS)):
         # Random bytes up to 300 (400 characters) are key material: an RSA key's parts, a
         # sealed session token. Data says what it is: a label (``ICON = ``, ``base64,``), a
         # file's signature, or lines (longer runs never match the pattern).

@@ -108,6 +108,8 @@ OTHER_KEYS = (
     *("cache", "primary", "foreign", "partition", "sort", "idempotency", "dedup", "site"),
     *("row", "hash", "lookup", "map", "dict", "object", "group", "order", "field", "react"),
     *("monkey", "turkey", "hockey", "jockey", "donkey", "whiskey", "hotkey", "shortcut"),
+    # (a handshake's nonce, ``Sec-WebSocket-Key``; PKCE's public challenge; an ad click's id)
+    *("websocket", "code_challenge", "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid"),
 )
 
 
@@ -236,6 +238,8 @@ def _drawn_alone(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # (first: the cheapest test, and what most such tokens fail)
     if _signs_drawn(value):
         return "secret", mask("secret")
+    if value[0] + value[-1] in ("[]", "()", "{}", "<>"):
+        return None  # a token in brackets: the token rules judge it (``[evt_<id>]``)
     label = f"{m.string[max(0, m.start() - 30) : m.start()]}{value[:8]}".lower()
     if _signs_in_draw(value) and not any(word in label for word in DIGEST_LABELS):
         return "secret", mask("secret")  # (not a digest: ``h1:<base64>``, ``sha384-...``)
@@ -287,9 +291,15 @@ def _signs_in_draw(value: str) -> bool:
     return entropy(value) >= entropy_floor(len(value))
 
 
-# A name's part after a dot (``mio5p.mxUINT8``), an index by name (``arr[i]``), and punycode
-# (``Xn--Hdh8283gdoaqa``).
-_NAME_TELLS = LazyRe(r"[A-Za-z0-9]{2}\.[A-Za-z_]{2}|\w\[[A-Za-z_]\w*+\]|[Xx][Nn]--", re.A)
+# A name's part after a dot (``mio5p.mxUINT8``), an index by name (``arr[i]``), punycode
+# (``Xn--Hdh8283gdoaqa``), a path (``/tmp/cc3E8kPH.o``), a query's parameter (``?gclid=``),
+# and a URL's escape of a sign (``%3D``: base64 URL-encoded, a cursor's or a signature's).
+_NAME_TELLS = LazyRe(
+    r"[A-Za-z0-9]{2}\.[A-Za-z_]{2}|\w\[[A-Za-z_]\w*+\]|[Xx][Nn]--|(?:^|/)[a-z]{3,}+/|^/"
+    r"|[?&][A-Za-z_][\w.-]*+="
+    r"|%(?:2[0-9A-F]|3[A-F]|[57][B-F]|40|5B)",
+    re.A,
+)
 
 
 def _cls(c: str) -> int:

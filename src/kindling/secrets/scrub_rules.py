@@ -38,6 +38,7 @@ from kindling.secrets.scrub_encoded import (
     ssh_blob,
 )
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
+from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_keyed import keyed_rules
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
@@ -204,7 +205,8 @@ _RANDOM_SRC = (
     r"(?:\.[A-Za-z0-9_-]{1,256}+)*(?:={1,6}+)?(?![A-Za-z0-9_+/=~%@$-])"
 )
 _SEPARATORS = cached_compile(r"[-_.]")
-# Itanium C++ (``_ZN``, ``_ZL``, ``_ZZ``, ``_Z3``) and Rust v0 (``_RNv``) mangled names.
+# Itanium C++ (``_ZN``, ``_ZL``, ``_ZZ``, ``_Z3``) and Rust v0 (``_RNv``) mangled names
+# (``_ZN4node11Environment...``).
 _MANGLED = cached_compile(r"_(?:Z[NLZSTt0-9]|RN[vCstN])", re.ASCII)
 
 
@@ -219,10 +221,8 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
         return None  # ``sha256=<digest>``, ``--etag=...``, ``PUBLISHABLE_KEY=``, ``cache.key=``
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
-    if ssh_blob(token) or base64_fixture(before):
-        return None  # an SSH public key blob, a base64 fixture (not what ``base64 -d`` printed)
-    if _MANGLED.match(token):
-        return None  # a C++ or Rust symbol as its compiler mangles it (_ZN4node11Environment...)
+    if ssh_blob(token) or base64_fixture(before) or public_id(token) or _MANGLED.match(token):
+        return None  # an SSH key's blob, a base64 fixture (not ``base64 -d``'s), an id, a symbol
     if basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     core = token.replace("_", "").replace("-", "")

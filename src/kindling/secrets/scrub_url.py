@@ -22,7 +22,7 @@
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_keys``,
-``secrets.scrub_context`` and ``secrets.scrub_encoded``.
+``secrets.scrub_context``, ``secrets.scrub_encoded`` and ``secrets.scrub_ids``.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_context import QUERY_KEYS, UUID, credential_like, query_secret
-from kindling.secrets.scrub_encoded import DATA_MAGIC, drawn_whole, ssh_blob
+from kindling.secrets.scrub_encoded import drawn_whole, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
+from kindling.secrets.scrub_ids import DATA_MAGIC
 from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
