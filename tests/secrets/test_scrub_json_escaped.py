@@ -123,3 +123,14 @@ def test_a_key_in_coloured_output_json_encoded_is_masked(
 def test_coloured_output_without_a_secret_is_left() -> None:
     text = json.dumps({"content": "\x1b[32mPASSED\x1b[0m tests/test_app.py::test_login_flow_2024"})
     assert scrub_secrets(text).text == text
+
+
+@pytest.mark.parametrize("value", ["correct-Horse-7", "Winterorange2024!", "hunter2hunter2"])
+def test_a_typed_password_found_in_a_decoded_reading_is_masked_as_written(value: str) -> None:
+    # A value that reads as a name is not copied elsewhere (it is likelier a word there), but
+    # one a rule masked in the decoded reading is masked where the text holds it, escaped.
+    plain = f"\x1b[32mpassword\x1b[0m: \x1b[33m{value}\x1b[0m"
+    text = json.dumps({"type": "tool_result", "content": plain})
+    out = scrub_secrets(text).text
+    assert value not in out, out
+    assert "\\u001b[33m[REDACTED:password]\\u001b[0m" in out

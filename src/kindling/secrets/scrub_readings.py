@@ -1,7 +1,10 @@
 """Text ``secrets.scrub`` also reads another way: without terminal colour codes (issue 32's
 fourth pass), a diff's markers or a listing's line numbers (its tenth), and with a JSON
 string's escapes decoded, once or twice (its thirteenth: a transcript's tool input, a file
-or a log JSON-encoded, ``\\"password\\": \\"x\\"`` and ``https:\\/\\/``).
+or a log JSON-encoded, ``\\"password\\": \\"x\\"`` and ``https:\\/\\/``; since its fourteenth
+also a tool's colours escaped, ``\\u001b[33m``, read without them once decoded). Every value a
+rule masks in a decoded reading is masked in the text as the text escapes it, one that reads
+as a name too (``masked_stretches``).
 
 A tool's output on a terminal is full of ANSI escape sequences (``ESC[93m`` ... ``ESC[0m``):
 test runners, linters, ``git diff`` and loggers colour what they print, and a secret printed
@@ -143,6 +146,30 @@ def json_escaped(value: str, times: int) -> str:
     return value
 
 
+_MASK = re.compile(r"\[REDACTED:([a-z0-9_]++)\]")
+
+
+def masked_stretches(text: str, scrubbed: str) -> list[tuple[str, str]]:
+    """What ``scrubbed`` masks of ``text`` (each stretch and its kind), read by laying the text
+    between its masks over ``text`` in order: every value a rule masked in a decoded reading,
+    a value that reads as a name too (``Scrubbed.found`` leaves those out, as its copies
+    elsewhere are more likely words; here the copy is the value itself, as the text escapes
+    it). Stretches under 6 characters or holding a line's end are left out."""
+    out: list[tuple[str, str]] = []
+    at, pieces = 0, _MASK.split(scrubbed)
+    for i in range(1, len(pieces), 2):
+        head, tail = pieces[i - 1], pieces[i + 1]
+        start = text.find(head, at) + len(head) if head else at
+        end = text.find(tail, start) if tail else len(text)
+        if start < len(head) or end < 0:
+            return out  # (the pieces no longer lie over the text: a mask's own text)
+        value = text[start:end].strip().strip("\"'`")
+        if len(value) >= 6 and "\n" not in value:
+            out.append((value, pieces[i]))
+        at = end
+    return out
+
+
 def through_other_readings(
     text: str, scrub: Callable[[str], Scrubbed], mask_copies: Callable[[str, dict[str, str]], str]
 ) -> Scrubbed:
@@ -157,7 +184,7 @@ def through_other_readings(
     views = (plain, without_diff_markers(base), without_line_numbers(base)) if marked else ()
     seen = {value: kind for view in views if view for value, kind in scrub(view).found}
     for times, decoded in enumerate(json_decodings(base), start=1):
-        for value, kind in scrub(decoded).found:
+        for value, kind in masked_stretches(decoded, scrub(decoded).text):
             written = json_escaped(value, times)  # as the text holds it: escaped
             seen[written] = seen[written.replace("/", "\\/")] = seen[value] = kind
     rest = scrub(mask_copies(text, seen) if seen else text)
