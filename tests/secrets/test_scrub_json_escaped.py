@@ -134,3 +134,19 @@ def test_a_typed_password_found_in_a_decoded_reading_is_masked_as_written(value:
     out = scrub_secrets(text).text
     assert value not in out, out
     assert "\\u001b[33m[REDACTED:password]\\u001b[0m" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # (a docstring of requests' ``utils.py``: the escaped quote asks for the JSON reading)
+        "    >>> parse_list_header('token, \"quoted value\"')\n"
+        "    ['token', 'quoted value']\n"
+        '        return params["charset"].strip("\'\\"")',
+    ],
+)
+def test_a_name_a_decoded_reading_masks_is_not_copied(text: str) -> None:
+    # A decoding moves quotes: a rule may then read a name or words as a value. Letters alone
+    # are not copied back from a reading (the text's copies are the name again).
+    out = scrub_secrets(text).text
+    assert "parse_list_header('token, \"quoted value\"')" in out, out

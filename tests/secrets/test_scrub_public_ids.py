@@ -40,6 +40,13 @@ def _ulid(rng: random.Random) -> str:
     return head + _draw(CROCKFORD, 16, rng)
 
 
+def _legacy_node(rng: random.Random) -> str:
+    kind = rng.choice(["Repository", "User", "Issue", "PullRequest"])
+    raw = f"0{len(kind)}:{kind}{rng.randrange(10**8)}" if len(kind) < 10 else ""
+    raw = raw or f"{len(kind):03d}:{kind}{rng.randrange(10**8)}"
+    return base64.b64encode(raw.encode()).decode()
+
+
 def _lines(seed: int) -> list[str]:
     rng = random.Random(seed)
     header = base64.urlsafe_b64encode(b'{"alg":"RS256","typ":"JWT","kid":"k1"}').decode()
@@ -61,6 +68,11 @@ def _lines(seed: int) -> list[str]:
         "Sec-WebSocket-Key: " + base64.b64encode(rng.randbytes(16)).decode(),
         'psql "postgresql://app:<password>@localhost:5432/app_dev?sslmode=disable"',
         "DATABASE_URL=postgresql://app:YOUR_PASSWORD@db.internal:5432/orders",
+        # A GitHub id of the first form (base64 of ``010:Repository<id>``), a Swift symbol,
+        # a label of words naming the key's kind.
+        f'{{"id": "{_legacy_node(rng)}", "name": "widgets"}}',
+        f"dyld[{rng.randrange(99999)}]: Symbol not found: _$s10Foundation4DateV3nowACvgZ",
+        f"Cache key: node-cache-Linux-x64-npm-{rng.randbytes(32).hex()}",
     ]
 
 
@@ -76,11 +88,14 @@ def test_what_such_formats_hold_as_a_secret_is_masked(seed: int) -> None:
     key = _draw(ALNUM, 32, rng)
     grafana = base64.b64encode(json.dumps({"k": key, "n": "ci", "id": 1}).encode()).decode()
     secret = f"pi_{_draw(ALNUM, 24, rng)}_secret_{_draw(ALNUM, 25, rng)}"
+    basic = base64.b64encode(f"12345:{key}".encode()).decode()  # (a number for a user)
     for text, value in [
         (f"the value {grafana} came back", grafana),
         (f"clientSecret: {secret}", secret),
         (f"the value {secret} came back", secret),
         (f"postgresql://app:{key}@localhost:5432/app_dev", key),
+        (f"auth: {basic}", basic),
+        (f"Cache key: {key}\nAPI key: {key}", key),
     ]:
         out = scrub_secrets(text).text
         assert value not in out, out

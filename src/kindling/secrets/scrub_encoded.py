@@ -34,7 +34,7 @@ from collections.abc import Callable
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_der import der_rule, public_der
 from kindling.secrets.scrub_gate import gated, has_candidate
-from kindling.secrets.scrub_ids import DATA_MAGIC
+from kindling.secrets.scrub_ids import DATA_MAGIC, public_id
 from kindling.secrets.scrub_values import (
     LazyPattern,
     digits_and_letters,
@@ -219,7 +219,7 @@ def base64_secret(token: str, before: str) -> str | None:
     body = token.rstrip("=")
     if any(label in before for label in DIGEST_LABELS) or base64_fixture(before):
         return None  # a digest's or a fixture's label (``base64 -d``'s output is no fixture)
-    if not has_candidate(token) or public_der(token):
+    if not has_candidate(token) or public_der(token) or public_id(token.rstrip("=")):
         return None
     raw = decoded(token) if may_be_text(token) else None
     if raw is not None and printable(raw):

@@ -1,15 +1,15 @@
 """Public ids: formats that say a token names something and is no secret (issue 32, fourteenth
 pass).
 
-``public_id`` is asked by the stand-alone token rule of ``secrets.scrub_rules`` before it
-judges a token as a draw: a Stripe object's id (``cus_``, ``ch_``, ``pi_``, ``evt_``: an API's
-reference to a customer, a charge, an event; Stripe's keys are ``sk_`` and ``rk_``, shapes of
-their own, and a payment's client secret holds ``_secret_``), a ULID (26 of Crockford's
-base32, a time in this century first), an IPFS content id (``Qm`` and 44 of base58, a
-SHA-256 multihash; ``bafy`` or ``bafk`` and base32) and a GitHub GraphQL node id
-(``PR_kwDO...``); and base64 that starts with a file's signature (a PNG's ``iVBORw0KGg``:
-``DATA_MAGIC``, which ``secrets.scrub_encoded`` asks too). Each format is drawn, so only its
-fixed parts tell it from a key.
+``public_id`` is asked by the stand-alone token rules of ``secrets.scrub_rules`` and
+``secrets.scrub_encoded`` before they judge a token as a draw: a Stripe object's id (``cus_``,
+``ch_``, ``pi_``, ``evt_``: an API's reference to a customer, a charge, an event; Stripe's keys
+are ``sk_`` and ``rk_``, shapes of their own, and a payment's client secret holds
+``_secret_``), a ULID (26 of Crockford's base32, a time in this century first), an IPFS
+content id (``Qm`` and 44 of base58, a SHA-256 multihash; ``bafy`` or ``bafk`` and base32), a
+GitHub GraphQL node id (``PR_kwDO...``, and the first form's ``MDEwOlJlcG9zaXRvcnkx...``), and
+base64 that starts with a file's signature (a PNG's ``iVBORw0KGg``: ``DATA_MAGIC``). Each
+format is drawn, so only its fixed parts tell it from a key.
 
 Must not import anything from Kindling.
 """
@@ -42,9 +42,29 @@ def public_id(token: str) -> bool:
         return True
     if token.startswith(DATA_MAGIC) and len(token) >= 24:
         return True
+    if token.startswith("MD") and _legacy_node(token):
+        return True
     if _ULID.fullmatch(token) is None:
         return False
     ms = 0
     for c in token[:10]:
         ms = ms * 32 + _CROCKFORD.index(c)
     return _ULID_TIMES[0] <= ms <= _ULID_TIMES[1]
+
+
+_LEGACY_NODE = re.compile(rb"0?([0-9]{1,2}):([A-Z][A-Za-z]++)[0-9]++")
+
+
+def _legacy_node(token: str) -> bool:
+    """A GitHub GraphQL id of the first form: base64 of ``<length>:<Type><database id>``
+    (``MDEwOlJlcG9zaXRvcnkxMjM0NTY3ODk=``: ``010:Repository123456789``), the length the type
+    name's own, which no ``user:password`` shows by chance."""
+    import base64
+    import binascii
+
+    try:
+        raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    m = _LEGACY_NODE.fullmatch(raw)
+    return m is not None and int(m[1]) == len(m[2])

@@ -158,6 +158,9 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))
     if key_match is None or not _any_key(key_match[0].lower()):
         return None
+    label = text[max(0, key_match.start() - 16) : key_match.start()].lower().rstrip(" _-.")
+    if any(label.endswith(w) for w in OTHER_KEYS):
+        return None  # a label of words saying what the key is (``Cache key:``, ``Public key:``)
     return "secret", f"{text[m.start() : m.start('value')]}{mask('secret')}"
 
 

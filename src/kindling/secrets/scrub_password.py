@@ -261,9 +261,9 @@ _ALONE_AFTER = LazyRe(r"[.,;]?(?:[\s\"'`]|\Z)", re.ASCII)
 _NOT_DRAWN = LazyRe(
     r"([!#$%&*@^~?])\1"  # a sign doubled: ``##`` pastes a macro, ``**`` is a power
     r"|@[\^~]?[0-9]++\."  # a package at a version: ``package@^1.2.3``
-    r"|[0-9]\.[0-9]++\.[0-9]"  # a version
-    r"|\.\*"  # a regular expression
-    r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2",  # a name between one sign: ``#name#``, ``*x.y*``
+    r"|[0-9]\.[0-9]++\.[0-9]|\.\*"  # a version, a regular expression
+    r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2"  # a name between one sign: ``#name#``, ``*x.y*``
+    r"|^_?+\$[sS][0-9]",  # a Swift symbol as its compiler mangles it: ``_$s10Foundation4Date``
     re.ASCII,
 )
 # A URL's encoding, unless other signs draw it: ``%`` and the hex of a byte one escapes (a blank,
