@@ -266,15 +266,20 @@ def _signs_drawn(value: str) -> bool:
     return entropy(value) >= entropy_floor(len(value)) + 0.5
 
 
+_NO_SIGNS = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # (ASCII's signs)
+
+
 def _signs_in_draw(value: str) -> bool:
     """A password a manager generates: a key's draw of letters and digits with a few signs
     strewn through it (``7xu6SrY&iyMUJ$Em&QXDObb4``, ``d6uRPs?X)@NXC5lTOrf7``), 16 characters
     or more. Its letters and digits read as a draw on their own: both cases and a digit, the
     class changing as a draw changes it, as varied as a draw, no word, no run a name holds,
     nothing typed along the keyboard; and nothing in it reads as a pattern."""
-    core = "".join(c for c in value if c.isalnum())
+    core = value.translate(_NO_SIGNS)  # (the token is ASCII: its pattern's characters)
     n = len(core)
-    if n < 12 or 10 * n < 6 * len(value) or _PATTERN_TELLS.search(value) is not None:
+    if n < 12 or 10 * n < 6 * len(value) or core.isupper() or core.islower():
+        return False  # (first: what most tokens of code fail, counted in C)
+    if _PATTERN_TELLS.search(value) is not None:
         return False
     upper, lower = sum(map(str.isupper, core)), sum(map(str.islower, core))
     if min(upper, lower) < max(3, 0.3 * (upper + lower)) or upper + lower == n:
