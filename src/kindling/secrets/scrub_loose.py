@@ -14,6 +14,11 @@ closing quote (``drawn_printable``; unquoted after ``=`` or ``:``, to its end); 
 ``drawn_alone_rule``, run after every other rule, masks such a draw standing alone (a Django
 secret key) when nothing in it reads as code, a path, a pattern or a name.
 
+Issue 32, fourteenth pass: ``drawn_alone_rule`` also masks a password a manager generates with
+signs from the whole keyboard strewn through it (``_signs_in_draw``: its letters and digits
+read as a draw on their own), 16 characters or more; and ``_client_literal`` masks a literal
+an API client's constructor takes first when it reads as a key (``FirecrawlClient("fc-...")``).
+
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``
 and ``secrets.scrub_gate``.

@@ -157,8 +157,8 @@ def masked_stretches(text: str, scrubbed: str) -> list[tuple[str, str]]:
     between its masks over ``text`` in order: every value a rule masked in a decoded reading,
     a value that reads as a name too (``Scrubbed.found`` leaves those out, as its copies
     elsewhere are more likely words; here the copy is the value itself, as the text escapes
-    it), unless it is letters alone (a name, words). Stretches under 6 characters or holding a
-    line's end are left out."""
+    it), unless it is letters alone (a name, words). Stretches under 6 characters, over 512
+    (no value: the pieces lie wrong) or holding a line's end are left out."""
     out: list[tuple[str, str]] = []
     at, pieces = 0, _MASK.split(scrubbed)
     for i in range(1, len(pieces), 2):
@@ -168,7 +168,7 @@ def masked_stretches(text: str, scrubbed: str) -> list[tuple[str, str]]:
         if start < len(head) or end < 0:
             return out  # (the pieces no longer lie over the text: a mask's own text)
         value = text[start:end].strip().strip("\"'`")
-        if len(value) >= 6 and "\n" not in value and not _WORDS.fullmatch(value):
+        if 6 <= len(value) <= 512 and "\n" not in value and not _WORDS.fullmatch(value):
             out.append((value, pieces[i]))
         at = end
     return out
