@@ -255,6 +255,25 @@ def _webhook(m: re.Match[str]) -> tuple[str, str] | None:
     return "webhook_url", f"{m['keep']}{mask('webhook_url')}"
 
 
+# A key shown in groups of four after a secret's label (a TOTP setup key as an authenticator's
+# page shows it, ``Secret key: JBSW Y3DP EHPK 3PXP``; a key read out in groups): the groups are
+# one value, masked whole when they read as a draw (issue 32, fourteenth pass).
+_GROUPED_SRC = (
+    r"(?i:secret|key|token|seed|passw(?:or)?d)[\"']?(?:[ \t]*+[:=]|[ \t]++is\b)[ \t]*+"
+    r"(?P<value>[A-Za-z0-9]{4}(?:[ ][A-Za-z0-9]{4}){2,7}+)(?![ ]?[A-Za-z0-9])"
+)
+
+
+def _grouped(m: re.Match[str]) -> tuple[str, str] | None:
+    groups = m["value"].split(" ")
+    core = "".join(groups)
+    if 2 * sum(any(map(str.isdigit, g)) for g in groups) < len(groups) or wordy(core):
+        return None  # words read in fours (``this text here``), not a draw's groups
+    if core.isdigit():
+        return None  # a number read in fours: a date, a card's or an account's number
+    return "secret", f"{m.string[m.start() : m.start('value')]}{mask('secret')}"
+
+
 def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The context rules, in the order they run: the URL and header rules here run with the
     other shape rules (before ``secrets.scrub_commands``' places), ``near_key`` last (before
@@ -263,6 +282,7 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
         (("cookie",), LazyPattern(_COOKIE_SRC, a), _cookie),
+        (("secret", "key", "token", "seed", "passw"), LazyPattern(_GROUPED_SRC, a), _grouped),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (
             ("sig=", "signature=", "key=", "code=", "auth=", "credential="),
