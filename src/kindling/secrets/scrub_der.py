@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_values import LazyPattern, mask
+from kindling.secrets.scrub_values import LazyPattern, decoded, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def _der_key(m: re.Match[str]) -> tuple[str, str] | None:
 
 def _der_inner(token: str) -> bytes | None:
     """What base64 of a DER SEQUENCE holds, from its first 24 bytes; None for anything else."""
-    raw = _decoded(token[:32]) if token.startswith("M") else None
+    raw = decoded(token[:32]) if token.startswith("M") else None
     if raw is None or len(raw) < 8 or raw[0] != 0x30:
         return None
     return raw[2 + (raw[1] & 0x7F if raw[1] & 0x80 else 0) :]
@@ -56,16 +56,6 @@ def public_der(token: str) -> bool:
         return False
     end = 2 + inner[1]
     return len(inner) > end and inner[end] == 0x03
-
-
-def _decoded(head: str) -> bytes | None:
-    import base64
-    import binascii
-
-    try:
-        return base64.b64decode(head[: len(head) // 4 * 4], validate=True)
-    except (binascii.Error, ValueError):
-        return None
 
 
 def der_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:

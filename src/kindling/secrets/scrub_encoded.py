@@ -37,6 +37,7 @@ from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import DATA_MAGIC, public_id
 from kindling.secrets.scrub_values import (
     LazyPattern,
+    decoded,
     digits_and_letters,
     entropy,
     entropy_floor,
@@ -122,18 +123,6 @@ def basic(token: str) -> bool:
     if raw is None or not printable(raw):
         return False
     return BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None
-
-
-def decoded(token: str) -> bytes | None:
-    import base64
-    import binascii
-
-    padded = token.replace("-", "+").replace("_", "/")
-    padded += "=" * (-len(padded.rstrip("=")) % 4 if not padded.endswith("=") else 0)
-    try:
-        return base64.b64decode(padded, validate=True)
-    except (binascii.Error, ValueError):
-        return None
 
 
 _PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"

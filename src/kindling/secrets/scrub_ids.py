@@ -11,12 +11,14 @@ GitHub GraphQL node id (``PR_kwDO...``, and the first form's ``MDEwOlJlcG9zaXRvc
 base64 that starts with a file's signature (a PNG's ``iVBORw0KGg``: ``DATA_MAGIC``). Each
 format is drawn, so only its fixed parts tell it from a key.
 
-Must not import anything from Kindling.
+Must not import anything from Kindling except ``secrets.scrub_values``.
 """
 
 from __future__ import annotations
 
 import re
+
+from kindling.secrets.scrub_values import decoded
 
 # File signatures, as base64, of data that is no key: images, fonts, archives, PDFs.
 DATA_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
@@ -59,12 +61,8 @@ def _legacy_node(token: str) -> bool:
     """A GitHub GraphQL id of the first form: base64 of ``<length>:<Type><database id>``
     (``MDEwOlJlcG9zaXRvcnkxMjM0NTY3ODk=``: ``010:Repository123456789``), the length the type
     name's own, which no ``user:password`` shows by chance."""
-    import base64
-    import binascii
-
-    try:
-        raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
-    except (binascii.Error, ValueError):
+    raw = decoded(token)
+    if raw is None:
         return False
     m = _LEGACY_NODE.fullmatch(raw)
     return m is not None and int(m[1]) == len(m[2])

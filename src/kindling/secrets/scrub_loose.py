@@ -35,6 +35,7 @@ from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
+    char_class,
     common_pairs,
     entropy,
     entropy_floor,
@@ -291,9 +292,9 @@ def _signs_in_draw(value: str) -> bool:
         return False  # a draw's two cases, as a draw mixes them (a name's capitals are few)
     if _CALL.search(value) is not None or _NAME_TELLS.search(value) is not None:
         return False
-    classes = [_cls(c) for c in core]
+    classes = [char_class(c) for c in core]
     runs = [k for i, k in enumerate(classes) if i == 0 or classes[i - 1] != k]
-    if 3 * len(runs) < n or runs.count(1) < 2 or runs.count(2) < 2:
+    if 3 * len(runs) < n or runs.count(0) < 2 or runs.count(1) < 2:
         return False  # one class in runs longer than a draw's, or a case in one run (``GHSA-``)
     if len({value[i : i + 4] for i in range(len(value) - 3)}) < len(value) - 3:
         return False  # a part repeated (``Flags2.a|Flags2.b``): a draw does not repeat itself
@@ -313,10 +314,6 @@ _NAME_TELLS = LazyRe(
     r"|%(?:2[0-9A-F]|3[A-F]|[57][B-F]|40|5B)",
     re.A,
 )
-
-
-def _cls(c: str) -> int:
-    return 0 if c.isdigit() else 1 if c.isupper() else 2
 
 
 def drawn_alone_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:

@@ -107,7 +107,8 @@ def without_line_numbers(text: str) -> str | None:
     return "\n".join(lines) if numbered >= 2 and _key_then_value(lines) else None
 
 
-# One escape of a JSON string (``\"``, ``\\``, ``\/``, ``\n``, ``\t``, ``\uXXXX``, ...).
+# One escape of a JSON string: a quote, a backslash or a slash escaped, ``\b``, ``\f``, ``\n``,
+# ``\r``, ``\t``, and ``\uXXXX``.
 _JSON_ESCAPE = re.compile(r"\\(?:([\"\\/bfnrt])|u([0-9A-Fa-f]{4}))")
 _ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 

@@ -235,7 +235,7 @@ def generated_letters(core: str) -> bool:
     n = len(core)
     if n < 20 or not mixed_case(core) or not core.isalnum():
         return False
-    runs = 1 + sum(_cls(a) != _cls(b) for a, b in itertools.pairwise(core))
+    runs = 1 + sum(char_class(a) != char_class(b) for a, b in itertools.pairwise(core))
     if n > 3 * runs or entropy(core) < entropy_floor(n) or sequential(core):
         return False
     return not wordy(core)
@@ -259,7 +259,7 @@ def short_generated(token: str) -> bool:
     digits = sum(map(str.isdigit, core))
     if digits < 1 or sum(map(str.isupper, core)) < 2 or sum(map(str.islower, core)) < 2:
         return False
-    runs = 1 + sum(_cls(a) != _cls(b) for a, b in itertools.pairwise(core))
+    runs = 1 + sum(char_class(a) != char_class(b) for a, b in itertools.pairwise(core))
     if n > 2.5 * runs or entropy(core) < 3.5 or sequential(core):
         return False
     return not wordy(core)
@@ -281,7 +281,7 @@ def generated_one_case(core: str) -> bool:
     return not wordy(core.lower())
 
 
-def _cls(c: str) -> int:
+def char_class(c: str) -> int:  # a letter or digit's: 0 small, 1 capital, 2 digit
     return 0 if c.islower() else 1 if c.isupper() else 2
 
 
@@ -366,6 +366,21 @@ def is_name(value: str) -> bool:
 _LOWER_RUN = LazyRe(r"[a-z]{3,}", re.ASCII)
 _VOWEL = LazyRe(r"[aeiouy]", re.ASCII)
 _WORD3 = LazyRe(r"[a-z]{3}|[A-Za-z]_[A-Za-z]", re.ASCII)
+
+
+def decoded(token: str) -> bytes | None:
+    """``token`` decoded as base64 or base64url, padded or not; None when it is neither."""
+    import base64
+    import binascii
+
+    padded = token.replace("-", "+").replace("_", "/")
+    padded += "=" * (-len(padded.rstrip("=")) % 4 if not padded.endswith("=") else 0)
+    try:
+        return base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
 HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
 _LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
 _DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
