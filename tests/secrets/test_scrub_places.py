@@ -13,7 +13,7 @@ import string
 import textwrap
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
@@ -210,6 +210,8 @@ def test_a_typed_password_in_a_known_place_is_masked(name: str, password: str) -
 @given(raw=st.binary(min_size=24, max_size=120))
 def test_the_private_lines_of_a_putty_key_are_masked(raw: bytes) -> None:
     lines = textwrap.wrap(base64.b64encode(raw).decode(), 64)
+    # A line of one character repeated (``AAAA...``: zero bytes) is a placeholder, left.
+    assume(all(len(set(line.rstrip("="))) > 1 for line in lines))
     text = "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\nAAAAC3Nz\n"
     text += f"Private-Lines: {len(lines)}\n" + "\n".join(lines) + "\nPrivate-MAC: 0a1b"
     out = scrub_secrets(text).text

@@ -186,10 +186,11 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # Values fed to a command that reads a secret (a pipe, a here-string, ...).
     *FED_PLACES,
     # ---------------------------------------------------------------- user:password pairs
-    # curl/wget -u user:pw, --user user:pw, --user=user:pw
+    # curl/wget -u user:pw, --user user:pw, --user=user:pw; HTTPie's http -a user:pw, --auth
     Place(
-        ("curl", "wget"),
-        r"\b(?:curl|wget)\b[^\r\n]{0,300}?[ \t](?:-u|-U|--user|--http-user|--proxy-user)"
+        ("curl", "wget", "http"),
+        r"(?:\b(?:curl|wget)\b|(?<![\w/:.-])https?+(?=[ \t]))[^\r\n]{0,300}?[ \t]"
+        r"(?:-u|-U|--user|--http-user|--proxy-user|-a|--auth)"
         r"(?:=|[ \t]*+)(?P<keep>[\"']?[^\s:\"']++:)"
         rf"(?P<value>{_PAIR_REST})",
         certain=True,

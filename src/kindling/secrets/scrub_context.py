@@ -7,6 +7,9 @@
   given explicitly to the word (only blanks, ``=``, ``:``, quotes or more secret words between:
   ``SECRET abcdefghijklmnopqrst``, ``PRIVATE KEY=...``) is masked when it is a ``typed_key``,
   random or typed in sequence.
+- ``said``: a key said with what it is for, farther from its word than the near-key rule
+  reads (``use this key for the weather api: <value>``, ``the token for staging is <value>``;
+  issue 32, fifteenth pass), the value judged as ``near_key`` judges it.
 - URL query parameters that carry a credential (``&sig=`` of an Azure SAS, ``?token=``,
   ``X-Amz-Signature=``), and a token used as the user of a URL
   (``https://<40 hex>:x-oauth-basic@github.com``).
@@ -298,5 +301,32 @@ NEAR_KEYWORDS = (
 )
 
 
-def near_key_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
-    return (NEAR_KEYWORDS, LazyPattern(_NEAR_SRC, re.ASCII), _near_key)
+# A key said with what it is for, as people write one down (issue 32, fifteenth pass): ``use
+# this key for the weather api: <value>``, ``the token for staging is <value>``, ``access key
+# of the bot = <value>``. The word, ``for``, ``of`` or ``to`` and up to six words, then ``:``,
+# ``=``, ``is`` or ``was``; the value judged as the near-key rule judges it.
+_SAID_SRC = (
+    rf"(?:(?<![A-Za-z])|(?=[A-Z])){STEM_SRC}s?+(?![a-z])"
+    r"(?P<between>[ \t]++(?i:for|of|to)[ \t]++(?:[^\s:=]{1,30}+[ \t]++){0,5}?[^\s:=]{1,30}?)"
+    r"(?:[ \t]*+[:=]|[ \t]++(?:is|was))[ \t]++(?P<q>[\"'`]?)"
+    r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})(?![A-Za-z0-9+/=_.~$%@-])"
+)
+# What a key for something else is (``the key for the cache is <hash>``).
+_OTHER_THINGS = frozenset(("cache", "map", "dict", "table", "index", "lookup", "row", "sort"))
+
+
+def _said(m: re.Match[str]) -> tuple[str, str] | None:
+    value, words = m["value"].rstrip("."), m["between"].lower().split()
+    if any(w.strip(".,'\"`") in _OTHER_THINGS for w in words) or leave_value(value):
+        return None
+    if about_other(m) or not (credential_like(value) and has_candidate(value)):
+        return None
+    tail = m["value"][len(value) :]
+    return "secret", f"{m.string[m.start() : m.start('value')]}{mask('secret')}{tail}"
+
+
+def near_key_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
+    return [
+        (NEAR_KEYWORDS, LazyPattern(_NEAR_SRC, re.ASCII), _near_key),
+        ((" for ", " of ", " to "), LazyPattern(_SAID_SRC, re.ASCII), _said),
+    ]

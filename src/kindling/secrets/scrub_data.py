@@ -23,7 +23,8 @@ pass).
 
 Read on the first call of ``scrub_secrets`` (four JSON files, about 200 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
-``secrets.scrub_values``, ``secrets.scrub_gate`` and ``secrets.scrub_encoded``.
+``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_encoded`` and
+``secrets.scrub_ids`` (a value that is a public id or a certificate is left).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import re
 
 from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
+from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask
 
 TYPE_CHECKING = False
@@ -60,6 +62,8 @@ def _handler(min_entropy: float) -> Rule:
             return None
         if entropy(value) < min_entropy or not has_candidate(value):
             return None
+        if public_id(value.rsplit(None, 1)[-1].strip("\"'")):
+            return None  # a Secret's certificate (``tls.crt: LS0tLS1CRUdJTi...``), an id
         document = value.startswith("eyJ") and "." not in value and base64_text(value)
         if document and not encodes_secret(value):
             return None  # base64 of a JSON document that holds no secret

@@ -194,6 +194,8 @@ def _named(piece: str) -> bool:
 # A label just before a base64 value that makes it a digest or public data, not a secret (a
 # WebSocket handshake's nonce and its digest: ``Sec-WebSocket-Key``, ``-Accept``).
 DIGEST_LABELS = ("sha", "md5", "h1:", "integrity", "digest", "hash", "checksum", "websocket-")
+# A public key's label (WireGuard's ``PublicKey = ``, ``wg show``'s ``public key:`` and ``peer:``).
+_PUBLIC_LABELS = ("public key", "publickey", "public_key", "pubkey", "peer: ")
 # Labels of data that is no key (its file signatures: ``DATA_MAGIC``): images, fonts.
 _DATA_LABELS = ("icon", "image", "img", "logo", "font", "png", "jpeg", "jpg", "gif", "svg", "woff")
 
@@ -208,6 +210,8 @@ def base64_secret(token: str, before: str) -> str | None:
     body = token.rstrip("=")
     if any(label in before for label in DIGEST_LABELS) or base64_fixture(before):
         return None  # a digest's or a fixture's label (``base64 -d``'s output is no fixture)
+    if any(w in before for w in _PUBLIC_LABELS):
+        return None  # a public key's label
     if not has_candidate(token) or public_der(token) or public_id(token.rstrip("=")):
         return None
     raw = decoded(token) if may_be_text(token) else None

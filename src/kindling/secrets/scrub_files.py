@@ -44,10 +44,12 @@ _FIRST = (
     r"|[A-Za-z_$][\w.$\[\]\"']{0,80}+(?:\([^()\r\n]{0,80}+\))?)"
 )
 # What may wrap a literal key: bytes (``b"k"``), Go's ``[]byte("k")``, Node's
-# ``Buffer.from("k")``, ``new TextEncoder().encode("k")``.
+# ``Buffer.from("k")``, ``new TextEncoder().encode("k")``; a decoder of hex or base64
+# (``bytes.fromhex("k")``, ``base64.b64decode("k")``, ``Hex.decodeHex("k")``).
 _WRAP = (
     r"(?:b(?=[\"'])|\[\]byte\(|Buffer\.from\(|new[ \t]++TextEncoder\(\)\.encode\("
-    r"|Encoding\.UTF8\.GetBytes\()?"
+    r"|Encoding\.UTF8\.GetBytes\(|&?(?:[A-Za-z_]\w{0,24}+\.)*+(?:fromhex|unhexlify|b64decode"
+    r"|hex2bin|decodeHex|hex::decode|DecodeString|FromBase64String)\([ \t]*+b?)?"
 )
 # A byte written in code: hex, decimal or octal.
 _BYTE = r"(?:0[xX][0-9A-Fa-f]{1,2}|[0-9]{1,3})"
@@ -333,7 +335,8 @@ FILE_PLACES: tuple[Place, ...] = (
         r"|Key|Secret|Token|Password|Credential)\w{0,20}+"  # a word or a CamelCase part
         r"(?:[ \t]*+,[ \t]*+_)?[ \t]*+:?=[ \t]*+(?:new[ \t]++)?[\w.]{0,30}?[ \t(]*+"
         r"(?:b64decode|strict_decode64|decode64|base64_decode|DecodeString|FromBase64String"
-        r"|getDecoder\(\)\.decode|Data\(base64Encoded:|bytes\.fromhex|unhexlify)\(?[ \t]*+b?)"
+        r"|getDecoder\(\)\.decode|Data\(base64Encoded:|bytes\.fromhex|unhexlify|decodeHex"
+        r"|parseHexBinary)\(?[ \t]*+b?)"
         rf"(?P<value>{LIT})",
         certain=True,
         kind="secret",

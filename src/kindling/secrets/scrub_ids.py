@@ -23,15 +23,26 @@ from kindling.secrets.scrub_values import decoded
 # File signatures, as base64, of data that is no key: images, fonts, archives, PDFs.
 DATA_MAGIC: tuple[str, ...] = ("iVBORw0KGg", "/9j/", "R0lGOD", "PHN2Zy", "PD94bW", "d09GR")
 DATA_MAGIC += ("d09GMg", "AAEAAA", "JVBERi0", "UEsDB", "H4sI", "Qk0", "UklGR", "AAAAIGZ0eXA")
-DATA_MAGIC += ("T1RUTw",)
+DATA_MAGIC += ("T1RUTw", "LS0tLS1CRUdJTi")  # (the last: ``-----BEGIN``, a PEM block whose label
+# the encoded-PEM rule of ``secrets.scrub_encoded`` reads before any token rule)
 _STRIPE = re.compile(
     r"(?:cus|ch|pi|pm|evt|in|sub|si|price|prod|acct|txn|re|seti|src|card|ba|po|py|tr|ii|il"
     r"|file|plink|cs_(?:test|live))_[A-Za-z0-9]{8,}+",
     re.ASCII,
 )
-_ULID = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}", re.ASCII)
+_ULID = re.compile(r"(?:[a-z]{2,8}_)?+(?P<ulid>[0-7][0-9A-HJKMNP-TV-Z]{25})", re.ASCII)
 _CID = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}|baf[ky][a-z2-7]{50,}+", re.ASCII)
 _NODE = re.compile(r"[A-Z]{1,4}_k[gw][A-Za-z0-9_-]{12,}+", re.ASCII)
+# A blockchain's address: Ethereum's (20 bytes in hex; a private key is 32), Bitcoin's bech32;
+# AWS's unique ids of users, roles, groups, profiles and policies (not an access key's ``AKIA``
+# or ``ASIA``); a Google OAuth client's id, which a web page ships; a digest with its algorithm.
+_PUBLIC = re.compile(
+    r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{38,87}+"
+    r"|A(?:IDA|ROA|GPA|IPA|NPA|NVA)[A-Z0-9]{16,17}"
+    r"|[0-9]{6,}+-[a-z0-9]{32}\.apps\.googleusercontent\.com"
+    r"|sha(?:256|384|512)-[A-Za-z0-9+/]{20,}+={0,2}",  # a digest as lock files and SRI give it
+    re.ASCII,
+)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 # A ULID's time, in milliseconds: 2015 to 2040.
 _ULID_TIMES = (1_420_070_400_000, 2_208_988_800_000)
@@ -46,10 +57,13 @@ def public_id(token: str) -> bool:
         return True
     if token.startswith("MD") and _legacy_node(token):
         return True
-    if _ULID.fullmatch(token) is None:
+    if _PUBLIC.fullmatch(token) or (token[:1] in "13" and _base58_address(token)):
+        return True
+    ulid = _ULID.fullmatch(token)
+    if ulid is None:
         return False
     ms = 0
-    for c in token[:10]:
+    for c in ulid["ulid"][:10]:
         ms = ms * 32 + _CROCKFORD.index(c)
     return _ULID_TIMES[0] <= ms <= _ULID_TIMES[1]
 
@@ -66,3 +80,24 @@ def _legacy_node(token: str) -> bool:
         return False
     m = _LEGACY_NODE.fullmatch(raw)
     return m is not None and int(m[1]) == len(m[2])
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _base58_address(token: str) -> bool:
+    """A Bitcoin address of the first forms (``1...``, ``3...``): base58 of a version byte (0 or
+    5), 20 bytes, and a checksum of four, the first bytes of the rest's double SHA-256, which no
+    draw meets but one in four billion. (A private key's WIF is base58 with a checksum too: its
+    version byte is 128, and it starts with ``5``, ``K`` or ``L``.)"""
+    if not 25 <= len(token) <= 35 or any(c not in _BASE58 for c in token):
+        return False
+    n = 0
+    for c in token:
+        n = n * 58 + _BASE58.index(c)
+    raw = n.to_bytes(25, "big") if n.bit_length() <= 200 else b""
+    if len(raw) != 25 or raw[0] not in (0, 5):
+        return False
+    import hashlib  # (here: only a token that reads as an address asks for it)
+
+    return hashlib.sha256(hashlib.sha256(raw[:21]).digest()).digest()[:4] == raw[21:]

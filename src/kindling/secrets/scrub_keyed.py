@@ -7,8 +7,9 @@ secret more loosely are ``secrets.scrub_loose``'s). See ``secrets.scrub`` for wh
 and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys`` (the words that name
-a secret, and ``key_kind``).
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (the words that name
+a secret, and ``key_kind``) and ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
+a bracket in it would make read as code).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_signs import keyed_draw
 from kindling.secrets.scrub_values import (
     VERSION_RANGE,
     LazyPattern,
@@ -89,9 +91,10 @@ _VALUE = r"""
       | `(?P<bq>[^`\r\n]*+)`
       | (?P<esc>\\{1,7}+)"(?P<eq>[^"\r\n]{0,400}?)(?P=esc)"  # in a JSON string: \"value\", or
                                                    # in one inside another: \\\"value\\\"
-      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;\\]
-                  |[&;](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
-        # & and ; end a value only before the next key: token=x&user=y, Password=x;Server=y
+      | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;,\\]
+                  |[&;,](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
+        # &, ; and , end a value only before the next key: token=x&user=y, Password=x;Server=y,
+        # a mount's options (password=x,uid=1000)
     )
 """
 _TYPES = r"(?:string|String|str|&str|\[\]byte|SecureString|char\s*\*)"
@@ -188,6 +191,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
             # (a password may be "password": it is still the password)
+        if "_" in quoted and quoted.isupper() and _named_by_key(quoted):
+            return None  # envToken = "GITHUB_TOKEN": an environment variable's name
         if "cmp" in m.re.groupindex and m["cmp"] is not None and not compared_value(kind, quoted):
             return None
         if VERSION_RANGE.fullmatch(quoted):
@@ -201,10 +206,11 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     cut = bare.find("</")  # <item>DB_PASSWORD=x</item>: the closing tag ends the value
     value = (bare[:cut] if cut > 0 else bare).rstrip(",)}")
     tail = bare[len(value) :]
+    after = tail or text[m.end() : m.end() + 1]  # (a "," after it: the next argument's)
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None
-    elif _leave_bare(value, tail, sep, text, m.end()) or too_short(kind, value):
+    elif _leave_bare(value, after, sep, text, m.end()) or too_short(kind, value):
         return None
     if any(c in sep for c in "│┃|") and (value.isalpha() or not _table_row(text, m.start())):
         return None  # a table's header (the next column's name), or a shell's pipe
@@ -242,8 +248,10 @@ def _constant_argument(text: str, comma: int) -> bool:
 
 
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
-    if not any(c.isalnum() for c in value) or leave_value(value) or P.code.fullmatch(value):
+    if not any(c.isalnum() for c in value) or leave_value(value):
         return True  # "password=>=>" holds operators, not a value
+    if P.code.fullmatch(value) and not keyed_draw(value):
+        return True  # code, unless a bracket or ``#`` is a drawn password's sign
     if (
         P.identifier.fullmatch(value)
         and (

@@ -15,13 +15,13 @@ closing quote (``drawn_printable``; unquoted after ``=`` or ``:``, to its end); 
 secret key) when nothing in it reads as code, a path, a pattern or a name.
 
 Issue 32, fourteenth pass: ``drawn_alone_rule`` also masks a password a manager generates with
-signs from the whole keyboard strewn through it (``_signs_in_draw``: its letters and digits
+signs from the whole keyboard strewn through it (``signs_in_draw``: its letters and digits
 read as a draw on their own), 16 characters or more; and ``_client_literal`` masks a literal
 an API client's constructor takes first when it reads as a key (``FirecrawlClient("fc-...")``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``
-and ``secrets.scrub_gate``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``,
+``secrets.scrub_signs`` (the judges of a draw with signs in it) and ``secrets.scrub_gate``.
 """
 
 from __future__ import annotations
@@ -30,22 +30,24 @@ import re
 
 from kindling.secrets.scrub_encoded import DIGEST_LABELS, base64_secret
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_signs import (
+    CALL,
+    CODE_TELLS,
+    DRAW_SIGNS,
+    drawn_printable,
+    signs_drawn,
+    signs_in_draw,
+)
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
     P,
-    char_class,
-    common_pairs,
-    entropy,
-    entropy_floor,
     leave_value,
     looks_generated,
     mask,
     random_enough,
-    sequential,
     short_generated,
-    wordy,
 )
 
 TYPE_CHECKING = False
@@ -182,41 +184,11 @@ _DRAWN_AFTER_KEY_SRC = (
     # (unquoted, after ``=`` or ``:`` only: an ``.env`` line, YAML; no blank inside)
     r"|(?P<bare>[!#-&(-_a-~]{20,256}+)(?![!#-&(-_a-~]))"
 )
-# What a pattern, a template or a format holds and a draw seldom does.
-_PATTERN_TELLS = LazyRe(
-    r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\{\{|%[sd]|  ", re.A
-)
-# What code, a path, an address or a pattern holds and a draw seldom does (read in a draw that
-# stands alone or follows a key unquoted; a draw of Django's or WordPress's alphabet holds no
-# backslash).
-_CODE_TELLS = LazyRe(
-    r"\);|=>|->|::|\|\||//|</|/>|\[\]|\{\}|\\"
-    r"|\[-?[0-9]+\]|\{[A-Za-z_]\w+\}|[A-Za-z]{2}\.[A-Za-z_]{2}",
-    re.A,
-)
-_CALL = LazyRe(r"[A-Za-z_]{2}\w*+\([\w.,]*+\)", re.A)  # ``b64decode(key)``, ``get()``
-
-
-def drawn_printable(value: str, tells: int = 0) -> bool:
-    """``value`` reads as drawn from the printable characters (a WordPress salt, a Django secret
-    key): a letter in four characters or more, digits, four different signs or more, as varied
-    as a draw, at most a blank in 16 characters, and at most ``tells`` of what a pattern or a
-    template holds (a draw of 64 holds one, ``.+`` or ``%d``, one time in twelve)."""
-    signs = {c for c in value if not c.isalnum() and c != " "}
-    if len(signs) < 4 or not value.isascii() or value.count(" ") * 16 > len(value):
-        return False
-    if 4 * sum(map(str.isalpha, value)) < len(value):
-        return False
-    if not any(map(str.isdigit, value)) or len(_PATTERN_TELLS.findall(value)) > tells:
-        return False
-    return entropy(value) >= entropy_floor(len(value)) + 0.25
 
 
 def _drawn_after_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"] or m["bare"]
-    if m["bare"] and (
-        m["op"] not in ("=", ":") or _CODE_TELLS.search(value) or _CALL.search(value)
-    ):
+    if m["bare"] and (m["op"] not in ("=", ":") or CODE_TELLS.search(value) or CALL.search(value)):
         return None  # an argument after a comma, or code (``base64.b64decode(key)``)
     if not drawn_printable(value, tells=1):  # (the key's name says what it holds)
         return None
@@ -233,87 +205,18 @@ def _drawn_after_key(m: re.Match[str]) -> tuple[str, str] | None:
 _DRAWN_ALONE_SRC = r"(?<![!#-&(-_a-~])(?P<value>[!#-&(-_a-~]{16,128}+)(?![!#-&(-_a-~])"
 
 
-# Longer runs of one class than a draw of Django's or WordPress's alphabet makes (1 in 15 of
-# Django's 50 characters holds 10 small letters in a row), and a word's small letters.
-_RUN = LazyRe(r"[a-z]{10}|[A-Z]{7}|[0-9]{6}", re.A)
-_LOWER_WORD = LazyRe(r"[A-Za-z][a-z]{4,}", re.A)
-# The signs a draw alone holds four of at least (not base64's or a URL's: ``+/=_-.~``).
-_DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
-
-
 def _drawn_alone(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if not _DRAW_SIGNS.intersection(value) or _CODE_TELLS.search(value) is not None:
+    if not DRAW_SIGNS.intersection(value) or CODE_TELLS.search(value) is not None:
         return None  # (first: the cheapest test, and what most such tokens fail)
-    if _signs_drawn(value):
+    if signs_drawn(value):
         return "secret", mask("secret")
     if value[0] + value[-1] in ("[]", "()", "{}", "<>"):
         return None  # a token in brackets: the token rules judge it (``[evt_<id>]``)
     label = f"{m.string[max(0, m.start() - 30) : m.start()]}{value[:8]}".lower()
-    if _signs_in_draw(value) and not any(word in label for word in DIGEST_LABELS):
+    if signs_in_draw(value) and not any(word in label for word in DIGEST_LABELS):
         return "secret", mask("secret")  # (not a digest: ``h1:<base64>``, ``sha384-...``)
     return None
-
-
-def _signs_drawn(value: str) -> bool:
-    """Drawn from every printable character, 24 characters or more (a Django secret key)."""
-    signs = {c for c in value if not c.isalnum()}
-    if len(value) < 24 or len(_DRAW_SIGNS.intersection(signs)) < 4:
-        return False
-    if len(signs - set("+/=_-.~")) < 4 or len(signs) < 5 or not drawn_printable(value):
-        return False
-    core = "".join(c for c in value if c.isalnum())
-    if wordy(core):
-        return False
-    if 24 * sum(map(str.isdigit, core)) < len(value):
-        return False  # a draw of 94 characters holds a digit in 9 of them
-    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
-        return False  # a name (``CHANGELOG``, ``level``): a draw seldom spells one
-    return entropy(value) >= entropy_floor(len(value)) + 0.5
-
-
-_NO_SIGNS = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # (ASCII's signs)
-
-
-def _signs_in_draw(value: str) -> bool:
-    """A password a manager generates: a key's draw of letters and digits with a few signs
-    strewn through it (``7xu6SrY&iyMUJ$Em&QXDObb4``, ``d6uRPs?X)@NXC5lTOrf7``), 16 characters
-    or more. Its letters and digits read as a draw on their own: both cases and a digit, the
-    class changing as a draw changes it, as varied as a draw, no word, no run a name holds,
-    nothing typed along the keyboard; and nothing in it reads as a pattern."""
-    core = value.translate(_NO_SIGNS)  # (the token is ASCII: its pattern's characters)
-    n = len(core)
-    if n < 12 or 10 * n < 6 * len(value) or core.isupper() or core.islower():
-        return False  # (first: what most tokens of code fail, counted in C)
-    if _PATTERN_TELLS.search(value) is not None:
-        return False
-    upper, lower = sum(map(str.isupper, core)), sum(map(str.islower, core))
-    if min(upper, lower) < max(3, 0.3 * (upper + lower)) or upper + lower == n:
-        return False  # a draw's two cases, as a draw mixes them (a name's capitals are few)
-    if _CALL.search(value) is not None or _NAME_TELLS.search(value) is not None:
-        return False
-    classes = [char_class(c) for c in core]
-    runs = [k for i, k in enumerate(classes) if i == 0 or classes[i - 1] != k]
-    if 3 * len(runs) < n or runs.count(0) < 2 or runs.count(1) < 2:
-        return False  # one class in runs longer than a draw's, or a case in one run (``GHSA-``)
-    if len({value[i : i + 4] for i in range(len(value) - 3)}) < len(value) - 3:
-        return False  # a part repeated (``Flags2.a|Flags2.b``): a draw does not repeat itself
-    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
-        return False
-    if sequential(core, keyboard=True) or wordy(core):
-        return False
-    return entropy(value) >= entropy_floor(len(value))
-
-
-# A name's part after a dot (``mio5p.mxUINT8``), an index by name (``arr[i]``), punycode
-# (``Xn--Hdh8283gdoaqa``), a path (``/tmp/cc3E8kPH.o``), a query's parameter (``?gclid=``),
-# and a URL's escape of a sign (``%3D``: base64 URL-encoded, a cursor's or a signature's).
-_NAME_TELLS = LazyRe(
-    r"[A-Za-z0-9]{2}\.[A-Za-z_]{2}|\w\[[A-Za-z_]\w*+\]|[Xx][Nn]--|(?:^|/)[a-z]{3,}+/|^/"
-    r"|[?&][A-Za-z_][\w.-]*+="
-    r"|%(?:2[0-9A-F]|3[A-F]|[57][B-F]|40|5B)",
-    re.A,
-)
 
 
 def drawn_alone_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:

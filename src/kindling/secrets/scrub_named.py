@@ -25,7 +25,15 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_kind
-from kindling.secrets.scrub_values import LazyPattern, LazyRe, P, leave_value, mask, too_short
+from kindling.secrets.scrub_values import (
+    LazyPattern,
+    LazyRe,
+    P,
+    is_name,
+    leave_value,
+    mask,
+    too_short,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -127,10 +135,13 @@ _ARGUMENT_WORDS = tuple(f"{word}{sep}" for word in _ENDINGS for sep in (" '", ' 
 _YAML_LIST_KEY = LazyRe(r"""[ \t]*+(?:-[ \t]++)?["']?(?P<key>\w[\w.-]{0,80}+)["']?""", re.ASCII)
 _FLOW_LIST_KEY = LazyRe(r"""["'](?P<key>\w[\w.-]{0,80}+)\Z""", re.ASCII)
 _LIST_ITEM = LazyRe(r"""(?P<lead>[ \t]*+-[ \t]++)(?P<value>[^\r\n]*+)""", re.ASCII)
+_SNAKE = LazyRe(r"[a-z]++(?:[_-][a-z]++)++[0-9]?", re.ASCII)  # db_password, api-key
 _QUOTED_ITEM = LazyRe(r"""(?P<q>["'])(?P<value>[^"'\r\n]*+)(?P=q)""", re.ASCII)
 
 
 def _list_value(kind: str, value: str) -> bool:
+    if kind == "secret" and (is_name(value) or _SNAKE.fullmatch(value)):
+        return False  # a compose file's ``secrets:`` lists the secrets' names (``db_password``)
     return bool(value) and not (
         leave_value(value) or P.code.fullmatch(value) or too_short(kind, value)
     )

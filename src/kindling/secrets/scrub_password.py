@@ -77,6 +77,7 @@ _WRITTEN_SRC = (
     r"(?=[\s,;.)\]}]|$)"
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_DICEWARE = LazyRe(r"[a-z]{3,}+(?:-[a-z]{3,}+){2,7}", re.ASCII)  # cobalt-violet-kettle-maple
 
 
 def _key_before(text: str, word_start: int) -> str | None:
@@ -114,9 +115,15 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # the word ends another one (``Buypass AS-983163327``, ``bypass``)
     if key.lower() == "pass" and m["sep"] != ":":
         return None  # the verb: ``pass utf8 strings``, ``tests pass on py311``
+    # Said to be the password (``the password is X``, or typed at a prompt: ``[sudo] password
+    # for bob: <value>``), a name's look is no reason to leave it (``CorrectHorseBattery9``),
+    # nor words joined by dashes; a snake_case name or code is (``if password is token2:``).
+    sep = m["sep"].rstrip()
+    stated = sep.endswith((" is", " was", "\tis", "\twas")) or (sep.endswith(":") and sep != ":")
+    stated = stated and len(value) >= 8 and "_" not in value and not m["value"].endswith(":")
     mixed = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
-    if not mixed and not _drawn_letters(value):
-        return None  # a word (``password:changed``) or a number (a count, a port)
+    if not mixed and not _drawn_letters(value) and not (stated and _DICEWARE.fullmatch(value)):
+        return None  # a word (``password:changed``) or a number; a passphrase said to be one
     if m["q"] and m.string[m.end() : m.end() + 40].lstrip(" \t").startswith("+"):
         return None  # a string joined to others: an expression (``password "x" + suffix``)
     pathlike = not m["q"] and any(c in value for c in "/\\=")  # (quoted: a literal)
@@ -124,13 +131,6 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a path, an expression, a flag, a reference, a comment
     if "::" in value or "->" in value or DOTTED_CODE.fullmatch(value):
         return None  # code: ``pass v8::Object``, ``pass np.float32``
-    # Said to be the password (``the password is X``), a name's look is no reason to leave
-    # it: CamelCase words and a digit are how people make one (``CorrectHorseBattery9``). Not
-    # a snake_case name, nor code (``if password is token2:``). So is what was typed at a
-    # password prompt (``[sudo] password for bob: <value>``).
-    sep = m["sep"].rstrip()
-    stated = sep.endswith((" is", " was", "\tis", "\twas")) or (sep.endswith(":") and sep != ":")
-    stated = stated and len(value) >= 8 and "_" not in value and not m["value"].endswith(":")
     # (Small letters drawn, not spelled from words, are no name either.)
     named = is_name(value) and not stated and mixed
     if leave_value(value) or named or VERSION_PATH.fullmatch(value):
@@ -142,8 +142,7 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
 
 # A login written as a pair after a word that names one: ``login: ada / <value>``,
 # ``Login: ada@example.com / <value>``, ``creds are ada:<value>``, ``log in with ada / <value>``.
-# The slash has blanks
-# around it (``account: org/repo-v2`` is a path); a colon has none (``user:password``).
+# The slash has blanks around it (``account: org/repo-v2`` is a path); a colon has none.
 _PAIR_SRC = (
     r"(?i:\b(?:login|logon|log(?:ging)?[ \t]in|sign-?in|credentials|creds|basic[ \t]auth))"
     # up to eight words before the pair (``creds are in 1password but fine here: ada / x``)

@@ -130,7 +130,7 @@ _FILE = (
 _SETTINGS_LINE = re.compile(r"=[^=]|:[ \t]", re.ASCII)  # ``HOST=db``, ``host: db``
 _SECRET_FILE = re.compile(
     r"(?:^|/)run/secrets/|(?:^|[/\\])(?:master\.key|\.vault-token|[^/\\]*?"
-    r"(?:password|passwd|token|secret|api[_-]?key)[^/\\]*+)$",
+    r"(?:password|passwd|(?<![a-z])pass(?![a-z])|\.pgpass|token|secret|api[_-]?key)[^/\\]*+)$",
     re.ASCII | re.IGNORECASE,
 )
 
@@ -140,6 +140,8 @@ def _value(value: str) -> bool:
     lowered = value.lower()
     if "[REDACTED:" in value or lowered in STATUS_WORDS or leave_value(value):
         return False
+    if ".vault.azure.net/secrets/" in lowered or lowered.startswith("arn:aws:secretsmanager:"):
+        return False  # a secret's id in its vault (``--query id``, ``describe-secret``)
     return lowered not in ("null", "none", "undefined", "true", "false", "nil")
 
 

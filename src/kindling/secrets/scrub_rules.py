@@ -9,11 +9,8 @@ order they run.
 Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
 scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
 
-Must not import anything from Kindling but these modules of ``secrets``: ``secret_shapes``,
-``scrub_keyed``, ``scrub_loose``, ``scrub_commands``, ``scrub_context``, ``scrub_named``,
-``scrub_encoded``, ``scrub_values``, ``scrub_typed``, ``scrub_gate``, ``scrub_data``,
-``scrub_password``, ``scrub_printed``, ``scrub_url``, ``scrub_sql``, ``scrub_tables`` and
-``regex_cache`` (never ``secrets.scrub``: it imports this module).
+Must not import anything from Kindling but the scrubber's other modules in ``secrets``
+(``scrub_*``, ``secret_shapes``, ``regex_cache``), never ``secrets.scrub``: it imports this one.
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_commands import place_rules
-from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rule
+from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rules
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_encoded import (
     base64_fixture,
@@ -44,6 +41,7 @@ from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_ru
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
+from kindling.secrets.scrub_signs import near_signs_rule
 from kindling.secrets.scrub_sql import sql_rules
 from kindling.secrets.scrub_tables import table_rules
 from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
@@ -157,7 +155,8 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     # A named scheme is strong context; without one the value must look like a credential
     # ("Authorization: required" and "Bearer tokens" are prose).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
-    if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value):
+    variable = value[:1] == "$" and P.identifier.fullmatch(value[1:]) is not None  # Bearer $token
+    if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value) or variable:
         return None
     drawn = random_enough(value) or (  # base64 with no digit drawn (1 in 1000 of 40)
         mixed_case(value) and ("+" in value or "/" in value) and entropy(value) >= 4.0
@@ -174,9 +173,9 @@ _URL_PASSWORD_SRC = (
     r"(?P<prefix>://[^\s:/@?#]*+:)"
     # Up to the last @ before the host, so a raw @ inside the password is masked too.
     r"(?P<value>[^\s/?]+(?=@)"
-    # A raw / or ? inside it (base64's): then a port's digits cannot start it, and a host
-    # must follow the @ (``https://host:8080/users/@me`` is a path).
-    r"|(?!\d++(?:[/?]|$))[^\s/?@:]*+[/?][^\s@:]{0,200}+"
+    # A raw / or ? in it (base64's, a drawn password's, a raw @ after them too): then a port's
+    # digits cannot start it, and a host must follow the @ (``https://host:8080/u/@me``).
+    r"|(?!\d++(?:[/?]|$))[^\s/?@:]*+[/?][^\s:]{0,200}?"
     r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))"
 )
 
@@ -391,7 +390,8 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *password_rules(),
         *loose_rules(),
         *data_rules(),
-        near_key_rule(),
+        *near_key_rules(),
+        near_signs_rule(),
         mixed_rule(),
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
         (("+", "/", "="), LazyPattern(_BASE64_SRC, a), _base64_token),

@@ -88,9 +88,8 @@ class LazyRe:
 
 _LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
-    | \$\{.*                       # ${VAR}, ${VAR:-default}, ${{ secrets.X }}
-    | \$\(.*                       # $(pass show x)
-    | \$[A-Z_][A-Z0-9_]*           # $VAR (lower case after $ could be a real password)
+    | \$\{.* | \$\(.*              # ${VAR}, ${VAR:-default}, ${{ secrets.X }}, $(pass show x)
+    | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
     | \{\{.*\}\}                   # {{ template }}
     | \{\w*\}                      # {} {0} {token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
@@ -99,13 +98,14 @@ _LEAVE_VALUE_SRC = r"""
     | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
     | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
     | [?] | :[A-Za-z_]\w*          # SQL parameters
-    | \*+ | x{3,} | X{3,} | \.{3,} | …
-    | (?i:your|insert|enter)[_-].* # your_api_key_here
+    | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,}  # one character repeated
+    | @(?:~|\.{1,2})?/\S* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file (its contents), a --flag
+    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key
     """
 
 # Unquoted values that are code, types or literals rather than secrets.
 _CODE_VALUE_SRC = r"""
-      [A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+(?:::)?[(\[<].*  # call: f(, T::new(
+      [A-Za-z_$][\w$]*+(?:(?:\.|::|->)[A-Za-z_$][\w$]*+)*+(?:::|[!?])?[(\[<].*  # f(, T::new(, f!(
     | [A-Za-z_]++(?:\.[A-Za-z_]++)*+\{                 # Go/Rust struct literal: pkg.Type{}
     | [A-Za-z_][\w]*+(?:::[A-Za-z_][\w]*+)++[;,)]?       # a path: Ordering::Relaxed, std::io
     | [A-Za-z_]++(?:\.[A-Za-z_]++)++                      # attribute chain, no digits: self.token
