@@ -1,6 +1,6 @@
 """Values that look random and hold no secret, in the places a coding agent sees them (issue 32,
 fifteenth pass: a helper wrote 240 such snippets beside the probe's secrets; 27 were altered,
-7 are now, and the other six are below the last test).
+8 are now, and six of them are in the last test).
 
 Each text here was altered before this pass; each secret beside it is still masked.
 """
@@ -36,16 +36,14 @@ from kindling.secrets.scrub import scrub_secrets
         "[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
         "apiVersion: v1\nkind: Secret\ndata:\n  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1J"
         "SUJzekNDQVZtZ0F3SUJBZ0lVUTNrN2JUcTJaMXZZ\n",
-        # Ids: blockchains' addresses, AWS's ids of users and roles, an OAuth client's id,
-        # a prefixed ULID, a row of ids, a digest with its algorithm, a vault's id of a secret.
+        # Ids: blockchains' addresses, AWS's ids of users and roles, a prefixed ULID, a row of
+        # ids, a digest with its algorithm, a vault's id of a secret.
         "from 0x742d35Cc6634C0532925a3b844Bc454e4438f44e to "
         "0xdAC17F958D2ee523a2206206994597C13D831ec7",
         "address constant USDC = 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48;",
         "Receiving address: bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
         "Legacy address:    1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
         '{"UserId": "AIDAJQABLZS4A3QDU576Q", "principalId": "AROAZ4N7XQ2P3L5K8V9M:ci-session"}',
-        '<meta name="google-signin-client_id" content="284017361952-'
-        '5qk3v9b7n2m8c1x4z6j0h5g3f7d2s9a1.apps.googleusercontent.com">',
         'navigate(ROUTES.order("ord_01HQ7ZK3M9B5X2C8V4N6T1R0YW"));',
         "ord_8Kq2Zx7Lm3,cus_Pq4Ty8Nw2Vb6,SKU-44120-BLK,12900",
         "npm notice integrity:     sha512-Rw2xYq8mK1pL7vN3bT9cZ0fH4sE6gD2a[...]j5Q==",
@@ -93,6 +91,9 @@ def test_a_secret_in_the_same_place_is_masked(text: str, secret: str) -> None:
         # Left altered on purpose, each for a reason a reader can check:
         # a publishable key (scanners' corpora count it as a secret),
         'loadStripe("pk_live_51Hx2LmKz9wQyT4bN0aPq7VsR3cD8fG1jE6hU5iO2kYx9m");',
+        # a Google OAuth client's id (public, but scanners count it, as a publishable key),
+        '<meta name="google-signin-client_id" content="284017361952-'
+        '5qk3v9b7n2m8c1x4z6j0h5g3f7d2s9a1.apps.googleusercontent.com">',
         # a sealed secret's ciphertext (encrypted, but a secret's form),
         "  encryptedData:\n    STRIPE_KEY: AgB3k9Qz7xRv2Lm4Np8Ts1Wy6Hc0Fd5Jb3Kg9Ej2Ua7Oi4Yr1Xt6",
         # a URL's password that is the word itself (an example's, or a real weak one).

@@ -35,11 +35,11 @@ _CID = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}|baf[ky][a-z2-7]{50,}+", re.ASCII)
 _NODE = re.compile(r"[A-Z]{1,4}_k[gw][A-Za-z0-9_-]{12,}+", re.ASCII)
 # A blockchain's address: Ethereum's (20 bytes in hex; a private key is 32), Bitcoin's bech32;
 # AWS's unique ids of users, roles, groups, profiles and policies (not an access key's ``AKIA``
-# or ``ASIA``); a Google OAuth client's id, which a web page ships; a digest with its algorithm.
+# or ``ASIA``); a digest with its algorithm. (A Google OAuth client's id is public too, but
+# scanners count it as a secret, as they count a publishable key: it is masked.)
 _PUBLIC = re.compile(
     r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{38,87}+"
     r"|A(?:IDA|ROA|GPA|IPA|NPA|NVA)[A-Z0-9]{16,17}"
-    r"|[0-9]{6,}+-[a-z0-9]{32}\.apps\.googleusercontent\.com"
     r"|sha(?:256|384|512)-[A-Za-z0-9+/]{20,}+={0,2}",  # a digest as lock files and SRI give it
     re.ASCII,
 )
