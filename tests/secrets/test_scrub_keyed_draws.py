@@ -182,7 +182,7 @@ def _hex(n: int, seed: int) -> str:
         "use this key for the weather api: {}",
         "the token for staging is {}",
         "API key of the billing service = {}",
-        "the secret to sign webhooks was {}",
+        "the secret for signing webhooks was {}",
     ],
 )
 def test_a_key_said_with_what_it_is_for_is_masked(template: str) -> None:

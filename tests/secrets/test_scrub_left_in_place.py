@@ -46,6 +46,9 @@ from kindling.secrets.scrub import scrub_secrets
         '{"UserId": "AIDAJQABLZS4A3QDU576Q", "principalId": "AROAZ4N7XQ2P3L5K8V9M:ci-session"}',
         'navigate(ROUTES.order("ord_01HQ7ZK3M9B5X2C8V4N6T1R0YW"));',
         "ord_8Kq2Zx7Lm3,cus_Pq4Ty8Nw2Vb6,SKU-44120-BLK,12900",
+        # A secret word inside a longer name, a token right after it (the widened set's).
+        '      "organizations/256/gcpUserAccessBindings/b3-BhcX_Ud5N"',
+        "  SIGSEGV][1.8so].",
         "npm notice integrity:     sha512-Rw2xYq8mK1pL7vN3bT9cZ0fH4sE6gD2a[...]j5Q==",
         "$ az keyvault secret show --vault-name kv --name db-password --query id -o tsv\n"
         "https://kv-acme-prod.vault.azure.net/secrets/db-password/7f3c1e9a2b4d4e6f8a0c1b3d5e7f9a2c",

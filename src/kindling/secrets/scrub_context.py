@@ -303,30 +303,38 @@ NEAR_KEYWORDS = (
 
 # A key said with what it is for, as people write one down (issue 32, fifteenth pass): ``use
 # this key for the weather api: <value>``, ``the token for staging is <value>``, ``access key
-# of the bot = <value>``. The word, ``for``, ``of`` or ``to`` and up to six words, then ``:``,
+# of the bot = <value>``. The word, ``for`` or ``of`` and up to six words, then ``:``,
 # ``=``, ``is`` or ``was``; the value judged as the near-key rule judges it.
-_SAID_SRC = (
-    rf"(?:(?<![A-Za-z])|(?=[A-Z])){STEM_SRC}s?+(?![a-z])"
-    r"(?P<between>[ \t]++(?i:for|of|to)[ \t]++(?:[^\s:=]{1,30}+[ \t]++){0,5}?[^\s:=]{1,30}?)"
+_SAID_SRC = (  # (from the blank before "for": rarer than the word's letters; the word is read back)
+    r"(?<=[A-Za-z])[ \t]++(?i:for|of)[ \t]++(?:[^\s:=]{1,30}+[ \t]++){0,5}?[^\s:=]{1,30}?"
     r"(?:[ \t]*+[:=]|[ \t]++(?:is|was))[ \t]++(?P<q>[\"'`]?)"
-    r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})(?![A-Za-z0-9+/=_.~$%@-])"
+    r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})(?![A-Za-z0-9+/=_.~$%@(\[-])"
 )
+_SAID_WORD = LazyRe(rf"(?:(?<![A-Za-z])|(?=[A-Z])){STEM_SRC}s?+\Z", re.ASCII)
 # What a key for something else is (``the key for the cache is <hash>``).
 _OTHER_THINGS = frozenset(("cache", "map", "dict", "table", "index", "lookup", "row", "sort"))
 
 
 def _said(m: re.Match[str]) -> tuple[str, str] | None:
-    value, words = m["value"].rstrip("."), m["between"].lower().split()
+    text, start = m.string, m.start()
+    head = text[max(0, start - 40) : start]
+    word = _SAID_WORD.search(head)
+    if word is None or head.endswith("[REDACTED:", 0, word.start()) or "[REDACTED:" in m[0]:
+        return None  # no secret word before, or a mask's kind
+    value, words = m["value"].rstrip("."), m[0][: m.start("value") - start].lower().split()
     if any(w.strip(".,'\"`") in _OTHER_THINGS for w in words) or leave_value(value):
         return None
-    if about_other(m) or not (credential_like(value) and has_candidate(value)):
+    line = text[max(text.rfind("\n", 0, start) + 1, start - 48) : m.start("value")].lower()
+    if any(w in line for w in NOT_SECRET_WORDS) or not credential_like(value):
+        return None  # a cache key, a primary key, a public key
+    if not has_candidate(value):
         return None
     tail = m["value"][len(value) :]
-    return "secret", f"{m.string[m.start() : m.start('value')]}{mask('secret')}{tail}"
+    return "secret", f"{text[start : m.start('value')]}{mask('secret')}{tail}"
 
 
 def near_key_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (NEAR_KEYWORDS, LazyPattern(_NEAR_SRC, re.ASCII), _near_key),
-        ((" for ", " of ", " to "), LazyPattern(_SAID_SRC, re.ASCII), _said),
+        ((" for ", " of "), LazyPattern(_SAID_SRC, re.ASCII), _said),
     ]

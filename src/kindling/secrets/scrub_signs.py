@@ -5,8 +5,8 @@ where a bracket in it would otherwise read as code (issue 32, fifteenth pass: ``
 Each judge reads the value's letters and digits as a draw on their own, and refuses what code,
 a path, a pattern or a name holds (the ``*_TELLS`` patterns below).
 
-``near_signs_rule`` masks such a password near a word that means secret, in the near-key
-rule's reach (``"password", "<value>"``, ``insecure-password <value>``).
+``near_signs_rule`` masks such a password near a word that names a password or a secret, in
+the near-key rule's reach (``"password", "<value>"``, ``insecure-password <value>``).
 
 Must not import anything from Kindling except ``secrets.scrub_values`` and
 ``secrets.scrub_context`` (the near-key rule's head).
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import NEAR_HEAD_SRC, NEAR_KEYWORDS, about_other
+from kindling.secrets.scrub_context import about_other
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -166,9 +166,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-# A word that means secret, at most two short words and separators after it (as the near-key
-# rule reads it), then a token of the whole keyboard's signs, letters and digits.
-_NEAR_SIGNS_SRC = NEAR_HEAD_SRC + r"(?P<value>[^\s\"'`\\]{8,64}+)(?![^\s\"'`\\])"
+# A word that names a password or a secret (a drawn password's signs are a password's, not an
+# API key's), at most two short words and separators after it (as the near-key rule reads
+# them), then a token of the whole keyboard's signs, letters and digits, apart from the word
+# (``gcpUserAccessBindings/...`` and ``SIGSEGV`` hold no key word and value).
+_WORDS = ("passw(?:or)?d", "passphrase", "passwd", "pwd", "pass", "secret", "credentials?")
+_NEAR_SIGNS_SRC = (
+    r"(?=[CPScps])(?:(?<![a-z])|(?=[A-Z]))("
+    + "|".join("".join(f"[{c.upper()}{c}]" if c.isalpha() else c for c in w) for w in _WORDS)
+    + r")(?![a-z])"
+    r"(?P<between>[^A-Za-z0-9\r\n]{0,6}+(?:[A-Za-z0-9]{1,16}+[^A-Za-z0-9\r\n]{1,6}+){0,2}?)"
+    r"(?<![A-Za-z0-9])(?P<value>[^\s\"'`\\]{8,64}+)(?![^\s\"'`\\])"
+)
 
 
 def _near_signs(m: re.Match[str]) -> tuple[str, str] | None:
@@ -183,4 +192,5 @@ def _near_signs(m: re.Match[str]) -> tuple[str, str] | None:
 
 def near_signs_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
     """After the near-key rule (which takes letters, digits and base64's signs)."""
-    return NEAR_KEYWORDS, LazyPattern(_NEAR_SIGNS_SRC, re.ASCII), _near_signs
+    words = ("pass", "pwd", "secret", "credential")
+    return words, LazyPattern(_NEAR_SIGNS_SRC, re.ASCII), _near_signs
