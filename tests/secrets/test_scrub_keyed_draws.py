@@ -234,3 +234,27 @@ def test_a_key_decoded_inside_a_cipher_call_is_masked(template: str) -> None:
     value = _hex(64, 3)
     out = scrub_secrets(template.format(value)).text
     assert value not in out, out
+
+
+def test_a_password_given_by_position_to_a_wrapped_call_is_masked() -> None:
+    # A formatter puts each argument on a line of its own; the password is still the third.
+    value = _draw(12, 11)
+    for text in (
+        f'conn = DriverManager.getConnection(\n    "jdbc:oracle:thin:@//ora:1521/FIN", "FIN",'
+        f' "{value}");',
+        f'conn = pymysql.connect(\n    "db.local",\n    "app",\n    "{value}",\n)',
+    ):
+        out = scrub_secrets(text).text
+        assert value not in out, out
+        assert "[REDACTED:password]" in out, out
+
+
+def test_a_password_in_an_unattend_files_value_element_is_masked() -> None:
+    value = _draw(16, 5).replace("<", "x").replace("&", "y")
+    text = f"<AutoLogon>\n  <Password>\n    <Value>{value}</Value>\n  </Password>\n</AutoLogon>"
+    out = scrub_secrets(text).text
+    assert value not in out, out
+    assert "<Value>[REDACTED:password]</Value>" in out, out
+    # An element named for a password's setting is no password's element.
+    text = "<PasswordPolicy><Value>8</Value></PasswordPolicy>"
+    assert scrub_secrets(text).text == text

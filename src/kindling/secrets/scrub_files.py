@@ -2,12 +2,13 @@
 
 ``FILE_PLACES``: lines of credential files (``.netrc``, ``.pgpass``, ``.npmrc``'s ``_auth``,
 ``.yarnrc.yml``'s ``npmAuthIdent``, a PuTTY key's private lines, Kickstart's ``rootpw``,
-strongSwan's ``: PSK "x"``, Bundler's ``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD
-value``, SQL's ``IDENTIFIED BY``, a Terraform variable's ``default``) and calls of code given
-a user and a password as literals (``smtp.login("u", X)``, ``new NetworkCredential("u", X)``,
-``mysqli_connect("h", "u", X)``, ``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN
-``"u:X@tcp(db)/app"``), and a literal given to code as a key (``jwt.sign(payload, X)``,
-``hmac.new(b X, ...)``, the default of ``process.env.JWT_SECRET || X``).
+unattend.xml's ``<Password><Value>``, strongSwan's ``: PSK "x"``, Bundler's
+``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value``, SQL's ``IDENTIFIED BY``, a
+Terraform variable's ``default``) and calls of code given a user and a password as literals
+(``smtp.login("u", X)``, ``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``,
+``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN ``"u:X@tcp(db)/app"``), and a
+literal given to code as a key (``jwt.sign(payload, X)``, ``hmac.new(b X, ...)``, the default
+of ``process.env.JWT_SECRET || X``).
 ``Place`` says where: a pattern with groups ``keep`` and ``value``, the keywords that wake it,
 and whether the place holds nothing but a secret (``certain``). ``secrets.scrub_commands``
 puts these before the command lines' places in ``PLACES`` and turns them into rules.
@@ -190,8 +191,9 @@ FILE_PLACES: tuple[Place, ...] = (
         r"(?P<keep>(?:\bgetConnection|\bnew[ \t]++(?:PDO|Sequelize|mysqli)|\bldap_bind"
         r"|\b(?:pymysql|MySQLdb)\.connect|\bftplib\.FTP(?:_TLS)?|\bsmtp\.PlainAuth"
         r"|\bSql\.newInstance|(?<![\w.])database|\bDBI->connect|\bcreate_(?:super)?user)"
-        rf"\([ \t]*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)[ \t]*+,[ \t]*+{LIT}[ \t]*+,[ \t]*+)"
-        rf"(?P<value>{LIT})(?=[ \t]*+[,)])",
+        # (a formatter may put each argument on a line of its own)
+        rf"\(\s*+(?:{LIT}|\$?[A-Za-z_][\w.]{{0,60}}+)\s*+,\s*+{LIT}\s*+,\s*+)"
+        rf"(?P<value>{LIT})(?=\s*+[,)])",
         certain=True,
     ),
     # go-sql-driver/mysql's DSN, no scheme: ``"ada:pw@tcp(db:3306)/app"``, ``@unix(...)``; also
@@ -371,6 +373,14 @@ FILE_PLACES: tuple[Place, ...] = (
     Place(
         ("psk", "eap", "xauth", "ntlm"),
         rf"(?P<keep>(?<![^\s]):[ \t]*+(?:PSK|EAP|XAUTH|NTLM)[ \t]++)(?P<value>(?!0x|0s){ARG})",
+        certain=True,
+    ),
+    # An element named for a password whose ``Value`` child holds it (Windows' unattend.xml:
+    # ``<Password>`` then ``<Value>x</Value>``, ``<AdministratorPassword>``, ``<AutoLogon>``'s)
+    Place(
+        ("<value>",),
+        r"(?P<keep><(?:[\w.-]{1,40}+:)?[\w.-]{0,40}?(?i:password|passwd|secret)>\s*+<Value>)"
+        r"(?P<value>[^<\r\n]{1,256}+)(?=</Value>)",
         certain=True,
     ),
     # Kickstart: rootpw [--plaintext|--iscrypted] PW
