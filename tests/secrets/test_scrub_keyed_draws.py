@@ -58,6 +58,11 @@ def _bracketed(n: int, count: int) -> list[str]:
     return found
 
 
+def _kept(template: str, values: list[str]) -> list[str]:
+    """The values that ``template`` filled with each still holds after scrubbing."""
+    return [v for v in values if v in scrub_secrets(template.format(v)).text]
+
+
 PLACES = (
     "password: {}",
     "spring.mail.password={}",
@@ -70,8 +75,7 @@ PLACES = (
 
 @pytest.mark.parametrize("place", PLACES)
 def test_a_drawn_password_with_brackets_after_its_key_is_masked(place: str) -> None:
-    values = _bracketed(16, 40) + _bracketed(20, 20)
-    kept = [v for v in values if v in scrub_secrets(place.format(v)).text]
+    kept = _kept(place, _bracketed(16, 40) + _bracketed(20, 20))
     # Measured at this pass: 4 to 10 of the 60 kept in each place (17 to 32 before: code).
     # What is kept holds code's tells by chance (``->``, ``a.b``, ``f()``).
     assert len(kept) <= 12, kept
@@ -109,8 +113,7 @@ def test_code_after_a_key_is_left(text: str) -> None:
 )
 def test_a_drawn_password_near_a_secret_word_is_masked(template: str) -> None:
     values = [_draw(16, seed) for seed in range(40)]
-    values = [v for v in values if not set("\"'`\\") & set(v)]
-    kept = [v for v in values if v in scrub_secrets(template.format(v)).text]
+    kept = _kept(template, [v for v in values if not set("\"'`\\") & set(v)])
     # Measured at this pass: 0 to 8 of 40 kept (0 to 20 before).
     assert len(kept) <= 10, kept
 

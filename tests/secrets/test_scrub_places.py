@@ -109,6 +109,8 @@ EXAMPLES: dict[str, str] = {
     "ansible-vault encrypt_string": "ansible-vault encrypt_string '{}' --name 'db_password'",
     "Terraform variable": 'variable "db_password" {{\n  type = string\n  default = "{}"\n}}',
     "ipsec.secrets PSK": '10.0.0.1 10.0.0.2 : PSK "{}"',
+    # Issue 32, fifteenth pass.
+    "unattend.xml": "<AutoLogon>\n  <Password>\n    <Value>{}</Value>\n  </Password>",
     # Issue 32: APIs whose documented signature takes a password as a literal argument.
     "JDBC getConnection": 'Connection c = DriverManager.getConnection(url, "ada", "{}");',
     "PHP PDO": '$db = new PDO($dsn, "ada", "{}");',

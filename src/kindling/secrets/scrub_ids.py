@@ -8,8 +8,12 @@ are ``sk_`` and ``rk_``, shapes of their own, and a payment's client secret hold
 ``_secret_``), a ULID (26 of Crockford's base32, a time in this century first), an IPFS
 content id (``Qm`` and 44 of base58, a SHA-256 multihash; ``bafy`` or ``bafk`` and base32), a
 GitHub GraphQL node id (``PR_kwDO...``, and the first form's ``MDEwOlJlcG9zaXRvcnkx...``), and
-base64 that starts with a file's signature (a PNG's ``iVBORw0KGg``: ``DATA_MAGIC``). Each
-format is drawn, so only its fixed parts tell it from a key.
+base64 that starts with a file's signature (a PNG's ``iVBORw0KGg``: ``DATA_MAGIC``; a PEM
+block's ``-----BEGIN``, whose label the encoded-PEM rule reads first). Issue 32, fifteenth
+pass: a ULID after an id's prefix (``ord_01HQ...``), a blockchain's address (Ethereum's, a
+Bitcoin address by bech32 or by its checksum), AWS's ids of users and roles (``AIDA``,
+``AROA``), and a digest with its algorithm (``sha512-...``). Each format is drawn, so only its
+fixed parts (or its checksum) tell it from a key.
 
 Must not import anything from Kindling except ``secrets.scrub_values``.
 """

@@ -9,7 +9,8 @@ a path, a pattern or a name holds (the ``*_TELLS`` patterns below).
 the near-key rule's reach (``"password", "<value>"``, ``insecure-password <value>``).
 
 Must not import anything from Kindling except ``secrets.scrub_values`` and
-``secrets.scrub_context`` (the near-key rule's head).
+``secrets.scrub_context`` (``about_other``: a word about something else, as the near-key rule
+reads it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ from kindling.secrets.scrub_values import (
     sequential,
     wordy,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
 
 # What a pattern, a template or a format holds and a draw seldom does.
 PATTERN_TELLS = LazyRe(r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\{\{|%[sd]|  ", re.A)
@@ -161,10 +167,6 @@ def keyed_draw(value: str) -> bool:
         return False
     return entropy(value) >= entropy_floor(len(value)) - 0.5
 
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from kindling.secrets.scrub_values import Rule
 
 # A word that names a password or a secret (a drawn password's signs are a password's, not an
 # API key's), at most two short words and separators after it (as the near-key rule reads
