@@ -226,6 +226,7 @@ def test_every_place_has_an_example() -> None:
     texts = [t.format("Zq8!kd2mWp").lower() for t in EXAMPLES.values()]
     texts.append("private-lines:")
     texts.append("[]byte{")  # a key as bytes: tests/secrets/test_scrub_compared.py
+    texts += ["mnemonic", "wallet("]  # a wallet's: tests/secrets/test_scrub_wallets.py
     bare = [p for p in PLACES if not any(any(w in t for w in p.words) for t in texts)]
     assert not bare, [p.source[:60] for p in bare]
 

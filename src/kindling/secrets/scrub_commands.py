@@ -14,8 +14,8 @@ The places in credential files and code (``.netrc``, ``.pgpass``, ``smtp.login("
 are in ``secrets.scrub_files``, which also defines ``Place``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_context``,
-``secrets.scrub_files`` and ``secrets.scrub_fed`` (the values fed to a command).
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_context``, ``secrets.scrub_files``,
+``secrets.scrub_fed`` (values fed to a command) and ``secrets.scrub_wallets`` (a wallet's).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from kindling.secrets.scrub_context import credential_like
 from kindling.secrets.scrub_fed import FED_PLACES
 from kindling.secrets.scrub_files import ARG, FILE_PLACES, ON, Place
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
+from kindling.secrets.scrub_wallets import WALLET_PLACES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -365,8 +366,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
 )
 
-# Files and code first, then command lines (a file's line is matched whole).
-PLACES: tuple[Place, ...] = (*FILE_PLACES, *COMMAND_PLACES)
+PLACES: tuple[Place, ...] = (*FILE_PLACES, *WALLET_PLACES, *COMMAND_PLACES)  # (files' lines whole)
 
 
 # A switch's value and "read it from stdin" (a placeholder, ``-p PASSWORD``, is masked).

@@ -2,10 +2,11 @@
 secret (issue 32, eleventh pass: moved out of ``scrub_commands`` when it passed 400 lines).
 
 A value piped into a command that reads a secret on its standard input (``echo X | sudo -S``,
-``| docker login --password-stdin``, ``| gh auth login --with-token``), fed to it as a
-here-string (``cryptsetup luksOpen dev name <<< X``), read by a secret's file flag from a
-process substitution (``--password-file <(echo X)``), or written to a file named for a secret
-(``echo X > ~/.config/app/token``). Each is *certain*: what is fed there is the secret.
+``| docker login --password-stdin``, ``| gh auth login --with-token``, ``| gh secret set X``),
+fed to it as a here-string (``cryptsetup luksOpen dev name <<< X``), read by a secret's file
+flag from a process substitution (``--password-file <(echo X)``), or written to a file named
+for a secret (``echo X > ~/.config/app/token``). Each is *certain*: what is fed there is the
+secret.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_files`` (``Place``, ``ARG``, ``ON``).
@@ -31,13 +32,13 @@ FED_PLACES: tuple[Place, ...] = (
     Place(
         (
             *("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
-            *("secret put", "with-token", "env add", "/dev/stdin"),
+            *("secret put", "secret set", "with-token", "env add", "/dev/stdin"),
         ),
         rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
         rf"(?P<value>(?!-){ARG})"
         r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
         r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
-        r"|\bsecret[ \t]++(?:create|put)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
+        r"|\bsecret[ \t]++(?:create|put|set)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
         r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b))",
         certain=True,
     ),
