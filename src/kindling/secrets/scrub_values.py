@@ -99,7 +99,7 @@ _LEAVE_VALUE_SRC = r"""
     | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
     | [?] | :[A-Za-z_]\w*          # SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,}  # one character repeated
-    | @(?:~|\.{1,2})?/\S* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file (its contents), a --flag
+    | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key
     """
 
