@@ -144,18 +144,20 @@ _NEAR_SRC = (
 )
 
 
-def about_other(m: re.Match[str]) -> bool:
-    """The secret word of a near-key match (group 1, the value in group ``value``) is about
-    something else: a key's id or name (``key_id``), a mask's kind, a cache or primary key,
-    or the value is called (``(``) or indexed (``[``)."""
+def about_other(m: re.Match[str], word: tuple[int, int] | None = None) -> bool:
+    """The secret word of a near-key match (group 1, or the span ``word`` when the rule read
+    it back; the value in group ``value``) is about something else: a key's id or name
+    (``key_id``), a mask's kind, a cache or primary key, or the value is called (``(``) or
+    indexed (``[``)."""
     text = m.string
+    start, end = word or (m.start(), m.end(1))
     if text[m.end() : m.end() + 1] in ("(", "["):
         return True  # a call or a subscript
-    if ABOUT.match(text, m.end(1)) or "[REDACTED:" in m[0]:
+    if ABOUT.match(text, end) or "[REDACTED:" in m[0]:
         return True
-    if text.endswith("[REDACTED:", 0, m.start()):
+    if text.endswith("[REDACTED:", 0, start):
         return True  # the kind of a mask (``[REDACTED:secret]``) is no key word
-    line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 48)
+    line_start = max(text.rfind("\n", 0, start) + 1, start - 48)
     lowered = text[line_start : m.start("value")].lower()
     return any(w in lowered for w in NOT_SECRET_WORDS)
 
@@ -317,17 +319,14 @@ _OTHER_THINGS = frozenset(("cache", "map", "dict", "table", "index", "lookup", "
 
 def _said(m: re.Match[str]) -> tuple[str, str] | None:
     text, start = m.string, m.start()
-    head = text[max(0, start - 40) : start]
-    word = _SAID_WORD.search(head)
-    if word is None or head.endswith("[REDACTED:", 0, word.start()) or "[REDACTED:" in m[0]:
-        return None  # no secret word before, or a mask's kind
+    head_start = max(0, start - 40)
+    word = _SAID_WORD.search(text[head_start:start])
+    if word is None or about_other(m, (head_start + word.start(), head_start + word.end())):
+        return None  # no secret word before, or one about something else (a mask's kind)
     value, words = m["value"].rstrip("."), m[0][: m.start("value") - start].lower().split()
     if any(w.strip(".,'\"`") in _OTHER_THINGS for w in words) or leave_value(value):
-        return None
-    line = text[max(text.rfind("\n", 0, start) + 1, start - 48) : m.start("value")].lower()
-    if any(w in line for w in NOT_SECRET_WORDS) or not credential_like(value):
-        return None  # a cache key, a primary key, a public key
-    if not has_candidate(value):
+        return None  # a key for a cache, a map, a sort order
+    if not (credential_like(value) and has_candidate(value)):
         return None
     tail = m["value"][len(value) :]
     return "secret", f"{text[start : m.start('value')]}{mask('secret')}{tail}"

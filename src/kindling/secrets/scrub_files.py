@@ -44,13 +44,19 @@ _FIRST = (
     rf"(?:{LIT}|\{{[^{{}}\r\n]{{0,200}}+\}}"
     r"|[A-Za-z_$][\w.$\[\]\"']{0,80}+(?:\([^()\r\n]{0,80}+\))?)"
 )
+# A decoder of base64 or hex, as code calls it (``base64.b64decode``, Ruby's
+# ``strict_decode64``, Java's ``Base64.getDecoder().decode`` and ``Hex.decodeHex``, Swift's
+# ``Data(base64Encoded:``, ``bytes.fromhex``, PHP's ``hex2bin``, Rust's ``hex::decode``).
+_DECODER = (
+    r"(?:b64decode|strict_decode64|decode64|base64_decode|DecodeString|FromBase64String"
+    r"|getDecoder\(\)\.decode|Data\(base64Encoded:|fromhex|unhexlify|hex2bin|decodeHex"
+    r"|parseHexBinary|hex::decode)"
+)
 # What may wrap a literal key: bytes (``b"k"``), Go's ``[]byte("k")``, Node's
-# ``Buffer.from("k")``, ``new TextEncoder().encode("k")``; a decoder of hex or base64
-# (``bytes.fromhex("k")``, ``base64.b64decode("k")``, ``Hex.decodeHex("k")``).
+# ``Buffer.from("k")``, ``new TextEncoder().encode("k")``, a decoder (``bytes.fromhex("k")``).
 _WRAP = (
     r"(?:b(?=[\"'])|\[\]byte\(|Buffer\.from\(|new[ \t]++TextEncoder\(\)\.encode\("
-    r"|Encoding\.UTF8\.GetBytes\(|&?(?:[A-Za-z_]\w{0,24}+\.)*+(?:fromhex|unhexlify|b64decode"
-    r"|hex2bin|decodeHex|hex::decode|DecodeString|FromBase64String)\([ \t]*+b?)?"
+    rf"|Encoding\.UTF8\.GetBytes\(|&?(?:[A-Za-z_]\w{{0,24}}+\.)*+{_DECODER}\(?[ \t]*+b?)?"
 )
 # A byte written in code: hex, decimal or octal.
 _BYTE = r"(?:0[xX][0-9A-Fa-f]{1,2}|[0-9]{1,3})"
@@ -332,13 +338,11 @@ FILE_PLACES: tuple[Place, ...] = (
     # Convert.FromBase64String("k")``, ``$secret = base64_decode('k')``, ``key, _ :=
     # base64.StdEncoding.DecodeString("k")`` (a fixture decoded so is left, as any base64).
     Place(
-        ("decode", "frombase64string(", "base64encoded:", "fromhex("),
+        ("decode", "frombase64string(", "base64encoded:", "fromhex(", "unhexlify(", "hex2bin("),
         r"(?P<keep>\b[\w$]{0,30}?(?:(?<![A-Za-z])(?i:key|secret|token|passw(?:or)?d|credential)"
         r"|Key|Secret|Token|Password|Credential)\w{0,20}+"  # a word or a CamelCase part
         r"(?:[ \t]*+,[ \t]*+_)?[ \t]*+:?=[ \t]*+(?:new[ \t]++)?[\w.]{0,30}?[ \t(]*+"
-        r"(?:b64decode|strict_decode64|decode64|base64_decode|DecodeString|FromBase64String"
-        r"|getDecoder\(\)\.decode|Data\(base64Encoded:|bytes\.fromhex|unhexlify|decodeHex"
-        r"|parseHexBinary)\(?[ \t]*+b?)"
+        rf"{_DECODER}\(?[ \t]*+b?)"
         rf"(?P<value>{LIT})",
         certain=True,
         kind="secret",

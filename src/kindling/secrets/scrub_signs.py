@@ -67,6 +67,17 @@ def drawn_printable(value: str, tells: int = 0) -> bool:
 # Django's 50 characters holds 10 small letters in a row), and a word's small letters.
 _RUN = LazyRe(r"[a-z]{10}|[A-Z]{7}|[0-9]{6}", re.A)
 _LOWER_WORD = LazyRe(r"[A-Za-z][a-z]{4,}", re.A)
+
+
+def _spelled(value: str, core: str) -> bool:
+    """What a draw seldom holds and a name does: a long run of one class, a word's small
+    letters, keys typed along the keyboard, or letters spelled from words (``core``: the
+    value's letters and digits)."""
+    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
+        return True
+    return sequential(core, keyboard=True) or wordy(core)
+
+
 # The signs a draw alone holds four of at least (not base64's or a URL's: ``+/=_-.~``).
 DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
 
@@ -116,11 +127,7 @@ def signs_in_draw(value: str) -> bool:
         return False  # one class in runs longer than a draw's, or a case in one run (``GHSA-``)
     if len({value[i : i + 4] for i in range(len(value) - 3)}) < len(value) - 3:
         return False  # a part repeated (``Flags2.a|Flags2.b``): a draw does not repeat itself
-    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
-        return False
-    if sequential(core, keyboard=True) or wordy(core):
-        return False
-    return entropy(value) >= entropy_floor(len(value))
+    return not _spelled(value, core) and entropy(value) >= entropy_floor(len(value))
 
 
 # A name's part after a dot (``mio5p.mxUINT8``), an index by name (``arr[i]``), punycode
@@ -159,13 +166,9 @@ def keyed_draw(value: str) -> bool:
         return False
     if any(common_pairs(w) for w in _OPENED.findall(value)):
         return False
-    if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
-        return False
     if len({value[i : i + 3] for i in range(len(value) - 2)}) < len(value) - 2:
         return False  # a part repeated: ``$cfg{pw}{pw}``
-    if sequential(core, keyboard=True) or wordy(core):
-        return False
-    return entropy(value) >= entropy_floor(len(value)) - 0.5
+    return not _spelled(value, core) and entropy(value) >= entropy_floor(len(value)) - 0.5
 
 
 # A word that names a password or a secret (a drawn password's signs are a password's, not an
