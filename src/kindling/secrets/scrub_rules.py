@@ -6,8 +6,7 @@ rules that recognise it by the key it is assigned to are in ``secrets.scrub_keye
 value checks both use in ``secrets.scrub_values``. ``compile_rules`` lists them all in the
 order they run.
 
-Imported on the first call of ``scrub_secrets``, never at import time, so that importing the
-scrubber stays cheap for the hooks. See ``secrets.scrub`` for what each rule masks and why.
+Imported on the first call of ``scrub_secrets``, never at import (hooks import the scrubber).
 
 Must not import anything from Kindling but the scrubber's other modules in ``secrets``
 (``scrub_*``, ``secret_shapes``, ``regex_cache``), never ``secrets.scrub``: it imports this one.
@@ -41,6 +40,7 @@ from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_ru
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
+from kindling.secrets.scrub_selfnamed import selfnamed_rules
 from kindling.secrets.scrub_signs import near_signs_rule
 from kindling.secrets.scrub_sql import sql_rules
 from kindling.secrets.scrub_tables import table_rules
@@ -360,8 +360,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *encoded_rules(),
     ]
     for kind, literal, rest in TOKEN_SHAPES:
-        # The look-behind keeps a prefix from matching inside a longer word: ``task-list`` and
-        # ``risk-free`` hold no ``sk-`` key.
+        # The look-behind: a prefix inside a word is none (``task-list`` holds no ``sk-`` key).
         lit = re.escape(literal)
         # A token percent-encoded in a URL keeps going after its first %XX.
         pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_PERCENT_TAIL}", a)
@@ -396,5 +395,6 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (tuple("0123456789"), LazyPattern(_RANDOM_SRC, a), _random_token),
         (("+", "/", "="), LazyPattern(_BASE64_SRC, a), _base64_token),
         drawn_alone_rule(),
+        *selfnamed_rules(),
     ]
     return rules
