@@ -230,6 +230,8 @@ FAMILIES: tuple[Family, ...] = (
     _f("heroku_v2", lambda r: "HRKU-AA" + r.s(58, URLSAFE), "heroku_api_key"),
     _f("infracost", lambda r: "ico-" + r.s(32), "infracost_api_key"),
     _f("maxmind", lambda r: f"{r.s(6)}_{r.s(29)}_mmk", "maxmind_license_key"),
+    _f("launchdarkly", lambda r: r.choice(["sdk-", "mob-"]) + r.uuid(), "launchdarkly_sdk_key"),
+    _f("deepl", lambda r: r.uuid() + ":fx", "deepl_auth_key"),
     _f("notion", lambda r: "ntn_" + r.s(11, DIGITS) + r.s(35), "notion_token"),
     _f("newrelic_user", lambda r: "NRAK-" + r.s(27, UPPER + DIGITS), "new_relic_api_key"),
     _f(

@@ -135,6 +135,9 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("harness_token", "pat.", f"{_URL}{{22}}\\.[A-Za-z0-9]{{24}}\\.[A-Za-z0-9]{{20}}"),
     ("harness_token", "sat.", f"{_URL}{{22}}\\.[A-Za-z0-9]{{24}}\\.[A-Za-z0-9]{{20}}"),
     ("heroku_api_key", "HRKU-AA", f"{_URL}{{58}}"),
+    # LaunchDarkly's server-side SDK key and mobile key: a UUID after ``sdk-`` or ``mob-``.
+    ("launchdarkly_key", "sdk-", f"{_UUID}{_END}"),
+    ("launchdarkly_key", "mob-", f"{_UUID}{_END}"),
     ("infracost_token", "ico-", "[A-Za-z0-9]{32}"),
     ("intra42_secret", "s-s4t2", "(?:ud|af)-[a-f0-9]{64}"),
     ("notion_token", "ntn_", "[0-9]{11}[A-Za-z0-9]{35}"),
@@ -232,6 +235,8 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         "(?<![A-Za-z0-9])[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70}+",
     ),
     ("maxmind_license_key", "_mmk", "(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\\b"),
+    # DeepL's key for its free API: a UUID and ``:fx``.
+    ("deepl_api_key", ":fx", f"(?<![A-Za-z0-9_-]){_UUID}:fx(?![A-Za-z0-9_-])"),
     ("mailchimp_api_key", "-us", "(?<![A-Za-z0-9])[a-f0-9]{32}-us[0-9]{1,2}(?![A-Za-z0-9])"),
     (
         "facebook_token",
