@@ -113,6 +113,22 @@ def test_a_token_after_a_numeric_id_and_a_colon_is_masked(bot: int, secret: str)
     assert secret not in out or not bare_masked(secret)
 
 
+@FEW
+@given(sign=st.sampled_from([" =", " ?=", " :=", " +=", "\t="]), secret=mixed(40))
+def test_a_token_glued_to_an_equals_sign_after_a_blank_is_masked(sign: str, secret: str) -> None:
+    # Issue 32, sixteenth pass: ``TOKEN ?=<token>`` (make), a value quoted by a scanner's
+    # capture with its ``=``. Judged as the same token standing alone.
+    out = scrub_secrets(f"the value{sign}{secret} came back").text
+    assert secret not in out or not bare_masked(secret)
+
+
+@pytest.mark.parametrize(
+    "text", ["if a ==abcdef0123456789XYZabc: pass", "base64 AAAA==BBBBcccc1234dddd5678"]
+)
+def test_a_token_after_a_double_equals_is_left(text: str) -> None:
+    assert left(text)
+
+
 @pytest.mark.parametrize(
     "text",
     [

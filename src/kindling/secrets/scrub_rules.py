@@ -195,9 +195,9 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
 # accounts: 650 to 900; under 20 only ``short_generated`` judges). A dot inside joins parts
 # (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), one ending it is the sentence's.
 # A ``-`` may start it (base64url: ``"d": "-phZ8..."``; ``-Xmx4g`` too), padding end it (a
-# Fernet key's ``=``, base32's). After ``=`` only after a name (in any script: ``密码=``).
+# Fernet key's ``=``, base32's). An ``=`` before it follows a name (``密码=``), a blank or ``?:+``.
 LONGEST_TOKEN = 2048
-AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff]=))"
+AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff \t?:+]=))"
 _RANDOM_SRC = (
     r"(?<![A-Za-z0-9_+/.~%@$\\-])(?<!\\\[)" + AFTER_NAME + r"(?<!::)"  # ([x] too, not \[x)
     r"-?[A-Za-z0-9_][A-Za-z0-9_-]{0,2047}+"
