@@ -10,12 +10,11 @@ value that reads as code (``$cred.Password``, a path) is left. A variable (``$PA
 name and looks at most 300 characters ahead on its line, so a line full of names stays
 linear; it runs only when one of its keywords is in the lowercased text.
 
-The places in credential files and code (``.netrc``, ``.pgpass``, ``smtp.login("u", X)``)
-are in ``secrets.scrub_files``, which also defines ``Place``.
+Credential files' and code's places (first: they take lines whole) are in ``scrub_files``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_context``, ``secrets.scrub_files``,
-``secrets.scrub_fed`` (values fed to a command) and ``secrets.scrub_wallets`` (a wallet's).
+from Kindling except ``secrets.scrub_values``, ``scrub_context``, ``scrub_files``, ``scrub_fed``
+(values fed to a command), ``scrub_wallets`` (a wallet's) and ``scrub_headers`` (HTTP headers).
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ import re
 from kindling.secrets.scrub_context import credential_like
 from kindling.secrets.scrub_fed import FED_PLACES
 from kindling.secrets.scrub_files import ARG, FILE_PLACES, ON, Place
+from kindling.secrets.scrub_headers import HEADER_PLACES
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
 from kindling.secrets.scrub_wallets import WALLET_PLACES
 
@@ -366,7 +366,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
 )
 
-PLACES: tuple[Place, ...] = (*FILE_PLACES, *WALLET_PLACES, *COMMAND_PLACES)  # (files' lines whole)
+PLACES: tuple[Place, ...] = (*FILE_PLACES, *WALLET_PLACES, *HEADER_PLACES, *COMMAND_PLACES)
 
 
 # A switch's value and "read it from stdin" (a placeholder, ``-p PASSWORD``, is masked).
