@@ -49,6 +49,8 @@ def _masked_alone(token: str) -> str:
         "glpat-0000000000000000EXAMPLE",
         "dckr_pat_FAKE-dockerhub-12345",
         "sk_clearbit_test_ffffffffffffffff",
+        # Hex after a key's prefix is its key, not a digest.
+        "sk_bd2acaf60c678160f7dcc2f575157a27",
     ],
 )
 def test_a_token_that_names_itself_and_is_filled_is_masked_alone(token: str) -> None:

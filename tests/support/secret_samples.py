@@ -232,6 +232,12 @@ FAMILIES: tuple[Family, ...] = (
     _f("maxmind", lambda r: f"{r.s(6)}_{r.s(29)}_mmk", "maxmind_license_key"),
     _f("launchdarkly", lambda r: r.choice(["sdk-", "mob-"]) + r.uuid(), "launchdarkly_sdk_key"),
     _f("deepl", lambda r: r.uuid() + ":fx", "deepl_auth_key"),
+    _f("circleci", lambda r: f"CCIPAT_{r.s(22)}_{r.s(40, HEX)}", "circleci_token"),
+    _f(
+        "inngest",
+        lambda r: f"signkey-{r.choice(['prod', 'test', 'branch'])}-{r.s(64, HEX)}",
+        "inngest_signing_key",
+    ),
     _f("notion", lambda r: "ntn_" + r.s(11, DIGITS) + r.s(35), "notion_token"),
     _f("newrelic_user", lambda r: "NRAK-" + r.s(27, UPPER + DIGITS), "new_relic_api_key"),
     _f(

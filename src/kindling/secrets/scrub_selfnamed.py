@@ -171,8 +171,8 @@ def _prefixed(m: re.Match[str]) -> tuple[str, str] | None:
     body = m["body"].rstrip(":")
     if len(body) < 12 or leave_value(m[0]) or _AFTER_NAME.match(m.string, m.end()):
         return None
-    if not _filled(body):
-        return None
+    if not _filled(body) and not (len(body) >= 32 and _HEX.fullmatch(body)):
+        return None  # (hex after a key's prefix is its key: ``sk_<32 hex>``, not a digest)
     return "vendor_secret", mask("vendor_secret") + m["body"][len(body) :]
 
 

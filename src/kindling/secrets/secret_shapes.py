@@ -203,6 +203,9 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("onfido_token", "api_sandbox", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
     ("tailscale_key", "tskey-", "(?:api|auth|client|scim|webhook|secret)-[A-Za-z0-9-]{8,}+"),
     ("buildkite_token", "bkua_", "[a-f0-9]{40}(?![A-Za-z0-9])"),
+    # CircleCI's personal API token; Inngest's signing key (per environment).
+    ("circleci_token", "CCIPAT_", "[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])"),
+    ("inngest_signing_key", "signkey-", "(?:prod|test|branch)-[a-f0-9]{64}(?![A-Za-z0-9])"),
     ("sourcegraph_token", "slk_", "[a-f0-9]{64}(?![A-Za-z0-9])"),
     ("flexport_token", "shltm_", "[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])"),
     ("mongodb_atlas_key", "mdb_sa_sk_", f"{_URL}{{40}}{_END}"),
