@@ -69,6 +69,7 @@ def test_a_token_that_names_itself_and_is_filled_is_masked_alone(token: str) -> 
         "MAX_OUTPUT_TOKENS_4096 = 4096",
         "tests/test_auth.py::test_token_refresh_1234 PASSED",
         "fixture 'fake_token_factory' not found",
+        "test_secret_rotation_1234 PASSED",
         "@pytest.fixture\ndef fake_api_key_1234(): ...",
         # A call, an assignment's target, a key of YAML, a path, a file.
         "get_api_key_v1234(config)",
@@ -92,7 +93,8 @@ def test_names_constants_paths_and_ids_stay(text: str) -> None:
     assert scrub_secrets(text).text == text
 
 
-_PARTS = ("stripe", "acme", "app", "prod", "test", "live", "client", "api", "access")
+# (Not ``test``: ``test_token_0001000100`` in small letters reads as a test's name, and is left.)
+_PARTS = ("stripe", "acme", "app", "prod", "live", "client", "api", "access")
 _NAMES = ("token", "secret", "key", "apikey", "password", "Token", "Secret", "Key", "KEY")
 
 

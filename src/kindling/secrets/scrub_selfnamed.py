@@ -21,9 +21,10 @@ masking it. Two rules, after every other rule (a key's name or a shape names its
 Names are left: a token a ``(``, ``=``, ``: `` or ``::`` follows (a call, an assignment's
 target, a key), one after ``def``, a path, a constant (``MAX_OUTPUT_TOKENS_4096``,
 ``FAILING_EXAMPLES_KEY``: capitals, ``_`` and short numbers), a test's name (``test_...`` in
-small letters), a name of words alone (``fake_token_factory``), a class's name with a number
-in it (``Ed25519PrivateKey``: no fill), a key of another kind (``cache_key_...``,
-``scrub_loose.OTHER_KEYS``) and a migration's (``89956ba5301a_add_token_index``).
+small letters, unless one character fills it four times), a name of words alone
+(``fake_token_factory``), a class's name with a number in it (``Ed25519PrivateKey``: no fill),
+a key of another kind (``cache_key_...``, ``scrub_loose.OTHER_KEYS``) and a migration's
+(``89956ba5301a_add_token_index``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_loose`` (``OTHER_KEYS``),
@@ -123,12 +124,13 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
     text, start = m.string, m.start()
     if _NAMED.search(token) is None or _AFTER_NAME.match(text, start + len(token)):
         return None  # no credential's name; or a call, an assignment's target, a key
-    if len(token) < 16 or _constant(token) or (token.startswith("test_") and token.islower()):
-        return None  # a constant's name, a test's
+    test = token.startswith("test_") and token.islower() and not _REPEAT.search(token)
+    if len(token) < 16 or _constant(token) or test:
+        return None  # a constant's name, a test's (``test_issue_1234``; not ``test_key_0000``)
     if _PATH.search(token) and not token.endswith("=") and "+" not in token:
         return None  # a path (base64's ``/`` comes with ``+`` or padding)
     if text.endswith("def ", 0, start) or "[REDACTED" in text[max(0, start - 10) : start]:
-        return None
+        return None  # a function's name; a mask's tail
     if not _filled(token) or _other_key(token):
         return None  # a cache's, a public or an idempotency key: an id's or a hash's name
     if leave_value(token):
