@@ -106,6 +106,7 @@ def _gated_whole(kind: str) -> Rule:
 
 
 _PERCENT_TAIL = r"(?:%[0-9A-Fa-f]{2}[A-Za-z0-9_+/=.-]*+)*+"
+_GLUED = r"[A-Za-z0-9]*+"  # glued after a shape of fixed length: the token's (a longer key)
 
 
 def _huggingface(m: re.Match[str]) -> tuple[str, str] | None:
@@ -363,16 +364,15 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         # The look-behind: a prefix inside a word is none (``task-list`` holds no ``sk-`` key).
         lit = re.escape(literal)
         # A token percent-encoded in a URL keeps going after its first %XX.
-        pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_PERCENT_TAIL}", a)
+        pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_GLUED}{_PERCENT_TAIL}", a)
         rules.append(((literal.lower(),), pattern, _whole(kind)))
     rules.append(
         (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
     )
     for kind, keyword, source in FREE_SHAPES:
-        # A one-character keyword (``.``, ``|``) wakes the rule for nearly every text: such a
-        # shape always holds digits, so it waits for a candidate instead.
+        # A one-character keyword (``.``, ``|``) wakes nearly every text: gated (digits in it).
         handler = _gated_whole(kind) if len(keyword) == 1 else _whole(kind)
-        rules.append(((keyword,), LazyPattern(source, a), handler))
+        rules.append(((keyword,), LazyPattern(f"(?:{source}){_GLUED}", a), handler))
     rules += [
         (("hooks.slack.com",), LazyPattern(_SLACK_WEBHOOK_SRC, a), _slack_webhook),
         (("authorization", "bearer"), LazyPattern(_AUTH_SRC, av), _authorization),
