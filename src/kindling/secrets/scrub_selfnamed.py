@@ -96,7 +96,7 @@ def _filled(token: str) -> bool:
     return _DUMMY.search(token) is not None and any(map(str.isdigit, token))
 
 
-def _other_key(token: str) -> bool:
+def _names_other_key(token: str) -> bool:
     lowered = token.lower()
     if any(w in lowered for w in _OTHER_JOINED):
         return True
@@ -131,7 +131,7 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a path (base64's ``/`` comes with ``+`` or padding)
     if text.endswith("def ", 0, start) or "[REDACTED" in text[max(0, start - 10) : start]:
         return None  # a function's name; a mask's tail
-    if not _filled(token) or _other_key(token):
+    if not _filled(token) or _names_other_key(token):
         return None  # a cache's, a public or an idempotency key: an id's or a hash's name
     if leave_value(token):
         return None
