@@ -258,10 +258,10 @@ def _scrub(text: str) -> Scrubbed:
             tuple(sorted({*result.kinds, *again.kinds})),
             tuple({**dict(result.found), **dict(again.found)}.items()),
         )
-    if result.kinds:  # a quoted value is masked to its closing quote (``"[REDACTED:x]!"``)
-        from kindling.secrets.scrub_rules import to_closing_quote
+    if result.kinds:  # a mask takes its whole token (``[REDACTED:x]9Q``, ``"[REDACTED:x]!"``)
+        from kindling.secrets.scrub_masks import whole_tokens
 
-        result = Scrubbed(to_closing_quote(result.text), result.kinds, result.found)
+        result = Scrubbed(whole_tokens(result.text), result.kinds, result.found)
     return result
 
 

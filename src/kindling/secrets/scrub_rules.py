@@ -332,20 +332,6 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     return None if kind is None else (kind, mask(kind))
 
 
-# A mask that fills a quoted value but for a few signs at its end (``"[REDACTED:secret]!"``: a
-# rule's value stops at ``!``): the quoted value is one value, and its last signs are masked
-# with it. Signs only: a tail with a letter, ``:``, ``@`` or ``/`` is part of something else
-# (``"<token>:x-oauth-basic"`` keeps its user).
-_QUOTED_TAIL = cached_compile(
-    r"""(["'`])(\[REDACTED:[a-z0-9_]++\])[!#$%^&*+=?~;|<>(){}-]{1,8}+\1""", re.ASCII
-)
-
-
-def to_closing_quote(text: str) -> str:
-    """``text`` with each quoted mask's trailing signs masked with it (run after the rules)."""
-    return _QUOTED_TAIL.sub(r"\1\2\1", text) if "]" in text else text
-
-
 # --------------------------------------------------------------------------- compiling
 
 

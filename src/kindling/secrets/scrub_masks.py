@@ -1,0 +1,37 @@
+"""What is done to a text after the rules: each mask takes the whole token it stands in.
+
+A rule's pattern ends where its author ended it, and a value can run on past it:
+
+- letters and digits glued after a mask (issue 32, seventeenth pass): a key longer than its
+  vendor's documented length (a new format, a dummy), or a rule loaded as data whose pattern
+  stops at a fixed length, left its last characters in the clear
+  (``AIza<35>x9Q`` became ``[REDACTED:vendor_secret]x9Q``). Letters and digits only: ``:``,
+  ``@``, ``/``, ``.`` and ``_`` join the mask to something else (``<token>:x-oauth-basic``,
+  ``<key>@host``, ``<password>_FILE``);
+- a mask that fills a quoted value but for a few signs at its end (``"[REDACTED:secret]!"``:
+  a rule's value stops at ``!``): the quoted value is one value, and its last signs are
+  masked with it. Signs only: a tail with a letter, ``:``, ``@`` or ``/`` is part of
+  something else (``"<token>:x-oauth-basic"`` keeps its user).
+
+Run once by ``secrets.scrub`` on a text that had a mask. Must not import anything from Kindling
+except ``secrets.regex_cache``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.regex_cache import compile as cached_compile
+
+_GLUED_TAIL = cached_compile(r"(\[REDACTED:[a-z0-9_]++\])[A-Za-z0-9]++", re.ASCII)
+_QUOTED_TAIL = cached_compile(
+    r"""(["'`])(\[REDACTED:[a-z0-9_]++\])[!#$%^&*+=?~;|<>(){}-]{1,8}+\1""", re.ASCII
+)
+
+
+def whole_tokens(text: str) -> str:
+    """``text`` with what is glued after each mask, and each quoted mask's trailing signs,
+    masked with it."""
+    if "[REDACTED:" not in text:
+        return text
+    return _QUOTED_TAIL.sub(r"\1\2\1", _GLUED_TAIL.sub(r"\1", text))
