@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import importlib
 import marshal
 import os
+import pkgutil
 import re
 import stat
 import sys
@@ -15,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import kindling.secrets
 from kindling.hooks import mapping
 from kindling.secrets import regex_cache, scrub_context, scrub_rules
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, P
@@ -220,6 +223,8 @@ def _static_sources() -> set[str]:
     """Every pattern source written in the scrubber's modules (what may reach the cache)."""
     sources = {source for source, _ in _rule_sources()}
     sources |= {v.pattern for v in vars(P).values() if isinstance(v, re.Pattern)}
+    for info in pkgutil.iter_modules(kindling.secrets.__path__):
+        importlib.import_module(f"kindling.secrets.{info.name}")  # (some load on first use)
     modules = [m for name, m in sys.modules.items() if name.startswith("kindling.secrets.")]
     assert scrub_context in modules
     for module in [*modules, mapping]:
