@@ -267,11 +267,13 @@ FILE_PLACES: tuple[Place, ...] = (
     # ``process.env["API_KEY"] ?? "x"``, Kotlin's ``System.getenv("JWT_SECRET") ?: "x"``,
     # PHP's ``getenv('DB_PASSWORD') ?: 'x'``, Python's ``os.getenv("X_TOKEN") or "x"``, C#'s
     # ``GetEnvironmentVariable("X_KEY") ?? "x"``, Rust's ``env::var("X").unwrap_or("x")``,
-    # Ruby's ``ENV["API_KEY"] || "x"`` and
-    # ``ENV.fetch("SECRET_KEY_BASE", "x")`` (Python's ``os.getenv("X_TOKEN", "x")`` is a
-    # keyed value already).
+    # Ruby's ``ENV["API_KEY"] || "x"``, ``ENV.fetch("SECRET_KEY_BASE", "x")``, Terraform's
+    # ``try(each.value.admin_password, "x")`` and ``coalesce`` (``os.getenv("X", "x")`` is keyed).
     Place(
-        ("process.env", "env[", "env.fetch(", "getenv(", "environ.get(", "variable(", "env::var("),
+        (
+            *("process.env", "env[", "env.fetch(", "getenv(", "environ.get(", "variable("),
+            *("env::var(", "try(", "coalesce("),
+        ),
         rf"(?P<keep>\b(?:process\.env(?:\.{_SECRET_NAME}"
         rf"|\[[ \t]*+[\"'`]{_SECRET_NAME}[\"'`][ \t]*+\])"
         rf"|ENV\[[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\]"
@@ -279,7 +281,9 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"[ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+\))[ \t]*+(?:\|\||\?\?|\?:|or)[ \t]*+"
         rf"|\benv::var\([ \t]*+\"{_SECRET_NAME}\"[ \t]*+\)\.unwrap_or(?:_else)?\("
         r"(?:\|_\|[ \t]*+)?"
-        rf"|\bENV\.fetch\([ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+,[ \t]*+)(?P<value>{LIT})",
+        rf"|\bENV\.fetch\([ \t]*+[\"']{_SECRET_NAME}[\"'][ \t]*+,[ \t]*+"
+        rf"|\b(?:try|coalesce)\([ \t]*+(?:[A-Za-z_]\w*+\.)*+{_SECRET_NAME}[ \t]*+,[ \t]*+)"
+        rf"(?P<value>{LIT})",
         certain=True,
         kind="secret",
     ),
