@@ -157,9 +157,14 @@ def about_other(m: re.Match[str], word: tuple[int, int] | None = None) -> bool:
         return True
     if text.endswith("[REDACTED:", 0, start):
         return True  # the kind of a mask (``[REDACTED:secret]``) is no key word
+    if _HCL_BLOCK.match(text, text.rfind("\n", 0, start) + 1):
+        return True  # resource "aws_secretsmanager_secret" "main": a block's labels are names
     line_start = max(text.rfind("\n", 0, start) + 1, start - 48)
     lowered = text[line_start : m.start("value")].lower()
     return any(w in lowered for w in NOT_SECRET_WORDS)
+
+
+_HCL_BLOCK = LazyRe(r"[ \t]*+(?:resource|data|module|output|provider)[ \t]++\"", re.ASCII)
 
 
 @woken_by_typed_key

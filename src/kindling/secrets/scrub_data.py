@@ -36,7 +36,7 @@ import re
 from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import public_id
-from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ DATA_FILES = tuple(
     )
 )
 KIND = "vendor_secret"
+# A YAML function's tag just before the value: CloudFormation's ``ClientSecret: !Ref Name``
+# names the parameter that holds the secret.
+_TAGGED = LazyRe(r"![A-Z][A-Za-z]{1,15}+[ \t]++\Z", re.ASCII)
 
 
 def _handler(min_entropy: float) -> Rule:
@@ -69,6 +72,8 @@ def _handler(min_entropy: float) -> Rule:
             return None  # base64 of a JSON document that holds no secret
         start, end = m.span(group)
         text = m.string
+        if _TAGGED.search(text[max(0, start - 24) : start]):
+            return None
         return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"
 
     return gated(rule)

@@ -8,8 +8,9 @@ and what is deliberately left.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (the words that name
-a secret, and ``key_kind``) and ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
-a bracket in it would make read as code).
+a secret, and ``key_kind``), ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
+a bracket in it would make read as code) and ``secrets.scrub_refs`` (what refers to a secret
+kept elsewhere: a variable's name, a YAML tag, a field's number).
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_refs import (
+    STANDARD_TAG,
+    field_number,
+    named_by_key,
+    names_a_secret,
+    slug,
+    yaml_tag,
+)
 from kindling.secrets.scrub_signs import keyed_draw
 from kindling.secrets.scrub_values import (
     VERSION_RANGE,
@@ -24,12 +33,10 @@ from kindling.secrets.scrub_values import (
     LazyRe,
     P,
     compared_value,
-    is_name,
     leave_value,
     mask,
     random_enough,
     too_short,
-    wordy,
 )
 
 TYPE_CHECKING = False
@@ -115,7 +122,8 @@ def _keyed_src() -> str:
                       ["'](?:value|defaultValue)["'][ \t]*+:  # (an ARM template's parameter)
                     | (?<=:)[ \t]*+\r?\n(?:[ \t]++[\w-]++:[^\r\n]*+\r?\n){{0,4}}?  # password:
                       [ \t]++(?:value|defaultValue|[Dd]efault):)          #   value: x
-          | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++:(?:\s|$)|[-#\[{{])   # key:\n   value
+          | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++(?:::[\w.-]++)*+:(?:\s|$)|[-#\[{{])  # key:\n  value
+                                                        # (not a key: ``Fn::Join:``)
           | (?<=["'])\]?[ \t]*+{_OPERATOR}
           | (?<=\\)\\{{0,6}}+"[ \t]*+:                   # \"key\": \"value\" (JSON-escaped, 1-2x)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
@@ -140,7 +148,8 @@ def _keyed_src() -> str:
         # ``"x"``; ``API_KEY = (``, then ``"x"``).
         (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]|string\(\d{{1,4}}\)[ \t])
                |[ \t]*+\\\r?\n[ \t]*+)?                       # a .properties line continued
-        [ \t]*+(?:@(?=")|N(?=')|r\#{{1,3}}(?=")|string\(\d{{1,4}}\)[ \t]++(?="))?  # C#'s @"x","
+        [ \t]*+(?:@(?=")|N(?=')|r\#{{1,3}}(?=")|string\(\d{{1,4}}\)[ \t]++(?=")
+                  |{STANDARD_TAG})?                    # C#'s @"x", YAML's !!str x,
                                                         # T-SQL's N'x', Rust's r#"x"#, PHP's
                                                         # var_dump: string(8) "x"
     )
@@ -191,10 +200,13 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
             # (a password may be "password": it is still the password)
-        if "_" in quoted and quoted.isupper() and _named_by_key(quoted):
-            return None  # envToken = "GITHUB_TOKEN": an environment variable's name
-        if "cmp" in m.re.groupindex and m["cmp"] is not None and not compared_value(kind, quoted):
-            return None
+        if ("_" in quoted and quoted.isupper() and named_by_key(quoted)) or names_a_secret(quoted):
+            return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key": a path
+        if kind != "password" and slug(quoted):
+            return None  # creation_token = "my-efs-filesystem": a resource's name
+        compared = "cmp" in m.re.groupindex and m["cmp"] is not None
+        if compared and (not compared_value(kind, quoted) or quoted.lower() in STATUS_WORDS):
+            return None  # (=== 'true' tests a flag)
         if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
         width = 3 if m["tq"] is not None or m["tsq"] is not None else 1
@@ -248,15 +260,19 @@ def _constant_argument(text: str, comma: int) -> bool:
 
 
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
-    if not any(c.isalnum() for c in value) or leave_value(value):
-        return True  # "password=>=>" holds operators, not a value
+    if not any(c.isalnum() for c in value) or leave_value(value) or names_a_secret(value):
+        return True  # "password=>=>" holds operators, not a value; "=$db_password" a name
+    if yaml_tag(value, text, end) or (value.isdigit() and len(value) < 4):
+        return True  # !Ref DBPassword, !vault |; a count
+    if field_number(value, text, end) or (value[-1] == "]" and P.code.fullmatch(value[:-1])):
+        return True  # string password = 5; [for s in x : secret.arn]
     if P.code.fullmatch(value) and not keyed_draw(value):
         return True  # code, unless a bracket or ``#`` is a drawn password's sign
     if (
         P.identifier.fullmatch(value)
         and (
             tail.startswith((",", ")", "}"))
-            or (_named_by_key(value) and (value.isupper() or not _assignment_line(text, end)))
+            or (named_by_key(value) and (value.isupper() or not _assignment_line(text, end)))
         )
         and not _in_pairs(text, end)
     ):
@@ -300,21 +316,6 @@ def _spells_its_key(text: str, key_end: int, value: str) -> bool:
     words = _NOT_WORD.sub(lambda _: "", value).lower()
     return (
         key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
-    )
-
-
-def _named_by_key(value: str) -> bool:
-    """A variable named for a secret (``dbPw``, ``ADMIN_PASSWORD``, ``smtp_user_password``):
-    a key word ends it and it reads as a name, short, or spelled from words with one digit at
-    most. A generated value whose last two characters happen to be ``pw`` is no name
-    (``vjTGX1ij3UV7GIpW``; of such draws with one digit, 1.6 % still read as names)."""
-    if key_kind(value, len(value)) is None:
-        return False
-    if len(value) < 16:
-        return True
-    # digits scattered through it are a draw's, not a name's (oauth2AccessToken has one)
-    return sum(c.isdigit() for c in value) <= 1 and (
-        is_name(value) or wordy(value.replace("_", ""))
     )
 
 

@@ -19,7 +19,8 @@ STATUS_WORDS = frozenset(
     """incorrect invalid wrong required missing expired changed reset updated accepted rejected
     denied mismatch ok empty hidden masked redacted protected optional set unset failed
     failure success successful correct valid weak strong blank none incorrectly match
-    matches mismatched saved stored rotated revoked generated verified unverified""".split()  # noqa: SIM905
+    matches mismatched saved stored rotated revoked generated verified unverified true false
+    null""".split()  # noqa: SIM905
 )
 _FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
 _FORGE_PATS = tuple(f"{forge}pat" for forge in _FORGES)  # as ``key_kind`` reads a key

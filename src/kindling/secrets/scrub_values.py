@@ -91,9 +91,9 @@ _LEAVE_VALUE_SRC = r"""
     | \$\{.* | \$\(.*              # ${VAR}, ${VAR:-default}, ${{ secrets.X }}, $(pass show x)
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
     | \{\{.*\}\}                   # {{ template }}
-    | \{\w*\}                      # {} {0} {token}
+    | \{\.?[\w.]*\}                # {} {0} {token}, a JSONPath's {.data.token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
-    | (?:\w+=)?projects/[^/\s]+/secrets/\S+  # a Google Secret Manager name: a reference
+    | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
     | <[^<>]+>                     # <your-token>
     | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
     | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%

@@ -1,0 +1,94 @@
+"""Values after a secret's key that refer to a secret kept elsewhere, or that are no value.
+
+``secrets.scrub_keyed``'s key-value rule asks these of a value before it masks it (issue 32,
+seventeenth pass, measured on the test files of Checkmarx KICS's rule for passwords and
+secrets: infrastructure's code, where a password is most often a reference):
+
+- a variable named for a secret (``named_by_key``: ``dbPw``, ``ADMIN_PASSWORD``), also
+  expanded by a shell in small letters (``"DB_PASSWORD=$db_password"``);
+- a quoted path whose last part is such a name (Terraform's ``"var.api_key"``, a setting's
+  ``"module.db.password"``): a name, never the secret;
+- words in small letters joined by ``-``, as a token's value (``slug``: EFS's
+  ``creation_token = "my-efs-filesystem"``): a name;
+- a YAML tag (``yaml_tag``): CloudFormation's functions (``!Ref DBPassword``, ``!GetAtt
+  Secret.Password``, ``!Sub '{{resolve:...}}'``) and Ansible's ``!vault |`` (the ciphertext
+  follows) are no value; a standard tag names the type of the value after it (``!!str
+  84jd...``), which the rule reads past the tag;
+- a field's number (``field_number``): a protocol buffer's ``string password = 5;``, and a
+  field's or an enum entry's number before its options (``PASSWORD = 3 [deprecated = true];``);
+  and one to three digits, a count rather than any password.
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keys import key_kind
+from kindling.secrets.scrub_values import LazyRe, is_name, wordy
+
+# A standard tag is followed by the value it types: the key rule reads past it.
+STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
+_TAG = LazyRe(r"!!?[A-Za-z][\w.:/-]{0,40}+", re.ASCII)
+_PATH = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
+_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
+_SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
+# ``[optional|repeated] <type> <name> = <number>``, then options (``[deprecated = true]``) or
+# ``;``. Only a protocol buffer gives a string's field a number (``string password = 5;``);
+# in C ``int pin = 1234;`` is a value.
+_FIELD = LazyRe(
+    r"[ \t]*+(?:(?:optional|required|repeated)[ \t]++)?(?:(?P<type>[A-Za-z_][\w.]*+)[ \t]++)?"
+    r"[A-Za-z_]\w*+[ \t]*+=[ \t]*+\d{1,10}+[ \t]*+(?P<after>\[|;)",
+    re.ASCII,
+)
+_STRING_TYPES = frozenset(("string", "bytes"))
+
+
+def named_by_key(value: str) -> bool:
+    """A variable named for a secret (``dbPw``, ``ADMIN_PASSWORD``, ``smtp_user_password``):
+    a key word ends it and it reads as a name, short, or spelled from words with one digit at
+    most. A generated value whose last two characters happen to be ``pw`` is no name
+    (``vjTGX1ij3UV7GIpW``; of such draws with one digit, 1.6 % still read as names)."""
+    if key_kind(value, len(value)) is None:
+        return False
+    if len(value) < 16:
+        return True
+    # digits scattered through it are a draw's, not a name's (oauth2AccessToken has one)
+    return sum(c.isdigit() for c in value) <= 1 and (
+        is_name(value) or wordy(value.replace("_", ""))
+    )
+
+
+def names_a_secret(value: str) -> bool:
+    """``$db_password``, ``"var.api_key"``: a reference to a secret, by its name."""
+    if _SHELL_NAME.fullmatch(value) is not None:
+        return named_by_key(value[1:])
+    return _PATH.fullmatch(value) is not None and named_by_key(value.rsplit(".", 1)[1])
+
+
+def slug(value: str) -> bool:
+    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``placeholder-token-value``):
+    a resource's name or an idempotency token's, never a generated token (a password may be
+    such a passphrase)."""
+    return _SLUG.fullmatch(value) is not None and wordy(value.replace("-", ""))
+
+
+def yaml_tag(value: str, text: str, end: int) -> bool:
+    """``value`` is a YAML tag, followed by a blank: a function's name (``!Ref``), Ansible's
+    ``!vault``, or a type; never the value itself (alone on its line, ``!x9Qv...`` may be)."""
+    return _TAG.fullmatch(value) is not None and text[end : end + 1] in (" ", "\t")
+
+
+def field_number(value: str, text: str, end: int) -> bool:
+    """``value`` (digits) is a field's or an enum entry's number in a declaration's line."""
+    if not value.split("[", 1)[0].split(";", 1)[0].isdigit():  # (``= 5[json_name = "x"]``,
+        return False  # ``= 39;string next = 40;``: the value ran on)
+    start = text.rfind("\n", 0, end) + 1
+    stop = text.find("\n", end)
+    m = _FIELD.match(text[start : len(text) if stop < 0 else stop])
+    if m is None:
+        return False
+    kind = m["type"] or ""
+    return m["after"] == "[" or kind in _STRING_TYPES or kind.startswith("google.protobuf.")
