@@ -27,8 +27,11 @@ SECRET = "Xk9mQ2vLp7wZ"
         'admin_password = try(each.value.admin_password, "{}", null)',
         'db_password = coalesce(var.db_password, "{}")',
         'token = try(local.settings.api_token, "{}")',
-        # What was masked before stays masked: a value that starts with ``!`` alone on its line.
+        # What was masked before stays masked: a value that starts with ``!`` alone on its line,
+        # or after ``=`` (a YAML tag follows a colon), or with digits in it.
         "password: !{}",
+        "PASSWORD=!{} # the staging one",
+        "password: !Pass{} and more",
     ],
 )
 def test_a_literal_after_a_tag_or_in_a_lookups_default_is_masked(template: str) -> None:

@@ -262,7 +262,7 @@ def _constant_argument(text: str, comma: int) -> bool:
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if not any(c.isalnum() for c in value) or leave_value(value) or names_a_secret(value):
         return True  # "password=>=>" holds operators, not a value; "=$db_password" a name
-    if yaml_tag(value, text, end) or (value.isdigit() and len(value) < 4):
+    if yaml_tag(value, sep, text, end) or (value.isdigit() and len(value) < 4):
         return True  # !Ref DBPassword, !vault |; a count
     if field_number(value, text, end) or (value[-1] == "]" and P.code.fullmatch(value[:-1])):
         return True  # string password = 5; [for s in x : secret.arn]

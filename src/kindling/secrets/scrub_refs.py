@@ -31,7 +31,7 @@ from kindling.secrets.scrub_values import LazyRe, is_name, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
 STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
-_TAG = LazyRe(r"!!?[A-Za-z][\w.:/-]{0,40}+", re.ASCII)
+_TAG = LazyRe(r"!!?[A-Za-z][A-Za-z:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !Base64
 _PATH = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
 _SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
 _SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
@@ -75,10 +75,13 @@ def slug(value: str) -> bool:
     return _SLUG.fullmatch(value) is not None and wordy(value.replace("-", ""))
 
 
-def yaml_tag(value: str, text: str, end: int) -> bool:
-    """``value`` is a YAML tag, followed by a blank: a function's name (``!Ref``), Ansible's
-    ``!vault``, or a type; never the value itself (alone on its line, ``!x9Qv...`` may be)."""
-    return _TAG.fullmatch(value) is not None and text[end : end + 1] in (" ", "\t")
+def yaml_tag(value: str, sep: str, text: str, end: int) -> bool:
+    """``value``, after YAML's ``key:``, is a tag followed by a blank: a function's name
+    (``!Ref``), Ansible's ``!vault``, or a type; never the value itself (alone on its line,
+    ``!x9Qv...`` may be; after ``=``, ``PASSWORD=!Secret # a comment`` is)."""
+    if "=" in sep or ":" not in sep or text[end : end + 1] not in (" ", "\t"):
+        return False
+    return _TAG.fullmatch(value) is not None
 
 
 def field_number(value: str, text: str, end: int) -> bool:
