@@ -9,14 +9,16 @@ and what is deliberately left.
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (the words that name
 a secret, and ``key_kind``), ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
-a bracket in it would make read as code) and ``secrets.scrub_refs`` (what refers to a secret
-kept elsewhere: a variable's name, a YAML tag, a field's number).
+a bracket in it would make read as code), ``secrets.scrub_refs`` (what refers to a secret
+kept elsewhere: a variable's name, a YAML tag, a field's number) and ``secrets.scrub_envline``
+(a ``.env`` line's value with blanks, and a command's environment prefix).
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_envline import ENV_LINE_SRC, env_line
 from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
@@ -67,26 +69,6 @@ def _xml(m: re.Match[str]) -> tuple[str, str] | None:
     lead = inner[: len(inner) - len(inner.lstrip())]
     trail = inner[len(inner.rstrip()) :]
     return kind, f"{m['open']}{lead}{mask(kind)}{trail}</{m['tag']}>"
-
-
-# A .env line whose unquoted value has blanks: the whole rest of the line is the value.
-_ENV_LINE_SRC = (
-    r"(?m)^(?P<keep>[ \t]*+(?:export[ \t]++)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}+)"
-    r"(?:=|[ \t]*+(?:::=|:=|\?=|\+=)[ \t]*+))"
-    r"(?P<value>[^\s\"'`$][^\r\n]*?[ \t][^\r\n]*?)[ \t]*+$"
-)
-
-
-def _env_line(m: re.Match[str]) -> tuple[str, str] | None:
-    key = m["key"]
-    kind = key_kind(key, len(key))
-    if kind is None:
-        return None
-    value = m["value"]
-    first = value.split(None, 1)[0]
-    if leave_value(first) or P.code.fullmatch(first) or P.code.fullmatch(value):
-        return None
-    return kind, f"{m['keep']}{mask(kind)}"
 
 
 _OPERATOR = r"(?::{1,3}=|\?\??=|\+=|\.=|=>|=(?![=~])|:(?!:)|<-(?![-<]))"
@@ -393,7 +375,7 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("${",), LazyPattern(_SHELL_DEFAULT_SRC, a), _shell_default),
         (("</",), LazyPattern(_XML_SRC, a), _xml),
-        (KEY_WORDS, LazyPattern(_ENV_LINE_SRC, ai), _env_line),
+        (KEY_WORDS, LazyPattern(ENV_LINE_SRC, ai), env_line),
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
         (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),

@@ -15,7 +15,8 @@ a blank (the verb). Small letters alone are a password when drawn (an app passwo
 
 A passphrase on a config line (YAML, INI, TOML, properties) is the whole rest of the line
 after a password key (``passphrase = correct horse battery staple``), unless it reads as a
-description or code (``PROSE_WORDS``, brackets, operators, quotes, a title).
+description or code (``PROSE_WORDS``, brackets, operators, quotes, a title) or a command
+follows it (``secrets.scrub_envline``).
 
 A password drawn by a generator with signs in it (``k#9Lm!2pQ@x7$Rz&``) is masked even alone,
 as a generated key is: 16 to 64 characters with two signs or more among letters and digits,
@@ -27,19 +28,15 @@ and one digit in 12 characters are enough.
 ``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
 passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
 Must not import anything from Kindling except ``secrets.scrub_values``,
-``secrets.scrub_context`` and ``secrets.scrub_keys``.
+``secrets.scrub_context``, ``secrets.scrub_keys`` and ``secrets.scrub_envline``.
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import (
-    DOTTED_CODE,
-    NEAR_HEAD_SRC,
-    VERSION_PATH,
-    about_other,
-)
+from kindling.secrets.scrub_context import DOTTED_CODE, NEAR_HEAD_SRC, VERSION_PATH, about_other
+from kindling.secrets.scrub_envline import command_follows
 from kindling.secrets.scrub_keys import LOCAL_WORDS, STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
@@ -232,6 +229,8 @@ def _phrase_line(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a sentence, a call, an expression, a list
     if any(w.lower().strip("'!?") in PROSE_WORDS for w in words) or leave_value(words[0]):
         return None
+    if command_follows(value):
+        return None  # ``PGPASSWORD=x psql -h db``: the value, then a command
     if words[0][0].isupper() and all(w.isalpha() for w in words):
         return None  # ``Admin Console``: a title, a label
     start = m.start("value")

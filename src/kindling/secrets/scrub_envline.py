@@ -1,0 +1,63 @@
+"""A ``.env`` line whose unquoted value has blanks, and a command's environment prefix.
+
+In a ``.env`` file an unquoted value may hold blanks (``PASSWORD=correct horse battery``): the
+whole rest of the line is the value, and this rule masks it. On a command line the first
+blank ends it (issue 32, seventeenth pass): ``PGPASSWORD=x psql -h db`` and
+``TF_VAR_db_password=x terraform plan`` gave the program its environment, and ``export
+API_KEY=x && npm start`` ran a second command; masking the rest lost what was run. When
+the rest reads as a command (a program's name, a flag, a path, a shell operator), this rule
+leaves the line to ``secrets.scrub_keyed``'s key-value rule, which masks the value alone
+(``secrets.scrub_password``'s passphrase on a config line asks ``command_follows`` too).
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keys import key_kind
+from kindling.secrets.scrub_values import LazyRe, P, leave_value, mask
+
+ENV_LINE_SRC = (
+    r"(?m)^(?P<keep>[ \t]*+(?:export[ \t]++)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}+)"
+    r"(?:=|[ \t]*+(?:::=|:=|\?=|\+=)[ \t]*+))"
+    r"(?P<value>[^\s\"'`$][^\r\n]*?[ \t][^\r\n]*?)[ \t]*+$"
+)
+# A shell's operator between blanks, a flag, or a path: what a command line holds and a
+# phrase does not.
+_COMMAND = LazyRe(
+    r"[ \t](?:&&|\|\|?|;|>>?|2>&1|<)(?:[ \t]|$)|[ \t](?:--?[A-Za-z]|\.{0,2}/)", re.ASCII
+)
+_PROGRAMS = frozenset(
+    """psql pg_dump mysql mongosh redis-cli sqlcmd npm npx yarn pnpm node bun deno python
+    python3 pytest uv uvx poetry pip go cargo terraform tofu terragrunt docker podman kubectl
+    helm gh git curl wget make bash sh zsh ruby bundle rails rake java mvn gradle dotnet aws
+    gcloud az ansible-playbook ansible php composer jest vitest sentry-cli vercel netlify
+    wrangler flyctl heroku firebase supabase doppler op vault kindling""".split()  # noqa: SIM905
+)
+
+
+def command_follows(value: str) -> bool:
+    """What follows the first blank of ``value`` reads as a command, not the rest of a phrase:
+    a shell's operator, a flag or a path; or a program's name after a first word that is no
+    word (``hunter2 npm test``; after ``correct``, ``yarn`` may be the passphrase's)."""
+    first, rest = value.split(None, 1)
+    if _COMMAND.search(" " + rest) is not None:
+        return True
+    return rest.split(None, 1)[0] in _PROGRAMS and not first.isalpha()
+
+
+def env_line(m: re.Match[str]) -> tuple[str, str] | None:
+    key = m["key"]
+    kind = key_kind(key, len(key))
+    if kind is None:
+        return None
+    value = m["value"]
+    first = value.split(None, 1)[0]
+    if leave_value(first) or P.code.fullmatch(first) or P.code.fullmatch(value):
+        return None
+    if command_follows(value):
+        return None  # PGPASSWORD=x psql -h db: the key-value rule masks the value alone
+    return kind, f"{m['keep']}{mask(kind)}"
