@@ -59,6 +59,8 @@ def test_a_standard_tag_is_kept_and_its_value_masked() -> None:
     [
         # CloudFormation's functions, and Ansible's encrypted value.
         "      MasterUserPassword: !Ref DBPassword",
+        "      MasterUserPassword: !Ref DBApiKeyRds1",
+        "      ClientSecret: !Ref GoogleOauthClientSecretV2",
         "      MasterUserPassword: !GetAtt DatabaseSecret.Password",
         "      MasterUserPassword: !Sub '{{resolve:secretsmanager:${DBSecret}:SecretString:pw}}'",
         "      MasterUserPassword: !If [HasPassword, !Ref DBPassword, !Ref AWS::NoValue]",
@@ -98,16 +100,20 @@ def test_a_reference_or_a_name_after_a_secrets_key_is_left(text: str) -> None:
     assert scrub_secrets(text).text == text
 
 
-_TAGS = ("Ref", "GetAtt", "Sub", "ImportValue", "FindInMap", "Select", "If", "Join", "Base64")
+# The functions that take a name; the others take a list (``!If [Cond, a, b]``) or text.
+_TAGS = ("Ref", "GetAtt", "ImportValue", "Condition")
 _KEYS = ("MasterUserPassword", "ApiKey", "AuthToken", "ClientSecret", "db_password")
-_WORDS = ("DB", "Rds", "Master", "Password", "Secret", "Api", "Key", "Token", "Prod", "Param")
+_WORDS = (
+    *("DB", "Rds", "Master", "Password", "Secret", "Api", "Key", "Token", "Prod", "Jwt"),
+    *("Google", "Oauth", "Client", "Admin", "Github", "Pat", "Signing", "Stripe", "Param"),
+)
 
 
 @given(
     key=st.sampled_from(_KEYS),
     tag=st.sampled_from(_TAGS),
     words=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4, unique=True),
-    suffix=st.sampled_from(("", "1", "2", "V2", ".Arn", ".SecretString", ".Password")),
+    suffix=st.sampled_from(("", "1", "2", "V2", "123", ".Arn", ".SecretString", ".Password")),
 )
 def test_a_cloudformation_function_is_never_masked(
     key: str, tag: str, words: list[str], suffix: str

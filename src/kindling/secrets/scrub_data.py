@@ -24,7 +24,8 @@ pass).
 Read on the first call of ``scrub_secrets`` (four JSON files, about 200 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
 ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_encoded`` and
-``secrets.scrub_ids`` (a value that is a public id or a certificate is left).
+``secrets.scrub_ids`` (a value that is a public id or a certificate is left) and
+``secrets.scrub_refs`` (a name after a YAML function's tag is left).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ import re
 from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import public_id
-from kindling.secrets.scrub_values import LazyPattern, LazyRe, entropy, leave_value, mask
+from kindling.secrets.scrub_refs import after_function
+from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,9 +54,6 @@ DATA_FILES = tuple(
     )
 )
 KIND = "vendor_secret"
-# A YAML function's tag just before the value: CloudFormation's ``ClientSecret: !Ref Name``
-# names the parameter that holds the secret.
-_TAGGED = LazyRe(r"![A-Z][A-Za-z]{1,15}+[ \t]++\Z", re.ASCII)
 
 
 def _handler(min_entropy: float) -> Rule:
@@ -72,8 +71,8 @@ def _handler(min_entropy: float) -> Rule:
             return None  # base64 of a JSON document that holds no secret
         start, end = m.span(group)
         text = m.string
-        if _TAGGED.search(text[max(0, start - 24) : start]):
-            return None
+        if after_function(text, start):
+            return None  # ClientSecret: !Ref Name names the parameter that holds it
         return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"
 
     return gated(rule)

@@ -13,7 +13,8 @@ secrets: infrastructure's code, where a password is most often a reference):
 - a YAML tag (``yaml_tag``): CloudFormation's functions (``!Ref DBPassword``, ``!GetAtt
   Secret.Password``, ``!Sub '{{resolve:...}}'``) and Ansible's ``!vault |`` (the ciphertext
   follows) are no value; a standard tag names the type of the value after it (``!!str
-  84jd...``), which the rule reads past the tag;
+  84jd...``), which the rule reads past the tag; after a function's tag a name is no value for
+  the rules that read a value near a secret's word either (``after_function``);
 - a field's number (``field_number``): a protocol buffer's ``string password = 5;``, and a
   field's or an enum entry's number before its options (``PASSWORD = 3 [deprecated = true];``);
   and one to three digits, a count rather than any password.
@@ -82,6 +83,19 @@ def yaml_tag(value: str, sep: str, text: str, end: int) -> bool:
     if "=" in sep or ":" not in sep or text[end : end + 1] not in (" ", "\t"):
         return False
     return _TAG.fullmatch(value) is not None
+
+
+# CloudFormation's functions that take a name (``ClientSecret: !Ref Name``); ``!Sub`` and
+# ``!Base64`` take text, which may hold the secret itself.
+_FUNCTION_BEFORE = LazyRe(r"!(?:Ref|GetAtt|ImportValue|Condition|GetAZs)[ \t]++\Z", re.ASCII)
+
+
+def after_function(text: str, start: int) -> bool:
+    """The token at ``start`` follows a YAML function that takes a name (``!Ref DBApiKey1``,
+    ``!GetAtt Secret.Arn``): it names the parameter or resource that holds the secret. Asked
+    by every rule that reads a token near a secret's word or alone (the near-key rules, the
+    random-token and self-named rules, the rules loaded as data)."""
+    return _FUNCTION_BEFORE.search(text[max(0, start - 24) : start]) is not None
 
 
 def field_number(value: str, text: str, end: int) -> bool:

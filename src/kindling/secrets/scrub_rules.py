@@ -40,6 +40,7 @@ from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_ru
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
+from kindling.secrets.scrub_refs import after_function
 from kindling.secrets.scrub_selfnamed import selfnamed_rules
 from kindling.secrets.scrub_signs import near_signs_rule
 from kindling.secrets.scrub_sql import sql_rules
@@ -220,6 +221,8 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a link in a chain (``spotify:track:<id>``), a port, a URL's part
     if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
         return None  # ``sha256=<digest>``, ``--etag=...``, ``PUBLISHABLE_KEY=``, ``cache.key=``
+    if after_function(m.string, m.start()):
+        return None  # MasterUserPassword: !Ref DBApiKeyRds1 names a parameter
     before = m.string[max(0, m.start() - 30) : m.start()].lower()
     if ssh_blob(token) or base64_fixture(before) or public_id(token) or _MANGLED.match(token):
         return None  # an SSH key's blob, a base64 fixture (not ``base64 -d``'s), an id, a symbol

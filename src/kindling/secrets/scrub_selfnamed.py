@@ -28,7 +28,8 @@ a key of another kind (``cache_key_...``, ``scrub_loose.OTHER_KEYS``) and a migr
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_loose`` (``OTHER_KEYS``),
-``secrets.secret_shapes`` and ``secrets.regex_cache``.
+``secrets.scrub_refs`` (``after_function``), ``secrets.secret_shapes`` and
+``secrets.regex_cache``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_loose import OTHER_KEYS
+from kindling.secrets.scrub_refs import after_function
 from kindling.secrets.scrub_values import LazyPattern, leave_value, looks_generated, mask
 from kindling.secrets.secret_shapes import TOKEN_SHAPES
 
@@ -129,6 +131,8 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a constant's name, a test's (``test_issue_1234``; not ``test_key_0000``)
     if _PATH.search(token) and not token.endswith("=") and "+" not in token:
         return None  # a path (base64's ``/`` comes with ``+`` or padding)
+    if after_function(text, start):
+        return None  # !Ref DBApiKey123: a parameter's name
     if text.endswith("def ", 0, start) or "[REDACTED" in text[max(0, start - 10) : start]:
         return None  # a function's name; a mask's tail
     if not _filled(token) or _names_other_key(token):
