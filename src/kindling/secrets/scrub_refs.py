@@ -95,7 +95,8 @@ def after_function(text: str, start: int) -> bool:
     ``!GetAtt Secret.Arn``): it names the parameter or resource that holds the secret. Asked
     by every rule that reads a token near a secret's word or alone (the near-key rules, the
     random-token and self-named rules, the rules loaded as data)."""
-    return _FUNCTION_BEFORE.search(text[max(0, start - 24) : start]) is not None
+    before = text[max(0, start - 24) : start]
+    return "!" in before and _FUNCTION_BEFORE.search(before) is not None
 
 
 def field_number(value: str, text: str, end: int) -> bool:
