@@ -422,6 +422,12 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "backslashes": "'\\\\' * (1 << 20)",
     "escaped newlines on one line": "'token=x\\\\n' * 110_000",
     "unicode escapes": "'\\\\u0041' * 170_000",
+    # Issue 32, seventeenth pass: references, environment prefixes, field numbers, glued tails.
+    "CloudFormation functions": "'MasterUserPassword: !Ref DBPassword\\n' * 30_000",
+    "standard tags": "'password: !!str ' * 65_000",
+    "environment prefixes": "'PGPASSWORD=Xk9mQ2vLp7wZr4Tn psql -h db\\n' * 26_000",
+    "protocol buffer fields": "'  string password = 5;\\n' * 45_000",
+    "a tail glued to a mask": "'ghp_aB3dE5gH7jK9mN1pQ3rS5tU7vW9xY1zA2bC4' + 'a' * (1 << 20)",
     "an escaped value unclosed": "'password=\\\\\\\\\\\\\"' + 'a' * (1 << 20)",
 }
 
