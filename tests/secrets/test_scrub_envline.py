@@ -84,3 +84,12 @@ def test_a_drawn_value_before_a_command_is_masked_and_the_command_kept(
     out = scrub_secrets(f"DB_PASSWORD={value} {command}").text
     assert value not in out, out
     assert out.endswith(f"] {command}"), out
+
+
+@pytest.mark.parametrize(
+    "text", ["token=key ", "PASSWORD=abc \t", "SECRET=x \nnext", "API_KEY=a  "]
+)
+def test_a_value_followed_by_blanks_alone_is_read_without_error(text: str) -> None:
+    """A hypothesis case: the line's value held a blank and nothing after it."""
+    out = scrub_secrets(text).text
+    assert out == scrub_secrets(out).text

@@ -43,7 +43,10 @@ def command_follows(value: str) -> bool:
     """What follows the first blank of ``value`` reads as a command, not the rest of a phrase:
     a shell's operator, a flag or a path; or a program's name after a first word that is no
     word (``hunter2 npm test``; after ``correct``, ``yarn`` may be the passphrase's)."""
-    first, rest = value.split(None, 1)
+    parts = value.split(None, 1)
+    if len(parts) < 2:
+        return False  # ``token=key `` (a blank ends the line): nothing follows
+    first, rest = parts
     if _COMMAND.search(" " + rest) is not None:
         return True
     return rest.split(None, 1)[0] in _PROGRAMS and not first.isalpha()
