@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
-from kindling.secrets.scrub_refs import after_function
+from kindling.secrets.scrub_refs import DOTTED_CODE, after_function
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
     HEXISH,
@@ -54,7 +54,6 @@ VERSION_PATH = LazyRe(
 )
 
 
-DOTTED_CODE = LazyRe(r"[A-Za-z_][\w]*+(?:\.[A-Za-z_][\w]*+)++", re.ASCII)
 UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
 
 

@@ -28,16 +28,18 @@ and one digit in 12 characters are enough.
 ``phrase_rules`` run before the key-value rules (``secrets.scrub_keyed``), which would mask a
 passphrase's first word only; ``password_rules`` after them, which mask every other syntax.
 Must not import anything from Kindling except ``secrets.scrub_values``,
-``secrets.scrub_context``, ``secrets.scrub_keys`` and ``secrets.scrub_envline``.
+``secrets.scrub_context``, ``secrets.scrub_keys``, ``secrets.scrub_envline`` and
+``secrets.scrub_refs`` (``DOTTED_CODE``).
 """
 
 from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import DOTTED_CODE, NEAR_HEAD_SRC, VERSION_PATH, about_other
+from kindling.secrets.scrub_context import NEAR_HEAD_SRC, VERSION_PATH, about_other
 from kindling.secrets.scrub_envline import command_follows
 from kindling.secrets.scrub_keys import LOCAL_WORDS, STATUS_WORDS, key_kind
+from kindling.secrets.scrub_refs import DOTTED_CODE
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,

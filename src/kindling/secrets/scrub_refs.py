@@ -33,7 +33,8 @@ from kindling.secrets.scrub_values import LazyRe, is_name, wordy
 # A standard tag is followed by the value it types: the key rule reads past it.
 STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !Base64
-_PATH = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
+# A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
+DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
 _SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
 _SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
 # ``[optional|repeated] <type> <name> = <number>``, then options (``[deprecated = true]``) or
@@ -66,7 +67,7 @@ def names_a_secret(value: str) -> bool:
     """``$db_password``, ``"var.api_key"``: a reference to a secret, by its name."""
     if _SHELL_NAME.fullmatch(value) is not None:
         return named_by_key(value[1:])
-    return _PATH.fullmatch(value) is not None and named_by_key(value.rsplit(".", 1)[1])
+    return DOTTED_CODE.fullmatch(value) is not None and named_by_key(value.rsplit(".", 1)[1])
 
 
 def slug(value: str) -> bool:
