@@ -150,3 +150,21 @@ def test_a_name_a_decoded_reading_masks_is_not_copied(text: str) -> None:
     # are not copied back from a reading (the text's copies are the name again).
     out = scrub_secrets(text).text
     assert "parse_list_header('token, \"quoted value\"')" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # (hypothesis, ``test_idempotent``: the key was masked only by a second scrub, once the
+        # private block's lines were one mask and the text read as JSON)
+        "<PRIVATE>\nline one\nline two\n</PRIVATE>\\nAKIAIOSFODNN7EXAMPLE",
+        'starting\nlog: {\\"level\\": \\"info\\"}\\nAKIAIOSFODNN7EXAMPLE\ndone',
+        'x = 1\nmsg = "header\\nAKIAIOSFODNN7EXAMPLE"\ny = 2',
+    ],
+)
+def test_a_token_after_an_escaped_newline_in_a_text_of_many_lines_is_masked(text: str) -> None:
+    """A line that reads as a JSON string's inside is decoded even among plain lines: after
+    ``\\n`` the token starts a word."""
+    out = scrub_secrets(text).text
+    assert "AKIAIOSFODNN7EXAMPLE" not in out, out
+    assert scrub_secrets(out).text == out

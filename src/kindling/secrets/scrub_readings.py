@@ -131,7 +131,22 @@ def _json_text(text: str) -> bool:
 def json_decodings(text: str) -> list[str]:
     """``text`` with its JSON string escapes decoded, once and, for a string encoded twice
     (JSON inside a JSON string: ``\\\"``), twice: what a transcript or a log holds encoded,
-    as it was written. Empty when ``text`` reads as no JSON string's inside."""
+    as it was written. Empty when ``text`` reads as no JSON string's inside. A text of many
+    lines is read by the lines that do (a log line's payload among plain ones): a token after
+    an escaped newline (``\\nAKIA...``) is a word's end there, as it is nowhere else."""
+    if "\n" not in text or _json_text(text):
+        return _decoded(text)
+    # Lines of their own (a log's, a source file's): each line that reads as a JSON string's
+    # inside, decoded, once and twice.
+    lines = [_decoded(line) for line in text.split("\n") if _json_text(line)]
+    return [
+        "\n".join(d[i] for d in lines if len(d) > i)
+        for i in (0, 1)
+        if any(len(d) > i for d in lines)
+    ]
+
+
+def _decoded(text: str) -> list[str]:
     out: list[str] = []
     while len(out) < 2 and _json_text(out[-1] if out else text):
         decoded = _JSON_ESCAPE.sub(_unescape, out[-1] if out else text)
