@@ -176,6 +176,8 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     text = m.string
     if about_other(m) or leave_value(value) or "@" in m["between"]:
         return None  # (``@``: the word was a URL's placeholder, ``<password>@host:5432/db``)
+    if leave_value(m["between"].lstrip(" \t=:\"'`") + value):
+        return None  # a part of a reference: ``password: vault:secret/app#pw``
     # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and
     # digits spelled from no words is the secret's value or its dummy, random or not.
     drawn = credential_like(value) and has_candidate(value)

@@ -23,6 +23,7 @@ from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, ke
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
     field_number,
+    label,
     named_by_key,
     names_a_secret,
     slug,
@@ -182,15 +183,19 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
             # (a password may be "password": it is still the password)
-        if ("_" in quoted and quoted.isupper() and named_by_key(quoted)) or names_a_secret(quoted):
+        if names_a_secret(quoted):
             return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key": a path
         if kind != "password" and slug(quoted):
             return None  # creation_token = "my-efs-filesystem": a resource's name
+        if kind == "password" and label(quoted):
+            return None  # "new_password": "Nytt passord": a user interface's label
         compared = "cmp" in m.re.groupindex and m["cmp"] is not None
         if compared and (not compared_value(kind, quoted) or quoted.lower() in STATUS_WORDS):
             return None  # (=== 'true' tests a flag)
         if VERSION_RANGE.fullmatch(quoted):
             return None  # "@inquirer/password": "^5.0.12" names a package and its version
+        if "," in sep and _NEXT_KEY.match(text, m.end()):
+            return None  # {"name": "DB_PASSWORD", "value": "x"}: "value" is the next key
         width = 3 if m["tq"] is not None or m["tsq"] is not None else 1
         quote = f'{m["esc"]}"' if m["eq"] is not None else text[m.end() - width : m.end()]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
@@ -201,6 +206,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     value = (bare[:cut] if cut > 0 else bare).rstrip(",)}")
     tail = bare[len(value) :]
     after = tail or text[m.end() : m.end() + 1]  # (a "," after it: the next argument's)
+    if value.endswith(":") and leave_value(text[m.start("bare") :].split("\n", 1)[0].rstrip()):
+        return None  # DB_PASSWORD: vault: secret/data/app#password (a reference)
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None
@@ -224,6 +231,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
+_NEXT_KEY = LazyRe(r"[ \t]*+:(?!:)", re.ASCII)  # (not ``::``, a C++ scope or Ruby's ``::``)
 _CONSTANT_ARGUMENT = LazyRe(
     r"[(,][ \t]*+(?:(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+|:[a-z_]\w*+)"
     r"|\{[ \t]*+:?[a-z_]\w*+",  # an Erlang or Elixir tuple: {password, "x"}, {:password, "x"}

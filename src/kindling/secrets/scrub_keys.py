@@ -24,6 +24,22 @@ STATUS_WORDS = frozenset(
 )
 _FORGES = ("github", "gitlab", "gh", "gl", "ado", "azure", "devops", "bitbucket", "gitea", "hf")
 _FORGE_PATS = tuple(f"{forge}pat" for forge in _FORGES)  # as ``key_kind`` reads a key
+# Words that make a key name a secret wherever they stand in it (``SECRET_KEY_BASE``,
+# ``DB_PASSWORD_2``); such a key names one loosely, so its value must look generated
+# (``scrub_loose``'s key rule, and ``scrub_named``'s fields that name another's value).
+ANYWHERE_WORDS = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
+# Words that make such a key name something about a secret (``secret_name``, ``token_id``,
+# ``password_hash``, a publishable key), not the secret.
+ABOUT_WORDS = ("public", "publishable", "pub_", "_id", "-id", "hash", "sha", "name")
+
+
+def loosely_named(key: str) -> bool:
+    """``key`` holds a secret's word anywhere and no word about one (``DB_PASSWORD_2``,
+    ``TEST_PASSWORD_LONG_1``; not ``secret_name``)."""
+    key = key.lower()
+    return any(w in key for w in ANYWHERE_WORDS) and not any(w in key for w in ABOUT_WORDS)
+
+
 # The password word abbreviated (``Pswd``) or in the languages keys are named in (``PAROL``,
 # ``senha``, ``DB_PASSWORT``; ASCII spellings, as names are written).
 _OTHER_PASSWORD_WORDS = (

@@ -21,7 +21,9 @@ an API client's constructor takes first when it reads as a key (``FirecrawlClien
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``,
-``secrets.scrub_signs`` (the judges of a draw with signs in it) and ``secrets.scrub_gate``.
+``secrets.scrub_signs`` (the judges of a draw with signs in it), ``secrets.scrub_gate`` and
+``secrets.scrub_keys`` (the words that make a key name a secret loosely) and
+``secrets.scrub_refs`` (a value that names a secret).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import re
 
 from kindling.secrets.scrub_encoded import DIGEST_LABELS, base64_secret
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_keys import ABOUT_WORDS, ANYWHERE_WORDS, loosely_named
+from kindling.secrets.scrub_refs import names_a_secret
 from kindling.secrets.scrub_signs import (
     CALL,
     CODE_TELLS,
@@ -57,9 +61,8 @@ if TYPE_CHECKING:
 
 # A key holding a secret word or a vendor name anywhere (``SECRET_KEY_BASE``,
 # ``datadog_app = ...``, ``<vendor>_api = ...``), with a value that looks generated.
-_ANYWHERE = ("secret", "token", "passw", "apikey", "api_key", "api-key", "credential")
 _API_ENDS = ("_api", "-api")  # ending the key only: ``google-api-services-x:<version>`` names
-LOOSE_WORDS = (*_ANYWHERE, *_API_ENDS)
+LOOSE_WORDS = (*ANYWHERE_WORDS, *_API_ENDS)
 
 
 # A quoted value may open a parenthesis (``KEY = ("..."``: Python joins the strings of a long
@@ -84,8 +87,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     # The value test the end needs, first: most operators in code are followed by a name or a
     # path, and then the key is never looked at.
     long_number = value.isdigit() and len(value) >= 14
-    if not (long_number or random_enough(value)) or leave_value(value):
-        return None
+    if not (long_number or random_enough(value)) or leave_value(value) or names_a_secret(value):
+        return None  # (``"GITHUB_TOKEN_2"``: a variable's name)
     if not has_candidate(value):
         return None
     start = m.start()
@@ -96,11 +99,11 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     key = key_match[0].lower()
     vendor = any(word in key for word in P.vendor_words)
-    if not vendor and not any(w in key for w in _ANYWHERE) and not key.endswith(_API_ENDS):
-        return None  # (a key ending in a weak word is the rule below's)
     if any(w in key for w in ("public", "publishable", "pub_")):
         return None  # published on purpose: a publishable key is not a secret
-    if not vendor and any(w in key for w in ("_id", "-id", "hash", "sha", "name")):
+    if not vendor and not loosely_named(key) and not key.endswith(_API_ENDS):
+        return None  # (a key ending in a weak word is the rule below's)
+    if not vendor and any(w in key for w in ABOUT_WORDS):
         return None  # secret_name, token_id, password_hash: about a secret, not one
     # A vendor's key can be a long number (a client id) as well as a random string.
     if not (random_enough(value) or (vendor and long_number)):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_kind
+from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_kind, loosely_named
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -32,6 +32,7 @@ from kindling.secrets.scrub_values import (
     is_name,
     leave_value,
     mask,
+    random_enough,
     too_short,
 )
 
@@ -54,9 +55,19 @@ _NAME_VALUE_SRC = (
 )
 
 
+def named_kind(key: str, value: str) -> str | None:
+    """The kind of secret a field's ``key`` names for another field's ``value``: as a key
+    names its own (``key_kind``), or loosely (``DB_PASSWORD_2``, ``TEST_PASSWORD_LONG_1``) when
+    the value looks generated, as ``scrub_loose`` reads the same key before its own value."""
+    kind = key_kind(key, len(key))
+    if kind is None and loosely_named(key) and random_enough(value):
+        return "secret"
+    return kind
+
+
 def _name_value(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = key_kind(m["key"], len(m["key"]))
     value = next(v for v in (m["dq"], m["sq"], m["bare"], "") if v is not None)
+    kind = named_kind(m["key"], value)
     if kind is None or not value or leave_value(value) or too_short(kind, value):
         return None
     quote = '"' if m["dq"] is not None else "'" if m["sq"] is not None else ""
@@ -99,9 +110,8 @@ _ATTRIBUTE_CHILD_SRC = (
 
 
 def _sibling(m: re.Match[str]) -> tuple[str, str] | None:
-    key = m["key"].strip()
-    kind = key_kind(key, len(key))
     value = m["value"].strip()
+    kind = named_kind(m["key"].strip(), value)
     if kind is None or not value or leave_value(value) or too_short(kind, value):
         return None
     return kind, f"{m['keep']}{mask(kind)}"
@@ -253,8 +263,8 @@ def _webhook_key(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 def _add_key(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = key_kind(m["key"], len(m["key"]))
     value = m["value"]
+    kind = named_kind(m["key"], value)
     if kind is None or not value or leave_value(value):
         return None
     return kind, f"{m['keep']}{mask(kind)}{m['q2']}"

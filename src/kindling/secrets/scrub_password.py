@@ -39,7 +39,7 @@ import re
 from kindling.secrets.scrub_context import NEAR_HEAD_SRC, VERSION_PATH, about_other
 from kindling.secrets.scrub_envline import command_follows
 from kindling.secrets.scrub_keys import LOCAL_WORDS, STATUS_WORDS, key_kind
-from kindling.secrets.scrub_refs import DOTTED_CODE
+from kindling.secrets.scrub_refs import DOTTED_CODE, label
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -229,12 +229,11 @@ def _phrase_line(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if value.endswith((".", ":", ",", ")")) or any(c in value for c in "()[]{}=,;<>`\"'"):
         return None  # a sentence, a call, an expression, a list
-    if any(w.lower().strip("'!?") in PROSE_WORDS for w in words) or leave_value(words[0]):
-        return None
-    if command_follows(value):
-        return None  # ``PGPASSWORD=x psql -h db``: the value, then a command
-    if words[0][0].isupper() and all(w.isalpha() for w in words):
-        return None  # ``Admin Console``: a title, a label
+    prose = any(w.lower().strip("'!?") in PROSE_WORDS for w in words) or label(value)
+    if prose or leave_value(words[0]) or leave_value(value):
+        return None  # a label ("Nytt passord"), a reference (``vault: secret/data/x#pw``)
+    if command_follows(value) or (words[0][0].isupper() and all(map(str.isalpha, words))):
+        return None  # ``PGPASSWORD=x psql -h db``: a command follows; ``Admin Console``: a title
     start = m.start("value")
     after = m.string[start + len(value) : m.end()]  # blanks, then a comment
     return "password", f"{m.string[m.start() : start]}{mask('password')}{after}"
@@ -370,7 +369,7 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if m["q"] and value[-1:] in "\"'`":
         value = value[:-1]  # the closing quote
-    value = value.rstrip(".,;:?)")  # a sentence's end; a password may end in "!"
+    value = value.rstrip(".,;:?)\"'`")  # a sentence's or a string's end; a password may end in "!"
     if len(value) < 4 or not any(c.isalnum() for c in value) or "[REDACTED:" in value:
         return None
     if (

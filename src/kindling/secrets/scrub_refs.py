@@ -9,7 +9,12 @@ secrets: infrastructure's code, where a password is most often a reference):
 - a quoted path whose last part is such a name (Terraform's ``"var.api_key"``, a setting's
   ``"module.db.password"``): a name, never the secret;
 - words in small letters joined by ``-``, as a token's value (``slug``: EFS's
-  ``creation_token = "my-efs-filesystem"``): a name;
+  ``creation_token = "my-efs-filesystem"``, ``"my-product"``): a name;
+- a label or a message about the password, as a user interface's strings hold them
+  (``label``: ``"new_password": "Nytt passord"``, ``"Passwort vergessen?"``);
+- a reference to a secret store (in ``scrub_values``' placeholders: ``op://vault/item/field``,
+  ``vault:secret/data/app#password``, ``ref+vault://...``, ``sm://``, ``berglas://``,
+  ``@Microsoft.KeyVault(SecretUri=...)``);
 - a YAML tag (``yaml_tag``): CloudFormation's functions (``!Ref DBPassword``, ``!GetAtt
   Secret.Password``, ``!Sub '{{resolve:...}}'``) and Ansible's ``!vault |`` (the ciphertext
   follows) are no value; a standard tag names the type of the value after it (``!!str
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keys import key_kind
+from kindling.secrets.scrub_keys import LOCAL_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyRe, is_name, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
@@ -35,7 +40,8 @@ STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !Base64
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
-_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
+_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++)++", re.ASCII)
+_NUMBERED = LazyRe(r"(?<=[A-Za-z])_[0-9]{1,3}+\Z", re.ASCII)
 _SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
 # ``[optional|repeated] <type> <name> = <number>``, then options (``[deprecated = true]``) or
 # ``;``. Only a protocol buffer gives a string's field a number (``string password = 5;``);
@@ -52,7 +58,10 @@ def named_by_key(value: str) -> bool:
     """A variable named for a secret (``dbPw``, ``ADMIN_PASSWORD``, ``smtp_user_password``):
     a key word ends it and it reads as a name, short, or spelled from words with one digit at
     most. A generated value whose last two characters happen to be ``pw`` is no name
-    (``vjTGX1ij3UV7GIpW``; of such draws with one digit, 1.6 % still read as names)."""
+    (``vjTGX1ij3UV7GIpW``; of such draws with one digit, 1.6 % still read as names). A name
+    may be numbered (``DB_PASSWORD_2``, ``CKV_SECRET_14``)."""
+    if (number := _NUMBERED.search(value)) is not None:
+        value = value[: number.start()]
     if key_kind(value, len(value)) is None:
         return False
     if len(value) < 16:
@@ -64,10 +73,24 @@ def named_by_key(value: str) -> bool:
 
 
 def names_a_secret(value: str) -> bool:
-    """``$db_password``, ``"var.api_key"``: a reference to a secret, by its name."""
+    """``$db_password``, ``"var.api_key"``, ``"GITHUB_TOKEN"``: a reference to a secret, by
+    its name (a constant's in capitals; an environment variable's)."""
+    if "_" in value and value.isupper() and named_by_key(value):
+        return True
     if _SHELL_NAME.fullmatch(value) is not None:
         return named_by_key(value[1:])
     return DOTTED_CODE.fullmatch(value) is not None and named_by_key(value.rsplit(".", 1)[1])
+
+
+def label(value: str) -> bool:
+    """Words with a blank, one of them the password word in a language keys and texts are
+    written in (``"New password"``, ``"Gjenta passord"``, ``"Nouveau mot de passe"``,
+    ``"Passordet må ha minst 6 tegn."``): a user interface's label or message about the
+    password. A passphrase is drawn from words, and never names itself one."""
+    if not any(c.isspace() for c in value.strip()):
+        return False
+    lowered = value.lower()
+    return "password" in lowered or any(word in lowered for word in LOCAL_WORDS)
 
 
 def slug(value: str) -> bool:

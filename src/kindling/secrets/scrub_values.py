@@ -94,10 +94,10 @@ _LEAVE_VALUE_SRC = r"""
     | \{\.?[\w.]*\}                # {} {0} {token}, a JSONPath's {.data.token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
+    | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
     | <[^<>]+>                     # <your-token>
     | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
-    | %[A-Za-z_]\w*%               # %NUGET_PASSWORD%
-    | [?] | :[A-Za-z_]\w*          # SQL parameters
+    | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,}  # one character repeated
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key
