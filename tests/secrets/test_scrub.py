@@ -428,6 +428,11 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "environment prefixes": "'PGPASSWORD=Xk9mQ2vLp7wZr4Tn psql -h db\\n' * 26_000",
     "protocol buffer fields": "'  string password = 5;\\n' * 45_000",
     "a tail glued to a mask": "'ghp_aB3dE5gH7jK9mN1pQ3rS5tU7vW9xY1zA2bC4' + 'a' * (1 << 20)",
+    # Issue 32, eighteenth pass: a value ending in ``:`` on every line (each asks whether its
+    # line is a store's reference), a sibling's loose name, masks in an escaped text.
+    "a colon on every line": "'password: a:\\n' * (1 << 16)",
+    "loose names": """'{"name": "DB_PASSWORD_2", "value": "Zk29fLq8Xw3m"},' * (1 << 14)""",
+    "masks, escaped": "'x\\\\n[REDACTED:random_token]:' * (1 << 15)",
     "an escaped value unclosed": "'password=\\\\\\\\\\\\\"' + 'a' * (1 << 20)",
 }
 

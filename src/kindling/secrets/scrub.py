@@ -244,24 +244,23 @@ def _scrub(text: str) -> Scrubbed:
                 _CLEAN.clear()
             _CLEAN[text] = None
         return result
-    # Masking a value (and its copies) can open a word boundary where another secret starts
-    # (`AKIA...EXAMPLEgho_...`): the rules run again over the masked text until nothing more
+    # A mask takes its whole token (``[REDACTED:x]9Q``, ``"[REDACTED:x]!"``). Masking a value
+    # (and its copies) can open a word boundary where another secret starts
+    # (`AKIA...EXAMPLEgho_...`), and a mask that took its token may now stand as a key
+    # (``[REDACTED:password]=x``): the rules run again over the masked text until nothing more
     # changes, so scrubbing is idempotent. Only texts that held a secret pay for it.
+    from kindling.secrets.scrub_masks import whole_tokens
+
+    result = Scrubbed(whole_tokens(result.text), result.kinds, result.found)
     for _ in range(3):
-        if not result.kinds:
-            break
         again = scrub_once(result.text)
-        if again.text == result.text:
+        if (masked := whole_tokens(again.text)) == result.text:
             break
         result = Scrubbed(
-            again.text,
+            masked,
             tuple(sorted({*result.kinds, *again.kinds})),
             tuple({**dict(result.found), **dict(again.found)}.items()),
         )
-    if result.kinds:  # a mask takes its whole token (``[REDACTED:x]9Q``, ``"[REDACTED:x]!"``)
-        from kindling.secrets.scrub_masks import whole_tokens
-
-        result = Scrubbed(whole_tokens(result.text), result.kinds, result.found)
     return result
 
 

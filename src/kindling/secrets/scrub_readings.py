@@ -183,6 +183,9 @@ def masked_stretches(text: str, scrubbed: str) -> list[tuple[str, str]]:
         end = text.find(tail, start) if tail else len(text)
         if start < len(head) or end < 0:
             return out  # (the pieces no longer lie over the text: a mask's own text)
+        if text.startswith(mask := f"[REDACTED:{pieces[i]}]", start):
+            at = start + len(mask)  # masked before this reading: no value (its ``:`` no tail)
+            continue
         value = text[start:end].strip().strip("\"'`")
         if 6 <= len(value) <= 512 and "\n" not in value and not _WORDS.fullmatch(value):
             out.append((value, pieces[i]))

@@ -40,7 +40,7 @@ STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !Base64
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
-_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++)++", re.ASCII)
+_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+|[a-z]++-[a-z]++", re.ASCII)
 _NUMBERED = LazyRe(r"(?<=[A-Za-z])_[0-9]{1,3}+\Z", re.ASCII)
 _SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
 # ``[optional|repeated] <type> <name> = <number>``, then options (``[deprecated = true]``) or
@@ -83,20 +83,22 @@ def names_a_secret(value: str) -> bool:
 
 
 def label(value: str) -> bool:
-    """Words with a blank, one of them the password word in a language keys and texts are
+    """Words with a blank, written as a label or a sentence (a capital first, or ``?``, ``:``,
+    ``.`` or ``!`` last), one of them the password word in a language keys and texts are
     written in (``"New password"``, ``"Gjenta passord"``, ``"Nouveau mot de passe"``,
     ``"Passordet må ha minst 6 tegn."``): a user interface's label or message about the
-    password. A passphrase is drawn from words, and never names itself one."""
-    if not any(c.isspace() for c in value.strip()):
+    password. A passphrase is drawn from words (``aaaa jelszo``, in small letters, is one)."""
+    value = value.strip()
+    if not any(c.isspace() for c in value) or not (value[0].isupper() or value[-1] in "?:.!"):
         return False
     lowered = value.lower()
     return "password" in lowered or any(word in lowered for word in LOCAL_WORDS)
 
 
 def slug(value: str) -> bool:
-    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``placeholder-token-value``):
-    a resource's name or an idempotency token's, never a generated token (a password may be
-    such a passphrase)."""
+    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``placeholder-token-value``;
+    two only of letters, ``my-product``): a resource's name or an idempotency token's, never a
+    generated token (a password may be such a passphrase)."""
     return _SLUG.fullmatch(value) is not None and wordy(value.replace("-", ""))
 
 
