@@ -40,8 +40,7 @@ SECRET = "Xk9mQ2vLp7wZ"
         '"wrong_one_time_password": "Du har tastet feil engangspassord",',
         '"intro_new_password": "Lag et nytt passord. Passordet må ha minst 6 tegn.",',
         "new_password: Nytt passord",
-        # A resource's name as a token, and a variable's or a check's name, numbered.
-        'creation_token = "my-product"',
+        # A variable's or a check's name in capitals, numbered.
         "'Slack Token': 'CKV_SECRET_14',",
         'envToken = "GITHUB_TOKEN_2"',
         # A field that names another's value loosely, given no generated value.
@@ -141,3 +140,14 @@ def test_scrubbing_these_twice_changes_nothing(text: str) -> None:
 
 def test_a_mask_already_in_an_escaped_text_is_kept_as_it_is() -> None:
     assert scrub_secrets("x\\n[REDACTED:random_token]:").text == "x\\n[REDACTED:random_token]:"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["password = Secret_123", "password: Password_1", "token: Token_42", "secret=apiSecret_7"],
+)
+def test_a_numbered_word_is_a_password_unless_it_is_a_constants_name(text: str) -> None:
+    # A constant's name in capitals may be numbered (``GITHUB_TOKEN_2``); a word written so
+    # otherwise is a weak password (the read before landing found these left).
+    value = text.split()[-1].split("=")[-1]
+    assert value not in scrub_secrets(text).text

@@ -21,7 +21,7 @@ an API client's constructor takes first when it reads as a key (``FirecrawlClien
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``,
-``secrets.scrub_signs`` (the judges of a draw with signs in it), ``secrets.scrub_gate`` and
+``secrets.scrub_signs`` (the judges of a draw with signs in it), ``secrets.scrub_gate``,
 ``secrets.scrub_keys`` (the words that make a key name a secret loosely) and
 ``secrets.scrub_refs`` (a value that names a secret).
 """

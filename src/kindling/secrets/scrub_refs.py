@@ -9,7 +9,7 @@ secrets: infrastructure's code, where a password is most often a reference):
 - a quoted path whose last part is such a name (Terraform's ``"var.api_key"``, a setting's
   ``"module.db.password"``): a name, never the secret;
 - words in small letters joined by ``-``, as a token's value (``slug``: EFS's
-  ``creation_token = "my-efs-filesystem"``, ``"my-product"``): a name;
+  ``creation_token = "my-efs-filesystem"``): a name;
 - a label or a message about the password, as a user interface's strings hold them
   (``label``: ``"new_password": "Nytt passord"``, ``"Passwort vergessen?"``);
 - a reference to a secret store (in ``scrub_values``' placeholders: ``op://vault/item/field``,
@@ -40,7 +40,7 @@ STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !Base64
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
-_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+|[a-z]++-[a-z]++", re.ASCII)
+_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
 _NUMBERED = LazyRe(r"(?<=[A-Za-z])_[0-9]{1,3}+\Z", re.ASCII)
 _SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
 # ``[optional|repeated] <type> <name> = <number>``, then options (``[deprecated = true]``) or
@@ -58,9 +58,10 @@ def named_by_key(value: str) -> bool:
     """A variable named for a secret (``dbPw``, ``ADMIN_PASSWORD``, ``smtp_user_password``):
     a key word ends it and it reads as a name, short, or spelled from words with one digit at
     most. A generated value whose last two characters happen to be ``pw`` is no name
-    (``vjTGX1ij3UV7GIpW``; of such draws with one digit, 1.6 % still read as names). A name
-    may be numbered (``DB_PASSWORD_2``, ``CKV_SECRET_14``)."""
-    if (number := _NUMBERED.search(value)) is not None:
+    (``vjTGX1ij3UV7GIpW``; of such draws with one digit, 1.6 % still read as names). A
+    constant's name may be numbered (``DB_PASSWORD_2``, ``CKV_SECRET_14``; ``Password_1`` is
+    a password)."""
+    if value.isupper() and (number := _NUMBERED.search(value)) is not None:
         value = value[: number.start()]
     if key_kind(value, len(value)) is None:
         return False
@@ -96,9 +97,9 @@ def label(value: str) -> bool:
 
 
 def slug(value: str) -> bool:
-    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``placeholder-token-value``;
-    two only of letters, ``my-product``): a resource's name or an idempotency token's, never a
-    generated token (a password may be such a passphrase)."""
+    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``placeholder-token-value``):
+    a resource's name or an idempotency token's, never a generated token (a password may be
+    such a passphrase)."""
     return _SLUG.fullmatch(value) is not None and wordy(value.replace("-", ""))
 
 
