@@ -392,8 +392,7 @@ def _masked_value(original: str, replacement: str, kind: str) -> str | None:
 
 
 def mask_copies(text: str, values: dict[str, str]) -> str:
-    """``text`` with every copy of each value (value -> kind) masked, longest value first."""
-    for value in sorted(values, key=len, reverse=True):
-        if value in text:
-            text = text.replace(value, f"[REDACTED:{values[value]}]")
-    return text
+    """``text`` with every copy of each value (value -> kind) masked (``scrub_masks``)."""
+    from kindling.secrets.scrub_masks import mask_copies as masked
+
+    return masked(text, values, MIN_COPY_CHARS)

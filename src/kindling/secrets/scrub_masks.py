@@ -13,6 +13,12 @@ A rule's pattern ends where its author ended it, and a value can run on past it:
   masked with it. Signs only: a tail with a letter, ``:``, ``@`` or ``/`` is part of
   something else (``"<token>:x-oauth-basic"`` keeps its user).
 
+``mask_copies`` masks every other copy of the values the rules masked (a password a command
+printed twice). Each value was looked for in the whole text, so a text holding thousands of
+masked values (a MiB of random tokens) took time in their product: 18 s for a MiB (issue
+32, nineteenth pass). Past a size, the values a text holds are found in one pass over it,
+by their first characters, and only those are replaced, in the same order as before.
+
 Run once by ``secrets.scrub`` on a text that had a mask. Must not import anything from Kindling
 except ``secrets.regex_cache``.
 """
@@ -35,3 +41,32 @@ def whole_tokens(text: str) -> str:
     if "[REDACTED:" not in text:
         return text
     return _QUOTED_TAIL.sub(r"\1\2\1", _GLUED_TAIL.sub(r"\1", text))
+
+
+# Past this product of values and characters, the values' copies are found in one pass.
+_INDEXED_WORK = 4_000_000
+
+
+def mask_copies(text: str, values: dict[str, str], shortest: int) -> str:
+    """``text`` with every copy of each value (value -> kind; none shorter than ``shortest``)
+    masked, longest value first."""
+    candidates = list(values)
+    if len(candidates) > 8 and len(candidates) * len(text) > _INDEXED_WORK:
+        candidates = _held(text, candidates, shortest)
+    for value in sorted(candidates, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, f"[REDACTED:{values[value]}]")
+    return text
+
+
+def _held(text: str, values: list[str], shortest: int) -> list[str]:
+    """The values ``text`` holds, found in one pass by their first ``shortest`` characters."""
+    heads: dict[str, list[str]] = {}
+    for value in values:
+        heads.setdefault(value[:shortest], []).append(value)
+    held: set[str] = set()
+    get = heads.get
+    for i in range(len(text) - shortest + 1):
+        if (same_head := get(text[i : i + shortest])) is not None:
+            held.update(v for v in same_head if text.startswith(v, i))
+    return [v for v in values if v in held]
