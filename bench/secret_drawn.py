@@ -22,6 +22,8 @@ SIGNS = "!@#$%^&*"
 # WordPress's generator (api.wordpress.org/secret-key) and Django's get_random_secret_key().
 WORDPRESS = ALNUM + "!@#$%^&*()-_ []{}<>~`+=,.;:/?|"
 DJANGO = string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)"
+# Every printable sign but those a sentence cannot hold inside a token (quotes, backslash).
+KEYBOARD = ALNUM + "".join(c for c in string.punctuation if c not in "\"'`\\")
 
 
 def _manifest(secret: str) -> str:
@@ -29,6 +31,11 @@ def _manifest(secret: str) -> str:
     inner = base64.b64encode(secret.encode()).decode()
     manifest = f"apiVersion: v1\nkind: Secret\ndata:\n  aws_secret_access_key: {inner}\n"
     return base64.b64encode(manifest.encode()).decode()
+
+
+def _encoded(encode: Callable[[bytes], bytes], n: int) -> Callable[[random.Random], str]:
+    """``encode`` (base64's, base32's) of ``n`` random bytes."""
+    return lambda rng: encode(bytes(rng.randrange(256) for _ in range(n))).decode()
 
 
 def _draw(alphabet: str, n: int) -> Callable[[random.Random], str]:
@@ -212,6 +219,13 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
         lambda rng: _manifest(_draw(ALNUM + "+/", 40)(rng)),
         "# encoded\n{}",
     ),
+    # Issue 32's nineteenth pass: generators' outputs, bare.
+    ("`openssl rand -base64 12`, bare", _encoded(base64.b64encode, 12), "the value {} came back"),
+    ("base64 of 14 random bytes, bare", _encoded(base64.b64encode, 14), "the value {} came back"),
+    ("a TOTP seed (base32 of 10 bytes), bare", _encoded(base64.b32encode, 10), "the value {} came"),
+    ("16 of the whole keyboard (no quote or `\\`), bare", _draw(KEYBOARD, 16), "the value {} came"),
+    ("20 of the whole keyboard (no quote or `\\`), bare", _draw(KEYBOARD, 20), "the value {} came"),
+    ("24 of the whole keyboard (no quote or `\\`), bare", _draw(KEYBOARD, 24), "the value {} came"),
 ]
 
 

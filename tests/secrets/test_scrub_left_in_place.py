@@ -105,3 +105,39 @@ def test_a_secret_in_the_same_place_is_masked(text: str, secret: str) -> None:
 )
 def test_what_is_still_masked_on_purpose(text: str) -> None:
     assert "[REDACTED:" in scrub_secrets(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Issue 32, nineteenth pass (deepsecrets' fixtures, a tuning source): a call after a
+        # loosely named key names a function,
+        "\ttokenHMACSigner := signer.NewHS256()",
+        "credentials = base64.b64encode(f'{client_id}:{client_secret}'.encode()).decode()",
+        # a template's variable in a URL's password,
+        "amqp://login:$password@example.com",
+        "postgres://app:$db_password@db:5432/app",
+        # a scanner's pattern for a key block, which holds no key.
+        '"pattern": "-----BEGIN RSA PRIVATE KEY-----[\\\\S\\\\s]{15,}?'
+        '-----END RSA PRIVATE KEY-----"',
+    ],
+)
+def test_calls_variables_and_patterns_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("tokenSigner := Xk9vR2mQ7tLpW4zNb8YcT3dF", "Xk9vR2mQ7tLpW4zNb8YcT3dF"),
+        ("amqp://login:$ecRetT0F1nD9x@example.com", "$ecRetT0F1nD9x"),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx3LkQ2mR8vW4tY7nPq\n"
+            "-----END RSA PRIVATE KEY-----",
+            "MIIEowIBAAKCAQEAx3LkQ2mR8vW4tY7nPq",
+        ),
+        ("key: -----BEGIN OPENSSH PRIVATE KEY-----", "BEGIN OPENSSH PRIVATE KEY"),
+    ],
+)
+def test_a_value_a_key_or_a_block_in_the_same_place_is_masked(text: str, secret: str) -> None:
+    assert secret not in scrub_secrets(text).text

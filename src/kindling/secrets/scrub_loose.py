@@ -89,8 +89,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     long_number = value.isdigit() and len(value) >= 14
     if not (long_number or random_enough(value)) or leave_value(value) or names_a_secret(value):
         return None  # (``"GITHUB_TOKEN_2"``: a variable's name)
-    if not has_candidate(value):
-        return None
+    if not has_candidate(value) or m.string.startswith("(", m.end()):
+        return None  # (``tokenSigner := signer.NewHS256()``: a call names a function)
     start = m.start()
     if _PORT.match(value) and _AUTHORITY.search(m.string[max(0, start - 260) : start]):
         return None  # a URL's host and port (``https://secret-app.example.net:443/api``)

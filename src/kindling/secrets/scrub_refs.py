@@ -24,6 +24,9 @@ secrets: infrastructure's code, where a password is most often a reference):
   field's or an enum entry's number before its options (``PASSWORD = 3 [deprecated = true];``);
   and one to three digits, a count rather than any password.
 
+``in_reference`` tells the stand-alone token rules that a token is a part of such a reference
+(issue 32, nineteenth pass: a short path of base64's look, ``vault: g48b6/a0001#password``).
+
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
 """
@@ -33,7 +36,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import LOCAL_WORDS, key_kind
-from kindling.secrets.scrub_values import LazyRe, is_name, wordy
+from kindling.secrets.scrub_values import LazyRe, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
 STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
@@ -137,3 +140,21 @@ def field_number(value: str, text: str, end: int) -> bool:
         return False
     kind = m["type"] or ""
     return m["after"] == "[" or kind in _STRING_TYPES or kind.startswith("google.protobuf.")
+
+
+# A store's scheme just before a token, with or without a blank (``vault: secret/app#pw``).
+_SCHEME_BEFORE = LazyRe(r"[A-Za-z][\w+.-]{0,15}+:[ \t]?+\Z", re.ASCII)
+
+
+def in_reference(text: str, start: int, end: int) -> bool:
+    """The token ``text[start:end]`` is a part of a reference to a secret store that begins
+    just before it (``DB_PASSWORD: vault: g48b6/a0001#password``): what the stand-alone token
+    rules must leave, as the key rules leave the whole reference (issue 32, nineteenth pass)."""
+    near = max(0, start - 20)
+    head = _SCHEME_BEFORE.search(text[near:start])
+    if head is None:
+        return False
+    stop = end
+    while stop < len(text) and not text[stop].isspace():
+        stop += 1
+    return leave_value(text[near + head.start() : stop])

@@ -18,7 +18,7 @@ import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_commands import place_rules
-from kindling.secrets.scrub_context import OAUTH_PLACEHOLDERS, context_rules, near_key_rules
+from kindling.secrets.scrub_context import context_rules, near_key_rules
 from kindling.secrets.scrub_data import data_rules
 from kindling.secrets.scrub_encoded import (
     base64_fixture,
@@ -40,13 +40,13 @@ from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_ru
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_printed import printed_rules
-from kindling.secrets.scrub_refs import after_function
+from kindling.secrets.scrub_refs import after_function, in_reference
 from kindling.secrets.scrub_selfnamed import selfnamed_rules
 from kindling.secrets.scrub_signs import near_signs_rule
 from kindling.secrets.scrub_sql import sql_rules
 from kindling.secrets.scrub_tables import table_rules
 from kindling.secrets.scrub_typed import typed_in_parts, typed_placeholder
-from kindling.secrets.scrub_url import url_rules
+from kindling.secrets.scrub_url import url_password_rule, url_rules
 from kindling.secrets.scrub_values import (
     LazyPattern,
     P,
@@ -61,6 +61,7 @@ from kindling.secrets.scrub_values import (
     random_enough,
     sequential,
     short_generated,
+    wordy,
 )
 
 TYPE_CHECKING = False
@@ -93,6 +94,20 @@ _PEM_SRC = (
     # in a JSON string with escaped newlines.
     r"|(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]++|[A-Za-z-]++:[^\r\n\\]*+)(?=\r?\n|\\n|\Z))*+)"
 )
+
+
+# A key's body: a run of base64 (a line of one, or a key flattened onto one line).
+_PEM_BODY = cached_compile(r"[A-Za-z0-9+/]{16}", re.ASCII)
+
+
+def _pem(m: re.Match[str]) -> tuple[str, str] | None:
+    """A private key's block, masked whole, and a header alone (the start of a key pasted in
+    part: scanners count the header as the key). A whole block around no key is left (a
+    scanner's pattern: ``...KEY-----[\\S\\s]{15,}?-----END...``)."""
+    header = m[0].find("-----", 5) + 5
+    if "-----END " in m[0] and _PEM_BODY.search(m[0], header) is None:
+        return None
+    return "private_key", mask("private_key")
 
 
 def _whole(kind: str) -> Rule:
@@ -170,26 +185,6 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     return "authorization", f"{m['prefix']}{mask('authorization')}{tail}"
 
 
-# Starts at ``://``: the scheme and user are kept anyway, and the literal makes the scan fast.
-_URL_PASSWORD_SRC = (
-    r"(?P<prefix>://[^\s:/@?#]*+:)"
-    # Up to the last @ before the host, so a raw @ inside the password is masked too.
-    r"(?P<value>[^\s/?]+(?=@)"
-    # A raw / or ? in it (base64's, a drawn password's, a raw @ after them too): then a port's
-    # digits cannot start it, and a host must follow the @ (``https://host:8080/u/@me``).
-    r"|(?!\d++(?:[/?]|$))[^\s/?@:]*+[/?][^\s:]{0,200}?"
-    r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))"
-)
-
-
-def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
-    if leave_value(m["value"]) or "[REDACTED:" in m["prefix"]:
-        return None
-    if m["value"].lower() in OAUTH_PLACEHOLDERS:
-        return None  # the token is the user (masked by ``url_token``); this is a fixed word
-    return "url_password", f"{m['prefix']}{mask('url_password')}"
-
-
 # A stand-alone token that looks generated: a vendor key without a prefix in a sentence.
 # Bounded by blanks, quotes or a comma (a URL path or a hash label before it makes it part of
 # something else), or after ``NAME=`` (judged as alone unless the name is a digest's or another
@@ -243,6 +238,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.
     whole = "." not in token and (
         short_generated(token)
+        or _base32_draw(token)
         or (
             len(token) >= 20
             and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))
@@ -303,6 +299,19 @@ def _digest(segment: str) -> bool:
     )
 
 
+_BASE32 = cached_compile(r"[A-Z2-7]{16,19}+", re.ASCII)
+
+
+def _base32_draw(token: str) -> bool:
+    """16-19 characters of base32's alphabet (capitals, 2 to 7), 2+ of them digits: a TOTP
+    seed of 10 bytes (``base64.b32encode``), the draw one-case ``short_generated`` misses for
+    its letters' long runs; as varied as a draw, not typed along, not spelled from words. None
+    of the 79 such tokens in installed code and documentation passes (issue 32, 19th pass)."""
+    if _BASE32.fullmatch(token) is None or not 2 <= sum(map(str.isdigit, token)) <= 8:
+        return False
+    return entropy(token) >= 3.3 and not sequential(token) and not wordy(token.lower())
+
+
 def _mixed_hex(core: str) -> bool:
     """16+ hex digits in both cases (2+ capitals, 2+ small letters, 2+ digits), not typed in
     sequence: no digest prints so, and the entropy floors of a 62-letter draw do not fit a
@@ -327,8 +336,8 @@ _BASE64_SRC = (
 @gated
 def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
-    if not any(c in token for c in "+/=") or ssh_blob(token):
-        return None  # alphanumeric (the random-token rule's), or an SSH public key blob
+    if not any(c in token for c in "+/=") or ssh_blob(token) or in_reference(m.string, *m.span()):
+        return None  # alphanumeric (the random-token rule's), an SSH key's blob, a reference's
     if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
         return None  # ``integrity=<digest>``, ``PUBLISHABLE_KEY=``, as for a random token
     kind = base64_secret(token, m.string[max(0, m.start() - 30) : m.start()])
@@ -346,7 +355,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
 
     rules: list[tuple[tuple[str, ...], LazyPattern, Rule]] = [
         (("<private",), LazyPattern(_PRIVATE_SRC, ai), _private_tag),
-        (("private key", " key-----"), LazyPattern(_PEM_SRC, a), _whole("private_key")),
+        (("private key", " key-----"), LazyPattern(_PEM_SRC, a), _pem),
         *encoded_rules(),
     ]
     for kind, literal, rest in TOKEN_SHAPES:
@@ -369,7 +378,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *url_rules(),
         *place_rules(),
         *printed_rules(),
-        (("://",), LazyPattern(_URL_PASSWORD_SRC, a), _url_password),
+        url_password_rule(),
         *named_rules(),
         *sql_rules(),
         *table_rules(),

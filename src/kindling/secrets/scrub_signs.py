@@ -82,10 +82,28 @@ def _spelled(value: str, core: str) -> bool:
 DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
 
 
+# What code and markup hold in a token and a draw seldom does: an entity or a tag, a call
+# with its arguments (``asl(Rs32,#u5)``) or an index (``v[NACT+1:m]``), a variable (``$PORT``),
+# a placeholder (``[IMAGE]``), a pattern's class of letters or group of alternatives,
+# a snake_case or CONSTANT_CASE part, an intrinsic's ``__``, a doubled operator (``<<``, ``@@``).
+MARKUP_TELLS = LazyRe(
+    r"&(?:[a-z]{2,6}|#[0-9]{2,5});|</?[a-z]{1,6}>|\w\([^()]{1,20}\)|\w\[[^\[\]]{1,20}\]"
+    r"|\$[A-Z_]{3,}|\[[A-Z_]{3,}\]|\[[A-Za-z]{4,}\]|\((?:\w{1,4}\|){2,}\w{1,4}\)"
+    r"|[a-z]{2}_[a-z]{2}|[A-Z0-9]{2}_[A-Z]{3}|[A-Z]{2}_[A-Z0-9]{2}|__[a-z]|<<|>>|@@",
+    re.A,
+)
+
+
 def signs_drawn(value: str) -> bool:
-    """Drawn from every printable character, 24 characters or more (a Django secret key)."""
+    """Drawn from every printable character: a password drawn from the whole keyboard, 16
+    characters or more (``keyboard_draw``), or a salt of 24 or more (a Django secret key, a
+    WordPress salt: blanks and a pattern's tell may be in it)."""
     signs = {c for c in value if not c.isalnum()}
-    if len(value) < 24 or len(DRAW_SIGNS.intersection(signs)) < 4:
+    return keyboard_draw(value, signs) or (len(value) >= 24 and _salt(value, signs))
+
+
+def _salt(value: str, signs: set[str]) -> bool:
+    if len(DRAW_SIGNS.intersection(signs)) < 4:
         return False
     if len(signs - set("+/=_-.~")) < 4 or len(signs) < 5 or not drawn_printable(value):
         return False
@@ -97,6 +115,41 @@ def signs_drawn(value: str) -> bool:
     if _RUN.search(value) is not None or any(map(common_pairs, _LOWER_WORD.findall(value))):
         return False  # a name (``CHANGELOG``, ``level``): a draw seldom spells one
     return entropy(value) >= entropy_floor(len(value)) + 0.5
+
+
+# Names before the bracket or ``=`` that follows them (``mask(``, ``maxsize=``).
+_NAMED_BEFORE = LazyRe(r"[A-Za-z]{3,}+(?=[(\[<{=])", re.A)
+
+
+# Of ``MARKUP_TELLS``, what a manager's password with a few signs seldom holds too: a call or
+# an index with its arguments, an intrinsic's ``__``, a constant's part.
+_CODE_PARTS = LazyRe(r"\w\([^()]{1,20}\)|\w\[[^\[\]]{1,20}\]|__[a-z]|[A-Z0-9]{2}_[A-Z]{3}", re.A)
+
+
+def keyboard_draw(value: str, signs: set[str]) -> bool:
+    """A password drawn from the whole keyboard, 16 characters or more (about a third of them
+    signs; issue 32, nineteenth pass): four signs or more (``signs``: those of ``value``),
+    three of them a draw's alone; letters of both cases (two of each) and a digit; no blank;
+    nothing a pattern, code, a name or markup holds (``MARKUP_TELLS``); nothing repeated; as
+    varied as a draw."""
+    n = len(value)
+    if n < 16 or len(signs) < 4 or " " in signs or len(DRAW_SIGNS.intersection(signs)) < 3:
+        return False
+    if 4 * sum(map(str.isalpha, value)) < n or not value.isascii():
+        return False
+    core = "".join(c for c in value if c.isalnum())
+    if min(sum(map(str.isupper, core)), sum(map(str.islower, core))) < 2:
+        return False
+    if not any(map(str.isdigit, core)):
+        return False
+    for tells in (PATTERN_TELLS, CODE_TELLS, CALL, NAME_TELLS, MARKUP_TELLS):
+        if tells.search(value) is not None:
+            return False
+    if any(common_pairs(w) for w in _NAMED_BEFORE.findall(value)):
+        return False
+    if len({value[i : i + 3] for i in range(n - 2)}) < n - 2:
+        return False  # a part repeated: a draw does not repeat itself
+    return not _spelled(value, core) and entropy(value) >= entropy_floor(n) + 0.25
 
 
 _NO_SIGNS = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # (ASCII's signs)
@@ -121,6 +174,8 @@ def signs_in_draw(value: str) -> bool:
         return False  # a draw's two cases, as a draw mixes them (a name's capitals are few)
     if CALL.search(value) is not None or NAME_TELLS.search(value) is not None:
         return False
+    if _CODE_PARTS.search(value) is not None:
+        return False  # (``__m256bh([BF16_TWO,``: an intrinsic's call, a constant)
     classes = [char_class(c) for c in core]
     runs = [k for i, k in enumerate(classes) if i == 0 or classes[i - 1] != k]
     if 3 * len(runs) < n or runs.count(0) < 2 or runs.count(1) < 2:

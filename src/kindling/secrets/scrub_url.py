@@ -1,5 +1,9 @@
-"""Credentials a URL hides from the key-value rules: percent-encoded, or in its path.
+"""Credentials a URL hides from the key-value rules: its password, percent-encoded, or in
+its path.
 
+- The password of ``scheme://user:<password>@host`` (``url_password_rule``), also after a user
+  masked first (a Sentry DSN's public key, a key id: issue 32, nineteenth pass); a template's
+  variable (``$password``) and OAuth's fixed words after a token (``x-oauth-basic``) are left.
 - A query string that is itself percent-encoded, as a URL carried in another URL's parameter
   (a redirect, a callback, a logged request) or a form body encoded whole holds it:
   ``%26token%3D<value>%26``, ``body=password%3D<value>%26...``. The key is
@@ -29,7 +33,13 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_context import QUERY_KEYS, UUID, credential_like, query_secret
+from kindling.secrets.scrub_context import (
+    OAUTH_PLACEHOLDERS,
+    QUERY_KEYS,
+    UUID,
+    credential_like,
+    query_secret,
+)
 from kindling.secrets.scrub_encoded import drawn_whole, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import DATA_MAGIC
@@ -37,6 +47,7 @@ from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
+    P,
     entropy,
     is_name,
     leave_value,
@@ -49,6 +60,45 @@ from kindling.secrets.scrub_values import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
+
+# Starts at ``://``: the scheme and user are kept anyway, and the literal makes the scan fast.
+_URL_PASSWORD_SRC = (
+    # A user masked already (a token, a key id) does not leave its password: the mask is kept.
+    r"(?P<prefix>://(?:\[REDACTED:[a-z_]++\]|[^\s:/@?#]*+):)"
+    # Up to the last @ before the host, so a raw @ inside the password is masked too.
+    r"(?P<value>[^\s/?]+(?=@)"
+    # A raw / or ? in it (base64's, a drawn password's, a raw @ after them too): then a port's
+    # digits cannot start it, and a host must follow the @ (``https://host:8080/u/@me``).
+    r"|(?!\d++(?:[/?]|$))[^\s/?@:]*+[/?][^\s:]{0,200}?"
+    r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))"
+)
+
+
+def _variable(value: str) -> bool:
+    """``$password``, ``$db_password``: a template's variable, named in words (``$Passw0rd1``
+    and ``$ecRetT0F1nD`` are passwords)."""
+    name = value[1:]
+    if value[:1] != "$" or P.identifier.fullmatch(name) is None or any(map(str.isdigit, name)):
+        return False
+    return is_name(name) or wordy(name)
+
+
+def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
+    user = m["prefix"][3:-1]  # a mask is a whole user, never a piece of one (``[REDACTED:``)
+    inside = "[REDACTED" in user and not (user.startswith("[") and user.endswith("]"))
+    value = m["value"]
+    if leave_value(value) or inside or "[REDACTED:" in value or _variable(value):
+        return None
+    if value.lower() in OAUTH_PLACEHOLDERS:
+        return None  # the token is the user (masked by ``url_token``); this is a fixed word
+    return "url_password", f"{m['prefix']}{mask('url_password')}"
+
+
+def url_password_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
+    """A URL's password (``scheme://user:<password>@host``), placed by ``scrub_rules`` before
+    the stand-alone token rules."""
+    return ("://",), LazyPattern(_URL_PASSWORD_SRC, re.ASCII), _url_password
+
 
 # ``%26`` (``&``), ``%3F`` (``?``), an encoded blank, ``;`` or ``,``, or a word's start (a
 # form body encoded whole: ``body=password%3D<value>%26...``), a key, ``%3D`` (``=``), then

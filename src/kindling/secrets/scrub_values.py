@@ -241,17 +241,17 @@ def generated_letters(core: str) -> bool:
     return not wordy(core)
 
 
-def short_generated(token: str) -> bool:
-    """A token of 16-19 letters and digits (a Vonage or LinkedIn secret, a generated password;
-    one ``-`` or ``_`` may make it 20: ``GHSA-hxm8-2xgr-2p9m`` is an advisory's id) drawn as a
-    key generator draws (issue 32): letters of both cases (2+ each) and a digit, or of one case
-    with 3+ letters and 3+ digits (no ``0x``), the class changing at least every 2.5 characters
-    on average, 3.5 bits a character, not typed in sequence, not spelled from words, not hex.
-    Of 62,166 such tokens in site-packages, ``/usr/share/doc`` and npm's modules, 5 of one case
-    pass (drawn ids; 1,055 of both, random data); random draws: 81-85% of both, 45-55% of one."""
-    if len(token) < 16 or token.count("-") + token.count("_") > 1:
+def short_generated(token: str, signs: str = "-_", most: int = 1) -> bool:
+    """16-19 letters and digits (a Vonage or LinkedIn secret, a generated password; ``most`` of
+    ``signs`` join parts: one ``-`` or ``_``, or base64's ``+/`` three) drawn as a generator
+    draws (issue 32): both cases (2+ each) and a digit, or one case with 3+ letters and 3+
+    digits (no ``0x``), the class changing every 2.5 characters on average at least, 3.5 bits
+    a character, not typed in sequence, not spelled from words, not hex. Of 62,166 such tokens
+    in site-packages, ``/usr/share/doc`` and npm's modules, 5 of one case pass (drawn ids;
+    1,055 of both, random data); draws: 81-85% of both cases pass, 45-55% of one."""
+    if len(token) < 16 or sum(map(token.count, signs)) > most:
         return False
-    core = token.replace("_", "").replace("-", "")
+    core = token.translate(str.maketrans("", "", signs))
     n = len(core)
     if n > 19 or not core.isalnum() or P.hex.fullmatch(core) is not None:
         return False
