@@ -176,20 +176,26 @@ def masked_stretches(text: str, scrubbed: str) -> list[tuple[str, str]]:
     it), unless it is letters alone (a name, words). Stretches under 6 characters, over 512
     (no value: the pieces lie wrong) or holding a line's end are left out."""
     out: list[tuple[str, str]] = []
-    at, pieces = 0, _MASK.split(scrubbed)
-    for i in range(1, len(pieces), 2):
-        head, tail = pieces[i - 1], pieces[i + 1]
+    at, pieces, i = 0, _MASK.split(scrubbed), 1
+    while i < len(pieces):
+        head = pieces[i - 1]
         start = text.find(head, at) + len(head) if head else at
-        end = text.find(tail, start) if tail else len(text)
-        if start < len(head) or end < 0:
+        if start < len(head):
             return out  # (the pieces no longer lie over the text: a mask's own text)
         if text.startswith(mask := f"[REDACTED:{pieces[i]}]", start):
-            at = start + len(mask)  # masked before this reading: no value (its ``:`` no tail)
+            at, i = start + len(mask), i + 2  # masked before this reading: no value
             continue
+        last = i  # masks side by side (``[REDACTED:secret][REDACTED:url_token]``) cover one
+        while last + 2 < len(pieces) and not pieces[last + 1]:  # stretch: nothing between them
+            last += 2  # tells where the first one ends
+        tail = pieces[last + 1]
+        end = text.find(tail, start) if tail else len(text)
+        if end < 0:
+            return out
         value = text[start:end].strip().strip("\"'`")
         if 6 <= len(value) <= 512 and "\n" not in value and not _WORDS.fullmatch(value):
             out.append((value, pieces[i]))
-        at = end
+        at, i = end, last + 2
     return out
 
 
