@@ -164,6 +164,14 @@ def test_draws_of_16_to_19_one_case_letters_and_digits_are_masked_bare() -> None
         assert sum(map(_masked_bare, draws)) >= 0.35 * len(draws)
 
 
+def test_a_one_case_draw_starting_with_x0_is_judged_as_a_draw() -> None:
+    # Only a hex literal's ``0x`` (or ``0X``) keeps a token of one case from being judged as
+    # a draw; ``x0`` was read as one too (``core[:2] in "0x0X"`` held for it).
+    for token in ("x0k3m9z2q8w1r7t4p", "X0K3M9Z2Q8W1R7T4P"):
+        assert _masked_bare(token), token
+    assert not _masked_bare("0xk3m9z2q8w1r7t4p")
+
+
 def test_draws_of_20_to_24_base64_characters_are_masked_bare() -> None:
     # Standard base64 with ``+`` or ``/`` inside: judged by the entropy a draw of its length
     # reaches (``entropy_floor``), not by 4.0 bits whatever the length.

@@ -229,10 +229,10 @@ def base64_secret(token: str, before: str) -> str | None:
             for p in parts
         ):
             return None  # a path: its parts are words, not letters in both cases at random
-    if body.isalnum() and (generated_part(body) or short_generated(body)):
+    if body.isalnum() and generated_part(body):
         return "random_token"  # judged as the random-token rule judges it (padded or not)
     if len(body) < 20 and short_generated(body, "+/", 3):
-        return "random_token"  # 12 to 14 random bytes: ``openssl rand -base64 12``
+        return "random_token"  # 12 to 14 random bytes (``openssl rand -base64 12``), as a draw
     digits = sum(c.isdigit() for c in body)
     upper = sum(c.isupper() for c in body)
     lower = sum(c.islower() for c in body)

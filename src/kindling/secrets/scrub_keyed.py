@@ -206,9 +206,10 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     value = (bare[:cut] if cut > 0 else bare).rstrip(",)}")
     tail = bare[len(value) :]
     after = tail or text[m.end() : m.end() + 1]  # (a "," after it: the next argument's)
-    eol = text.find("\n", m.end()) if value.endswith(":") else -2
-    if eol != -2 and leave_value(text[m.start("bare") : eol if eol >= 0 else None].rstrip()):
-        return None  # DB_PASSWORD: vault: secret/data/app#password (a reference)
+    if value.endswith(":"):  # a store's scheme, its path after a blank: read to the line's end
+        line_end = text.find("\n", m.end())
+        if leave_value(text[m.start("bare") : line_end if line_end >= 0 else None].rstrip()):
+            return None  # DB_PASSWORD: vault: secret/data/app#password (a reference)
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None

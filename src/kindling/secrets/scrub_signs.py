@@ -86,10 +86,14 @@ DRAW_SIGNS = frozenset("!#$%&*@^?(){}<>[];|,:")
 # with its arguments (``asl(Rs32,#u5)``) or an index (``v[NACT+1:m]``), a variable (``$PORT``),
 # a placeholder (``[IMAGE]``), a pattern's class of letters or group of alternatives,
 # a snake_case or CONSTANT_CASE part, an intrinsic's ``__``, a doubled operator (``<<``, ``@@``).
+# (The code's part of them a manager's password with a few signs seldom holds either:
+# ``signs_in_draw`` asks ``_CODE_PARTS`` alone.)
+_CODE_PARTS_SRC = r"\w\([^()]{1,20}\)|\w\[[^\[\]]{1,20}\]|__[a-z]|[A-Z0-9]{2}_[A-Z]{3}"
+_CODE_PARTS = LazyRe(_CODE_PARTS_SRC, re.A)
 MARKUP_TELLS = LazyRe(
-    r"&(?:[a-z]{2,6}|#[0-9]{2,5});|</?[a-z]{1,6}>|\w\([^()]{1,20}\)|\w\[[^\[\]]{1,20}\]"
-    r"|\$[A-Z_]{3,}|\[[A-Z_]{3,}\]|\[[A-Za-z]{4,}\]|\((?:\w{1,4}\|){2,}\w{1,4}\)"
-    r"|[a-z]{2}_[a-z]{2}|[A-Z0-9]{2}_[A-Z]{3}|[A-Z]{2}_[A-Z0-9]{2}|__[a-z]|<<|>>|@@",
+    r"&(?:[a-z]{2,6}|#[0-9]{2,5});|</?[a-z]{1,6}>|\$[A-Z_]{3,}|\[[A-Z_]{3,}\]|\[[A-Za-z]{4,}\]"
+    r"|\((?:\w{1,4}\|){2,}\w{1,4}\)|[a-z]{2}_[a-z]{2}|[A-Z]{2}_[A-Z0-9]{2}|<<|>>|@@|"
+    + _CODE_PARTS_SRC,
     re.A,
 )
 
@@ -98,11 +102,11 @@ def signs_drawn(value: str) -> bool:
     """Drawn from every printable character: a password drawn from the whole keyboard, 16
     characters or more (``keyboard_draw``), or a salt of 24 or more (a Django secret key, a
     WordPress salt: blanks and a pattern's tell may be in it)."""
+    return keyboard_draw(value) or (len(value) >= 24 and _salt(value))
+
+
+def _salt(value: str) -> bool:
     signs = {c for c in value if not c.isalnum()}
-    return keyboard_draw(value, signs) or (len(value) >= 24 and _salt(value, signs))
-
-
-def _salt(value: str, signs: set[str]) -> bool:
     if len(DRAW_SIGNS.intersection(signs)) < 4:
         return False
     if len(signs - set("+/=_-.~")) < 4 or len(signs) < 5 or not drawn_printable(value):
@@ -121,18 +125,14 @@ def _salt(value: str, signs: set[str]) -> bool:
 _NAMED_BEFORE = LazyRe(r"[A-Za-z]{3,}+(?=[(\[<{=])", re.A)
 
 
-# Of ``MARKUP_TELLS``, what a manager's password with a few signs seldom holds too: a call or
-# an index with its arguments, an intrinsic's ``__``, a constant's part.
-_CODE_PARTS = LazyRe(r"\w\([^()]{1,20}\)|\w\[[^\[\]]{1,20}\]|__[a-z]|[A-Z0-9]{2}_[A-Z]{3}", re.A)
-
-
-def keyboard_draw(value: str, signs: set[str]) -> bool:
+def keyboard_draw(value: str) -> bool:
     """A password drawn from the whole keyboard, 16 characters or more (about a third of them
-    signs; issue 32, nineteenth pass): four signs or more (``signs``: those of ``value``),
-    three of them a draw's alone; letters of both cases (two of each) and a digit; no blank;
+    signs; issue 32, nineteenth pass): four different signs or more, three of them a draw's
+    alone; letters of both cases (two of each) and a digit; no blank;
     nothing a pattern, code, a name or markup holds (``MARKUP_TELLS``); nothing repeated; as
     varied as a draw."""
     n = len(value)
+    signs = {c for c in value if not c.isalnum()}
     if n < 16 or len(signs) < 4 or " " in signs or len(DRAW_SIGNS.intersection(signs)) < 3:
         return False
     if 4 * sum(map(str.isalpha, value)) < n or not value.isascii():
