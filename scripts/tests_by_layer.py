@@ -123,7 +123,7 @@ LAYERS: dict[str, list[str]] = {
         "scrub_public_ids", "scrub_grouped_keys", "scrub_keyed_draws", "scrub_left_in_place",
         "scrub_wallets", "scrub_selfnamed", "scrub_headers", "scrub_glued_tails", "scrub_refs",
         "scrub_envline", "scrub_labels", "scrub_copies", "scrub_masked_parts",
-        "scrub_keyboard_draws", "scrub_short_encoded",
+        "scrub_keyboard_draws", "scrub_short_encoded", "scrub_code_forms",
     ],
     "semantic": [
         "semantic_cli", "semantic_install", "semantic_model_memory", "semantic_quality",

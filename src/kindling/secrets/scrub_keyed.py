@@ -10,19 +10,21 @@ Loaded with the other rules on the first call of ``scrub_secrets``. Must not imp
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (the words that name
 a secret, and ``key_kind``), ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
 a bracket in it would make read as code), ``secrets.scrub_refs`` (what refers to a secret
-kept elsewhere: a variable's name, a YAML tag, a field's number) and ``secrets.scrub_envline``
-(a ``.env`` line's value with blanks, and a command's environment prefix).
+kept elsewhere), ``secrets.scrub_envline`` (a ``.env`` line's value with blanks, a command's
+environment prefix) and ``secrets.scrub_compared`` (``"x".equals(password)``).
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_compared import compared_rule
 from kindling.secrets.scrub_envline import ENV_LINE_SRC, env_line
 from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
     field_number,
+    file_path,
     label,
     named_by_key,
     names_a_secret,
@@ -111,6 +113,7 @@ def _keyed_src() -> str:
           | (?<=\\)\\{{0,6}}+"[ \t]*+:                   # \"key\": \"value\" (JSON-escaped, 1-2x)
           | (?<=,)(?=[^\s,])                              # csv: key,value,
           | (?<=["'])[ \t]*+,[ \t]*+(?=["'`])              # setProperty("KEY", "value")
+          | (?<=["'])[ \t]++to[ \t]++(?=["'])                 # Kotlin: "password" to "x"
           | (?<=["'])\)[ \t]*+\{{[ \t]*+(?=["'])              # Ruby: fetch("KEY") {{ "value" }}
           | (?<=,)(?P<call>[ \t]++)(?=["'`])               # setopt(h, OPT_PASSWORD, "value")
           | (?<=[ \t])[ \t]*+{_OPERATOR}
@@ -183,8 +186,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
             # (a password may be "password": it is still the password)
-        if names_a_secret(quoted):
-            return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key": a path
+        if names_a_secret(quoted) or (kind != "password" and file_path(quoted)):
+            return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key", a file
         if kind != "password" and slug(quoted):
             return None  # creation_token = "my-efs-filesystem": a resource's name
         if kind == "password" and label(quoted):
@@ -215,6 +218,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None
     elif _leave_bare(value, after, sep, text, m.end()) or too_short(kind, value):
         return None
+    elif kind != "password" and file_path(value):
+        return None  # private_key: certs/server.key, where the key is kept
     if any(c in sep for c in "│┃|") and (value.isalpha() or not _table_row(text, m.start())):
         return None  # a table's header (the next column's name), or a shell's pipe
     if kind == "password" and value.rstrip(".!").lower() in STATUS_WORDS:
@@ -389,4 +394,5 @@ def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
         (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
+        compared_rule(),
     ]

@@ -45,6 +45,7 @@ def loosely_named(key: str) -> bool:
 _OTHER_PASSWORD_WORDS = (
     *("pswd", "passwort", "kennwort", "wachtwoord", "contrasena", "senha", "haslo"),
     *("losenord", "passord", "adgangskode", "salasana", "heslo", "jelszo", "sifre", "parol"),
+    "motdepasse",  # French (``setMotDePasse("x")``; find-sec-bugs' samples)
 )
 # Words that end a secret key (``DB_PASSWORD``, ``"apiKey"``, ``--client-secret``), spelled
 # out because look-behinds need a fixed width. A key must end with one: ``max_tokens`` and
@@ -55,6 +56,7 @@ _KEY_ENDINGS = (
     *("rootpw", "bindpw"),  # OpenLDAP's slapd.conf and ldap.conf (``pw`` glued to a word)
     "passcode",
     *_OTHER_PASSWORD_WORDS,
+    "mot[_. -]de[_. -]passe",
     "authtok",  # SSSD's ldap_default_authtok: the bind password
     # A personal access token named by its forge: ``GITHUB_PAT``, ``gitlab-pat`` (``pat``
     # alone ends ``re_pat``, a pattern).

@@ -20,6 +20,8 @@ secrets: infrastructure's code, where a password is most often a reference):
   follows) are no value; a standard tag names the type of the value after it (``!!str
   84jd...``), which the rule reads past the tag; after a function's tag a name is no value for
   the rules that read a value near a secret's word either (``after_function``);
+- a relative path to a file (``file_path``: ``certs/server.key``, JSch's
+  ``addIdentity("keys/private_key", "keys/public.key", ...)``): where a key is kept;
 - a field's number (``field_number``): a protocol buffer's ``string password = 5;``, and a
   field's or an enum entry's number before its options (``PASSWORD = 3 [deprecated = true];``);
   and one to three digits, a count rather than any password.
@@ -104,6 +106,26 @@ def slug(value: str) -> bool:
     a resource's name or an idempotency token's, never a generated token (a password may be
     such a passphrase)."""
     return _SLUG.fullmatch(value) is not None and wordy(value.replace("-", ""))
+
+
+# A relative path to a file: names joined by ``/``, the last with a file's extension.
+_FILE_PATH = LazyRe(
+    r"(?:\.{1,2}/)?(?:[\w-]++/)++[\w-]++(?:\.[\w-]++)*?\.[a-z][a-z0-9]{0,4}", re.ASCII
+)
+
+
+def file_path(value: str) -> bool:
+    """``value`` is a relative path to a file (``certs/server.key``, ``some/public.key``):
+    where a key is kept, not the key. Its parts are names (``is_name``, or a word in one case); a
+    draw joined by ``/`` has none, and base64 holds no ``.``."""
+    if _FILE_PATH.fullmatch(value) is None:
+        return False
+    parts = value.rsplit(".", 1)[0].replace(".", "/").split("/")  # (the extension matched)
+    return all(not p or is_name(p) or _word(p) for p in parts)
+
+
+def _word(part: str) -> bool:
+    return part.isalpha() and (part.islower() or part.isupper() or part.istitle())
 
 
 def yaml_tag(value: str, sep: str, text: str, end: int) -> bool:
