@@ -77,6 +77,18 @@ def _with(signs: str, n: int) -> Callable[[random.Random], str]:
     return draw
 
 
+def _letters_signed(n: int) -> Callable[[random.Random], str]:
+    """Letters and base64url's ``-`` and ``_`` (one at least), no digit: a letters-only draw."""
+
+    def draw(rng: random.Random) -> str:
+        while True:
+            value = "".join(rng.choice(string.ascii_letters + "-_") for _ in range(n))
+            if value.strip("-_") == value and value.strip(string.ascii_letters):
+                return value
+
+    return draw
+
+
 def _typed(rng: random.Random) -> str:
     """A password as people type one: a word's letters and two digits."""
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(7)) + str(
@@ -226,6 +238,11 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("16 of the whole keyboard (no quote or `\\`), bare", _draw(KEYBOARD, 16), "the value {} came"),
     ("20 of the whole keyboard (no quote or `\\`), bare", _draw(KEYBOARD, 20), "the value {} came"),
     ("24 of the whole keyboard (no quote or `\\`), bare", _draw(KEYBOARD, 24), "the value {} came"),
+    # Issue 32's twentieth pass: draws of letters alone, bare.
+    ("24 small letters, bare", _draw(string.ascii_lowercase, 24), "the value {} came back"),
+    ("24 capitals, bare", _draw(string.ascii_uppercase, 24), "the value {} came back"),
+    ("21 of letters, `-` and `_`, bare", _letters_signed(21), "the value {} came back"),
+    ("32 of letters, `-` and `_`, bare", _letters_signed(32), "the value {} came back"),
 ]
 
 

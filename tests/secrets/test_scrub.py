@@ -504,6 +504,7 @@ SCRUB_MODULES = (
     *("scrub_typed", "scrub_printed", "scrub_sql", "scrub_tables", "scrub_keys", "scrub_fed"),
     *("scrub_der", "scrub_ids", "scrub_signs", "scrub_wallets", "scrub_selfnamed"),
     *("scrub_headers", "scrub_masks", "scrub_refs", "scrub_envline", "scrub_compared"),
+    "scrub_letters",
 )
 
 

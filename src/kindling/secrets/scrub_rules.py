@@ -36,6 +36,7 @@ from kindling.secrets.scrub_encoded import (
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_keyed import keyed_rules
+from kindling.secrets.scrub_letters import drawn_letters
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
@@ -239,6 +240,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     whole = "." not in token and (
         short_generated(token)
         or _base32_draw(token)
+        or drawn_letters(token)
         or (
             len(token) >= 20
             and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))

@@ -288,7 +288,7 @@ def char_class(c: str) -> int:  # a letter or digit's: 0 small, 1 capital, 2 dig
 # The most frequent letter pairs of English text (published bigram tables, 221 of the 676):
 # names in code are spelled from words, so most of their pairs are among these; a random draw
 # of letters has about a third of its pairs here.
-_COMMON_PAIRS = frozenset(
+COMMON_PAIRS = frozenset(
     """th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io
     le ve co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur ca el ta la ns di fo ho pe
     ec pr no ct us ac ot il tr ly nc et ut ss so rs un lo wa ge ie wh ee wi em ad ol rt po we
@@ -305,7 +305,7 @@ _PAIR = LazyRe(r"(?=([A-Za-z][a-z]))", re.ASCII)
 def common_pairs(word: str) -> bool:
     """Every letter pair of ``word`` is a common English pair (``level``, ``prev``): a word,
     as a draw of four letters is one time in thirty."""
-    return all(word[i : i + 2].lower() in _COMMON_PAIRS for i in range(len(word) - 1))
+    return all(word[i : i + 2].lower() in COMMON_PAIRS for i in range(len(word) - 1))
 
 
 def wordy(core: str) -> bool:
@@ -320,7 +320,7 @@ def wordy(core: str) -> bool:
     pairs = _PAIR.findall(core)
     if len(pairs) < 3 or 3 * len(pairs) < sum(map(str.isalpha, core)):
         return False
-    common = sum(p.lower() in _COMMON_PAIRS for p in pairs)
+    common = sum(p.lower() in COMMON_PAIRS for p in pairs)
     return 20 * common >= 13 * len(pairs)
 
 

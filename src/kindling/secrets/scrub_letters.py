@@ -1,0 +1,78 @@
+"""Keys drawn from letters alone (issue 32, twentieth pass).
+
+A generator may draw from letters only: of one case (``ndsbyvtebprybbvehgjqa``, a base32
+seed without its digits), or both cases with base64url's ``-`` and ``_`` (one draw of 21 in
+36 has no digit). The stand-alone token rule (``secrets.scrub_rules``) asked for digits or
+20 letters between the signs; ``drawn_letters`` tells these draws from names:
+
+- one case, 20+ letters: as varied as a draw (``entropy_floor``), not typed along a row of
+  the keyboard or the alphabet, few vowels (a draw of the alphabet holds 6 in 26, English
+  about 2 in 5: at most 35 in 100 here), fewer than half its letter pairs among English's
+  common ones (a draw: about a third), not spelled from words (``wordy``), and no C
+  function pointer's type (``PFNGLGETNPIXELMAPFVPROC``: abbreviations, as few vowels);
+- both cases, 16+ letters joined by one to three ``-`` or ``_`` into 20+ characters: the case
+  changing as a draw changes it, varied, no piece a name, and less than half of the letters
+  in capitalised words (``_AddVmwareDhcpIpConfig`` is a name in code's humps).
+
+Measured on the letter-only tokens of installed code and documentation (586,414 distinct):
+one case, 13,000 of 20+ letters, 2 pass (a TOTP seed in a library's docs, and a hash in an
+example); with signs, 233,074, none pass. Of random draws, about 7 in 10 of one case and 5 in
+10 of both cases with signs pass (``bench/secret_drawn.py``). Must not import anything from
+Kindling except ``secrets.scrub_values``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from kindling.secrets.scrub_values import (
+    COMMON_PAIRS,
+    LazyRe,
+    char_class,
+    entropy,
+    entropy_floor,
+    is_name,
+    mixed_case,
+    sequential,
+    wordy,
+)
+
+_VOWELS = frozenset("aeiouy")
+_HUMP = LazyRe(r"[A-Z][a-z]{2,}+", re.ASCII)  # a capitalised word, as names join them
+_PIECES = LazyRe(r"[^_-]++", re.ASCII)
+
+
+def drawn_letters(token: str) -> bool:
+    """``token`` (letters, maybe with ``-`` and ``_``) is a draw of letters, not a name."""
+    core = token.replace("-", "").replace("_", "")
+    if not core.isascii() or not core.isalpha():
+        return False
+    if core == token:
+        return _one_case(core)
+    return len(token) >= 20 and len(token) - len(core) <= 3 and _signed(token, core)
+
+
+def _one_case(core: str) -> bool:
+    n = len(core)
+    if n < 20 or not (core.islower() or core.isupper()) or core.startswith(("PFN", "pfn")):
+        return False
+    low = core.lower()
+    if entropy(low) < entropy_floor(n) or sequential(low, keyboard=True):
+        return False
+    if 100 * sum(c in _VOWELS for c in low) > 35 * n:
+        return False
+    common = sum(a + b in COMMON_PAIRS for a, b in itertools.pairwise(low))
+    return 2 * common < n - 1 and not wordy(low)
+
+
+def _signed(token: str, core: str) -> bool:
+    n = len(core)
+    if n < 16 or not mixed_case(core):
+        return False
+    runs = 1 + sum(char_class(a) != char_class(b) for a, b in itertools.pairwise(core))
+    if n > 2.5 * runs or entropy(core) < 3.5 or sequential(core) or wordy(core):
+        return False
+    if any(len(p) >= 4 and (is_name(p) or wordy(p)) for p in _PIECES.findall(token)):
+        return False
+    return 2 * sum(len(h) for h in _HUMP.findall(token)) < n
