@@ -434,6 +434,11 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "loose names": """'{"name": "DB_PASSWORD_2", "value": "Zk29fLq8Xw3m"},' * (1 << 14)""",
     "masks, escaped": "'x\\\\n[REDACTED:random_token]:' * (1 << 15)",
     "an escaped value unclosed": "'password=\\\\\\\\\\\\\"' + 'a' * (1 << 20)",
+    # Issue 32, twentieth pass: a Kubernetes Secret's data blocks and JSON objects, compared
+    # literals.
+    "Secret data blocks": "'kind: Secret\\n' + 'data:\\n  k: v\\n' * 70_000",
+    "Secret JSON objects": '\'{"kind": "Secret", \' + \'"data": {"k": "v"}, \' * 50_000',
+    "compared literals": "'\"abcdefgh\" == ' * 100_000",
 }
 
 
@@ -505,6 +510,7 @@ SCRUB_MODULES = (
     *("scrub_der", "scrub_ids", "scrub_signs", "scrub_wallets", "scrub_selfnamed"),
     *("scrub_headers", "scrub_masks", "scrub_refs", "scrub_envline", "scrub_compared"),
     "scrub_letters",
+    "scrub_k8s",
 )
 
 

@@ -12,14 +12,16 @@ empty answer is left. Without a prompt before it a line is not read as a command
 name one). Also the string a REPL echoes for an expression that ends in a secret's name
 (``>>> settings.DB_PASSWORD`` then ``'x'``).
 
-Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
+Loaded with the other rules on the first call of ``scrub_secrets``, with a Kubernetes Secret's
+values (``secrets.scrub_k8s``). Must not import anything from Kindling except
+``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_k8s``.
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_k8s import k8s_secret_rules
 from kindling.secrets.scrub_keys import STATUS_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyPattern, leave_value, mask
 
@@ -80,7 +82,8 @@ COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (
         ("kubectl",),
-        rf"kubectl{_FLAGS}{_S}(?:get{_S}secrets?{_REST}\|[ \t]*+base64{_S}(?:-d|--decode|-D)\b"
+        rf"kubectl{_FLAGS}{_S}(?:get{_S}secrets?{_REST}(?:\|[ \t]*+base64{_S}(?:-d|--decode|-D)\b"
+        rf"|\.data\.[\w.\\-]++[ \t]*+\}}{{1,2}}['\"]?[ \t]*+(?=\r?\n))"  # one value, in base64
         rf"|create{_S}token\b)",
     ),
     (
@@ -205,4 +208,5 @@ def printed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (words, LazyPattern(source, re.ASCII), _named),
         (repl, LazyPattern(_REPL_SRC, re.ASCII), _echoed),
+        *k8s_secret_rules(),  # (``kubectl get secret -o yaml`` prints one)
     ]
