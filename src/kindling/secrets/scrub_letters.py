@@ -15,8 +15,8 @@ seed without its digits), or both cases with base64url's ``-`` and ``_`` (one dr
   in capitalised words (``_AddVmwareDhcpIpConfig`` is a name in code's humps).
 
 Measured on the letter-only tokens of installed code and documentation (586,414 distinct):
-one case, 13,000 of 20+ letters, 2 pass (a TOTP seed in a library's docs, and a hash in an
-example); with signs, 233,074, none pass. Of random draws, about 7 in 10 of one case and 5 in
+of 12,986 of one case and 20+ letters, 2 pass (ciphertexts in sympy's examples); of 233,074
+with signs, 1 (a graph in sparse6, a networkx test). Of random draws, about 7 in 10 of one case and 5 in
 10 of both cases with signs pass (``bench/secret_drawn.py``). Must not import anything from
 Kindling except ``secrets.scrub_values``.
 """
