@@ -37,7 +37,7 @@ _YAML_SRC = (
 _JSON_SRC = r"\"(?:data|stringData)\"[ \t]*+:[ \t]*+\{(?P<body>[^{}]{0,200000}+)\}"
 _ENTRY = LazyRe(r"(?P<lead>[ \t]*+(?P<key>[^\s:#][^:\r\n]{0,252}?):[ \t]*+)(?P<value>[^\r\n]*+)")
 _JSON_ENTRY = LazyRe(
-    r"(?P<lead>\"(?P<key>[^\"\\]{1,253}+)\"[ \t]*+:[ \t]*+\")(?P<value>(?:[^\"\\]|\\.)++)\""
+    r"(?P<lead>\"(?P<key>[^\"\\\r\n]{1,253}+)\"[ \t]*+:[ \t]*+\")(?P<value>[^\"\\\x00-\x1f]++)\""
 )
 _PUBLIC = LazyRe(r"(?i)(?:.*[._-])?(?:ca|crt|cert|certificate|pub|public)[\"']?")
 _BLOCK = frozenset(("|", "|-", "|+", ">", ">-", ">+"))
@@ -84,6 +84,13 @@ def _yaml_maps(text: str) -> _Read:
     return data, secret
 
 
+def _a_value(value: str) -> bool:
+    """A letter or a digit, no mask (what is left beside one was read as no secret) and no
+    escape: a value with ``\\n`` or ``\\"`` is judged in the text read with its escapes
+    decoded, where masking it here would move its string's ends (base64 holds none)."""
+    return "[REDACTED:" not in value and "\\" not in value and any(map(str.isalnum, value))
+
+
 def _width(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
@@ -109,12 +116,13 @@ def _yaml(m: re.Match[str]) -> tuple[str, str] | None:
         elif value in _BLOCK:
             block = width
             out.append(line)
-        elif not value or value.startswith(("[REDACTED:", "#")) or "[REDACTED:" in entry["key"]:
+        elif value.startswith("#") or not _a_value(value) or "[REDACTED:" in line:
             out.append(line)
         else:
             quote = value[0] if value[0] in "\"'" and value[-1] == value[0] else ""
             out.append(f"{entry['lead']}{quote}{mask('secret')}{quote}{line[entry.end() :]}")
-    return "secret", f"{first}{''.join(out)}"
+    masked = "".join(out)
+    return None if masked == body else ("secret", f"{first}{masked}")
 
 
 # A JSON string (escapes read past) or a brace: what tells an object's members apart.
@@ -166,12 +174,14 @@ def _json(m: re.Match[str]) -> tuple[str, str] | None:
         return None
 
     def value(e: re.Match[str]) -> str:
-        if _PUBLIC.fullmatch(e["key"]) or e["value"].startswith("[REDACTED:"):
+        if _PUBLIC.fullmatch(e["key"]) or not _a_value(e["value"]):
             return e[0]
         return f'{e["lead"]}{mask("secret")}"'
 
-    head = m[0][: m.start("body") - m.start()]
-    return "secret", f"{head}{_JSON_ENTRY.sub(value, m['body'])}}}"
+    body = _JSON_ENTRY.sub(value, m["body"])
+    if body == m["body"]:
+        return None
+    return "secret", f"{m[0][: m.start('body') - m.start()]}{body}}}"
 
 
 def k8s_secret_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:

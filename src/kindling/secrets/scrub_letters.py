@@ -16,9 +16,9 @@ seed without its digits), or both cases with base64url's ``-`` and ``_`` (one dr
 
 Measured on the letter-only tokens of installed code and documentation (586,414 distinct):
 of 12,986 of one case and 20+ letters, 2 pass (ciphertexts in sympy's examples); of 233,074
-with signs, 1 (a graph in sparse6, a networkx test). Of random draws, about 7 in 10 of one case and 5 in
-10 of both cases with signs pass (``bench/secret_drawn.py``). Must not import anything from
-Kindling except ``secrets.scrub_values``.
+with signs, 1 (a graph in sparse6, a networkx test). Of random draws, about 2 in 3 of one
+case and 4 in 5 of both cases with signs pass (``bench/secret_drawn.py``). Must not import
+anything from Kindling except ``secrets.scrub_values``.
 """
 
 from __future__ import annotations
