@@ -235,6 +235,16 @@ def test_a_host_named_for_a_secret_keeps_its_port_and_path(text: str) -> None:
     assert scrub_secrets(text).text == text
 
 
+def test_a_vendors_host_after_a_user_and_password_keeps_its_port_and_path() -> None:
+    # issue 32, twentieth pass: the password is masked, the port and database are not
+    text = 'DATABASE_URL="postgresql://postgres:Xk9fj3lLq0pZa7Qw@db.xyz.supabase.co:5432/postgres"'
+    out = scrub_secrets(text).text
+    assert out == (
+        'DATABASE_URL="postgresql://postgres:[REDACTED:url_password]@db.xyz.supabase.co'
+        ':5432/postgres"'
+    )
+
+
 # -------------------------------------------------------------------- a format's placeholder
 
 

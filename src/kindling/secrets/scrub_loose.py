@@ -78,7 +78,7 @@ _LOOSE_SRC = (
 
 
 _PORT = LazyRe(r"[0-9]{1,5}+(?:/|\Z)", re.A)
-_AUTHORITY = LazyRe(r"://[\w.-]++\Z", re.A)
+_AUTHORITY = LazyRe(r"://(?:[^\s/@]{0,256}+@)?[\w.-]++\Z", re.A)  # (a user and password first)
 
 
 @gated
@@ -93,7 +93,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # (``tokenSigner := signer.NewHS256()``: a call names a function)
     start = m.start()
     if _PORT.match(value) and _AUTHORITY.search(m.string[max(0, start - 260) : start]):
-        return None  # a URL's host and port (``https://secret-app.example.net:443/api``)
+        return None  # a URL's host and port (``https://secret-app.example.net:443/api``,
+        # ``postgresql://app:pw@db.x.supabase.co:5432/postgres``)
     key_match = P.loose_key.search(m.string, max(0, start - 80), start)
     if key_match is None:
         return None
