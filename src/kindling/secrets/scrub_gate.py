@@ -37,7 +37,7 @@ _LETTERS = cached_compile(r"[A-Za-z]{16}", re.ASCII)
 # Eight letters typed along the alphabet, either way: a dummy typed in a key's place
 # (``abcdefghijklmnopqrstuvwx``), which ``scrub_typed.typed_placeholder`` judges; or 20
 # small letters in a row, which ``scrub_letters.drawn_letters`` judges.
-_TYPED = cached_compile(r"(?i:abcdefgh|zyxwvuts)|[a-z]{20}", re.ASCII)
+_TYPED_OR_SMALL = cached_compile(r"(?i:abcdefgh|zyxwvuts)|[a-z]{20}", re.ASCII)
 _GATED: set[object] = set()
 
 
@@ -56,7 +56,7 @@ def gate(text: str) -> int:
     for run in _RUN.findall(text):
         if _DIGIT.search(run) is not None:
             return CANDIDATE
-        if len(run) >= 20 and (_CAPITALS.search(run) or _TYPED.search(run)) is not None:
+        if len(run) >= 20 and (_CAPITALS.search(run) or _TYPED_OR_SMALL.search(run)) is not None:
             return CANDIDATE
         if not letters and len(run) >= 16:
             letters = _LETTERS.search(run) is not None

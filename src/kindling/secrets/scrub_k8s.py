@@ -46,11 +46,12 @@ _BLOCK = frozenset(("|", "|-", "|+", ">", ">-", ">+"))
 _LINE = LazyRe(r"(?m)^(?P<indent>[ \t]*+)(?P<item>-[ \t]++)?(?P<rest>[^\r\n]*+)", re.ASCII)
 _DATA_KEY = LazyRe(r"(?:data|stringData):[ \t]*+", re.ASCII)
 _KIND_VALUE = LazyRe(r"kind:[ \t]*+[\"']?Secret[\"']?[ \t]*+(?:#.*)?", re.ASCII)
-# The last text each rule read, and what it read of it: one tuple, read and replaced whole (a
-# server's threads may scrub at once).
+# What each rule read of the last text, under the text's hash and length: one tuple, read and
+# replaced whole (a server's threads may scrub at once). Not the text itself, which holds the
+# secrets until it is masked (a string's hash is computed once and kept by the string).
 _Read = tuple[dict[int, int], set[int]]
-_YAML_READ: list[tuple[str, _Read]] = []
-_JSON_READ: list[tuple[str, _Read]] = []
+_YAML_READ: list[tuple[int, int, _Read]] = []
+_JSON_READ: list[tuple[int, int, _Read]] = []
 
 
 def _yaml_maps(text: str) -> _Read:
@@ -59,8 +60,8 @@ def _yaml_maps(text: str) -> _Read:
     a mapping; a shallower line closes the deeper ones; ``---`` closes them all. Read once per
     text however many ``data:`` it holds (each rule's pass sees one text)."""
     read = _YAML_READ[0] if _YAML_READ else None
-    if read is not None and read[0] is text:
-        return read[1]
+    if read is not None and read[:2] == (hash(text), len(text)):
+        return read[2]
     data: dict[int, int] = {}
     secret: set[int] = set()
     stack: list[tuple[int, int]] = []  # (a mapping's indent, its number)
@@ -80,7 +81,7 @@ def _yaml_maps(text: str) -> _Read:
             secret.add(stack[-1][1])
         elif _DATA_KEY.fullmatch(rest):
             data[line.start()] = stack[-1][1]
-    _YAML_READ[:] = [(text, (data, secret))]
+    _YAML_READ[:] = [(hash(text), len(text), (data, secret))]
     return data, secret
 
 
@@ -134,8 +135,8 @@ def _json_objects(text: str) -> _Read:
     start) belongs to, and the objects with ``"kind": "Secret"`` among their own members (a
     list's ``"kind": "List"`` and metadata's are theirs). Read once per text."""
     read = _JSON_READ[0] if _JSON_READ else None
-    if read is not None and read[0] is text:
-        return read[1]
+    if read is not None and read[:2] == (hash(text), len(text)):
+        return read[2]
     owner: dict[int, int] = {}
     secret: set[int] = set()
     stack: list[int] = []
@@ -151,7 +152,7 @@ def _json_objects(text: str) -> _Read:
             if t[0] == '"Secret"' and _kind_before(text, prev, t, key_owner, stack[-1]):
                 secret.add(stack[-1])
         prev = t
-    _JSON_READ[:] = [(text, (owner, secret))]
+    _JSON_READ[:] = [(hash(text), len(text), (owner, secret))]
     return owner, secret
 
 
