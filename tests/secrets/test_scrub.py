@@ -439,6 +439,11 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "Secret data blocks": "'kind: Secret\\n' + 'data:\\n  k: v\\n' * 70_000",
     "Secret JSON objects": '\'{"kind": "Secret", \' + \'"data": {"k": "v"}, \' * 50_000',
     "compared literals": "'\"abcdefgh\" == ' * 100_000",
+    # Issue 32, 21st pass: Easy Connect strings, their slashes and at signs, keys in groups.
+    "Easy Connect strings": "'u/\"p\"@//h ' * 100_000",
+    "slashes and at signs": "('a/' + 'b' * 127 + '@') * 8_000 + '//'",
+    "keys in groups": "'K7PQD-3MXW9-ZRTNB-5YHCJ ' * 44_000",
+    "static key headers": "'-----BEGIN OpenVPN Static key V1-----\\n' * 27_000",
 }
 
 

@@ -1,4 +1,4 @@
-"""Keys drawn from letters alone (issue 32, twentieth pass).
+"""Keys drawn from letters alone (issue 32, twentieth pass), and keys printed in groups (21st).
 
 A generator may draw from letters only: of one case (``ndsbyvtebprybbvehgjqa``, a base32
 seed without its digits), or both cases with base64url's ``-`` and ``_`` (one draw of 21 in
@@ -17,8 +17,14 @@ seed without its digits), or both cases with base64url's ``-`` and ``_`` (one dr
 Measured on the letter-only tokens of installed code and documentation (586,414 distinct):
 of 12,986 of one case and 20+ letters, 2 pass (ciphertexts in sympy's examples); of 233,074
 with signs, 1 (a graph in sparse6, a networkx test). Of random draws, about 2 in 3 of one
-case and 4 in 5 of both cases with signs pass (``bench/secret_drawn.py``). Must not import
-anything from Kindling except ``secrets.scrub_values``.
+case and 4 in 5 of both cases with signs pass (``bench/secret_drawn.py``).
+
+``grouped_draw`` reads a product or licence key, printed in groups of one length joined by
+``-`` (``K7PQD-3MXW9-...``, a storage gateway's activation key): each group too short for the
+token rule's judges, and one case, which the rule took for a name in kebab-case. Of the 8,807
+such tokens in installed code and documentation, one passes (an activation key in botocore's
+examples); of random draws of five groups of five, four in five. Must not import anything from
+Kindling except ``secrets.scrub_values``.
 """
 
 from __future__ import annotations
@@ -39,8 +45,10 @@ from kindling.secrets.scrub_values import (
 )
 
 _VOWELS = frozenset("aeiouy")
+_HEX = LazyRe(r"[0-9a-f]++", re.ASCII)
 _HUMP = LazyRe(r"[A-Z][a-z]{2,}+", re.ASCII)  # a capitalised word, as names join them
 _PIECES = LazyRe(r"[^_-]++", re.ASCII)
+_GROUPS = LazyRe(r"[A-Za-z0-9]{4,8}+(?:-[A-Za-z0-9]{4,8}+){2,9}+(?:-[A-Za-z0-9]{1,3}+)?", re.A)
 
 
 def drawn_letters(token: str) -> bool:
@@ -76,3 +84,25 @@ def _signed(token: str, core: str) -> bool:
     if any(len(p) >= 4 and (is_name(p) or wordy(p)) for p in _PIECES.findall(token)):
         return False
     return 2 * sum(len(h) for h in _HUMP.findall(token)) < n
+
+
+def grouped_draw(token: str) -> bool:
+    """``token`` is 3-10 groups of 4-8 letters and digits joined by ``-``, all of one length but
+    perhaps a shorter last (a check group, a version), of one case, 16+ characters drawn as a
+    generator draws: 2+ digits and 4+ letters, the class changing every 4 characters or
+    oftener, 3.3 bits a character, not typed along a row, not hex (a digest in groups), neither
+    it nor a group spelled from words."""
+    if _GROUPS.fullmatch(token) is None:
+        return False
+    parts = token.split("-")
+    if sum(len(p) != len(parts[0]) for p in parts[:-1]) or len(parts[-1]) > len(parts[0]):
+        return False
+    core = "".join(parts)
+    n, digits = len(core), sum(map(str.isdigit, core))
+    if n < 16 or not (core.islower() or core.isupper()) or digits < 2 or n - digits < 4:
+        return False
+    low = core.lower()
+    runs = 1 + sum(char_class(a) != char_class(b) for a, b in itertools.pairwise(core))
+    if n > 4 * runs or entropy(low) < 3.3 or sequential(low, keyboard=True) or _HEX.fullmatch(low):
+        return False
+    return not (wordy(low) or any(p.isalpha() and wordy(p.lower()) for p in parts))

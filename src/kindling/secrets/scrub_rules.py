@@ -36,7 +36,7 @@ from kindling.secrets.scrub_encoded import (
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_keyed import keyed_rules
-from kindling.secrets.scrub_letters import drawn_letters
+from kindling.secrets.scrub_letters import drawn_letters, grouped_draw
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
@@ -82,17 +82,17 @@ def _private_tag(m: re.Match[str]) -> tuple[str, str] | None:
 
 _PRIVATE_SRC = r"(?P<open><private>)(?P<body>(?:[^<]++|<(?!/private>))*+)(?P<close></private>|\Z)"
 
-# Any key block that is not public: ``PRIVATE KEY``, ``RSA PRIVATE KEY``, ``OPENSSH PRIVATE
-# KEY``, ``PGP PRIVATE KEY BLOCK``, and labels that drop the word (``RSA KEY``, ``SSH2 ENCRYPTED
-# KEY``): a public key says so.
-_PEM_LABEL = r"(?:(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?|(?:(?!PUBLIC )[A-Z0-9]+ ){1,3}KEY)-----"
+# Any key block that is not public: ``PRIVATE KEY``, ``PGP PRIVATE KEY BLOCK``, labels that drop
+# the word (``RSA KEY``, ``SSH2 ENCRYPTED KEY``: a public key says so), OpenVPN's static key.
+_PEM_LABEL = (
+    r"(?:(?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?|(?:(?!PUBLIC )[A-Z0-9]+ ){1,3}KEY"
+    r"|OpenVPN Static key V[0-9])-----"
+)
 _PEM_SRC = (
     rf"-----BEGIN {_PEM_LABEL}"
-    # A whole block: a PEM body never contains five dashes, so the scan stops at the next
-    # BEGIN or END instead of running to the end of the text for every unterminated header.
+    # A whole block (a body holds no five dashes: the scan stops at the next BEGIN or END),
     rf"(?:[^-]*+(?:-(?!----)[^-]*+)*+-----END {_PEM_LABEL}"
-    # A truncated block (``head id_rsa``): its base64 and ``Proc-Type:`` lines, in raw text or
-    # in a JSON string with escaped newlines.
+    # or a truncated one (``head id_rsa``): base64 and ``Proc-Type:`` lines, raw or JSON-escaped.
     r"|(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]++|[A-Za-z-]++:[^\r\n\\]*+)(?=\r?\n|\\n|\Z))*+)"
 )
 
@@ -189,11 +189,10 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
 # A stand-alone token that looks generated: a vendor key without a prefix in a sentence.
 # Bounded by blanks, quotes or a comma (a URL path or a hash label before it makes it part of
 # something else), or after ``NAME=`` (judged as alone unless the name is a digest's or another
-# key's, ``_other_key``). 16 to ``LONGEST_TOKEN`` characters (Dropbox: 140, 1Password service
-# accounts: 650 to 900; under 20 only ``short_generated`` judges). A dot inside joins parts
-# (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), one ending it is the sentence's.
-# A ``-`` may start it (base64url: ``"d": "-phZ8..."``; ``-Xmx4g`` too), padding end it (a
-# Fernet key's ``=``, base32's). An ``=`` before it follows a name (``密码=``), a blank or ``?:+``.
+# key's, ``_other_key``). 16 to ``LONGEST_TOKEN`` characters (1Password's: 900). A dot inside
+# joins parts (``t1.<id>.<secret>``; a part drawn whole: ``dotted_draw``), one ending it is the
+# sentence's. A ``-`` may start it (base64url's ``"d": "-phZ8..."``, ``-Xmx4g``), padding end
+# it (Fernet's ``=``, base32's). An ``=`` before it follows a name (``密码=``), a blank or ``?:+``.
 LONGEST_TOKEN = 2048
 AFTER_NAME = r"(?:(?<!=)|(?<=[A-Za-z0-9_\u00c0-\U0010ffff \t?:+]=))"
 _RANDOM_SRC = (
@@ -225,7 +224,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     if basic(token):
         return "basic_credential", mask("basic_credential")  # a docker config's "auth"
     core = token.replace("_", "").replace("-", "")
-    if "." not in token and core != token and not token.startswith("xn--") and typed_in_parts(core):
+    if typed_in_parts(token) or grouped_draw(token):
         return "random_token", mask("random_token")  # abcd1234-ef01-gh23-ij45-kl6789012345
     segments = _SEPARATORS.split(token)
     if max(map(len, segments)) < 16 and not mixed_case(token):
@@ -357,7 +356,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
 
     rules: list[tuple[tuple[str, ...], LazyPattern, Rule]] = [
         (("<private",), LazyPattern(_PRIVATE_SRC, ai), _private_tag),
-        (("private key", " key-----"), LazyPattern(_PEM_SRC, a), _pem),
+        (("private key", " key-----", "static key v"), LazyPattern(_PEM_SRC, a), _pem),
         *encoded_rules(),
     ]
     for kind, literal, rest in TOKEN_SHAPES:

@@ -21,6 +21,8 @@ its path.
 - A segment of the path drawn whole as a generated key (thirteenth pass: a ping or build
   hook's, an RPC endpoint's), unless the segment before names what it identifies
   (``/d/<id>``, ``/channel/<id>``) or it is part of a password before ``@``.
+- The password of Oracle's Easy Connect string, ``user/<password>@//host:port/service``
+  (21st pass), unless a template's variable.
 - A webhook's path (issue 32, eighth pass), after a host named for hooks or a ``/hooks`` or
   ``/webhook`` segment, when a segment of it is shaped like a generated credential.
 
@@ -91,6 +93,21 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if value.lower() in OAUTH_PLACEHOLDERS:
         return None  # the token is the user (masked by ``url_token``); this is a fixed word
+    return "url_password", f"{m['prefix']}{mask('url_password')}"
+
+
+# Oracle's Easy Connect string, ``user/<password>@//host:port/service`` (no scheme: ``sqlplus``
+# and ``cx_Oracle.connect`` are the command rules'; in a config or a DSN it stands alone).
+_EZCONNECT_SRC = (
+    r"(?<![\w$#/.:@%-])(?P<prefix>[A-Za-z_][\w$#]{0,127}+/)"
+    r"(?P<value>\"[^\"\r\n]{1,128}+\"|[^\s/\"']{1,128}?)(?=@//[A-Za-z0-9\[])"
+)
+
+
+def _ezconnect(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if leave_value(value.strip('"')) or "[REDACTED:" in value or _variable(value):
+        return None
     return "url_password", f"{m['prefix']}{mask('url_password')}"
 
 
@@ -274,4 +291,5 @@ def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("hook",), LazyPattern(_HOOK_SRC, a), _hook_path),
         (("/v",), LazyPattern(_VERSION_KEY_SRC, a), _version_key),
         (("://",), LazyPattern(_SEGMENT_SRC, a), _drawn_segment),
+        (("@//",), LazyPattern(_EZCONNECT_SRC, a), _ezconnect),
     ]
