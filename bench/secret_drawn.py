@@ -96,6 +96,15 @@ def _typed(rng: random.Random) -> str:
     )
 
 
+SMALL = string.ascii_lowercase + string.digits
+CAPITALS = string.ascii_uppercase + string.digits
+
+
+def _groups(alphabet: str, count: int = 5) -> Callable[[random.Random], str]:
+    """A product key: ``count`` groups of five joined by ``-``."""
+    return lambda rng: "-".join(_draw(alphabet, 5)(rng) for _ in range(count))
+
+
 ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("40 letters and digits after `ACMECLOUD=`", _draw(ALNUM, 40), "ACMECLOUD={}"),
     ("40 base64 after `ACMECLOUD_KEY=`", _draw(ALNUM + "+/", 40), "ACMECLOUD_KEY={}"),
@@ -243,6 +252,13 @@ ROWS: list[tuple[str, Callable[[random.Random], str], str]] = [
     ("24 capitals, bare", _draw(string.ascii_uppercase, 24), "the value {} came back"),
     ("21 of letters, `-` and `_`, bare", _letters_signed(21), "the value {} came back"),
     ("32 of letters, `-` and `_`, bare", _letters_signed(32), "the value {} came back"),
+    # Issue 32's 21st pass: short draws of one case, keys printed in groups, bare.
+    ("16 small letters and digits, bare", _draw(SMALL, 16), "the value {} came back"),
+    ("16 capitals and digits, bare", _draw(CAPITALS, 16), "the value {} came back"),
+    ("18 small letters and digits, bare", _draw(SMALL, 18), "the value {} came back"),
+    ("16 letters and digits, bare", _draw(ALNUM, 16), "the value {} came back"),
+    ("five groups of five capitals and digits, bare", _groups(CAPITALS), "the value {} came"),
+    ("four groups of five small letters and digits, bare", _groups(SMALL, 4), "the value {} came"),
 ]
 
 
