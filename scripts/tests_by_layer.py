@@ -124,7 +124,7 @@ LAYERS: dict[str, list[str]] = {
         "scrub_wallets", "scrub_selfnamed", "scrub_headers", "scrub_glued_tails", "scrub_refs",
         "scrub_envline", "scrub_labels", "scrub_copies", "scrub_masked_parts",
         "scrub_keyboard_draws", "scrub_short_encoded", "scrub_code_forms",
-        "scrub_letter_draws", "scrub_k8s_secrets", "scrub_short_draws",
+        "scrub_letter_draws", "scrub_k8s_secrets", "scrub_short_draws", "scrub_encoded_tokens",
     ],
     "semantic": [
         "semantic_cli", "semantic_install", "semantic_model_memory", "semantic_quality",

@@ -444,6 +444,11 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "slashes and at signs": "('a/' + 'b' * 127 + '@') * 8_000 + '//'",
     "keys in groups": "'K7PQD-3MXW9-ZRTNB-5YHCJ ' * 44_000",
     "static key headers": "'-----BEGIN OpenVPN Static key V1-----\\n' * 27_000",
+    # Issue 32, 22nd pass: commands continued over lines, base64 of dotted text.
+    "continued commands": "'curl \\\\\\n' * 150_000",
+    "continued logins": "'curl -H x \\\\\\n  -u a:b \\\\\\n' * 43_000",
+    "continuations alone": "'\\\\\\n' * 500_000",
+    "base64 of dotted text": "'b25lLiB0d28uIHRocmVlLg== ' * 40_000",
 }
 
 

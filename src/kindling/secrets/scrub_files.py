@@ -11,9 +11,8 @@ literal given to code as a key (``jwt.sign(payload, X)``, ``hmac.new(b X, ...)``
 of ``process.env.JWT_SECRET || X``).
 ``Place`` says where: a pattern with groups ``keep`` and ``value``, the keywords that wake it,
 and whether the place holds nothing but a secret (``certain``). ``secrets.scrub_commands``
-puts these before the command lines' places in ``PLACES`` and turns them into rules.
-
-Pure data. Must not import anything.
+puts these before the command lines' places in ``PLACES`` and turns them into rules. Pure
+data: must not import anything.
 """
 
 from __future__ import annotations
@@ -32,10 +31,11 @@ class Place:
         self.words, self.source, self.certain, self.kind = words, source, certain, kind
 
 
-# From a program's name to its flag: at most 300 characters of the same line.
-ON = r"\b[^\r\n]{0,300}?"
-# One argument of a command line: quoted, or up to a blank or a shell operator.
-ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""
+# From a program's name to its flag: 300 characters of a line it runs on to (over up to 8
+# whole lines that end with ``\``, PowerShell's backtick or cmd's ``^``) or of its own.
+CMD = r"(?:[^\r\n]{0,299}+(?<=[\\`^])\r?\n){0,8}?"
+ON = rf"\b{CMD}[^\r\n]{{0,300}}?"
+ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""  # an argument: quoted, or to a blank
 # A string literal of code.
 LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
 # A call's first argument before the key: a literal, a name (``user.id``, ``data[0]``,

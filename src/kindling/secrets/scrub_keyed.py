@@ -104,7 +104,7 @@ def _keyed_src() -> str:
     (?P<sep>["' \t:=?+.,\\\[\]]{key_end_src(".")}
         (?: (?<=:)[ \t]*+[|>][-+]?[ \t]*+\r?\n[ \t]++       # YAML block: key: |
           | (?P<nest>(?<=["'])[ \t]*+:[ \t]*+\{{[^{{}}]{{0,200}}?  # "password": {{"value": "x"}}
-                      ["'](?:value|defaultValue)["'][ \t]*+:  # (an ARM template's parameter)
+                      ["'](?:value|defaultValue|[Dd]efault)["'][ \t]*+:  # (ARM, CloudFormation)
                     | (?<=:)[ \t]*+\r?\n(?:[ \t]++[\w-]++:[^\r\n]*+\r?\n){{0,4}}?  # password:
                       [ \t]++(?:value|defaultValue|[Dd]efault):)          #   value: x
           | (?<=:)[ \t]*+\r?\n[ \t]++(?![\w.-]++(?:::[\w.-]++)*+:(?:\s|$)|[-#\[{{])  # key:\n  value
@@ -191,7 +191,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind != "password" and slug(quoted):
             return None  # creation_token = "my-efs-filesystem": a resource's name
         if kind == "password" and label(quoted):
-            return None  # "new_password": "Nytt passord": a user interface's label
+            return None  # "new_password": "Nytt passord": a user interface's label; a policy
         compared = "cmp" in m.re.groupindex and m["cmp"] is not None
         if compared and (not compared_value(kind, quoted) or quoted.lower() in STATUS_WORDS):
             return None  # (=== 'true' tests a flag)

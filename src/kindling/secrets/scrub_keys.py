@@ -14,8 +14,11 @@ Kindling.
 
 from __future__ import annotations
 
-# Words a log or form prints after "password:" that are a status, not the password.
-STATUS_WORDS = frozenset(
+# When Ansible's ``update_password`` sets a user's password, quoted or not: a policy.
+POLICY_WORDS = frozenset(("always", "on_create"))
+# Words a log or form prints after "password:" that are a status, not the password (and the
+# policies).
+STATUS_WORDS = POLICY_WORDS | frozenset(
     """incorrect invalid wrong required missing expired changed reset updated accepted rejected
     denied mismatch ok empty hidden masked redacted protected optional set unset failed
     failure success successful correct valid weak strong blank none incorrectly match

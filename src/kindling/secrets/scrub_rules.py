@@ -360,10 +360,11 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         *encoded_rules(),
     ]
     for kind, literal, rest in TOKEN_SHAPES:
-        # The look-behind: a prefix inside a word is none (``task-list`` holds no ``sk-`` key).
+        # The look-behind: a prefix inside a word is none (``task-list`` holds no ``sk-`` key),
+        # nor one a ``.`` glues to a name (a file's: ``video_box.ico-<32 hex>.png``).
         lit = re.escape(literal)
         # A token percent-encoded in a URL keeps going after its first %XX.
-        pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_-]{lit}){rest}{_GLUED}{_PERCENT_TAIL}", a)
+        pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_.-]{lit}){rest}{_GLUED}{_PERCENT_TAIL}", a)
         rules.append(((literal.lower(),), pattern, _whole(kind)))
     rules.append(
         (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)

@@ -113,6 +113,14 @@ def _drawn_part(token: str) -> bool:
     )
 
 
+def _labels_name(token: str) -> bool:
+    """Only labels before a ``:`` hold the credential's name, in letters alone (CloudFormation's
+    ``{{resolve:secretsmanager:123456}}``, ``token:1234...``): a path or a key, not a fill."""
+    *labels, last = token.split(":")
+    named = [part for part in labels if _NAMED.search(part)]
+    return _NAMED.search(last) is None and all(part.isalpha() for part in named)
+
+
 def _constant(token: str) -> bool:
     """``MAX_OUTPUT_TOKENS_4096``, ``FAILING_EXAMPLES_KEY``: words in capitals joined by ``_``
     and a number at most, a constant's name (``MIXPANEL_TOKEN_00000000`` is a fill)."""
@@ -129,6 +137,8 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
     test = token.startswith("test_") and token.islower() and not _REPEAT.search(token)
     if len(token) < 16 or _constant(token) or test:
         return None  # a constant's name, a test's (``test_issue_1234``; not ``test_key_0000``)
+    if ":" in token and _labels_name(token):
+        return None  # resolve:secretsmanager:123456, a store's path (a key's value: its rules')
     if _PATH.search(token) and not token.endswith("=") and "+" not in token:
         return None  # a path (base64's ``/`` comes with ``+`` or padding)
     if after_function(text, start):

@@ -95,7 +95,7 @@ _LEAVE_VALUE_SRC = r"""
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
     | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
-    | <[^<>]+>                     # <your-token>
+    | <[^<>]+> | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, [PASSWORD]
     | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
     | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,}  # one character repeated
