@@ -23,7 +23,7 @@ import re
 
 from kindling.secrets.scrub_context import credential_like
 from kindling.secrets.scrub_fed import FED_PLACES
-from kindling.secrets.scrub_files import ARG, CMD, FILE_PLACES, ON, Place
+from kindling.secrets.scrub_files import ARG, CONTINUED, FILE_PLACES, ON, Place
 from kindling.secrets.scrub_headers import HEADER_PLACES
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
 from kindling.secrets.scrub_wallets import WALLET_PLACES
@@ -190,7 +190,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     # curl/wget -u user:pw, --user user:pw, --user=user:pw; HTTPie's http -a user:pw, --auth
     Place(
         ("curl", "wget", "http"),
-        rf"(?:\b(?:curl|wget)\b|(?<![\w/:.-])https?+(?=[ \t])){CMD}[^\r\n]{{0,300}}?[ \t]"
+        rf"(?:\b(?:curl|wget)\b|(?<![\w/:.-])https?+(?=[ \t])){CONTINUED}[^\r\n]{{0,300}}?[ \t]"
         r"(?:-u|-U|--user|--http-user|--proxy-user|-a|--auth)"
         r"(?:=|[ \t]*+)(?P<keep>[\"']?(?!<)[^\s:\"']++:)"  # (not <user:password>)
         rf"(?P<value>{_PAIR_REST})",

@@ -33,8 +33,8 @@ class Place:
 
 # From a program's name to its flag: 300 characters of a line it runs on to (over up to 8
 # whole lines that end with ``\``, PowerShell's backtick or cmd's ``^``) or of its own.
-CMD = r"(?:[^\r\n]{0,299}+(?<=[\\`^])\r?\n){0,8}?"
-ON = rf"\b{CMD}[^\r\n]{{0,300}}?"
+CONTINUED = r"(?:[^\r\n]{0,299}+(?<=[\\`^])\r?\n){0,8}?"
+ON = rf"\b{CONTINUED}[^\r\n]{{0,300}}?"
 ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""  # an argument: quoted, or to a blank
 # A string literal of code.
 LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""

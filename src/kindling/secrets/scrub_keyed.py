@@ -20,7 +20,7 @@ import re
 
 from kindling.secrets.scrub_compared import compared_rule
 from kindling.secrets.scrub_envline import ENV_LINE_SRC, env_line
-from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
     field_number,
@@ -181,8 +181,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     groups = (m["tq"], m["tsq"], m["dq"], m["sq"], m["bq"], m["eq"])
     quoted = next((q for q in groups if q is not None), None)
     if quoted is not None:
-        if not quoted or leave_value(quoted) or too_short(kind, quoted):
-            return None
+        if not quoted or leave_value(quoted) or too_short(kind, quoted) or quoted in POLICY_WORDS:
+            return None  # (update_password: "on_create": Ansible's policy, quoted or not)
         if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
             # (a password may be "password": it is still the password)
@@ -191,7 +191,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind != "password" and slug(quoted):
             return None  # creation_token = "my-efs-filesystem": a resource's name
         if kind == "password" and label(quoted):
-            return None  # "new_password": "Nytt passord": a user interface's label; a policy
+            return None  # "new_password": "Nytt passord": a user interface's label
         compared = "cmp" in m.re.groupindex and m["cmp"] is not None
         if compared and (not compared_value(kind, quoted) or quoted.lower() in STATUS_WORDS):
             return None  # (=== 'true' tests a flag)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from kindling.secrets.scrub_keys import LOCAL_WORDS, POLICY_WORDS, key_kind
+from kindling.secrets.scrub_keys import LOCAL_WORDS, key_kind
 from kindling.secrets.scrub_values import LazyRe, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
@@ -93,11 +93,8 @@ def label(value: str) -> bool:
     ``.`` or ``!`` last), one of them the password word in a language keys and texts are
     written in (``"New password"``, ``"Gjenta passord"``, ``"Nouveau mot de passe"``,
     ``"Passordet må ha minst 6 tegn."``): a user interface's label or message about the
-    password. A passphrase is drawn from words (``aaaa jelszo``, in small letters, is one).
-    Also a policy for the password (Ansible's ``update_password: "on_create"``)."""
+    password. A passphrase is drawn from words (``aaaa jelszo``, in small letters, is one)."""
     value = value.strip()
-    if value in POLICY_WORDS:
-        return True
     if not any(c.isspace() for c in value) or not (value[0].isupper() or value[-1] in "?:.!"):
         return False
     lowered = value.lower()
