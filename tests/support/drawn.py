@@ -7,6 +7,7 @@ Each value is drawn from a seed, so every example looks as a generated credentia
 from __future__ import annotations
 
 import random
+import re
 import string
 
 from hypothesis import strategies as st
@@ -30,3 +31,19 @@ def mixed(n: int, *, upper: bool = False) -> st.SearchStrategy[str]:
     return drawn(ALNUM, n).filter(
         lambda v: any(c.isdigit() for c in v) and any(letter(c) for c in v)
     )
+
+
+# Shapes a typed value can take that read as a name, not a secret, and that the scrubber
+# leaves by design: a constant's name (``TO_KEN``), an attribute or a file's name
+# (``a0.PW_``, ``a00.PW``), a slug (``a0-a-ala``, a resource's name).
+_NAME_SHAPES = re.compile(
+    r"[A-Z][A-Z0-9_]*+|[A-Za-z_]\w*+(?:\.\w++)++|[\w-]++\.[A-Za-z]{1,4}"
+    r"|[a-z0-9]++(?:-[a-z0-9]++)++",
+    re.ASCII,
+)
+
+
+def not_a_name(value: str) -> bool:
+    """False for a value shaped as a constant's, an attribute's, a file's or a resource's
+    name."""
+    return _NAME_SHAPES.fullmatch(value) is None
