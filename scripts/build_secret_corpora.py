@@ -582,7 +582,10 @@ def microsoft_rules(repo: str) -> dict[str, Any]:
     which the scrubber loads as data beside kingfisher's: each pattern in Python's syntax
     (``_one_group``), woken by its signature (``Signature``, ``SniffLiterals``, or the
     longest literal in its secret). Patterns that do not compile with ``re`` or have no
-    literal are left out. Each is ``[id, keyword, pattern, min_entropy]``."""
+    literal are left out. Each is ``[id, keyword, pattern, min_entropy]``, the floor 0: every
+    one of these keys names itself (a signature at a fixed place in a fixed length, or a
+    prefix), so its body needs no randomness, as a vendor prefix's dummy needs none
+    (``aaaa...AzFu...==``, Microsoft's own placeholder keys, is masked as ``ghp_xxxx...`` is)."""
     import re as std_re
 
     rules = []
@@ -600,7 +603,7 @@ def microsoft_rules(repo: str) -> dict[str, Any]:
         if len(keyword) < 3 or keyword.lower() in _COMMON | {"npm"}:
             continue  # (npm_ tokens have a shape of Kindling's own)
         name = f"microsoft.{model['Id']}.{model['Name']}"
-        rules.append([name, keyword.lower(), pattern, 3.0])
+        rules.append([name, keyword.lower(), pattern, 0.0])
     return {
         "source": "microsoft/security-utilities",
         "url": "https://github.com/microsoft/security-utilities",

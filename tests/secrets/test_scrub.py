@@ -35,6 +35,25 @@ AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 # (text, the secret that must disappear, the kind that must be reported)
 TEAMWORK = "tkn.v1_I00VtKKKfXcLsosvfpQz1sBSeYEa0lCkSf3diQqdJtjydmLcFaG8HSu8xFE973pNuHKGooy="
 PLANTED: list[tuple[str, str, str]] = [
+    # Issue 32, 23rd pass: prefixes in google/osv-scalibr's detectors (drawn once from a seed).
+    (
+        "ELASTIC_CLOUD_API_KEY=essu_YghNNcAVfH5EAyC7Iqjrb3HFFS+DWmzZrPKTcwg7qkSIrdqoMmkuVFfvjses9"
+        "Iy8ENgloko2bUhOss5V+ws4wWKIszM=",
+        "essu_YghNNcAVfH5EAyC7Iqjrb3HFFS+DWmzZrPKTcwg7qkSIrdqoMmkuVFfvjses9Iy8ENgloko2bUhOss5V+ws4"
+        "wWKIszM=",
+        "elastic_api_key",
+    ),
+    (
+        "composer config --global bearer.repo.packagist.com packagist_ack_5afa6730df5ce3efe431ad"
+        "8996762e",
+        "packagist_ack_5afa6730df5ce3efe431ad8996762e",
+        "packagist_token",
+    ),
+    (
+        "supabase login --token sbp_340e37609a1972234dbfa53fa6c490af80ca0157",
+        "sbp_340e37609a1972234dbfa53fa6c490af80ca0157",
+        "supabase_token",
+    ),
     # Issue 32: prefixes named inside kingfisher's rules (values drawn once from a seed).
     (
         "FIGMA=figd_jBsME-demPQh8Vaqb_zKz5kQpeou4c3geTDu7N-v",
@@ -449,6 +468,11 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "continued logins": "'curl -H x \\\\\\n  -u a:b \\\\\\n' * 43_000",
     "continuations alone": "'\\\\\\n' * 500_000",
     "base64 of dotted text": "'b25lLiB0d28uIHRocmVlLg== ' * 40_000",
+    # Issue 32, 23rd pass: keyword maps, escaped padding beside raw signs, signatures, code.
+    "keyword maps": "'{:password \"' * 80_000",
+    "escaped padding": "('a/b+' * 300 + '%3D ') * 850",
+    "identifiable signatures": "('a' * 76 + '+ASt') * 13_000",
+    "statements": "'x.password = input; ' * 50_000",
 }
 
 
@@ -521,6 +545,7 @@ SCRUB_MODULES = (
     *("scrub_headers", "scrub_masks", "scrub_refs", "scrub_envline", "scrub_compared"),
     "scrub_letters",
     "scrub_k8s",
+    "scrub_setters",
 )
 
 

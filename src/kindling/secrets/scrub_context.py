@@ -15,7 +15,10 @@
   (``https://<40 hex>:x-oauth-basic@github.com``).
 - Webhook URLs whose path is the secret (Discord, Microsoft Teams).
 - ``Cookie:`` and ``Set-Cookie:`` headers: a cookie whose value looks generated is a session
-  credential, whatever its name.
+  credential, whatever its name; one named for a session (``session_id``, ``PHPSESSID``,
+  ``auth_token``) is one whatever its value's look (16+ characters, letters and digits).
+- An access key's id, then 40 characters on its line or the next: its secret key (a
+  credentials CSV's row, an id and a secret printed one under the other; issue 32, 23rd pass).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_gate``
@@ -243,18 +246,33 @@ _COOKIE_SRC = r"(?P<keep>(?i:set-cookie|cookie)[ \t]*+:[ \t]*+)(?P<value>[^\r\n]
 _COOKIE_PAIR = LazyRe(r"(?P<name>[^=;\s]{1,100}+)=(?P<value>[^;\s]*+)", re.ASCII)
 
 
+# A cookie's name that says it holds a session (``session_id``, ``PHPSESSID``, ``connect.sid``,
+# ``_app_session``, ``auth_token``, ``remember_user_token``, ``jwt``; not ``author``).
+_SESSION_COOKIE = LazyRe(
+    r"(?i:[\w.-]*?(?:sess|sid\b|token|auth(?!or)|jwt|remember)[\w.-]*+)", re.ASCII
+)
+# A session's value: a token's characters (no ``:``, as a time has), 2+ digits, 2+ letters.
+_SESSION_VALUE = LazyRe(
+    r"(?=(?:[^0-9]*+[0-9]){2})(?=(?:[^A-Za-z]*+[A-Za-z]){2})[\w%+/=.-]++", re.ASCII
+)
+
+
 def _cookie(m: re.Match[str]) -> tuple[str, str] | None:
     masked = []
 
     def pair(p: re.Match[str]) -> str:
         value = p["value"].strip('"')
-        if len(value) < 16 or "[REDACTED:" in value or "." in value:
-            return p[0]  # short, masked, or dotted (an analytics id: ``GA1.2.1234.1600``)
-        if not (looks_generated(value.rstrip("=")) or credential_like(value)):
+        if len(value) < 16 or "[REDACTED:" in value:
             return p[0]
+        named = _SESSION_COOKIE.fullmatch(p["name"].strip("\"'")) is not None
+        if named and _SESSION_VALUE.fullmatch(value) and has_candidate(value) and not wordy(value):
+            pass  # a session's cookie: its value is the session, however random it looks
+        elif "." in value or not (looks_generated(value.rstrip("=")) or credential_like(value)):
+            return p[0]  # dotted (an analytics id: ``GA1.2.1234.1600``), or not drawn
         masked.append(value)
-        quote = '"' if p["value"].startswith('"') else ""
-        return f"{p['name']}={quote}{mask('token')}{quote}"
+        raw = p["value"]  # (a quote around the value, or around the whole pair, is kept)
+        lead, trail = raw[: len(raw) - len(raw.lstrip('"'))], raw[len(raw.rstrip('"')) :]
+        return f"{p['name']}={lead}{mask('token')}{trail}"
 
     text = _COOKIE_PAIR.sub(pair, m["value"])
     return ("token", f"{m['keep']}{text}") if masked else None
@@ -289,6 +307,25 @@ def _grouped(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{m.string[m.start() : m.start('value')]}{mask('secret')}"
 
 
+# An access key's id (AWS's, masked by its own shape first; a Cloud Storage HMAC key's,
+# ``GOOG...``), then on its line or the next the 40 characters of base64 its secret key is.
+_KEY_PAIR_SRC = (
+    r"(?:\[REDACTED:aws_access_key_id\]|(?<![A-Za-z0-9])GOOG[A-Z0-9]{20,57}(?![A-Za-z0-9]))"
+    r"[\"']?[ \t]*+[,:;|=]?[ \t]*+(?:\r?\n[ \t]*+)?[\"']?"
+    r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+
+
+def _key_pair(m: re.Match[str]) -> tuple[str, str] | None:
+    value = m["value"]
+    if value.isalpha() or not has_candidate(value) or entropy(value) < 3.0 or leave_value(value):
+        return None  # a word run, a number, or a one-letter run: no drawn key
+    if value.lower() == value and all(c in "0123456789abcdef" for c in value):
+        return None  # 40 hex digits of one case: a SHA-1 (a commit), not a secret key
+    kind = "aws_secret_access_key" if m[0].startswith("[") else "secret"
+    return kind, f"{m.string[m.start() : m.start('value')]}{mask(kind)}"
+
+
 def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The context rules, in the order they run: the URL and header rules here run with the
     other shape rules (before ``secrets.scrub_commands``' places), ``near_key`` last (before
@@ -297,6 +334,7 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     return [
         (("/api/webhooks/", "/webhook"), LazyPattern(_WEBHOOK_SRC, a), _webhook),
         (("cookie",), LazyPattern(_COOKIE_SRC, a), _cookie),
+        (("[redacted:aws_access_key_id]", "goog"), LazyPattern(_KEY_PAIR_SRC, a), _key_pair),
         (("secret", "key", "token", "seed", "passw"), LazyPattern(_GROUPED_SRC, a), _grouped),
         (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (

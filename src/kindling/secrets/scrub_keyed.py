@@ -11,7 +11,8 @@ from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (the words
 a secret, and ``key_kind``), ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
 a bracket in it would make read as code), ``secrets.scrub_refs`` (what refers to a secret
 kept elsewhere), ``secrets.scrub_envline`` (a ``.env`` line's value with blanks, a command's
-environment prefix) and ``secrets.scrub_compared`` (``"x".equals(password)``).
+environment prefix), ``secrets.scrub_compared`` (``"x".equals(password)``) and
+``secrets.scrub_setters`` (``setPassword("x")``, ``${DB_PASSWORD:-x}``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from kindling.secrets.scrub_refs import (
     slug,
     yaml_tag,
 )
+from kindling.secrets.scrub_setters import setter_rule, shell_default_rule
 from kindling.secrets.scrub_signs import keyed_draw
 from kindling.secrets.scrub_values import (
     VERSION_RANGE,
@@ -116,6 +118,7 @@ def _keyed_src() -> str:
           | (?<=["'])[ \t]++to[ \t]++(?=["'])                 # Kotlin: "password" to "x"
           | (?<=["'])\)[ \t]*+\{{[ \t]*+(?=["'])              # Ruby: fetch("KEY") {{ "value" }}
           | (?<=,)(?P<call>[ \t]++)(?=["'`])               # setopt(h, OPT_PASSWORD, "value")
+          | (?<=[ \t])(?P<edn>)(?=")                         # EDN: {{:db/password "x"}}
           | (?<=[ \t])[ \t]*+{_OPERATOR}
           | (?<=[ \t])[ \t]*+[│┃|][ \t]*+(?=[^\s│┃|])        # a table's row: | key | value |
           | (?<=[ \t])[ \t]*+{_TYPES}[ \t]++=(?![=~])      # Go: var token string = "x"
@@ -177,6 +180,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     call = "call" in m.re.groupindex and m["call"] is not None  # (the --flag rule has none)
     if call and not _constant_argument(text, m.start("sep")):
         return None  # print(password, "is wrong"): a variable, then another argument
+    edn = "edn" in m.re.groupindex and m["edn"] is not None
+    if edn and _EDN_KEY.search(text[max(0, m.start("sep") - 90) : m.start("sep") + 1]) is None:
+        return None  # the password "x": prose; only a Clojure keyword names the next form
     kind = key_kind(text, m.start("sep")) or "secret"
     groups = (m["tq"], m["tsq"], m["dq"], m["sq"], m["bq"], m["eq"])
     quoted = next((q for q in groups if q is not None), None)
@@ -238,6 +244,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
+# A Clojure or EDN keyword just before the blank (``{:password "x"}``, ``:db/password``,
+# ``:api-key``): a map's key, whose value is the next form.
+_EDN_KEY = LazyRe(r"(?:^|(?<=[\s{(\[,])):[A-Za-z_][\w.*+!?/-]{0,80}+[ \t]\Z", re.ASCII)
 _NEXT_KEY = LazyRe(r"[ \t]*+:(?!:)", re.ASCII)  # (not ``::``, a C++ scope or Ruby's ``::``)
 _CONSTANT_ARGUMENT = LazyRe(
     r"[(,][ \t]*+(?:(?:[A-Za-z_]\w*+[.:]{1,2})?[A-Z][A-Z0-9_]*+|:[a-z_]\w*+)"
@@ -276,6 +285,16 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # a variable: f(password=pw, token=tok), self.password = password
     if P.identifier.fullmatch(value) and _OPERATOR_NEXT.match(text, end) is not None:
         return True  # an expression: userpass = username + ":" + password
+    if (
+        text[end : end + 1] == ";"
+        and _SPACED_ASSIGNMENT.fullmatch(sep) is not None
+        and P.identifier.fullmatch(value)
+        and not random_enough(value)
+        and ";" not in text[text.rfind("\n", 0, end) + 1 : end]
+    ):
+        return True  # uri.Password = input; a statement of code assigns a variable (a shell's
+        # ``export PASSWORD=x; make`` has no blanks around its ``=``, and ``Server = db;
+        # Password = x;`` holds pairs before it)
     colon = sep.strip(" \t\"']").startswith(":") and ":=" not in sep
     if colon and P.identifier.fullmatch(value) and _ASSIGNED_NEXT.match(text, end) is not None:
         return True  # self._secret_value: SecretType = secret_value, a type annotation
@@ -316,6 +335,7 @@ def _spells_its_key(text: str, key_end: int, value: str) -> bool:
     )
 
 
+_SPACED_ASSIGNMENT = LazyRe(r"[ \t]++=[ \t]++", re.ASCII)
 _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
 _OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
@@ -333,66 +353,15 @@ def _in_pairs(text: str, end: int) -> bool:
     return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
 
 
-def _setter_src() -> str:
-    # ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
-    # secret key, given one string literal. Starts at the parenthesis, looks back for the key.
-    return rf"""
-    \({key_end_src(".")}
-    [ \t]*+(?P<q>["'])(?P<value>[^"'\r\n\\]{{1,200}}+)(?P=q)[ \t]*+\)
-    """
-
-
-_SETTER_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_]*+\Z", re.ASCII)
-_BARE_SETTERS = frozenset(
-    ("password", "passwd", "passphrase", "token", "secret", "apikey", "api_key", "accesskey")
-)
-
-
-def _setter(m: re.Match[str]) -> tuple[str, str] | None:
-    text = m.string
-    name_match = _SETTER_NAME.search(text[max(0, m.start() - 64) : m.start()])
-    if name_match is None:
-        return None
-    name = name_match[0].lower()
-    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
-        return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
-    kind = key_kind(text, m.start())
-    value = m["value"]
-    if kind is None or leave_value(value) or too_short(kind, value):
-        return None
-    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
-    return kind, f"{head}{mask(kind)}{tail}"
-
-
-# A shell parameter's default (``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``), in a compose file,
-# a script or inside a URL (``postgres://app:${PG_PASSWORD:-pw}@db``), or a Spring property's
-# (``@Value("${search.api-key:x}")``): the literal the name holds when it is unset, given to
-# it as ``=`` gives it. A reference (``$``) or a substring's offsets (``${TOKEN:0:8}``) is left.
-_SHELL_DEFAULT_SRC = (
-    # (a dotted or dashed name is a Spring property's, whose default follows a ``:``)
-    r"\$\{(?P<key>[A-Za-z_]\w{0,80}+(?:(?:[.-]\w++)++(?=:))?+)(?P<op>:?[-=]|:(?![?+]))"
-    r"(?P<value>[^}\s$\"'`]{1,200}+)\}"
-)
-_OFFSETS = LazyRe(r"[0-9: -]++", re.ASCII)  # ``${TOKEN:0:8}``: a substring, no default
-
-
-def _shell_default(m: re.Match[str]) -> tuple[str, str] | None:
-    kind = key_kind(m["key"], len(m["key"]))
-    value = m["value"]
-    if kind is None or leave_value(value) or too_short(kind, value) or _OFFSETS.fullmatch(value):
-        return None
-    return kind, f"${{{m['key']}{m['op']}{mask(kind)}}}"
-
-
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The key-value rules, in the order they run (after every rule that knows its value)."""
     a, ai, av = re.ASCII, re.ASCII | re.IGNORECASE, re.ASCII | re.IGNORECASE | re.VERBOSE
     return [
-        (("${",), LazyPattern(_SHELL_DEFAULT_SRC, a), _shell_default),
+        shell_default_rule(),
         (("</",), LazyPattern(_XML_SRC, a), _xml),
         (KEY_WORDS, LazyPattern(ENV_LINE_SRC, ai), env_line),
         (KEY_WORDS, LazyPattern(_keyed_src(), av), _keyed),
         (("--",), LazyPattern(_flag_src(), av), _keyed),
-        (KEY_WORDS, LazyPattern(_setter_src(), av), _setter),
+        setter_rule(),
         compared_rule(),
     ]

@@ -43,10 +43,12 @@ def loosely_named(key: str) -> bool:
     return any(w in key for w in ANYWHERE_WORDS) and not any(w in key for w in ABOUT_WORDS)
 
 
-# The password word abbreviated (``Pswd``) or in the languages keys are named in (``PAROL``,
-# ``senha``, ``DB_PASSWORT``; ASCII spellings, as names are written).
+# The password word abbreviated (``Pswd``, ``pwrd``; ``pword`` is ``key_end_src``'s) or in the
+# languages keys are named in (``PAROL``, ``senha``, ``DB_PASSWORT``; ASCII spellings, as names
+# are written).
 _OTHER_PASSWORD_WORDS = (
-    *("pswd", "passwort", "kennwort", "wachtwoord", "contrasena", "senha", "haslo"),
+    *("pswd", "pwrd", "passwrd", "passwort", "kennwort", "wachtwoord", "contrasena", "senha"),
+    "haslo",
     *("losenord", "passord", "adgangskode", "salasana", "heslo", "jelszo", "sifre", "parol"),
     "motdepasse",  # French (``setMotDePasse("x")``; find-sec-bugs' samples)
 )
@@ -99,14 +101,18 @@ _PASS_WORDS = tuple(
 def key_end_src(after: str) -> str:
     """Look-behinds true when a key ending sits just before the consumed ``after`` character.
 
-    Grouped by last letter so most candidates fail on one or two checks. ``pwd`` and ``pw``
-    must be a whole word or a CamelCase part (``DB_PW``, ``bindPw``, not ``OLDPWD``);
-    ``pass`` may end a longer key (``dbpass``, ``userpass``) unless the key is an English
-    word ending in it (``bypass``, ``compass``) or a graphics pass (``renderPass``).
+    Grouped by last letter so most candidates fail on one or two checks. ``pwd``, ``pw`` and
+    ``pword`` must be a whole word or a CamelCase part (``DB_PW``, ``bindPw``, ``adminPword``;
+    not ``OLDPWD``, ``stopword``); ``pass`` may end a longer key (``dbpass``, ``userpass``)
+    unless the key is an English word ending in it (``bypass``, ``compass``) or a graphics
+    pass (``renderPass``).
     """
     not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
     by_last: dict[str, list[str]] = {
-        "d": [rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))"],
+        "d": [
+            rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))",
+            rf"(?<=pword{after})(?:(?<![a-z]pword{after})|(?-i:(?<=[a-z]Pword{after})))",
+        ],
         "w": [rf"(?<=pw{after})(?:(?<![a-z]pw{after})|(?-i:(?<=[a-z]Pw{after})))"],
         "s": [rf"(?<=pass{after}){not_words}"],
     }
@@ -135,8 +141,8 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
     if key.endswith("privatekey"):
         return "private_key"
     if key.endswith(
-        ("password", "passwd", "passphrase", "pass", "pwd", "pw", "psk", "passcode", "authtok")
-    ) or key.endswith(_OTHER_PASSWORD_WORDS):
+        ("password", "passwd", "passphrase", "pass", "pwd", "pw", "pword", "psk", "passcode")
+    ) or key.endswith(("authtok", *_OTHER_PASSWORD_WORDS)):
         return "password"
     if key.endswith(("token", *_FORGE_PATS)):
         return "token"

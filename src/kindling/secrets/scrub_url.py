@@ -152,9 +152,11 @@ def _encoded_pair(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 # Base64 with its ``+``, ``/`` or ``=`` percent-encoded: at least one such escape, nothing
-# else escaped, bounded as the base64 rule bounds a token.
+# else escaped, bounded as the base64 rule bounds a token. A sign may also stand raw beside
+# an escaped one (``.../o3ovitrMok%3D``: a SAS signature whose padding alone was escaped).
 _ENCODED_BASE64_SRC = (
-    r"(?<![A-Za-z0-9_%.~+/-])(?:[A-Za-z0-9]|%(?:2[BbFf]|3[Dd])){24,1600}+(?![A-Za-z0-9_%~-])"
+    r"(?<![A-Za-z0-9_%.~+/-])(?:[A-Za-z0-9+/]|%(?:2[BbFf]|3[Dd])){24,1600}+"
+    r"(?![A-Za-z0-9_%~-])"
 )
 
 

@@ -110,7 +110,7 @@ _CODE_VALUE_SRC = r"""
     | [A-Za-z_][\w]*+(?:::[A-Za-z_][\w]*+)++[;,)]?       # a path: Ordering::Relaxed, std::io
     | [A-Za-z_]++(?:\.[A-Za-z_]++)++                      # attribute chain, no digits: self.token
     | [{\[(\#].*                                       # structure opener or comment
-    | (?i:none|null|nil|true|false|undefined|yes|no|on|off|str|string|bytes|int|integer
+    | (?i:none|null|nil|nothing|true|false|undefined|yes|no|on|off|str|string|bytes|int|integer
          |number|bool|boolean|any|unknown|object|secretstr)
     | [*&]++[A-Za-z_][\w.]*+[,;)}]?                   # Go/C pointer: Token: *scanToken,
     | [\^~]\d[\w.+-]*+ | [<>]=?\d[\w.+-]*+ | \d++(?:\.\d++){1,3}[\w.+-]*+  # version: ^5.0.12

@@ -203,8 +203,26 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("onfido_token", "api_sandbox", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
     ("tailscale_key", "tskey-", "(?:api|auth|client|scim|webhook|secret)-[A-Za-z0-9-]{8,}+"),
     ("buildkite_token", "bkua_", "[a-f0-9]{40}(?![A-Za-z0-9])"),
-    # CircleCI's personal API token; Inngest's signing key (per environment).
+    # CircleCI's personal and project API tokens; Inngest's signing key (per environment).
     ("circleci_token", "CCIPAT_", "[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])"),
+    ("circleci_token", "CCIPRJ_", "[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])"),
+    # Issue 32, 23rd pass, from google/osv-scalibr's veles detectors (Apache-2.0): Elastic
+    # Cloud's API key, Packagist's API key and secret and organisation and user tokens,
+    # Supabase's personal access token and project secret key, a Google API key of Vertex
+    # AI's express mode.
+    (
+        "elastic_api_key",
+        "essu_",
+        f"(?:{_B64}{{92}}|{_B64}{{91}}=|{_B64}{{90}}==)(?![A-Za-z0-9+/=])",
+    ),
+    (
+        "packagist_token",
+        "packagist_",
+        "(?:ack_[0-9a-f]{28,32}|acs_[0-9a-f]{64,96}|(?:ort|out|uut)_[0-9a-f]{68})(?![0-9a-f])",
+    ),
+    ("supabase_token", "sbp_", "[a-f0-9]{40}(?![A-Za-z0-9])"),
+    ("supabase_token", "sb_secret_", f"{_URL}{{31,36}}{_END}"),
+    ("google_api_key", "AQ.Ab8R", f"{_URL}{{46}}{_END}"),
     ("inngest_signing_key", "signkey-", "(?:prod|test|branch)-[a-f0-9]{64}(?![A-Za-z0-9])"),
     ("sourcegraph_token", "slk_", "[a-f0-9]{64}(?![A-Za-z0-9])"),
     ("flexport_token", "shltm_", "[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])"),

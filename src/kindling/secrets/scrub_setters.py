@@ -1,0 +1,83 @@
+"""A value given to a setter named by a secret, and a shell parameter's default.
+
+``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
+secret's key, given one string literal (``getToken("name")`` looks one up by name and is
+left). ``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``, Spring's ``${search.api-key:x}``: the
+literal a parameter holds when it is unset. Both are judged as the key rule judges a value
+(``leave_value``, ``too_short``). Loaded with the key-value rules
+(``secrets.scrub_keyed.keyed_rules``). Must not import anything from Kindling except
+``secrets.scrub_values`` and ``secrets.scrub_keys``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kindling.secrets.scrub_keys import KEY_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, leave_value, mask, too_short
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kindling.secrets.scrub_values import Rule
+
+
+def _setter_src() -> str:
+    # ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
+    # secret key, given one string literal. Starts at the parenthesis, looks back for the key.
+    return rf"""
+    \({key_end_src(".")}
+    [ \t]*+(?P<q>["'])(?P<value>[^"'\r\n\\]{{1,200}}+)(?P=q)[ \t]*+\)
+    """
+
+
+_SETTER_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_]*+\Z", re.ASCII)
+_BARE_SETTERS = frozenset(
+    ("password", "passwd", "passphrase", "token", "secret", "apikey", "api_key", "accesskey")
+)
+
+
+def _setter(m: re.Match[str]) -> tuple[str, str] | None:
+    text = m.string
+    name_match = _SETTER_NAME.search(text[max(0, m.start() - 64) : m.start()])
+    if name_match is None:
+        return None
+    name = name_match[0].lower()
+    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
+        return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
+    kind = key_kind(text, m.start())
+    value = m["value"]
+    if kind is None or leave_value(value) or too_short(kind, value):
+        return None
+    head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
+    return kind, f"{head}{mask(kind)}{tail}"
+
+
+# A shell parameter's default (``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``), in a compose file,
+# a script or inside a URL (``postgres://app:${PG_PASSWORD:-pw}@db``), or a Spring property's
+# (``@Value("${search.api-key:x}")``): the literal the name holds when it is unset, given to
+# it as ``=`` gives it. A reference (``$``) or a substring's offsets (``${TOKEN:0:8}``) is left.
+_SHELL_DEFAULT_SRC = (
+    # (a dotted or dashed name is a Spring property's, whose default follows a ``:``)
+    r"\$\{(?P<key>[A-Za-z_]\w{0,80}+(?:(?:[.-]\w++)++(?=:))?+)(?P<op>:?[-=]|:(?![?+]))"
+    r"(?P<value>[^}\s$\"'`]{1,200}+)\}"
+)
+_OFFSETS = LazyRe(r"[0-9: -]++", re.ASCII)  # ``${TOKEN:0:8}``: a substring, no default
+
+
+def _shell_default(m: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(m["key"], len(m["key"]))
+    value = m["value"]
+    if kind is None or leave_value(value) or too_short(kind, value) or _OFFSETS.fullmatch(value):
+        return None
+    return kind, f"${{{m['key']}{m['op']}{mask(kind)}}}"
+
+
+def setter_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
+    """``setPassword("x")``: woken by a secret's word."""
+    flags = re.ASCII | re.IGNORECASE | re.VERBOSE
+    return KEY_WORDS, LazyPattern(_setter_src(), flags), _setter
+
+
+def shell_default_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
+    """``${DB_PASSWORD:-x}``: woken by ``${``."""
+    return ("${",), LazyPattern(_SHELL_DEFAULT_SRC, re.ASCII), _shell_default
