@@ -300,6 +300,7 @@ def test_the_secret_after_an_access_keys_id_is_masked(text: str) -> None:
     "second",
     [
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4",  # a commit's SHA-1
+        "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4",  # one case, upper
         "This is the documentation line of forty c",
         "a" * 40,
     ],

@@ -320,7 +320,7 @@ def _key_pair(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if value.isalpha() or not has_candidate(value) or entropy(value) < 3.0 or leave_value(value):
         return None  # a word run, a number, or a one-letter run: no drawn key
-    if value.lower() == value and all(c in "0123456789abcdef" for c in value):
+    if HEXISH.fullmatch(value) and value in (value.lower(), value.upper()):
         return None  # 40 hex digits of one case: a SHA-1 (a commit), not a secret key
     kind = "aws_secret_access_key" if m[0].startswith("[") else "secret"
     return kind, f"{m.string[m.start() : m.start('value')]}{mask(kind)}"

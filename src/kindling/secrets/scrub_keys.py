@@ -43,8 +43,8 @@ def loosely_named(key: str) -> bool:
     return any(w in key for w in ANYWHERE_WORDS) and not any(w in key for w in ABOUT_WORDS)
 
 
-# The password word abbreviated (``Pswd``, ``pwrd``; ``pword`` is ``key_end_src``'s) or in the
-# languages keys are named in (``PAROL``, ``senha``, ``DB_PASSWORT``; ASCII spellings, as names
+# The password word abbreviated (``Pswd``, ``pwrd``; ``pword`` is ``_WHOLE_OR_CAMEL``'s) or in
+# the languages keys are named in (``PAROL``, ``senha``, ``DB_PASSWORT``; ASCII spellings, as names
 # are written).
 _OTHER_PASSWORD_WORDS = (
     *("pswd", "pwrd", "passwrd", "passwort", "kennwort", "wachtwoord", "contrasena", "senha"),
@@ -98,6 +98,15 @@ _PASS_WORDS = tuple(
 )
 
 
+# Password words that end a key only as a whole word or a CamelCase part.
+_WHOLE_OR_CAMEL = ("pwd", "pword", "pw")
+# The endings of a key that names a password.
+_PASSWORD_ENDINGS = (
+    *("password", "passwd", "passphrase", "pass", *_WHOLE_OR_CAMEL, "psk", "passcode"),
+    *("authtok", *_OTHER_PASSWORD_WORDS),
+)
+
+
 def key_end_src(after: str) -> str:
     """Look-behinds true when a key ending sits just before the consumed ``after`` character.
 
@@ -108,14 +117,12 @@ def key_end_src(after: str) -> str:
     pass (``renderPass``).
     """
     not_words = "".join(f"(?<!{word}{after})" for word in _PASS_WORDS)
-    by_last: dict[str, list[str]] = {
-        "d": [
-            rf"(?<=pwd{after})(?:(?<![a-z]pwd{after})|(?-i:(?<=[a-z]Pwd{after})))",
-            rf"(?<=pword{after})(?:(?<![a-z]pword{after})|(?-i:(?<=[a-z]Pword{after})))",
-        ],
-        "w": [rf"(?<=pw{after})(?:(?<![a-z]pw{after})|(?-i:(?<=[a-z]Pw{after})))"],
-        "s": [rf"(?<=pass{after}){not_words}"],
-    }
+    by_last: dict[str, list[str]] = {"s": [rf"(?<=pass{after}){not_words}"]}
+    for word in _WHOLE_OR_CAMEL:  # pwd: not OLDPWD; Pwd after a small letter: bindPwd
+        camel = word[0].upper() + word[1:]
+        by_last.setdefault(word[-1], []).append(
+            rf"(?<={word}{after})(?:(?<![a-z]{word}{after})|(?-i:(?<=[a-z]{camel}{after})))"
+        )
     for ending in _KEY_ENDINGS:
         by_last.setdefault(ending[-1], []).append(f"(?<={ending}{after})")
     groups = "|".join(f"(?<={last}{after})(?:{'|'.join(c)})" for last, c in by_last.items())
@@ -140,9 +147,7 @@ def key_kind(text: str, key_end: int, plural: bool = False) -> str | None:
         return "aws_secret_access_key"
     if key.endswith("privatekey"):
         return "private_key"
-    if key.endswith(
-        ("password", "passwd", "passphrase", "pass", "pwd", "pw", "pword", "psk", "passcode")
-    ) or key.endswith(("authtok", *_OTHER_PASSWORD_WORDS)):
+    if key.endswith(_PASSWORD_ENDINGS):
         return "password"
     if key.endswith(("token", *_FORGE_PATS)):
         return "token"
