@@ -2,12 +2,13 @@
 test data (run by hand, offline from local clones; tests never need it or the network).
 
     python scripts/build_secret_corpora.py --kingfisher DIR --gitleaks DIR --detect-secrets DIR \
-        [--gitleaks-rules DIR] [--microsoft DIR]
+        [--gitleaks-rules DIR] [--microsoft DIR] [--credsweeper DIR] [--betterleaks DIR]
 
 It also writes the rules the scrubber loads as data (``secrets.scrub_data``) into
 ``src/kindling/secrets/data/``: kingfisher's (Apache-2.0, patterns unchanged), gitleaks'
-(``--gitleaks-rules``, MIT) and Microsoft's identifiable keys (``--microsoft``, a
-microsoft/security-utilities clone, MIT).
+(``--gitleaks-rules``, MIT), Microsoft's identifiable keys (``--microsoft``, a
+microsoft/security-utilities clone, MIT), CredSweeper's (``--credsweeper``, MIT) and the rules
+of betterleaks that gitleaks' file lacks (``--betterleaks``, MIT; read after gitleaks').
 
 Each DIR is a git clone (a bare git directory works: files are read with ``git show HEAD:``).
 Needs ``pyyaml``, ``regex`` and ``detect-secrets`` (not Kindling dependencies). A positive
@@ -509,12 +510,71 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
     (rules with a keyword under 3 characters or a common word, and the generic rules, are left
     out: Kindling's key-value rules do that job), its ``secretGroup`` (else its first group)
     the one capturing group. Each is ``[id, [keywords], pattern, min_entropy]``."""
+    rules = _gitleaks_format_rules(repo, "config/gitleaks.toml", "gitleaks", frozenset())
+    return {
+        "source": "gitleaks",
+        "url": "https://github.com/gitleaks/gitleaks",
+        "licence": "MIT",
+        "notice": "Rule patterns from gitleaks config/gitleaks.toml (MIT License, Copyright (c) "
+        "2019 Zachary Rice); groups other than the secret's made non-capturing and the leading "
+        "[\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
+# A betterleaks rule that reports what names a secret's owner or home (a client id, a tenant,
+# an account name, a host, a URL, an address) rather than the secret.
+_NAMES_A_PLACE = re.compile(r"-(?:id|ids|url|host|name|address|domain)(?:\.\d+)?$")
+# Keywords every config file holds: a rule they wake repeats Kindling's own key-value rules
+# (``aws-secret-access-key`` is woken by ``key``), and would run on nearly every text.
+_WORDS_OF_EVERY_CONFIG = frozenset({"key", "secret", "token", "access", "client", "storage"})
+_WORDS_OF_EVERY_CONFIG |= {"poly"}  # polymarket's rules: polyfill, polygon
+# Rules whose whole match is a document (a service account's JSON, a JWT of any kind): Kindling's
+# own rules mask the secrets inside and leave what is public.
+_WHOLE_DOCUMENT = frozenset(
+    {"gcp-service-account", "gcp-application-default-credentials", "jwt", "jwt-base64"}
+)
+
+
+def betterleaks_rules(repo: str) -> dict[str, Any]:
+    """betterleaks' rules (MIT; gitleaks' successor by its author) that gitleaks' data file
+    lacks: read from ``config/betterleaks.toml`` as gitleaks' are, less the rules that report an
+    id, a host or a URL, those woken by a word of every config file, and those that mask a whole
+    document. Issue 32, 24th pass."""
+    gitleaks_ids = {
+        item[0].split(".", 1)[1]
+        for item in json.loads((RULES_OUT / "gitleaks_rules.json").read_text("ascii"))["rules"]
+    }
+    skip = frozenset(gitleaks_ids | _WHOLE_DOCUMENT)
+    rules = [
+        item
+        for item in _gitleaks_format_rules(repo, "config/betterleaks.toml", "betterleaks", skip)
+        if not _NAMES_A_PLACE.search(item[0]) and not _WORDS_OF_EVERY_CONFIG.intersection(item[1])
+    ]
+    return {
+        "source": "betterleaks",
+        "url": "https://github.com/betterleaks/betterleaks",
+        "licence": "MIT",
+        "notice": "Rule patterns from betterleaks config/betterleaks.toml (MIT License, Copyright "
+        "(c) 2026 Zachary Rice); groups other than the secret's made non-capturing and the "
+        "leading [\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
+        "commit": _git(repo, "rev-parse", "HEAD").strip(),
+        "rules": sorted(rules),
+    }
+
+
+def _gitleaks_format_rules(
+    repo: str, toml: str, prefix: str, skip: frozenset[str]
+) -> list[list[Any]]:
+    """The rules of a gitleaks-format ``toml`` as ``[prefix.id, [keywords], pattern, entropy]``
+    (ids in ``skip`` left out), by the filters of ``gitleaks_rules``."""
     import warnings
 
     rules = []
-    for rule in tomllib.loads(_show(repo, "config/gitleaks.toml"))["rules"]:
+    for rule in tomllib.loads(_show(repo, toml))["rules"]:
         keywords = [k.lower() for k in rule.get("keywords") or []]
-        if rule["id"].startswith("generic") or not keywords:
+        if rule["id"].startswith("generic") or not keywords or rule["id"] in skip:
             continue
         if _PUBLIC_ID.search(rule["id"]):
             continue  # a key public by design (Flutterwave's public key)
@@ -537,17 +597,8 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
         if backtracks(pattern, keywords):
             print(f"left out, it backtracks: {rule['id']}", file=sys.stderr)
             continue
-        rules.append([f"gitleaks.{rule['id']}", keywords, pattern, float(rule.get("entropy") or 0)])
-    return {
-        "source": "gitleaks",
-        "url": "https://github.com/gitleaks/gitleaks",
-        "licence": "MIT",
-        "notice": "Rule patterns from gitleaks config/gitleaks.toml (MIT License, Copyright (c) "
-        "2019 Zachary Rice); groups other than the secret's made non-capturing and the leading "
-        "[\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
-        "commit": _git(repo, "rev-parse", "HEAD").strip(),
-        "rules": sorted(rules),
-    }
+        rules.append([f"{prefix}.{rule['id']}", keywords, pattern, float(rule.get("entropy") or 0)])
+    return rules
 
 
 def _secret_literal(pattern: str) -> str:
@@ -719,6 +770,7 @@ def main() -> int:
     parser.add_argument("--microsoft", help="a microsoft/security-utilities clone")
     parser.add_argument("--gitleaks-rules", help="a gitleaks clone whose rules to load as data")
     parser.add_argument("--credsweeper", help="a Samsung/CredSweeper clone")
+    parser.add_argument("--betterleaks", help="a betterleaks clone (after --gitleaks-rules)")
     parser.add_argument("--gitleaks")
     parser.add_argument("--detect-secrets", dest="detect_secrets")
     args = parser.parse_args()
@@ -728,6 +780,7 @@ def main() -> int:
         (args.gitleaks_rules, gitleaks_rules, "gitleaks"),
         (args.microsoft, microsoft_rules, "microsoft"),
         (args.credsweeper, credsweeper_rules, "credsweeper"),
+        (args.betterleaks, betterleaks_rules, "betterleaks"),
     ):
         if repo:
             RULES_OUT.mkdir(parents=True, exist_ok=True)

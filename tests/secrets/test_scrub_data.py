@@ -1,5 +1,5 @@
-"""The rules loaded as data (``secrets.scrub_data``): kingfisher's, gitleaks', Microsoft's and
-CredSweeper's.
+"""The rules loaded as data (``secrets.scrub_data``): kingfisher's, gitleaks', Microsoft's,
+CredSweeper's and betterleaks'.
 
 Microsoft's identifiable keys carry a fixed signature at a fixed place (``+ASt`` in an Azure
 storage key, ``AzFu`` in a function key, ``8Q~`` in an Entra ID client secret): with random
@@ -65,8 +65,62 @@ def test_every_data_file_loads_and_every_pattern_compiles() -> None:
         "gitleaks",
         "microsoft/security-utilities",
         "Samsung/CredSweeper",
+        "betterleaks",
     ]
-    assert len(scrub_data.data_rules()) > 900
+    assert len(scrub_data.data_rules()) > 1000
+
+
+def _rules(source: str) -> list[tuple[str, list[str], str, float]]:
+    for path in scrub_data.DATA_FILES:
+        data = json.loads(Path(path).read_text("utf-8"))
+        if data["source"] == source:
+            return [(name, list(words), pattern, e) for name, words, pattern, e in data["rules"]]
+    raise AssertionError(source)
+
+
+def test_betterleaks_adds_only_rules_gitleaks_lacks_and_only_for_secrets() -> None:
+    # Issue 32, 24th pass: betterleaks (gitleaks' successor, by its author) is read as gitleaks
+    # is, less what gitleaks' file already holds, the rules that report an id, a host or a URL,
+    # those a word of every config file wakes (``key``: Kindling's key-value rules do that) and
+    # those that mask a whole document (a JWT of any kind, a service account's JSON).
+    gitleaks = {name.split(".", 1)[1] for name, *_ in _rules("gitleaks")}
+    better = {name.split(".", 1)[1]: words for name, words, *_ in _rules("betterleaks")}
+    assert len(better) > 100
+    assert gitleaks.isdisjoint(better)
+    place = re.compile(r"-(?:id|ids|url|host|name|address|domain)(?:\.\d+)?$")
+    assert [name for name in better if place.search(name)] == []
+    every_config = {"key", "secret", "token", "access", "client", "storage", "poly"}
+    assert [name for name, words in better.items() if every_config & set(words)] == []
+    assert {"jwt", "gcp-service-account", "lark-app-id", "azure-client-id"}.isdisjoint(better)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        # Prefixes only betterleaks names, before bodies no draw would make: masked all the same.
+        "rootly_" + "0123456789abcdef" * 4,
+        "lip_" + "abcdefghijklmnop",
+        "napi_" + "a" * 64,
+        "ramp_sec_" + "0" * 48,
+    ],
+)
+def test_a_key_only_betterleaks_names_is_masked_bare(key: str) -> None:
+    out = scrub_secrets(f"the value {key} came back from the call").text
+    assert out == "the value [REDACTED:vendor_secret] came back from the call"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # betterleaks' Brave key is ``BSA`` and 24 to 40 characters: a name spelled from words
+        # after those letters is no key.
+        "x = BSAttributeDescriptionsForClass(1)",
+        "lip_sync_controller_main_v2(frame)",
+        "tss_timeseries_storage_backend = None",
+    ],
+)
+def test_names_a_data_rule_could_read_as_keys_stay(text: str) -> None:
+    assert scrub_secrets(text).text == text
 
 
 @pytest.mark.parametrize("name", sorted(IDENTIFIABLE))

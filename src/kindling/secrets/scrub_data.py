@@ -1,5 +1,6 @@
-"""Rules loaded as data, from four maintained scanners: MongoDB's kingfisher (Apache-2.0),
-gitleaks (MIT), Microsoft's security-utilities (MIT) and Samsung's CredSweeper (MIT).
+"""Rules loaded as data, from five maintained scanners: MongoDB's kingfisher (Apache-2.0),
+gitleaks (MIT), Microsoft's security-utilities (MIT), Samsung's CredSweeper (MIT) and
+betterleaks (MIT; the rules gitleaks' file lacks, read as gitleaks' are).
 
 ``secrets/data/kingfisher_rules.json`` holds kingfisher's own patterns (their "any character",
 ``(?:.|[\\n\\r])``, written ``[\\s\\S]``: Python's engine backtracks through the first) for
@@ -21,7 +22,7 @@ rule takes any) is judged by what it encodes, as a stand-alone token is (``encod
 a JWT's header alone, a cursor or a payload holding no secret is left (issue 32, fourteenth
 pass).
 
-Read on the first call of ``scrub_secrets`` (four JSON files, about 200 KB); each pattern is
+Read on the first call of ``scrub_secrets`` (five JSON files, about 230 KB); each pattern is
 compiled only when one of its keywords occurs. Must not import anything from Kindling except
 ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_encoded`` and
 ``secrets.scrub_ids`` (a value that is a public id or a certificate is left) and
@@ -38,7 +39,7 @@ from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_refs import after_function
-from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask
+from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask, wordy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ DATA_FILES = tuple(
         "gitleaks_rules.json",
         "microsoft_rules.json",
         "credsweeper_rules.json",
+        "betterleaks_rules.json",
     )
 )
 KIND = "vendor_secret"
@@ -64,6 +66,8 @@ def _handler(min_entropy: float) -> Rule:
             return None
         if entropy(value) < min_entropy or not has_candidate(value):
             return None
+        if value.isalpha() and wordy(value):
+            return None  # a name spelled from words (``BSAttributeDescriptionsForClass``)
         if public_id(value.rsplit(None, 1)[-1].strip("\"'")):
             return None  # a Secret's certificate (``tls.crt: LS0tLS1CRUdJTi...``), an id
         document = value.startswith("eyJ") and "." not in value and base64_text(value)
@@ -82,7 +86,7 @@ def data_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     """The rules of the data files, in file order; none of a file that is missing or damaged
     (an install without it scrubs with the other rules only)."""
     out: list[tuple[tuple[str, ...], LazyPattern, Rule]] = []
-    # One handler per entropy floor, shared by the rules that have it (a dozen for 620 rules:
+    # One handler per entropy floor, shared by the rules that have it (13 for 1,188 rules:
     # every hook builds this list).
     handlers: dict[object, Rule] = {}
     for path in DATA_FILES:
