@@ -261,6 +261,10 @@ PLANTED: list[tuple[str, str, str]] = [
             ("SB-Mid-server-" + "Fa4kE0x9_Z" * 2 + "q1x9", "midtrans_server_key"),
             ("Mid-server-" + "Fa4kE0x9_Z" * 2 + "q1x9", "midtrans_server_key"),
             ("base64:" + "Fa4kE0x9+/Zq" * 3 + "Fa4kE0x=", "laravel_app_key"),
+            # Issue 32, 24th pass: Alibaba Cloud's STS security token.
+            ("CAIS" + "Fa4kE0x9+/" * 5, "alibaba_sts_token"),
+            ("t1.Fa4kE0x9=." + "Fa4kE0x9-_" * 8 + "Zq0x9z", "yandex_token"),
+            ("y0_" + "Fa4kE0x9-_" * 5 + "Zq0x9", "yandex_token"),
         )
     ),
 ]
@@ -299,6 +303,9 @@ UNCHANGED: list[str] = [
     "id=3f1e2d4c-5b6a-4789-9abc-def012345678",
     '"integrity": "sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ==",',
     "  integrity sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ==",
+    # In base64url, as a benchmark's decoy gave it (issue 32, 24th pass).
+    'integrity = "sha512-QzwmI96KB56COnUBRVBMh6WjjP25I6N78KEbMue0bdGLaBMiViTqb9DIoU7KAHgLFmB6psj5zc'
+    'dBOq_iNHb9C3lf"',
     '"sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
     "image@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     'FIXTURE = "SGVsbG8gV29ybGQhIFRoaXMgaXMgYSB0ZXN0IGZpeHR1cmUuIEFLSUE="',
@@ -473,6 +480,10 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "escaped padding": "('a/b+' * 300 + '%3D ') * 850",
     "identifiable signatures": "('a' * 76 + '+ASt') * 13_000",
     "statements": "'x.password = input; ' * 50_000",
+    # Issue 32, 24th pass: STS token heads, betterleaks' prefixes.
+    "STS token heads": "'CAIS' * 260_000",
+    "IAM token heads": "'t1.' * 350_000 + 't1.' + 'a' * (1 << 20)",
+    "betterleaks prefixes": "'rootly_lip_BSA' * 75_000",
 }
 
 

@@ -8,7 +8,8 @@ talisman's test data).
   placeholder (``aaaa...``, Microsoft's own test keys) was left. The signature is the evidence,
   as a vendor's prefix is (``ghp_xxxx...`` is masked): the floor is 0 for these rules.
 - ``{:password "x"}``: an EDN or Clojure map's keyword, then the value, with no operator.
-- ``pword``, ``pwrd`` and ``passwrd`` end a password's key (``adminPword``; not ``stopword``).
+- ``pword``, ``pwrd``, ``passw`` and ``passwrd`` end a password's key (``adminPword``; not
+  ``stopword``).
 - Base64 whose padding alone was percent-encoded (``.../o3ovitrMok%3D``, a SAS signature as
   Microsoft's rules read it) is base64 still.
 - Vendor prefixes found in google/osv-scalibr's detectors: CircleCI's project token
@@ -150,6 +151,9 @@ def test_what_a_keyword_does_not_name_is_left(text: str) -> None:
         'db_pword = "randomStringGoesHere"',
         'user_pwrd = "randomStringGoesHere"',
         "SMTP_PASSWRD=randomStringGoesHere",
+        # Issue 32, 24th pass: ``passw`` cut short (a shell script's ``MW_PASSW``).
+        'export MW_PASSW="randomStringGoesHere"',
+        "mysql --passw=randomStringGoesHere",
     ],
 )
 def test_short_spellings_of_password_name_a_password(text: str) -> None:

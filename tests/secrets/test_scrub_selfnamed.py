@@ -51,6 +51,9 @@ def _masked_alone(token: str) -> str:
         "sk_clearbit_test_ffffffffffffffff",
         # Hex after a key's prefix is its key, not a digest.
         "sk_bd2acaf60c678160f7dcc2f575157a27",
+        # So is a UUID (Checkout.com's secret key; issue 32, 24th pass).
+        "sk_0b9b5db6-fabc-49d0-b68f-13343bb4f708",
+        "sk_test_0b9b5db6-fabc-49d0-b68f-13343bb4f708",
     ],
 )
 def test_a_token_that_names_itself_and_is_filled_is_masked_alone(token: str) -> None:
@@ -83,6 +86,9 @@ def test_a_token_that_names_itself_and_is_filled_is_masked_alone(token: str) -> 
         # Hex beside the name: a hash or an id (a migration's).
         "Applying migration 89956ba5301a_add_token_index",
         "KUCOIN-KEY-64f0a1b2c3d4e5f6",
+        # A UUID after a word that is no key's prefix: a request's, a task's id.
+        "request-0b9b5db6-fabc-49d0-b68f-13343bb4f708 done",
+        "task_0b9b5db6-fabc-49d0-b68f-13343bb4f708 queued",
         # Prose and names without a fill.
         "the access_token_expiry setting",
         "loops_api_key_for_local_dev_only",

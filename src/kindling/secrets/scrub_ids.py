@@ -44,7 +44,8 @@ _NODE = re.compile(r"[A-Z]{1,4}_k[gw][A-Za-z0-9_-]{12,}+", re.ASCII)
 _PUBLIC = re.compile(
     r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{38,87}+"
     r"|A(?:IDA|ROA|GPA|IPA|NPA|NVA)[A-Z0-9]{16,17}"
-    r"|sha(?:256|384|512)-[A-Za-z0-9+/]{20,}+={0,2}",  # a digest as lock files and SRI give it
+    # A digest as lock files and SRI give it, in base64 or base64url (issue 32, 24th pass).
+    r"|sha(?:256|384|512)-[A-Za-z0-9+/_-]{20,}+={0,2}",
     re.ASCII,
 )
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

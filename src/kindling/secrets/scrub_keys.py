@@ -43,12 +43,12 @@ def loosely_named(key: str) -> bool:
     return any(w in key for w in ANYWHERE_WORDS) and not any(w in key for w in ABOUT_WORDS)
 
 
-# The password word abbreviated (``Pswd``, ``pwrd``; ``pword`` is ``_WHOLE_OR_CAMEL``'s) or in
-# the languages keys are named in (``PAROL``, ``senha``, ``DB_PASSWORT``; ASCII spellings, as names
-# are written).
+# The password word abbreviated (``Pswd``, ``pwrd``, ``MW_PASSW``; ``pword`` is
+# ``_WHOLE_OR_CAMEL``'s) or in the languages keys are named in (``PAROL``, ``senha``,
+# ``DB_PASSWORT``; ASCII spellings, as names are written).
 _OTHER_PASSWORD_WORDS = (
-    *("pswd", "pwrd", "passwrd", "passwort", "kennwort", "wachtwoord", "contrasena", "senha"),
-    "haslo",
+    *("pswd", "pwrd", "passw", "passwrd", "passwort", "kennwort", "wachtwoord", "contrasena"),
+    *("senha", "haslo"),
     *("losenord", "passord", "adgangskode", "salasana", "heslo", "jelszo", "sifre", "parol"),
     "motdepasse",  # French (``setMotDePasse("x")``; find-sec-bugs' samples)
 )

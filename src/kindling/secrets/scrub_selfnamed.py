@@ -85,6 +85,7 @@ _OTHER_WORDS = frozenset(w.strip("_") for w in OTHER_KEYS if w.strip("_").isalph
 _OTHER_JOINED = tuple(w for w in OTHER_KEYS if not w.strip("_").isalpha())  # code_challenge
 _WORD = cached_compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", re.ASCII)
 _HEX = cached_compile(r"[0-9a-f]+|[0-9A-F]+", re.ASCII)
+_UUID = cached_compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.ASCII)
 _PATH = cached_compile(r"/[a-z]", re.ASCII)
 _AFTER_NAME = cached_compile(r"[ \t]*+(?:\(|=(?!=)|:(?:\s|\Z|:))", re.ASCII)
 
@@ -187,8 +188,10 @@ def _prefixed(m: re.Match[str]) -> tuple[str, str] | None:
     body = m["body"].rstrip(":")
     if len(body) < 12 or leave_value(m[0]) or _AFTER_NAME.match(m.string, m.end()):
         return None
-    if not _filled(body) and not (len(body) >= 32 and _HEX.fullmatch(body)):
-        return None  # (hex after a key's prefix is its key: ``sk_<32 hex>``, not a digest)
+    # (Hex or a UUID after a key's prefix is its key: ``sk_<32 hex>``, not a digest or an id.)
+    keyed = (len(body) >= 32 and _HEX.fullmatch(body)) or _UUID.fullmatch(body)
+    if not _filled(body) and not keyed:
+        return None
     return "vendor_secret", mask("vendor_secret") + m["body"][len(body) :]
 
 

@@ -167,6 +167,9 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("twilio_api_key", "SK", "[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
     ("typeform_token", "tfp_", "[A-Za-z0-9_.=-]{59}"),
     ("yandex_api_key", "AQVN", f"{_URL}{{35,38}}+"),
+    # Yandex Cloud's IAM token (``t1.``, two parts) and OAuth tokens (issue 32, 24th pass).
+    ("yandex_token", "t1.", f"{_URL}++={{0,2}}\\.{_URL}{{86}}={{0,2}}(?![A-Za-z0-9_=-])"),
+    *(("yandex_token", f"y{n}_", f"{_URL}{{55}}{_END}") for n in "0123"),
     ("sourcegraph_token", "sgp_", "(?:[a-fA-F0-9]{16}_)?(?:local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])"),
     ("mapbox_token", "sk.eyJ", f"{_URL}{{20,}}+\\.{_URL}{{20,}}+"),
     ("xai_api_key", "xai-", "[A-Za-z0-9]{70,}+"),
@@ -239,6 +242,8 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("figma_token", "figd_", f"{_URL}{{40}}{_END}"),
     ("teamwork_token", "tkn.v1_", "[A-Za-z0-9]{71}="),
     ("scrapfly_key", "scp-", f"(?:live|test)-[a-z0-9]{{32}}{_END}"),
+    # Alibaba Cloud's STS security token: base64 that starts ``CAIS`` (issue 32, 24th pass).
+    ("alibaba_sts_token", "CAIS", f"(?<![+/=]CAIS)[A-Za-z0-9+/]{{40,}}+={{0,2}}{_END}"),
     # An Airtable personal access token: ``pat``, 14 characters, a dot, 64 hex digits.
     ("airtable_token", "pat", "[A-Za-z0-9]{14}\\.[a-f0-9]{64}(?![A-Za-z0-9])"),
 )
