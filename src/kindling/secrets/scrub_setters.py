@@ -2,11 +2,13 @@
 
 ``setPassword("x")``, ``.withToken('x')``, ``password("x")``: a setter or builder named by a
 secret's key, given one string literal (``getToken("name")`` looks one up by name and is
-left). ``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``, Spring's ``${search.api-key:x}``: the
-literal a parameter holds when it is unset. Both are judged as the key rule judges a value
+left); and a credential type's constructor given its one literal (``new
+AzureKeyCredential("x")``, ``ApiKeyCredential("x")``; issue 32, 24th pass).
+``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``, Spring's ``${search.api-key:x}``: the literal a
+parameter holds when it is unset. Both are judged as the key rule judges a value
 (``leave_value``, ``too_short``). Loaded with the key-value rules
 (``secrets.scrub_keyed.keyed_rules``). Must not import anything from Kindling except
-``secrets.scrub_values`` and ``secrets.scrub_keys``.
+``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_refs`` (a variable's name).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import KEY_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_refs import names_a_secret
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, leave_value, mask, too_short
 
 TYPE_CHECKING = False
@@ -34,6 +37,13 @@ _SETTER_NAME = LazyRe(r"[A-Za-z_][A-Za-z0-9_]*+\Z", re.ASCII)
 _BARE_SETTERS = frozenset(
     ("password", "passwd", "passphrase", "token", "secret", "apikey", "api_key", "accesskey")
 )
+# A credential type that names its secret (``AzureKeyCredential``, ``ApiKeyCredential``,
+# ``AzureSasCredential``): its constructor is given the key. (Not ``ManagedIdentityCredential``,
+# given a client's id; nor Jenkins' ``credentials("id")``, which looks one up by id.)
+_CREDENTIAL_TYPE = LazyRe(
+    r"(?:[A-Z][A-Za-z0-9]*)?(?:Key|Sas|SAS|Secret|Token|Password)Credentials?"
+)
+_CONSTANT = LazyRe(r"[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++", re.ASCII)  # an environment variable's
 
 
 def _setter(m: re.Match[str]) -> tuple[str, str] | None:
@@ -42,12 +52,15 @@ def _setter(m: re.Match[str]) -> tuple[str, str] | None:
     if name_match is None:
         return None
     name = name_match[0].lower()
-    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS):
+    built = _CREDENTIAL_TYPE.fullmatch(name_match[0]) is not None  # new AzureKeyCredential("x")
+    if not (name.startswith(("set", "with")) or name in _BARE_SETTERS or built):
         return None  # getToken("name"), findSecret("id"): a lookup by name, not a value
     kind = key_kind(text, m.start())
     value = m["value"]
     if kind is None or leave_value(value) or too_short(kind, value):
         return None
+    if built and (names_a_secret(value) or _CONSTANT.fullmatch(value)):
+        return None  # AzureKeyCredential("AZURE_OPENAI_KEY"): the variable's name
     head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
     return kind, f"{head}{mask(kind)}{tail}"
 
