@@ -483,6 +483,7 @@ ADVERSARIAL_MIB: dict[str, str] = {
     # Issue 32, 24th pass: STS token heads, betterleaks' prefixes.
     "STS token heads": "'CAIS' * 260_000",
     "IAM token heads": "'t1.' * 350_000 + 't1.' + 'a' * (1 << 20)",
+    "short padded base64": "'YWRtaW46YWRtaW4= ' * 60_000",
     "betterleaks prefixes": "'rootly_lip_BSA' * 75_000",
 }
 

@@ -56,7 +56,13 @@ if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
 # ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
-BASIC = cached_compile(r"[\w.@+-]{1,64}+:(?!//)[\x21-\x7e]{6,}+", re.ASCII)
+# ``user:secret``: a secret of 4+ characters (``admin:admin``), a blank inside it but not at its
+# ends; not a time or a run of numbers (``12:34:56``; issue 32, 24th pass).
+BASIC = cached_compile(
+    r"(?![\d:]++\Z)[\w.@+-]{1,64}+:(?!//)(?=[\x20-\x7e]{4,}+\Z)"
+    r"[\x21-\x7e](?:[\x20-\x7e]*+(?<=[\x21-\x7e]))?",
+    re.ASCII,
+)
 _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
 # One token of a key's alphabet (its parts joined by ``-`` or ``_``), nothing around it.
 _ONE_TOKEN = cached_compile(r"[A-Za-z0-9_-]{20,}+", re.ASCII)

@@ -4,9 +4,8 @@ The rules that recognise a secret by its own shape or place (private tags, PEM b
 tokens, ``Authorization`` headers, URL passwords, command lines, random tokens) live here; the
 rules that recognise it by the key it is assigned to are in ``secrets.scrub_keyed``, and the
 value checks both use in ``secrets.scrub_values``. ``compile_rules`` lists them all in the
-order they run.
-
-Imported on the first call of ``scrub_secrets``, never at import (hooks import the scrubber).
+order they run. Imported on the first call of ``scrub_secrets``, never at import (hooks import
+the scrubber).
 
 Must not import anything from Kindling but the scrubber's other modules in ``secrets``
 (``scrub_*``, ``secret_shapes``, ``regex_cache``), never ``secrets.scrub``: it imports this one.
@@ -327,10 +326,10 @@ def _one_case(hex_digits: str) -> bool:  # digests print one case; ``6d2FabeB...
 
 
 # Standard base64 of 16+ characters that holds ``+`` or ``/`` or ends with padding: a key or a
-# Basic credential; a plain alphanumeric token is the rule above's.
+# Basic credential (12+ when padded: ``YWRtaW46YWRtaW4=``); an alphanumeric token is the above's.
 _BASE64_SRC = (
-    r"(?<![A-Za-z0-9_+/.,:~%@$\\-])" + AFTER_NAME + r"[A-Za-z0-9+/]{16,400}+={0,2}"
-    r"(?![A-Za-z0-9_+/=~%@$-])"
+    r"(?<![A-Za-z0-9_+/.,:~%@$\\-])" + AFTER_NAME + r"(?:[A-Za-z0-9+/]{16,400}+={0,2}"
+    r"|[A-Za-z0-9+/]{12,15}+={1,2})(?![A-Za-z0-9_+/=~%@$-])"
 )
 
 
@@ -342,7 +341,8 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
         return None  # ``integrity=<digest>``, ``PUBLISHABLE_KEY=``, as for a random token
     kind = base64_secret(token, m.string[max(0, m.start() - 30) : m.start()])
-    return None if kind is None else (kind, mask(kind))
+    short = len(token.rstrip("=")) < 16  # (under 16, only a Basic credential is told apart)
+    return None if kind is None or (short and kind != "basic_credential") else (kind, mask(kind))
 
 
 # --------------------------------------------------------------------------- compiling
