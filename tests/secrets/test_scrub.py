@@ -303,6 +303,9 @@ UNCHANGED: list[str] = [
     "id=3f1e2d4c-5b6a-4789-9abc-def012345678",
     '"integrity": "sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ==",',
     "  integrity sha512-Q2xpY2sgaGVyZSB0byBzZWUgdGhlIHdob2xlIGhhc2ggaW4gYmFzZTY0IQ==",
+    # A trace's header, named by a vendor (issue 32, 24th pass).
+    "sentry-trace: ddcbfb46994caa9d51f272021b7854d0-4bf8f95863cc7664-1",
+    '"sentry-trace": "1e8988fa80e2ec7f3ee3b24d64108c94-ccd4f80edd4ee597-1"',
     # In base64url, as a benchmark's decoy gave it (issue 32, 24th pass).
     'integrity = "sha512-QzwmI96KB56COnUBRVBMh6WjjP25I6N78KEbMue0bdGLaBMiViTqb9DIoU7KAHgLFmB6psj5zc'
     'dBOq_iNHb9C3lf"',

@@ -102,6 +102,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     vendor = any(word in key for word in P.vendor_words)
     if any(w in key for w in ("public", "publishable", "pub_")):
         return None  # published on purpose: a publishable key is not a secret
+    if any(w in key for w in _TELEMETRY):
+        return None  # sentry-trace: <trace id>-<span id>-1 names a request, not a secret
     if not vendor and not loosely_named(key) and not key.endswith(_API_ENDS):
         return None  # (a key ending in a weak word is the rule below's)
     if not vendor and any(w in key for w in ABOUT_WORDS):
@@ -112,6 +114,9 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
 
 
+# Keys that name a trace, a span or a correlation id, whatever vendor names them (issue 32, 24th
+# pass: ``sentry-trace``, ``datadog_trace_id``).
+_TELEMETRY = ("trace", "span_id", "spanid", "correlation")
 # Keys ending in "key" that hold something other than a credential: an index, a cache or
 # database key, a key published on purpose (a publishable key, a reCAPTCHA site key), a word
 # ending in "key".
