@@ -55,9 +55,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-# ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login).
-# ``user:secret``: a secret of 4+ characters (``admin:admin``), a blank inside it but not at its
-# ends; not a time or a run of numbers (``12:34:56``; issue 32, 24th pass).
+# ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login): a
+# secret of 4+ characters (``admin:admin``), a blank inside it but not at its ends; not a time
+# or a run of numbers (``12:34:56``; issue 32, 24th pass).
 BASIC = cached_compile(
     r"(?![\d:]++\Z)[\w.@+-]{1,64}+:(?!//)(?=[\x20-\x7e]{4,}+\Z)"
     r"[\x21-\x7e](?:[\x20-\x7e]*+(?<=[\x21-\x7e]))?",

@@ -41,7 +41,7 @@ _BARE_SETTERS = frozenset(
 # ``AzureSasCredential``): its constructor is given the key. (Not ``ManagedIdentityCredential``,
 # given a client's id; nor Jenkins' ``credentials("id")``, which looks one up by id.)
 _CREDENTIAL_TYPE = LazyRe(
-    r"(?:[A-Z][A-Za-z0-9]*)?(?:Key|Sas|SAS|Secret|Token|Password)Credentials?"
+    r"(?:[A-Z][A-Za-z0-9]*)?(?:Key|Sas|SAS|Secret|Token|Password)Credentials?", re.ASCII
 )
 _CONSTANT = LazyRe(r"[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++", re.ASCII)  # an environment variable's
 
