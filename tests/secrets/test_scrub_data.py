@@ -206,7 +206,7 @@ def test_gitleaks_rules_with_a_flag_after_their_start_are_loaded() -> None:
     assert "gitleaks.flutterwave-public-key" not in patterns  # public by design
 
 
-@pytest.mark.slow  # every rule, keyword and fill, once a thousand times over: about 30 s
+@pytest.mark.slow  # every rule, keyword and fill, once a thousand times over: about a minute
 def test_no_data_rule_backtracks_after_its_keyword() -> None:
     # Python's engine backtracks where the scanners' own (Rust, Go) do not: kingfisher's
     # ``(?:.|[\n\r]){0,32}?`` took 2^n tries through a run of n carriage returns, so 40 of
