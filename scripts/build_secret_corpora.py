@@ -511,16 +511,7 @@ def gitleaks_rules(repo: str) -> dict[str, Any]:
     out: Kindling's key-value rules do that job), its ``secretGroup`` (else its first group)
     the one capturing group. Each is ``[id, [keywords], pattern, min_entropy]``."""
     rules = _gitleaks_format_rules(repo, "config/gitleaks.toml", "gitleaks", frozenset())
-    return {
-        "source": "gitleaks",
-        "url": "https://github.com/gitleaks/gitleaks",
-        "licence": "MIT",
-        "notice": "Rule patterns from gitleaks config/gitleaks.toml (MIT License, Copyright (c) "
-        "2019 Zachary Rice); groups other than the secret's made non-capturing and the leading "
-        "[\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
-        "commit": _git(repo, "rev-parse", "HEAD").strip(),
-        "rules": sorted(rules),
-    }
+    return _gitleaks_format_file(repo, "gitleaks", "config/gitleaks.toml", "2019", rules)
 
 
 # A betterleaks rule that reports what names a secret's owner or home (a client id, a tenant,
@@ -552,13 +543,20 @@ def betterleaks_rules(repo: str) -> dict[str, Any]:
         for item in _gitleaks_format_rules(repo, "config/betterleaks.toml", "betterleaks", skip)
         if not _NAMES_A_PLACE.search(item[0]) and not _WORDS_OF_EVERY_CONFIG.intersection(item[1])
     ]
+    return _gitleaks_format_file(repo, "betterleaks", "config/betterleaks.toml", "2026", rules)
+
+
+def _gitleaks_format_file(
+    repo: str, source: str, toml: str, year: str, rules: list[list[Any]]
+) -> dict[str, Any]:
+    """The data file of a gitleaks-format rule set (both are Zachary Rice's, MIT)."""
     return {
-        "source": "betterleaks",
-        "url": "https://github.com/betterleaks/betterleaks",
+        "source": source,
+        "url": f"https://github.com/{source}/{source}",
         "licence": "MIT",
-        "notice": "Rule patterns from betterleaks config/betterleaks.toml (MIT License, Copyright "
-        "(c) 2026 Zachary Rice); groups other than the secret's made non-capturing and the "
-        "leading [\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
+        "notice": f"Rule patterns from {source} {toml} (MIT License, Copyright (c) {year} "
+        "Zachary Rice); groups other than the secret's made non-capturing and the leading "
+        "[\\w.-]{0,50}? dropped by scripts/build_secret_corpora.py.",
         "commit": _git(repo, "rev-parse", "HEAD").strip(),
         "rules": sorted(rules),
     }
