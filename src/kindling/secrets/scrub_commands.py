@@ -14,7 +14,8 @@ Credential files' and code's places (first: they take lines whole) are in ``scru
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``scrub_context``, ``scrub_files``, ``scrub_fed``
-(values fed to a command), ``scrub_wallets`` (a wallet's) and ``scrub_headers`` (HTTP headers).
+(values fed to a command), ``scrub_wallets`` (a wallet's), ``scrub_headers`` (HTTP headers),
+``scrub_stores`` (a data store's own commands) and ``scrub_devices`` (a network device's).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_context import credential_like
+from kindling.secrets.scrub_devices import DEVICE_PLACES
 from kindling.secrets.scrub_fed import FED_PLACES
 from kindling.secrets.scrub_files import ARG, CONTINUED, FILE_PLACES, ON, Place
 from kindling.secrets.scrub_headers import HEADER_PLACES
+from kindling.secrets.scrub_stores import STORE_PLACES
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
 from kindling.secrets.scrub_wallets import WALLET_PLACES
 
@@ -288,15 +291,8 @@ COMMAND_PLACES: tuple[Place, ...] = (
     Place(("sqlcmd", "bcp", "osql"), _flag("sqlcmd|bcp|osql", "-P", joined=True)),
     Place(("ldap",), _flag(r"ldap\w*+", "-w")),
     Place(("ipmitool",), _flag("ipmitool", "-P"), certain=True),
-    # Redis's config file and its server's flags (requirepass PW, masterauth PW; a Sentinel's
-    # sentinel auth-pass MASTER PW), OpenLDAP's slapd.conf and ldap.conf (rootpw PW, bindpw PW)
-    Place(
-        ("requirepass", "masterauth", "rootpw", "bindpw", "auth-pass"),
-        r"(?P<keep>(?:^|(?<=\n)|--)[ \t]*+(?:requirepass|masterauth|rootpw|bindpw"
-        r"|sentinel[ \t]++auth-pass[ \t]++[\w.-]{1,64}+)[ \t]++)"
-        rf"(?P<value>(?!-){ARG})",
-        certain=True,
-    ),
+    *STORE_PLACES,  # Redis's AUTH, requirepass and ACL SETUSER; OpenLDAP's rootpw
+    *DEVICE_PLACES,  # a network device's configuration: Cisco IOS, Junos
     Place(
         ("zip", "7z", "rar "),
         rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){ON}[ \t]-(?:P[ \t]++|p))"
@@ -378,8 +374,8 @@ def _place(m: re.Match[str], certain: bool, kind: str) -> tuple[str, str] | None
     inner = value[1:-1] if len(value) > 1 and value[0] in "\"'" and value[-1] == value[0] else value
     if not inner or leave_value(inner) or "[REDACTED:" in inner:
         return None
-    if inner.startswith("$") or inner.lower() in _NOT_A_VALUE:
-        return None  # a variable, a switch's value, "read it from stdin", a placeholder
+    if (inner[:1] == "$" and inner[:3] != "$9$") or inner.lower() in _NOT_A_VALUE:
+        return None  # a variable (not Junos' $9$ secret), a switch's value, "read it from stdin"
     quoted = inner is not value
     if not (certain or quoted) and P.code.fullmatch(inner) and not credential_like(inner):
         return None  # -Password $cred.Password, a path (a quoted value is a string, not code)

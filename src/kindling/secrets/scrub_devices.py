@@ -1,0 +1,75 @@
+"""The places of ``secrets.scrub_commands`` where a network device's configuration keeps a
+password (issue 32, 25th pass).
+
+Cisco IOS (and IOS-XE, NX-OS, ASA, which share its syntax) writes a password or a key after
+its command's words, in clear (type ``0`` or none) or in type ``7``, which anyone reverses:
+``enable secret <pw>``, ``username admin privilege 15 secret 0 <pw>``, a line's ``password
+<pw>``, ``tacacs-server key 7 <k>``, ``radius-server host 10.0.0.1 key <k>``, ``crypto isakmp
+key <k> address 203.0.113.5``, ``pre-shared-key <k>``, ``ip ospf authentication-key <k>``,
+``ip ospf message-digest-key 1 md5 <k>``, ``key-string <k>``, ``neighbor 10.0.0.2 password
+<pw>``. Junos keeps its secrets in ``$9$`` form, which it reverses itself (``secret
+"$9$..."``, ``authentication-key "$9$..."``). Each place is *certain*: whatever stands there is
+the password, however it reads (``cisco``), but a variable, a template or a placeholder. A
+hash (types ``5``, ``8`` and ``9``: ``$1$...``, ``$8$...``, ``$9$...`` after ``secret 9``) is
+no place's value: its digit is not ``0`` or ``7``.
+
+A command starts its line (indented, or after a prompt: ``Router1(config)#``) and, for the
+commands people also write in prose (``enable password``, ``username``, ``password``), its
+value ends the line, so ``enable password authentication for users`` is left.
+
+Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
+from Kindling except ``secrets.scrub_files`` (``Place``).
+"""
+
+from __future__ import annotations
+
+from kindling.secrets.scrub_files import Place
+
+# A device's prompt in a configuration mode (``Router1(config)#``, ``sw1(config-line)#``), and
+# a line's start: blanks, or the prompt.
+_PROMPT = r"[\w.-]{1,64}+\(config[\w-]{0,40}+\)#[ \t]*+"
+_START = rf"(?m:^)[ \t]*+(?:{_PROMPT})?"
+# The encryption's digit before a value: 0 (clear) or 7 (reversible); not 5, 8 or 9 (a hash).
+_TYPE = r"(?:[07][ \t]++)?"
+# A value: to a blank; not a word of prose after the command (``password is required``).
+_VALUE = (
+    r"(?P<value>(?!(?:is|are|was|required|missing|incorrect|invalid|for|and|or|the)\b)"
+    r"[^\s\"']++)"
+)
+_ENDS_LINE = r"(?=[ \t]*+(?m:$))"
+
+DEVICE_PLACES: tuple[Place, ...] = (
+    # enable secret|password [level N] [0|7] <pw>; username <name> [...] password|secret <pw>;
+    # a line's password [0|7] <pw> after the prompt (an indented one is the key rules').
+    Place(
+        ("enable", "username", "password"),
+        rf"(?P<keep>{_START}(?:enable[ \t]++(?:secret|password)"
+        r"(?:[ \t]++level[ \t]++[0-9]{1,2})?|username[ \t]++[^\s]{1,64}+(?:[ \t]++(?:privilege"
+        r"[ \t]++[0-9]{1,2}|algorithm-type[ \t]++\w{1,16}+))*+[ \t]++(?:secret|password)"
+        rf"|(?:(?<=#)|(?<=#[ \t]))password)[ \t]++{_TYPE}){_VALUE}{_ENDS_LINE}",
+        certain=True,
+    ),
+    # The keys of AAA servers, IKE, routing protocols' authentication, key chains, BGP peers.
+    Place(
+        ("-server", "isakmp", "pre-shared-key", "authentication-key", "message-digest-key"),
+        rf"(?P<keep>{_START}(?:(?:tacacs|radius)-server\b[^\r\n]{{0,200}}?[ \t]key"
+        r"|crypto[ \t]++isakmp[ \t]++key|pre-shared-key(?:[ \t]++(?:local|remote|address"
+        r"[ \t]++[\w.:/]{1,64}+))?|ip[ \t]++ospf[ \t]++(?:authentication-key|message-digest-key"
+        r"[ \t]++[0-9]{1,3}+[ \t]++md5))[ \t]++(?:[067][ \t]++)?)"
+        rf"{_VALUE}",
+        certain=True,
+    ),
+    Place(
+        ("key-string", "neighbor"),
+        rf"(?P<keep>{_START}(?:key-string|neighbor[ \t]++[\w.:-]{{1,64}}+[ \t]++password)"
+        rf"[ \t]++{_TYPE}){_VALUE}{_ENDS_LINE}",
+        certain=True,
+    ),
+    # Junos: a secret in its reversible $9$ form, quoted, after the statement that keeps it.
+    Place(
+        ("$9$",),
+        r"(?P<keep>\b(?:secret|authentication-key|ascii-text|simple-password|key)[ \t]++\")"
+        r"(?P<value>\$9\$[^\s\"]{2,400}+)(?=\")",
+        certain=True,
+    ),
+)
