@@ -270,41 +270,41 @@ def scrub_once(text: str) -> Scrubbed:
     woken = _woken(text, lowered)
     if not woken:
         return Scrubbed(text, ())
-    if "-----begin" in lowered or "git binary patch" in lowered:
-        return _around_public_blocks(text, woken)
+    if "-----begin" in lowered or "git binary patch" in lowered or "kty" in lowered:
+        return _around_public(text, lowered, woken)
     return run_rules(text, woken)
 
 
-_PUBLIC_PEM: re.Pattern[str] | None = None  # (and git's binary patches)
+def _around_public(text: str, lowered: str, woken: list[int]) -> Scrubbed:
+    """Scrub the text around its public material (``secrets.scrub_public``), leaving it as it
+    is: it looks random to the other rules. PEM blocks and git's binary patches split the text
+    into pieces; a JSON Web Key's public values stand aside while the rules read its object
+    (its private members are named by ``"kty"``) and come back after."""
+    from kindling.secrets.scrub_public import public_blocks, public_members
 
-
-def _around_public_blocks(text: str, woken: list[int]) -> Scrubbed:
-    """Scrub the text between public PEM blocks (certificates, public keys, CSRs) and git's
-    binary patches (base85 data), leaving them as they are: they look random to other rules."""
-    global _PUBLIC_PEM
-    if _PUBLIC_PEM is None:
-        _PUBLIC_PEM = re.compile(
-            r"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE"
-            r" REQUEST|X509 CRL|PKCS7|CMS|DH PARAMETERS|EC PARAMETERS)(?: [A-Z0-9]+){0,2})-----"
-            # The body never holds five dashes: the scan stops at the next one (linear).
-            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----"
-            r"|GIT binary patch\r?\n(?:(?:literal|delta) [0-9]{1,12}+\r?\n"
-            r"(?:[A-Za-z][!-~]{1,80}+(?:\r?\n|\Z))*+(?:\r?\n)?)++",
-            re.ASCII,
+    members = public_members(text) if "kty" in lowered and "\x00" not in text else []
+    if members:
+        values = [text[start:end] for start, end in members]
+        bounds = [0, *(i for span in members for i in span), len(text)]
+        held = "".join(
+            text[bounds[2 * i] : bounds[2 * i + 1]] + (f"\x00{i}\x00" if i < len(values) else "")
+            for i in range(len(values) + 1)
         )
-    from kindling.secrets.scrub_encoded import git_base85
-
+        result = _around_public(held, held.lower(), _woken(held, held.lower()))
+        out = result.text
+        for i, value in enumerate(values):  # (a mask that took a value whole keeps it masked)
+            out = out.replace(f"\x00{i}\x00", value, 1)
+        return Scrubbed(out, result.kinds, result.found)
+    spans = public_blocks(text, lowered)
+    if not spans:
+        return run_rules(text, woken)
     pieces, kinds, found, last = list[str](), set[str](), list[tuple[str, str]](), 0
-    for m in _PUBLIC_PEM.finditer(text):
-        if m[0].startswith("GIT") and not git_base85(m[0]):
-            continue  # not git's base85 throughout: read as any text is
-        part = _scrub_piece(text[last : m.start()])
-        pieces += [part.text, m[0]]
+    for start, end in spans:
+        part = _scrub_piece(text[last:start])
+        pieces += [part.text, text[start:end]]
         kinds.update(part.kinds)
         found += part.found
-        last = m.end()
-    if last == 0:
-        return run_rules(text, woken)
+        last = end
     part = _scrub_piece(text[last:])
     pieces.append(part.text)
     kinds.update(part.kinds)
@@ -383,6 +383,8 @@ def _masked_value(original: str, replacement: str, kind: str) -> str | None:
     value = original[len(head) : len(original) - len(tail)].strip().strip("\"'`")
     if len(value) < MIN_COPY_CHARS or "[REDACTED:" in value or "\n" in value:
         return None
+    if value in "[REDACTED:":
+        return None  # ``Key = REDACTED``: every mask holds the word
     from kindling.secrets.scrub_values import is_name
 
     # A name (a key rule's wrong guess) or two short words (``a secret``, a key given to code):
