@@ -294,6 +294,9 @@ EXACT: list[tuple[str, str]] = [
         "[REDACTED:private_key]\nThe output was truncated.",
     ),
     (f"id={JWT}.", "id=[REDACTED:jwt]."),
+    # A value that every mask holds: its copies are not looked for (issue 32, 25th pass).
+    ("PrivateKey = REDACTED", "PrivateKey = [REDACTED:private_key]"),
+    ("DB_PASSWORD=2222222222222222 psql -h db", "DB_PASSWORD=[REDACTED:secret] psql -h db"),
 ]
 
 # Ordinary developer text that must come back byte-identical.
@@ -328,6 +331,32 @@ UNCHANGED: list[str] = [
     "token: ${{ secrets.GITHUB_TOKEN }}",
     "postgres://user:${PGPASSWORD}@localhost/db",
     "postgres://user:****@localhost/db",
+    # The Datadog Agent's references to a secret its backend holds (issue 32, 25th pass).
+    "password: ENC[db_password]",
+    '"password": "ENC[db_pass]"',
+    "https://user:ENC[url_pass]@host",
+    # The id of a token, not the token (issue 32, 25th pass: an audit log's tokenID).
+    "audit tokenID=550e8400-e29b-41d4-a716-446655440000 resourceID=6ba7b810-9dad-11d1-80b4-00c0",
+    "token_id=550e8400-e29b-41d4-a716-446655440000",
+    '{"secretId": "7d8e9f10a1b2c3d4e5f6a7b8c9d0e1f2a3"}',
+    "formed correctly including the signature. RequestId:8e444aa6-501e-003f-7776-fe6a83000000 Ti",
+    # Pasted in issues (issue 32, 25th pass): placeholders and templates a blank cuts, the
+    # messages of Docker and MySQL, references to Home Assistant's secrets, an LLM API's ids.
+    "Authorization: Bearer <any random text>",
+    '      Authorization: "Bearer {{ _osac_kc_token }}"',
+    "WARNING! Using --password via the CLI is insecure. Use --password-stdin.",
+    "java.sql.SQLException: Access denied for user 'root'@'localhost' (using password: YES).",
+    "        'password': '!secret mqtt_password',",
+    "  network_key_string: '!secret addon_zigbee2mqtt_network_key'",
+    "api_password: !env_var HA_PASSWORD",
+    "      - MINIO_SECRET_KEY=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    '{"id":"msg_011uEcKeeW7pu1UFPyrA2Wcj","type":"message","role":"assistant"}',
+    '{"type":"error","request_id":"req_011CYhr1kdGzCrPHfrhibMen"}',
+    '{"id": "chatcmpl-9xYzAbCdEfGhIjKlMnOpQrStUvWx", "object": "chat.completion"}',
+    '{"id": "call_Xk3mP9qR2sT5vW8yZ1aB4cD6", "type": "function"}',
+    "stripe.error.AuthenticationError: Request req_7qTbBITXPt3pCH: This API call",
+    "[Interface]\nPrivateKey = <client private key>\nAddress = 10.0.0.2/32",
+    '$SecurePassword = Read-Host -Prompt "Enter password" -AsSecureString',
     "Authorization: Bearer $TOKEN",
     "Authorization: Bearer ${TOKEN}",
     "cursor.execute('SELECT 1 WHERE password = %s', (pw,))",
@@ -488,6 +517,12 @@ ADVERSARIAL_MIB: dict[str, str] = {
     "IAM token heads": "'t1.' * 350_000 + 't1.' + 'a' * (1 << 20)",
     "short padded base64": "'YWRtaW46YWRtaW4= ' * 60_000",
     "betterleaks prefixes": "'rootly_lip_BSA' * 75_000",
+    # Issue 32, 25th pass: key types, members without an end, Redis commands.
+    "key types without objects": "'{\"kty\": ' * 110_000",
+    "a member without an end": '\'{"kty":"RSA","n":"\' + \'A\' * (1 << 20)',
+    "many members": '\'{"kty":"EC",\' + \'"x":"AQAB",\' * 80_000 + \'}\'',
+    "AUTH lines": "'AUTH a b c\\n' * 100_000",
+    "MIGRATE without AUTH": "'MIGRATE ' * 130_000",
 }
 
 
@@ -561,6 +596,9 @@ SCRUB_MODULES = (
     "scrub_letters",
     "scrub_k8s",
     "scrub_setters",
+    "scrub_stores",
+    "scrub_public",
+    "scrub_devices",
 )
 
 

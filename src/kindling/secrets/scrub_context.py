@@ -170,6 +170,7 @@ def about_other(m: re.Match[str], word: tuple[int, int] | None = None) -> bool:
     return any(w in lowered for w in NOT_SECRET_WORDS)
 
 
+_ID_KEY = LazyRe(r"(?:[a-z](?:Id|ID)|[_-](?i:id))[\"']?[ \t]*+[:=][ \t\"']*+\Z", re.ASCII)
 _HCL_BLOCK = LazyRe(r"[ \t]*+(?:resource|data|module|output|provider)[ \t]++\"", re.ASCII)
 
 
@@ -181,6 +182,8 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # (``@``: the word was a URL's placeholder, ``<password>@host:5432/db``)
     if leave_value(m["between"].lstrip(" \t=:\"'`") + value):
         return None  # a part of a reference: ``password: vault:secret/app#pw``
+    if _ID_KEY.search(m["between"]):
+        return None  # the value of a key that names an id: ``signature. RequestId:<uuid>``
     # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and
     # digits spelled from no words is the secret's value or its dummy, random or not.
     drawn = credential_like(value) and has_candidate(value)

@@ -12,8 +12,9 @@ base64 that starts with a file's signature (a PNG's ``iVBORw0KGg``: ``DATA_MAGIC
 block's ``-----BEGIN``, whose label the encoded-PEM rule reads first). Issue 32, fifteenth
 pass: a ULID after an id's prefix (``ord_01HQ...``), a blockchain's address (Ethereum's, a
 Bitcoin address by bech32 or by its checksum), AWS's ids of users and roles (``AIDA``,
-``AROA``), and a digest with its algorithm (``sha512-...``). Each format is drawn, so only its
-fixed parts (or its checksum) tell it from a key.
+``AROA``), and a digest with its algorithm (``sha512-...``). Issue 32, 25th pass: an LLM API's
+objects (``msg_01...``, ``toolu_01...``, ``chatcmpl-...``, ``call_...``). Each format is drawn,
+so only its fixed parts (or its checksum) tell it from a key.
 
 Must not import anything from Kindling except ``secrets.scrub_values``.
 """
@@ -32,6 +33,15 @@ DATA_MAGIC += ("T1RUTw", "LS0tLS1CRUdJTi")  # (the last: ``-----BEGIN``, a PEM b
 _STRIPE = re.compile(
     r"(?:cus|ch|pi|pm|evt|in|sub|si|price|prod|acct|txn|re|seti|src|card|ba|po|py|tr|ii|il"
     r"|file|plink|cs_(?:test|live))_[A-Za-z0-9]{8,}+",
+    re.ASCII,
+)
+# The ids of an LLM API's objects, which a coding agent's transcripts are full of (issue 32,
+# 25th pass): Anthropic's ``<type>_01<base62>`` (a message, a tool call, a request, a batch, a
+# file), OpenAI's ``chatcmpl-``, ``call_``, ``resp_``, ``run_``, ``asst_``, ``thread_``, and a
+# Stripe request's ``req_``. No vendor's key starts so.
+_API_OBJECT = re.compile(
+    r"(?:msg|toolu|srvtoolu|req|msgbatch|file|compl)_01[A-Za-z0-9]{16,}+|chatcmpl-[A-Za-z0-9]{16,}+"
+    r"|(?:call|resp|run|asst|thread|batch|fc|rs|msg|req|ftjob|file)[_-][A-Za-z0-9]{14,}+",
     re.ASCII,
 )
 _ULID = re.compile(r"(?:[a-z]{2,8}_)?+(?P<ulid>[0-7][0-9A-HJKMNP-TV-Z]{25})", re.ASCII)
@@ -57,6 +67,8 @@ def public_id(token: str) -> bool:
     """``token`` is, by its format, an id an API or a store gives, or a file's data (its
     signature in base64 first: ``DATA_MAGIC``), not a credential."""
     if _STRIPE.fullmatch(token) or _CID.fullmatch(token) or _NODE.fullmatch(token):
+        return True
+    if _API_OBJECT.fullmatch(token):
         return True
     if token.startswith(DATA_MAGIC) and len(token) >= 24:
         return True

@@ -228,8 +228,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # private_key: certs/server.key, where the key is kept
     if any(c in sep for c in "│┃|") and (value.isalpha() or not _table_row(text, m.start())):
         return None  # a table's header (the next column's name), or a shell's pipe
-    if kind == "password" and value.rstrip(".!").lower() in STATUS_WORDS:
-        return None
+    if kind == "password" and value.rstrip(".!),;").lower() in STATUS_WORDS | _PROSE_WORDS:
+        return None  # (using password: YES); WARNING! Using --password via the CLI is insecure
     if value in _CODE_WORDS and P.next_word.match(text, m.end()) is not None:
         return None  # password = await read(): an expression in code
     # "Unexpected token: operator": a word, never a generated credential; but 16+ letters
@@ -244,6 +244,10 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
+# Words of a sentence that talks about a password (MySQL's and Docker's messages), no password.
+_PROSE_WORDS = frozenset(
+    "yes no via is are was with and or to the for from of as in on".split()  # noqa: SIM905
+)
 # A Clojure or EDN keyword just before the blank (``{:password "x"}``, ``:db/password``,
 # ``:api-key``): a map's key, whose value is the next form.
 _EDN_KEY = LazyRe(r"(?:^|(?<=[\s{(\[,])):[A-Za-z_][\w.*+!?/-]{0,80}+[ \t]\Z", re.ASCII)
@@ -265,11 +269,19 @@ def _constant_argument(text: str, comma: int) -> bool:
     return at >= 0 and _CONSTANT_ARGUMENT.fullmatch(head[at:]) is not None
 
 
+_PLACEHOLDER_REST = LazyRe(r"[^<>\r\n]{0,80}+>", re.ASCII)
+_CMDLET = LazyRe(r"(?:Read|Get|ConvertTo|ConvertFrom|Import|New)-[A-Z][A-Za-z]{2,40}+", re.ASCII)
+
+
 def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     if not any(c.isalnum() for c in value) or leave_value(value) or names_a_secret(value):
         return True  # "password=>=>" holds operators, not a value; "=$db_password" a name
     if yaml_tag(value, sep, text, end) or (value.isdigit() and len(value) < 4):
         return True  # !Ref DBPassword, !vault |; a count
+    if value[:1] == "<" and _PLACEHOLDER_REST.match(text, end):
+        return True  # PrivateKey = <client private key>: a placeholder a blank cut
+    if _CMDLET.fullmatch(value):
+        return True  # $SecurePassword = Read-Host -AsSecureString: a PowerShell command
     if field_number(value, text, end) or (value[-1] == "]" and P.code.fullmatch(value[:-1])):
         return True  # string password = 5; [for s in x : secret.arn]
     if P.code.fullmatch(value) and not keyed_draw(value):

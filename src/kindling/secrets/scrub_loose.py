@@ -106,14 +106,16 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # sentry-trace: <trace id>-<span id>-1 names a request, not a secret
     if not vendor and not loosely_named(key) and not key.endswith(_API_ENDS):
         return None  # (a key ending in a weak word is the rule below's)
-    if not vendor and any(w in key for w in ABOUT_WORDS):
-        return None  # secret_name, token_id, password_hash: about a secret, not one
+    if not vendor and (any(w in key for w in ABOUT_WORDS) or _CAMEL_ID.search(key_match[0])):
+        return None  # secret_name, token_id, tokenID, password_hash: about a secret, not one
     # A vendor's key can be a long number (a client id) as well as a random string.
     if not (random_enough(value) or (vendor and long_number)):
         return None
     return "secret", f"{m['keep']}{mask('secret')}{m['value'][len(value) :]}"
 
 
+# An id's name joined in camel case (``tokenID``, ``secretId``): the id of a secret, not one.
+_CAMEL_ID = LazyRe(r"[a-z](?:Id|ID)s?\Z", re.ASCII)
 # Keys that name a trace, a span or a correlation id, whatever vendor names them (issue 32, 24th
 # pass: ``sentry-trace``, ``datadog_trace_id``).
 _TELEMETRY = ("trace", "span_id", "spanid", "correlation")
@@ -160,6 +162,8 @@ _WEAK_SRC = (
 @woken_by_typed_key
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
+    if not value.strip("xX*"):
+        return None  # MINIO_SECRET_KEY=xxxxxxxx...: a placeholder (0000... is a dummy's)
     if value.endswith("===") or not any(c in value for c in "+/=") or "_" in value or "-" in value:
         # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is;
         # a run of letters and digits spelled from no words is the key's value or its dummy

@@ -42,7 +42,7 @@ from kindling.secrets.scrub_values import LazyRe, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
 STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
-_TAG = LazyRe(r"!!?[A-Za-z][A-Za-z:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !Base64
+_TAG = LazyRe(r"!!?[A-Za-z][A-Za-z_:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !env_var
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
 _SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
@@ -137,9 +137,12 @@ def yaml_tag(value: str, sep: str, text: str, end: int) -> bool:
     return _TAG.fullmatch(value) is not None
 
 
-# CloudFormation's functions that take a name (``ClientSecret: !Ref Name``); ``!Sub`` and
-# ``!Base64`` take text, which may hold the secret itself.
-_FUNCTION_BEFORE = LazyRe(r"!(?:Ref|GetAtt|ImportValue|Condition|GetAZs)[ \t]++\Z", re.ASCII)
+# CloudFormation's functions that take a name (``ClientSecret: !Ref Name``; ``!Sub`` and
+# ``!Base64`` take text, which may hold the secret itself), Home Assistant's and ESPHome's
+# ``!secret name`` and ``!env_var NAME`` (issue 32, 25th pass).
+_FUNCTION_BEFORE = LazyRe(
+    r"!(?:Ref|GetAtt|ImportValue|Condition|GetAZs|secret|env_var)[ \t]++\Z", re.ASCII
+)
 
 
 def after_function(text: str, start: int) -> bool:

@@ -170,9 +170,9 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(",;)}")
     tail = m["value"][len(value) :]
     # A named scheme is strong context; without one the value must look like a credential
-    # ("Authorization: required" and "Bearer tokens" are prose).
+    # ("Authorization: required", "Bearer tokens": prose; Bearer $token, <any text>, {{ t }}).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
-    variable = value[:1] == "$" and P.identifier.fullmatch(value[1:]) is not None  # Bearer $token
+    variable = value[:1] in "<{" or (value[:1] == "$" and P.identifier.fullmatch(value[1:]))
     if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value) or variable:
         return None
     drawn = random_enough(value) or (  # base64 with no digit drawn (1 in 1000 of 40)

@@ -27,9 +27,9 @@ a key of another kind (``cache_key_...``, ``scrub_loose.OTHER_KEYS``) and a migr
 (``89956ba5301a_add_token_index``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_loose`` (``OTHER_KEYS``),
-``secrets.scrub_refs`` (``after_function``), ``secrets.secret_shapes`` and
-``secrets.regex_cache``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (``ABOUT_WORDS``),
+``secrets.scrub_loose`` (``OTHER_KEYS``), ``secrets.scrub_refs`` (``after_function``),
+``secrets.secret_shapes`` and ``secrets.regex_cache``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
+from kindling.secrets.scrub_keys import ABOUT_WORDS
 from kindling.secrets.scrub_loose import OTHER_KEYS
 from kindling.secrets.scrub_refs import after_function
 from kindling.secrets.scrub_values import LazyPattern, leave_value, looks_generated, mask
@@ -87,6 +88,7 @@ _WORD = cached_compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", re.ASCII)
 _HEX = cached_compile(r"[0-9a-f]+|[0-9A-F]+", re.ASCII)
 _UUID = cached_compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.ASCII)
 _PATH = cached_compile(r"/[a-z]", re.ASCII)
+_CAMEL_ID = cached_compile(r"[a-z](?:Id|ID)s?\Z", re.ASCII)  # tokenID, secretId
 _AFTER_NAME = cached_compile(r"[ \t]*+(?:\(|=(?!=)|:(?:\s|\Z|:))", re.ASCII)
 
 
@@ -135,6 +137,11 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
     text, start = m.string, m.start()
     if _NAMED.search(token) is None or _AFTER_NAME.match(text, start + len(token)):
         return None  # no credential's name; or a call, an assignment's target, a key
+    key, eq, value = token.rstrip("=").partition("=")  # (base64 pads only its end)
+    if eq and (any(w in key.lower() for w in ABOUT_WORDS) or _CAMEL_ID.search(key)):
+        return None  # the value of a key that names an id, a name, a hash: ``token_id=<uuid>``
+    if eq and not value.strip("xX*."):
+        return None  # KEY=xxxxxxxx: a placeholder (KEY=00000000 is a dummy, a fill)
     test = token.startswith("test_") and token.islower() and not _REPEAT.search(token)
     if len(token) < 16 or _constant(token) or test:
         return None  # a constant's name, a test's (``test_issue_1234``; not ``test_key_0000``)
@@ -150,7 +157,8 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a cache's, a public or an idempotency key: an id's or a hash's name
     if leave_value(token):
         return None
-    return "secret", mask("secret") + m[0][len(token) :]
+    keep = f"{key}=" if eq else ""  # (``DB_PASSWORD=2222...``: the key is kept)
+    return "secret", keep + mask("secret") + m[0][len(token) :]
 
 
 def selfnamed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:

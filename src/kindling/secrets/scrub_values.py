@@ -90,7 +90,7 @@ _LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
     | \$\{.* | \$\(.*              # ${VAR}, ${VAR:-default}, ${{ secrets.X }}, $(pass show x)
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
-    | \{\{.*\}\}                   # {{ template }}
+    | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
     | \{\.?[\w.]*\}                # {} {0} {token}, a JSONPath's {.data.token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
