@@ -75,6 +75,22 @@ def test_most_one_sign_passwords_are_masked_alone() -> None:
     assert masked >= 0.85 * len(values)
 
 
+def _slashed(seed: int) -> str:
+    """Standard base64's ``/`` (no ``+``) and URL-safe ``-`` in one draw, as a generator of
+    long secrets writes them (issue 32, 25th pass: SonarSource's analyzers' tests)."""
+    rng = random.Random(seed)
+    parts = ["".join(rng.choices(ALNUM, k=rng.randint(24, 40))) for _ in range(3)]
+    return f"{parts[0]}//{parts[1]}/{parts[2]}-{rng.choice(ALNUM)}{rng.randint(10, 99)}y"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_draw_with_slashes_and_a_dash_is_no_path(seed: int) -> None:
+    value = _slashed(seed)
+    for text in (SENTENCE.format(value), f'tuna = "{value}"'):
+        out = scrub_secrets(text).text
+        assert value not in out, out
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_an_auth_params_value_is_masked_not_its_name(seed: int) -> None:
     rng = random.Random(seed)
@@ -98,6 +114,9 @@ def test_an_auth_params_value_is_masked_not_its_name(seed: int) -> None:
         "pip install torch==2.1.0+cu121 torch-2.1.0+cu121_cp311",
         "x_1+x_2-y_3/z_4 = total_value+Offset_2",
         "see src/app_v2/Main-3Xy9Qz/File_8 for it",
+        "ls /nix/store/0c4ysmb8zqlgmvn5qbdnbx24rkqy3k5c-python3-3.11.9/bin",
+        "see node_modules/@types/react-dom/ReactDOMServerLegacyRenderer-v18 file",
+        "src/components/VeryLongComponentNameForTesting/Index-v2",
         "rsync -a src/My_Module-v2/ host:/srv/Other_Dir-3/",
         "1.0.0-rc.1+build.20240101-abc_def",
         "a_b+c_d~e-f/g_h+i_j~k",

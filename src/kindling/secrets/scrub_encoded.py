@@ -349,6 +349,9 @@ _MIXED_SRC = (
 
 
 _SRI = cached_compile(r"(?:sha|md)[0-9]*+-", re.ASCII | re.IGNORECASE)
+# 20+ letters and digits of both cases drawn as a key: base64's ``/`` inside a draw, no path's
+# part (a path's parts are names; Nix's and Git's hashes are of one case).
+_RUN = cached_compile(r"[A-Za-z0-9]{20,}+", re.ASCII)
 
 
 @gated
@@ -364,8 +367,9 @@ def _mixed(m: re.Match[str]) -> tuple[str, str] | None:
     url_safe = "-" in token or "_" in token
     if not ("~" in token or (url_safe and ("+" in token or "/" in token))):
         return None
-    if "/" in token and "+" not in token:
-        return None  # ``src/app_v2/Main-3``: a path, or a URL's
+    drawn = any(mixed_case(run) and generated_part(run) for run in _RUN.findall(token))
+    if "/" in token and "+" not in token and not drawn:
+        return None  # ``src/app_v2/Main-3``: a path, or a URL's (no part of it drawn)
     core = "".join(c for c in token if c.isalnum())
     if len(core) < 14 or sequential(core, keyboard=True) or wordy(core):
         return None
