@@ -24,17 +24,32 @@ from __future__ import annotations
 
 from kindling.secrets.scrub_files import ARG, Place
 
-# A password argument: not a flag, not a word in capitals (``AUTH LOGIN``, ``AUTH FAILED``).
-_PASSWORD = rf"(?P<value>(?!-|[A-Z][A-Z0-9_-]*+(?:[ \t]|$)){ARG})"
+# A password argument: not a flag, not a word in capitals nor an SMTP mechanism's name
+# (``AUTH LOGIN``, ``AUTH FAILED``, ``AUTH CRAM-MD5``).
+_MECHANISM = r"[A-Z]++|CRAM-MD5|DIGEST-MD5|XOAUTH2?+|SCRAM-SHA-[0-9]++(?:-PLUS)?+"
+_PASSWORD = rf"(?P<value>(?!-|(?:{_MECHANISM})(?:[ \t]|$)){ARG})"
+# The end of AUTH's arguments: the line's, or a pipe or a list's.
+_END = r"(?=[ \t]*+(?:[\r\n|;&]|\Z))"
 # A redis-cli prompt (``127.0.0.1:6379>``, ``redis>``, ``localhost:6379[2]>``) and blanks.
 _PROMPT = r"(?:[\w.-]{1,253}+:[0-9]{1,5}+(?:\[[0-9]{1,2}\])?>|redis>)[ \t]*+"
 
 STORE_PLACES: tuple[Place, ...] = (
-    # AUTH [user] password, alone on its line, or as the command redis-cli is given.
+    # AUTH [user] password, alone on its line (the text's first, or after a line break: a
+    # literal first lets the engine skip to each line instead of trying every position).
+    *(
+        Place(
+            ("auth",),
+            rf"(?P<keep>{start}[ \t]*+(?:AUTH|{_PROMPT}(?i:auth))[ \t]++(?:{ARG}[ \t]++)?)"
+            rf"{_PASSWORD}{_END}",
+            certain=True,
+        )
+        for start in (r"\A", r"\n")
+    ),
+    # ... or as the command redis-cli is given.
     Place(
-        ("auth",),
-        rf"(?P<keep>(?:(?m:^)[ \t]*+(?:AUTH|{_PROMPT}(?i:auth))|\bredis-cli\b[^\r\n]{{0,200}}?"
-        rf"[ \t](?i:auth))[ \t]++(?:{ARG}[ \t]++)?){_PASSWORD}(?=[ \t]*+(?m:$)|[ \t]*+[|;&])",
+        ("redis-cli",),
+        rf"(?P<keep>redis-cli\b[^\r\n]{{0,200}}?[ \t](?i:auth)[ \t]++(?:{ARG}[ \t]++)?)"
+        rf"{_PASSWORD}{_END}",
         certain=True,
     ),
     # HELLO 3 AUTH user password; MIGRATE ... AUTH password, or AUTH2 user password.
