@@ -357,6 +357,16 @@ UNCHANGED: list[str] = [
     "stripe.error.AuthenticationError: Request req_7qTbBITXPt3pCH: This API call",
     "[Interface]\nPrivateKey = <client private key>\nAddress = 10.0.0.2/32",
     '$SecurePassword = Read-Host -Prompt "Enter password" -AsSecureString',
+    # Code between two strings, no string (CodeQL's tests, issue 32, 25th pass).
+    'SqlConnection conn3 = new SqlConnection("Password=" + LoadPasswordFromSecretConfig() + ";");',
+    '$dsn = "password=" . $pw . ";host=db";',
+    'conn = "Password=" & pw & ";"',
+    'String query4 = "password=\'" + pwd + "\'";',
+    # SonarSource's analyzers' compliant lines (issue 32, 25th pass).
+    '<add assembly="System.Xml.Linq, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c5'
+    '61934e089" />',
+    'Private BackOfficeTwoFactorRememberMeAuthenticationType As String = "UmbracoTwoFactorRe"',
+    'api_key = "not enough entropy"',
     "Authorization: Bearer $TOKEN",
     "Authorization: Bearer ${TOKEN}",
     "cursor.execute('SELECT 1 WHERE password = %s', (pw,))",

@@ -170,6 +170,7 @@ def about_other(m: re.Match[str], word: tuple[int, int] | None = None) -> bool:
     return any(w in lowered for w in NOT_SECRET_WORDS)
 
 
+_VB_TYPE = LazyRe(r"[ \t]++As[ \t]++[A-Za-z]", re.ASCII)
 _ID_KEY = LazyRe(r"(?:[a-z](?:Id|ID)|[_-](?i:id))[\"']?[ \t]*+[:=][ \t\"']*+\Z", re.ASCII)
 _HCL_BLOCK = LazyRe(r"[ \t]*+(?:resource|data|module|output|provider)[ \t]++\"", re.ASCII)
 
@@ -184,6 +185,8 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a part of a reference: ``password: vault:secret/app#pw``
     if _ID_KEY.search(m["between"]):
         return None  # the value of a key that names an id: ``signature. RequestId:<uuid>``
+    if m[1].lower() == "private" and _VB_TYPE.match(text, m.end()):
+        return None  # Visual Basic's ``Private <Name> As String``: a modifier, then a name
     # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and
     # digits spelled from no words is the secret's value or its dummy, random or not.
     drawn = credential_like(value) and has_candidate(value)

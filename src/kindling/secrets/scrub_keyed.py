@@ -184,11 +184,18 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if edn and _EDN_KEY.search(text[max(0, m.start("sep") - 90) : m.start("sep") + 1]) is None:
         return None  # the password "x": prose; only a Clojure keyword names the next form
     kind = key_kind(text, m.start("sep")) or "secret"
+    if text[max(0, m.start("sep") - 14) : m.start("sep")].lower() == "publickeytoken":
+        return None  # .NET's PublicKeyToken=b77a5c561934e089: a public key's digest
     groups = (m["tq"], m["tsq"], m["dq"], m["sq"], m["bq"], m["eq"])
     quoted = next((q for q in groups if q is not None), None)
     if quoted is not None:
         if not quoted or leave_value(quoted) or too_short(kind, quoted) or quoted in POLICY_WORDS:
             return None  # (update_password: "on_create": Ansible's policy, quoted or not)
+        if _JOINED.fullmatch(quoted):
+            return None  # "Password=" + Load() + ";": code between two strings, no string
+        if kind in ("api_key", "token") and "," not in sep and _PHRASE.fullmatch(quoted):
+            return None  # api_key = "not enough entropy": words, no key (a password may be;
+            # a header's, ["X-Token", "..."], is whatever the server takes)
         if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
             # (a password may be "password": it is still the password)
@@ -269,6 +276,8 @@ def _constant_argument(text: str, comma: int) -> bool:
     return at >= 0 and _CONSTANT_ARGUMENT.fullmatch(head[at:]) is not None
 
 
+_JOINED = LazyRe(r"([\"']?)[ \t]*+([+.&]|\|\|)[ \t][^\r\n]*[ \t]\2[ \t]*+\1", re.ASCII)
+_PHRASE = LazyRe(r"[a-z]++(?:[ ][a-z]++){2,}+", re.ASCII)
 _PLACEHOLDER_REST = LazyRe(r"[^<>\r\n]{0,80}+>", re.ASCII)
 _CMDLET = LazyRe(r"(?:Read|Get|ConvertTo|ConvertFrom|Import|New)-[A-Z][A-Za-z]{2,40}+", re.ASCII)
 
