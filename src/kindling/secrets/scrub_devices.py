@@ -26,9 +26,11 @@ from __future__ import annotations
 from kindling.secrets.scrub_files import Place
 
 # A device's prompt in a configuration mode (``Router1(config)#``, ``sw1(config-line)#``), and
-# a line's start: blanks, or the prompt.
+# a line's start: the text's, or a line break (a literal first lets the engine skip from line
+# to line instead of trying every position), blanks, and the prompt.
 _PROMPT = r"[\w.-]{1,64}+\(config[\w-]{0,40}+\)#[ \t]*+"
-_START = rf"(?m:^)[ \t]*+(?:{_PROMPT})?"
+_BLANKS = rf"[ \t]*+(?:{_PROMPT})?"
+_STARTS = ((r"\A", _BLANKS), ("", rf"\n{_BLANKS}"))  # (\A outside the group: tried once)
 # The encryption's digit before a value: 0 (clear) or 7 (reversible); not 5, 8 or 9 (a hash).
 _TYPE = r"(?:[07][ \t]++)?"
 # A value: to a blank; not a word of prose after the command (``password is required``).
@@ -36,34 +38,38 @@ _VALUE = (
     r"(?P<value>(?!(?:is|are|was|required|missing|incorrect|invalid|for|and|or|the)\b)"
     r"[^\s\"']++)"
 )
-_ENDS_LINE = r"(?=[ \t]*+(?m:$))"
+_ENDS_LINE = r"(?=[ \t]*+(?:[\r\n]|\Z))"
+# enable secret|password [level N] [0|7] <pw>; username <name> [...] password|secret <pw>; a
+# line's password [0|7] <pw> after the prompt (an indented one is the key rules').
+_LOGIN = (
+    r"(?:enable[ \t]++(?:secret|password)(?:[ \t]++level[ \t]++[0-9]{1,2})?"
+    r"|username[ \t]++[^\s]{1,64}+(?:[ \t]++(?:privilege[ \t]++[0-9]{1,2}|algorithm-type"
+    r"[ \t]++\w{1,16}+))*+[ \t]++(?:secret|password)|(?:(?<=#)|(?<=#[ \t]))password)"
+    rf"[ \t]++{_TYPE}"
+)
+# The keys of AAA servers, IKE, routing protocols' authentication.
+_KEYS = (
+    r"(?:(?:tacacs|radius)-server\b[^\r\n]{0,200}?[ \t]key|crypto[ \t]++isakmp[ \t]++key"
+    r"|pre-shared-key(?:[ \t]++(?:local|remote|address[ \t]++[\w.:/]{1,64}+))?"
+    r"|ip[ \t]++ospf[ \t]++(?:authentication-key|message-digest-key[ \t]++[0-9]{1,3}+[ \t]++md5))"
+    r"[ \t]++(?:[067][ \t]++)?"
+)
+# Key chains' keys, BGP peers' passwords.
+_PEERS = rf"(?:key-string|neighbor[ \t]++[\w.:-]{{1,64}}+[ \t]++password)[ \t]++{_TYPE}"
 
 DEVICE_PLACES: tuple[Place, ...] = (
-    # enable secret|password [level N] [0|7] <pw>; username <name> [...] password|secret <pw>;
-    # a line's password [0|7] <pw> after the prompt (an indented one is the key rules').
-    Place(
-        ("enable", "username", "password"),
-        rf"(?P<keep>{_START}(?:enable[ \t]++(?:secret|password)"
-        r"(?:[ \t]++level[ \t]++[0-9]{1,2})?|username[ \t]++[^\s]{1,64}+(?:[ \t]++(?:privilege"
-        r"[ \t]++[0-9]{1,2}|algorithm-type[ \t]++\w{1,16}+))*+[ \t]++(?:secret|password)"
-        rf"|(?:(?<=#)|(?<=#[ \t]))password)[ \t]++{_TYPE}){_VALUE}{_ENDS_LINE}",
-        certain=True,
-    ),
-    # The keys of AAA servers, IKE, routing protocols' authentication, key chains, BGP peers.
-    Place(
-        ("-server", "isakmp", "pre-shared-key", "authentication-key", "message-digest-key"),
-        rf"(?P<keep>{_START}(?:(?:tacacs|radius)-server\b[^\r\n]{{0,200}}?[ \t]key"
-        r"|crypto[ \t]++isakmp[ \t]++key|pre-shared-key(?:[ \t]++(?:local|remote|address"
-        r"[ \t]++[\w.:/]{1,64}+))?|ip[ \t]++ospf[ \t]++(?:authentication-key|message-digest-key"
-        r"[ \t]++[0-9]{1,3}+[ \t]++md5))[ \t]++(?:[067][ \t]++)?)"
-        rf"{_VALUE}",
-        certain=True,
-    ),
-    Place(
-        ("key-string", "neighbor"),
-        rf"(?P<keep>{_START}(?:key-string|neighbor[ \t]++[\w.:-]{{1,64}}+[ \t]++password)"
-        rf"[ \t]++{_TYPE}){_VALUE}{_ENDS_LINE}",
-        certain=True,
+    *(
+        Place(words, rf"{outside}(?P<keep>{inside}{command}){_VALUE}{ends}", certain=True)
+        for words, command, ends in (
+            (("enable secret", "enable password", "username", ")#"), _LOGIN, _ENDS_LINE),
+            (
+                ("-server", "isakmp", "pre-shared-key", "authentication-key", "message-digest-key"),
+                _KEYS,
+                "",
+            ),
+            (("key-string", "neighbor"), _PEERS, _ENDS_LINE),
+        )
+        for outside, inside in _STARTS
     ),
     # Junos: a secret in its reversible $9$ form, quoted, after the statement that keeps it.
     Place(

@@ -38,12 +38,12 @@ STORE_PLACES: tuple[Place, ...] = (
     # literal first lets the engine skip to each line instead of trying every position).
     *(
         Place(
-            ("auth",),
-            rf"(?P<keep>{start}[ \t]*+(?:AUTH|{_PROMPT}(?i:auth))[ \t]++(?:{ARG}[ \t]++)?)"
-            rf"{_PASSWORD}{_END}",
+            ("auth ", "auth\t"),
+            rf"{outside}(?P<keep>{inside}[ \t]*+(?:AUTH|{_PROMPT}(?i:auth))[ \t]++"
+            rf"(?:{ARG}[ \t]++)?){_PASSWORD}{_END}",
             certain=True,
         )
-        for start in (r"\A", r"\n")
+        for outside, inside in ((r"\A", ""), ("", r"\n"))  # (\A outside the group: tried once)
     ),
     # ... or as the command redis-cli is given.
     Place(
