@@ -79,3 +79,12 @@ def test_a_nul_in_the_text_reads_the_key_as_any_text() -> None:
     d = _draw(11, 64)
     out = scrub_secrets(f'\x00{{"kty":"EC","d":"{d}"}}').text
     assert d not in out
+
+
+def test_a_key_set_inside_a_tools_json_output_is_read_the_same() -> None:
+    # A hook's payload holds the tool's output as a JSON string: the key set's quotes escaped.
+    n, d = _draw(21, 342), _draw(22, 342)
+    inner = json.dumps({"keys": [{"kty": "RSA", "n": n, "e": "AQAB", "d": d}]})
+    out = scrub_secrets(json.dumps({"tool_response": {"stdout": inner}})).text
+    assert n in out
+    assert d not in out

@@ -41,11 +41,12 @@ def _compile() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         # An object without objects inside (a JWK is flat; its certificates are an array), up
         # to the next brace: each character is read from one opening brace at most.
         _JWK = re.compile(r"\{[^{}]{1,20000}+\}", re.ASCII)
-        # A public member's value: a string, or the array of strings of ``x5c``.
+        # A public member's value: a string, or the array of strings of ``x5c`` (quotes may be
+        # escaped: a JSON document inside another's string, as a tool's output is).
         _MEMBER = re.compile(
-            r"(?P<q>[\"'])(?:n|e|x|y|crv|kid|x5c|x5t|x5t#S256|x5u|alg|use|kty)(?P=q)[ \t\r\n]*+:"
-            r"[ \t\r\n]*+(?P<value>(?P<v>[\"'])[\w.:/+=#-]{1,4000}+(?P=v)"
-            r"|\[[ \t\r\n]*+(?:[\"'][A-Za-z0-9+/=]{1,20000}+[\"'][ \t\r\n,]*+){1,20}+\])",
+            r"(?P<q>\\?[\"'])(?:n|e|x|y|crv|kid|x5c|x5t|x5t#S256|x5u|alg|use|kty)(?P=q)"
+            r"[ \t\r\n]*+:[ \t\r\n]*+(?P<value>(?P<v>\\?[\"'])[\w.:/+=#-]{1,4000}+(?P=v)"
+            r"|\[[ \t\r\n]*+(?:\\?[\"'][A-Za-z0-9+/=]{1,20000}+\\?[\"'][ \t\r\n,]*+){1,20}+\])",
             re.ASCII,
         )
     return _PEM_OR_PATCH, _JWK, _MEMBER
@@ -72,12 +73,12 @@ def public_members(text: str) -> list[tuple[int, int]]:
     _, jwk, member = _compile()
     spans: list[tuple[int, int]] = []
     for obj in jwk.finditer(text):
-        if re.search(r"[\"']kty[\"'][ \t\r\n]*+:", obj[0]):
+        if re.search(r"[\"']kty\\?[\"'][ \t\r\n]*+:", obj[0]):  # (in JSON, or escaped in it)
             start = obj.start()
             spans += [
                 (start + m.start("value"), start + m.end("value"))
                 for m in member.finditer(obj[0])
-                if not _vendor_token(m["value"].strip("\"'"))
+                if not _vendor_token(m["value"].strip("\\\"'"))
             ]
     return spans
 
