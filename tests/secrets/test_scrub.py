@@ -609,6 +609,7 @@ SCRUB_MODULES = (
     "scrub_stores",
     "scrub_public",
     "scrub_devices",
+    "scrub_patterns",
 )
 
 

@@ -320,14 +320,14 @@ def _scrub_piece(text: str) -> Scrubbed:
 def run_rules(text: str, numbers: Iterable[int]) -> Scrubbed:
     """``text`` after the rules ``numbers`` (in that order; ``scrub_secrets`` runs those its
     keywords wake, in rule order, and any other rule would leave the text as it is)."""
-    rules = _compiled()
-    found: set[str] = set()
-    values: dict[str, str] = {}
+    from kindling.secrets.scrub_patterns import a_pattern  # (a scanner's pattern is no secret)
+
+    rules, found, values = _compiled(), set[str](), dict[str, str]()
 
     def apply(rule: Rule) -> Callable[[re.Match[str]], str]:
         def replace(m: re.Match[str]) -> str:
             result = rule(m)
-            if result is None:
+            if result is None or a_pattern(m, result[1], result[0]):
                 return m[0]
             kind, replacement = result
             found.add(kind)

@@ -366,7 +366,9 @@ PLACES: tuple[Place, ...] = (*FILE_PLACES, *WALLET_PLACES, *HEADER_PLACES, *COMM
 
 
 # A switch's value and "read it from stdin" (a placeholder, ``-p PASSWORD``, is masked).
-_NOT_A_VALUE = frozenset(("true", "false", "-"))
+_NOT_A_VALUE = frozenset(
+    ("true", "false", "-", "or", "and", "to", "is", "the", "for", "with", "if")
+)
 
 
 def _place(m: re.Match[str], certain: bool, kind: str) -> tuple[str, str] | None:

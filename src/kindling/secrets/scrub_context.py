@@ -142,7 +142,7 @@ _NEAR_SRC = (
     NEAR_HEAD_SRC
     # A value joined to its key by a dash (``dd-apikey-<hex>``) is checked harder (handler).
     # A shell default (``${KEY:-<value>}``) is given to the key as ``=`` gives it.
-    + r"(?:(?<=[A-Za-z]-)|(?<=:-)|(?<![A-Za-z0-9+/=_.~$%@-]))"
+    + r"(?:(?<=[A-Za-z]-)|(?<=:-)|(?<![A-Za-z0-9+/=_.~$%@-])(?<!\$\{))"  # (not ${NAME})
     r"(?P<value>[A-Za-z0-9][A-Za-z0-9+/_.~-]{11,399}+={0,3})"
     r"(?![A-Za-z0-9+/=_.~$%@-])"
 )

@@ -306,14 +306,18 @@ def _key_blob(m: re.Match[str]) -> tuple[str, str] | None:
     return "private_key", mask("private_key")
 
 
-_DECODED = cached_compile(r"base64[ \t]++(?:-d|-D|--decode)\b", re.ASCII)
+# What was decoded (``base64 -d`` prints it) or is about to be encoded: a literal given to an
+# encoder (``b64encode(b"x")``, ``BASE64.encode("x")``, ``btoa("x")``) is its input, no base64.
+_DECODED = cached_compile(
+    r"base64[ \t]++(?:-d|-D|--decode)\b|(?:encode(?:tostring)?|btoa)\([ \t]*+b?[\"'`]\Z", re.ASCII
+)
 
 
 def base64_fixture(before: str) -> bool:
     """The text just before a token (lowercased) labels it base64 (``;base64,``, ``b64 =``,
     ``FIXTURE = base64.b64decode(``): a fixture's encoding; not ``base64 -d``, which prints
-    what it decodes (issue 32, eleventh pass). A key decoded from a literal is
-    ``scrub_files``' place."""
+    what it decodes (issue 32, eleventh pass), nor an encoder's input (26th pass). A key
+    decoded from a literal is ``scrub_files``' place."""
     return ("base64" in before or "b64" in before) and _DECODED.search(before) is None
 
 
@@ -358,11 +362,7 @@ _RUN = cached_compile(r"[A-Za-z0-9]{20,}+", re.ASCII)
 def _mixed(m: re.Match[str]) -> tuple[str, str] | None:
     """Its letters and digits are drawn as a key generator draws them, and it is no path."""
     token, before = m[0].rstrip("=."), m.string[max(0, m.start() - 30) : m.start()].lower()
-    if (
-        _SRI.match(token)
-        or any(label in before for label in DIGEST_LABELS)
-        or base64_fixture(before)
-    ):
+    if _SRI.match(token) or any(x in before for x in DIGEST_LABELS) or base64_fixture(before):
         return None  # a digest: ``sha384-<base64>`` (a subresource's integrity), ``sha256=``
     url_safe = "-" in token or "_" in token
     if not ("~" in token or (url_safe and ("+" in token or "/" in token))):

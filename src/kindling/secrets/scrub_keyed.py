@@ -277,7 +277,9 @@ def _constant_argument(text: str, comma: int) -> bool:
 
 
 _JOINED = LazyRe(r"([\"']?)[ \t]*+([+.&]|\|\|)[ \t][^\r\n]*[ \t]\2[ \t]*+\1", re.ASCII)
-_PHRASE = LazyRe(r"[a-z]++(?:[ ][a-z]++){2,}+", re.ASCII)
+# Words: three in small letters, or a sentence of four or more in any script (a message:
+# ``invalid_token: "Sajnáljuk, nem tudtuk ..."``).
+_PHRASE = LazyRe(r"[a-z]++(?:[ ][a-z]++){2,}+|[^\W\d_]++[,.!?]?+(?:[ ][^\W\d_]++[,.!?]?+){3,}+")
 _PLACEHOLDER_REST = LazyRe(r"[^<>\r\n]{0,80}+>", re.ASCII)
 _CMDLET = LazyRe(r"(?:Read|Get|ConvertTo|ConvertFrom|Import|New)-[A-Z][A-Za-z]{2,40}+", re.ASCII)
 

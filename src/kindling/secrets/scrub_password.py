@@ -64,7 +64,11 @@ if TYPE_CHECKING:
 # after what it is for: ``password for the admin account is``), then the value to a blank.
 _WRITTEN_SRC = (
     r"(?i:password|passwd|passphrase|pass|pwd|pw)(?![A-Za-z0-9])"
-    r"(?P<sep>:|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,6}?)?(?:is|was)[ \t]++)?"
+    r"(?P<sep>:"
+    # printed: ``password is: <value>``, MySQL's ``... is generated for root@localhost: <value>``
+    r"|[ \t]++(?:is|was)(?:[ \t]++[a-z]{2,12}+(?:[ \t]++(?:for|to)"
+    r"(?:[ \t]++[^\s]{1,60}?){1,4})?)?[ \t]*+:[ \t]++"
+    r"|[ \t]++(?:(?:(?i:for|of)[ \t]++(?:[^\s]{1,30}+[ \t]++){1,6}?)?(?:is|was)[ \t]++)?"
     # a prompt and what was typed at it: ``Password for 'https://bob@host': <value>``
     r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s]{1,60}+[ \t]++){0,3}?[^\s]{1,60}?:[ \t]++"
     # ... or set with ``=``: ``pw for staging db = <value>``
@@ -348,7 +352,8 @@ _COPULA = "是|为|為|は|는|은|이"
 # ``là``, Indonesian ``adalah``, Arabic ``هي``), or a dash between blanks.
 _IS = "is|ist|lautet|est|c'est|es|é|è|är|jest|to|là|adalah|هي|[—–-]"
 _LOCAL_SRC = (
-    r"(?i)(?<![A-Za-z\u00c0-\u024f\u0370-\u04ff])(?:{words})"
+    # (a Chinese, Japanese or Korean word glued after Latin letters: no blank between scripts)
+    r"(?i)(?:(?<![A-Za-z\u00c0-\u024f\u0370-\u04ff])(?:{words})|{cjk})"
     r"(?!(?!{copula})[^\W\d_])"
     # up to six words between (``Passwort für den Testserver ist``, ``пароль от базы:``)
     r"(?P<between>(?:[ \t]++(?!(?:{is_})[ \t])[^\W\d_][^\s:=：]{{0,24}}+){{0,6}}?)"
@@ -360,6 +365,7 @@ _LOCAL_SRC = (
     r"(?P<q>[\"'`「『]?)(?P<value>[\x21-\x7e]{{4,64}}+)"
 ).format(
     words="|".join(re.escape(w).replace("\\ ", "[ _]") for w in LOCAL_WORDS),
+    cjk="|".join(w for w in LOCAL_WORDS if w[0] >= "\u3000"),
     copula=_COPULA,
     is_=_IS,
 )
@@ -372,20 +378,14 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
     value = value.rstrip(".,;:?)\"'`")  # a sentence's or a string's end; a password may end in "!"
     if len(value) < 4 or not any(c.isalnum() for c in value) or "[REDACTED:" in value:
         return None
-    if (
-        value.startswith(("$", "%", "<", "{"))
-        or leave_value(value)
-        or value.lower() in STATUS_WORDS
-    ):
+    reference = value.startswith(("$", "%", "<", "{"))
+    if reference or leave_value(value) or value.lower() in STATUS_WORDS:
         return None  # a reference (``$DB_PASS``), a placeholder, a status: ``password: required``
     loose = m["between"] or m["blank"] is not None or any(c in m["sep"] for c in "—–-")
     if loose and (value.isalpha() or not any(c.isalpha() for c in value)):
         return None  # after other words, a word or a number is the sentence's, not a password
-    kept = m.string[m.start() : m.start("value")]
-    return (
-        "password",
-        f"{kept}{mask('password')}{m.string[m.start('value') + len(value) : m.end()]}",
-    )
+    kept, at = m.string[m.start() : m.start("value")], m.start("value") + len(value)
+    return "password", f"{kept}{mask('password')}{m.string[at : m.end()]}"
 
 
 def password_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:

@@ -96,8 +96,8 @@ _PEM_SRC = (
 )
 
 
-# A key's body: a run of base64 (a line of one, or a key flattened onto one line).
-_PEM_BODY = cached_compile(r"[A-Za-z0-9+/]{16}", re.ASCII)
+# A key's body: a run of base64 with a digit (a line, or a key on one line; not a name).
+_PEM_BODY = cached_compile(r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{16})[A-Za-z+/]*+[0-9]", re.ASCII)
 
 
 def _pem(m: re.Match[str]) -> tuple[str, str] | None:
@@ -259,9 +259,9 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
 # secret (a Telegram bot's ``<bot id>:<token>``); ``12:34`` holds no token to judge, and a
 # grep's ``file.py:12:<line>`` is a chain.
 _LABEL = cached_compile(r"[A-Za-z_][\w.$+-]{0,63}+|[0-9]{1,20}+", re.ASCII)  # (robot$ci+x)
-# A label that names a digest: its value is a hash, not a secret.
+# A label that names a digest (its value is a hash) or, glued by ``:``, an id (``${DOC_ID:x}``).
 _HASH_LABEL = cached_compile(
-    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag)",
+    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag|(?-i:_ID))",
     re.ASCII | re.IGNORECASE,
 )
 _KEY_BEFORE = cached_compile(r"[\w.-]{1,64}+\Z", re.ASCII)

@@ -39,8 +39,7 @@ class LazyPattern:
     __slots__ = ("_compiled", "flags", "source")
 
     def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
+        self.source, self.flags = source, flags
         self._compiled: re.Pattern[str] | None = None
 
     def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
@@ -83,24 +82,26 @@ class LazyRe:
         return self._re().sub(repl, text)
 
 
-# --------------------------------------------------------------------------- value checks
-# Pattern sources; ``_compile`` turns them into ``P`` attributes on first use.
+# ---------------------------- value checks (sources; ``compile_values`` fills ``P`` with them)
 
 _LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
     | \$\{.* | \$\(.*              # ${VAR}, ${VAR:-default}, ${{ secrets.X }}, $(pass show x)
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
+    | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
+    | [A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt|pem|key|crt|jks|p12)
     | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
     | \{\.?[\w.]*\}                # {} {0} {token}, a JSONPath's {.data.token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
     | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
-    | <[^<>]+> | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, [PASSWORD]
+    | <<?[^<>]+>>? | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, <<your_token>>, [PASSWORD]
     | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
     | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,}  # one character repeated
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
-    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key
+    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key,
+    | [A-Za-z0-9_-]{1,12}?(?:x{5,}|X{5,})  # sk-D57rVxxxxx: its end x'd out
     """
 
 # Unquoted values that are code, types or literals rather than secrets.
@@ -335,8 +336,7 @@ def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) 
     P.prose_word = compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*[.,;:!?]?", a)
     P.next_word = compile(r"[ \t]++[A-Za-z]", a)
     P.loose_key = compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,80}+\Z", a)
-    P.loose_words = (*loose_words, *vendor_words)
-    P.vendor_words = vendor_words
+    P.loose_words, P.vendor_words = (*loose_words, *vendor_words), vendor_words
     P.hex = compile(r"[0-9a-fA-F]+", a)
 
 
