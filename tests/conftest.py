@@ -18,8 +18,11 @@ from tests.support.requires import require, under_ci
 
 # No per-example deadline in any Hypothesis test (speed belongs in bench/): under parallel
 # workers on a loaded machine, hypothesis's default 200 ms deadline failed a correct example as
-# "flaky" (test_scrub_keywords). Tests' own @settings build on this profile.
-settings.register_profile("kindling", deadline=None)
+# "flaky" (test_scrub_keywords). Tests' own @settings build on this profile. Under CI the
+# examples come from a fixed seed (``derandomize``): a run of main is repeatable, and a rare
+# draw that a local run finds (four in one day of issue 32's 26th pass) becomes a test of its
+# own there, not a red CI on an unrelated commit.
+settings.register_profile("kindling", deadline=None, derandomize=under_ci())
 settings.load_profile("kindling")
 
 # A copy of shared/fixtures/kindling-v5-sample.db (written by the TypeScript Kindling), kept in

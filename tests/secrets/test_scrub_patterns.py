@@ -198,3 +198,40 @@ def test_a_key_given_to_an_encoder_is_its_input_not_base64(text: str) -> None:
 )
 def test_prose_about_a_password_and_an_encoded_fixture_are_left(text: str) -> None:
     assert scrub_secrets(text).text == text
+
+
+# ------------------------------------------------- a secret's passphrase, a named dummy
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'SECRET_KEY = "correct-horse-battery-staple"',  # a secret may be a passphrase
+        'app.use(session({ secret: "keyboard-cat-lantern-river" }))',
+        'private static final String HARDCODED_KEY = "SuperSecretKey12";',
+        'ENCRYPTION_KEY = "MyTokenPassword2024"',
+    ],
+)
+def test_a_secrets_passphrase_and_a_dummy_that_names_itself_are_masked(text: str) -> None:
+    assert "[REDACTED:secret]" in scrub_secrets(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'creation_token = "my-efs-filesystem"',  # a token's words: a resource's name
+        'client_secret="my-client-secret",',  # the key's own words after "my": a placeholder
+        'api_key: "your-api-key"',
+        'CACHE_KEY = "SessionTokenCache12"',  # a key of another kind
+        '@Value("${SA_KEY:if_you_see_this_configure_the_service_account}")',  # a message
+    ],
+)
+def test_a_name_or_a_placeholder_in_a_secrets_place_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+def test_a_salt_whose_first_part_reads_as_a_password_is_masked_whole() -> None:
+    # (hypothesis found it: ``_signed`` masked the part before ``<`` first)
+    value = "ZBOefo4Uj9-jF*zT3.ytG^PmJU<g<)iLRp!~+~ )ODE(uKbk<jBkEMKg)}VOR=$h"
+    text = f"define('SECURE_AUTH_SALT',  '{value}');"
+    assert scrub_secrets(text).text == "define('SECURE_AUTH_SALT',  '[REDACTED:secret]');"

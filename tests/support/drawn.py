@@ -33,12 +33,13 @@ def mixed(n: int, *, upper: bool = False) -> st.SearchStrategy[str]:
     )
 
 
-# Shapes a typed value can take that read as a name, not a secret, and that the scrubber
-# leaves by design: a constant's name (``TO_KEN``), an attribute or a file's name
-# (``a0.PW_``, ``a00.PW``), a slug (``a0-a-ala``, a resource's name).
+# Shapes a typed value can take that read as a name or a placeholder, not a secret, and that
+# the scrubber leaves by design: a constant's name (``TO_KEN``), an attribute or a file's name
+# (``a0.PW_``, ``a00.PW``), a slug (``a0-a-ala``, a resource's name), one character repeated
+# (``aaaaaaaa``) or an end x'd out (``a0xxxxx``).
 _NAME_SHAPES = re.compile(
     r"[A-Z][A-Z0-9_]*+|[A-Za-z_]\w*+(?:\.\w++)++|[\w-]++\.[A-Za-z]{1,4}"
-    r"|[a-z0-9]++(?:-[a-z0-9]++)++",
+    r"|[a-z0-9]++(?:-[a-z0-9]++)++|(\w)\1{7,}+|[\w-]{1,12}?(?:x{5,}|X{5,})",
     re.ASCII,
 )
 

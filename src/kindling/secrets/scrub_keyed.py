@@ -201,8 +201,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             # (a password may be "password": it is still the password)
         if names_a_secret(quoted) or (kind != "password" and file_path(quoted)):
             return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key", a file
-        if kind != "password" and slug(quoted):
-            return None  # creation_token = "my-efs-filesystem": a resource's name
+        if kind not in ("password", "secret") and slug(quoted):
+            return None  # creation_token = "my-efs-filesystem": a resource's name (a secret
+            # may be a passphrase, as a password: SECRET_KEY = "correct-horse-battery-staple")
         if kind == "password" and label(quoted):
             return None  # "new_password": "Nytt passord": a user interface's label
         compared = "cmp" in m.re.groupindex and m["cmp"] is not None
@@ -349,15 +350,17 @@ _NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
 
 
 def _spells_its_key(text: str, key_end: int, value: str) -> bool:
-    """The value is the key's own words (``--client-secret-value="client-secret"``,
-    ``api_key: "api-key"``): a placeholder, not a secret."""
+    """The value is the key's own words, maybe after ``my`` or ``your`` (``api_key: "api-key"``,
+    ``client_secret="my-client-secret"``): a placeholder, not a secret."""
     key = P.loose_key.search(text, max(0, key_end - 80), key_end)  # the key just before
     words = _NOT_WORD.sub(lambda _: "", value).lower()
+    words = next((words[len(w) :] for w in _OWNER_WORDS if words.startswith(w)), words)
     return (
         key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
     )
 
 
+_OWNER_WORDS = ("my", "your", "the", "some")
 _SPACED_ASSIGNMENT = LazyRe(r"[ \t]++=[ \t]++", re.ASCII)
 _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))

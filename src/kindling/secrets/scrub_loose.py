@@ -159,6 +159,11 @@ _WEAK_SRC = (
 )
 
 
+# A dummy that names itself a secret and ends in a number (``HARDCODED_KEY = "SuperSecretKey12"``):
+# given to a key, its value, as a typed one is (26th pass).
+_SELF_NAMED = LazyRe(r"[A-Za-z]*?(?i:secret|token|passw(?:or)?d)[A-Za-z]*+[0-9]{2,6}", re.ASCII)
+
+
 @woken_by_typed_key
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
@@ -171,7 +176,7 @@ def _weak(m: re.Match[str]) -> tuple[str, str] | None:
         # (base64url keeps its padding: a Fernet key, ``urlsafe_b64encode`` of random bytes)
         core = value.rstrip("=")
         drawn = (looks_generated(core) or short_generated(core)) and has_candidate(core)
-        if not (drawn or typed_key(core)):
+        if not (drawn or typed_key(core) or _SELF_NAMED.fullmatch(core)):
             return None
     elif base64_secret(value, "") is None:
         return None  # standard base64 (``STRIPE_KEY=<base64>``) is judged as a bare token is
@@ -203,7 +208,12 @@ def _drawn_after_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"] or m["bare"]
     if m["bare"] and (m["op"] not in ("=", ":") or CODE_TELLS.search(value) or CALL.search(value)):
         return None  # an argument after a comma, or code (``base64.b64decode(key)``)
-    if not drawn_printable(value, tells=1):  # (the key's name says what it holds)
+    # (the key's name says what it holds; a value another rule masked in part is masked whole:
+    # ``'[REDACTED:password]<g<)iLRp!~+~ )ODE(...'``, a draw's part read as a password first)
+    first = P.marker.match(value)
+    rest = value[first.end() :] if first is not None else ""
+    partly = len(rest) >= 12 and len(DRAW_SIGNS.intersection(rest)) >= 2
+    if not partly and not drawn_printable(value, tells=1):
         return None
     text = m.string
     key_match = P.loose_key.search(text, max(0, m.start() - 80), m.start("keep"))

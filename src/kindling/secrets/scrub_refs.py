@@ -47,6 +47,10 @@ _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z_:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
 _SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
 _NUMBERED = LazyRe(r"(?<=[A-Za-z])_[0-9]{1,3}+\Z", re.ASCII)
+_KEY_WORD_END = LazyRe(
+    r"[_.-]?(?i:password|passwd|passphrase|pass|pwd|pw|psk|token|secret|credentials?|key)\Z",
+    re.ASCII,
+)
 _SHELL_NAME = LazyRe(r"\$[a-z_][a-z0-9_]*+", re.ASCII)
 # ``[optional|repeated] <type> <name> = <number>``, then options (``[deprecated = true]``) or
 # ``;``. Only a protocol buffer gives a string's field a number (``string password = 5;``);
@@ -70,12 +74,14 @@ def named_by_key(value: str) -> bool:
         value = value[: number.start()]
     if key_kind(value, len(value)) is None:
         return False
+    digits = sum(c.isdigit() for c in value)
     if len(value) < 16:
-        return True
+        # Short, a name (``dbPw``, ``smtpUserPw``, ``s3Key``), unless its digits or the part
+        # before the key word are a draw's (``aB3xY7pw``, ``GzzVtLUPkCV2pW``: 26th pass).
+        prefix = _KEY_WORD_END.sub("", value)
+        return digits <= 1 and (len(prefix) <= 10 or is_name(prefix) or wordy(prefix))
     # digits scattered through it are a draw's, not a name's (oauth2AccessToken has one)
-    return sum(c.isdigit() for c in value) <= 1 and (
-        is_name(value) or wordy(value.replace("_", ""))
-    )
+    return digits <= 1 and (is_name(value) or wordy(value.replace("_", "")))
 
 
 def names_a_secret(value: str) -> bool:
@@ -85,7 +91,8 @@ def names_a_secret(value: str) -> bool:
         return True
     if _SHELL_NAME.fullmatch(value) is not None:
         return named_by_key(value[1:])
-    return DOTTED_CODE.fullmatch(value) is not None and named_by_key(value.rsplit(".", 1)[1])
+    dotted = DOTTED_CODE.fullmatch(value) is not None and sum(map(str.isdigit, value)) <= 1
+    return dotted and named_by_key(value.rsplit(".", 1)[1])  # (not ``sCxX1gAO.xW2kEpw``)
 
 
 def label(value: str) -> bool:

@@ -8,7 +8,7 @@ AzureKeyCredential("x")``, ``ApiKeyCredential("x")``; issue 32, 24th pass).
 parameter holds when it is unset. Both are judged as the key rule judges a value
 (``leave_value``, ``too_short``). Loaded with the key-value rules
 (``secrets.scrub_keyed.keyed_rules``). Must not import anything from Kindling except
-``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_refs`` (a variable's name).
+``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_refs`` (a name, a slug).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import KEY_WORDS, key_end_src, key_kind
-from kindling.secrets.scrub_refs import names_a_secret
+from kindling.secrets.scrub_refs import names_a_secret, slug
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, leave_value, mask, too_short
 
 TYPE_CHECKING = False
@@ -82,6 +82,8 @@ def _shell_default(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if kind is None or leave_value(value) or too_short(kind, value) or _OFFSETS.fullmatch(value):
         return None
+    if kind not in ("password", "secret") and slug(value.replace("_", "-")):
+        return None  # words: a message (``${SA_KEY:if_you_see_this_configure_it}``), a name
     return kind, f"${{{m['key']}{m['op']}{mask(kind)}}}"
 
 
