@@ -78,7 +78,7 @@ def named_by_key(value: str) -> bool:
     if len(value) < 16:
         # Short, a name (``dbPw``, ``smtpUserPw``, ``s3Key``), unless its digits or the part
         # before the key word are a draw's (``aB3xY7pw``, ``GzzVtLUPkCV2pW``: 26th pass).
-        prefix = _KEY_WORD_END.sub("", value)
+        prefix = _KEY_WORD_END.sub(lambda _: "", value)
         return digits <= 1 and (len(prefix) <= 10 or is_name(prefix) or wordy(prefix))
     # digits scattered through it are a draw's, not a name's (oauth2AccessToken has one)
     return digits <= 1 and (is_name(value) or wordy(value.replace("_", "")))
