@@ -235,3 +235,38 @@ def test_a_salt_whose_first_part_reads_as_a_password_is_masked_whole() -> None:
     value = "ZBOefo4Uj9-jF*zT3.ytG^PmJU<g<)iLRp!~+~ )ODE(uKbk<jBkEMKg)}VOR=$h"
     text = f"define('SECURE_AUTH_SALT',  '{value}');"
     assert scrub_secrets(text).text == "define('SECURE_AUTH_SALT',  '[REDACTED:secret]');"
+
+
+# ------------------------------------------------------ a command's environment, printed
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "docker run --name pg -e POSTGRES_PASSWORD=mysecretpassword -d postgres",
+            "mysecretpassword",
+        ),
+        ("docker build --build-arg NPM_TOKEN=npmTokenValue .", "npmTokenValue"),
+        ("java -Dspring.datasource.password=SQLSpringPassword -jar app.jar", "SQLSpringPassword"),
+        ("$ PASSWORD=adminPassword ./code-server --auth password", "adminPassword"),
+        ("A temporary password is provided for this session: **uIGreJYRK**", "uIGreJYRK"),
+    ],
+)
+def test_a_name_like_literal_in_a_commands_environment_or_printed_is_masked(
+    text: str, value: str
+) -> None:
+    # (as a value alone, ``mysecretpassword`` reads as a variable named for a password)
+    assert value not in scrub_secrets(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "docker run -e DB_PASSWORD=$db_password app",
+        "docker run -e DB_PASSWORD=${DB_PASSWORD} app",
+        "    connect(password=db_password, user=user)",
+    ],
+)
+def test_a_variable_in_a_commands_environment_or_in_code_is_left(text: str) -> None:
+    assert scrub_secrets(text).text == text

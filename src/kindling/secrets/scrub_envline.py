@@ -9,6 +9,10 @@ the rest reads as a command (a program's name, a flag, a path, a shell operator)
 leaves the line to ``secrets.scrub_keyed``'s key-value rule, which masks the value alone
 (``secrets.scrub_password``'s passphrase on a config line asks ``command_follows`` too).
 
+Also what the key-value rule asks of a shell's words (``assignment_line``, ``env_literal``): a
+value set by ``export``, ``ENV``, a ``.env`` line or a command's environment (``docker run -e
+POSTGRES_PASSWORD=x``, 26th pass) is a literal, even one that reads as a name.
+
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
 """
@@ -64,3 +68,38 @@ def env_line(m: re.Match[str]) -> tuple[str, str] | None:
     if command_follows(value):
         return None  # PGPASSWORD=x psql -h db: the key-value rule masks the value alone
     return kind, f"{m['keep']}{mask(kind)}"
+
+
+# ``export DB_PASSWORD=x``, ``ENV DB_PASSWORD=x``, ``- DB_PASSWORD=x``, a ``.env`` line (an
+# environment variable's name in capitals) or a ``.properties`` line (a dotted key), at the
+# line's start: a shell's or a config file's assignment, whose value is a literal even when it
+# reads as a name (``SQLSpringPassword``). Code indents or spaces its assignments, and
+# ``userpass=dbPw`` alone reads as code's.
+_ASSIGNMENT_LINE = LazyRe(
+    r"(?:[ \t]*+(?:export|ENV|-)[ \t]++[A-Za-z_][\w.-]*+|[A-Z_][A-Z0-9_]*+"
+    r"|[A-Za-z_][\w-]*+(?:\.[\w-]++)++)=[^\s=]++[ \t]*+\r?",
+    re.ASCII,
+)
+
+
+def assignment_line(text: str, end: int) -> bool:
+    start = text.rfind("\n", 0, end) + 1
+    stop = text.find("\n", end)
+    return _ASSIGNMENT_LINE.fullmatch(text[start : len(text) if stop < 0 else stop]) is not None
+
+
+# A command's environment (``docker run -e POSTGRES_PASSWORD=x``, ``--build-arg``, ``--set``,
+# Java's ``-D``) or a variable set before a command (``$ PASSWORD=x ./server``): a shell's
+# words are literals (a variable would be ``$x``), even one that reads as a name.
+_ENV_LITERAL = LazyRe(
+    r"(?:(?:^|[ \t])(?:(?:-e|--env|--build-arg|--set(?:-string)?)[ \t=]++|-D)[A-Za-z_][\w.-]*+"
+    r"|(?:^|\n)[ \t]*+(?:\$[ \t]++)?[A-Z_][A-Z0-9_]*+)\Z",
+    re.ASCII,
+)
+
+
+def env_literal(text: str, key_end: int, value: str) -> bool:
+    """A name-like value (``mysecretpassword``) in a command's environment: a literal."""
+    if value[:1] == "$" or not P.identifier.fullmatch(value) or leave_value(value):
+        return False
+    return _ENV_LITERAL.search(text[max(0, key_end - 120) : key_end]) is not None

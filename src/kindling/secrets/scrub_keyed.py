@@ -20,7 +20,12 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_compared import compared_rule
-from kindling.secrets.scrub_envline import ENV_LINE_SRC, env_line
+from kindling.secrets.scrub_envline import (
+    ENV_LINE_SRC,
+    assignment_line,
+    env_line,
+    env_literal,
+)
 from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
@@ -230,7 +235,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None
-    elif _leave_bare(value, after, sep, text, m.end()) or too_short(kind, value):
+    elif _leave_bare(value, after, sep, text, m.end()) and not env_literal(text, m.start(), value):
+        return None  # (a name-like value in a command's environment is a literal)
+    elif too_short(kind, value):
         return None
     elif kind != "password" and file_path(value):
         return None  # private_key: certs/server.key, where the key is kept
@@ -302,7 +309,7 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         P.identifier.fullmatch(value)
         and (
             tail.startswith((",", ")", "}"))
-            or (named_by_key(value) and (value.isupper() or not _assignment_line(text, end)))
+            or (named_by_key(value) and (value.isupper() or not assignment_line(text, end)))
         )
         and not _in_pairs(text, end)
     ):
@@ -326,24 +333,6 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # "image: org/token:latest" is a tag, not a key-value pair
     # "token: the API token to use" is a docstring or prose, not a value.
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
-
-
-# ``export DB_PASSWORD=x``, ``ENV DB_PASSWORD=x``, ``- DB_PASSWORD=x``, a ``.env`` line (an
-# environment variable's name in capitals) or a ``.properties`` line (a dotted key), at the
-# line's start: a shell's or a config file's assignment, whose value is a literal even when it
-# reads as a name (``SQLSpringPassword``). Code indents or spaces its assignments, and
-# ``userpass=dbPw`` alone reads as code's.
-_ASSIGNMENT_LINE = LazyRe(
-    r"(?:[ \t]*+(?:export|ENV|-)[ \t]++[A-Za-z_][\w.-]*+|[A-Z_][A-Z0-9_]*+"
-    r"|[A-Za-z_][\w-]*+(?:\.[\w-]++)++)=[^\s=]++[ \t]*+\r?",
-    re.ASCII,
-)
-
-
-def _assignment_line(text: str, end: int) -> bool:
-    start = text.rfind("\n", 0, end) + 1
-    stop = text.find("\n", end)
-    return _ASSIGNMENT_LINE.fullmatch(text[start : len(text) if stop < 0 else stop]) is not None
 
 
 _NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)

@@ -75,7 +75,7 @@ _WRITTEN_SRC = (
     r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s=]{1,30}+[ \t]++){1,6}?=[ \t]++)"
     # an app password as Google shows it, four groups of four small letters, or one run
     # (quoted, too: fetchmail's ``with password "<value>" is "ada" here``)
-    r"(?P<q>[\"'])?"
+    r"(?P<bold>\*\*)?(?P<q>[\"'])?"  # (markdown's bold around a printed one: ``**<value>**``)
     r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)(?(q)(?P=q))"
     r"(?=[\s,;.)\]}]|$)"
 )
@@ -111,7 +111,8 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
     prefix = _key_before(m.string, m.start())
     if prefix is None:
         return None
-    key, value = prefix + m.string[m.start() : m.start("sep")], m["value"].rstrip(".,;:")
+    value = m["value"].removesuffix("**") if m["bold"] else m["value"]
+    key, value = prefix + m.string[m.start() : m.start("sep")], value.rstrip(".,;:")
     if key_kind(key, len(key)) != "password" or len(value) < 6 or "[REDACTED:" in value:
         return None
     if _PART.search(key) is None:
@@ -125,7 +126,8 @@ def _written(m: re.Match[str]) -> tuple[str, str] | None:
     stated = sep.endswith((" is", " was", "\tis", "\twas")) or (sep.endswith(":") and sep != ":")
     stated = stated and len(value) >= 8 and "_" not in value and not m["value"].endswith(":")
     mixed = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
-    if not mixed and not _drawn_letters(value) and not (stated and _DICEWARE.fullmatch(value)):
+    said = stated and (_DICEWARE.fullmatch(value) or mixed_case(value))  # (``uIGreJYRK``)
+    if not mixed and not _drawn_letters(value) and not said:
         return None  # a word (``password:changed``) or a number; a passphrase said to be one
     if m["q"] and m.string[m.end() : m.end() + 40].lstrip(" \t").startswith("+"):
         return None  # a string joined to others: an expression (``password "x" + suffix``)
@@ -378,8 +380,7 @@ def _local(m: re.Match[str]) -> tuple[str, str] | None:
     value = value.rstrip(".,;:?)\"'`")  # a sentence's or a string's end; a password may end in "!"
     if len(value) < 4 or not any(c.isalnum() for c in value) or "[REDACTED:" in value:
         return None
-    reference = value.startswith(("$", "%", "<", "{"))
-    if reference or leave_value(value) or value.lower() in STATUS_WORDS:
+    if value[:1] in "$%<{" or leave_value(value) or value.lower() in STATUS_WORDS:
         return None  # a reference (``$DB_PASS``), a placeholder, a status: ``password: required``
     loose = m["between"] or m["blank"] is not None or any(c in m["sep"] for c in "—–-")
     if loose and (value.isalpha() or not any(c.isalpha() for c in value)):
