@@ -266,6 +266,7 @@ def test_a_name_like_literal_in_a_commands_environment_or_printed_is_masked(
         "docker run -e DB_PASSWORD=$db_password app",
         "docker run -e DB_PASSWORD=${DB_PASSWORD} app",
         "    connect(password=db_password, user=user)",
+        "DEFAULT_LAST_PASS: Final = 2  # Pass numbers start at 0",  # an annotation, no ``=``
     ],
 )
 def test_a_variable_in_a_commands_environment_or_in_code_is_left(text: str) -> None:

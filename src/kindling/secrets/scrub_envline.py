@@ -100,6 +100,8 @@ _ENV_LITERAL = LazyRe(
 
 def env_literal(text: str, key_end: int, value: str) -> bool:
     """A name-like value (``mysecretpassword``) in a command's environment: a literal."""
-    if value[:1] == "$" or not P.identifier.fullmatch(value) or leave_value(value):
+    if text[key_end : key_end + 1] != "=" or value[:1] == "$" or not P.identifier.fullmatch(value):
+        return False  # (``NAME: Final = 2`` is code's annotation, not a shell's ``NAME=x``)
+    if leave_value(value):
         return False
     return _ENV_LITERAL.search(text[max(0, key_end - 120) : key_end]) is not None
