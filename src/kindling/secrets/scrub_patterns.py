@@ -29,9 +29,10 @@ _PATTERN = LazyRe(
       | \[\[:[a-z]{4,6}:\]\] | \(\?[imsx]{1,4}\) | \\{1,2}[dswDSW]\{[0-9]{1,4}(?:,[0-9]{0,4})?\}""",
     re.ASCII | re.VERBOSE,
 )
-# A key's body near a header: a run of base64 with a digit, raw or inside a string (a name of
-# 16 letters is code: ``privateKeyContent.replace("-----BEGIN PRIVATE KEY-----", "")``).
-_BODY = LazyRe(r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{16})[A-Za-z+/]*+[0-9]", re.ASCII)
+# A key's body: a run of base64 with a digit, raw or inside a string (a name of 16 letters is
+# code: ``privateKeyContent.replace("-----BEGIN PRIVATE KEY-----", "")``). Also ``_pem``'s test
+# of a whole block (``scrub_rules``).
+KEY_BODY = LazyRe(r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{16})[A-Za-z+/]*+[0-9]", re.ASCII)
 _HEADER = LazyRe(r"-----BEGIN [A-Z0-9 ]{3,40}-----", re.ASCII)
 _MARKS = ("[", "{", "\\", "(?")
 _AFTER = ("[", "{", "\\")
@@ -61,4 +62,4 @@ def _header_alone(string: str, start: int, stop: int) -> bool:
         return False
     if string[start - 1] not in "\"'`" or string[stop : stop + 1] != string[start - 1]:
         return False  # the header is not a string's whole
-    return _BODY.search(string[stop : stop + 300]) is None
+    return KEY_BODY.search(string[stop : stop + 300]) is None

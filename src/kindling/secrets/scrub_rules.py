@@ -39,6 +39,7 @@ from kindling.secrets.scrub_letters import drawn_letters, grouped_draw
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
+from kindling.secrets.scrub_patterns import KEY_BODY
 from kindling.secrets.scrub_printed import printed_rules
 from kindling.secrets.scrub_refs import after_function, in_reference
 from kindling.secrets.scrub_selfnamed import selfnamed_rules
@@ -96,16 +97,12 @@ _PEM_SRC = (
 )
 
 
-# A key's body: a run of base64 with a digit (a line, or a key on one line; not a name).
-_PEM_BODY = cached_compile(r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{16})[A-Za-z+/]*+[0-9]", re.ASCII)
-
-
 def _pem(m: re.Match[str]) -> tuple[str, str] | None:
     """A private key's block, masked whole, and a header alone (the start of a key pasted in
     part: scanners count the header as the key). A whole block around no key is left (a
     scanner's pattern: ``...KEY-----[\\S\\s]{15,}?-----END...``)."""
     header = m[0].find("-----", 5) + 5
-    if "-----END " in m[0] and _PEM_BODY.search(m[0], header) is None:
+    if "-----END " in m[0] and KEY_BODY.search(m[0][header:]) is None:
         return None
     return "private_key", mask("private_key")
 
