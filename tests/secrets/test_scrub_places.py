@@ -222,6 +222,22 @@ EXAMPLES: dict[str, str] = {
     "AWS SDK for Go": 'credentials.NewStaticCredentials("AKIAIOSFODNN7EXAMPLE", "{}", "")',
     "a password hash's plaintext": "'password' => Hash::make('{}'),",
     "FortiOS set psksecret": "    set psksecret {}",
+    # Issue 32, 27th pass: SQL inside a command's string, a password-setting or hashing tool,
+    # a named value set with a blank.
+    "SQL identified by in mysql -e": "mysql -e \"CREATE USER 'app'@'%' IDENTIFIED BY '{}';\"",
+    "SQL identified with plugin": "ALTER USER 'root' IDENTIFIED WITH caching_sha2_password BY '{}'",
+    "SQL identified in code": "cur.execute(\"GRANT ALL ON app.* TO 'app' IDENTIFIED BY '{}'\")",
+    "mysqladmin password": "mysqladmin -u root password '{}'",
+    "mysqladmin -p password": "mysqladmin -u root -p'{0}x' password '{0}'",
+    "openssl passwd": "openssl passwd -6 -salt Qx9 '{}'",
+    "mkpasswd": "mkpasswd --method=sha-512 '{}'",
+    "setx": 'setx DB_PASSWORD "{}" /M',
+    "dotnet user-secrets": 'dotnet user-secrets set "Smtp:Password" "{}"',
+    "ansible-vault encrypt_string, flags": "ansible-vault encrypt_string --vault-id dev@p '{}'",
+    "GitHub Actions add-mask": 'echo "::add-mask::{}"',
+    "Azure Pipelines secret variable": 'echo "##vso[task.setvariable variable=t;issecret=true]{}"',
+    "RabbitMQ Erlang cookie": "  - RABBITMQ_ERLANG_COOKIE={}",
+    "erl -setcookie": "erl -name a@b -setcookie '{}'",
 }
 
 
@@ -253,6 +269,7 @@ def test_every_place_has_an_example() -> None:
     texts.append("private-lines:")
     texts.append("[]byte{")  # a key as bytes: tests/secrets/test_scrub_compared.py
     texts += ["mnemonic", "wallet("]  # a wallet's: tests/secrets/test_scrub_wallets.py
+    texts.append("access_key")  # an access key id's shape: tests/secrets/test_scrub_literals.py
     bare = [p for p in PLACES if not any(any(w in t for w in p.words) for t in texts)]
     assert not bare, [p.source[:60] for p in bare]
 
@@ -294,6 +311,20 @@ LEFT = [
     "ALTER USER ada WITH PASSWORD NULL;",
     "-- the password 'x' is checked",
     "rabbitmqctl add_user ada",
+    "mysqladmin -u root -p password",
+    "mysqladmin --user=root password",
+    "mysqladmin -u root status",
+    "openssl passwd -1 -stdin < passwords.txt",
+    "openssl passwd -6 -in passwords.txt",
+    "run openssl passwd to hash it",
+    "mkpasswd -m help",
+    "setx PATH C:\\tools",
+    "setx DB_PASSWORD %OLD_PASSWORD%",
+    "dotnet user-secrets set ConnectionStrings:Db $CONN",
+    "dotnet user-secrets list",
+    "create a user identified by their email",
+    "CREATE USER app IDENTIFIED BY $APP_PASSWORD;",
+    'mysql -e "CREATE USER app IDENTIFIED WITH auth_socket"',
     "rabbitmqctl list_users",
     "cmdkey /pass:, a URL password",
     "the requirepass directive sets a password",

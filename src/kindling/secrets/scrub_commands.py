@@ -61,10 +61,12 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++)(?P<value>(?!-)[^\s=]++={0,2})(?=\s|$)",
         certain=True,
     ),
-    # The plaintext ``ansible-vault encrypt_string`` is given to encrypt.
+    # The plaintext ``ansible-vault encrypt_string`` is given to encrypt (after its flags).
     Place(
         ("encrypt_string",),
-        rf"(?P<keep>\bansible-vault[ \t]++encrypt_string[ \t]++)(?P<value>(?!-){ARG})",
+        r"(?P<keep>\bansible-vault[ \t]++encrypt_string(?:[ \t]++(?:--(?:vault-password-file"
+        r"|vault-id|encrypt-vault-id|name|stdin-name|output)(?:=|[ \t]++)\S++|-[np][ \t]++\S++"
+        rf"|--?[\w-]++))*+[ \t]++)(?P<value>(?![-<>|]){ARG})",
         certain=True,
     ),
     # Windows: net user NAME PASSWORD; net use [Z:] \\server\share PASSWORD [/user:...]
@@ -366,9 +368,7 @@ PLACES: tuple[Place, ...] = (*FILE_PLACES, *WALLET_PLACES, *HEADER_PLACES, *COMM
 
 
 # A switch's value and "read it from stdin" (a placeholder, ``-p PASSWORD``, is masked).
-_NOT_A_VALUE = frozenset(
-    ("true", "false", "-", "or", "and", "to", "is", "the", "for", "with", "if")
-)
+_NOT_VALUE = frozenset(("true", "false", "-", "or", "and", "to", "is", "the", "for", "with", "if"))
 
 
 def _place(m: re.Match[str], certain: bool, kind: str) -> tuple[str, str] | None:
@@ -376,8 +376,8 @@ def _place(m: re.Match[str], certain: bool, kind: str) -> tuple[str, str] | None
     inner = value[1:-1] if len(value) > 1 and value[0] in "\"'" and value[-1] == value[0] else value
     if not inner or leave_value(inner) or "[REDACTED:" in inner:
         return None
-    if (inner[:1] == "$" and inner[:3] != "$9$") or inner.lower() in _NOT_A_VALUE:
-        return None  # a variable (not Junos' $9$ secret), a switch's value, "read it from stdin"
+    if (inner[0] == "$" and inner[:3] != "$9$") or inner[0] in "(<{" or inner.lower() in _NOT_VALUE:
+        return None  # a variable (not Junos' $9$), an aside, <root token>, {{ x }}, a switch, "-"
     quoted = inner is not value
     if not (certain or quoted) and P.code.fullmatch(inner) and not credential_like(inner):
         return None  # -Password $cred.Password, a path (a quoted value is a string, not code)

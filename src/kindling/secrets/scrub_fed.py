@@ -5,8 +5,11 @@ A value piped into a command that reads a secret on its standard input (``echo X
 ``| docker login --password-stdin``, ``| gh auth login --with-token``, ``| gh secret set X``),
 fed to it as a here-string (``cryptsetup luksOpen dev name <<< X``), read by a secret's file
 flag from a process substitution (``--password-file <(echo X)``), or written to a file named
-for a secret (``echo X > ~/.config/app/token``). Each is *certain*: what is fed there is the
-secret.
+for a secret (``echo X > ~/.config/app/token``); since the 27th pass also a value given to a
+command that hashes it (``openssl passwd -6 X``, ``mkpasswd X``), piped to one that encrypts it
+(``| ansible-vault encrypt_string``) or handed to a CI runner to mask (GitHub Actions'
+``::add-mask::X``, Azure Pipelines' ``##vso[task.setvariable ...;issecret=true]X``). Each is
+*certain*: what is fed there is the secret.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_files`` (``Place``, ``ARG``, ``ON``).
@@ -32,14 +35,14 @@ FED_PLACES: tuple[Place, ...] = (
     Place(
         (
             *("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
-            *("secret put", "secret set", "with-token", "env add", "/dev/stdin"),
+            *("secret put", "secret set", "with-token", "env add", "/dev/stdin", "encrypt_string"),
         ),
         rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
         rf"(?P<value>(?!-){ARG})"
         r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
         r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
         r"|\bsecret[ \t]++(?:create|put|set)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
-        r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b))",
+        r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b|\bencrypt_string\b))",
         certain=True,
     ),
     # ... or written to a file named for it: echo X > ~/.config/app/token, > .vault_pass
@@ -57,6 +60,23 @@ FED_PLACES: tuple[Place, ...] = (
         r"(?P<keep>(?:\b(?:secrets?[ \t]++(?:create|set)|secrets[ \t]++versions[ \t]++add"
         r"|chpasswd|sudo[ \t]++-S|cryptsetup|passwd[ \t]++--stdin)|--password-stdin"
         rf"|--with-token){ON}<<<[ \t]*+)(?P<value>{ARG})",
+        certain=True,
+    ),
+    # ... or handed to a CI runner to keep secret: GitHub Actions' ::add-mask::X, Azure
+    # Pipelines' ##vso[task.setvariable variable=v;issecret=true]X
+    Place(
+        ("::add-mask::", "issecret=true"),
+        r"(?P<keep>::add-mask::|##vso\[task\.setvariable\b[^\]\r\n]*?;[ \t]*+issecret=true\b"
+        r"[^\]\r\n]*+\])(?P<value>[^\s\"'`]++)",
+        certain=True,
+        kind="secret",
+    ),
+    # ... or given to a command that hashes it: openssl passwd -6 -salt S X, mkpasswd X
+    Place(
+        ("openssl passwd", "mkpasswd"),
+        r"(?P<keep>\b(?:openssl[ \t]++passwd|mkpasswd)"
+        r"(?:[ \t]++(?:-(?:salt|in|S|m|R)[ \t]++[^\s-]\S*+|-[\w-]++(?:=\S*+)?))*+[ \t]++)"
+        rf"(?P<value>(?![-<>]){ARG})",
         certain=True,
     ),
 )

@@ -3,8 +3,8 @@
 ``FILE_PLACES``: lines of credential files (``.netrc``, ``.pgpass``, ``.npmrc``'s ``_auth``,
 ``.yarnrc.yml``'s ``npmAuthIdent``, a PuTTY key's private lines, Kickstart's ``rootpw``,
 unattend.xml's ``<Password><Value>``, strongSwan's ``: PSK "x"``, Bundler's
-``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value``, SQL's ``IDENTIFIED BY``, a
-Terraform variable's ``default``) and calls of code given a user and a password as literals
+``BUNDLE_HOST__COM=``, a Dockerfile's ``ENV X_PASSWORD value`` (and ``setx X_PASSWORD value``),
+a Terraform variable's ``default``) and calls of code given a user and a password as literals
 (``smtp.login("u", X)``, ``new NetworkCredential("u", X)``, ``mysqli_connect("h", "u", X)``,
 ``DriverManager.getConnection(url, "u", X)``, a Go MySQL DSN ``"u:X@tcp(db)/app"``), and a
 literal given to code as a key (``jwt.sign(payload, X)``, ``hmac.new(b X, ...)``, the default
@@ -99,28 +99,20 @@ FILE_PLACES: tuple[Place, ...] = (
         r"(?:\r?\n[A-Za-z0-9+/=]++(?=\r?\n|\Z))*+)",
         certain=True,
     ),
-    # SQL: ALTER USER app IDENTIFIED BY pw (MySQL, Oracle).
-    Place(
-        ("identified",),
-        r"(?P<keep>(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?(?i:alter|create|grant)\b"
-        r"[^\r\n;]{0,120}?"
-        r"\b(?i:identified)[ \t]++(?i:by)[ \t]++(?:(?i:password)[ \t]++)?)"
-        rf"(?P<value>(?!(?i:password|values?)\b){ARG})",
-    ),
-    # SQL: ALTER USER app WITH PASSWORD 'pw', CREATE ROLE app LOGIN ENCRYPTED PASSWORD 'pw'
-    # (PostgreSQL), CREATE LOGIN app WITH PASSWORD = 'pw' (SQL Server): a quoted literal.
-    Place(
-        ("password '", "password = '", "password='"),
-        r"(?P<keep>\b(?i:alter|create)\b[^\r\n;]{0,120}?\b(?i:password)[ \t]*+(?:=[ \t]*+)?)"
-        r"(?P<value>'[^'\r\n]++')",
-        certain=True,
-    ),
     # Dockerfile ``ENV DB_PASSWORD hunter2`` (the old form: key, blank, value).
     Place(
         ("env ", "arg "),
         r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
         r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
         rf"(?P<value>(?![=\s]){ARG})",
+    ),
+    # ... and the commands that set a named value the same way: Windows' ``setx DB_PASSWORD x``,
+    # ``dotnet user-secrets set "Db:Password" x``.
+    Place(
+        ("setx", "user-secrets"),
+        r"(?P<keep>\b(?i:setx(?:\.exe)?|user-secrets[ \t]++set)[ \t]++(?P<q>[\"']?)[\w.:-]{0,60}?"
+        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)"
+        rf"[\w.:-]{{0,30}}+(?P=q)[ \t]++)(?P<value>(?![=\s/-]){ARG})",
     ),
     # Bundler's credentials in its environment: BUNDLE_GEMS__EXAMPLE__COM=user:secret
     Place(

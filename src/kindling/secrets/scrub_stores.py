@@ -1,5 +1,5 @@
 """The places of ``secrets.scrub_commands`` where a data store's own commands and settings give
-its password (issue 32, 25th pass).
+its password (issue 32, 25th pass; SQL's and ``mysqladmin``'s in the 27th).
 
 Redis takes its password in its own protocol: ``AUTH <password>``, ``AUTH <user> <password>``
 (at a ``redis-cli`` prompt, in a log of the commands a client sent, in a script fed to
@@ -7,9 +7,14 @@ Redis takes its password in its own protocol: ``AUTH <password>``, ``AUTH <user>
 ``AUTH2 <user> <password>``, in ``CONFIG SET requirepass <password>`` (and ``masterauth``), and
 in ``ACL SETUSER <user> on ><password>``. Its config file and server flags hold it after
 ``requirepass`` and ``masterauth`` (a Sentinel's after ``sentinel auth-pass <master>``), and
-OpenLDAP's after ``rootpw`` and ``bindpw``. Each place is *certain*: whatever stands there is
-the password, however it reads (``AUTH my-secret-password``), but a variable, a template or a
-placeholder.
+OpenLDAP's after ``rootpw`` and ``bindpw``. SQL sets one in ``IDENTIFIED BY <password>``
+(MySQL, Oracle) and ``WITH PASSWORD '<password>'`` (PostgreSQL, SQL Server), and MySQL's admin
+tool in ``mysqladmin password <password>``; RabbitMQ's and CouchDB's nodes share an Erlang
+cookie (``RABBITMQ_ERLANG_COOKIE=<cookie>``, ``-setcookie <cookie>``), and an S3-compatible
+store (MinIO) an access key id of AWS's shape (``access_key_id = <20 capitals and digits>``).
+Each place but
+``IDENTIFIED BY`` is *certain*: whatever stands there is the password, however it reads
+(``AUTH my-secret-password``), but a variable, a template or a placeholder.
 
 ``AUTH`` alone starts a line (in capitals, or in any case after a ``redis-cli`` prompt:
 ``127.0.0.1:6379> auth pw``) and ends it after one or two arguments, so prose (``Auth
@@ -73,6 +78,53 @@ STORE_PLACES: tuple[Place, ...] = (
         ("requirepass", "masterauth", "rootpw", "bindpw", "auth-pass"),
         r"(?P<keep>(?:^|(?<=\n)|--|(?i:config[ \t]++set)[ \t]++)[ \t]*+(?:requirepass"
         r"|masterauth|rootpw|bindpw|sentinel[ \t]++auth-pass[ \t]++[\w.-]{1,64}+)[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+    # SQL: ALTER USER app IDENTIFIED [WITH plugin] BY pw (MySQL, Oracle), where a line or a
+    # string starts (mysql -e "CREATE USER ...", execute("GRANT ...")).
+    Place(
+        ("identified",),
+        r"(?P<keep>(?:(?<![^\n])[ \t]*+(?:[\w.-]{0,20}[>#=]{1,2}[ \t]*+)?|(?<=[\"'`]))"
+        r"(?i:alter|create|grant)\b[^\r\n;]{0,120}?"
+        r"\b(?i:identified)[ \t]++(?:(?i:with)[ \t]++\w++[ \t]++)?(?i:by)[ \t]++"
+        r"(?:(?i:password)[ \t]++)?)"
+        rf"(?P<value>(?!(?i:password|values?)\b){ARG})"
+        # then the statement's end or its next clause: not prose (identified by their email)
+        r"(?=[ \t]*+(?:[;\"'`)\\\r\n]|\Z|(?i:default|account|password|quota|temporary|profile"
+        r"|require|with|replace|retain|container|failed_login_attempts|comment|attribute)\b))",
+    ),
+    # SQL: ALTER USER app WITH PASSWORD 'pw', CREATE ROLE app LOGIN ENCRYPTED PASSWORD 'pw'
+    # (PostgreSQL), CREATE LOGIN app WITH PASSWORD = 'pw' (SQL Server): a quoted literal.
+    Place(
+        ("password '", "password = '", "password='"),
+        r"(?P<keep>\b(?i:alter|create)\b[^\r\n;]{0,120}?\b(?i:password)[ \t]*+(?:=[ \t]*+)?)"
+        r"(?P<value>'[^'\r\n]++')",
+        certain=True,
+    ),
+    # The Erlang cookie RabbitMQ's and CouchDB's nodes share to trust each other:
+    # RABBITMQ_ERLANG_COOKIE=x, erlang_cookie: x, erl -setcookie x, --erlang-cookie x.
+    Place(
+        ("erlang_cookie", "erl_cookie", "erlangcookie", "setcookie", "erlang-cookie"),
+        r"(?P<keep>(?:\b[A-Za-z_]*?(?i:erl(?:ang)?[_-]?cookie)[\"']?[ \t]*+[:=][ \t]*+"
+        rf"|[ \t]-setcookie[ \t]++|--erlang-cookie[ \t=]++))(?P<value>(?![-\s]){ARG})",
+        certain=True,
+        kind="secret",
+    ),
+    # An S3-compatible store's access key id in AWS's shape (MinIO's, an rclone remote's):
+    # access_key_id = Q31CVS1PSCJ4OTK2YVEM, "AccessKeyId": "...", as AWS's own AKIA ids are.
+    Place(
+        ("access_key", "accesskey", "access-key"),
+        r"(?P<keep>(?i:access[_-]?key(?:[_-]?id)?)[\"']?[ \t]*+[:=][ \t]*+[\"']?)"
+        r"(?P<value>(?=[A-Z0-9]{0,19}[0-9])(?=[A-Z0-9]{0,19}[A-Z])[A-Z0-9]{20})(?![A-Za-z0-9])",
+        certain=True,
+        kind="aws_access_key_id",
+    ),
+    # MySQL's admin tool sets a new password as its command's argument: mysqladmin -u root
+    # password 'PW' (a -p before it is mysqladmin's own flag, masked by scrub_commands).
+    Place(
+        ("mysqladmin",),
+        r"(?P<keep>\bmysqladmin\b[^\r\n|;&]{0,200}?[ \t](?i:password)[ \t]++)"
         rf"(?P<value>(?!-){ARG})",
         certain=True,
     ),
