@@ -40,7 +40,7 @@ def _manifest(entries: dict[str, str], kind: str = "Secret", key: str = "data") 
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("key", ["redis", "DATABASE_URL", "config.json", "username", "x"])
+@pytest.mark.parametrize("key", ["redis", "DATABASE_URL", "config.json", "password", "x"])
 def test_every_data_value_of_a_secret_is_masked(seed: int, key: str) -> None:
     value = _b64(_value(seed))
     out = scrub_secrets(_manifest({key: value, "ca.crt": _CERT})).text
@@ -61,6 +61,15 @@ def test_string_data_and_its_block_scalars_are_masked(seed: int) -> None:
     assert inner not in out, out
     assert "  quoted: '[REDACTED:secret]'" in out
     assert "  app.yaml: |\n    [REDACTED:secret]\n" in out
+
+
+@pytest.mark.parametrize("key", ["username", "backend-username", "db.user"])
+def test_a_user_name_in_a_secret_is_left(key: str) -> None:
+    # A basic-auth Secret's username names who logs in; its password beside it is masked.
+    user, password = _b64("backend-admin"), _b64(_value(1))
+    out = scrub_secrets(_manifest({key: user, "password": password})).text
+    assert f"  {key}: {user}\n" in out
+    assert password not in out, out
 
 
 def test_a_config_map_and_other_objects_keep_their_data() -> None:

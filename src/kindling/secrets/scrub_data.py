@@ -39,7 +39,7 @@ from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_refs import after_function
-from kindling.secrets.scrub_values import LazyPattern, entropy, leave_value, mask, wordy
+from kindling.secrets.scrub_values import LazyPattern, LazyRe, entropy, leave_value, mask, wordy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,6 +57,10 @@ DATA_FILES = tuple(
 )
 KIND = "vendor_secret"
 
+# A Kubernetes Secret's entry naming its user (``username: YmFja2VuZA==``), as gitleaks' rule
+# for a Secret's ``data`` captures it: a user's name, not the secret (27th pass).
+_USER_ENTRY = LazyRe(r"(?i)[\w.-]*?(?<![a-z])user(?:name)?:[ \t]", re.ASCII)
+
 
 def _handler(min_entropy: float) -> Rule:
     def rule(m: re.Match[str]) -> tuple[str, str] | None:
@@ -68,8 +72,8 @@ def _handler(min_entropy: float) -> Rule:
             return None
         if value.isalpha() and wordy(value):
             return None  # a name spelled from words (``BSAttributeDescriptionsForClass``)
-        if public_id(value.rsplit(None, 1)[-1].strip("\"'")):
-            return None  # a Secret's certificate (``tls.crt: LS0tLS1CRUdJTi...``), an id
+        if public_id(value.rsplit(None, 1)[-1].strip("\"'")) or _USER_ENTRY.match(value):
+            return None  # a Secret's certificate (``tls.crt: LS0tLS1CRUdJTi...``), an id, a user
         document = value.startswith("eyJ") and "." not in value and base64_text(value)
         if document and not encodes_secret(value):
             return None  # base64 of a JSON document that holds no secret

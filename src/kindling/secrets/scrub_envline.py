@@ -11,7 +11,9 @@ leaves the line to ``secrets.scrub_keyed``'s key-value rule, which masks the val
 
 Also what the key-value rule asks of a shell's words (``assignment_line``, ``env_literal``): a
 value set by ``export``, ``ENV``, a ``.env`` line or a command's environment (``docker run -e
-POSTGRES_PASSWORD=x``, 26th pass) is a literal, even one that reads as a name.
+POSTGRES_PASSWORD=x``, 26th pass), among other pairs (``ansible_user=admin ansible_ssh_pass=x``)
+or on a YAML mapping's line (``yaml_literal``, 27th pass) is a literal, even one that reads as
+a name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
@@ -70,13 +72,14 @@ def env_line(m: re.Match[str]) -> tuple[str, str] | None:
     return kind, f"{m['keep']}{mask(kind)}"
 
 
-# ``export DB_PASSWORD=x``, ``ENV DB_PASSWORD=x``, ``- DB_PASSWORD=x``, a ``.env`` line (an
+# ``export DB_PASSWORD=x`` (after a prompt too: ``$ export ...``), ``ENV DB_PASSWORD=x``,
+# ``- DB_PASSWORD=x``, a ``.env`` line (an
 # environment variable's name in capitals) or a ``.properties`` line (a dotted key), at the
 # line's start: a shell's or a config file's assignment, whose value is a literal even when it
 # reads as a name (``SQLSpringPassword``). Code indents or spaces its assignments, and
 # ``userpass=dbPw`` alone reads as code's.
 _ASSIGNMENT_LINE = LazyRe(
-    r"(?:[ \t]*+(?:export|ENV|-)[ \t]++[A-Za-z_][\w.-]*+|[A-Z_][A-Z0-9_]*+"
+    r"(?:[ \t]*+(?:\$[ \t]++)?(?:export|ENV|-)[ \t]++[A-Za-z_][\w.-]*+|[A-Z_][A-Z0-9_]*+"
     r"|[A-Za-z_][\w-]*+(?:\.[\w-]++)++)=[^\s=]++[ \t]*+\r?",
     re.ASCII,
 )
@@ -89,11 +92,15 @@ def assignment_line(text: str, end: int) -> bool:
 
 
 # A command's environment (``docker run -e POSTGRES_PASSWORD=x``, ``--build-arg``, ``--set``,
-# Java's ``-D``) or a variable set before a command (``$ PASSWORD=x ./server``): a shell's
-# words are literals (a variable would be ``$x``), even one that reads as a name.
+# Java's ``-D``), a variable set before a command (``$ PASSWORD=x ./server``) or in a compose
+# file's list (``- MINIO_SECRET_KEY=x``): a shell's words are literals (a variable would be
+# ``$x``), even one that reads as a name.
 _ENV_LITERAL = LazyRe(
-    r"(?:(?:^|[ \t])(?:(?:-e|--env|--build-arg|--set(?:-string)?)[ \t=]++|-D)[A-Za-z_][\w.-]*+"
-    r"|(?:^|\n)[ \t]*+(?:\$[ \t]++)?[A-Z_][A-Z0-9_]*+)\Z",
+    r"(?:(?:^|[ \t])(?:(?:-e|--env|--build-arg|--set(?:-string)?)[ \t=]++[\"']?+|-D)"
+    r"[A-Za-z_][\w.-]*+|(?:^|\n)[ \t]*+(?:\$[ \t]++|-[ \t]++)?[A-Z_][A-Z0-9_]*+"
+    # after another key's unquoted pair and a blank, with no comma: an inventory's or a log's
+    # pairs (web1 ansible_user=admin ansible_ssh_pass=x), a command's (make USER=a PASS=x)
+    r"|(?:^|[ \t])[A-Za-z_][\w.-]*+=[^\s,;()\[\]{}\"'`$=]++[ \t]++[A-Za-z_][\w.-]*+)\Z",
     re.ASCII,
 )
 
@@ -105,3 +112,44 @@ def env_literal(text: str, key_end: int, value: str) -> bool:
     if leave_value(value):
         return False
     return _ENV_LITERAL.search(text[max(0, key_end - 120) : key_end]) is not None
+
+
+# A YAML mapping's line, ``  password: mypassword`` (a compose file's ``environment:``, a chart's
+# values, an inventory's vars): YAML has no variables, so a value in small letters that reads
+# as a name is still the literal. Code's object holds names there too (``{ pass: password }``),
+# but its members follow a ``{`` or a ``,``, and a type annotation names a type.
+_YAML_LINE = LazyRe(
+    r"[ \t]*+(?:-[ \t]++)?[A-Za-z_][\w.-]*+:[ \t]++(?P<value>[a-z][a-z0-9_-]*+)[ \t]*+"
+    r"(?:#[^\r\n]*+)?\r?",
+    re.ASCII,
+)
+
+
+def yaml_literal(text: str, key_end: int, value: str) -> bool:
+    """A name-like value (``examplepass``) on a YAML mapping's line: a literal."""
+    if text[key_end : key_end + 1] != ":" or value != value.lower():
+        return False
+    start = text.rfind("\n", 0, key_end) + 1
+    stop = text.find("\n", key_end)
+    line = _YAML_LINE.fullmatch(text[start : len(text) if stop < 0 else stop])
+    if line is None or line["value"] != value or leave_value(value) or P.code.fullmatch(value):
+        return False  # (password: str, a type's annotation)
+    before = text[max(0, start - 300) : start].rstrip()
+    return not before.endswith(("{", ",", "(", "[", "=>"))
+
+
+def flag_literal(text: str, start: int, value: str) -> bool:
+    """A name-like value after a command's ``--flag`` and a blank (``aws kms
+    create-custom-key-store --key-store-password kmsPswd``): a shell's word, a literal. Not a
+    help text's line, which starts with its flag (``  -p, --password string``; a command's
+    line continued with ``\\`` may too), nor a
+    placeholder's name in capitals (``--token TOKEN``)."""
+    if not text.startswith("--", start) or not P.identifier.fullmatch(value) or value.isupper():
+        return False
+    if leave_value(value) or P.code.fullmatch(value):
+        return False  # --password string, --token null
+    line_start = text.rfind("\n", 0, start) + 1
+    line = text[line_start:start].lstrip(" \t$>")
+    if not line or line.startswith("-"):  # a help text's, unless a command's line continued
+        return text[max(0, line_start - 3) : line_start].rstrip("\r\n").endswith(("\\", "`", "^"))
+    return True

@@ -5,7 +5,8 @@ chart's rendered output: a ``kind: Secret`` object's ``data`` (base64) and ``str
 (plain text) hold only what Kubernetes is told to keep secret, under keys of any name
 (``redis: aHVudGVyMg==``, ``DATABASE_URL: ...``). Every value there is masked, whatever its
 key or look; a certificate's is left (``ca.crt``, ``tls.crt``, a key ending in ``cert``,
-``pub`` or ``public``: public by design), and so is every other object's ``data`` (a
+``pub`` or ``public``: public by design), and so is a user's name (a key ending in ``user`` or
+``username``: a basic-auth Secret's, 27th pass) and every other object's ``data`` (a
 ConfigMap's) in the same file or list.
 
 YAML: ``data:`` or ``stringData:`` alone on its line, its entries indented below it, and
@@ -39,7 +40,7 @@ _ENTRY = LazyRe(r"(?P<lead>[ \t]*+(?P<key>[^\s:#][^:\r\n]{0,252}?):[ \t]*+)(?P<v
 _JSON_ENTRY = LazyRe(
     r"(?P<lead>\"(?P<key>[^\"\\\r\n]{1,253}+)\"[ \t]*+:[ \t]*+\")(?P<value>[^\"\\\x00-\x1f]++)\""
 )
-_PUBLIC = LazyRe(r"(?i)(?:.*[._-])?(?:ca|crt|cert|certificate|pub|public)[\"']?")
+_PUBLIC = LazyRe(r"(?i)(?:.*[._-])?(?:ca|crt|cert|certificate|pub|public|user|username)[\"']?")
 _BLOCK = frozenset(("|", "|-", "|+", ">", ">-", ">+"))
 
 

@@ -25,6 +25,8 @@ from kindling.secrets.scrub_envline import (
     assignment_line,
     env_line,
     env_literal,
+    flag_literal,
+    yaml_literal,
 )
 from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_refs import (
@@ -34,6 +36,7 @@ from kindling.secrets.scrub_refs import (
     label,
     named_by_key,
     names_a_secret,
+    refers_elsewhere,
     slug,
     yaml_tag,
 )
@@ -191,11 +194,15 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     kind = key_kind(text, m.start("sep")) or "secret"
     if text[max(0, m.start("sep") - 14) : m.start("sep")].lower() == "publickeytoken":
         return None  # .NET's PublicKeyToken=b77a5c561934e089: a public key's digest
+    if refers_elsewhere(text, m.start("sep")):
+        return None  # existingSecret: db-creds, docker --secret id=x, {{resolve:...:password}}
     groups = (m["tq"], m["tsq"], m["dq"], m["sq"], m["bq"], m["eq"])
     quoted = next((q for q in groups if q is not None), None)
     if quoted is not None:
         if not quoted or leave_value(quoted) or too_short(kind, quoted) or quoted in POLICY_WORDS:
             return None  # (update_password: "on_create": Ansible's policy, quoted or not)
+        if len(quoted) == 1 or quoted.lower() in _SWITCH_WORDS:
+            return None  # MYSQL_RANDOM_ROOT_PASSWORD: "1", ALLOW_EMPTY_PASSWORD: "yes": a switch
         if _JOINED.fullmatch(quoted):
             return None  # "Password=" + Load() + ";": code between two strings, no string
         if kind in ("api_key", "token") and "," not in sep and _PHRASE.fullmatch(quoted):
@@ -235,8 +242,12 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     if sep == ",":  # "token, secret and key" lists words; key,value needs a generated value
         if not random_enough(value) or leave_value(value):
             return None
-    elif _leave_bare(value, after, sep, text, m.end()) and not env_literal(text, m.start(), value):
-        return None  # (a name-like value in a command's environment is a literal)
+    elif _leave_bare(value, after, sep, text, m.end()) and not (
+        env_literal(text, m.start(), value)
+        or yaml_literal(text, m.start(), value)
+        or flag_literal(text, m.start(), value)
+    ):
+        return None  # (a name-like value in a command's environment, flag or YAML is a literal)
     elif too_short(kind, value):
         return None
     elif kind != "password" and file_path(value):
@@ -254,8 +265,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         and value.isalpha()
         and value.islower()
         and (len(value) < 16 or ":" in sep or P.next_word.match(text, m.end()) is not None)
+        and not (env_literal(text, m.start(), value) or yaml_literal(text, m.start(), value))
     ):
-        return None
+        return None  # (- MINIO_SECRET_KEY=miniosecret: a literal)
     return kind, f"{text[m.start() : m.end('sep')]}{mask(kind)}{tail}"
 
 
@@ -303,6 +315,8 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # $SecurePassword = Read-Host -AsSecureString: a PowerShell command
     if field_number(value, text, end) or (value[-1] == "]" and P.code.fullmatch(value[:-1])):
         return True  # string password = 5; [for s in x : secret.arn]
+    if value.split("]", 1)[0].lower() in _SWITCH_WORDS:
+        return True  # ##vso[task.setvariable variable=x;issecret=false]value
     if P.code.fullmatch(value) and not keyed_draw(value):
         return True  # code, unless a bracket or ``#`` is a drawn password's sign
     if (
@@ -350,6 +364,7 @@ def _spells_its_key(text: str, key_end: int, value: str) -> bool:
 
 
 _OWNER_WORDS = ("my", "your", "the", "some")
+_SWITCH_WORDS = frozenset(("yes", "no", "on", "off", "true", "false", "y", "n"))
 _SPACED_ASSIGNMENT = LazyRe(r"[ \t]++=[ \t]++", re.ASCII)
 _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))

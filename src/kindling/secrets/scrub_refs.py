@@ -26,6 +26,9 @@ secrets: infrastructure's code, where a password is most often a reference):
   field's or an enum entry's number before its options (``PASSWORD = 3 [deprecated = true];``);
   and one to three digits, a count rather than any password.
 
+``refers_elsewhere`` (27th pass): a key that names a secret kept elsewhere (a Helm chart's
+``existingSecret``, a container's ``--secret``), or one inside a template's ``{{ }}``.
+
 ``in_reference`` tells the stand-alone token rules that a token is a part of such a reference
 (issue 32, nineteenth pass: a short path of base64's look, ``vault: g48b6/a0001#password``).
 
@@ -45,7 +48,7 @@ STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z_:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !env_var
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
-_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++){2,}+", re.ASCII)
+_SLUG = LazyRe(r"[a-z0-9]++(?:-[a-z0-9]++)++", re.ASCII)
 _NUMBERED = LazyRe(r"(?<=[A-Za-z])_[0-9]{1,3}+\Z", re.ASCII)
 _KEY_WORD_END = LazyRe(
     r"[_.-]?(?i:password|passwd|passphrase|pass|pwd|pw|psk|token|secret|credentials?|key)\Z",
@@ -109,7 +112,7 @@ def label(value: str) -> bool:
 
 
 def slug(value: str) -> bool:
-    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``placeholder-token-value``):
+    """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``my-product``):
     a resource's name or an idempotency token's, never a generated token (a password may be
     such a passphrase)."""
     return _SLUG.fullmatch(value) is not None and wordy(value.replace("-", ""))
@@ -190,3 +193,24 @@ def in_reference(text: str, start: int, end: int) -> bool:
     while stop < len(text) and not text[stop].isspace():
         stop += 1
     return leave_value(text[near + head.start() : stop])
+
+
+# A key that names a secret kept elsewhere: a Helm chart's ``existingSecret``,
+# ``auth.existingErlangSecret``, ``existingSecretPasswordKey`` (a Kubernetes Secret's name or
+# key); Docker's and Podman's ``--secret`` (``--secret="db_pw"``, ``--secret id=npm,src=x``).
+_EXISTING_KEY = LazyRe(r"(?<![A-Za-z0-9])(?i:existing)[A-Za-z0-9_-]*+\Z", re.ASCII)
+_CONTAINER_SECRET = LazyRe(
+    r"\b(?:docker|podman|nerdctl|buildah|buildctl)\b[^\r\n]*?[ \t]--secret\Z", re.ASCII
+)
+
+
+def refers_elsewhere(text: str, key_end: int) -> bool:
+    """The key ending at ``key_end`` names a secret kept elsewhere (``existingSecret``, a
+    container's ``--secret``), or stands inside a template's ``{{ }}`` (CloudFormation's
+    ``{{resolve:secretsmanager:db:SecretString:password}}``): its value is no secret (issue 32,
+    27th pass)."""
+    line_start = text.rfind("\n", 0, key_end) + 1
+    head = text[max(line_start, key_end - 300) : key_end]
+    if head.rfind("{{") > head.rfind("}}"):
+        return True
+    return _EXISTING_KEY.search(head) is not None or _CONTAINER_SECRET.search(head) is not None

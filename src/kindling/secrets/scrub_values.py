@@ -86,10 +86,12 @@ class LazyRe:
 
 _LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
-    | \$\{.* | \$\(.*              # ${VAR}, ${VAR:-default}, ${{ secrets.X }}, $(pass show x)
+    | \$\$?\{.* | \$\$?\(.*        # ${VAR}, ${{ secrets.X }}, $(pass show x); compose's $${X}
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
     | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
-    | [A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt|pem|key|crt|jks|p12)
+    | (?:~?(?:/[\w.-]++)*?/)?[A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt
+      |pem|key|crt|jks|p12)          # or its absolute path; a digest (Vault's), PuTTY's comment:
+    | (?:hmac-)?sha(?:1|256|512)[:=][0-9a-fA-F]{32,}+ | (?:rsa|ecdsa|ed25519)-key-[0-9]{8}
     | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
     | \{\.?[\w.]*\}                # {} {0} {token}, a JSONPath's {.data.token}
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
@@ -98,10 +100,10 @@ _LEAVE_VALUE_SRC = r"""
     | <<?[^<>]+>>? | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, <<your_token>>, [PASSWORD]
     | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
     | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
-    | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,}  # one character repeated
+    | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key,
-    | [A-Za-z0-9_-]{1,12}?(?:x{5,}|X{5,})  # sk-D57rVxxxxx: its end x'd out
+    | [A-Za-z0-9_-]{1,12}?(?:x{5,}|X{5,}|\*{4,})  # sk-D57rVxxxxx, gho_****: its end masked
     """
 
 # Unquoted values that are code, types or literals rather than secrets.
@@ -211,9 +213,7 @@ _KEYBOARD = frozenset(
     for pair in map("".join, itertools.pairwise(row))
 )
 
-
-LOWER_HEX = frozenset("0123456789abcdef")
-UPPER_HEX = frozenset("0123456789ABCDEF")
+LOWER_HEX, UPPER_HEX = frozenset("0123456789abcdef"), frozenset("0123456789ABCDEF")
 
 
 def mixed_case(token: str) -> bool:
