@@ -122,6 +122,17 @@ LEFT = [
     "  rabbitmq-erlang-cookie: {{ print $erlangCookie }}",
     # A resource's name as an idempotency token.
     'creation_token                  = "my-product"',
+    # Placeholders that say so, a key shown with its middle x'd out.
+    "define( 'DB_PASSWORD', 'password_here' );",
+    "SESSION_SECRET=Your Session Secret goes here",
+    "HERE_API_KEY=9bxxxxxxxxxxxxxxxxJFHg",
+    # A CI's ciphertext (Travis', AppVeyor's), a media type, a certificate cut off.
+    "  api_key:\n    secure: P/UHxq2DEs0GI1SoDXDesHjRVsSVgdywz5vmsnhFQQY5aJgO3kP+QfhwfhXz19Rw\n",
+    'env:\n  - secure: "P/UHxq2DEs0GI1SoDXDesHjRVsSVgdywz5vmsnhFQQY5aJgO3kP+QfhwfhXz19Rw="\n',
+    'curl -u "me:${{ secrets.GH_TOKEN }}" -H "Accept: application/vnd.github.v3+json" x',
+    "  cert.pem: |\n    -----BEGIN CERTIFICATE-----\n"
+    "    MIIEmjCCAoICCQDQejieQSZTxzANBgkqhkiG9w0BAQsFADAPMQ0wCwYDVQQDDAR0\n"
+    "    ZXN0MB4XDTIyMDQyNTEzNDc0MloXDTMyMDQyMjEzNDc0MlowDzENMAsGA1UEAwwE\n",
 ]
 
 
@@ -151,6 +162,12 @@ PLACED = [
         "super-secret",
     ),
     ("set TOKEN: echo ::add-mask::abc123Secret9", "abc123Secret9"),
+    ("Assume I did `travis env set FASTLANE_PASSWORD abc123`.", "abc123"),
+    # A URL's query holds literals, even one that reads as a name.
+    ("curl -k 'http://10.0.0.7:2323/?cmd=restartApp&password=SecretPassWord'", "SecretPassWord"),
+    # A ciphertext's key is only ``secure:``; a certificate's tail cut off with text after it
+    # is read as the rest of the text is.
+    ("insecure: P/UHxq2DEs0GI1SoDXDesHjRVsSVgdywz5vmsnhFQQY5aJgO3kP+QfhwfhXz19Rw", "P/UHxq2D"),
 ]
 
 

@@ -65,8 +65,8 @@ def env_line(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     value = m["value"]
     first = value.split(None, 1)[0]
-    if leave_value(first) or P.code.fullmatch(first) or P.code.fullmatch(value):
-        return None
+    if any(leave_value(v) or P.code.fullmatch(v) for v in (first, value)):
+        return None  # (SESSION_SECRET=Your Session Secret goes here: a placeholder)
     if command_follows(value):
         return None  # PGPASSWORD=x psql -h db: the key-value rule masks the value alone
     return kind, f"{m['keep']}{mask(kind)}"
@@ -100,7 +100,8 @@ _ENV_LITERAL = LazyRe(
     r"[A-Za-z_][\w.-]*+|(?:^|\n)[ \t]*+(?:\$[ \t]++|-[ \t]++)?[A-Z_][A-Z0-9_]*+"
     # after another key's unquoted pair and a blank, with no comma: an inventory's or a log's
     # pairs (web1 ansible_user=admin ansible_ssh_pass=x), a command's (make USER=a PASS=x)
-    r"|(?:^|[ \t])[A-Za-z_][\w.-]*+=[^\s,;()\[\]{}\"'`$=]++[ \t]++[A-Za-z_][\w.-]*+)\Z",
+    r"|(?:^|[ \t])[A-Za-z_][\w.-]*+=[^\s,;()\[\]{}\"'`$=]++[ \t]++[A-Za-z_][\w.-]*+"
+    r"|[?&][A-Za-z_][\w.-]*+)\Z",  # a URL's query: ?cmd=restart&password=x
     re.ASCII,
 )
 

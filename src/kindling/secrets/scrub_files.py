@@ -107,10 +107,11 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"(?P<value>(?![=\s]){ARG})",
     ),
     # ... and the commands that set a named value the same way: Windows' ``setx DB_PASSWORD x``,
-    # ``dotnet user-secrets set "Db:Password" x``.
+    # ``dotnet user-secrets set "Db:Password" x``, ``travis env set DB_PASSWORD x``.
     Place(
-        ("setx", "user-secrets"),
-        r"(?P<keep>\b(?i:setx(?:\.exe)?|user-secrets[ \t]++set)[ \t]++(?P<q>[\"']?)[\w.:-]{0,60}?"
+        ("setx", "user-secrets", "env set"),
+        r"(?P<keep>\b(?i:setx(?:\.exe)?|user-secrets[ \t]++set|travis[ \t]++env[ \t]++set)"
+        r"[ \t]++(?P<q>[\"']?)[\w.:-]{0,60}?"
         r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)"
         rf"[\w.:-]{{0,30}}+(?P=q)[ \t]++)(?P<value>(?![=\s/-]){ARG})",
     ),

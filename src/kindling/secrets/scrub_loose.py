@@ -167,8 +167,8 @@ _SELF_NAMED = LazyRe(r"[A-Za-z]*?(?i:secret|token|passw(?:or)?d)[A-Za-z]*+[0-9]{
 @woken_by_typed_key
 def _weak(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
-    if not value.strip("xX*"):
-        return None  # MINIO_SECRET_KEY=xxxxxxxx...: a placeholder (0000... is a dummy's)
+    if not value.strip("xX*") or leave_value(value):
+        return None  # MINIO_SECRET_KEY=xxxxxxxx..., 9bxxxxxxxxJFHg: a placeholder, a key x'd out
     if value.endswith("===") or not any(c in value for c in "+/=") or "_" in value or "-" in value:
         # A 16-19 character key is judged as a draw (``short_generated``), as a bare token is;
         # a run of letters and digits spelled from no words is the key's value or its dummy

@@ -2,7 +2,8 @@
 to them, and it is published on purpose.
 
 - PEM blocks that hold no secret: certificates, public keys, certificate requests, CRLs, PKCS#7
-  and parameters (a private key's block is masked whole by its own rule).
+  and parameters (a private key's block is masked whole by its own rule), also one cut off
+  before its ``END`` line where the text ends (27th pass: ``head`` of a certificate).
 - Git's binary patches: base85 data, as ``git diff --binary`` prints it.
 - A JSON Web Key's public members (issue 32, 25th pass): in an object that names its key type
   (``"kty"``), the modulus and exponent of an RSA key (``"n"``, ``"e"``), the point of an
@@ -33,7 +34,9 @@ def _compile() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
             r"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}(?:CERTIFICATE|PUBLIC KEY|CERTIFICATE"
             r" REQUEST|X509 CRL|PKCS7|CMS|DH PARAMETERS|EC PARAMETERS)(?: [A-Z0-9]+){0,2})-----"
             # The body never holds five dashes: the scan stops at the next one (linear).
-            r"(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----"
+            r"(?:(?:[A-Za-z0-9+/=\s:,.()\\]|-(?!----))*+-----END (?P=label)-----"
+            # ... or cut off before its end, where the text ends (``head`` of a certificate)
+            r"|(?:\r?\n[ \t]*+[A-Za-z0-9+/=]{1,100}+)++[ \t]*+(?:\r?\n[ \t]*+)?\Z)"
             r"|GIT binary patch\r?\n(?:(?:literal|delta) [0-9]{1,12}+\r?\n"
             r"(?:[A-Za-z][!-~]{1,80}+(?:\r?\n|\Z))*+(?:\r?\n)?)++",
             re.ASCII,

@@ -155,13 +155,20 @@ _FUNCTION_BEFORE = LazyRe(
 )
 
 
+# Travis CI's and AppVeyor's encrypted value: ``secure: <base64>``, ciphertext for the CI's key.
+_CIPHERTEXT_BEFORE = LazyRe(r"(?<![\w-])secure:[ \t]*+[\"']?\Z", re.ASCII)
+
+
 def after_function(text: str, start: int) -> bool:
     """The token at ``start`` follows a YAML function that takes a name (``!Ref DBApiKey1``,
-    ``!GetAtt Secret.Arn``): it names the parameter or resource that holds the secret. Asked
-    by every rule that reads a token near a secret's word or alone (the near-key rules, the
+    ``!GetAtt Secret.Arn``): it names the parameter or resource that holds the secret; or a
+    CI's ``secure:`` (27th pass): it is ciphertext only the CI can decrypt. Asked by every
+    rule that reads a token near a secret's word or alone (the near-key rules, the
     random-token and self-named rules, the rules loaded as data)."""
     before = text[max(0, start - 24) : start]
-    return "!" in before and _FUNCTION_BEFORE.search(before) is not None
+    if "!" in before and _FUNCTION_BEFORE.search(before) is not None:
+        return True
+    return "secure:" in before and _CIPHERTEXT_BEFORE.search(before) is not None
 
 
 def field_number(value: str, text: str, end: int) -> bool:

@@ -335,6 +335,8 @@ def _base64_token(m: re.Match[str]) -> tuple[str, str] | None:
     token = m[0]
     if not any(c in token for c in "+/=") or ssh_blob(token) or in_reference(m.string, *m.span()):
         return None  # alphanumeric (the random-token rule's), an SSH key's blob, a reference's
+    if after_function(m.string, m.start()):
+        return None  # a CI's ciphertext (secure: <base64>), a !Ref's name
     if m.start() and m.string[m.start() - 1] == "=" and _other_key(m.string, m.start() - 1):
         return None  # ``integrity=<digest>``, ``PUBLISHABLE_KEY=``, as for a random token
     kind = base64_secret(token, m.string[max(0, m.start() - 30) : m.start()])

@@ -140,8 +140,8 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
     key, eq, value = token.rstrip("=").partition("=")  # (base64 pads only its end)
     if eq and (any(w in key.lower() for w in ABOUT_WORDS) or _CAMEL_ID.search(key)):
         return None  # the value of a key that names an id, a name, a hash: ``token_id=<uuid>``
-    if eq and not value.strip("xX*."):
-        return None  # KEY=xxxxxxxx: a placeholder (KEY=00000000 is a dummy, a fill)
+    if eq and (not value.strip("xX*.") or (leave_value(value) and "x" in value.lower())):
+        return None  # KEY=xxxxxxxx, KEY=9bxxxxxxxxJFHg: a placeholder (KEY=00000000 is a fill)
     test = token.startswith("test_") and token.islower() and not _REPEAT.search(token)
     if len(token) < 16 or _constant(token) or test:
         return None  # a constant's name, a test's (``test_issue_1234``; not ``test_key_0000``)

@@ -90,20 +90,20 @@ _LEAVE_VALUE_SRC = r"""
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
     | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
     | (?:~?(?:/[\w.-]++)*?/)?[A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt
-      |pem|key|crt|jks|p12)          # or its absolute path; a digest (Vault's), PuTTY's comment:
-    | (?:hmac-)?sha(?:1|256|512)[:=][0-9a-fA-F]{32,}+ | (?:rsa|ecdsa|ed25519)-key-[0-9]{8}
+      |pem|key|crt|jks|p12) | (?:hmac-)?sha(?:1|256|512)[:=][0-9a-fA-F]{32,}+  # its path; a digest
     | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
-    | \{\.?[\w.]*\}                # {} {0} {token}, a JSONPath's {.data.token}
+    | \{\.?[\w.]*\} | (?:rsa|ecdsa|ed25519)-key-[0-9]{8}  # {token}, {.data.token}; PuTTYgen's
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
     | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
     | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
     | <<?[^<>]+>>? | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, <<your_token>>, [PASSWORD]
-    | %(?:\(\w*\))?[sd]            # %s %(password)s (not %Ab1...d: a draw)
+    | %(?:\(\w*\))?[sd] | (?:application|text|image|audio|video|font)/[\w.+-]++  # %s; a MIME type
     | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
-    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_-].*|X{4,}|x{4,})  # sk_your_key,
-    | [A-Za-z0-9_-]{1,12}?(?:x{5,}|X{5,}|\*{4,})  # sk-D57rVxxxxx, gho_****: its end masked
+    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
+    | [A-Za-z0-9_-]{1,12}?(?:x{5,}|X{5,}|\*{4,})[A-Za-z0-9]{0,6}  # sk-D57rVxxxxx, gho_****, 9bxx.
+    | (?:[A-Za-z]++_){1,5}here | (?:[A-Za-z]++[ ]){0,5}goes[ ]here  # password_here, ... goes here
     """
 
 # Unquoted values that are code, types or literals rather than secrets.
