@@ -143,8 +143,8 @@ def flag_literal(text: str, start: int, value: str) -> bool:
     """A name-like value after a command's ``--flag`` and a blank (``aws kms
     create-custom-key-store --key-store-password kmsPswd``): a shell's word, a literal. Not a
     help text's line, which starts with its flag (``  -p, --password string``; a command's
-    line continued with ``\\`` may too), nor a
-    placeholder's name in capitals (``--token TOKEN``)."""
+    line continued after a ``\\`` may too), nor a placeholder's name in capitals (``--token
+    TOKEN``)."""
     if not text.startswith("--", start) or not P.identifier.fullmatch(value) or value.isupper():
         return False
     if leave_value(value) or P.code.fullmatch(value):

@@ -12,9 +12,8 @@ OpenLDAP's after ``rootpw`` and ``bindpw``. SQL sets one in ``IDENTIFIED BY <pas
 tool in ``mysqladmin password <password>``; RabbitMQ's and CouchDB's nodes share an Erlang
 cookie (``RABBITMQ_ERLANG_COOKIE=<cookie>``, ``-setcookie <cookie>``), and an S3-compatible
 store (MinIO) an access key id of AWS's shape (``access_key_id = <20 capitals and digits>``).
-Each place but
-``IDENTIFIED BY`` is *certain*: whatever stands there is the password, however it reads
-(``AUTH my-secret-password``), but a variable, a template or a placeholder.
+Each place but ``IDENTIFIED BY`` is *certain*: whatever stands there is the password, however
+it reads (``AUTH my-secret-password``), but a variable, a template or a placeholder.
 
 ``AUTH`` alone starts a line (in capitals, or in any case after a ``redis-cli`` prompt:
 ``127.0.0.1:6379> auth pw``) and ends it after one or two arguments, so prose (``Auth
