@@ -35,6 +35,8 @@ MASKED = [
     # A command's flag and a blank, on its line or a continued one.
     ("$ mytool --db-password dbPassword --verbose", "dbPassword"),
     ("aws kms create-custom-key-store \\\n    --key-store-password kmsPswd \\\n", "kmsPswd"),
+    # A line read only 1,000 characters each way (minified text): a flag past that is a command's.
+    ("run " + "--verbose " * 120 + "--db-password dbPassword", "dbPassword"),
 ]
 
 

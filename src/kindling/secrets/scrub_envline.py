@@ -85,10 +85,30 @@ _ASSIGNMENT_LINE = LazyRe(
 )
 
 
+# How far these checks read for the line holding a key: each asks it once a key, and reading a
+# line of minified JSON whole for each of its keys would take time quadratic in its length.
+_REACH = 1000
+
+
+def _line_start(text: str, at: int) -> int | None:
+    """Where the line holding ``at`` starts, or None past ``_REACH`` characters back."""
+    lo = max(0, at - _REACH)
+    start = text.rfind("\n", lo, at) + 1
+    return start if start or lo == 0 else None
+
+
+def _line(text: str, at: int) -> str | None:
+    """The line holding ``at``, or None when it runs past ``_REACH`` characters either way."""
+    start = _line_start(text, at)
+    stop = text.find("\n", at, at + _REACH)
+    if start is None or (stop < 0 and len(text) - at > _REACH):
+        return None
+    return text[start : len(text) if stop < 0 else stop]
+
+
 def assignment_line(text: str, end: int) -> bool:
-    start = text.rfind("\n", 0, end) + 1
-    stop = text.find("\n", end)
-    return _ASSIGNMENT_LINE.fullmatch(text[start : len(text) if stop < 0 else stop]) is not None
+    line = _line(text, end)
+    return line is not None and _ASSIGNMENT_LINE.fullmatch(line) is not None
 
 
 # A command's environment (``docker run -e POSTGRES_PASSWORD=x``, ``--build-arg``, ``--set``,
@@ -130,12 +150,11 @@ def yaml_literal(text: str, key_end: int, value: str) -> bool:
     """A name-like value (``examplepass``) on a YAML mapping's line: a literal."""
     if text[key_end : key_end + 1] != ":" or value != value.lower():
         return False
-    start = text.rfind("\n", 0, key_end) + 1
-    stop = text.find("\n", key_end)
-    line = _YAML_LINE.fullmatch(text[start : len(text) if stop < 0 else stop])
+    start, whole = _line_start(text, key_end), _line(text, key_end)
+    line = None if whole is None else _YAML_LINE.fullmatch(whole)
     if line is None or line["value"] != value or leave_value(value) or P.code.fullmatch(value):
         return False  # (password: str, a type's annotation)
-    before = text[max(0, start - 300) : start].rstrip()
+    before = text[max(0, (start or 0) - 300) : start].rstrip()
     return not before.endswith(("{", ",", "(", "[", "=>"))
 
 
@@ -149,7 +168,9 @@ def flag_literal(text: str, start: int, value: str) -> bool:
         return False
     if leave_value(value) or P.code.fullmatch(value):
         return False  # --password string, --token null
-    line_start = text.rfind("\n", 0, start) + 1
+    line_start = _line_start(text, start)
+    if line_start is None:
+        return True  # a thousand characters before the flag: a command's line, no help text's
     line = text[line_start:start].lstrip(" \t$>")
     if not line or line.startswith("-"):  # a help text's, unless a command's line continued
         return text[max(0, line_start - 3) : line_start].rstrip("\r\n").endswith(("\\", "`", "^"))

@@ -216,8 +216,8 @@ def refers_elsewhere(text: str, key_end: int) -> bool:
     container's ``--secret``), or stands inside a template's ``{{ }}`` (CloudFormation's
     ``{{resolve:secretsmanager:db:SecretString:password}}``): its value is no secret (issue 32,
     27th pass)."""
-    line_start = text.rfind("\n", 0, key_end) + 1
-    head = text[max(line_start, key_end - 300) : key_end]
+    head = text[max(0, key_end - 300) : key_end]
+    head = head[head.rfind("\n") + 1 :]  # (the key's line, at most 300 characters of it)
     if head.rfind("{{") > head.rfind("}}"):
         return True
     return _EXISTING_KEY.search(head) is not None or _CONTAINER_SECRET.search(head) is not None
