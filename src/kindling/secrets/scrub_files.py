@@ -36,6 +36,8 @@ class Place:
 CONTINUED = r"(?:[^\r\n]{0,299}+(?<=[\\`^])\r?\n){0,8}?"
 ON = rf"\b{CONTINUED}[^\r\n]{{0,300}}?"
 ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""  # an argument: quoted, or to a blank
+# The words that end a setting's name for a secret (``DB_PASSWORD``, ``Smtp:Password``).
+_NAMED = r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)"
 # A string literal of code.
 LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
 # A call's first argument before the key: a literal, a name (``user.id``, ``data[0]``,
@@ -103,17 +105,15 @@ FILE_PLACES: tuple[Place, ...] = (
     Place(
         ("env ", "arg "),
         r"(?P<keep>(?<![^\n])[ \t]*+(?:ENV|ARG)[ \t]++[A-Za-z_][\w.-]{0,60}?"
-        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)[ \t]++)"
-        rf"(?P<value>(?![=\s]){ARG})",
+        rf"{_NAMED}[ \t]++)(?P<value>(?![=\s]){ARG})",
     ),
     # ... and the commands that set a named value the same way: Windows' ``setx DB_PASSWORD x``,
     # ``dotnet user-secrets set "Db:Password" x``, ``travis env set DB_PASSWORD x``.
     Place(
         ("setx", "user-secrets", "env set"),
         r"(?P<keep>\b(?i:setx(?:\.exe)?|user-secrets[ \t]++set|travis[ \t]++env[ \t]++set)"
-        r"[ \t]++(?P<q>[\"']?)[\w.:-]{0,60}?"
-        r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)"
-        rf"[\w.:-]{{0,30}}+(?P=q)[ \t]++)(?P<value>(?![=\s/-]){ARG})",
+        rf"[ \t]++(?P<q>[\"']?)[\w.:-]{{0,60}}?{_NAMED}[\w.:-]{{0,30}}+(?P=q)[ \t]++)"
+        rf"(?P<value>(?![=\s/-]){ARG})",
     ),
     # Bundler's credentials in its environment: BUNDLE_GEMS__EXAMPLE__COM=user:secret
     Place(
