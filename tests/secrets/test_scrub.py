@@ -610,6 +610,7 @@ SCRUB_MODULES = (
     "scrub_public",
     "scrub_devices",
     "scrub_patterns",
+    "scrub_lines",
 )
 
 

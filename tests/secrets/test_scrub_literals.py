@@ -37,6 +37,10 @@ MASKED = [
     ("aws kms create-custom-key-store \\\n    --key-store-password kmsPswd \\\n", "kmsPswd"),
     # A line read only 1,000 characters each way (minified text): a flag past that is a command's.
     ("run " + "--verbose " * 120 + "--db-password dbPassword", "dbPassword"),
+    # Past 1,000 characters back, a line reads as no table's row and no statement of code: the
+    # value is masked (``secrets.scrub_lines``; reading the whole line per key is quadratic).
+    ("k=v " * 300 + "| password | s3cr3tV4lue |", "s3cr3tV4lue"),
+    ("k=v " * 300 + "uri.Password = s3cr3tV4lue;", "s3cr3tV4lue"),
 ]
 
 

@@ -22,7 +22,8 @@
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_gate``
-and ``secrets.scrub_refs`` (a name after a YAML function's tag is no value).
+``secrets.scrub_refs`` (a name after a YAML function's tag is no value) and
+``secrets.scrub_lines``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_lines import line_start
 from kindling.secrets.scrub_refs import DOTTED_CODE, after_function
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
@@ -161,12 +163,13 @@ def about_other(m: re.Match[str], word: tuple[int, int] | None = None) -> bool:
         return True
     if text.endswith("[REDACTED:", 0, start):
         return True  # the kind of a mask (``[REDACTED:secret]``) is no key word
-    if _HCL_BLOCK.match(text, text.rfind("\n", 0, start) + 1):
+    head_start = line_start(text, start)
+    if head_start is not None and _HCL_BLOCK.match(text, head_start):
         return True  # resource "aws_secretsmanager_secret" "main": a block's labels are names
     if after_function(text, m.start("value")):
         return True  # Password: !Ref DBApiKey1 names the parameter
-    line_start = max(text.rfind("\n", 0, start) + 1, start - 48)
-    lowered = text[line_start : m.start("value")].lower()
+    head_start = max(text.rfind("\n", max(0, start - 48), start) + 1, start - 48)
+    lowered = text[head_start : m.start("value")].lower()
     return any(w in lowered for w in NOT_SECRET_WORDS)
 
 

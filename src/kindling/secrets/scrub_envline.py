@@ -16,7 +16,7 @@ or on a YAML mapping's line (``yaml_literal``, 27th pass) is a literal, even one
 a name.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_lines``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import key_kind
+from kindling.secrets.scrub_lines import line_at, line_start
 from kindling.secrets.scrub_values import LazyRe, P, leave_value, mask
 
 ENV_LINE_SRC = (
@@ -85,29 +86,8 @@ _ASSIGNMENT_LINE = LazyRe(
 )
 
 
-# How far these checks read for the line holding a key: each asks it once a key, and reading a
-# line of minified JSON whole for each of its keys would take time quadratic in its length.
-_REACH = 1000
-
-
-def _line_start(text: str, at: int) -> int | None:
-    """Where the line holding ``at`` starts, or None past ``_REACH`` characters back."""
-    lo = max(0, at - _REACH)
-    start = text.rfind("\n", lo, at) + 1
-    return start if start or lo == 0 else None
-
-
-def _line(text: str, at: int) -> str | None:
-    """The line holding ``at``, or None when it runs past ``_REACH`` characters either way."""
-    start = _line_start(text, at)
-    stop = text.find("\n", at, at + _REACH)
-    if start is None or (stop < 0 and len(text) - at > _REACH):
-        return None
-    return text[start : len(text) if stop < 0 else stop]
-
-
 def assignment_line(text: str, end: int) -> bool:
-    line = _line(text, end)
+    line = line_at(text, end)
     return line is not None and _ASSIGNMENT_LINE.fullmatch(line) is not None
 
 
@@ -150,7 +130,7 @@ def yaml_literal(text: str, key_end: int, value: str) -> bool:
     """A name-like value (``examplepass``) on a YAML mapping's line: a literal."""
     if text[key_end : key_end + 1] != ":" or value != value.lower():
         return False
-    start, whole = _line_start(text, key_end), _line(text, key_end)
+    start, whole = line_start(text, key_end), line_at(text, key_end)
     line = None if whole is None else _YAML_LINE.fullmatch(whole)
     if line is None or line["value"] != value or leave_value(value) or P.code.fullmatch(value):
         return False  # (password: str, a type's annotation)
@@ -168,10 +148,10 @@ def flag_literal(text: str, start: int, value: str) -> bool:
         return False
     if leave_value(value) or P.code.fullmatch(value):
         return False  # --password string, --token null
-    line_start = _line_start(text, start)
-    if line_start is None:
+    head_start = line_start(text, start)
+    if head_start is None:
         return True  # a thousand characters before the flag: a command's line, no help text's
-    line = text[line_start:start].lstrip(" \t$>")
+    line = text[head_start:start].lstrip(" \t$>")
     if not line or line.startswith("-"):  # a help text's, unless a command's line continued
-        return text[max(0, line_start - 3) : line_start].rstrip("\r\n").endswith(("\\", "`", "^"))
+        return text[max(0, head_start - 3) : head_start].rstrip("\r\n").endswith(("\\", "`", "^"))
     return True

@@ -11,8 +11,9 @@ from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` (the words
 a secret, and ``key_kind``), ``secrets.scrub_signs`` (``keyed_draw``: a drawn password that
 a bracket in it would make read as code), ``secrets.scrub_refs`` (what refers to a secret
 kept elsewhere), ``secrets.scrub_envline`` (a ``.env`` line's value with blanks, a command's
-environment prefix), ``secrets.scrub_compared`` (``"x".equals(password)``) and
-``secrets.scrub_setters`` (``setPassword("x")``, ``${DB_PASSWORD:-x}``).
+environment prefix), ``secrets.scrub_compared`` (``"x".equals(password)``),
+``secrets.scrub_setters`` (``setPassword("x")``, ``${DB_PASSWORD:-x}``) and
+``secrets.scrub_lines`` (a key's line).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from kindling.secrets.scrub_envline import (
     yaml_literal,
 )
 from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_lines import line_head
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
     field_number,
@@ -103,8 +105,9 @@ _TYPES = r"(?:string|String|str|&str|\[\]byte|SecureString|char\s*\*)"
 
 
 def _table_row(text: str, at: int) -> bool:
-    """The line holding ``at`` is a table's row: it starts with a column rule."""
-    return text[text.rfind("\n", 0, at) + 1 : at].lstrip(" \t").startswith(("|", "│", "┃"))
+    """The line holding ``at`` starts with a column rule (or is too long to read: masked)."""
+    head = line_head(text, at)
+    return head is None or head.lstrip(" \t").startswith(("|", "│", "┃"))
 
 
 def _keyed_src() -> str:
@@ -173,8 +176,8 @@ def _yaml_next_line(m: re.Match[str]) -> bool:
     """For ``key:`` then the value on the next line: true only when both lines are YAML's,
     not ``if token:`` and the body of a Python block."""
     text, colon = m.string, m.start("sep")
-    line_start = text.rfind("\n", 0, colon) + 1
-    if _YAML_KEY_LINE.fullmatch(text[line_start:colon]) is None:
+    head = line_head(text, colon)
+    if head is None or _YAML_KEY_LINE.fullmatch(head) is None:
         return False
     return _LONE_VALUE.match(text, m.end("sep")) is not None
 
@@ -335,7 +338,7 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         and _SPACED_ASSIGNMENT.fullmatch(sep) is not None
         and P.identifier.fullmatch(value)
         and not random_enough(value)
-        and ";" not in text[text.rfind("\n", 0, end) + 1 : end]
+        and ";" not in (line_head(text, end) or ";")  # (a line too long to read: pairs)
     ):
         return True  # uri.Password = input; a statement of code assigns a variable (a shell's
         # ``export PASSWORD=x; make`` has no blanks around its ``=``, and ``Server = db;
@@ -379,7 +382,7 @@ _PAIR_BEFORE = LazyRe(r"[A-Za-z][A-Za-z ]{0,30}=[^;=\s]++;[ \t]*+", re.ASCII)
 def _in_pairs(text: str, end: int) -> bool:
     if text[end : end + 1] != ";":
         return False
-    line_start = text.rfind("\n", 0, end) + 1
+    line_start = text.rfind("\n", max(0, end - 300), end) + 1
     return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
 
 

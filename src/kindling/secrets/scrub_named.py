@@ -17,7 +17,7 @@
 
 What names a secret is ``secrets.scrub_keys``' ``key_kind``, so both agree. Loaded with the
 other rules on the first call of ``scrub_secrets``. Must not import anything from Kindling
-except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
+except ``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_lines``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import KEY_WORDS, STATUS_WORDS, key_kind, loosely_named
+from kindling.secrets.scrub_lines import line_head
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -159,8 +160,8 @@ def _list_value(kind: str, value: str) -> bool:
 
 def _yaml_list(m: re.Match[str]) -> tuple[str, str] | None:
     text = m.string
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    key = _YAML_LIST_KEY.fullmatch(text[line_start : m.start()])
+    head = line_head(text, m.start())
+    key = None if head is None else _YAML_LIST_KEY.fullmatch(head)
     kind = key_kind(key["key"], len(key["key"]), plural=True) if key else None
     if kind is None:
         return None
@@ -229,8 +230,8 @@ _ARGUMENT_LINE = LazyRe(
 
 def _argument(m: re.Match[str]) -> tuple[str, str] | None:
     text = m.string
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    key = _ARGUMENT_LINE.fullmatch(text[line_start : m.start()])
+    head = line_head(text, m.start())
+    key = None if head is None else _ARGUMENT_LINE.fullmatch(head)
     kind = key_kind(key["key"], len(key["key"])) if key else None
     value = m["value"]
     if kind is None or leave_value(value) or too_short(kind, value):

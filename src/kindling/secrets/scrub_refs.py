@@ -33,7 +33,7 @@ secrets: infrastructure's code, where a password is most often a reference):
 (issue 32, nineteenth pass: a short path of base64's look, ``vault: g48b6/a0001#password``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values`` and ``secrets.scrub_keys``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_lines``.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_keys import LOCAL_WORDS, key_kind
+from kindling.secrets.scrub_lines import line_at
 from kindling.secrets.scrub_values import LazyRe, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
@@ -175,9 +176,8 @@ def field_number(value: str, text: str, end: int) -> bool:
     """``value`` (digits) is a field's or an enum entry's number in a declaration's line."""
     if not value.split("[", 1)[0].split(";", 1)[0].isdigit():  # (``= 5[json_name = "x"]``,
         return False  # ``= 39;string next = 40;``: the value ran on)
-    start = text.rfind("\n", 0, end) + 1
-    stop = text.find("\n", end)
-    m = _FIELD.match(text[start : len(text) if stop < 0 else stop])
+    line = line_at(text, end)
+    m = None if line is None else _FIELD.match(line)
     if m is None:
         return False
     kind = m["type"] or ""
