@@ -99,8 +99,9 @@ def test_a_secret_in_the_same_place_is_masked(text: str, secret: str) -> None:
         '5qk3v9b7n2m8c1x4z6j0h5g3f7d2s9a1.apps.googleusercontent.com">',
         # a sealed secret's ciphertext (encrypted, but a secret's form),
         "  encryptedData:\n    STRIPE_KEY: AgB3k9Qz7xRv2Lm4Np8Ts1Wy6Hc0Fd5Jb3Kg9Ej2Ua7Oi4Yr1Xt6",
-        # a URL's password that is the word itself (an example's, or a real weak one).
-        "DATABASE_URL=postgres://user:password@localhost:5432/dbname",
+        # a URL's password that is the word itself (an example's, or a real weak one), unless
+        # the user is the word for its field too (``user:password``: the format's template).
+        "DATABASE_URL=postgres://ada:password@localhost:5432/dbname",
     ],
 )
 def test_what_is_still_masked_on_purpose(text: str) -> None:

@@ -238,6 +238,10 @@ EXAMPLES: dict[str, str] = {
     "Azure Pipelines secret variable": 'echo "##vso[task.setvariable variable=t;issecret=true]{}"',
     "RabbitMQ Erlang cookie": "  - RABBITMQ_ERLANG_COOKIE={}",
     "erl -setcookie": "erl -name a@b -setcookie '{}'",
+    # Issue 32, 28th pass: a connection string's value in braces, usql's password file.
+    "braced connection string value": "Server=db;User Id=app;Password={{{}}};Encrypt=true",
+    "braced JDBC value": "jdbc:sqlserver://db;user=app;password={{{}}};encrypt=true",
+    "usqlpass line": "postgres:db.example.com:5432:*:app:{}",
 }
 
 
@@ -326,6 +330,12 @@ LEFT = [
     "CREATE USER app IDENTIFIED BY $APP_PASSWORD;",
     'mysql -e "CREATE USER app IDENTIFIED WITH auth_socket"',
     "rabbitmqctl list_users",
+    'conn = f"Server=db;Password={password};"',
+    "Server=db;Password={0};Encrypt=true",
+    "Server=db;Password={{ db_password }};",
+    "user:password@tcp(db:3306)/app",
+    "id:password@tcp(your-amazonaws-uri.com:3306)/dbname",
+    "postgres:*:*:*:postgres:[REDACTED:password]",
     "cmdkey /pass:, a URL password",
     "the requirepass directive sets a password",
     "# requirepass foobared",

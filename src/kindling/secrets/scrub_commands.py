@@ -15,7 +15,8 @@ Credential files' and code's places (first: they take lines whole) are in ``scru
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``scrub_context``, ``scrub_files``, ``scrub_fed``
 (values fed to a command), ``scrub_wallets`` (a wallet's), ``scrub_headers`` (HTTP headers),
-``scrub_stores`` (a data store's own commands) and ``scrub_devices`` (a network device's).
+``scrub_stores`` (a data store's own commands), ``scrub_devices`` (a network device's) and
+``scrub_refs`` (``template_userinfo``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from kindling.secrets.scrub_devices import DEVICE_PLACES
 from kindling.secrets.scrub_fed import FED_PLACES
 from kindling.secrets.scrub_files import ARG, CONTINUED, FILE_PLACES, ON, Place
 from kindling.secrets.scrub_headers import HEADER_PLACES
+from kindling.secrets.scrub_refs import template_userinfo
 from kindling.secrets.scrub_stores import STORE_PLACES
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
 from kindling.secrets.scrub_wallets import WALLET_PLACES
@@ -374,15 +376,15 @@ _NOT_VALUE = frozenset(("true", "false", "-", "or", "and", "to", "is", "the", "f
 def _place(m: re.Match[str], certain: bool, kind: str) -> tuple[str, str] | None:
     value = m["value"]
     inner = value[1:-1] if len(value) > 1 and value[0] in "\"'" and value[-1] == value[0] else value
-    if not inner or leave_value(inner) or "[REDACTED:" in inner:
-        return None
+    head = m.string[m.start() : m.start("value")]
+    if not inner or leave_value(inner) or "[REDACTED:" in inner or template_userinfo(head, inner):
+        return None  # (user:password@tcp(db): a format's template)
     if (inner[0] == "$" and inner[:3] != "$9$") or inner[0] in "(<{" or inner.lower() in _NOT_VALUE:
         return None  # a variable (not Junos' $9$), an aside, <root token>, {{ x }}, a switch, "-"
     quoted = inner is not value
     if not (certain or quoted) and P.code.fullmatch(inner) and not credential_like(inner):
         return None  # -Password $cred.Password, a path (a quoted value is a string, not code)
     quote = value[0] if quoted else ""
-    head = m.string[m.start() : m.start("value")]
     return kind, f"{head}{quote}{mask(kind)}{quote}"
 
 

@@ -22,8 +22,8 @@
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_gate``
-``secrets.scrub_refs`` (a name after a YAML function's tag is no value) and
-``secrets.scrub_lines``.
+``secrets.scrub_refs`` (a name after a YAML function's tag is no value),
+``secrets.scrub_ids`` (a public id) and ``secrets.scrub_lines``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_gate import has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_lines import line_start
 from kindling.secrets.scrub_refs import DOTTED_CODE, after_function
 from kindling.secrets.scrub_typed import typed_key
@@ -182,8 +183,9 @@ _HCL_BLOCK = LazyRe(r"[ \t]*+(?:resource|data|module|output|provider)[ \t]++\"",
 def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     text = m.string
-    if about_other(m) or leave_value(value) or "@" in m["between"]:
-        return None  # (``@``: the word was a URL's placeholder, ``<password>@host:5432/db``)
+    if about_other(m) or leave_value(value) or "@" in m["between"] or public_id(value):
+        return None  # (``@``: the word was a URL's placeholder, ``<password>@host:5432/db``;
+        # an address: ``tokenAddress = '0x3643...'``)
     if leave_value(m["between"].lstrip(" \t=:\"'`") + value):
         return None  # a part of a reference: ``password: vault:secret/app#pw``
     if _ID_KEY.search(m["between"]):

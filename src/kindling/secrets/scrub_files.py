@@ -38,6 +38,7 @@ ON = rf"\b{CONTINUED}[^\r\n]{{0,300}}?"
 ARG = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+'|[^\s"'`|;&]++)"""  # an argument: quoted, or to a blank
 # The words that end a setting's name for a secret (``DB_PASSWORD``, ``Smtp:Password``).
 _NAMED = r"(?i:password|passwd|pwd|token|secret|api_?key|access_?key|credentials?)"
+_FIELD = r"(?:\\.|[^\s:\\])++"  # a field of .pgpass: a colon in it is escaped (``\:``)
 # A string literal of code.
 LIT = r"""(?:"[^"\r\n]*+"|'[^'\r\n]*+')"""
 # A call's first argument before the key: a literal, a name (``user.id``, ``data[0]``,
@@ -77,13 +78,15 @@ FILE_PLACES: tuple[Place, ...] = (
         r"(?i:password)[ \t]++)(?P<value>(?![=:](?:\s|$))[^\s`]++)",
         certain=True,
     ),
-    # .pgpass: host:port:database:user:password, one entry a line (a colon in the password is
-    # escaped), or a quoted string's (a tool's output JSON-encoded). Exactly five fields, a
-    # port or ``*`` second: no IPv6 address or MAC has that.
+    # .pgpass: host:port:database:user:password, one entry a line (a colon or a backslash in
+    # a field is escaped), or a quoted string's (a tool's output JSON-encoded); usql's
+    # .usqlpass has the scheme first. Exactly five fields (six), a port or ``*`` second
+    # (third): no IPv6 address or MAC has that.
     Place(
         (":5432:", ":5433:", ":6432:", ":*:", "pgpass"),
-        r"(?<![^\n\"'])[ \t]*+(?P<keep>[A-Za-z0-9_.*-][^\s:]*+:(?:[0-9]{1,5}|\*):[^\s:]++:"
-        r"[^\s:]++:)(?P<value>(?:\\.|[^\s:\\])++)[ \t]*+(?=\r?$|\r?\n)",
+        rf"(?<![^\n\"'])[ \t]*+(?P<keep>(?:[a-z][a-z0-9+]*+:)?(?:[A-Za-z0-9_.*-]|\\:)(?:{_FIELD})?"
+        rf":(?:[0-9]{{1,5}}|\*):{_FIELD}:{_FIELD}:)(?<!\[REDACTED:)(?P<value>{_FIELD})[ \t]*+"
+        r"(?=\r?$|\r?\n)",
         certain=True,
     ),
     # .npmrc's _auth (base64 of user:password), alone on its line or after a registry's

@@ -40,6 +40,7 @@ from kindling.secrets.scrub_refs import (
     names_a_secret,
     refers_elsewhere,
     slug,
+    spells_its_key,
     yaml_tag,
 )
 from kindling.secrets.scrub_setters import setter_rule, shell_default_rule
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
 _CODE_WORDS = frozenset(("await", "yield", "new", "typeof", "lambda", "not", "async", "function"))
+_CODE_NEXT = LazyRe(r"[ \t]*+\(|[ \t]++[A-Za-z]", re.ASCII)  # a call's or a word's
 
 _XML_SRC = (
     r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]{0,64}+)(?:[ \t][^<>\r\n]{0,200}+)?>)"
@@ -194,7 +196,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
     edn = "edn" in m.re.groupindex and m["edn"] is not None
     if edn and _EDN_KEY.search(text[max(0, m.start("sep") - 90) : m.start("sep") + 1]) is None:
         return None  # the password "x": prose; only a Clojure keyword names the next form
-    kind = key_kind(text, m.start("sep")) or "secret"
+    key_end = m.start("sep")
+    kind = key_kind(text, key_end) or "secret"
     if text[max(0, m.start("sep") - 14) : m.start("sep")].lower() == "publickeytoken":
         return None  # .NET's PublicKeyToken=b77a5c561934e089: a public key's digest
     if refers_elsewhere(text, m.start("sep")):
@@ -211,9 +214,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind in ("api_key", "token") and "," not in sep and _PHRASE.fullmatch(quoted):
             return None  # api_key = "not enough entropy": words, no key (a password may be;
             # a header's, ["X-Token", "..."], is whatever the server takes)
-        if kind != "password" and _spells_its_key(text, m.start("sep"), quoted):
+        if (kind != "password" or quoted.isupper()) and spells_its_key(text, key_end, quoted):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
-            # (a password may be "password": it is still the password)
+            # (a password may be "password": it is still the password; "PASSWORD" is none)
         if names_a_secret(quoted) or (kind != "password" and file_path(quoted)):
             return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key", a file
         if kind not in ("password", "secret") and slug(quoted):
@@ -232,6 +235,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         quote = f'{m["esc"]}"' if m["eq"] is not None else text[m.end() - width : m.end()]
         return kind, f"{text[m.start() : m.end('sep')]}{quote}{mask(kind)}{quote}"
     bare = m["bare"]
+    if bare.isupper() and spells_its_key(text, key_end, bare.rstrip(",;)}")):
+        return None  # user=USER;password=PASSWORD: a template's metavariables, in capitals
     if bare.lower() in _STRING_PREFIXES and text[m.end() : m.end() + 1] in ("'", '"'):
         return None  # b":".join(...), f"{x}": a string prefix, the start of an expression
     cut = bare.find("</")  # <item>DB_PASSWORD=x</item>: the closing tag ends the value
@@ -259,8 +264,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a table's header (the next column's name), or a shell's pipe
     if kind == "password" and value.rstrip(".!),;").lower() in STATUS_WORDS | _PROSE_WORDS:
         return None  # (using password: YES); WARNING! Using --password via the CLI is insecure
-    if value in _CODE_WORDS and P.next_word.match(text, m.end()) is not None:
-        return None  # password = await read(): an expression in code
+    if value in _CODE_WORDS and _CODE_NEXT.match(text, m.end()) is not None:
+        return None  # password = await read(), isValidPassword = function (u, p): code
     # "Unexpected token: operator": a word, never a generated credential; but 16+ letters
     # after "=" are no word (a generated key of lower-case letters, or its placeholder).
     if (
@@ -333,6 +338,10 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         return True  # a variable: f(password=pw, token=tok), self.password = password
     if P.identifier.fullmatch(value) and _OPERATOR_NEXT.match(text, end) is not None:
         return True  # an expression: userpass = username + ":" + password
+    if P.identifier.fullmatch(value) and _UNPACKED.fullmatch(
+        line_head(text, end - len(value)) or ""
+    ):
+        return True  # host, port, user, password = creds: code unpacks a variable
     if (
         text[end : end + 1] == ";"
         and _SPACED_ASSIGNMENT.fullmatch(sep) is not None
@@ -352,25 +361,11 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
     return colon and value.isalpha() and P.next_word.match(text, end) is not None
 
 
-_NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
-
-
-def _spells_its_key(text: str, key_end: int, value: str) -> bool:
-    """The value is the key's own words, maybe after ``my`` or ``your`` (``api_key: "api-key"``,
-    ``client_secret="my-client-secret"``): a placeholder, not a secret."""
-    key = P.loose_key.search(text, max(0, key_end - 80), key_end)  # the key just before
-    words = _NOT_WORD.sub(lambda _: "", value).lower()
-    words = next((words[len(w) :] for w in _OWNER_WORDS if words.startswith(w)), words)
-    return (
-        key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
-    )
-
-
-_OWNER_WORDS = ("my", "your", "the", "some")
 _SWITCH_WORDS = frozenset(("yes", "no", "on", "off", "true", "false", "y", "n"))
 _SPACED_ASSIGNMENT = LazyRe(r"[ \t]++=[ \t]++", re.ASCII)
 _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
+_UNPACKED = LazyRe(r"[ \t]*+(?:[A-Za-z_][\w.]*+[ \t]*+,[ \t]*+)++[A-Za-z_][\w.]*+[ \t]*+:?=[ \t]*+")
 _OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
 
 

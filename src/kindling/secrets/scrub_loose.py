@@ -22,8 +22,8 @@ an API client's constructor takes first when it reads as a key (``FirecrawlClien
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_typed``, ``secrets.scrub_encoded``,
 ``secrets.scrub_signs`` (the judges of a draw with signs in it), ``secrets.scrub_gate``,
-``secrets.scrub_keys`` (the words that make a key name a secret loosely) and
-``secrets.scrub_refs`` (a value that names a secret).
+``secrets.scrub_keys`` (the words that make a key name a secret loosely),
+``secrets.scrub_refs`` (a value that names a secret) and ``secrets.scrub_ids`` (a public id).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import re
 
 from kindling.secrets.scrub_encoded import DIGEST_LABELS, base64_secret
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_typed_key
+from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_keys import ABOUT_WORDS, ANYWHERE_WORDS, loosely_named
 from kindling.secrets.scrub_refs import names_a_secret
 from kindling.secrets.scrub_signs import (
@@ -89,6 +90,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     long_number = value.isdigit() and len(value) >= 14
     if not (long_number or random_enough(value)) or leave_value(value) or names_a_secret(value):
         return None  # (``"GITHUB_TOKEN_2"``: a variable's name)
+    if public_id(value):
+        return None  # an address or an id by its format: ``BeeTokenAddress = '0x3643...'``
     if not has_candidate(value) or m.string.startswith("(", m.end()):
         return None  # (``tokenSigner := signer.NewHS256()``: a call names a function)
     start = m.start()

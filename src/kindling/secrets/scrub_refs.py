@@ -42,7 +42,7 @@ import re
 
 from kindling.secrets.scrub_keys import LOCAL_WORDS, key_kind
 from kindling.secrets.scrub_lines import line_at
-from kindling.secrets.scrub_values import LazyRe, is_name, leave_value, wordy
+from kindling.secrets.scrub_values import LazyRe, P, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
 STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
@@ -221,3 +221,40 @@ def refers_elsewhere(text: str, key_end: int) -> bool:
     if head.rfind("{{") > head.rfind("}}"):
         return True
     return _EXISTING_KEY.search(head) is not None or _CONTAINER_SECRET.search(head) is not None
+
+
+# A URL's or a DSN's user and password that name their fields (``user:password@tcp(db)``,
+# ``dialect://username:password@host``, ``USER:PASSWORD@HOST``): the format's template.
+_USER_WORDS = frozenset(
+    ["user", "username", "user_name", "userid", "usr", "uid", "id", "login", "name"]
+)
+_PASSWORD_WORDS = frozenset(["password", "passwd", "pass", "pwd", "secret"])
+_LAST_FIELD = LazyRe(r"[A-Za-z_]++:\Z", re.ASCII)
+
+
+def template_userinfo(head: str, value: str) -> bool:
+    """``head`` ends with a user's field and ``:``, and both it and ``value`` are the words
+    of a format's template: ``username:password``."""
+    user = _LAST_FIELD.search(head[-20:])
+    return (
+        user is not None
+        and user[0][:-1].lower() in _USER_WORDS
+        and value.lower() in _PASSWORD_WORDS
+    )
+
+
+_NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
+
+
+def spells_its_key(text: str, key_end: int, value: str) -> bool:
+    """The value is the key's own words, maybe after ``my`` or ``your`` (``api_key: "api-key"``,
+    ``client_secret="my-client-secret"``): a placeholder, not a secret."""
+    key = P.loose_key.search(text, max(0, key_end - 80), key_end)  # the key just before
+    words = _NOT_WORD.sub(lambda _: "", value).lower()
+    words = next((words[len(w) :] for w in _OWNER_WORDS if words.startswith(w)), words)
+    return (
+        key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
+    )
+
+
+_OWNER_WORDS = ("my", "your", "the", "some")

@@ -12,6 +12,7 @@ OpenLDAP's after ``rootpw`` and ``bindpw``. SQL sets one in ``IDENTIFIED BY <pas
 tool in ``mysqladmin password <password>``; RabbitMQ's and CouchDB's nodes share an Erlang
 cookie (``RABBITMQ_ERLANG_COOKIE=<cookie>``, ``-setcookie <cookie>``), and an S3-compatible
 store (MinIO) an access key id of AWS's shape (``access_key_id = <20 capitals and digits>``).
+A connection string's password may be quoted in braces (``Password={a;b}}c}``, 28th pass).
 Each place but ``IDENTIFIED BY`` is *certain*: whatever stands there is the password, however
 it reads (``AUTH my-secret-password``), but a variable, a template or a placeholder.
 
@@ -118,6 +119,17 @@ STORE_PLACES: tuple[Place, ...] = (
         r"(?P<value>(?=[A-Z0-9]{0,19}[0-9])(?=[A-Z0-9]{0,19}[A-Z])[A-Z0-9]{20})(?![A-Za-z0-9])",
         certain=True,
         kind="aws_access_key_id",
+    ),
+    # A connection string's value in braces (ODBC's, ADO.NET's, SQL Server's JDBC URL's):
+    # Password={a;b}}c} runs to the brace no second one doubles, ``;`` and blanks included. Not
+    # a format's field (``{password}``, ``{cfg.pw}``, ``{0}``: no digit in a name) nor a
+    # template's (``{{pw}}``).
+    Place(
+        ("password={", "pwd={"),
+        r"(?P<keep>(?<![\w.-])(?i:password|pwd)=\{)"
+        r"(?![A-Za-z_]*+(?:\.[A-Za-z_]++)*+\}(?!\})|[0-9]{0,2}+\}|[{$%])"
+        r"(?P<value>(?:[^}\r\n]|\}\})++)(?=\}(?:[;\"'`\s]|\Z))",
+        certain=True,
     ),
     # MySQL's admin tool sets a new password as its command's argument: mysqladmin -u root
     # password 'PW' (a -p before it is mysqladmin's own flag, masked by scrub_commands).

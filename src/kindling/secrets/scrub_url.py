@@ -28,7 +28,8 @@ its path.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_keys``,
-``secrets.scrub_context``, ``secrets.scrub_encoded`` and ``secrets.scrub_ids``.
+``secrets.scrub_context``, ``secrets.scrub_encoded``, ``secrets.scrub_ids`` and
+``secrets.scrub_refs``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from kindling.secrets.scrub_encoded import drawn_whole, ssh_blob
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import DATA_MAGIC
 from kindling.secrets.scrub_keys import key_kind
+from kindling.secrets.scrub_refs import template_userinfo
 from kindling.secrets.scrub_values import (
     LazyPattern,
     LazyRe,
@@ -93,6 +95,8 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if value.lower() in OAUTH_PLACEHOLDERS:
         return None  # the token is the user (masked by ``url_token``); this is a fixed word
+    if template_userinfo(m["prefix"], value):
+        return None  # dialect+driver://username:password@host/db: the format's template
     return "url_password", f"{m['prefix']}{mask('url_password')}"
 
 

@@ -102,8 +102,8 @@ _LEAVE_VALUE_SRC = r"""
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
-    | [A-Za-z0-9_-]{1,12}?(?:x{5,}|X{5,}|\*{4,})[A-Za-z0-9]{0,6}  # sk-D57rVxxxxx, gho_****, 9bxx.
-    | (?:[A-Za-z]++_){1,5}here | (?:[A-Za-z]++[ ]){0,5}goes[ ]here  # password_here, ... goes here
+    | [A-Za-z0-9_-]{1,16}?(?:x{5,}|X{5,}|\*{4,})[A-Za-z0-9]{0,6}={0,2}  # sk-D57rVxxxxx, gho_****
+    | (?:[A-Za-z]++_){1,5}(?i:here) | (?:[A-Za-z]++[ ]){0,5}goes[ ]here  # API_KEY_HERE, goes here
     """
 
 # Unquoted values that are code, types or literals rather than secrets.

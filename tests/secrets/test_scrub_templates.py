@@ -1,0 +1,83 @@
+"""Issue 32, 28th pass: a format's template and code are left, a value quoted by its format is
+masked (measured on vulnerable training apps, notebooks and connection strings)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kindling.secrets.scrub import scrub_secrets
+
+LEFT = [
+    # A URL's or a DSN's user and password that name their fields: the format's template.
+    "user:password@tcp(db:3306)/app?parseTime=true",
+    "dialect+driver://username:password@host:port/database",
+    "url = 'postgres://USER:PASSWORD@HOST:PORT/DATABASE?pgbouncer=true'",
+    # Pairs whose values are their keys in capitals: metavariables.
+    "sqlserver://HOST[:PORT];database=DATABASE;user=USER;password=PASSWORD;encrypt=true",
+    'password="PASSWORD"',
+    # Code: a function expression, a tuple unpacked from a variable.
+    "var isValidPassword = function (user, password) {",
+    "    host, port, username, password = ftp_writable",
+    "    a.user, a.password := creds",
+    # Placeholders: a name ending in HERE, a fill of X's after a label, padded.
+    '    api_key=\\"PINECONE_API_KEY_HERE\\",\\n',
+    "SharedAccessKeyName=test;SharedAccessKey=THISISATESTKEYXXXXXXXXXXXXXXXXXXXXXXXXXXXX=",
+    # An address by its format, after a key that names a token.
+    "const BeeTokenAddress = '0x36435796Ca9be2bf150CE0dECc2D8Fab5C4d6E13'",
+    # A format's field in braces, and a template's.
+    'conn = f"Server=db;Password={password};"',
+    "Server=db;Password={cfg.db_password};Encrypt=true",
+    "Server=db;Password={0};",
+]
+
+
+@pytest.mark.parametrize("text", LEFT)
+def test_templates_and_code_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+MASKED = [
+    # A connection string's value in braces runs to its closing brace (``}}`` is one brace).
+    ("Server=db;Password={ThisIsA:SecurePassword;};Encrypt=true", "SecurePassword"),
+    ("jdbc:sqlserver://db;user=u;password={pasS}};word={qq};encrypt=true", "word={qq"),
+    ("Server=db;Pwd={zaC4.FkTToK7h};", "zaC4.FkTToK7h"),
+    # .pgpass with escaped colons, usql's password file with its scheme first.
+    ("db.example.com:5432:app:ada:pw\\:with\\:colons\n", "with"),
+    ("postgres:*:*:*:postgres:P4ssw0rd", "P4ssw0rd"),
+    # The word as a URL's password, unless the user is its field's word too.
+    ("DATABASE_URL=postgres://ada:password@localhost:5432/app", "password@"),
+    ("redis://:password@localhost:6379/0", "password@"),
+    # A value that is not its key's word, beside the template's.
+    ("user=USER;password=Tr0ub4dor3xq;", "Tr0ub4dor3xq"),
+    # A private key is no address, though it starts with 0x.
+    (
+        "private_key = '0x" + "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'",
+        "4c08",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), MASKED)
+def test_values_quoted_by_their_format_are_masked(text: str, secret: str) -> None:
+    out = scrub_secrets(text).text
+    assert secret not in out, out
+    assert "[REDACTED:" in out
+
+
+_PASSWORD = st.text(
+    st.sampled_from("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%&*+-.:;=?@^_~"),
+    min_size=8,
+    max_size=24,
+).filter(lambda p: any(c.isdigit() for c in p) and len(set(p)) >= 4 and p[0] not in "{$%")
+
+
+@settings(max_examples=60, deadline=None)
+@given(password=_PASSWORD)
+def test_a_drawn_password_in_braces_is_masked(password: str) -> None:
+    # ODBC, ADO.NET and SQL Server's JDBC quote a value holding ``;`` or ``}`` in braces.
+    text = f"Driver={{ODBC Driver 18}};Server=db;Uid=app;Pwd={{{password}}};Encrypt=yes"
+    out = scrub_secrets(text).text
+    assert password not in out, out
+    assert "Server=db;Uid=app;Pwd={" in out
