@@ -242,6 +242,7 @@ EXAMPLES: dict[str, str] = {
     "braced connection string value": "Server=db;User Id=app;Password={{{}}};Encrypt=true",
     "braced JDBC value": "jdbc:sqlserver://db;user=app;password={{{}}};encrypt=true",
     "usqlpass line": "postgres:db.example.com:5432:*:app:{}",
+    "Express cookieParser": "app.use(cookieParser('{}'))",
 }
 
 

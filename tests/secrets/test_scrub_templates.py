@@ -30,6 +30,12 @@ LEFT = [
     'conn = f"Server=db;Password={password};"',
     "Server=db;Password={cfg.db_password};Encrypt=true",
     "Server=db;Password={0};",
+    # A port after a user that is an email address is no password.
+    "https://ada@example.com:8080@evil.com/",
+    "app.use(cookieParser(process.env.COOKIE_SECRET))",
+    # A constant's name in capitals, given in code; a shell's variable spliced into braces.
+    '        "weaviate_api_key = WEAVIATE_KEY\\n",',
+    "efbundle --connection 'Data Source=db;User ID=ada;Password={;'$Credential;'here'}'",
 ]
 
 
@@ -49,8 +55,14 @@ MASKED = [
     # The word as a URL's password, unless the user is its field's word too.
     ("DATABASE_URL=postgres://ada:password@localhost:5432/app", "password@"),
     ("redis://:password@localhost:6379/0", "password@"),
+    # A URL whose user is an email address, its @ raw (an SMTP URL's).
+    ("EMAIL_URL=smtp+tls://ada@example.com:Zq8kd2mWpR4tYx7N@smtp.example.com:587", "Zq8kd2mW"),
+    # Express signs its cookies with cookieParser's first argument, whatever it reads.
+    ("  app.use(cookieParser('kekse'))", "kekse"),
     # A value that is not its key's word, beside the template's.
     ("user=USER;password=Tr0ub4dor3xq;", "Tr0ub4dor3xq"),
+    # A constant's name is a literal in a .env line (no code there).
+    ("API_KEY=WEAVIATE_KEY", "WEAVIATE_KEY"),
     # A private key is no address, though it starts with 0x.
     (
         "private_key = '0x" + "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'",

@@ -229,17 +229,19 @@ FILE_PLACES: tuple[Place, ...] = (
     # java-jwt's ``Algorithm.HMAC256("k")``, jjwt's ``Keys.hmacShaKeyFor("k".getBytes())``,
     # golang-jwt's ``token.SignedString([]byte("k"))``, Go's ``aes.NewCipher([]byte("k"))``,
     # RustCrypto's ``Aes256Gcm::new_from_slice(b"k")``, ASP.NET's ``new
-    # SymmetricSecurityKey(Encoding.UTF8.GetBytes("k"))``, gin's ``cookie.NewStore([]byte("k"))``
+    # SymmetricSecurityKey(Encoding.UTF8.GetBytes("k"))``, gin's ``cookie.NewStore([]byte("k"))``,
+    # Express's ``cookieParser("k")`` (the secret that signs its cookies)
     Place(
         (
             *("hmac.new(", ".new(b", "fernet(", "algorithm.hmac", "hmacshakeyfor("),
             *("signedstring(", "secretkeyspec(", "aes.newcipher(", "new_from_slice("),
-            *("symmetricsecuritykey(", "cookie.newstore(", "newcookiestore("),
+            *("symmetricsecuritykey(", "cookie.newstore(", "newcookiestore(", "cookieparser("),
         ),
         r"(?P<keep>(?:\b(?:hmac|HMAC)\.new|\b(?:AES|DES3?|Blowfish|ARC4|CAST)\.new|\bFernet"
         r"|\bAlgorithm\.HMAC(?:256|384|512)|\bhmacShaKeyFor|\.SignedString"
         r"|\bnew[ \t]++SecretKeySpec|\baes\.NewCipher|::new_from_slice"
-        r"|\bnew[ \t]++SymmetricSecurityKey|\bcookie\.NewStore|\bsessions\.NewCookieStore)"
+        r"|\bnew[ \t]++SymmetricSecurityKey|\bcookie\.NewStore|\bsessions\.NewCookieStore"
+        r"|\bcookieParser)"
         rf"\([ \t]*+{_WRAP})(?P<value>{LIT})(?=\)?(?:[ \t]*+[,)]|\.(?:getBytes|encode)\())",
         certain=True,
         kind="secret",

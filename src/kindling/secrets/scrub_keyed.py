@@ -332,6 +332,7 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         and (
             tail.startswith((",", ")", "}"))
             or (named_by_key(value) and (value.isupper() or not assignment_line(text, end)))
+            or _CONSTANT.fullmatch(value) is not None  # api_key = WEAVIATE_KEY: a constant
         )
         and not _in_pairs(text, end)
     ):
@@ -365,6 +366,7 @@ _SWITCH_WORDS = frozenset(("yes", "no", "on", "off", "true", "false", "y", "n"))
 _SPACED_ASSIGNMENT = LazyRe(r"[ \t]++=[ \t]++", re.ASCII)
 _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
+_CONSTANT = LazyRe(r"[A-Z]{2,}+(?:_[A-Z]{2,}+)++", re.ASCII)  # a constant's name, in capitals
 _UNPACKED = LazyRe(r"[ \t]*+(?:[A-Za-z_][\w.]*+[ \t]*+,[ \t]*+)++[A-Za-z_][\w.]*+[ \t]*+:?=[ \t]*+")
 _OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
 

@@ -123,11 +123,11 @@ STORE_PLACES: tuple[Place, ...] = (
     # A connection string's value in braces (ODBC's, ADO.NET's, SQL Server's JDBC URL's):
     # Password={a;b}}c} runs to the brace no second one doubles, ``;`` and blanks included. Not
     # a format's field (``{password}``, ``{cfg.pw}``, ``{0}``: no digit in a name) nor a
-    # template's (``{{pw}}``).
+    # template's (``{{pw}}``) nor a shell's variable spliced in (``{;'$Credential;'here'}``).
     Place(
         ("password={", "pwd={"),
         r"(?P<keep>(?<![\w.-])(?i:password|pwd)=\{)"
-        r"(?![A-Za-z_]*+(?:\.[A-Za-z_]++)*+\}(?!\})|[0-9]{0,2}+\}|[{$%])"
+        r"(?![A-Za-z_]*+(?:\.[A-Za-z_]++)*+\}(?!\})|[0-9]{0,2}+\}|[{$%]|[^}\r\n]*?['\"]\$)"
         r"(?P<value>(?:[^}\r\n]|\}\})++)(?=\}(?:[;\"'`\s]|\Z))",
         certain=True,
     ),

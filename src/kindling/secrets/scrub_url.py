@@ -68,13 +68,17 @@ if TYPE_CHECKING:
 # Starts at ``://``: the scheme and user are kept anyway, and the literal makes the scan fast.
 _URL_PASSWORD_SRC = (
     # A user masked already (a token, a key id) does not leave its password: the mask is kept.
-    r"(?P<prefix>://(?:\[REDACTED:[a-z_]++\]|[^\s:/@?#]*+):)"
+    # A user may be an email address, its @ raw (an SMTP URL's: ``smtp://ada@x.org:pw@host``);
+    # then the password holds no @, / or ?.
+    r"(?P<prefix>://(?:\[REDACTED:[a-z_]++\]|[^\s:/@?#]*+"
+    r"|(?P<email>[\w.+-]++@[\w-]++(?:\.[\w-]++)++)):)"
+    r"(?P<value>(?(email)(?![0-9]{1,5}+@)[^\s/?@:]++(?=@[A-Za-z0-9])|(?:"
     # Up to the last @ before the host, so a raw @ inside the password is masked too.
-    r"(?P<value>[^\s/?]+(?=@)"
+    r"[^\s/?]+(?=@)"
     # A raw / or ? in it (base64's, a drawn password's, a raw @ after them too): then a port's
     # digits cannot start it, and a host must follow the @ (``https://host:8080/u/@me``).
     r"|(?!\d++(?:[/?]|$))[^\s/?@:]*+[/?][^\s:]{0,200}?"
-    r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))"
+    r"(?=@[A-Za-z0-9][A-Za-z0-9.-]*+(?::\d++)?(?:[/\s\"'`;,)]|$)))))"
 )
 
 
