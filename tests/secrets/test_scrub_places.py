@@ -243,6 +243,8 @@ EXAMPLES: dict[str, str] = {
     "braced JDBC value": "jdbc:sqlserver://db;user=app;password={{{}}};encrypt=true",
     "usqlpass line": "postgres:db.example.com:5432:*:app:{}",
     "Express cookieParser": "app.use(cookieParser('{}'))",
+    "JWT section's key, JSON": '"Jwt": {{\n  "Issuer": "api",\n  "Key": "{}"\n}}',
+    "JWT section's key, YAML": "jwt:\n  issuer: api\n  key: {}\n",
 }
 
 
@@ -331,6 +333,10 @@ LEFT = [
     "CREATE USER app IDENTIFIED BY $APP_PASSWORD;",
     'mysql -e "CREATE USER app IDENTIFIED WITH auth_socket"',
     "rabbitmqctl list_users",
+    '"Jwt": {"Issuer": "api", "Key": "${JWT_KEY}"}',
+    '"JwtOptions": {"KeyId": "kid-1"}',
+    "jwt:\n  key-id: kid-1\n",
+    '"Cache": {"Key": "users"}',
     'conn = f"Server=db;Password={password};"',
     "Server=db;Password={0};Encrypt=true",
     "Server=db;Password={{ db_password }};",

@@ -3,8 +3,10 @@ masked (measured on vulnerable training apps, notebooks and connection strings).
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kindling.secrets.scrub import scrub_secrets
@@ -30,9 +32,14 @@ LEFT = [
     'conn = f"Server=db;Password={password};"',
     "Server=db;Password={cfg.db_password};Encrypt=true",
     "Server=db;Password={0};",
+    'print(f"password={password!r}")',
+    'log.debug(f"Server=db;Password={self.password:>8};")',
     # A port after a user that is an email address is no password.
     "https://ada@example.com:8080@evil.com/",
     "app.use(cookieParser(process.env.COOKIE_SECRET))",
+    # A phrase that says it is a placeholder (WordPress' sample config).
+    "define( 'AUTH_KEY', 'put your unique phrase here' );",
+    "the `password` field is `required`",
     # A constant's name in capitals, given in code; a shell's variable spliced into braces.
     '        "weaviate_api_key = WEAVIATE_KEY\\n",',
     "efbundle --connection 'Data Source=db;User ID=ada;Password={;'$Credential;'here'}'",
@@ -57,6 +64,9 @@ MASKED = [
     ("redis://:password@localhost:6379/0", "password@"),
     # A URL whose user is an email address, its @ raw (an SMTP URL's).
     ("EMAIL_URL=smtp+tls://ada@example.com:Zq8kd2mWpR4tYx7N@smtp.example.com:587", "Zq8kd2mW"),
+    # A README's code span after the password word; a JWT section's bare key.
+    ("Every existing user has password `1234qwer`.", "1234qwer"),
+    ('"JwtSettings": {\n  "Issuer": "api",\n  "Key": "iwanttokillamonkey69420"\n}', "monkey"),
     # Express signs its cookies with cookieParser's first argument, whatever it reads.
     ("  app.use(cookieParser('kekse'))", "kekse"),
     # A value that is not its key's word, beside the template's.
@@ -82,7 +92,7 @@ _PASSWORD = st.text(
     st.sampled_from("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%&*+-.:;=?@^_~"),
     min_size=8,
     max_size=24,
-).filter(lambda p: any(c.isdigit() for c in p) and len(set(p)) >= 4 and p[0] not in "{$%")
+).filter(lambda p: any(c.isdigit() for c in p) and len(set(p)) >= 4 and p[0] not in "{$%:")
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,3 +103,33 @@ def test_a_drawn_password_in_braces_is_masked(password: str) -> None:
     out = scrub_secrets(text).text
     assert password not in out, out
     assert "Server=db;Uid=app;Pwd={" in out
+
+
+def test_a_copy_is_never_masked_inside_a_mask() -> None:
+    # ``password]`` masked first is a piece of ``[REDACTED:url_password]``: its copies are
+    # masked, the mask's own words are not.
+    text = "form `socks5h://[username[:password]@]host[:port]`, again password]"
+    out = scrub_secrets(text).text
+    assert out.count("[REDACTED:url_password]") == 2, out
+    assert "url_[" not in out
+
+
+# Values spelled from the words of masks (``password]``, ``url_``), in places that mask them,
+# then copied: each copy is masked, and no mask is cut or nested.
+_MASK_WORDS = st.lists(
+    st.sampled_from(["password", "url_", "]", "token", "_", "x9"]),
+    min_size=1,
+    max_size=4,
+).map("".join)
+_SHAPES = st.sampled_from(
+    ["://[user[:{}@]host", "://ada:{}@db", "password={} ", 'token: "{}"', "secret {}\n"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=_SHAPES, value=_MASK_WORDS, times=st.integers(1, 3))
+@example(shape="://ada:{}@db", value="url_password]", times=1)
+def test_every_mask_is_whole(shape: str, value: str, times: int) -> None:
+    out = scrub_secrets(shape.format(value) + f" {value}" * times).text
+    for at in [i for i in range(len(out)) if out.startswith("[REDACTED:", i)]:
+        assert re.match(r"\[REDACTED:[a-z0-9_]+\]", out[at:]), out

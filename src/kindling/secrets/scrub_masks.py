@@ -14,10 +14,12 @@ A rule's pattern ends where its author ended it, and a value can run on past it:
   something else (``"<token>:x-oauth-basic"`` keeps its user).
 
 ``mask_copies`` masks every other copy of the values the rules masked (a password a command
-printed twice). Each value was looked for in the whole text, so a text holding thousands of
-masked values (a MiB of random tokens) took time in their product: 18 s for a MiB (issue
-32, nineteenth pass). Past a size, the values a text holds are found in one pass over it,
-by their first characters, and only those are replaced, in the same order as before.
+printed twice), never inside a mask already there (``password]`` was masked inside
+``[REDACTED:url_password]``: 28th pass). Each value was looked for in the whole text, so a
+text holding thousands of masked values (a MiB of random tokens) took time in their product:
+18 s for a MiB (issue 32, nineteenth pass). Past a size, the values a text holds are found in
+one pass over it, by their first characters, and only those are replaced, in the same order
+as before.
 
 Run once by ``secrets.scrub`` on a text that had a mask. Must not import anything from Kindling
 except ``secrets.regex_cache``.
@@ -29,6 +31,7 @@ import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
 
+_MASK = cached_compile(r"(\[REDACTED:[a-z0-9_]++\])", re.ASCII)
 _GLUED_TAIL = cached_compile(r"(\[REDACTED:[a-z0-9_]++\])[A-Za-z0-9]++", re.ASCII)
 _QUOTED_TAIL = cached_compile(
     r"""(["'`])(\[REDACTED:[a-z0-9_]++\])[!#$%^&*+=?~;|<>(){}-]{1,8}+\1""", re.ASCII
@@ -55,8 +58,18 @@ def mask_copies(text: str, values: dict[str, str], shortest: int) -> str:
         candidates = _held(text, candidates, shortest)
     for value in sorted(candidates, key=len, reverse=True):
         if value in text:
-            text = text.replace(value, f"[REDACTED:{values[value]}]")
+            text = _replace_outside_masks(text, value, f"[REDACTED:{values[value]}]")
     return text
+
+
+def _replace_outside_masks(text: str, value: str, mask: str) -> str:
+    """``text`` with ``value`` replaced by ``mask``, but not inside a mask already there: a
+    value masked first may be a piece of a mask's words (``password]`` in
+    ``[REDACTED:url_password]``, from ``://[user[:password]@]host``)."""
+    if not any(value in m for m in set(_MASK.findall(text))):
+        return text.replace(value, mask)
+    parts = _MASK.split(text)  # (text, mask, text, ..., text): the group keeps the masks
+    return "".join(p if i % 2 else p.replace(value, mask) for i, p in enumerate(parts))
 
 
 def _held(text: str, values: list[str], shortest: int) -> list[str]:

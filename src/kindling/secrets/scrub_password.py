@@ -74,8 +74,8 @@ _WRITTEN_SRC = (
     # ... or set with ``=``: ``pw for staging db = <value>``
     r"|[ \t]++(?i:for|of)[ \t]++(?:[^\s=]{1,30}+[ \t]++){1,6}?=[ \t]++)"
     # an app password as Google shows it, four groups of four small letters, or one run
-    # (quoted, too: fetchmail's ``with password "<value>" is "ada" here``)
-    r"(?P<bold>\*\*)?(?P<q>[\"'])?"  # (markdown's bold around a printed one: ``**<value>**``)
+    # (quoted, too: fetchmail's ``with password "<value>" is "ada"``, a README's `<value>`)
+    r"(?P<bold>\*\*)?(?P<q>[\"'`])?"  # (markdown's bold around a printed one: ``**<value>**``)
     r"(?P<value>[a-z]{4}(?:[ ][a-z]{4}){3}(?![ ][a-z])|[^\s\"'`<>(){}\[\]]{6,64}+)(?(q)(?P=q))"
     r"(?=[\s,;.)\]}]|$)"
 )

@@ -12,7 +12,9 @@ OpenLDAP's after ``rootpw`` and ``bindpw``. SQL sets one in ``IDENTIFIED BY <pas
 tool in ``mysqladmin password <password>``; RabbitMQ's and CouchDB's nodes share an Erlang
 cookie (``RABBITMQ_ERLANG_COOKIE=<cookie>``, ``-setcookie <cookie>``), and an S3-compatible
 store (MinIO) an access key id of AWS's shape (``access_key_id = <20 capitals and digits>``).
-A connection string's password may be quoted in braces (``Password={a;b}}c}``, 28th pass).
+A connection string's password may be quoted in braces (``Password={a;b}}c}``, 28th pass), and
+an application's settings give its JWT signing key as a bare ``Key`` in a section named for JWT
+(ASP.NET's ``"Jwt": {"Key": "..."}``, read as ``Configuration["Jwt:Key"]``; YAML's ``jwt:``).
 Each place but ``IDENTIFIED BY`` is *certain*: whatever stands there is the password, however
 it reads (``AUTH my-secret-password``), but a variable, a template or a placeholder.
 
@@ -37,6 +39,9 @@ _PASSWORD = rf"(?P<value>(?!-|(?:{_MECHANISM})(?:[ \t]|$)){ARG})"
 _END = r"(?=[ \t]*+(?:[\r\n|;&]|\Z))"
 # A redis-cli prompt (``127.0.0.1:6379>``, ``redis>``, ``localhost:6379[2]>``) and blanks.
 _PROMPT = r"(?:[\w.-]{1,253}+:[0-9]{1,5}+(?:\[[0-9]{1,2}\])?>|redis>)[ \t]*+"
+
+# A format's spec after a field's name (``{pw:>8}``, ``{n:,.2f}``): Python's grammar.
+_SPEC = r"(?::(?:.?[<>=^])?[-+ ]?z?\#?0?[0-9]*+[,_]?(?:\.[0-9]++)?[bcdeEfFgGnosxX%]?)?"
 
 STORE_PLACES: tuple[Place, ...] = (
     # AUTH [user] password, alone on its line (the text's first, or after a line break: a
@@ -122,14 +127,35 @@ STORE_PLACES: tuple[Place, ...] = (
     ),
     # A connection string's value in braces (ODBC's, ADO.NET's, SQL Server's JDBC URL's):
     # Password={a;b}}c} runs to the brace no second one doubles, ``;`` and blanks included. Not
-    # a format's field (``{password}``, ``{cfg.pw}``, ``{0}``: no digit in a name) nor a
+    # a format's field (``{password}``, ``{cfg.pw!r}``, ``{0}``: no digit in a name) nor a
     # template's (``{{pw}}``) nor a shell's variable spliced in (``{;'$Credential;'here'}``).
     Place(
         ("password={", "pwd={"),
         r"(?P<keep>(?<![\w.-])(?i:password|pwd)=\{)"
-        r"(?![A-Za-z_]*+(?:\.[A-Za-z_]++)*+\}(?!\})|[0-9]{0,2}+\}|[{$%]|[^}\r\n]*?['\"]\$)"
+        rf"(?![A-Za-z_]*+(?:\.[A-Za-z_]++)*+=?(?:![rsa])?{_SPEC}\}}(?!\}})|[0-9]{{0,2}}+\}}"
+        r"|[{$%]|[^}\r\n]*?['\"]\$)"
         r"(?P<value>(?:[^}\r\n]|\}\})++)(?=\}(?:[;\"'`\s]|\Z))",
         certain=True,
+    ),
+    # A JWT section's bare key: "Jwt": {"Issuer": "x", "Key": "<value>"} (appsettings.json), a
+    # YAML section's jwt:\n  key: <value>. A few members may stand before it.
+    Place(
+        ("jwt",),
+        r"(?P<keep>\"(?i:jwt)\w{0,20}+\"[ \t]*+:[ \t]*+\{"
+        r"(?:\s*+\"\w{1,40}+\"[ \t]*+:[ \t]*+(?:\"[^\"\r\n]{0,200}+\"|[\w.-]{1,40}+)[ \t]*+,){0,8}?"
+        r"\s*+\"(?i:key|signing_?key|secret_?key|issuer_?signing_?key)\"[ \t]*+:[ \t]*+\")"
+        r"(?P<value>[^\"\r\n]++)(?=\")",
+        certain=True,
+        kind="secret",
+    ),
+    Place(
+        ("jwt:",),
+        r"(?P<keep>(?<![^\n])(?P<indent>[ \t]*+)(?i:jwt)\w{0,20}+:[ \t]*+\r?\n"
+        r"(?:(?P=indent)[ \t]++[\w.-]{1,40}+:[^\r\n]*+\r?\n){0,8}?"
+        r"(?P=indent)[ \t]++(?i:key|signing[_-]?key|secret[_-]?key):[ \t]++[\"']?)"
+        r"(?P<value>[^\s\"']++)",
+        certain=True,
+        kind="secret",
     ),
     # MySQL's admin tool sets a new password as its command's argument: mysqladmin -u root
     # password 'PW' (a -p before it is mysqladmin's own flag, masked by scrub_commands).

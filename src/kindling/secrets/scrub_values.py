@@ -103,7 +103,7 @@ _LEAVE_VALUE_SRC = r"""
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
     | [A-Za-z0-9_-]{1,16}?(?:x{5,}|X{5,}|\*{4,})[A-Za-z0-9]{0,6}={0,2}  # sk-D57rVxxxxx, gho_****
-    | (?:[A-Za-z]++_){1,5}(?i:here) | (?:[A-Za-z]++[ ]){0,5}goes[ ]here  # API_KEY_HERE, goes here
+    | [A-Za-z0-9]\w{0,60}?_(?i:here) | (?i:[\w ]{0,40}?\b(?:goes|your|put|enter)\b[\w ]{,40}?\ here)
     """
 
 # Unquoted values that are code, types or literals rather than secrets.
