@@ -40,6 +40,15 @@ LEFT = [
     # A phrase that says it is a placeholder (WordPress' sample config).
     "define( 'AUTH_KEY', 'put your unique phrase here' );",
     "the `password` field is `required`",
+    # Look-alikes of configs and builds: a JVM option, a solution's GUIDs, a setting named by
+    # its attribute ``key``, jasypt's ciphertext, Ruby's interpolation, constants, a label.
+    "# org.gradle.jvmargs=-Xmx2048m -XX:MaxPermSize=512m -XX:+HeapDumpOnOutOfMemoryError",
+    "\t\t{3789F337-2AD0-46D0-B21C-AA2CBF9B2336}.Debug|Any CPU.ActiveCfg = Debug|Any CPU",
+    '<add key="ForUserIds" value="066d5a34-ccb8-46db-ab4d-ce716272a65e;9f43b9fa-39c9" />',
+    "spring.datasource.password=ENC(+UVRlay47cQ8h4HDBhhlwrHcLi0xklHs4CFMRxJwtJE=)",
+    "redis-cli -u 'redis://:#{Rails.configuration.redis[:password]}@#{host}' --rdb x",
+    "rclone serve s3 --auth-key ACCESS_KEY_ID,SECRET_ACCESS_KEY remote:path",
+    "auth.new_password = New password\nauth.forgot_password = Forgot password?",
     # A constant's name in capitals, given in code; a shell's variable spliced into braces.
     '        "weaviate_api_key = WEAVIATE_KEY\\n",',
     "efbundle --connection 'Data Source=db;User ID=ada;Password={;'$Credential;'here'}'",
@@ -73,6 +82,9 @@ MASKED = [
     ("user=USER;password=Tr0ub4dor3xq;", "Tr0ub4dor3xq"),
     # A constant's name is a literal in a .env line (no code there).
     ("API_KEY=WEAVIATE_KEY", "WEAVIATE_KEY"),
+    # A setting named for a secret by its attribute ``key``; a passphrase with the word in it.
+    ('<add key="ApiKey" value="066d5a34-ccb8-46db-ab4d-ce716272a65e" />', "066d5a34"),
+    ("db.password = Hunter2 Zebra", "Hunter2"),
     # A private key is no address, though it starts with 0x.
     (
         "private_key = '0x" + "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'",

@@ -176,6 +176,7 @@ def about_other(m: re.Match[str], word: tuple[int, int] | None = None) -> bool:
 
 _VB_TYPE = LazyRe(r"[ \t]++As[ \t]++[A-Za-z]", re.ASCII)
 _ID_KEY = LazyRe(r"(?:[a-z](?:Id|ID)|[_-](?i:id))[\"']?[ \t]*+[:=][ \t\"']*+\Z", re.ASCII)
+_ADD_KEY = LazyRe(r"=[ \t]*+\"[^\"\r\n]{1,80}+\"[ \t]++value=", re.ASCII)
 _HCL_BLOCK = LazyRe(r"[ \t]*+(?:resource|data|module|output|provider)[ \t]++\"", re.ASCII)
 
 
@@ -188,8 +189,9 @@ def _near_key(m: re.Match[str]) -> tuple[str, str] | None:
         # an address: ``tokenAddress = '0x3643...'``)
     if leave_value(m["between"].lstrip(" \t=:\"'`") + value):
         return None  # a part of a reference: ``password: vault:secret/app#pw``
-    if _ID_KEY.search(m["between"]):
-        return None  # the value of a key that names an id: ``signature. RequestId:<uuid>``
+    if _ID_KEY.search(m["between"]) or _ADD_KEY.match(m["between"]):
+        return None  # the value of a key that names an id: ``signature. RequestId:<uuid>``;
+        # an attribute's ``key`` names the setting: ``<add key="UserIds" value="<uuid>"/>``
     if m[1].lower() == "private" and _VB_TYPE.match(text, m.end()):
         return None  # Visual Basic's ``Private <Name> As String``: a modifier, then a name
     # Given explicitly to the word (``SECRET abcdefghijklmnopqrst``), a run of letters and

@@ -13,7 +13,7 @@ Also what the key-value rule asks of a shell's words (``assignment_line``, ``env
 value set by ``export``, ``ENV``, a ``.env`` line or a command's environment (``docker run -e
 POSTGRES_PASSWORD=x``, 26th pass), among other pairs (``ansible_user=admin ansible_ssh_pass=x``)
 or on a YAML mapping's line (``yaml_literal``, 27th pass) is a literal, even one that reads as
-a name.
+a name; so is one of a connection string's ``Key=Value;`` pairs (``in_pairs``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_lines``.
@@ -155,3 +155,16 @@ def flag_literal(text: str, start: int, value: str) -> bool:
     if not line or line.startswith("-"):  # a help text's, unless a command's line continued
         return text[max(0, head_start - 3) : head_start].rstrip("\r\n").endswith(("\\", "`", "^"))
     return True
+
+
+# ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
+# every value is a literal, never a variable.
+_PAIR_BEFORE = LazyRe(r"[A-Za-z][A-Za-z ]{0,30}=[^;=\s]++;[ \t]*+", re.ASCII)
+
+
+def in_pairs(text: str, end: int) -> bool:
+    """The value ending at ``end`` is one of a connection string's ``Key=Value;`` pairs."""
+    if text[end : end + 1] != ";":
+        return False
+    line_start = text.rfind("\n", max(0, end - 300), end) + 1
+    return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None

@@ -27,6 +27,7 @@ from kindling.secrets.scrub_envline import (
     env_line,
     env_literal,
     flag_literal,
+    in_pairs,
     yaml_literal,
 )
 from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
@@ -36,6 +37,7 @@ from kindling.secrets.scrub_refs import (
     field_number,
     file_path,
     label,
+    label_line,
     named_by_key,
     names_a_secret,
     refers_elsewhere,
@@ -264,6 +266,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # a table's header (the next column's name), or a shell's pipe
     if kind == "password" and value.rstrip(".!),;").lower() in STATUS_WORDS | _PROSE_WORDS:
         return None  # (using password: YES); WARNING! Using --password via the CLI is insecure
+    if kind == "password" and label_line(text, m.start("bare")):
+        return None  # auth.new_password = New password: a properties file's label
     if value in _CODE_WORDS and _CODE_NEXT.match(text, m.end()) is not None:
         return None  # password = await read(), isValidPassword = function (u, p): code
     # "Unexpected token: operator": a word, never a generated credential; but 16+ letters
@@ -332,11 +336,13 @@ def _leave_bare(value: str, tail: str, sep: str, text: str, end: int) -> bool:
         and (
             tail.startswith((",", ")", "}"))
             or (named_by_key(value) and (value.isupper() or not assignment_line(text, end)))
-            or _CONSTANT.fullmatch(value) is not None  # api_key = WEAVIATE_KEY: a constant
+            or _CONSTANTS.fullmatch(value) is not None  # api_key = WEAVIATE_KEY: a constant
         )
-        and not _in_pairs(text, end)
+        and not in_pairs(text, end)
     ):
         return True  # a variable: f(password=pw, token=tok), self.password = password
+    if _CONSTANTS.fullmatch(value):
+        return True  # --auth-key ACCESS_KEY_ID,SECRET_ACCESS_KEY: constants' names, in capitals
     if P.identifier.fullmatch(value) and _OPERATOR_NEXT.match(text, end) is not None:
         return True  # an expression: userpass = username + ":" + password
     if P.identifier.fullmatch(value) and _UNPACKED.fullmatch(
@@ -366,21 +372,10 @@ _SWITCH_WORDS = frozenset(("yes", "no", "on", "off", "true", "false", "y", "n"))
 _SPACED_ASSIGNMENT = LazyRe(r"[ \t]++=[ \t]++", re.ASCII)
 _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
-_CONSTANT = LazyRe(r"[A-Z]{2,}+(?:_[A-Z]{2,}+)++", re.ASCII)  # a constant's name, in capitals
+_CAPITALS = r"[A-Z]{2,}+(?:_[A-Z]{2,}+)++"  # a constant's name: WEAVIATE_KEY; a list of them
+_CONSTANTS = LazyRe(rf"{_CAPITALS}(?:,{_CAPITALS})*+", re.ASCII)
 _UNPACKED = LazyRe(r"[ \t]*+(?:[A-Za-z_][\w.]*+[ \t]*+,[ \t]*+)++[A-Za-z_][\w.]*+[ \t]*+:?=[ \t]*+")
 _OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
-
-
-# ``Server=db;User Id=app;Password=x;``: in a list of ``Key=Value;`` pairs (a connection string)
-# every value is a literal, never a variable.
-_PAIR_BEFORE = LazyRe(r"[A-Za-z][A-Za-z ]{0,30}=[^;=\s]++;[ \t]*+", re.ASCII)
-
-
-def _in_pairs(text: str, end: int) -> bool:
-    if text[end : end + 1] != ";":
-        return False
-    line_start = text.rfind("\n", max(0, end - 300), end) + 1
-    return _PAIR_BEFORE.search(text[max(line_start, end - 300) : end]) is not None
 
 
 def keyed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:

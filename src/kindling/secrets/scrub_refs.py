@@ -112,6 +112,13 @@ def label(value: str) -> bool:
     return "password" in lowered or any(word in lowered for word in LOCAL_WORDS)
 
 
+def label_line(text: str, start: int) -> bool:
+    """The rest of the line from ``start`` is a label's words alone, unquoted (a properties
+    file's ``auth.new_password = New password``), not a command (``-jar app.jar``)."""
+    rest = text[start : start + 120].partition("\n")[0].rstrip()
+    return rest.replace(" ", "").rstrip("?:.!").isalpha() and label(rest)
+
+
 def slug(value: str) -> bool:
     """Words in small letters joined by ``-`` (``my-efs-filesystem``, ``my-product``):
     a resource's name or an idempotency token's, never a generated token (a password may be
@@ -157,7 +164,8 @@ _FUNCTION_BEFORE = LazyRe(
 
 
 # Travis CI's and AppVeyor's encrypted value: ``secure: <base64>``, ciphertext for the CI's key.
-_CIPHERTEXT_BEFORE = LazyRe(r"(?<![\w-])secure:[ \t]*+[\"']?\Z", re.ASCII)
+# Ciphertext only its tool decrypts: a CI's ``secure: <base64>``, jasypt's ``ENC(<base64>)``.
+_CIPHERTEXT_BEFORE = LazyRe(r"(?:(?<![\w-])secure:[ \t]*+[\"']?|(?<![\w-])ENC\()\Z", re.ASCII)
 
 
 def after_function(text: str, start: int) -> bool:
@@ -165,11 +173,13 @@ def after_function(text: str, start: int) -> bool:
     ``!GetAtt Secret.Arn``): it names the parameter or resource that holds the secret; or a
     CI's ``secure:`` (27th pass): it is ciphertext only the CI can decrypt. Asked by every
     rule that reads a token near a secret's word or alone (the near-key rules, the
-    random-token and self-named rules, the rules loaded as data)."""
+    random-token and self-named rules, the rules loaded as data); or jasypt's ``ENC(`` (28th
+    pass), ciphertext too."""
     before = text[max(0, start - 24) : start]
     if "!" in before and _FUNCTION_BEFORE.search(before) is not None:
         return True
-    return "secure:" in before and _CIPHERTEXT_BEFORE.search(before) is not None
+    ciphertext = "secure:" in before or "ENC(" in before
+    return ciphertext and _CIPHERTEXT_BEFORE.search(before) is not None
 
 
 def field_number(value: str, text: str, end: int) -> bool:

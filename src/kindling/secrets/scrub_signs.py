@@ -42,7 +42,8 @@ PATTERN_TELLS = LazyRe(r"\\[dwsDWS.]|[aA]-[zZfF]|0-9|\][+*?{]|\.[*+]|\(\?|\$\{|\
 # backslash).
 CODE_TELLS = LazyRe(
     r"\);|=>|->|::|\|\||//|</|/>|\[\]|\{\}|\\"
-    r"|\[-?[0-9]+\]|\{[A-Za-z_]\w+\}|[A-Za-z]{2}\.[A-Za-z_]{2}",
+    r"|\[-?[0-9]+\]|\{[A-Za-z_]\w+\}|[A-Za-z]{2}\.[A-Za-z_]{2}"
+    r"|\A-XX:|\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-",  # a JVM's -XX: option; .NET's {GUID}
     re.A,
 )
 CALL = LazyRe(r"[A-Za-z_]{2}\w*+\([\w.,]*+\)", re.A)  # ``b64decode(key)``, ``get()``

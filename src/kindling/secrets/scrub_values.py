@@ -86,7 +86,7 @@ class LazyRe:
 
 _LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
-    | \$\$?\{.* | \$\$?\(.*        # ${VAR}, ${{ secrets.X }}, $(pass show x); compose's $${X}
+    | \$\$?\{.* | \$\$?\(.* | \#\{.*  # ${VAR}, ${{ secrets.X }}, $(pass x), $${X}, Ruby's #{x}
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
     | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
     | (?:~?(?:/[\w.-]++)*?/)?[A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt
