@@ -56,18 +56,20 @@ def mask_copies(text: str, values: dict[str, str], shortest: int) -> str:
     candidates = list(values)
     if len(candidates) > 8 and len(candidates) * len(text) > _INDEXED_WORK:
         candidates = _held(text, candidates, shortest)
+    # The masks the text may hold, read once: a value that is a piece of one (``password]`` in
+    # ``[REDACTED:url_password]``, from ``://[user[:password]@]host``) is replaced outside them.
+    masks = set(_MASK.findall(text)) | {f"[REDACTED:{kind}]" for kind in values.values()}
     for value in sorted(candidates, key=len, reverse=True):
         if value in text:
-            text = _replace_outside_masks(text, value, f"[REDACTED:{values[value]}]")
+            mask = f"[REDACTED:{values[value]}]"
+            if any(value in m for m in masks):
+                text = _replace_outside_masks(text, value, mask)
+            else:
+                text = text.replace(value, mask)
     return text
 
 
 def _replace_outside_masks(text: str, value: str, mask: str) -> str:
-    """``text`` with ``value`` replaced by ``mask``, but not inside a mask already there: a
-    value masked first may be a piece of a mask's words (``password]`` in
-    ``[REDACTED:url_password]``, from ``://[user[:password]@]host``)."""
-    if not any(value in m for m in set(_MASK.findall(text))):
-        return text.replace(value, mask)
     parts = _MASK.split(text)  # (text, mask, text, ..., text): the group keeps the masks
     return "".join(p if i % 2 else p.replace(value, mask) for i, p in enumerate(parts))
 
