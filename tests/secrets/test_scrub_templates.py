@@ -23,6 +23,7 @@ LEFT = [
     "var isValidPassword = function (user, password) {",
     "    host, port, username, password = ftp_writable",
     "    a.user, a.password := creds",
+    "user, password = 'ada', os.environ['PW']",
     # Placeholders: a name ending in HERE, a fill of X's after a label, padded.
     '    api_key=\\"PINECONE_API_KEY_HERE\\",\\n',
     "SharedAccessKeyName=test;SharedAccessKey=THISISATESTKEYXXXXXXXXXXXXXXXXXXXXXXXXXXXX=",
@@ -82,6 +83,9 @@ MASKED = [
     ("user=USER;password=Tr0ub4dor3xq;", "Tr0ub4dor3xq"),
     # A constant's name is a literal in a .env line (no code there).
     ("API_KEY=WEAVIATE_KEY", "WEAVIATE_KEY"),
+    # Names unpacked from literals: each takes the literal in its place (not the user's).
+    ("user, password = 'ada', 'Tr0ub4dor3xq'", "Tr0ub4dor3xq"),
+    ('    host, port, user, password = "db", "5432", "app", "Zq8kd2mWp"\n', "Zq8kd2mWp"),
     # A setting named for a secret by its attribute ``key``; a passphrase with the word in it.
     ('<add key="ApiKey" value="066d5a34-ccb8-46db-ab4d-ce716272a65e" />', "066d5a34"),
     ("db.password = Hunter2 Zebra", "Hunter2"),
@@ -145,3 +149,12 @@ def test_every_mask_is_whole(shape: str, value: str, times: int) -> None:
     out = scrub_secrets(shape.format(value) + f" {value}" * times).text
     for at in [i for i in range(len(out)) if out.startswith("[REDACTED:", i)]:
         assert re.match(r"\[REDACTED:[a-z0-9_]+\]", out[at:]), out
+
+
+@settings(max_examples=60, deadline=None)
+@given(password=_PASSWORD, quote=st.sampled_from(["'", '"']))
+def test_each_unpacked_name_takes_its_own_literal(password: str, quote: str) -> None:
+    text = f"    user, password = {quote}ada{quote}, {quote}{password}{quote}\n"
+    out = scrub_secrets(text).text
+    assert password not in out, out
+    assert f"{quote}ada{quote}" in out

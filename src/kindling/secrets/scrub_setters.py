@@ -5,8 +5,9 @@ secret's key, given one string literal (``getToken("name")`` looks one up by nam
 left); and a credential type's constructor given its one literal (``new
 AzureKeyCredential("x")``, ``ApiKeyCredential("x")``; issue 32, 24th pass).
 ``${DB_PASSWORD:-hunter2}``, ``${TOKEN=x}``, Spring's ``${search.api-key:x}``: the literal a
-parameter holds when it is unset. Both are judged as the key rule judges a value
-(``leave_value``, ``too_short``). Loaded with the key-value rules
+parameter holds when it is unset. ``user, password = "ada", "x"``: each name unpacked from
+a literal takes the literal in its place (``tuple_rule``, 28th pass). All are judged as the key
+rule judges a value (``leave_value``, ``too_short``). Loaded with the key-value rules
 (``secrets.scrub_keyed.keyed_rules``). Must not import anything from Kindling except
 ``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_refs`` (a name, a slug).
 """
@@ -96,3 +97,38 @@ def setter_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
 def shell_default_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
     """``${DB_PASSWORD:-x}``: woken by ``${``."""
     return ("${",), LazyPattern(_SHELL_DEFAULT_SRC, re.ASCII), _shell_default
+
+
+# ``user, password = "ada", "x"``: names unpacked from as many literals, one statement on its
+# line (28th pass). Each name takes the literal in its place; the key rule would give the
+# first literal after ``password =`` to it, and mask the user's name instead.
+_LIT = r"""(?:"[^"\r\n\\]{0,200}+"|'[^'\r\n\\]{0,200}+')"""
+_TUPLE_SRC = (
+    r"(?m:^)[ \t]*+(?P<names>[A-Za-z_][\w.]{0,60}+(?:[ \t]*+,[ \t]*+[A-Za-z_][\w.]{0,60}+){1,7})"
+    rf"[ \t]*+=[ \t]*+\(?(?P<values>{_LIT}(?:[ \t]*+,[ \t]*+{_LIT}){{1,7}})\)?[ \t]*+;?[ \t]*+$"
+)
+_ONE_LIT = LazyRe(_LIT, re.ASCII)
+
+
+def _tuple(m: re.Match[str]) -> tuple[str, str] | None:
+    names = [n.strip() for n in m["names"].split(",")]
+    literals = list(_ONE_LIT.finditer(m.string, m.start("values"), m.end("values")))
+    if len(names) != len(literals):
+        return None
+    text = m.string
+    pieces, kinds, at = [], [], m.start()
+    for name, lit in zip(names, literals, strict=True):
+        kind, value = key_kind(name, len(name)), lit[0][1:-1]
+        if kind is None or not value or leave_value(value) or too_short(kind, value):
+            continue
+        pieces += [text[at : lit.start() + 1], mask(kind)]
+        at = lit.end() - 1
+        kinds.append(kind)
+    if not kinds:
+        return None
+    return kinds[0], "".join([*pieces, text[at : m.end()]])
+
+
+def tuple_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
+    """Names unpacked from literals: ``user, password = "ada", "x"`` masks ``"x"``."""
+    return KEY_WORDS, LazyPattern(_TUPLE_SRC, re.ASCII), _tuple
