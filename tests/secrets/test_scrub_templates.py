@@ -152,9 +152,13 @@ def test_every_mask_is_whole(shape: str, value: str, times: int) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(password=_PASSWORD, quote=st.sampled_from(["'", '"']))
-def test_each_unpacked_name_takes_its_own_literal(password: str, quote: str) -> None:
-    text = f"    user, password = {quote}ada{quote}, {quote}{password}{quote}\n"
+@given(
+    password=_PASSWORD, quote=st.sampled_from(["'", '"']), end=st.sampled_from(["\n", "\r\n", ""])
+)
+def test_each_unpacked_name_takes_its_own_literal(password: str, quote: str, end: str) -> None:
+    # Alone, or a line of a function (not only the text's last line).
+    line = f"    user, password = {quote}ada{quote}, {quote}{password}{quote}"
+    text = f"def login():{end}{line}{end}    return connect(user, password){end}" if end else line
     out = scrub_secrets(text).text
     assert password not in out, out
     assert f"{quote}ada{quote}" in out

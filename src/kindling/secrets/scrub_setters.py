@@ -105,7 +105,8 @@ def shell_default_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
 _LIT = r"""(?:"[^"\r\n\\]{0,200}+"|'[^'\r\n\\]{0,200}+')"""
 _TUPLE_SRC = (
     r"(?m:^)[ \t]*+(?P<names>[A-Za-z_][\w.]{0,60}+(?:[ \t]*+,[ \t]*+[A-Za-z_][\w.]{0,60}+){1,7})"
-    rf"[ \t]*+=[ \t]*+\(?(?P<values>{_LIT}(?:[ \t]*+,[ \t]*+{_LIT}){{1,7}})\)?[ \t]*+;?[ \t]*+$"
+    rf"[ \t]*+=[ \t]*+\(?(?P<values>{_LIT}(?:[ \t]*+,[ \t]*+{_LIT}){{1,7}})\)?"
+    r"[ \t]*+;?[ \t]*+\r?(?m:$)"  # (the line's end, not only the text's)
 )
 _ONE_LIT = LazyRe(_LIT, re.ASCII)
 
