@@ -23,7 +23,6 @@ LEFT = [
     "var isValidPassword = function (user, password) {",
     "    host, port, username, password = ftp_writable",
     "    a.user, a.password := creds",
-    "user, password = 'ada', os.environ['PW']",
     # Placeholders: a name ending in HERE, a fill of X's after a label, padded.
     '    api_key=\\"PINECONE_API_KEY_HERE\\",\\n',
     "SharedAccessKeyName=test;SharedAccessKey=THISISATESTKEYXXXXXXXXXXXXXXXXXXXXXXXXXXXX=",
@@ -86,6 +85,8 @@ MASKED = [
     # Names unpacked from literals: each takes the literal in its place (not the user's).
     ("user, password = 'ada', 'Tr0ub4dor3xq'", "Tr0ub4dor3xq"),
     ('    host, port, user, password = "db", "5432", "app", "Zq8kd2mWp"\n', "Zq8kd2mWp"),
+    # A call's arguments on their own line are no tuple: the key's literal is its own.
+    ('conn = connect(\n    host, port, password="hunter2x", timeout=3,\n)', "hunter2x"),
     # A setting named for a secret by its attribute ``key``; a passphrase with the word in it.
     ('<add key="ApiKey" value="066d5a34-ccb8-46db-ab4d-ce716272a65e" />', "066d5a34"),
     ("db.password = Hunter2 Zebra", "Hunter2"),

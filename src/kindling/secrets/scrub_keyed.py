@@ -45,7 +45,12 @@ from kindling.secrets.scrub_refs import (
     spells_its_key,
     yaml_tag,
 )
-from kindling.secrets.scrub_setters import setter_rule, shell_default_rule, tuple_rule
+from kindling.secrets.scrub_setters import (
+    setter_rule,
+    shell_default_rule,
+    tuple_rule,
+    unpacked_literals,
+)
 from kindling.secrets.scrub_signs import keyed_draw
 from kindling.secrets.scrub_values import (
     VERSION_RANGE,
@@ -211,8 +216,7 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None  # (update_password: "on_create": Ansible's policy, quoted or not)
         if len(quoted) == 1 or quoted.lower() in _SWITCH_WORDS:
             return None  # MYSQL_RANDOM_ROOT_PASSWORD: "1", ALLOW_EMPTY_PASSWORD: "yes": a switch
-        names = _NAMES.fullmatch(line_head(text, key_end) or "")
-        if names and "," in text[m.end() : m.end() + 2]:
+        if "," in text[m.end() : m.end() + 2] and unpacked_literals(text, key_end):
             return None  # user, password = "ada", "x": the tuple rule gives each its literal
         if _JOINED.fullmatch(quoted):
             return None  # "Password=" + Load() + ";": code between two strings, no string
@@ -377,8 +381,7 @@ _ASSIGNED_NEXT = LazyRe(r"[ \t]*+=(?!=)", re.ASCII)
 _STRING_PREFIXES = frozenset(("b", "f", "r", "u", "rb", "br", "fr", "rf"))
 _CAPITALS = r"[A-Z]{2,}+(?:_[A-Z]{2,}+)++"  # a constant's name: WEAVIATE_KEY; a list of them
 _CONSTANTS = LazyRe(rf"{_CAPITALS}(?:,{_CAPITALS})*+", re.ASCII)
-_NAMES_SRC = r"[ \t]*+(?:[A-Za-z_][\w.]*+[ \t]*+,[ \t]*+)++[A-Za-z_][\w.]*+"  # a, b, password
-_NAMES, _UNPACKED = LazyRe(_NAMES_SRC), LazyRe(_NAMES_SRC + r"[ \t]*+:?=[ \t]*+")
+_UNPACKED = LazyRe(r"[ \t]*+(?:[A-Za-z_][\w.]*+[ \t]*+,[ \t]*+)++[A-Za-z_][\w.]*+[ \t]*+:?=[ \t]*+")
 _OPERATOR_NEXT = LazyRe(r"[ \t]++(?:[-+*/%|^?]|&&|or|and|if|else)[ \t]", re.ASCII)
 
 

@@ -9,14 +9,17 @@ parameter holds when it is unset. ``user, password = "ada", "x"``: each name unp
 a literal takes the literal in its place (``tuple_rule``, 28th pass). All are judged as the key
 rule judges a value (``leave_value``, ``too_short``). Loaded with the key-value rules
 (``secrets.scrub_keyed.keyed_rules``). Must not import anything from Kindling except
-``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_refs`` (a name, a slug).
+``secrets.scrub_values``, ``secrets.scrub_keys``, ``secrets.scrub_refs`` (a name, a slug),
+``secrets.scrub_files`` (``LIT``, a literal) and ``secrets.scrub_lines``.
 """
 
 from __future__ import annotations
 
 import re
 
+from kindling.secrets.scrub_files import LIT
 from kindling.secrets.scrub_keys import KEY_WORDS, key_end_src, key_kind
+from kindling.secrets.scrub_lines import line_at
 from kindling.secrets.scrub_refs import names_a_secret, slug
 from kindling.secrets.scrub_values import LazyPattern, LazyRe, leave_value, mask, too_short
 
@@ -102,13 +105,21 @@ def shell_default_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
 # ``user, password = "ada", "x"``: names unpacked from as many literals, one statement on its
 # line (28th pass). Each name takes the literal in its place; the key rule would give the
 # first literal after ``password =`` to it, and mask the user's name instead.
-_LIT = r"""(?:"[^"\r\n\\]{0,200}+"|'[^'\r\n\\]{0,200}+')"""
 _TUPLE_SRC = (
     r"(?m:^)[ \t]*+(?P<names>[A-Za-z_][\w.]{0,60}+(?:[ \t]*+,[ \t]*+[A-Za-z_][\w.]{0,60}+){1,7})"
-    rf"[ \t]*+=[ \t]*+\(?(?P<values>{_LIT}(?:[ \t]*+,[ \t]*+{_LIT}){{1,7}})\)?"
+    rf"[ \t]*+=[ \t]*+\(?(?P<values>{LIT}(?:[ \t]*+,[ \t]*+{LIT}){{1,7}})\)?"
     r"[ \t]*+;?[ \t]*+\r?(?m:$)"  # (the line's end, not only the text's)
 )
-_ONE_LIT = LazyRe(_LIT, re.ASCII)
+_TUPLE = LazyRe(_TUPLE_SRC, re.ASCII)
+_ONE_LIT = LazyRe(LIT, re.ASCII)
+
+
+def unpacked_literals(text: str, at: int) -> bool:
+    """The line holding ``at`` is names unpacked from literals: the tuple rule's, which the
+    key rule leaves to it (a call's arguments on their own line are not: ``host, port,
+    password="x", timeout=3,``)."""
+    line = line_at(text, at)
+    return line is not None and _TUPLE.fullmatch(line) is not None
 
 
 def _tuple(m: re.Match[str]) -> tuple[str, str] | None:
