@@ -611,6 +611,7 @@ SCRUB_MODULES = (
     "scrub_devices",
     "scrub_patterns",
     "scrub_lines",
+    "scrub_placeholders",
 )
 
 

@@ -1,4 +1,5 @@
-"""Keys drawn from letters alone (issue 32, twentieth pass), and keys printed in groups (21st).
+"""Keys drawn from letters alone (issue 32, twentieth pass), from a narrower alphabet, and keys
+printed in groups (21st).
 
 A generator may draw from letters only: of one case (``ndsbyvtebprybbvehgjqa``, a base32
 seed without its digits), or both cases with base64url's ``-`` and ``_`` (one draw of 21 in
@@ -19,6 +20,9 @@ of 12,986 of one case and 20+ letters, 2 pass (ciphertexts in sympy's examples);
 with signs, 1 (a graph in sparse6, a networkx test). Of random draws, about 2 in 3 of one
 case and 4 in 5 of both cases with signs pass (``bench/secret_drawn.py``).
 
+``base32_draw`` and ``mixed_hex`` read keys drawn from a narrower alphabet: a TOTP seed in
+base32's capitals and digits, hex digits in both cases (moved from ``scrub_rules``).
+
 ``grouped_draw`` reads a product or licence key, printed in groups of one length joined by
 ``-`` (``K7PQD-3MXW9-...``, a storage gateway's activation key): each group too short for the
 token rule's judges, and one case, which the rule took for a name in kebab-case. Of the 8,807
@@ -35,6 +39,7 @@ import re
 from kindling.secrets.scrub_values import (
     COMMON_PAIRS,
     LazyRe,
+    P,
     char_class,
     entropy,
     entropy_floor,
@@ -106,3 +111,26 @@ def grouped_draw(token: str) -> bool:
     if n > 4 * runs or entropy(low) < 3.3 or sequential(low, keyboard=True) or _HEX.fullmatch(low):
         return False
     return not (wordy(low) or any(p.isalpha() and wordy(p.lower()) for p in parts))
+
+
+_BASE32 = LazyRe(r"[A-Z2-7]{16,19}+", re.ASCII)
+
+
+def base32_draw(token: str) -> bool:
+    """16-19 characters of base32's alphabet (capitals, 2 to 7), 2+ of them digits: a TOTP
+    seed of 10 bytes (``base64.b32encode``), the draw one-case ``short_generated`` misses for
+    its letters' long runs; as varied as a draw, not typed along, not spelled from words. None
+    of the 79 such tokens in installed code and documentation passes (issue 32, 19th pass;
+    moved here from ``scrub_rules`` in the 29th)."""
+    if _BASE32.fullmatch(token) is None or not 2 <= sum(map(str.isdigit, token)) <= 8:
+        return False
+    return entropy(token) >= 3.3 and not sequential(token) and not wordy(token.lower())
+
+
+def mixed_hex(core: str) -> bool:
+    """16+ hex digits in both cases (2+ capitals, 2+ small letters, 2+ digits), not typed in
+    sequence: no digest prints so, and the entropy floors of a 62-letter draw do not fit a
+    22-letter one (issue 32, eighth pass: a draw of 20 passed them one time in three)."""
+    if len(core) < 16 or P.hex.fullmatch(core) is None or sequential(core, keyboard=True):
+        return False
+    return min(sum(map(f, core)) for f in (str.isupper, str.islower, str.isdigit)) >= 2

@@ -35,13 +35,13 @@ from kindling.secrets.scrub_encoded import (
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_keyed import keyed_rules
-from kindling.secrets.scrub_letters import drawn_letters, grouped_draw
+from kindling.secrets.scrub_letters import base32_draw, drawn_letters, grouped_draw, mixed_hex
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
 from kindling.secrets.scrub_patterns import KEY_BODY
 from kindling.secrets.scrub_printed import printed_rules
-from kindling.secrets.scrub_refs import after_function, in_reference
+from kindling.secrets.scrub_refs import after_function, in_reference, names_a_secret
 from kindling.secrets.scrub_selfnamed import selfnamed_rules
 from kindling.secrets.scrub_signs import near_signs_rule
 from kindling.secrets.scrub_sql import sql_rules
@@ -60,9 +60,7 @@ from kindling.secrets.scrub_values import (
     mask,
     mixed_case,
     random_enough,
-    sequential,
     short_generated,
-    wordy,
 )
 
 TYPE_CHECKING = False
@@ -109,6 +107,11 @@ def _pem(m: re.Match[str]) -> tuple[str, str] | None:
 
 def _whole(kind: str) -> Rule:
     return lambda m: (kind, mask(kind))
+
+
+def _shaped(kind: str) -> Rule:
+    # A vendor's token, unless elided or a placeholder (``xoxb-2347015xxxxx``, ``xoxb-***``).
+    return lambda m: None if leave_value(m[0]) else (kind, mask(kind))
 
 
 def _gated_whole(kind: str) -> Rule:
@@ -167,9 +170,12 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"].rstrip(",;)}")
     tail = m["value"][len(value) :]
     # A named scheme is strong context; without one the value must look like a credential
-    # ("Authorization: required", "Bearer tokens": prose; Bearer $token, <any text>, {{ t }}).
+    # ("Authorization: required", "Bearer tokens": prose; Bearer $token, <any text>, {{ t }};
+    # Go's header dump, "Authorization":[]string{"Bearer x"}, and nushell's ($env.TOKEN) open
+    # a structure or an expression: no token68 holds a bracket).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
-    variable = value[:1] in "<{" or (value[:1] == "$" and P.identifier.fullmatch(value[1:]))
+    variable = value[:1] in "<{[(" or (value[:1] == "$" and P.identifier.fullmatch(value[1:]))
+    variable = variable or names_a_secret(value)  # Bearer GITHUB_TOKEN: a variable's name
     if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value) or variable:
         return None
     drawn = random_enough(value) or (  # base64 with no digit drawn (1 in 1000 of 40)
@@ -214,11 +220,12 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # ``sha256=<digest>``, ``--etag=...``, ``PUBLISHABLE_KEY=``, ``cache.key=``
     if after_function(m.string, m.start()):
         return None  # MasterUserPassword: !Ref DBApiKeyRds1 names a parameter
-    before = m.string[max(0, m.start() - 30) : m.start()].lower()
-    if ssh_blob(token) or base64_fixture(before) or public_id(token) or _MANGLED.match(token):
-        return None  # an SSH key's blob, a base64 fixture (not ``base64 -d``'s), an id, a symbol
-    if basic(token):
-        return "basic_credential", mask("basic_credential")  # a docker config's "auth"
+    if ssh_blob(token) or public_id(token) or _MANGLED.match(token):
+        return None  # an SSH key's blob, an id, a symbol
+    if basic(token):  # a docker config's "auth"; ``echo -n user:pw | base64``'s output too
+        return "basic_credential", mask("basic_credential")
+    if base64_fixture(m.string[max(0, m.start() - 30) : m.start()].lower()):
+        return None  # a base64 fixture (not ``base64 -d``'s): encoded data, no credential
     core = token.replace("_", "").replace("-", "")
     if typed_in_parts(token) or grouped_draw(token):
         return "random_token", mask("random_token")  # abcd1234-ef01-gh23-ij45-kl6789012345
@@ -234,14 +241,14 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
     # part can show it: the whole of ``x86_64.manylinux2014`` mixes letters and digits too.
     whole = "." not in token and (
         short_generated(token)
-        or _base32_draw(token)
+        or base32_draw(token)
         or drawn_letters(token)
         or (
             len(token) >= 20
             and (digits_and_letters(core) or generated_letters(core) or generated_one_case(core))
         )
         or typed_placeholder(token)
-        or _mixed_hex(core)
+        or mixed_hex(core)
     )
     if not (whole or any(map(generated_part, segments)) or dotted_draw(token)):
         return None
@@ -256,9 +263,10 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
 # secret (a Telegram bot's ``<bot id>:<token>``); ``12:34`` holds no token to judge, and a
 # grep's ``file.py:12:<line>`` is a chain.
 _LABEL = cached_compile(r"[A-Za-z_][\w.$+-]{0,63}+|[0-9]{1,20}+", re.ASCII)  # (robot$ci+x)
-# A label that names a digest (its value is a hash) or, glued by ``:``, an id (``${DOC_ID:x}``).
+# A label that names a digest (its value is a hash) or an id (``${DOC_ID:x}``, ``[id=x]``).
 _HASH_LABEL = cached_compile(
-    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag|(?-i:_ID))",
+    r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag|(?-i:_ID))"
+    r"|id",  # (Terraform's ``[id=<resource id>]``)
     re.ASCII | re.IGNORECASE,
 )
 _KEY_BEFORE = cached_compile(r"[\w.-]{1,64}+\Z", re.ASCII)
@@ -294,28 +302,6 @@ def _digest(segment: str) -> bool:
         and _one_case(segment)
         and not segment.isdigit()
     )
-
-
-_BASE32 = cached_compile(r"[A-Z2-7]{16,19}+", re.ASCII)
-
-
-def _base32_draw(token: str) -> bool:
-    """16-19 characters of base32's alphabet (capitals, 2 to 7), 2+ of them digits: a TOTP
-    seed of 10 bytes (``base64.b32encode``), the draw one-case ``short_generated`` misses for
-    its letters' long runs; as varied as a draw, not typed along, not spelled from words. None
-    of the 79 such tokens in installed code and documentation passes (issue 32, 19th pass)."""
-    if _BASE32.fullmatch(token) is None or not 2 <= sum(map(str.isdigit, token)) <= 8:
-        return False
-    return entropy(token) >= 3.3 and not sequential(token) and not wordy(token.lower())
-
-
-def _mixed_hex(core: str) -> bool:
-    """16+ hex digits in both cases (2+ capitals, 2+ small letters, 2+ digits), not typed in
-    sequence: no digest prints so, and the entropy floors of a 62-letter draw do not fit a
-    22-letter one (issue 32, eighth pass: a draw of 20 passed them one time in three)."""
-    if len(core) < 16 or P.hex.fullmatch(core) is None or sequential(core, keyboard=True):
-        return False
-    return min(sum(map(f, core)) for f in (str.isupper, str.islower, str.isdigit)) >= 2
 
 
 def _one_case(hex_digits: str) -> bool:  # digests print one case; ``6d2FabeB...`` is a key's
@@ -364,7 +350,7 @@ def compile_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         lit = re.escape(literal)
         # A token percent-encoded in a URL keeps going after its first %XX.
         pattern = LazyPattern(f"{lit}(?<![A-Za-z0-9_.-]{lit}){rest}{_GLUED}{_PERCENT_TAIL}", a)
-        rules.append(((literal.lower(),), pattern, _whole(kind)))
+        rules.append(((literal.lower(),), pattern, _shaped(kind)))
     rules.append(
         (("hf_", "api_org_"), LazyPattern(r"\b(?:hf|api_org)_[A-Za-z]{34}\b", a), _huggingface)
     )

@@ -65,6 +65,8 @@ def _setter(m: re.Match[str]) -> tuple[str, str] | None:
         return None
     if built and (names_a_secret(value) or _CONSTANT.fullmatch(value)):
         return None  # AzureKeyCredential("AZURE_OPENAI_KEY"): the variable's name
+    if kind not in ("password", "secret") and slug(value.replace("_", "-")):
+        return None  # Auth.Token("access_token"): a name, as the key rule reads it
     head, tail = text[m.start() : m.start("value")], text[m.end("value") : m.end()]
     return kind, f"{head}{mask(kind)}{tail}"
 

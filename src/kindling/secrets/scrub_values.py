@@ -6,7 +6,8 @@ The leaf of the scrubber: ``secrets.scrub`` and every rule module import it, and
 none of them, so the scrubber's modules form no cycle. Loaded with the rules on the first call
 of ``scrub_secrets`` (``compile_values`` fills ``P``). Every pattern here and in the rule
 modules is compiled through ``secrets.regex_cache`` (``re.compile`` unless a hook turned the
-cache on). Must not import anything from Kindling except ``secrets.regex_cache``.
+cache on). Must not import anything from Kindling except ``secrets.regex_cache`` and
+``secrets.scrub_placeholders`` (what ``leave_value`` leaves).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 import re
 
 from kindling.secrets.regex_cache import compile as cached_compile
+from kindling.secrets.scrub_placeholders import LEAVE_VALUE_SRC
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,27 +86,6 @@ class LazyRe:
 
 # ---------------------------- value checks (sources; ``compile_values`` fills ``P`` with them)
 
-_LEAVE_VALUE_SRC = r"""
-      \[REDACTED:[a-z0-9_]+\]
-    | \$\$?\{.* | \$\$?\(.* | \#\{.*  # ${VAR}, ${{ secrets.X }}, $(pass x), $${X}, Ruby's #{x}
-    | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
-    | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
-    | (?:~?(?:/[\w.-]++)*?/)?[A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt
-      |pem|key|crt|jks|p12) | (?:hmac-)?sha(?:1|256|512)[:=][0-9a-fA-F]{32,}+  # its path; a digest
-    | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
-    | \{\.?[\w.]*\} | (?:rsa|ecdsa|ed25519)-key-[0-9]{8}  # {token}, {.data.token}; PuTTYgen's
-    | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
-    | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
-    | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
-    | <<?[^<>]+>>? | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, <<your_token>>, [PASSWORD]
-    | %(?:\(\w*\))?[sd] | (?:application|text|image|audio|video|font)/[\w.+-]++  # %s; a MIME type
-    | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
-    | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
-    | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
-    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
-    | [A-Za-z0-9_-]{1,16}?(?:x{5,}|X{5,}|\*{4,})[A-Za-z0-9]{0,6}={0,2}  # sk-D57rVxxxxx, gho_****
-    | [A-Za-z0-9]\w{0,60}?_(?i:here) | (?i:[\w ]{0,40}?\b(?:goes|your|put|enter)\b[\w ]{,40}?\ here)
-    """
 
 # Unquoted values that are code, types or literals rather than secrets.
 _CODE_VALUE_SRC = r"""
@@ -329,7 +310,7 @@ def compile_values(vendor_words: tuple[str, ...], loose_words: tuple[str, ...]) 
     """Compile the patterns of ``P`` (once, before any rule runs)."""
     a, compile = re.ASCII, cached_compile
     P.marker = compile(r"\[REDACTED:[a-z0-9_]+\]", a)
-    P.leave = compile(_LEAVE_VALUE_SRC, a | re.VERBOSE)
+    P.leave = compile(LEAVE_VALUE_SRC, a | re.VERBOSE)
     P.code = compile(_CODE_VALUE_SRC, a | re.VERBOSE)
     P.identifier = compile(r"[A-Za-z_$][\w$]*", a)
     # A single word of prose ("authentication", "Required.", "token-based") is no credential.

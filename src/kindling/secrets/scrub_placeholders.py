@@ -1,0 +1,44 @@
+"""What a value that is no secret looks like where a secret would stand, as one pattern:
+``scrub_values.leave_value`` fullmatches it, and every rule asks that before it masks.
+
+A mask already there (``[REDACTED:kind]``); a reference to a secret kept elsewhere (``${VAR}``,
+``$VAR``, ``{{ x }}``, ``!secret x``, an ARN, a vault's or a secret manager's address, a path
+to a key's file); a template's field (``{token}``, ``%s``, ``:name``, ``%NAME%``); and a
+placeholder: a fill (``***``, ``xxxx``, ``YYYY``), a name that says it is yours or goes here
+(``<your-token>``, ``sk_your_key``, ``API_KEY_HERE``, ``YourAuthToken``), and, since the 29th
+pass, a value shown elided (``sk_test_...``, ``eyJh...0M30``, ``xoxb-***``, ``AIzaXXXX``) or a
+recording's fill (``client_secret_removed``).
+
+A leaf: must not import anything.
+"""
+
+# Compiled by ``scrub_values.compile_values`` (ASCII, verbose: blanks and ``#`` comments are
+# the pattern's layout).
+LEAVE_VALUE_SRC = r"""
+      \[REDACTED:[a-z0-9_]+\]
+    | \$\$?\{.* | \$\$?\(.* | \#\{.*  # ${VAR}, ${{ secrets.X }}, $(pass x), $${X}, Ruby's #{x}
+    | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
+    | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
+    | (?:~?(?:/[\w.-]++)*?/)?[A-Za-z_][\w-]*+\.(?:ya?ml|json|toml|ini|conf|cfg|properties|xml|txt
+      |pem|key|crt|jks|p12) | (?:hmac-)?sha(?:1|256|512)[:=][0-9a-fA-F]{32,}+  # its path; a digest
+    | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
+    | \{\.?[\w.]*\} | (?:rsa|ecdsa|ed25519)-key-[0-9]{8}  # {token}, {.data.token}; PuTTYgen's
+    | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
+    | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
+    | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
+    | <<?[^<>]+>>? | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, <<your_token>>, [PASSWORD]
+    | %(?:\(\w*\))?[sd] | (?:application|text|image|audio|video|font)/[\w.+-]++  # %s; a MIME type
+    | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
+    | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
+    | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
+    | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
+    # A value elided, its middle or end cut out (29th pass: three dots, an ellipsis, three
+    # stars or four X's after up to 16 characters, up to 8 after): sk-D57rVxxxxx, gho_****,
+    # sk_test_..., eyJh...0M30, xoxb-***, AIzaXXXX, xoxb-2347015xxxxxxHa7ShEi.
+    | [A-Za-z0-9_-]{1,16}?(?:x{4,}|X{4,}|[*.…]*?(?:\*{3}|\.{3}|…)[*.…]*+)[A-Za-z0-9]{0,8}={0,2}
+    # A name that says it is yours (YourLibSqlAuthToken, YOURDIGITALOCEANTOKEN); a recording's
+    # fill (client_secret_removed); a name ending or going on after HERE (TOKEN_HERE_I_PROMISE).
+    | (?:Your|YOUR)[A-Z][A-Za-z]*+ | [\w-]{0,60}?[_-](?i:removed|redacted|omitted|scrubbed)
+    | [A-Za-z0-9]\w{0,60}?_(?i:here)(?:_\w{0,60}+)?
+    | (?i:[\w ]{0,40}?\b(?:goes|your|put|enter)\b[\w ]{,40}?\ here)  # put your phrase here
+    """
