@@ -242,15 +242,8 @@ def _query(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_secret", f"{m['keep']}{mask('url_secret')}"
 
 
-# The user of a URL that is a token: ``https://<token>@host``, ``https://<token>:x-oauth-basic@``.
-_URL_USER_SRC = r"(?P<keep>://)(?P<value>[A-Za-z0-9_.~+-]{16,200}+)(?=(?::[^\s/@?#]*+)?@)"
+# The words OAuth's servers take as a password after a token given as a URL's user.
 OAUTH_PLACEHOLDERS = frozenset({"x-oauth-basic", "x-oauth-token", "x-token-auth", "oauth2"})
-
-
-def _url_user(m: re.Match[str]) -> tuple[str, str] | None:
-    if not credential_like(m["value"]):
-        return None
-    return "url_token", f"{m['keep']}{mask('url_token')}"
 
 
 # A cookie header: each cookie whose value looks generated is a session credential, whatever
@@ -349,7 +342,6 @@ def context_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
         (("cookie",), LazyPattern(_COOKIE_SRC, a), _cookie),
         (("[redacted:aws_access_key_id]", "goog"), LazyPattern(_KEY_PAIR_SRC, a), _key_pair),
         (("secret", "key", "token", "seed", "passw"), LazyPattern(_GROUPED_SRC, a), _grouped),
-        (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (
             ("sig=", "signature=", "key=", "code=", "auth=", "credential="),
             LazyPattern(_QUERY_SRC, a),

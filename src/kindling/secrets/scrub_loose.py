@@ -80,6 +80,7 @@ _LOOSE_SRC = (
 
 _PORT = LazyRe(r"[0-9]{1,5}+(?:/|\Z)", re.A)
 _AUTHORITY = LazyRe(r"://(?:[^\s/@]{0,256}+@)?[\w.-]++\Z", re.A)  # (a user and password first)
+_USERINFO = LazyRe(r"://[^\s/@]{0,256}+\Z", re.A)
 
 
 @gated
@@ -95,9 +96,12 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     if not has_candidate(value) or m.string.startswith("(", m.end()):
         return None  # (``tokenSigner := signer.NewHS256()``: a call names a function)
     start = m.start()
-    if _PORT.match(value) and _AUTHORITY.search(m.string[max(0, start - 260) : start]):
+    before = m.string[max(0, start - 260) : start]
+    if _PORT.match(value) and _AUTHORITY.search(before):
         return None  # a URL's host and port (``https://secret-app.example.net:443/api``,
         # ``postgresql://app:pw@db.x.supabase.co:5432/postgres``)
+    if value[0] == "@" and _USERINFO.search(before):
+        return None  # a URL's user, an empty password and its host: ``https://u+token-4:@h/``
     key_match = P.loose_key.search(m.string, max(0, start - 80), start)
     if key_match is None:
         return None

@@ -137,6 +137,8 @@ def _selfnamed(m: re.Match[str]) -> tuple[str, str] | None:
     text, start = m.string, m.start()
     if _NAMED.search(token) is None or _AFTER_NAME.match(text, start + len(token)):
         return None  # no credential's name; or a call, an assignment's target, a key
+    if "://" in token:
+        return None  # a URL's scheme and user (the URL rules judge its parts)
     key, eq, value = token.rstrip("=").partition("=")  # (base64 pads only its end)
     if eq and (any(w in key.lower() for w in ABOUT_WORDS) or _CAMEL_ID.search(key)):
         return None  # the value of a key that names an id, a name, a hash: ``token_id=<uuid>``

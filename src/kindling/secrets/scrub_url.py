@@ -1,6 +1,8 @@
 """Credentials a URL hides from the key-value rules: its password, percent-encoded, or in
 its path.
 
+- The user of ``scheme://<token>@host`` when it is a token (drawn, or before OAuth's fixed
+  password word), not a login's name before a password (moved from ``scrub_context``).
 - The password of ``scheme://user:<password>@host`` (``url_password_rule``), also after a user
   masked first (a Sentry DSN's public key, a key id: issue 32, nineteenth pass); a template's
   variable (``$password``) and OAuth's fixed words after a token (``x-oauth-basic``) are left.
@@ -55,6 +57,7 @@ from kindling.secrets.scrub_values import (
     entropy,
     is_name,
     leave_value,
+    looks_generated,
     mask,
     random_enough,
     too_short,
@@ -288,9 +291,27 @@ def _drawn_segment(m: re.Match[str]) -> tuple[str, str] | None:
     return "url_secret", mask("url_secret")
 
 
+# The user of a URL that is a token: ``https://<token>@host``, ``https://<token>:x-oauth-basic@``.
+# Before a password, a user is a login's name (``gitlab+deploy-token-42:<token>@``: 29th pass),
+# unless drawn as a key is or followed by OAuth's fixed word.
+_URL_USER_SRC = r"(?P<keep>://)(?P<value>[A-Za-z0-9_.~+-]{16,200}+)(?=(?::[^\s/@?#]*+)?@)"
+
+
+def _url_user(m: re.Match[str]) -> tuple[str, str] | None:
+    if not credential_like(m["value"]):
+        return None
+    text, end = m.string, m.end("value")
+    password = text[end + 1 : text.find("@", end)] if text.startswith(":", end) else None
+    named = password is not None and password.lower() not in OAUTH_PLACEHOLDERS
+    if named and not looks_generated(m["value"]):
+        return None  # user:password@: a login's name (gitlab+deploy-token-42), not a token
+    return "url_token", f"{m['keep']}{mask('url_token')}"
+
+
 def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
     a = re.ASCII
     return [
+        (("://",), LazyPattern(_URL_USER_SRC, a), _url_user),
         (("%3d",), LazyPattern(_ENCODED_PAIR_SRC, a), _encoded_pair),
         (("%2b", "%2f", "%3d"), LazyPattern(_ENCODED_BASE64_SRC, a), _encoded_base64),
         (
