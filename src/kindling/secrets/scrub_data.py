@@ -60,6 +60,14 @@ KIND = "vendor_secret"
 # A Kubernetes Secret's entry naming its user (``username: YmFja2VuZA==``), as gitleaks' rule
 # for a Secret's ``data`` captures it: a user's name, not the secret (27th pass).
 _USER_ENTRY = LazyRe(r"(?i)[\w.-]*?(?<![a-z])user(?:name)?:[ \t]", re.ASCII)
+# A UUID given to a key that names an id (``request_id=<uuid>``, ``"userId": "<uuid>"``): an
+# id, whatever vendor's name is near (a Heroku key is a UUID near ``heroku``; 29th pass).
+_UUID = LazyRe(r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}", re.ASCII)
+_ID_KEY = LazyRe(
+    r"(?<![\w.-])(?:[\w.-]{0,60}?(?:[_.-](?i:id)|[a-z0-9]Id)|(?i:id))"
+    r"[\"']?[ \t]*+[:=][ \t]*+[\"']?\Z",
+    re.ASCII,
+)
 
 
 def _handler(min_entropy: float) -> Rule:
@@ -79,6 +87,8 @@ def _handler(min_entropy: float) -> Rule:
             return None  # base64 of a JSON document that holds no secret
         start, end = m.span(group)
         text = m.string
+        if _UUID.fullmatch(value) and _ID_KEY.search(text[max(0, start - 70) : start]):
+            return None  # request_id=<uuid>: an id
         if after_function(text, start):
             return None  # ClientSecret: !Ref Name names the parameter that holds it
         return KIND, f"{text[m.start() : start]}{mask(KIND)}{text[end : m.end()]}"

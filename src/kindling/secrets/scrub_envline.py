@@ -92,11 +92,13 @@ def assignment_line(text: str, end: int) -> bool:
 
 
 # A command's environment (``docker run -e POSTGRES_PASSWORD=x``, ``--build-arg``, ``--set``,
-# Java's ``-D``), a variable set before a command (``$ PASSWORD=x ./server``) or in a compose
-# file's list (``- MINIO_SECRET_KEY=x``): a shell's words are literals (a variable would be
-# ``$x``), even one that reads as a name.
+# Java's ``-D``), a literal named so (``kubectl create secret --from-literal=password=x``), a
+# variable set before a command (``$ PASSWORD=x ./server``) or in a compose file's list
+# (``- MINIO_SECRET_KEY=x``): a shell's words are literals (a variable would be ``$x``), even
+# one that reads as a name.
 _ENV_LITERAL = LazyRe(
-    r"(?:(?:^|[ \t])(?:(?:-e|--env|--build-arg|--set(?:-string)?)[ \t=]++[\"']?+|-D)"
+    r"(?:(?:^|[ \t])(?:(?:-e|--env|--build-arg|--set(?:-string|-literal)?|--from-literal)"
+    r"[ \t=]++[\"']?+|-D)"
     r"[A-Za-z_][\w.-]*+|(?:^|\n)[ \t]*+(?:\$[ \t]++|-[ \t]++)?[A-Z_][A-Z0-9_]*+"
     # after another key's unquoted pair and a blank, with no comma: an inventory's or a log's
     # pairs (web1 ansible_user=admin ansible_ssh_pass=x), a command's (make USER=a PASS=x)

@@ -8,7 +8,8 @@ flag from a process substitution (``--password-file <(echo X)``), or written to 
 for a secret (``echo X > ~/.config/app/token``); since the 27th pass also a value given to a
 command that hashes it (``openssl passwd -6 X``, ``mkpasswd X``), piped to one that encrypts it
 (``| ansible-vault encrypt_string``) or handed to a CI runner to mask (GitHub Actions'
-``::add-mask::X``, Azure Pipelines' ``##vso[task.setvariable ...;issecret=true]X``). Each is
+``::add-mask::X``, Azure Pipelines' ``##vso[task.setvariable ...;issecret=true]X``); since the
+29th pass a value Pulumi keeps encrypted (``pulumi config set --secret name X``). Each is
 *certain*: what is fed there is the secret.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
@@ -68,6 +69,17 @@ FED_PLACES: tuple[Place, ...] = (
         ("::add-mask::", "issecret=true"),
         r"(?P<keep>::add-mask::|##vso\[task\.setvariable\b[^\]\r\n]*?;[ \t]*+issecret=true\b"
         r"[^\]\r\n]*+\])(?P<value>[^\s\"'`]++)",
+        certain=True,
+        kind="secret",
+    ),
+    # ... or given to Pulumi to keep encrypted: pulumi config set --secret <key> <value> (the
+    # switch before the key or after the value; a key named for a secret needs none)
+    Place(
+        ("pulumi config set",),
+        rf"(?P<keep>\bpulumi[ \t]++config[ \t]++set(?=[^\r\n]{{0,300}}?[ \t]--secret\b"
+        r"|(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++[\w.:/-]*?(?i:passw|secret|token|api_?key))"
+        r"(?:[ \t]++-[\w-]++(?:=\S*+)?)*+[ \t]++[\w.:/-]++[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
         certain=True,
         kind="secret",
     ),

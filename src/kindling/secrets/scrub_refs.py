@@ -214,10 +214,11 @@ def in_reference(text: str, start: int, end: int) -> bool:
 
 # A key that names a secret kept elsewhere: a Helm chart's ``existingSecret``,
 # ``auth.existingErlangSecret``, ``existingSecretPasswordKey`` (a Kubernetes Secret's name or
-# key); Docker's and Podman's ``--secret`` (``--secret="db_pw"``, ``--secret id=npm,src=x``).
+# key); Docker's and Podman's ``--secret`` (``--secret="db_pw"``, ``--secret id=npm,src=x``);
+# Pulumi's, a switch before the config key's name (``config set --secret db:password X``).
 _EXISTING_KEY = LazyRe(r"(?<![A-Za-z0-9])(?i:existing)[A-Za-z0-9_-]*+\Z", re.ASCII)
 _CONTAINER_SECRET = LazyRe(
-    r"\b(?:docker|podman|nerdctl|buildah|buildctl)\b[^\r\n]*?[ \t]--secret\Z", re.ASCII
+    r"\b(?:docker|podman|nerdctl|buildah|buildctl|pulumi)\b[^\r\n]*?[ \t]--secret\Z", re.ASCII
 )
 
 
