@@ -245,6 +245,9 @@ EXAMPLES: dict[str, str] = {
     "Express cookieParser": "app.use(cookieParser('{}'))",
     "JWT section's key, JSON": '"Jwt": {{\n  "Issuer": "api",\n  "Key": "{}"\n}}',
     "JWT section's key, YAML": "jwt:\n  issuer: api\n  key: {}\n",
+    # Issue 32, 29th pass: a value Pulumi keeps encrypted.
+    "pulumi config set --secret": "pulumi config set --secret app:dbPassword '{}'",
+    "pulumi config set, switch after": "pulumi config set app:apiKey '{}' --secret",
 }
 
 

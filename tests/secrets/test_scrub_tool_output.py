@@ -1,0 +1,145 @@
+"""Issue 32, 29th pass: what a command prints and what a sample shows (measured on tool output
+pasted in issues, client apps' configs, auth libraries' tests and infrastructure files).
+
+A value shown elided, a header dump's structure, a URL's login name, an id and a switch are
+left; a literal a command is given by name, and a Basic credential a command prints, are
+masked."""
+
+from __future__ import annotations
+
+import base64
+import random
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from kindling.secrets.scrub import scrub_secrets
+
+LEFT = [
+    # Elided: a prefix and the elision (``...``, ``…``, ``***``, four X's), maybe a short tail.
+    'client = StripeClient("sk_test_...")',
+    '"api_key": "sk_test_...",',
+    'headers = {"Authorization": "Bearer eyJh...0M30"}',
+    "export SLACK_BOT_TOKEN=xoxb-***",
+    "export SLACK_BOT_TOKEN=xoxb-2347015xxxxxxHa7ShEi",
+    "    GOOGLE_API_KEY: AIzaXXXX #CHANGE YOUR API KEY",
+    'OPENAI_API_KEY="sk-zhj0s***\u2026CMuq"',
+    # Placeholders: "Your..." in camel case or capitals, a recording's fill, a message.
+    "EXPO_PUBLIC_LIBSQL_AUTH_TOKEN=YourLibSqlAuthToken",
+    "$ pulumi config set --secret digitalocean:token YOURDIGITALOCEANTOKEN",
+    '{"client_secret": "client_secret_removed", "code": "oauth_code_removed"}',
+    "{'Authorization': 'token private_token_removed', 'User-Agent': 'PyGithub/Python'}",
+    "$ export NPM_TOKEN=npm_REST_OF_THE_TOKEN_HERE_I_PROMISE_IT_IS_CORRECT",
+    # A header dump's structure (Go's http.Header), nushell's expression, a variable's name.
+    'Request Headers: http.Header{"Authorization":[]string{"Bearer THIS_IS_THE_TOKEN"}, '
+    '"User-Agent":[]string{"hcloud-cli/1.0"}}',
+    '-H $"Authorization: Bearer ($env.CLOUDFLARE_API_TOKEN)"',
+    "Authorization: Bearer GITHUB_TOKEN",
+    # A URL's login name before its password (GitLab's deploy token user), even when empty.
+    "git clone https://gitlab+deploy-token-497024:$TOKEN@gitlab.com/group/project.git",
+    "fatal: Authentication failed for 'https://gitlab+deploy-token-497024:@gitlab.com/g/p.git/'",
+    # Ids: a UUID given to an id's key near a vendor's name, Terraform's resource id.
+    "heroku[router]: at=info host=app.herokuapp.com "
+    "request_id=6e9f7cc6-07e6-4c59-b1d4-56f6c071ac50 status=200",
+    "wireguard_asymmetric_key.example: Creation complete after 0s "
+    "[id=lYUkV8tfAL+n3RuEJ+BwZkVu/8gKQVPFHbTi0MbJLT0=]",
+    # A name given to code where a token goes.
+    'auth = Auth.Token("access_token")',
+]
+
+
+@pytest.mark.parametrize("text", LEFT)
+def test_elided_values_structures_names_and_ids_are_left(text: str) -> None:
+    assert scrub_secrets(text).text == text
+
+
+MASKED = [
+    # Still masked beside each rule above.
+    ('client = StripeClient("sk_test_4eC39HqLyjWDarjtT1zdp7dc")', "4eC39HqLyjWDarjtT1zdp7dc"),
+    ("export SLACK_BOT_TOKEN=xoxb-2347015882-Ha7ShEiQ9vR2mQ7tLpW4zN", "Ha7ShEiQ9vR2mQ7tLpW4zN"),
+    ("Authorization: Bearer Xk9vR2mQ7tLpW4zNb8YcT3dF", "Xk9vR2mQ7tLpW4zNb8YcT3dF"),
+    (
+        'http.Header{"Authorization":[]string{"Bearer Xk9vR2mQ7tLpW4zNb8YcT3dF"}}',
+        "Xk9vR2mQ7tLpW4zNb8YcT3dF",
+    ),
+    (
+        "https://Xk9vR2mQ7tLpW4zNb8YcT3dFa1b2c3d4e5f6:x-oauth-basic@github.com/o/r",
+        "Xk9vR2mQ7tLpW4zNb8YcT3dFa1b2c3d4e5f6",
+    ),
+    (
+        "https://2b7e151628aed2a6abf7158809cf4f3c:@github.com/o/r",
+        "2b7e151628aed2a6abf7158809cf4f3c",
+    ),
+    (
+        "heroku config:set HEROKU_API_KEY=6e9f7cc6-07e6-4c59-b1d4-56f6c071ac50",
+        "6e9f7cc6-07e6-4c59-b1d4-56f6c071ac50",
+    ),
+    (
+        "aws_iam_access_key.ci: Creation complete after 1s [id=AKIAIOSFODNN7EXAMPLE]",
+        "AKIAIOSFODNN7EXAMPLE",
+    ),
+    ('auth = Auth.Token("Xk9vR2mQ7tLpW4zNb8YcT3dF")', "Xk9vR2mQ7tLpW4zNb8YcT3dF"),
+    # A literal a command is given by name: kubectl's --from-literal, Helm's --set-literal.
+    ("kubectl create secret generic db --from-literal=password=hunter2pass", "hunter2pass"),
+    ("kubectl create secret generic db --from-literal password=supersecret", "supersecret"),
+    ("helm install app ./chart --set-literal db.password=hunter2pass", "hunter2pass"),
+    # A Basic credential a command prints: base64's output, padded or not.
+    ('$ echo -n "joeuser:secretpass" | base64\nam9ldXNlcjpzZWNyZXRwYXNz\n', "am9ldXNlcjpzZWNy"),
+    # Pulumi's encrypted config: the value, not the key's name.
+    ("pulumi config set --secret redisPassword S3cr37Password", "S3cr37Password"),
+    ("pulumi config set --secret password Hunter2hunter2", "Hunter2hunter2"),
+    ("pulumi config set dbPassword S3cr37Password", "S3cr37Password"),
+    ("pulumi config set mysql:password 'hunter 22' --secret", "hunter 22"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), MASKED)
+def test_values_beside_those_rules_are_still_masked(text: str, secret: str) -> None:
+    assert secret not in scrub_secrets(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pulumi config set --secret digitalocean:token dop_v1_Xk9vR2mQ7tLpW4zNb8YcT3dF",
+        "pulumi config set --secret redisPassword S3cr37Password",
+    ],
+)
+def test_pulumi_keeps_the_config_keys_name(text: str) -> None:
+    out = scrub_secrets(text).text
+    key = text.split()[4]
+    assert f"--secret {key} [REDACTED:" in out, out
+
+
+def test_a_plain_config_value_is_left() -> None:
+    for text in ("pulumi config set aws:region us-east-1", "pulumi config set --path a.b c"):
+        assert scrub_secrets(text).text == text
+
+
+_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+# A generator's draw: 28 characters picked at random (a seed drawn, not the characters, so
+# each example is as random as a real key).
+_DRAW = st.integers(0, 2**32).map(
+    lambda seed: "".join(random.Random(seed).choices(_ALPHABET, k=28))
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(user=st.sampled_from(["joeuser", "ci-bot", "admin"]), password=_DRAW)
+@example(user="joeuser", password="secretpassXq9vR2mQ7tLpW4z")
+def test_a_basic_credential_printed_by_base64_is_masked(user: str, password: str) -> None:
+    encoded = base64.b64encode(f"{user}:{password}".encode()).decode().rstrip("=")
+    text = f'$ echo -n "{user}:$PW" | base64\n{encoded}\n'
+    assert encoded not in scrub_secrets(text).text
+
+
+@settings(max_examples=60, deadline=None)
+@given(token=_DRAW)
+def test_a_drawn_token_is_masked_whatever_its_header_dump(token: str) -> None:
+    for text in (
+        f'http.Header{{"Authorization":[]string{{"Bearer {token}"}}}}',
+        f"kubectl create secret generic x --from-literal=api-token={token}",
+        f"pulumi config set --secret app:apiToken {token}",
+    ):
+        assert token not in scrub_secrets(text).text, text
