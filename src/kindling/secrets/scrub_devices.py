@@ -11,7 +11,8 @@ key <k> address 203.0.113.5``, ``pre-shared-key <k>``, ``ip ospf authentication-
 "$9$..."``, ``authentication-key "$9$..."``). Each place is *certain*: whatever stands there is
 the password, however it reads (``cisco``), but a variable, a template or a placeholder. A
 hash (types ``5``, ``8`` and ``9``: ``$1$...``, ``$8$...``, ``$9$...`` after ``secret 9``) is
-no place's value: its digit is not ``0`` or ``7``.
+no place's value: its digit is not ``0`` or ``7``. Since the 29th pass also OpenWrt's Wi-Fi
+key (``option key 'x'`` in a ``wifi-iface``, ``uci set wireless.radio0.key='x'``).
 
 A command starts its line (indented, or after a prompt: ``Router1(config)#``) and, for the
 commands people also write in prose (``enable password``, ``username``, ``password``), its
@@ -70,6 +71,14 @@ DEVICE_PLACES: tuple[Place, ...] = (
             (("key-string", "neighbor"), _PEERS, _ENDS_LINE),
         )
         for outside, inside in _STARTS
+    ),
+    # OpenWrt's UCI: a Wi-Fi interface's key (its PSK), in /etc/config/wireless
+    # (``option key 'x'``) or set with ``uci set wireless.<section>.key='x'`` (29th pass).
+    Place(
+        ("option key", "uci set wireless."),
+        r"(?P<keep>(?:^|(?<=\n))[ \t]*+option[ \t]++key[ \t]++|\buci[ \t]++set[ \t]++wireless"
+        r"\.[\w@\[\]-]{1,64}+\.key=)(?P<value>'[^'\r\n]++'|\"[^\"\r\n]++\"|[^\s'\"]++)",
+        certain=True,
     ),
     # Junos: a secret in its reversible $9$ form, quoted, after the statement that keeps it.
     Place(

@@ -9,8 +9,9 @@ for a secret (``echo X > ~/.config/app/token``); since the 27th pass also a valu
 command that hashes it (``openssl passwd -6 X``, ``mkpasswd X``), piped to one that encrypts it
 (``| ansible-vault encrypt_string``) or handed to a CI runner to mask (GitHub Actions'
 ``::add-mask::X``, Azure Pipelines' ``##vso[task.setvariable ...;issecret=true]X``); since the
-29th pass a value Pulumi keeps encrypted (``pulumi config set --secret name X``). Each is
-*certain*: what is fed there is the secret.
+29th pass a value Pulumi keeps encrypted (``pulumi config set --secret name X``) and a DVC
+remote's secret option (``dvc remote modify --local r password X``). Each is *certain*
+(what is fed there is the secret) but DVC's, whose value may be a path or a variable.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
 from Kindling except ``secrets.scrub_files`` (``Place``, ``ARG``, ``ON``).
@@ -82,6 +83,14 @@ FED_PLACES: tuple[Place, ...] = (
         rf"(?P<value>(?!-){ARG})",
         certain=True,
         kind="secret",
+    ),
+    # ... or given to DVC for a remote's secret option, kept in .dvc/config.local with --local:
+    # dvc remote modify --local myremote password X (not keyfile, a path)
+    Place(
+        ("remote modify",),
+        r"(?P<keep>\bdvc[ \t]++remote[ \t]++modify(?:[ \t]++-[\w-]++)*+[ \t]++[\w.-]++[ \t]++"
+        r"(?!keyfile\b)[\w]*?(?:password|passphrase|secret|token|key(?!_?id\b))[\w]*+[ \t]++)"
+        rf"(?P<value>(?!-){ARG})",
     ),
     # ... or given to a command that hashes it: openssl passwd -6 -salt S X, mkpasswd X
     Place(
