@@ -15,6 +15,8 @@ store (MinIO) an access key id of AWS's shape (``access_key_id = <20 capitals an
 A connection string's password may be quoted in braces (``Password={a;b}}c}``, 28th pass), and
 an application's settings give its JWT signing key as a bare ``Key`` in a section named for JWT
 (ASP.NET's ``"Jwt": {"Key": "..."}``, read as ``Configuration["Jwt:Key"]``; YAML's ``jwt:``).
+Kafka's JAAS login module lists its users' passwords as options (``user_alice="..."``, 29th
+pass).
 Each place but ``IDENTIFIED BY`` is *certain*: whatever stands there is the password, however
 it reads (``AUTH my-secret-password``), but a variable, a template or a placeholder.
 
@@ -163,6 +165,16 @@ STORE_PLACES: tuple[Place, ...] = (
         ("mysqladmin",),
         r"(?P<keep>\bmysqladmin\b[^\r\n|;&]{0,200}?[ \t](?i:password)[ \t]++)"
         rf"(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
+    # A JAAS login module's users (Kafka's PlainLoginModule: ``user_alice="<password>"``), an
+    # option of a statement: ``name="value"`` pairs apart by blanks or lines, then ``;`` (29th
+    # pass), woken only by a text that names a login module. Code's keyword arguments
+    # (``user_name="ada", ...``) are apart by commas.
+    Place(
+        ("loginmodule",),
+        r'(?<=[ \t\n\\])(?P<keep>user_[\w.-]{1,64}+=")(?P<value>[^"\r\n]{1,200}+)'
+        r'(?="(?:[ \t]*+\\?\r?\n?[ \t]*+[\w.-]{1,64}+="[^"\r\n]{0,200}+")*+[ \t]*+;)',
         certain=True,
     ),
 )
