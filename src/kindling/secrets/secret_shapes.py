@@ -284,8 +284,10 @@ FREE_SHAPES: tuple[tuple[str, str, str], ...] = (
         (
             "password_hash",
             f"${n}$",
-            f"(?<![A-Za-z0-9$])\\${n}\\$(?:rounds=[0-9]+\\$)?[./A-Za-z0-9]{{1,16}}\\$"
-            "[./A-Za-z0-9]{22,86}(?![./A-Za-z0-9])",
+            # (base64's ``+`` and padding too: Mosquitto's password file writes salt and hash
+            # so, and a mask must take the hash whole: 29th pass)
+            f"(?<![A-Za-z0-9$])\\${n}\\$(?:rounds=[0-9]+\\$)?[./A-Za-z0-9+]{{1,24}}={{0,2}}\\$"
+            "[./A-Za-z0-9+]{22,88}={0,2}(?![./A-Za-z0-9+=])",
         )
         for n in ("1", "5", "6", "8", "apr1")
     ),
