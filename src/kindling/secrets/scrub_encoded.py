@@ -106,31 +106,23 @@ def _document_with_secret(text: str) -> bool:
     return _HOLDS_SECRET[0](text)
 
 
-# git's base85 alphabet (``git show --binary``, ``git format-patch --binary``).
-_BASE85 = cached_compile(r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]*+", re.ASCII)
-
-
-def git_base85(block: str) -> bool:
-    """Every data line of a ``GIT binary patch`` block measures as git's base85 does: its first
-    letter gives its bytes (A-Z 1 to 26, a-z 27 to 52), five characters carry each four of them.
-    A secret pasted after the header does not (``ghp_...`` is no line of 33 bytes)."""
-    for line in block.splitlines()[1:]:
-        if not line or line.startswith(("literal ", "delta ")):
-            continue
-        size = ord(line[0]) - (64 if line[0] <= "Z" else 70)
-        if len(line) - 1 != 5 * ((size + 3) // 4) or not _BASE85.fullmatch(line, 1):
-            return False
-    return True
-
-
 def basic(token: str) -> bool:
-    """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential)."""
+    """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential), or of
+    SASL PLAIN's ``[authzid]NUL user NUL password`` (SMTP's ``AUTH PLAIN``, IMAP's, XMPP's:
+    29th pass)."""
     if len(token) < 12 or len(token) % 4 == 1 or not may_be_text(token):
         return False
     raw = decoded(token)
     if raw is None or not printable(raw):
         return False
-    return BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None
+    return BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None or (
+        _SASL_PLAIN.fullmatch(raw.decode("latin-1")) is not None
+    )
+
+
+_SASL_PLAIN = cached_compile(
+    r"[\x21-\x7e]{0,64}+\x00[\x21-\x7e]{1,64}+\x00[\x20-\x7e]{4,}+", re.ASCII
+)
 
 
 _PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"

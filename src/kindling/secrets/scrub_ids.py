@@ -13,7 +13,8 @@ block's ``-----BEGIN``, whose label the encoded-PEM rule reads first). Issue 32,
 pass: a ULID after an id's prefix (``ord_01HQ...``), a blockchain's address (Ethereum's, a
 Bitcoin address by bech32 or by its checksum), AWS's ids of users and roles (``AIDA``,
 ``AROA``), and a digest with its algorithm (``sha512-...``). Issue 32, 25th pass: an LLM API's
-objects (``msg_01...``, ``toolu_01...``, ``chatcmpl-...``, ``call_...``). Each format is drawn,
+objects (``msg_01...``, ``toolu_01...``, ``chatcmpl-...``, ``call_...``); 29th pass, a
+Syncthing device's id (eight groups of seven in base32). Each format is drawn,
 so only its fixed parts (or its checksum) tell it from a key.
 
 Must not import anything from Kindling except ``secrets.scrub_values``.
@@ -55,7 +56,9 @@ _PUBLIC = re.compile(
     r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{38,87}+"
     r"|A(?:IDA|ROA|GPA|IPA|NPA|NVA)[A-Z0-9]{16,17}"
     # A digest as lock files and SRI give it, in base64 or base64url (issue 32, 24th pass).
-    r"|sha(?:256|384|512)-[A-Za-z0-9+/_-]{20,}+={0,2}",
+    r"|sha(?:256|384|512)-[A-Za-z0-9+/_-]{20,}+={0,2}"
+    # Syncthing's device id: its certificate's digest in eight groups of base32 (29th pass).
+    r"|[A-Z2-7]{7}(?:-[A-Z2-7]{7}){7}",
     re.ASCII,
 )
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

@@ -14,8 +14,7 @@ to them, and it is published on purpose.
 
 A member whose value starts with a vendor's prefix (``ghp_``, ``AKIA``) is a token wherever it
 stands, and is read by the other rules. Loaded on the first text that holds one of them. Must
-not import anything from Kindling except ``secrets.scrub_encoded`` (``git_base85``) and
-``secrets.secret_shapes``.
+not import anything from Kindling except ``secrets.secret_shapes``.
 """
 
 from __future__ import annotations
@@ -61,8 +60,6 @@ def public_blocks(text: str, lowered: str) -> list[tuple[int, int]]:
     pem_or_patch, _, _ = _compile()
     if "-----begin" not in lowered and "git binary patch" not in lowered:
         return []
-    from kindling.secrets.scrub_encoded import git_base85
-
     # (not git's base85 throughout: read as any text is)
     return [
         m.span()
@@ -99,3 +96,22 @@ def _vendor_token(value: str) -> bool:
         shapes = "|".join(f"{re.escape(literal)}{rest}" for _, literal, rest in TOKEN_SHAPES)
         _SHAPED = re.compile(f"(?:{shapes})", re.ASCII)
     return _SHAPED.fullmatch(value) is not None
+
+
+# git's base85 alphabet (``git show --binary``, ``git format-patch --binary``;
+# moved here from ``scrub_encoded`` in issue 32's 29th pass). Compiled at import: this module
+# is imported on the first text that holds a PEM block or a patch.
+_BASE85 = re.compile(r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]*+", re.ASCII)
+
+
+def git_base85(block: str) -> bool:
+    """Every data line of a ``GIT binary patch`` block measures as git's base85 does: its first
+    letter gives its bytes (A-Z 1 to 26, a-z 27 to 52), five characters carry each four of them.
+    A secret pasted after the header does not (``ghp_...`` is no line of 33 bytes)."""
+    for line in block.splitlines()[1:]:
+        if not line or line.startswith(("literal ", "delta ")):
+            continue
+        size = ord(line[0]) - (64 if line[0] <= "Z" else 70)
+        if len(line) - 1 != 5 * ((size + 3) // 4) or not _BASE85.fullmatch(line, 1):
+            return False
+    return True
