@@ -248,6 +248,13 @@ EXAMPLES: dict[str, str] = {
     # Issue 32, 29th pass: a value Pulumi keeps encrypted.
     "pulumi config set --secret": "pulumi config set --secret app:dbPassword '{}'",
     "pulumi config set, switch after": "pulumi config set app:apiKey '{}' --secret",
+    "dvc remote modify": "dvc remote modify --local myremote password '{}'",
+    "OpenWrt wireless key": "config wifi-iface 'default_radio0'\n\toption key '{}'\n",
+    "uci set wireless key": "uci set wireless.default_radio0.key='{}'",
+    "JAAS login module's user": (
+        "KafkaServer {{\n  org.apache.kafka.common.security.plain.PlainLoginModule required\n"
+        '  username="admin"\n  user_alice="{}";\n}};'
+    ),
 }
 
 

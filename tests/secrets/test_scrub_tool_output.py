@@ -46,7 +46,28 @@ LEFT = [
     "[id=lYUkV8tfAL+n3RuEJ+BwZkVu/8gKQVPFHbTi0MbJLT0=]",
     # A name given to code where a token goes.
     'auth = Auth.Token("access_token")',
+    # Syncthing's device id (a certificate's digest); a DVC remote's key file, a switch.
+    '<device id="5SYI2FS-LW6YAXI-JJDYETS-NDBBPIO-256MWBO-XDPXWVG-24QPUM4-PDW4UQU" name="nas">',
+    "dvc remote modify --local myremote keyfile /path/to/keyfile",
+    "dvc remote modify myremote ask_password true",
+    "dvc remote modify --local myremote secret_access_key $AWS_SECRET_ACCESS_KEY",
+    # Keyword arguments named user_... in code, with no login module in the text.
+    'connect(user_name="ada", user_role="admin")',
+    '    user_name="ada"\n    user_id="12";',
 ]
+
+
+def test_a_password_file_hash_is_masked_whole() -> None:
+    # Mosquitto writes salt and hash in base64 (``+``, ``=``): no piece of it is left.
+    text = (
+        "roger:$6$clQ4Ocu312S0qWgl$Cv2wUxgEN73c6C6jlBkswqR4AkHsvDLWvtEXZZ8NpsBLgP1WAo/qA"
+        "+WXcmEN/mjDNgdUwcxRAveqNMs2xUVQYA==\n"
+        "sub_client:$6$U+qg0/32F0g2Fh+n$fBPSkq/rfNyEQ/TkEjRgwGTTVBpvNhKSyGShovH9KHewsvJ731tD5"
+        "Zx26IHhR5RYCICt0L9qBW0/KK31UkCliw=="
+    )
+    assert scrub_secrets(text).text == (
+        "roger:[REDACTED:password_hash]\nsub_client:[REDACTED:password_hash]"
+    )
 
 
 @pytest.mark.parametrize("text", LEFT)
@@ -84,6 +105,22 @@ MASKED = [
     ("kubectl create secret generic db --from-literal=password=hunter2pass", "hunter2pass"),
     ("kubectl create secret generic db --from-literal password=supersecret", "supersecret"),
     ("helm install app ./chart --set-literal db.password=hunter2pass", "hunter2pass"),
+    # OpenWrt's Wi-Fi key, a DVC remote's password: words and digits, still the key.
+    ("config wifi-iface 'default_radio0'\n\toption key 'bpx168xiang'", "bpx168xiang"),
+    ("uci set wireless.default_radio0.key='12345678'", "12345678"),
+    ("dvc remote modify --local myremote password mypassword", "mypassword"),
+    # Kafka's JAAS users, each on its line (a properties file's, continued by \\).
+    (
+        "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\\n"
+        '    username="admin" \\\n    password="admin-secret" \\\n'
+        '    user_admin="admin-secret" \\\n    user_alice="alice-Secret7";',
+        "alice-Secret7",
+    ),
+    # SASL PLAIN, base64 of NUL user NUL password (SMTP's AUTH PLAIN), alone in a sentence.
+    (
+        "the value bm9yZXBseQBub3JlcGx5AEFuZ2xpbmcxLVdvbWIyLVdyZWNraW5nNi1SZXNlYWw3 came back",
+        "bm9yZXBseQBub3JlcGx5AEFuZ2xpbmcx",
+    ),
     # A Basic credential a command prints: base64's output, padded or not.
     ('$ echo -n "joeuser:secretpass" | base64\nam9ldXNlcjpzZWNyZXRwYXNz\n', "am9ldXNlcjpzZWNy"),
     # Pulumi's encrypted config: the value, not the key's name.
