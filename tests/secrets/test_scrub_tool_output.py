@@ -180,3 +180,35 @@ def test_a_drawn_token_is_masked_whatever_its_header_dump(token: str) -> None:
         f"pulumi config set --secret app:apiToken {token}",
     ):
         assert token not in scrub_secrets(text).text, text
+
+
+@pytest.mark.parametrize(
+    ("text", "masked", "kept"),
+    [
+        # Issue 32, 29th pass: a tuple's values may be expressions; each name takes its own.
+        ("user, password = 'ada', os.environ['PW']", None, "'ada'"),
+        ("user, password = os.environ['U'], 'Hunter2x'", "Hunter2x", "os.environ['U']"),
+        ('host, port, password = "db", 5432, "Hunter2x"', "Hunter2x", '"db"'),
+        ('user, token = cfg.get("user", "ada"), "Xk9vR2mQ7tLpW4zNb8YcT3dF"', "Xk9v", '"ada"'),
+    ],
+)
+def test_names_unpacked_from_values_and_expressions(
+    text: str, masked: str | None, kept: str
+) -> None:
+    out = scrub_secrets(text).text
+    assert kept in out, out
+    if masked is None:
+        assert out == text
+    else:
+        assert masked not in out, out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    password=_DRAW, first=st.sampled_from(["os.environ['U']", "cfg.user", "get_user()", "'ada'"])
+)
+def test_a_drawn_password_beside_an_expression_is_masked(password: str, first: str) -> None:
+    text = f"    user, password = {first}, '{password}'\n    connect(user, password)\n"
+    out = scrub_secrets(text).text
+    assert password not in out, out
+    assert first in out, out

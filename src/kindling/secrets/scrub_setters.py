@@ -104,20 +104,27 @@ def shell_default_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
     return ("${",), LazyPattern(_SHELL_DEFAULT_SRC, re.ASCII), _shell_default
 
 
-# ``user, password = "ada", "x"``: names unpacked from as many literals, one statement on its
-# line (28th pass). Each name takes the literal in its place; the key rule would give the
-# first literal after ``password =`` to it, and mask the user's name instead.
+# ``user, password = "ada", "x"``: names unpacked from as many values, one statement on its
+# line (28th pass). Each name takes the value in its place; the key rule would give the first
+# literal after ``password =`` to it, and mask the user's name instead. A value may be an
+# expression without blanks (29th pass: ``user, password = "ada", os.environ["PW"]``), which
+# is left.
+_EXPR = (  # (a call's or a subscript's brackets may hold commas and literals)
+    rf"(?:[^\s,'\"()\[\]{{}}#;]|\((?:[^()'\"\r\n]|{LIT}){{0,200}}+\)"
+    rf"|\[(?:[^\[\]'\"\r\n]|{LIT}){{0,200}}+\])++"
+)
+_ITEM_SRC = rf"{LIT}|{_EXPR}"
 _TUPLE_SRC = (
     r"(?m:^)[ \t]*+(?P<names>[A-Za-z_][\w.]{0,60}+(?:[ \t]*+,[ \t]*+[A-Za-z_][\w.]{0,60}+){1,7})"
-    rf"[ \t]*+=[ \t]*+\(?(?P<values>{LIT}(?:[ \t]*+,[ \t]*+{LIT}){{1,7}})\)?"
+    rf"[ \t]*+=[ \t]*+\(?(?P<values>(?:{_ITEM_SRC})(?:[ \t]*+,[ \t]*+(?:{_ITEM_SRC})){{1,7}})\)?"
     r"[ \t]*+;?[ \t]*+\r?(?m:$)"  # (the line's end, not only the text's)
 )
 _TUPLE = LazyRe(_TUPLE_SRC, re.ASCII)
-_ONE_LIT = LazyRe(LIT, re.ASCII)
+_ITEM = LazyRe(_ITEM_SRC, re.ASCII)
 
 
 def unpacked_literals(text: str, at: int) -> bool:
-    """The line holding ``at`` is names unpacked from literals: the tuple rule's, which the
+    """The line holding ``at`` is names unpacked from values: the tuple rule's, which the
     key rule leaves to it (a call's arguments on their own line are not: ``host, port,
     password="x", timeout=3,``)."""
     line = line_at(text, at)
@@ -126,14 +133,16 @@ def unpacked_literals(text: str, at: int) -> bool:
 
 def _tuple(m: re.Match[str]) -> tuple[str, str] | None:
     names = [n.strip() for n in m["names"].split(",")]
-    literals = list(_ONE_LIT.finditer(m.string, m.start("values"), m.end("values")))
-    if len(names) != len(literals):
+    items = list(_ITEM.finditer(m.string, m.start("values"), m.end("values")))
+    if len(names) != len(items):
         return None
     text = m.string
     pieces, kinds, at = [], [], m.start()
-    for name, lit in zip(names, literals, strict=True):
+    for name, lit in zip(names, items, strict=True):
         kind, value = key_kind(name, len(name)), lit[0][1:-1]
-        if kind is None or not value or leave_value(value) or too_short(kind, value):
+        if lit[0][:1] not in "'\"" or kind is None or not value or leave_value(value):
+            continue  # an expression (os.environ["PW"]), another name's value, a placeholder
+        if too_short(kind, value):
             continue
         pieces += [text[at : lit.start() + 1], mask(kind)]
         at = lit.end() - 1
@@ -144,5 +153,5 @@ def _tuple(m: re.Match[str]) -> tuple[str, str] | None:
 
 
 def tuple_rule() -> tuple[tuple[str, ...], LazyPattern, Rule]:
-    """Names unpacked from literals: ``user, password = "ada", "x"`` masks ``"x"``."""
+    """Names unpacked from values: ``user, password = "ada", "x"`` masks ``"x"``."""
     return KEY_WORDS, LazyPattern(_TUPLE_SRC, re.ASCII), _tuple
