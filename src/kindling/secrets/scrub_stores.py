@@ -169,12 +169,13 @@ STORE_PLACES: tuple[Place, ...] = (
     ),
     # A JAAS login module's users (Kafka's PlainLoginModule: ``user_alice="<password>"``), an
     # option of a statement: ``name="value"`` pairs apart by blanks or lines, then ``;`` (29th
-    # pass), woken only by a text that names a login module. Code's keyword arguments
-    # (``user_name="ada", ...``) are apart by commas.
+    # pass; at most 32 options after it, so a long list stays linear), woken only by a text
+    # that names a login module. Code's keyword arguments (``user_name="ada", ...``) are apart
+    # by commas.
     Place(
         ("loginmodule",),
         r'(?<=[ \t\n\\])(?P<keep>user_[\w.-]{1,64}+=")(?P<value>[^"\r\n]{1,200}+)'
-        r'(?="(?:[ \t]*+\\?\r?\n?[ \t]*+[\w.-]{1,64}+="[^"\r\n]{0,200}+")*+[ \t]*+;)',
+        r'(?="(?:[ \t]*+\\?\r?\n?[ \t]*+[\w.-]{1,64}+="[^"\r\n]{0,200}+"){0,32}+[ \t]*+;)',
         certain=True,
     ),
 )
