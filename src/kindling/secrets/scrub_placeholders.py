@@ -34,7 +34,8 @@ LEAVE_VALUE_SRC = r"""
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
     # A value elided, its middle or end cut out (29th pass: three dots, an ellipsis, three
     # stars or four X's after up to 16 characters, up to 8 after): sk-D57rVxxxxx, gho_****,
-    # sk_test_..., eyJh...0M30, xoxb-***, AIzaXXXX, xoxb-2347015xxxxxxHa7ShEi, ya29.c.c0Axxxx.
+    # sk_test_..., eyJh...0M30, xoxb-***, AIzaXXXX, ya29.c.c0Axxxx (a vendor's shape takes
+    # a fill of x's whole: scrub_rules).
     | [A-Za-z0-9_.-]{1,16}?(?:x{4,}|X{4,}|[*.…]*?(?:\*{3}|\.{3}|…)[*.…]*+)[A-Za-z0-9]{0,8}={0,2}
     # A name that says it is yours (YourLibSqlAuthToken, YOURDIGITALOCEANTOKEN); a recording's
     # fill (client_secret_removed); a name ending or going on after HERE (TOKEN_HERE_I_PROMISE).
