@@ -22,7 +22,7 @@ LEFT = [
     '"api_key": "sk_test_...",',
     'headers = {"Authorization": "Bearer eyJh...0M30"}',
     "export SLACK_BOT_TOKEN=xoxb-***",
-    "export SLACK_BOT_TOKEN=xoxp-2347015...",
+    "export SLACK_BOT_TOKEN=xoxp-...",
     "    GOOGLE_API_KEY: AIzaXXXX #CHANGE YOUR API KEY",
     'OPENAI_API_KEY="sk-zhj0s***\u2026CMuq"',
     # Placeholders: "Your..." in camel case or capitals, a recording's fill, a message.
@@ -80,6 +80,9 @@ MASKED = [
     # count it as the token, tests/secrets/test_scrub_self_identifying.py).
     ("export SLACK_BOT_TOKEN=xoxb-2347015xxxxxxHa7ShEi", "xoxb-2347015xxxxxxHa7ShEi"),
     ("the value ghp_" + "x" * 36 + " came back", "ghp_" + "x" * 36),
+    # A password and a pause is no elision: only a prefix's separator before the dots is.
+    ("DB_PASSWORD=hunter2...", "hunter2"),
+    ("the password is Zebra7pass\u2026", "Zebra7pass"),
     ('client = StripeClient("sk_test_4eC39HqLyjWDarjtT1zdp7dc")', "4eC39HqLyjWDarjtT1zdp7dc"),
     ("export SLACK_BOT_TOKEN=xoxb-2347015882-Ha7ShEiQ9vR2mQ7tLpW4zN", "Ha7ShEiQ9vR2mQ7tLpW4zN"),
     ("Authorization: Bearer Xk9vR2mQ7tLpW4zNb8YcT3dF", "Xk9vR2mQ7tLpW4zNb8YcT3dF"),

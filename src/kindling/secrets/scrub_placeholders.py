@@ -32,11 +32,14 @@ LEAVE_VALUE_SRC = r"""
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
-    # A value elided, its middle or end cut out (29th pass: three dots, an ellipsis, three
-    # stars or four X's after up to 16 characters, up to 8 after): sk-D57rVxxxxx, gho_****,
-    # sk_test_..., eyJh...0M30, xoxb-***, AIzaXXXX, ya29.c.c0Axxxx (a vendor's shape takes
-    # a fill of x's whole: scrub_rules).
-    | [A-Za-z0-9_.-]{1,16}?(?:x{4,}|X{4,}|[*.…]*?(?:\*{3}|\.{3}|…)[*.…]*+)[A-Za-z0-9]{0,8}={0,2}
+    # A value elided, its middle or end cut out (29th pass): three stars or four x's after up
+    # to 16 characters, up to 8 after (sk-D57rVxxxxx, gho_****, xoxb-***, AIzaXXXX,
+    # ya29.c.c0Axxxx; a vendor's shape takes a fill of x's whole: scrub_rules); three dots or
+    # an ellipsis in the middle (eyJh...0M30), or at the end after a prefix's separator
+    # (sk_test_...: "hunter2..." is a password and a pause, and is masked).
+    | [A-Za-z0-9_.-]{1,16}?(?:x{4,}|X{4,}|[*.…]*?\*{3}[*.…]*+)[A-Za-z0-9]{0,8}={0,2}
+    | [A-Za-z0-9_.-]{1,16}?(?:\.{3}|…)[*.…]*+[A-Za-z0-9]{1,8}={0,2}
+    | [A-Za-z0-9_.-]{0,15}[_.-](?:\.{3}|…)[*.…]*+
     # A name that says it is yours (YourLibSqlAuthToken, YOURDIGITALOCEANTOKEN); a recording's
     # fill (client_secret_removed); a name ending or going on after HERE (TOKEN_HERE_I_PROMISE).
     | (?:Your|YOUR)[A-Z][A-Za-z]*+ | [\w-]{0,60}?[_-](?i:removed|redacted|omitted|scrubbed)
