@@ -37,12 +37,14 @@ LEAVE_VALUE_SRC = r"""
     # ya29.c.c0Axxxx; a vendor's shape takes a fill of x's whole: scrub_rules); three dots or
     # an ellipsis in the middle (eyJh...0M30), or at the end after a prefix's separator
     # (sk_test_...: "hunter2..." is a password and a pause, and is masked).
-    | [A-Za-z0-9_.-]{1,16}?(?:x{4,}|X{4,}|[*.…]*?\*{3}[*.…]*+)[A-Za-z0-9]{0,8}={0,2}
-    | [A-Za-z0-9_.-]{1,16}?(?:\.{3}|…)[*.…]*+[A-Za-z0-9]{1,8}={0,2}
-    | [A-Za-z0-9_.-]{0,15}[_.-](?:\.{3}|…)[*.…]*+
+    | (?=[A-Za-z0-9_.-]{1,16}?(?:xxxx|XXXX|\*\*\*|\.\.\.|…))  # (a mark in reach, first)
+      [A-Za-z0-9_.-]{1,16}?(?:(?:x{4,}|X{4,}|[*.…]*?\*{3}[*.…]*+)[A-Za-z0-9]{0,8}={0,2}
+      | (?<=[_.-])(?:\.{3}|…)[*.…]*+ | (?:\.{3}|…)[*.…]*+[A-Za-z0-9]{1,8}={0,2})
     # A name that says it is yours (YourLibSqlAuthToken, YOURDIGITALOCEANTOKEN); a recording's
     # fill (client_secret_removed); a name ending or going on after HERE (TOKEN_HERE_I_PROMISE).
-    | (?:Your|YOUR)[A-Z][A-Za-z]*+ | [\w-]{0,60}?[_-](?i:removed|redacted|omitted|scrubbed)
+    | (?:Your|YOUR)[A-Z][A-Za-z]*+
+    | [\w-]{1,60}+(?<=[_-](?i:removed))|[\w-]{1,60}+(?<=[_-](?i:omitted))
+    | [\w-]{1,60}+(?<=[_-](?i:redacted))|[\w-]{1,60}+(?<=[_-](?i:scrubbed))
     | [A-Za-z0-9]\w{0,60}?_(?i:here)(?:_\w{0,60}+)?
     | (?i:[\w ]{0,40}?\b(?:goes|your|put|enter)\b[\w ]{,40}?\ here)  # put your phrase here
     """
