@@ -37,6 +37,7 @@ from kindling.secrets.scrub_refs import DOTTED_CODE, after_function
 from kindling.secrets.scrub_typed import typed_key
 from kindling.secrets.scrub_values import (
     HEXISH,
+    UUID,
     LazyPattern,
     LazyRe,
     entropy,
@@ -58,9 +59,6 @@ if TYPE_CHECKING:
 VERSION_PATH = LazyRe(
     r"v?[0-9]++(?:\.[0-9]++)++(?:[-+][A-Za-z0-9.+-]*+)?(?:/[A-Za-z0-9_.+-]++)*+", re.ASCII
 )
-
-
-UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
 
 
 def _path_word(part: str) -> bool:

@@ -39,7 +39,15 @@ from kindling.secrets.scrub_encoded import base64_text, encodes_secret
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_refs import after_function
-from kindling.secrets.scrub_values import LazyPattern, LazyRe, entropy, leave_value, mask, wordy
+from kindling.secrets.scrub_values import (
+    UUID,
+    LazyPattern,
+    LazyRe,
+    entropy,
+    leave_value,
+    mask,
+    wordy,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +70,6 @@ KIND = "vendor_secret"
 _USER_ENTRY = LazyRe(r"(?i)[\w.-]*?(?<![a-z])user(?:name)?:[ \t]", re.ASCII)
 # A UUID given to a key that names an id (``request_id=<uuid>``, ``"userId": "<uuid>"``): an
 # id, whatever vendor's name is near (a Heroku key is a UUID near ``heroku``; 29th pass).
-_UUID = LazyRe(r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}", re.ASCII)
 _ID_KEY = LazyRe(
     r"(?<![\w.-])(?:[\w.-]{0,60}?(?:[_.-](?i:id)|[a-z0-9]Id)|(?i:id))"
     r"[\"']?[ \t]*+[:=][ \t]*+[\"']?\Z",
@@ -87,7 +94,7 @@ def _handler(min_entropy: float) -> Rule:
             return None  # base64 of a JSON document that holds no secret
         start, end = m.span(group)
         text = m.string
-        if _UUID.fullmatch(value) and _ID_KEY.search(text[max(0, start - 70) : start]):
+        if UUID.fullmatch(value) and _ID_KEY.search(text[max(0, start - 70) : start]):
             return None  # request_id=<uuid>: an id
         if after_function(text, start):
             return None  # ClientSecret: !Ref Name names the parameter that holds it

@@ -12,11 +12,8 @@ Must not import anything from Kindling except ``secrets.scrub_values``.
 from __future__ import annotations
 
 import itertools
-import re
 
-from kindling.secrets.scrub_values import LOWER_HEX, UPPER_HEX, LazyRe, sequential, wordy
-
-_UUID = LazyRe(r"[0-9A-Fa-f]{8}+-(?:[0-9A-Fa-f]{4}+-){3}+[0-9A-Fa-f]{12}+", re.ASCII)
+from kindling.secrets.scrub_values import LOWER_HEX, UPPER_HEX, UUID, sequential, wordy
 
 
 def typed_key(token: str) -> bool:
@@ -128,7 +125,7 @@ def typed_in_parts(token: str) -> bool:
         return _alphabet_run(core) >= 8 and typed_placeholder(core)
     chars = set(core)
     if chars <= LOWER_HEX or chars <= UPPER_HEX:
-        if len(core) < 20 or _UUID.fullmatch(token) is not None:
+        if len(core) < 20 or UUID.fullmatch(token) is not None:
             return False
         if sum(map(str.isdigit, core)) < 4:
             return False

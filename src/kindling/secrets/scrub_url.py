@@ -41,7 +41,6 @@ import re
 from kindling.secrets.scrub_context import (
     OAUTH_PLACEHOLDERS,
     QUERY_KEYS,
-    UUID,
     credential_like,
     query_secret,
 )
@@ -51,6 +50,7 @@ from kindling.secrets.scrub_ids import DATA_MAGIC
 from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_refs import template_userinfo
 from kindling.secrets.scrub_values import (
+    UUID,
     LazyPattern,
     LazyRe,
     P,

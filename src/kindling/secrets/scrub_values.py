@@ -363,6 +363,8 @@ def decoded(token: str) -> bytes | None:
 
 
 HEXISH = LazyRe(r"[0-9a-fA-F-]++", re.ASCII)
+# A UUID, either case (an id: issue 32's line leaves it out of the secrets it counts).
+UUID = LazyRe(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
 _LONG_DIGITS = LazyRe(r"[0-9]{6}", re.ASCII)
 _DIGIT_RUN = LazyRe(r"[0-9]+", re.ASCII)
 
