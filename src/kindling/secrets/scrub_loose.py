@@ -85,9 +85,9 @@ _USERINFO = LazyRe(r"://[^\s/@]{0,256}+\Z", re.A)
 
 @gated
 def _loose(m: re.Match[str]) -> tuple[str, str] | None:
-    if m["value"].endswith("...") and leave_value(m["value"]):
-        return None  # elided (``xoxp-2347015...``), not a sentence's full stop
     value = m["value"].rstrip(".")
+    if value != m["value"] and leave_value(m["value"]):
+        return None  # dots that elide it (``xoxp-...``), not a sentence's full stop
     # The value test the end needs, first: most operators in code are followed by a name or a
     # path, and then the key is never looked at.
     long_number = value.isdigit() and len(value) >= 14

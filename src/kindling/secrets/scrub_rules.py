@@ -183,8 +183,11 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     # Go's header dump, "Authorization":[]string{"Bearer x"}, and nushell's ($env.TOKEN) open
     # a structure or an expression: no token68 holds a bracket).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
-    variable = value[:1] in "<{[(" or (value[:1] == "$" and P.identifier.fullmatch(value[1:]))
-    variable = variable or names_a_secret(value)  # Bearer GITHUB_TOKEN: a variable's name
+    variable = (
+        value[:1] in "<{[("
+        or (value[:1] == "$" and P.identifier.fullmatch(value[1:]))
+        or names_a_secret(value)  # Bearer GITHUB_TOKEN: a variable's name
+    )
     if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value) or variable:
         return None
     drawn = random_enough(value) or (  # base64 with no digit drawn (1 in 1000 of 40)
