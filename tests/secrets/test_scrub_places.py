@@ -135,6 +135,16 @@ EXAMPLES: dict[str, str] = {
     "auth pair": 'r = requests.get(url, auth=("ada", "{}"))',
     "SQL PASSWORD literal": "ALTER USER ada WITH PASSWORD '{}';",
     "rabbitmqctl add_user": "rabbitmqctl add_user ada {}",
+    "net.exe user": 'net.exe user u_svc "{}" /add /domain',
+    "crowbar -c": "crowbar -b rdp -s 10.0.0.5/32 -U users.txt -c '{}'",
+    "Postfix's sasl_passwd": "# sasl_passwd\n[smtp.example.com]:587 ada@example.com:{}",
+    "john's cracked line": (
+        "Press 'q' or Ctrl-C to abort, almost any other key for status\n{}    (sql_svc)\n"
+        "1g 0:00:00:07 DONE (2023-03-14 15:22) 0.1404g/s"
+    ),
+    "john --show": "$ john --show hash.txt\n$krb5asrep$23$ada@CORP.LOCAL:{}\n\n"
+    "1 password hash cracked, 0 left",
+    "NetExec's login": "SMB  10.129.229.59  445  DC  [+] corp.local\\ada:{} (Pwn3d!)",
     "cmdkey /pass:": "cmdkey /add:fs01 /user:ada /pass:{}",
     # Issue 32, ninth pass.
     "ipmitool -P": "ipmitool -I lanplus -H 10.0.0.5 -U admin -P {} power status",
@@ -287,6 +297,7 @@ def test_every_place_has_an_example() -> None:
     texts.append("[]byte{")  # a key as bytes: tests/secrets/test_scrub_compared.py
     texts += ["mnemonic", "wallet("]  # a wallet's: tests/secrets/test_scrub_wallets.py
     texts.append("access_key")  # an access key id's shape: tests/secrets/test_scrub_literals.py
+    texts.append("auth login")  # base64 lines: tests/secrets/test_scrub_mail_admin.py
     bare = [p for p in PLACES if not any(any(w in t for w in p.words) for t in texts)]
     assert not bare, [p.source[:60] for p in bare]
 

@@ -13,10 +13,10 @@ linear; it runs only when one of its keywords is in the lowercased text.
 Credential files' and code's places (first: they take lines whole) are in ``scrub_files``.
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``scrub_context``, ``scrub_files``, ``scrub_fed``
-(values fed to a command), ``scrub_wallets`` (a wallet's), ``scrub_headers`` (HTTP headers),
-``scrub_stores`` (a data store's own commands), ``scrub_devices`` (a network device's) and
-``scrub_refs`` (``template_userinfo``).
+from Kindling except ``secrets.scrub_values``, ``scrub_context``, ``scrub_refs`` and the
+modules whose places join the table: ``scrub_files``, ``scrub_fed`` (values fed to a command),
+``scrub_wallets``, ``scrub_headers``, ``scrub_stores``, ``scrub_devices``, ``scrub_mail``,
+``scrub_cracked``.
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ from __future__ import annotations
 import re
 
 from kindling.secrets.scrub_context import credential_like
+from kindling.secrets.scrub_cracked import CRACKED_PLACES
 from kindling.secrets.scrub_devices import DEVICE_PLACES
 from kindling.secrets.scrub_fed import FED_PLACES
 from kindling.secrets.scrub_files import ARG, CONTINUED, FILE_PLACES, ON, Place
 from kindling.secrets.scrub_headers import HEADER_PLACES
+from kindling.secrets.scrub_mail import MAIL_PLACES
 from kindling.secrets.scrub_refs import template_userinfo
 from kindling.secrets.scrub_stores import STORE_PLACES
 from kindling.secrets.scrub_values import LazyPattern, P, leave_value, mask
@@ -73,8 +75,9 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     # Windows: net user NAME PASSWORD; net use [Z:] \\server\share PASSWORD [/user:...]
     Place(
-        ("net user",),
-        rf"(?P<keep>\b(?i:net)[ \t]++(?i:user)[ \t]++(?!/){ARG}[ \t]++)(?P<value>(?![/*]){ARG})",
+        ("net user", "net.exe user"),
+        rf"(?P<keep>\b(?i:net)(?:\.exe)?[ \t]++(?i:user)[ \t]++(?!/){ARG}[ \t]++)"
+        rf"(?P<value>(?![/*]){ARG})",
     ),
     Place(
         ("net use",),
@@ -297,6 +300,8 @@ COMMAND_PLACES: tuple[Place, ...] = (
     Place(("ipmitool",), _flag("ipmitool", "-P"), certain=True),
     *STORE_PLACES,  # Redis's AUTH, requirepass and ACL SETUSER; OpenLDAP's rootpw
     *DEVICE_PLACES,  # a network device's configuration: Cisco IOS, Junos
+    *MAIL_PLACES,  # SMTP's AUTH LOGIN exchange, Postfix's password map
+    *CRACKED_PLACES,  # what john, hashcat and NetExec print of the passwords they found
     Place(
         ("zip", "7z", "rar "),
         rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){ON}[ \t]-(?:P[ \t]++|p))"
@@ -313,7 +318,8 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("securestring",),
-        rf"(?P<keep>(?i:ConvertTo-SecureString)[ \t]++(?:-String[ \t]++)?)(?P<value>{ARG})",
+        rf"(?P<keep>(?i:ConvertTo-SecureString)(?:[ \t]++-(?i:AsPlainText|Force)\b)*+"
+        rf"[ \t]++(?:-String[ \t]++)?)(?P<value>(?!-){ARG})",
     ),
     Place(("mongo",), _flag(r"mongo(?:sh|dump|restore|import|export)?", "-p")),
     # Redis's ACLs: ACL SETUSER ada on >PW ~jobs:* +@read, and a users.acl file's line
@@ -333,13 +339,6 @@ COMMAND_PLACES: tuple[Place, ...] = (
         r"(?:password|passwd|secret|psk|pre-shared-key|passphrase)(?:[ \t]++ascii-text)?"
         r"|snmp-server[ \t]++community)[ \t]++)(?!ENC\b|[=:])(?P<value>(?!-)" + ARG + ")",
     ),
-    # RabbitMQ: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD
-    Place(
-        ("rabbitmqctl",),
-        r"(?P<keep>\brabbitmqctl[ \t]++(?:-[\w-]++(?:[ \t]++[^\s-]\S*+)?[ \t]++)*?"
-        rf"(?:add_user|change_password)[ \t]++{ARG}[ \t]++)(?P<value>(?!-){ARG})",
-        certain=True,
-    ),
     # openssl enc's password (-k) and hex key (-K)
     Place(("openssl",), _flag("openssl", "-k|-K")),
     # (one place a flag: a rule masks one flag a command line, and -p -P old -N new has two)
@@ -348,6 +347,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
     Place(("usermod", "useradd"), _flag("usermod|useradd", "-p|--password"), certain=True),
     Place(("twine",), _flag("twine", "-p|--password"), certain=True),
     Place(("nuget",), _flag(r"nuget(?:\.exe)?", "-p|--password")),
+    Place(("crowbar",), _flag("crowbar", "-c"), certain=True),
     Place(
         ("evil-winrm", "crackmapexec", "nxc", "netexec", "hydra", "medusa", "kerbrute"),
         _flag(

@@ -9,7 +9,8 @@ in ``ACL SETUSER <user> on ><password>``. Its config file and server flags hold 
 ``requirepass`` and ``masterauth`` (a Sentinel's after ``sentinel auth-pass <master>``), and
 OpenLDAP's after ``rootpw`` and ``bindpw``. SQL sets one in ``IDENTIFIED BY <password>``
 (MySQL, Oracle) and ``WITH PASSWORD '<password>'`` (PostgreSQL, SQL Server), and MySQL's admin
-tool in ``mysqladmin password <password>``; RabbitMQ's and CouchDB's nodes share an Erlang
+tool in ``mysqladmin password <password>``, RabbitMQ's in ``rabbitmqctl add_user <user>
+<password>`` (and ``change_password``); RabbitMQ's and CouchDB's nodes share an Erlang
 cookie (``RABBITMQ_ERLANG_COOKIE=<cookie>``, ``-setcookie <cookie>``), and an S3-compatible
 store (MinIO) an access key id of AWS's shape (``access_key_id = <20 capitals and digits>``).
 A connection string's password may be quoted in braces (``Password={a;b}}c}``, 28th pass), and
@@ -34,9 +35,9 @@ from __future__ import annotations
 from kindling.secrets.scrub_files import ARG, Place
 
 # A password argument: not a flag, not a word in capitals nor an SMTP mechanism's name
-# (``AUTH LOGIN``, ``AUTH FAILED``, ``AUTH CRAM-MD5``).
+# (``AUTH LOGIN``, ``AUTH FAILED``, ``AUTH CRAM-MD5``), whatever follows it on the next line.
 _MECHANISM = r"[A-Z]++|CRAM-MD5|DIGEST-MD5|XOAUTH2?+|SCRAM-SHA-[0-9]++(?:-PLUS)?+"
-_PASSWORD = rf"(?P<value>(?!-|(?:{_MECHANISM})(?:[ \t]|$)){ARG})"
+_PASSWORD = rf"(?P<value>(?!-|(?:{_MECHANISM})(?![^ \t\r\n])){ARG})"
 # The end of AUTH's arguments: the line's, or a pipe or a list's.
 _END = r"(?=[ \t]*+(?:[\r\n|;&]|\Z))"
 # A redis-cli prompt (``127.0.0.1:6379>``, ``redis>``, ``localhost:6379[2]>``) and blanks.
@@ -46,13 +47,20 @@ _PROMPT = r"(?:[\w.-]{1,253}+:[0-9]{1,5}+(?:\[[0-9]{1,2}\])?>|redis>)[ \t]*+"
 _SPEC = r"(?::(?:.?[<>=^])?[-+ ]?z?\#?0?[0-9]*+[,_]?(?:\.[0-9]++)?[bcdeEfFgGnosxX%]?)?"
 
 STORE_PLACES: tuple[Place, ...] = (
+    # RabbitMQ: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD
+    Place(
+        ("rabbitmqctl",),
+        r"(?P<keep>\brabbitmqctl[ \t]++(?:-[\w-]++(?:[ \t]++[^\s-]\S*+)?[ \t]++)*?"
+        rf"(?:add_user|change_password)[ \t]++{ARG}[ \t]++)(?P<value>(?!-){ARG})",
+        certain=True,
+    ),
     # AUTH [user] password, alone on its line (the text's first, or after a line break: a
     # literal first lets the engine skip to each line instead of trying every position).
     *(
         Place(
             ("auth ", "auth\t"),
             rf"{outside}(?P<keep>{inside}[ \t]*+(?:AUTH|{_PROMPT}(?i:auth))[ \t]++"
-            rf"(?:{ARG}[ \t]++)?){_PASSWORD}{_END}",
+            rf"(?:(?!LOGIN[ \t]){ARG}[ \t]++)?){_PASSWORD}{_END}",  # (LOGIN's user: scrub_mail)
             certain=True,
         )
         for outside, inside in ((r"\A", ""), ("", r"\n"))  # (\A outside the group: tried once)
