@@ -612,6 +612,9 @@ SCRUB_MODULES = (
     "scrub_patterns",
     "scrub_lines",
     "scrub_placeholders",
+    "scrub_mail",
+    "scrub_logins",
+    "scrub_cracked",
 )
 
 

@@ -239,6 +239,15 @@ FAMILIES: tuple[Family, ...] = (
         "inngest_signing_key",
     ),
     _f("notion", lambda r: "ntn_" + r.s(11, DIGITS) + r.s(35), "notion_token"),
+    _f(
+        "mercadopago",
+        lambda r: (
+            f"{r.choice(['APP_USR-', 'TEST-'])}{r.s(16, DIGITS)}-{r.s(6, DIGITS)}"
+            f"-{r.s(32, HEX)}-{r.s(9, DIGITS)}"
+        ),
+        "mercadopago_token",
+    ),
+    _f("woocommerce", lambda r: r.choice(["ck_", "cs_"]) + r.s(40, HEX), "woocommerce_key"),
     _f("newrelic_user", lambda r: "NRAK-" + r.s(27, UPPER + DIGITS), "new_relic_api_key"),
     _f(
         "newrelic_insert",

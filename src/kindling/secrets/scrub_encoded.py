@@ -3,7 +3,7 @@
 ``secrets.scrub_rules``' stand-alone token rules ask these checks of a token that may be base64
 of text (``may_be_text``, ``base64_text``): such a token is left (a fixture sentence, a GitHub
 node id) unless the text it encodes is a secret itself (``encodes_secret``): ``user:secret``
-(an HTTP Basic or registry credential, ``basic``), a private key block, a run of 16+ hex
+(a login: ``encoded_login``, judged by ``scrub_logins``), a private key block, a run of 16+ hex
 digits (a vendor key stored encoded), or one token drawn as a key generator draws (issue 32: a
 Kubernetes Secret's ``data`` holds every value base64-encoded, so a generated API key is
 stored as base64 of it).
@@ -21,7 +21,7 @@ one of ``encoded_rules``, and ``base64_secret`` leaves a public key's run.
 
 Imported with the rules on the first call of ``scrub_secrets``. Must not import anything from
 Kindling except ``secrets.scrub_values``, ``secrets.scrub_gate``, ``secrets.scrub_der``,
-``secrets.scrub_ids`` and ``secrets.regex_cache``;
+``secrets.scrub_ids``, ``secrets.scrub_logins`` and ``secrets.regex_cache``;
 ``secrets.scrub`` hands in its scrubber (``scrub_documents_with``) to judge the document a
 token encodes (issue 32, twelfth pass: a Secret's manifest or an env file encoded whole).
 """
@@ -35,6 +35,7 @@ from kindling.secrets.regex_cache import compile as cached_compile
 from kindling.secrets.scrub_der import der_rule, public_der
 from kindling.secrets.scrub_gate import gated, has_candidate
 from kindling.secrets.scrub_ids import DATA_MAGIC, public_id
+from kindling.secrets.scrub_logins import login_kind, printable
 from kindling.secrets.scrub_values import (
     LazyPattern,
     decoded,
@@ -55,14 +56,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kindling.secrets.scrub_values import Rule
 
-# ``user:secret``, not ``https://host`` (base64 of a URL is a tracking link, not a login): a
-# secret of 4+ characters (``admin:admin``), a blank inside it but not at its ends; not a time
-# or a run of numbers (``12:34:56``; issue 32, 24th pass).
-BASIC = cached_compile(
-    r"(?![\d:]++\Z)[\w.@+-]{1,64}+:(?!//)(?=[\x20-\x7e]{4,}+\Z)"
-    r"[\x21-\x7e](?:[\x20-\x7e]*+(?<=[\x21-\x7e]))?",
-    re.ASCII,
-)
 _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
 # One token of a key's alphabet (its parts joined by ``-`` or ``_``), nothing around it.
 _ONE_TOKEN = cached_compile(r"[A-Za-z0-9_-]{20,}+", re.ASCII)
@@ -106,31 +99,12 @@ def _document_with_secret(text: str) -> bool:
     return _HOLDS_SECRET[0](text)
 
 
-def basic(token: str) -> bool:
-    """``token`` is base64 of ``user:secret`` (an HTTP Basic or registry credential), or of
-    SASL PLAIN's ``[authzid]NUL user NUL password`` (SMTP's ``AUTH PLAIN``, IMAP's, XMPP's:
-    29th pass)."""
+def encoded_login(token: str) -> str | None:
+    """The kind of login ``token`` is base64 of (``scrub_logins.login_kind``), or None."""
     if len(token) < 12 or len(token) % 4 == 1 or not may_be_text(token):
-        return False
+        return None
     raw = decoded(token)
-    if raw is None or not printable(raw):
-        return False
-    return BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is not None or (
-        _SASL_PLAIN.fullmatch(raw.decode("latin-1")) is not None
-    )
-
-
-_SASL_PLAIN = cached_compile(
-    r"[\x21-\x7e]{0,64}+\x00[\x21-\x7e]{1,64}+\x00[\x20-\x7e]{4,}+", re.ASCII
-)
-
-
-_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
-
-
-def printable(raw: bytes) -> bool:
-    # At most 15% of the bytes outside printable ASCII (``translate`` counts them in C).
-    return bool(raw) and len(raw.translate(None, _PRINTABLE)) <= 0.15 * len(raw)
+    return None if raw is None else login_kind(raw)
 
 
 # Base64 of ASCII text: every byte is under 128, so the first character of each group of
@@ -215,12 +189,10 @@ def base64_secret(token: str, before: str) -> str | None:
     if not has_candidate(token) or public_der(token) or public_id(token.rstrip("=")):
         return None
     raw = decoded(token) if may_be_text(token) else None
-    if raw is not None and printable(raw):
-        # Base64 of text: a credential only when it reads ``user:secret`` (HTTP Basic) or
-        # holds a key.
-        if BASIC.fullmatch(raw.decode("ascii", "replace").strip()) is None:
-            return "random_token" if encodes_secret(token) else None
-        return "basic_credential"
+    if raw is not None and (kind := login_kind(raw)) is not None:
+        return kind  # a login: HTTP Basic's, SASL PLAIN's, an answer file's password
+    if raw is not None and printable(raw):  # base64 of text: a credential if it holds a key
+        return "random_token" if encodes_secret(token) else None
     if "/" in body and "+" not in body and body == token:  # (padding: no path ends in "=")
         parts = [p for p in body.split("/") if p]
         if any(

@@ -134,3 +134,12 @@ def mixed_hex(core: str) -> bool:
     if len(core) < 16 or P.hex.fullmatch(core) is None or sequential(core, keyboard=True):
         return False
     return min(sum(map(f, core)) for f in (str.isupper, str.islower, str.isdigit)) >= 2
+
+
+def hex_digest(segment: str) -> bool:
+    """16+ hex digits of one case: a git SHA, a digest, a cache key (hex is never told from a
+    hash); digits alone are a number or an id (``<user id>-<secret>``). Digests print one
+    case: ``6d2FabeB...`` is a key's."""
+    if len(segment) < 16 or segment.isdigit() or P.hex.fullmatch(segment) is None:
+        return False
+    return segment.lower() == segment or segment.upper() == segment

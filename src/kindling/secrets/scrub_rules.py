@@ -23,8 +23,8 @@ from kindling.secrets.scrub_encoded import (
     base64_fixture,
     base64_secret,
     base64_text,
-    basic,
     dotted_draw,
+    encoded_login,
     encoded_rules,
     encodes_secret,
     generated_part,
@@ -35,7 +35,13 @@ from kindling.secrets.scrub_encoded import (
 from kindling.secrets.scrub_gate import gated, has_candidate, woken_by_any_candidate
 from kindling.secrets.scrub_ids import public_id
 from kindling.secrets.scrub_keyed import keyed_rules
-from kindling.secrets.scrub_letters import base32_draw, drawn_letters, grouped_draw, mixed_hex
+from kindling.secrets.scrub_letters import (
+    base32_draw,
+    drawn_letters,
+    grouped_draw,
+    hex_digest,
+    mixed_hex,
+)
 from kindling.secrets.scrub_loose import LOOSE_WORDS, OTHER_KEYS, drawn_alone_rule, loose_rules
 from kindling.secrets.scrub_named import named_rules
 from kindling.secrets.scrub_password import password_rules, phrase_rules
@@ -183,11 +189,13 @@ def _authorization(m: re.Match[str]) -> tuple[str, str] | None:
     # Go's header dump, "Authorization":[]string{"Bearer x"}, and nushell's ($env.TOKEN) open
     # a structure or an expression: no token68 holds a bracket).
     min_len = 1 if m["scheme"] else 16 if m["bearer"] is not None else 8
+    basic = (m["scheme"] or "").lower() == "basic"
     variable = (
         value[:1] in "<{[("
         or (value[:1] == "$" and P.identifier.fullmatch(value[1:]))
         or names_a_secret(value)  # Bearer GITHUB_TOKEN: a variable's name
-    )
+        or (basic and "_" in value and P.identifier.fullmatch(value) is not None)
+    )  # (Basic's credentials are standard base64, with no "_": Basic AUTH_STRING names them)
     if len(value) < min_len or P.prose_word.fullmatch(value) or leave_value(value) or variable:
         return None
     drawn = random_enough(value) or (  # base64 with no digit drawn (1 in 1000 of 40)
@@ -234,8 +242,8 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # MasterUserPassword: !Ref DBApiKeyRds1 names a parameter
     if ssh_blob(token) or public_id(token) or _MANGLED.match(token):
         return None  # an SSH key's blob, an id, a symbol
-    if basic(token):  # a docker config's "auth"; ``echo -n user:pw | base64``'s output too
-        return "basic_credential", mask("basic_credential")
+    if (login := encoded_login(token)) is not None:  # a docker config's "auth", SASL PLAIN's
+        return login, mask(login)
     if base64_fixture(m.string[max(0, m.start() - 30) : m.start()].lower()):
         return None  # a base64 fixture (not ``base64 -d``'s): encoded data, no credential
     core = token.replace("_", "").replace("-", "")
@@ -246,7 +254,7 @@ def _random_token(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # snake_case or kebab-case: a name (manylinux_2_17_x86_64)
     if token[:2] in ("0x", "0X"):
         segments[0] = segments[0][2:]  # a hex literal in code: 0xAADD9DB8...
-    if any(_digest(s) for s in segments):
+    if any(map(hex_digest, segments)):
         return None  # a git SHA, a digest, a cache key: hex is never told from a hash
     # A name, a host or a version joins words and numbers; a token may join a generated part
     # to a label or an id (``t1.<id>.<secret>``, ``<user id>-<secret>``). With a dot, only a
@@ -278,7 +286,7 @@ _LABEL = cached_compile(r"[A-Za-z_][\w.$+-]{0,63}+|[0-9]{1,20}+", re.ASCII)  # (
 # A label that names a digest (its value is a hash) or an id (``${DOC_ID:x}``, ``[id=x]``).
 _HASH_LABEL = cached_compile(
     r"(?:sha|md|blake|xxh|crc|h)[0-9-]*+|[\w.-]*?(?:hash|digest|checksum|integrity|etag|(?-i:_ID))"
-    r"|id",  # (Terraform's ``[id=<resource id>]``)
+    r"|id|host(?:name)?",  # (Terraform's ``[id=<resource id>]``; a host's name)
     re.ASCII | re.IGNORECASE,
 )
 _KEY_BEFORE = cached_compile(r"[\w.-]{1,64}+\Z", re.ASCII)
@@ -304,20 +312,6 @@ def _labelled(text: str, colon: int) -> bool:
     if (start and text[start - 1] not in _BEFORE_LABEL) or not _LABEL.fullmatch(text, start, colon):
         return False
     return _HASH_LABEL.fullmatch(text, start, colon) is None  # ``h1:``, ``sha256:``
-
-
-def _digest(segment: str) -> bool:
-    # 16+ hex digits of one case; digits alone are a number or an id (``<user id>-<secret>``).
-    return (
-        len(segment) >= 16
-        and P.hex.fullmatch(segment) is not None
-        and _one_case(segment)
-        and not segment.isdigit()
-    )
-
-
-def _one_case(hex_digits: str) -> bool:  # digests print one case; ``6d2FabeB...`` is a key's
-    return hex_digits.lower() == hex_digits or hex_digits.upper() == hex_digits
 
 
 # Standard base64 of 16+ characters that holds ``+`` or ``/`` or ends with padding: a key or a

@@ -8,9 +8,7 @@ the rule sets of the gitleaks, trufflehog and detect-secrets scanners (read, not
 Shapes that do not start with a literal are ``(kind, keyword, pattern)`` in ``FREE_SHAPES``.
 Families a scanner can only recognise by a nearby vendor name (a Heroku key is a UUID, a
 Datadog key 40 hex digits) are in ``VENDOR_WORDS``: their values are masked when the vendor
-names the key (``HEROKU_API_KEY=...``, ``datadog: ...``), never bare.
-
-Must not import anything.
+names the key (``HEROKU_API_KEY=...``, ``datadog: ...``), never bare. Imports nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +17,8 @@ _B64 = "[A-Za-z0-9+/]"
 _URL = "[A-Za-z0-9_-]"
 _END = "(?![A-Za-z0-9_-])"
 _UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+_ONEPASSWORD_A3 = "[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}"
+_MERCADO_PAGO = f"[0-9]{{8,20}}-[0-9]{{6}}-[0-9a-f]{{32}}-[0-9]{{4,14}}{_END}"  # app, date, user
 
 TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("aws_access_key_id", "AKIA", "[A-Z0-9]{16}(?![A-Za-z0-9])"),
@@ -99,11 +99,10 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("api_key", "live_", f"[0-9a-f]{{30,}}+{_END}"),
     ("api_key", "test_", f"[0-9a-f]{{30,}}+{_END}"),
     ("onepassword_token", "ops_eyJ", f"{_B64}{{100,}}+={{0,3}}"),
-    (
-        "onepassword_token",
-        "A3-",
-        "[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}",
-    ),
+    ("onepassword_token", "A3-", _ONEPASSWORD_A3),
+    ("mercadopago_token", "APP_USR-", _MERCADO_PAGO),  # (its public key: APP_USR-<UUID>)
+    ("mercadopago_token", "TEST-", _MERCADO_PAGO),
+    *(("woocommerce_key", p, f"[0-9a-f]{{40}}{_END}") for p in ("ck_", "cs_")),  # REST API's
     ("adobe_client_secret", "p8e-", "[A-Za-z0-9]{32}"),
     ("age_secret_key", "AGE-SECRET-KEY-1", "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
     ("alibaba_access_key_id", "LTAI", "[A-Za-z0-9]{20}(?![A-Za-z0-9])"),
