@@ -87,6 +87,8 @@ def _handler(min_entropy: float) -> Rule:
             return None
         if value.isalpha() and wordy(value):
             return None  # a name spelled from words (``BSAttributeDescriptionsForClass``)
+        if value.isdigit():
+            return None  # a number: an id (a Discord channel's), never a key's draw
         if public_id(value.rsplit(None, 1)[-1].strip("\"'")) or _USER_ENTRY.match(value):
             return None  # a Secret's certificate (``tls.crt: LS0tLS1CRUdJTi...``), an id, a user
         document = value.startswith("eyJ") and "." not in value and base64_text(value)

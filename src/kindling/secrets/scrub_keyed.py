@@ -31,7 +31,7 @@ from kindling.secrets.scrub_envline import (
     yaml_literal,
 )
 from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
-from kindling.secrets.scrub_lines import line_head
+from kindling.secrets.scrub_lines import line_head, quoted_before
 from kindling.secrets.scrub_refs import (
     STANDARD_TAG,
     field_number,
@@ -102,8 +102,7 @@ _VALUE = r"""
       | "(?P<dq>(?:[^"\\\r\n]|\\.)*+)"
       | '(?P<sq>[^'\r\n]*+)'
       | `(?P<bq>[^`\r\n]*+)`
-      | (?P<esc>\\{1,7}+)"(?P<eq>[^"\r\n]{0,400}?)(?P=esc)"  # in a JSON string: \"value\", or
-                                                   # in one inside another: \\\"value\\\"
+      | (?P<esc>\\{1,7}+)"(?P<eq>[^"\r\n]{0,400}?)(?P=esc)"  # JSON in JSON: \"x\", \\\"x\\\"
       | (?P<bare>(?:(?!\[REDACTED:)[^\s"'`&;,\\]
                   |[&;,](?![A-Za-z_][\w.-]*+(?:[ ][A-Za-z_][\w.-]*+)?=)(?=[^\s"'`]))++)
         # &, ; and , end a value only before the next key: token=x&user=y, Password=x;Server=y,
@@ -218,7 +217,8 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
             return None  # MYSQL_RANDOM_ROOT_PASSWORD: "1", ALLOW_EMPTY_PASSWORD: "yes": a switch
         if "," in text[m.end() : m.end() + 2] and unpacked_literals(text, key_end):
             return None  # user, password = "ada", "x": the tuple rule gives each its literal
-        if _JOINED.fullmatch(quoted):
+        label_end = sep == ":" and quoted_before(text, key_end, text[m.end("sep")])
+        if _JOINED.fullmatch(quoted) or label_end:  # (print('PW:', pw): a label, then code)
             return None  # "Password=" + Load() + ";": code between two strings, no string
         if kind in ("api_key", "token") and "," not in sep and _PHRASE.fullmatch(quoted):
             return None  # api_key = "not enough entropy": words, no key (a password may be;

@@ -31,3 +31,15 @@ def line_at(text: str, at: int) -> str | None:
     if start is None or (stop < 0 and len(text) - at > REACH):
         return None
     return text[start : len(text) if stop < 0 else stop]
+
+
+def quoted_before(text: str, key_end: int, quote: str) -> bool:
+    """The word ending at ``key_end`` (a key's) follows ``quote``: a string it ends."""
+    start = key_end
+    while (
+        start > 0
+        and key_end - start < 64
+        and (text[start - 1].isalnum() or text[start - 1] in "_.-")
+    ):
+        start -= 1
+    return start > 0 and text[start - 1] == quote

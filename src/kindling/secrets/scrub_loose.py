@@ -111,6 +111,8 @@ def _loose(m: re.Match[str]) -> tuple[str, str] | None:
     vendor = any(word in key for word in P.vendor_words)
     if any(w in key for w in ("public", "publishable", "pub_")):
         return None  # published on purpose: a publishable key is not a secret
+    if long_number and key.rstrip("\"' \t:=").endswith("id"):
+        return None  # DiscordConsoleChannelId: "7190...": a number given to an id's key
     if any(w in key for w in _TELEMETRY):
         return None  # sentry-trace: <trace id>-<span id>-1 names a request, not a secret
     if not vendor and not loosely_named(key) and not key.endswith(_API_ENDS):

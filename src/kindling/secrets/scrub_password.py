@@ -265,10 +265,10 @@ _SIGNED_SRC = (
 _ALONE_AFTER = LazyRe(r"[.,;]?(?:[\s\"'`]|\Z)", re.ASCII)
 _NOT_DRAWN = LazyRe(
     r"([!#$%&*@^~?])\1"  # a sign doubled: ``##`` pastes a macro, ``**`` is a power
-    r"|@[\^~]?[0-9]++\."  # a package at a version: ``package@^1.2.3``
-    r"|[0-9]\.[0-9]++\.[0-9]|\.\*"  # a version, a regular expression
+    r"|@[\^~]?[0-9]++\.|[0-9]\.[0-9]++\.[0-9]|\.\*"  # a package@^1.2, a version, a regex
     r"|([!#$%&*@^~?])[a-z_][a-z0-9_.]{3,}+\2"  # a name between one sign: ``#name#``, ``*x.y*``
-    r"|^_?+\$[sS][0-9]",  # a Swift symbol as its compiler mangles it: ``_$s10Foundation4Date``
+    r"|^_?+\$[sS][0-9]"  # a Swift symbol as its compiler mangles it: ``_$s10Foundation4Date``
+    r"|(?:^|[-_./])\$\{?[A-Z][A-Z0-9_]{2,}+\}?(?![^-_./])",  # a variable in a name: -$VERSION.
     re.ASCII,
 )
 # A URL's encoding, unless other signs draw it: ``%`` and the hex of a byte one escapes (a blank,

@@ -45,7 +45,8 @@ from kindling.secrets.scrub_lines import line_at
 from kindling.secrets.scrub_values import LazyRe, P, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
-STANDARD_TAG = r"!!(?:str|binary)[ \t]++"
+# A YAML node's properties before its value: an anchor (``&db-password``), a standard tag.
+STANDARD_TAG = r"(?:&[A-Za-z_][\w.-]{0,63}+[ \t]++)?(?:!!(?:str|binary)[ \t]++)?"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z_:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !env_var
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
@@ -258,11 +259,12 @@ _NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
 
 
 def spells_its_key(text: str, key_end: int, value: str) -> bool:
-    """The value is the key's own words, maybe after ``my`` or ``your`` (``api_key: "api-key"``,
-    ``client_secret="my-client-secret"``): a placeholder, not a secret."""
+    """The value is the key's own words, maybe after ``my`` or ``your`` or before ``value``
+    (``api_key: "api-key"``, ``client_secret="my-client-secret"``): a placeholder."""
     key = P.loose_key.search(text, max(0, key_end - 80), key_end)  # the key just before
     words = _NOT_WORD.sub(lambda _: "", value).lower()
     words = next((words[len(w) :] for w in _OWNER_WORDS if words.startswith(w)), words)
+    words = words.removesuffix("value")  # 'token' = 'TokenValue'
     return (
         key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
     )

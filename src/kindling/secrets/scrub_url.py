@@ -100,6 +100,13 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if leave_value(value) or inside or "[REDACTED:" in value or _variable(value):
         return None
+    if "${" in user and "}" not in user[user.rindex("${") :]:
+        # ${DB_USER:-app}:<password>@db: that ':' is the expansion's; the password follows it
+        close = value.find("}:") + 2
+        rest = value[close:] if close > 1 else ""
+        if not rest or leave_value(rest) or "[REDACTED:" in rest or _variable(rest):
+            return None
+        return "url_password", f"{m['prefix']}{value[:close]}{mask('url_password')}"
     if value.lower() in OAUTH_PLACEHOLDERS:
         return None  # the token is the user (masked by ``url_token``); this is a fixed word
     if template_userinfo(m["prefix"], value):
@@ -305,7 +312,16 @@ def _url_user(m: re.Match[str]) -> tuple[str, str] | None:
     named = password is not None and password.lower() not in OAUTH_PLACEHOLDERS
     if named and not looks_generated(m["value"]):
         return None  # user:password@: a login's name (gitlab+deploy-token-42), not a token
+    if password is None and _SENTRY_HOST.match(text, end + 1) and P.hex.fullmatch(m["value"]):
+        return None  # a Sentry DSN's public key (its legacy secret key follows a ':')
     return "url_token", f"{m['keep']}{mask('url_token')}"
+
+
+# A Sentry DSN's host: sentry.io's ingest hosts (o<org>.ingest[.<region>].sentry.io), or a
+# self-hosted Sentry's whose project is the path (``https://<key>@sentry.example.com/42``).
+_SENTRY_HOST = LazyRe(
+    r"[\w.-]{0,120}?\bsentry\b[\w.-]{0,120}+(?::[0-9]{1,5}+)?/[0-9]++\b", re.ASCII
+)
 
 
 def url_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
