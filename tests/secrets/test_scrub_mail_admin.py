@@ -115,6 +115,7 @@ MASKED = [
     ('X="postgresql://${POSTGRES_USER:-app}:hunter2pass@db:5432/x"', "hunter2pass"),
     # A YAML value after its anchor (the anchor alone was masked).
     ('MYSQL_PASSWORD: &db-password "Hunter2pass"', "Hunter2pass"),
+    ("db:\n  password: &dbpw hunter2pass\n", "hunter2pass"),
     (
         "the webhook https://discord.com/api/webhooks/1234567890/Xk9vR2mQ7tLpW4zNb8YcT3dF",
         "Xk9vR2mQ",
@@ -194,6 +195,8 @@ LEFT = [
     # Sentry DSNs' public keys, on sentry.io and self-hosted.
     'dsn = "https://2ee2ecc719182a02f66fcca56bec72b7@o4506084321984512.ingest.sentry.io/45060892"',
     "SENTRY_DSN=https://9c993af516b43e8b3a89cfcc34f2af33@sentry.example.com/42",
+    # Words that start with a vendor's prefix (pygments' COBOL lexer).
+    "r'SUM|TAN|TEST-DATE-YYYYMMDD|TEST-DAY-YYYYDDD|TRIM|'",
     # Mercado Pago's public key.
     "NEXT_PUBLIC_MERCADOPAGO_PUBLIC_KEY=APP_USR-f5589935-8dea-4963-af32-b0f57a9ad7fb",
     # john's and NetExec's lines that print no password; a hash alone.

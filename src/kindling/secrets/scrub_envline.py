@@ -122,7 +122,8 @@ def env_literal(text: str, key_end: int, value: str) -> bool:
 # as a name is still the literal. Code's object holds names there too (``{ pass: password }``),
 # but its members follow a ``{`` or a ``,``, and a type annotation names a type.
 _YAML_LINE = LazyRe(
-    r"[ \t]*+(?:-[ \t]++)?[A-Za-z_][\w.-]*+:[ \t]++(?P<value>[a-z][a-z0-9_-]*+)[ \t]*+"
+    r"[ \t]*+(?:-[ \t]++)?[A-Za-z_][\w.-]*+:[ \t]++(?:&[A-Za-z_][\w.-]*+[ \t]++)?"  # (an anchor)
+    r"(?P<value>[a-z][a-z0-9_-]*+)[ \t]*+"
     r"(?:#[^\r\n]*+)?\r?",
     re.ASCII,
 )

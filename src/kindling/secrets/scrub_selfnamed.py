@@ -172,10 +172,10 @@ def selfnamed_rules() -> list[tuple[tuple[str, ...], LazyPattern, Rule]]:
 # A vendor's prefix that names its token (``secret_shapes``' literals of 4+ characters that end
 # with a separator or hold a digit: ``xkeysib-``, ``dckr_pat_``, ``glpat-``), and GitHub's,
 # Stripe's and Slack's, whose shapes split the prefix. Left out: prefixes that are words or
-# start other things (``live_``, ``test_``, ``key-``, ``secret_``, ``npm_config_...``).
+# start other things (``live_``, ``test_``, ``TEST-``, ``key-``, ``secret_``, ``npm_config_...``).
 _GENERIC = frozenset(
     """1//0 1000. API- base64: key- live_ pat. secret_ test_ ico- pul- scp- sha256~ v1.0- npm_
-    Mid-server- SB-Mid-server- fo1_ p8e- xai- sdk- mob-""".split()  # noqa: SIM905
+    Mid-server- SB-Mid-server- fo1_ p8e- xai- sdk- mob- TEST-""".split()  # noqa: SIM905
 )
 _SPLIT = (
     *("sk_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
