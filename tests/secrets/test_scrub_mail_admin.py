@@ -199,7 +199,9 @@ LEFT = [
     "r'SUM|TAN|TEST-DATE-YYYYMMDD|TEST-DAY-YYYYDDD|TRIM|'",
     # Mercado Pago's public key.
     "NEXT_PUBLIC_MERCADOPAGO_PUBLIC_KEY=APP_USR-f5589935-8dea-4963-af32-b0f57a9ad7fb",
-    # john's and NetExec's lines that print no password; a hash alone.
+    # Another tool's "Ctrl-C to abort" and its progress; john's and NetExec's lines that print
+    # no password; a hash alone.
+    "Press Ctrl-C to abort\nDownloading (1/3)\nInstalling (2/3)",
     "Press 'q' or Ctrl-C to abort, almost any other key for status\n"
     "0g 0:00:00:05 DONE (2024-03-05 22:22) 0g/s 167.5p/s\nSession completed",
     "Loaded 1 password hash (bcrypt [Blowfish 32/64 X3])\nNo password hashes left to crack",

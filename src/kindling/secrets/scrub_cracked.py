@@ -35,7 +35,7 @@ _PROTOCOLS = r"(?:SMB|WINRM|LDAPS?|MSSQL|SSH|RDP|FTP|WMI|VNC|NFS)"
 CRACKED_PLACES: tuple[Place, ...] = (
     # john: a cracked password and its user in brackets (with the banner in the text).
     Place(
-        ("ctrl-c to abort",),
+        ("ctrl-c to abort, almost any other key",),  # (john's own banner, not other tools')
         r"(?<![^\n])(?P<keep>[ \t]*+)(?P<value>[^\s(][^\s]{0,127}+)"
         r"(?=[ \t]++\([^\s()]{1,64}+\)" + _LINE_END + ")",
         certain=True,
