@@ -72,8 +72,9 @@ if TYPE_CHECKING:
 _URL_PASSWORD_SRC = (
     # A user masked already (a token, a key id) does not leave its password: the mask is kept.
     # A user may be an email address, its @ raw (an SMTP URL's: ``smtp://ada@x.org:pw@host``);
-    # then the password holds no @, / or ?.
-    r"(?P<prefix>://(?:\[REDACTED:[a-z_]++\]|[^\s:/@?#]*+"
+    # then the password holds no @, / or ?. A shell's expansion is one piece of a user, its
+    # default's ``:`` too (``${DB_USER:-app}:<password>@db``).
+    r"(?P<prefix>://(?:\[REDACTED:[a-z_]++\]|(?:\$\{[^\s}/@?#]{0,128}+\}|[^\s:/@?#])*+"
     r"|(?P<email>[\w.+-]++@[\w-]++(?:\.[\w-]++)++)):)"
     r"(?P<value>(?(email)(?![0-9]{1,5}+@)[^\s/?@:]++(?=@[A-Za-z0-9])|(?:"
     # Up to the last @ before the host, so a raw @ inside the password is masked too.
@@ -100,13 +101,6 @@ def _url_password(m: re.Match[str]) -> tuple[str, str] | None:
     value = m["value"]
     if leave_value(value) or inside or "[REDACTED:" in value or _variable(value):
         return None
-    if "${" in user and "}" not in user[user.rindex("${") :]:
-        # ${DB_USER:-app}:<password>@db: that ':' is the expansion's; the password follows it
-        close = value.find("}:") + 2
-        rest = value[close:] if close > 1 else ""
-        if not rest or leave_value(rest) or "[REDACTED:" in rest or _variable(rest):
-            return None
-        return "url_password", f"{m['prefix']}{value[:close]}{mask('url_password')}"
     if value.lower() in OAUTH_PLACEHOLDERS:
         return None  # the token is the user (masked by ``url_token``); this is a fixed word
     if template_userinfo(m["prefix"], value):
