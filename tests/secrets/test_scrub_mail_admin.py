@@ -116,6 +116,8 @@ MASKED = [
     # A YAML value after its anchor (the anchor alone was masked).
     ('MYSQL_PASSWORD: &db-password "Hunter2pass"', "Hunter2pass"),
     ("db:\n  password: &dbpw hunter2pass\n", "hunter2pass"),
+    ("password: !!str hunter2pass", "hunter2pass"),  # (a standard tag, read past as an anchor)
+    ("password: &pw !!str hunter2pass", "hunter2pass"),
     (
         "the webhook https://discord.com/api/webhooks/1234567890/Xk9vR2mQ7tLpW4zNb8YcT3dF",
         "Xk9vR2mQ",

@@ -16,7 +16,8 @@ or on a YAML mapping's line (``yaml_literal``, 27th pass) is a literal, even one
 a name; so is one of a connection string's ``Key=Value;`` pairs (``in_pairs``).
 
 Loaded with the other rules on the first call of ``scrub_secrets``. Must not import anything
-from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys`` and ``secrets.scrub_lines``.
+from Kindling except ``secrets.scrub_values``, ``secrets.scrub_keys``, ``secrets.scrub_lines``
+and ``secrets.scrub_refs`` (``YAML_PROPERTIES``: an anchor, a tag).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import re
 
 from kindling.secrets.scrub_keys import key_kind
 from kindling.secrets.scrub_lines import line_at, line_start
+from kindling.secrets.scrub_refs import YAML_PROPERTIES
 from kindling.secrets.scrub_values import LazyRe, P, leave_value, mask
 
 ENV_LINE_SRC = (
@@ -122,8 +124,8 @@ def env_literal(text: str, key_end: int, value: str) -> bool:
 # as a name is still the literal. Code's object holds names there too (``{ pass: password }``),
 # but its members follow a ``{`` or a ``,``, and a type annotation names a type.
 _YAML_LINE = LazyRe(
-    r"[ \t]*+(?:-[ \t]++)?[A-Za-z_][\w.-]*+:[ \t]++(?:&[A-Za-z_][\w.-]*+[ \t]++)?"  # (an anchor)
-    r"(?P<value>[a-z][a-z0-9_-]*+)[ \t]*+"
+    r"[ \t]*+(?:-[ \t]++)?[A-Za-z_][\w.-]*+:[ \t]++"
+    rf"{YAML_PROPERTIES}(?P<value>[a-z][a-z0-9_-]*+)[ \t]*+"
     r"(?:#[^\r\n]*+)?\r?",
     re.ASCII,
 )

@@ -33,7 +33,7 @@ from kindling.secrets.scrub_envline import (
 from kindling.secrets.scrub_keys import KEY_WORDS, POLICY_WORDS, STATUS_WORDS, key_end_src, key_kind
 from kindling.secrets.scrub_lines import line_head, quoted_before
 from kindling.secrets.scrub_refs import (
-    STANDARD_TAG,
+    YAML_PROPERTIES,
     field_number,
     file_path,
     label,
@@ -157,7 +157,7 @@ def _keyed_src() -> str:
         (?P<wrap>[ \t]*+\(?[ \t]*+\r?\n[ \t]*+(?=["'`]|string\(\d{{1,4}}\)[ \t])
                |[ \t]*+\\\r?\n[ \t]*+)?                       # a .properties line continued
         [ \t]*+(?:@(?=")|N(?=')|r\#{{1,3}}(?=")|string\(\d{{1,4}}\)[ \t]++(?=")
-                  |{STANDARD_TAG})?                    # C#'s @"x", YAML's !!str x,
+                  |{YAML_PROPERTIES})?                    # C#'s @"x", YAML's !!str x,
                                                         # T-SQL's N'x', Rust's r#"x"#, PHP's
                                                         # var_dump: string(8) "x"
     )

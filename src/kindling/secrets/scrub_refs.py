@@ -45,8 +45,9 @@ from kindling.secrets.scrub_lines import line_at
 from kindling.secrets.scrub_values import LazyRe, P, is_name, leave_value, wordy
 
 # A standard tag is followed by the value it types: the key rule reads past it.
-# A YAML node's properties before its value: an anchor (``&db-password``), a standard tag.
-STANDARD_TAG = r"(?:&[A-Za-z_][\w.-]{0,63}+[ \t]++)?(?:!!(?:str|binary)[ \t]++)?"
+# A YAML node's properties before its value, which the key rules read past: an anchor
+# (``&db-password``), a standard tag (``!!str``).
+YAML_PROPERTIES = r"(?:&[A-Za-z_][\w.-]{0,63}+[ \t]++)?(?:!!(?:str|binary)[ \t]++)?"
 _TAG = LazyRe(r"!!?[A-Za-z][A-Za-z_:]{0,30}+(?:64)?+", re.ASCII)  # !Ref, !vault, !env_var
 # A dotted name (``self.token``, ``var.api_key``); ``secrets.scrub_context`` reads it too.
 DOTTED_CODE = LazyRe(r"[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++", re.ASCII)
