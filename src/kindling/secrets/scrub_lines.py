@@ -3,7 +3,8 @@
 The rules ask for the line around a key once a key. Reading a line of minified JSON whole for
 each of its keys takes time quadratic in the line's length, so every such check reads through
 here and treats a line longer than that as no line at all (each caller says which way that
-falls). Imports nothing from Kindling.
+falls). ``quoted_before`` reads back over a key's word, at most 64 characters, to the quote a
+string it ends opened (``'DB_PASS:'``). Imports nothing from Kindling.
 """
 
 from __future__ import annotations

@@ -52,8 +52,6 @@ LEAVE_VALUE_SRC = r"""
     | (?i:(?:(?:my|your|the|some|mock|fake|dummy|sample|example)[_-])?
         (?:(?:api|client|access|app|secret|private|auth|signing|webhook|db|key)[_-])?
         (?<=[_-])(?:key|secret|token|password|passwd|pwd|passphrase)(?:[_-](?:key|secret|id|value))?
-      | (?:api|client|access|app|secret|private|auth|signing|webhook|db)[_-]
-        (?:key|secret|token|password|passwd|pwd)[_-](?:key|secret|id|value)
       | replace[_ -]\w.*)
     # A vendor's key elided at its end (sk_test_51ABC123...): a prefix, a separator, dots.
     | (?=[A-Za-z0-9]{1,8}+[_-])[A-Za-z0-9_-]{2,24}?(?:\.{3}|…)[*.…]*+
