@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kindling import Kindling, Scope
@@ -60,6 +60,34 @@ def _without_pin_ids(text: str) -> str:
     st.sampled_from([Scope(), Scope(repo_id="/r"), Scope(session_id="s1")]),
     st.one_of(st.none(), st.integers(0, 400)),
 )
+# Found by a random run: one session's matches held below the first page (retrieval.spread)
+# used to keep their own, higher scores there.
+@example(
+    rows=[("error", "auth", "s1", 900_000 - i) for i in range(12)] + [("tool_call", "x", "s2", 0)],
+    pins=[],
+    query="AUTH",
+    scope=Scope(),
+    budget=None,
+).via("a session's items held below the first page")
+@example(
+    rows=[
+        ("command", "auth token", "s1", 452975),
+        ("file_diff", "auth token", "s1", 599186),
+        ("message", "auth token", "s2", 114265),
+        ("message", "auth auth", "s1", 987076),
+        ("error", "auth token", "s2", 699632),
+        ("tool_call", "auth", "s2", 19699),
+        ("file_diff", "auth token", "s1", 563852),
+        ("file_diff", "auth", "s1", 443516),
+        ("error", "auth", "s1", 184137),
+        ("error", "auth token", "s1", 832989),
+        ("message", "auth auth", "s1", 734323),
+    ],
+    pins=[],
+    query="AUTH",
+    scope=Scope(),
+    budget=None,
+).via("a weaker match of a second session on the first page")
 def test_same_inputs_same_bytes(
     rows: list[tuple[str, str, str, int]],
     pins: list[int],

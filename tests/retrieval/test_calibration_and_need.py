@@ -45,7 +45,7 @@ def test_a_four_observation_store_ranks_the_error_first() -> None:
         assert first.entity.content.startswith("TypeError: jwt.verify")
         assert first.explanation.relevance >= 0.3
         assert first.explanation.need == "error"
-        assert "fits a error question" in first.explanation.why
+        assert "fits an error question" in first.explanation.why
 
 
 def _filler(n: int, step: Callable[[int], str] | None = None) -> list[NewObservation]:

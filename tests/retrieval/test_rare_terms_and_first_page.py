@@ -161,6 +161,27 @@ def test_one_session_cannot_fill_the_first_page(kd: Kindling) -> None:
     assert len(inside.candidates) == 10
 
 
+def test_an_item_held_below_the_first_page_scores_no_more_than_the_page(kd: Kindling) -> None:
+    """Candidates are ordered by score (seed 000): the strong session's items held below the
+    page take the page's last score, and say what they scored on their own."""
+    _sessions(kd, strong=12, others=4)
+    got = kd.retrieve("KeyError tenant_id billing sync", scope=REPO, max_candidates=20)
+    scores = [c.score for c in got.candidates]
+    assert scores == sorted(scores, reverse=True)
+    held = [c for c in got.candidates[10:] if "held below the first page" in c.explanation.why]
+    assert len(held) >= 5
+    assert {_session(c.entity) for c in held} == {"big"}
+    for c in held:
+        assert c.score == got.candidates[9].score
+        assert c.explanation is not None
+        assert c.explanation.score == c.score
+        own = float(c.explanation.why.rsplit("its own score ", 1)[1].rstrip(")"))
+        assert own > c.score
+    assert all("its own score" not in c.explanation.why for c in got.candidates[:10])
+    data = got.to_dict()["candidates"]
+    assert [c["score"] for c in data] == [c["explanation"]["score"] for c in data] == scores
+
+
 def test_unless_fewer_sessions_match(kd: Kindling) -> None:
     _sessions(kd, strong=12, others=0)
     got = kd.retrieve("KeyError tenant_id billing sync", scope=REPO, max_candidates=10)

@@ -222,6 +222,7 @@ def _why(
     if need is not None:
         what = entity.kind if isinstance(entity, Observation) else "summary"
         fit = "fits" if inputs.need >= 0.7 else "does not fit"
-        parts.append(f"{fit} a {need} question ({what}, fit {inputs.need:.2f})")
+        article = "an" if need[0] in "aeiou" else "a"
+        parts.append(f"{fit} {article} {need} question ({what}, fit {inputs.need:.2f})")
     parts.append(describe_age(result.age_ms))
     return "; ".join(parts)

@@ -6,7 +6,9 @@ session then outranks the other sessions' answers: the first page holds one sess
 order but lets a session hold at most ``SESSION_CAP`` of the first ``FIRST_PAGE`` places while
 another session has an item that matches the question; when fewer sessions match, their items
 fill the page. A question scoped to one session is not spread (the provider does not call it),
-nor a list the semantic signal ranked (see ``spread_sessions``).
+nor a list the semantic signal ranked (see ``spread_sessions``). ``placed_scores`` then makes
+each hit's score say what its place says: an item held below the page scores no more than the
+last item on it.
 
 Must not import anything from Kindling except ``model`` and ``retrieval``.
 """
@@ -14,9 +16,14 @@ Must not import anything from Kindling except ``model`` and ``retrieval``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from kindling.model import RELEVANCE_THRESHOLD
 from kindling.retrieval.signals import Scored
+
+if TYPE_CHECKING:
+    from kindling.retrieval.provider import ProviderHit
 
 # The first page, and how many of its places one session may hold.
 FIRST_PAGE = 10
@@ -65,3 +72,30 @@ def spread_sessions(
         head = sorted([*head, *fill], key=lambda s: s.key)
         placed = {id(item) for item in head}
     return [*head, *(item for item in ranked if id(item) not in placed)]
+
+
+def placed_scores(
+    hits: Sequence[ProviderHit], pooled: int, page: int = FIRST_PAGE
+) -> tuple[ProviderHit, ...]:
+    """Scores that follow the order, highest first (seed 000's order of candidates). A hit
+    placed below one that scored less takes that lower score: one held below the first page
+    while other sessions' matches show (``spread_sessions``), or one of the matches read below
+    the text pool (the first ``pooled`` hits are the pool's), which follow the pool's results
+    whatever they score. Its ``why`` says what it scored on its own and why it stands lower;
+    its signals are its own, as before. The order is the ranking, and the score says so."""
+    out: list[ProviderHit] = []
+    floor = 1.0
+    for place, hit in enumerate(hits):
+        if hit.score > floor:
+            if place >= pooled:
+                reason = "read below the best matches, placed after them"
+            elif place >= page:
+                reason = "held below the first page while other sessions' matches show"
+            else:
+                reason = "placed below better-ranked results"
+            why = f"{hit.why}; {reason} (its own score {hit.score:.6f})"
+            explanation = replace(hit.explanation, why=why, score=floor)
+            hit = replace(hit, why=why, score=floor, explanation=explanation)
+        floor = hit.score
+        out.append(hit)
+    return tuple(out)
