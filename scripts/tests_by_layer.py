@@ -127,7 +127,7 @@ LAYERS: dict[str, list[str]] = {
         "scrub_letter_draws", "scrub_k8s_secrets", "scrub_short_draws", "scrub_encoded_tokens",
         "scrub_self_identifying", "scrub_credential_types", "scrub_short_basic",
         "scrub_public", "scrub_patterns", "scrub_literals", "scrub_templates",
-        "scrub_tool_output", "scrub_mail_admin",
+        "scrub_tool_output", "scrub_mail_admin", "scrub_daemons",
     ],
     "semantic": [
         "semantic_cli", "semantic_install", "semantic_model_memory", "semantic_quality",

@@ -613,6 +613,7 @@ SCRUB_MODULES = (
     "scrub_lines",
     "scrub_placeholders",
     "scrub_mail",
+    "scrub_daemons",
     "scrub_logins",
     "scrub_cracked",
 )

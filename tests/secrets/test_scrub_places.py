@@ -265,6 +265,18 @@ EXAMPLES: dict[str, str] = {
         "KafkaServer {{\n  org.apache.kafka.common.security.plain.PlainLoginModule required\n"
         '  username="admin"\n  user_alice="{}";\n}};'
     ),
+    # Issue 32, 31st pass: network daemons' secrets (scrub_daemons).
+    "pppd chap-secrets": (
+        '# /etc/ppp/chap-secrets\n# client\tserver\tsecret\tIP addresses\nada\t*\t"{}"\t*'
+    ),
+    "Caddy's DNS provider token": "example.com {{\n\ttls {{\n\t\tdns cloudflare {}\n\t}}\n}}",
+    "rsyncd.secrets": "# /etc/rsyncd.secrets\nada:{}",
+    "OpenVPN management password": (
+        '>PASSWORD:Need \'Auth\' username/password\npassword "Auth" "{}"'
+    ),
+    "ipa-server-install -a": "ipa-server-install -a {} -r EXAMPLE.TEST -U",
+    "ipa-server-install -p": "ipa-server-install -p {} -r EXAMPLE.TEST -U",
+    "strongSwan PSK, its 0x form": ": PSK 0x{}",
 }
 
 
@@ -298,6 +310,7 @@ def test_every_place_has_an_example() -> None:
     texts += ["mnemonic", "wallet("]  # a wallet's: tests/secrets/test_scrub_wallets.py
     texts.append("access_key")  # an access key id's shape: tests/secrets/test_scrub_literals.py
     texts.append("auth login")  # base64 lines: tests/secrets/test_scrub_mail_admin.py
+    texts.append("nsupdate")  # a TSIG key (base64): tests/secrets/test_scrub_daemons.py
     bare = [p for p in PLACES if not any(any(w in t for w in p.words) for t in texts)]
     assert not bare, [p.source[:60] for p in bare]
 

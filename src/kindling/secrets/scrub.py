@@ -270,19 +270,19 @@ def scrub_once(text: str) -> Scrubbed:
     woken = _woken(text, lowered)
     if not woken:
         return Scrubbed(text, ())
-    if "-----begin" in lowered or "git binary patch" in lowered or "kty" in lowered:
+    if any(w in lowered for w in ("-----begin", "binary patch", "kty", "encrypteddata", "enc[")):
         return _around_public(text, lowered, woken)
     return run_rules(text, woken)
 
 
 def _around_public(text: str, lowered: str, woken: list[int]) -> Scrubbed:
     """Scrub the text around its public material (``secrets.scrub_public``), leaving it as it
-    is: it looks random to the other rules. PEM blocks and git's binary patches split the text
-    into pieces; a JSON Web Key's public values stand aside while the rules read its object
-    (its private members are named by ``"kty"``) and come back after."""
+    is: it looks random to the other rules. PEM blocks, git's binary patches and committed
+    ciphertext split the text into pieces; a JSON Web Key's public values (named
+    by ``"kty"``) stand aside while the rules read its object, and come back after."""
     from kindling.secrets.scrub_public import public_blocks, public_members
 
-    members = public_members(text) if "kty" in lowered and "\x00" not in text else []
+    members = public_members(text, lowered) if "\x00" not in text else []
     if members:
         values = [text[start:end] for start, end in members]
         bounds = [0, *(i for span in members for i in span), len(text)]

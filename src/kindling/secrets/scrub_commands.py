@@ -16,7 +16,7 @@ Loaded with the other rules on the first call of ``scrub_secrets``. Must not imp
 from Kindling except ``secrets.scrub_values``, ``scrub_context``, ``scrub_refs`` and the
 modules whose places join the table: ``scrub_files``, ``scrub_fed`` (values fed to a command),
 ``scrub_wallets``, ``scrub_headers``, ``scrub_stores``, ``scrub_devices``, ``scrub_mail``,
-``scrub_cracked``.
+``scrub_cracked``, ``scrub_daemons``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import re
 
 from kindling.secrets.scrub_context import credential_like
 from kindling.secrets.scrub_cracked import CRACKED_PLACES
+from kindling.secrets.scrub_daemons import DAEMON_PLACES
 from kindling.secrets.scrub_devices import DEVICE_PLACES
 from kindling.secrets.scrub_fed import FED_PLACES
 from kindling.secrets.scrub_files import ARG, CONTINUED, FILE_PLACES, ON, Place
@@ -302,10 +303,10 @@ COMMAND_PLACES: tuple[Place, ...] = (
     *DEVICE_PLACES,  # a network device's configuration: Cisco IOS, Junos
     *MAIL_PLACES,  # SMTP's AUTH LOGIN exchange, Postfix's password map
     *CRACKED_PLACES,  # what john, hashcat and NetExec print of the passwords they found
+    *DAEMON_PLACES,  # pppd's secrets files, a TSIG key given to dig, Caddy's DNS token
     Place(
         ("zip", "7z", "rar "),
-        rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){ON}[ \t]-(?:P[ \t]++|p))"
-        rf"(?P<value>{ARG})",
+        rf"(?P<keep>\b(?:zip|unzip|7z|7za|rar|unrar){ON}[ \t]-(?:P[ \t]++|p))(?P<value>{ARG})",
     ),
     Place(
         ("storepass", "keypass"),
@@ -357,10 +358,9 @@ COMMAND_PLACES: tuple[Place, ...] = (
     ),
     Place(
         ("password", "passwd", "token", "secret", "apikey", "api-key", "accesskey"),
-        # PowerShell and other single-dash flags: -Password x, -ApiKey x, -Token x. The flag is
-        # read whole (possessive) and its end checked by look-behinds: trying each keyword at
-        # every letter after each dash cost a diff's worth of backtracking.
-        r"(?P<keep>-(?<![\w-]-)[A-Za-z][A-Za-z-]{0,39}+"
+        # PowerShell's and other single-dash flags (-Password x, not -pPASSWORD: -p's value), read
+        # whole, ended by look-behinds (each keyword tried at every letter cost backtracking).
+        r"(?P<keep>-(?<![\w-]-)(?![a-z][A-Z]{4,}+[ \t])[A-Za-z][A-Za-z-]{0,39}+"
         r"(?i:(?<=password)|(?<=passwd)|(?<=token)|(?<=secret)|(?<=apikey)|(?<=api-key)"
         rf"|(?<=accesskey)|(?<=secretkey))[ \t]++)(?P<value>(?!-){ARG})",
     ),
@@ -369,7 +369,7 @@ COMMAND_PLACES: tuple[Place, ...] = (
 PLACES: tuple[Place, ...] = (*FILE_PLACES, *WALLET_PLACES, *HEADER_PLACES, *COMMAND_PLACES)
 
 
-# A switch's value and "read it from stdin" (a placeholder, ``-p PASSWORD``, is masked).
+# A switch's value and "read it from stdin" (a metavariable, ``-p PASSWORD``, is left: 31st pass).
 _NOT_VALUE = frozenset(("true", "false", "-", "or", "and", "to", "is", "the", "for", "with", "if"))
 
 

@@ -77,10 +77,10 @@ def credential_like(value: str) -> bool:
         return False  # a short hex id: a GPG key id, a short commit, a color
     # CamelCase or snake_case words, an attribute chain: a name in code. Letters of both
     # cases at random are no name (``KMgvuanz1Wyl2werMcvYKamg`` reads as CamelCase).
-    named = is_name(value) and not looks_generated(value)
+    core = value.rstrip("=")  # (an assignment's name: ``B2_APPLICATION_KEY_ID=<key-id>``)
+    named = is_name(core) and not looks_generated(value)
     if named or DOTTED_CODE.fullmatch(value) or VERSION_PATH.fullmatch(value):
         return False
-    core = value.rstrip("=")
     digits = sum(map(str.isdigit, core))
     lower = sum(map(str.islower, core))
     upper = sum(map(str.isupper, core))

@@ -59,13 +59,17 @@ if TYPE_CHECKING:
 _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
 # One token of a key's alphabet (its parts joined by ``-`` or ``_``), nothing around it.
 _ONE_TOKEN = cached_compile(r"[A-Za-z0-9_-]{20,}+", re.ASCII)
+# A password's word: 6-19 characters, a letter among them; no blank, path, address or host.
+_PASSWORD_WORD = cached_compile(r"(?=[^A-Za-z]{0,18}+[A-Za-z])[\w!#$%&*+=?^~-]{6,19}+", re.ASCII)
 
 
 def encodes_secret(token: str) -> bool:
     """Base64 of text that is itself a key: a private key block, a run of 16+ hex digits (a
     vendor key stored encoded), or one token of 20+ letters and digits drawn as a generator
-    draws (``digits_and_letters``, ``generated_letters``, ``generated_one_case``); a name, an
-    id (``client-id-12345``) or a fixture sentence is not."""
+    draws (``digits_and_letters``, ``generated_letters``, ``generated_one_case``); or, padded
+    as an encoder pads it, one word of 6-19 characters (31st pass: a Kubernetes Secret's
+    password, ``cGFzc3dvcmQxMjM=``, seen without its key). A longer name, an id
+    (``client-id-12345``), an address or a fixture sentence is not."""
     raw = decoded(token.rstrip("=")) if may_be_text(token) else None
     if raw is None:
         return False
@@ -73,6 +77,8 @@ def encodes_secret(token: str) -> bool:
     if "PRIVATE KEY" in text or _HEX_RUN.search(text) is not None:
         return True
     text = text.strip()
+    if token.endswith("=") and _PASSWORD_WORD.fullmatch(text) is not None:
+        return True
     if _ONE_TOKEN.fullmatch(text) is None:
         return _document_with_secret(text)
     core = text.replace("_", "").replace("-", "")

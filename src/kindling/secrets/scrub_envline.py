@@ -143,15 +143,29 @@ def yaml_literal(text: str, key_end: int, value: str) -> bool:
     return not before.endswith(("{", ",", "(", "[", "=>"))
 
 
+# Helm's ``--set a=b,auth.password=x``: the pairs before a value's key on its flag (31st pass).
+_HELM_SET = LazyRe(
+    r"--set(?:-string|-literal)?(?:=|[ \t]++)[\"']?"
+    r"(?:[\w.\[\]\\-]{1,100}+=[^\s,\"']{0,200}+,){0,20}+"
+    r"[\w.\[\]\\-]{0,100}+\Z",
+    re.ASCII,
+)
+
+
 def flag_literal(text: str, start: int, value: str) -> bool:
     """A name-like value after a command's ``--flag`` and a blank (``aws kms
-    create-custom-key-store --key-store-password kmsPswd``): a shell's word, a literal. Not a
+    create-custom-key-store --key-store-password kmsPswd``) or in Helm's ``--set`` list
+    (``--set auth.user=ada,auth.password=secretpassword``): a shell's word, a literal. Not a
     help text's line, which starts with its flag (``  -p, --password string``; a command's
     line continued after a ``\\`` may too), nor a placeholder's name in capitals (``--token
     TOKEN``)."""
-    if not text.startswith("--", start) or not P.identifier.fullmatch(value) or value.isupper():
+    if value.isupper() or leave_value(value):
         return False
-    if leave_value(value) or P.code.fullmatch(value):
+    if _HELM_SET.search(text[max(0, start - 600) : start]) is not None:
+        return True
+    if not text.startswith("--", start) or not P.identifier.fullmatch(value):
+        return False
+    if P.code.fullmatch(value):
         return False  # --password string, --token null
     head_start = line_start(text, start)
     if head_start is None:

@@ -38,10 +38,12 @@ FED_PLACES: tuple[Place, ...] = (
         (
             *("password-stdin", "sudo -s", "chpasswd", "--stdin", "--data-file", "secret create"),
             *("secret put", "secret set", "with-token", "env add", "/dev/stdin", "encrypt_string"),
+            "passwd-on-stdin",
         ),
         rf"(?P<keep>\b(?:echo|printf)[ \t]++(?:(?:-[neE]++|{_FORMAT})[ \t]++)*+)"
         rf"(?P<value>(?!-){ARG})"
-        r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
+        r"(?=[ \t]*+\|[^\r\n]{0,200}?(?:--password-stdin|--passwd-on-stdin"
+        r"|\bsudo\b[^|\r\n]{0,80}?[ \t]-S\b"
         r"|\bchpasswd\b|\bpasswd\b[^|\r\n]{0,80}?--stdin|--data-file[= ]-(?![^\s])"
         r"|\bsecret[ \t]++(?:create|put|set)\b|--with-token\b|\bvercel[ \t]++env[ \t]++add\b"
         r"|--from-file[= ](?:[\w.-]++=)?/dev/stdin\b|\bencrypt_string\b))",

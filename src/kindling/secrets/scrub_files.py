@@ -71,10 +71,12 @@ _SECRET_NAME = (
 
 FILE_PLACES: tuple[Place, ...] = (
     # ---------------------------------------------------------------- credential files
-    # .netrc: machine x login y password z (over one line or several)
+    # .netrc: machine x login y password z (over one line or several); between, only its own
+    # tokens and their values ("the default location for the password file" is prose)
     Place(
         ("password",),
-        r"(?P<keep>\b(?i:machine|default|login)\b(?:[ \t\r\n]++[^\s`]++){0,4}?[ \t\r\n]++"
+        r"(?P<keep>\b(?i:(?:machine|login)[ \t\r\n]++[^\s`]++|default)"
+        r"(?:[ \t\r\n]++(?i:login|account|port|protocol)[ \t\r\n]++[^\s`]++){0,3}?[ \t\r\n]++"
         r"(?i:password)[ \t]++)(?P<value>(?![=:](?:\s|$))[^\s`]++)",
         certain=True,
     ),
@@ -375,10 +377,10 @@ FILE_PLACES: tuple[Place, ...] = (
         rf"(?P<value>{LIT})",
         certain=True,
     ),
-    # strongSwan's ipsec.secrets: ``<ids> : PSK "x"`` (also EAP, XAUTH, NTLM secrets).
+    # strongSwan's ipsec.secrets: ``<ids> : PSK "x"`` (also 0x hex, 0s base64; EAP, XAUTH, NTLM).
     Place(
         ("psk", "eap", "xauth", "ntlm"),
-        rf"(?P<keep>(?<![^\s]):[ \t]*+(?:PSK|EAP|XAUTH|NTLM)[ \t]++)(?P<value>(?!0x|0s){ARG})",
+        rf"(?P<keep>(?<![^\s]):[ \t]*+(?:PSK|EAP|XAUTH|NTLM)[ \t]++)(?P<value>{ARG})",
         certain=True,
     ),
     # An element named for a password whose ``Value`` child holds it (Windows' unattend.xml:

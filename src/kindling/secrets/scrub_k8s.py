@@ -6,8 +6,9 @@ chart's rendered output: a ``kind: Secret`` object's ``data`` (base64) and ``str
 (``redis: aHVudGVyMg==``, ``DATABASE_URL: ...``). Every value there is masked, whatever its
 key or look; a certificate's is left (``ca.crt``, ``tls.crt``, a key ending in ``cert``,
 ``pub`` or ``public``: public by design), and so is a user's name (a key ending in ``user`` or
-``username``: a basic-auth Secret's, 27th pass) and every other object's ``data`` (a
-ConfigMap's) in the same file or list.
+``username``: a basic-auth Secret's, 27th pass), an address with no password (31st pass: the
+URL rules read it as anywhere else) and every other object's ``data`` (a ConfigMap's) in the
+same file or list.
 
 YAML: ``data:`` or ``stringData:`` alone on its line, its entries indented below it, and
 ``kind: Secret`` among the keys beside it (the same indent, or the ``- kind:`` that opens
@@ -42,6 +43,13 @@ _JSON_ENTRY = LazyRe(
 )
 _PUBLIC = LazyRe(r"(?i)(?:.*[._-])?(?:ca|crt|cert|certificate|pub|public|user|username)[\"']?")
 _BLOCK = frozenset(("|", "|-", "|+", ">", ">-", ">+"))
+# An address with no password and no query (``url: https://github.com/org/repo``): the URL
+# rules judge its parts (a webhook's path, a token in it) as anywhere else (31st pass).
+_ADDRESS = LazyRe(
+    r"[\"']?[a-z][a-z0-9+.-]*+://(?:[\w.~-]++@)?[^\s/@?#:\"']++(?::[0-9]{1,5}+)?"
+    r"(?:/[^\s?#@\"']*+)?[\"']?",
+    re.ASCII,
+)
 
 
 _LINE = LazyRe(r"(?m)^(?P<indent>[ \t]*+)(?P<item>-[ \t]++)?(?P<rest>[^\r\n]*+)", re.ASCII)
@@ -118,7 +126,12 @@ def _yaml(m: re.Match[str]) -> tuple[str, str] | None:
         elif value in _BLOCK:
             block = width
             out.append(line)
-        elif value.startswith("#") or not _a_value(value) or "[REDACTED:" in line:
+        elif (
+            value.startswith("#")
+            or not _a_value(value)
+            or "[REDACTED:" in line
+            or _ADDRESS.fullmatch(value)
+        ):
             out.append(line)
         else:
             quote = value[0] if value[0] in "\"'" and value[-1] == value[0] else ""
@@ -177,6 +190,8 @@ def _json(m: re.Match[str]) -> tuple[str, str] | None:
 
     def value(e: re.Match[str]) -> str:
         if _PUBLIC.fullmatch(e["key"]) or not _a_value(e["value"]):
+            return e[0]
+        if _ADDRESS.fullmatch(e["value"]):
             return e[0]
         return f'{e["lead"]}{mask("secret")}"'
 

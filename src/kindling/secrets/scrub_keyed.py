@@ -223,9 +223,9 @@ def _keyed(m: re.Match[str]) -> tuple[str, str] | None:
         if kind in ("api_key", "token") and "," not in sep and _PHRASE.fullmatch(quoted):
             return None  # api_key = "not enough entropy": words, no key (a password may be;
             # a header's, ["X-Token", "..."], is whatever the server takes)
-        if (kind != "password" or quoted.isupper()) and spells_its_key(text, key_end, quoted):
+        if spells_its_key(text, key_end, quoted, kind == "password" and not quoted.isupper()):
             return None  # --client-secret-value="client-secret": the key's words, a placeholder
-            # (a password may be "password": it is still the password; "PASSWORD" is none)
+            # (a password may be "password": it is still the password; "keyPassword" is none)
         if names_a_secret(quoted) or (kind != "password" and file_path(quoted)):
             return None  # envToken = "GITHUB_TOKEN": a variable's name; "var.api_key", a file
         if kind not in ("password", "secret") and slug(quoted):

@@ -3,7 +3,7 @@
 The rules ask for the line around a key once a key. Reading a line of minified JSON whole for
 each of its keys takes time quadratic in the line's length, so every such check reads through
 here and treats a line longer than that as no line at all (each caller says which way that
-falls). ``quoted_before`` reads back over a key's word, at most 64 characters, to the quote a
+falls). ``quoted_before`` reads back over a key's words, at most 64 characters, to the quote a
 string it ends opened (``'DB_PASS:'``). Imports nothing from Kindling.
 """
 
@@ -35,12 +35,13 @@ def line_at(text: str, at: int) -> str | None:
 
 
 def quoted_before(text: str, key_end: int, quote: str) -> bool:
-    """The word ending at ``key_end`` (a key's) follows ``quote``: a string it ends."""
+    """The word ending at ``key_end`` (a key's), maybe after other words on its line, follows
+    ``quote``: a string it ends (``'DB_PASS:'``, ``'Initial Root Token:'``)."""
     start = key_end
     while (
         start > 0
         and key_end - start < 64
-        and (text[start - 1].isalnum() or text[start - 1] in "_.-")
+        and (text[start - 1].isalnum() or text[start - 1] in "_.- \t")
     ):
         start -= 1
     return start > 0 and text[start - 1] == quote

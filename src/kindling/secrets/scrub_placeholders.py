@@ -18,21 +18,34 @@ LEAVE_VALUE_SRC = r"""
       \[REDACTED:[a-z0-9_]+\]
     | \$\$?\{.* | \$\$?\(.* | \#\{.*  # ${VAR}, ${{ secrets.X }}, $(pass x), $${X}, Ruby's #{x}
     | \$[A-Z_][A-Z0-9_]* | \$_?ENV\b.*  # $VAR, Perl's $ENV{X}, PHP's $_ENV['X'] (not $lower)
+    | \$[0-9@*#?] | \$(?=[a-z_])[a-z0-9_]{0,30}?(?:pass|pwd|token|secret|key|cred)[a-z0-9_]{0,30}+
+      # $1, $@ (a script's arguments); $password, $db_token (a variable named for a secret)
     | \$\.?[A-Za-z_]++(?:\.[A-Za-z_]++)++  # a template's variable ($db.password); a file's name:
     | (?:~?(?:/[\w.-]++)*?/)?[A-Za-z_][\w-]*+(?:\.[\w-]++)??\.(?:ya?ml|json|toml|ini|conf
       |cfg|properties|xml|txt|pem|key|crt|jks|p12)  # its path (certs/x.pem.key)
     | (?:hmac-)?sha(?:1|256|512)[:=][0-9a-fA-F]{32,}+  # a digest
-    | \{\{.*\}\} | ENC\[[\w.:/@-]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
+    | \{\{.*\}\} | ENC\[[^\]\s]++\] | !(?:secret|env_var)[ ]\S++  # {{ x }}, ENC[x], !secret x
     | \{\.?[\w.]*\} | (?:rsa|ecdsa|ed25519)-key-[0-9]{8}  # {token}, {.data.token}; PuTTYgen's
     | \[[a-z][A-Za-z]*\(.*\)\]       # [parameters('x')]: an ARM template's expression
-    | (?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*  # names: an ARN
+    | (?:secret\|)?(?:(?:\w+=)?projects/[^/\s]+/secrets/\S+ | (?:arn:aws[\w-]*+|urn:\w++):.*)
+      # names: a secret manager's, an ARN (Great Expectations' secret|arn:aws:...)
     | (?:op|sm|gcpsm|berglas|ref\+\w++)://\S+ | vault:[ ]?[\w-]++/\S+ | @Microsoft\.KeyVault\(.*
     | <<?[^<>]+>>? | \[[A-Z][A-Z0-9_ -]*+\]  # <your-token>, <<your_token>>, [PASSWORD]
+    | <[^<>\s]++>(?:[:/@,._-]{1,3}+<[^<>\s]++>)++  # <secret-id>:<json-key>:<version-stage>
+    | (?:\.{3}|…)[\w.-]{1,60}?(?:\.{3}|…)  # ...my_password... (a generated doc's placeholder)
+    | \*{3,}[\w.-]{1,40}?\**  # a value masked but its end (****VZYKYJNMMEMK*****)
     | %(?:\(\w*\))?[sd] | (?:application|text|image|audio|video|font)/[\w.+-]++  # %s; a MIME type
     | %[A-Za-z_]\w*% | [?] | :[A-Za-z_]\w*  # %NUGET_PASSWORD%, SQL parameters
     | %~?[a-z]{0,6}[0-9*]%? | %%~?[a-z]{0,6}[A-Za-z]  # cmd's arguments (%1, %~dp0, %*), %%i
     | x{4,}(?:-x{4,})++ | X{4,}(?:-X{4,})++  # a UUID's fill (xxxxxxxx-xxxx-xxxx-...)
     | \*+ | x{3,} | X{3,} | \.{3,} | … | (?P<one>\w)(?P=one){7,} | (?P<up>[A-Z])(?P=up){3,}  # YYYY
+    # A secret's word alone in capitals: a metavariable (-w TOKEN, -p PASSWORD, Bearer TOKEN);
+    # constants' names joined (ACCESS_KEY_ID:SECRET_ACCESS_KEY); a reference to a credential
+    # store (borgmatic's {credential keepassxc /etc/keys.kdbx borgmatic})
+    | (?:API|ACCESS|SECRET|PRIVATE|AUTH|CLIENT|ADMIN|ROOT)?
+      (?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY|CREDENTIALS?)(?:ID)?
+    | [A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++(?:[:,][A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++)++
+    | \{credential[ ][a-z]++[ ][^{}]++\}
     | @(?:~|\.{1,2})?/[\w.+~/-]* | --[a-z][a-z0-9]*+(?:-[a-z0-9]++)*+  # @file's contents, --flag
     | (?:[A-Za-z0-9]{1,10}+[_-]){0,3}(?:(?i:your|insert|enter)[_ -].*|X{4,}|x{4,})  # sk_your_key,
     # A value elided, its middle or end cut out (29th pass): three stars or four x's after up
@@ -49,7 +62,7 @@ LEAVE_VALUE_SRC = r"""
     # A secret's name in words (30th pass): a qualifier and a secret's word, in one case
     # (key_secret, secret-key, mock-secret, API_KEY_VALUE); an instruction (replace-with-x;
     # not change-me: scanners count changeme's forms as secrets, and Elasticsearch shipped it).
-    | (?i:(?:(?:my|your|the|some|mock|fake|dummy|sample|example)[_-])?
+    | (?i:(?:(?:my[a-z]{0,30}+|your|the|some|mock|fake|dummy|sample|example)[_-])?
         (?:(?:api|client|access|app|secret|private|auth|signing|webhook|db|key)[_-])?
         (?<=[_-])(?:key|secret|token|password|passwd|pwd|passphrase)(?:[_-](?:key|secret|id|value))?
       | replace[_ -]\w.*)

@@ -11,6 +11,8 @@ to them, and it is published on purpose.
   key's id. A JWKS document (``/.well-known/jwks.json``) is published for anyone to verify
   tokens with. The private members (``"d"``, ``"p"``, ``"q"``, ``"dp"``, ``"dq"``, ``"qi"``,
   a symmetric key's ``"k"``) are not among them, and are masked.
+- Ciphertext committed by design (31st pass): SOPS' and hiera-eyaml's ``ENC[...]`` values,
+  and a SealedSecret's ``encryptedData``, which only the cluster's controller can open.
 
 A member whose value starts with a vendor's prefix (``ghp_``, ``AKIA``) is a token wherever it
 stands, and is read by the other rules. Loaded on the first text that holds one of them. Must
@@ -54,24 +56,42 @@ def _compile() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return _PEM_OR_PATCH, _JWK, _MEMBER
 
 
+# Ciphertext committed on purpose, which only its owner's key opens (31st pass): SOPS' and
+# hiera-eyaml's values (``ENC[AES256_GCM,data:...,type:str]``, ``ENC[PKCS7,MIIB...]``), and a
+# SealedSecret's (``kubeseal``'s output: a value of its ``encryptedData``, base64 that starts
+# with ``Ag``, its format's version; maybe cut short with dots in a document).
+_SOPS = re.compile(r"ENC\[(?:AES256_GCM|PKCS7|GPG|KMS)[,:][^\]\s]{1,20000}+\]", re.ASCII)
+_SEALED = re.compile(
+    r"(?<=[:\"'])[ \t]*+[\"']?(?P<value>Ag[A-Za-z0-9+/]{20,}+={0,2}(?:\.{3,}+)?)(?=[\"',\s]|\Z)",
+    re.ASCII,
+)
+
+
 def public_blocks(text: str, lowered: str) -> list[tuple[int, int]]:
-    """The spans of ``text`` (``lowered`` is its lower case) that hold public PEM blocks and
-    git's binary patches, in order."""
-    pem_or_patch, _, _ = _compile()
+    """The spans of ``text`` (``lowered`` is its lower case) that hold public PEM blocks, git's
+    binary patches and committed ciphertext, in order."""
+    spans = [m.span() for m in _SOPS.finditer(text)] if "enc[" in lowered else []
+    if "sealedsecret" in lowered and "encrypteddata" in lowered:
+        spans += [m.span("value") for m in _SEALED.finditer(text)]
     if "-----begin" not in lowered and "git binary patch" not in lowered:
-        return []
+        return sorted(spans)
+    pem_or_patch, _, _ = _compile()
     # (not git's base85 throughout: read as any text is)
-    return [
+    spans += [
         m.span()
         for m in pem_or_patch.finditer(text)
         if not m[0].startswith("GIT") or git_base85(m[0])
     ]
+    return sorted(spans)
 
 
-def public_members(text: str) -> list[tuple[int, int]]:
-    """The spans of the values of JSON Web Keys' public members in ``text``, in order."""
-    _, jwk, member = _compile()
+def public_members(text: str, lowered: str) -> list[tuple[int, int]]:
+    """The spans of the values of JSON Web Keys' public members in ``text`` (``lowered`` is its
+    lower case), in order."""
     spans: list[tuple[int, int]] = []
+    if "kty" not in lowered:
+        return spans
+    _, jwk, member = _compile()
     for obj in jwk.finditer(text):
         if re.search(r"[\"']kty\\?[\"'][ \t\r\n]*+:", obj[0]):  # (in JSON, or escaped in it)
             start = obj.start()

@@ -259,13 +259,17 @@ def template_userinfo(head: str, value: str) -> bool:
 _NOT_WORD = LazyRe(r"[\W_]++", re.ASCII)
 
 
-def spells_its_key(text: str, key_end: int, value: str) -> bool:
+def spells_its_key(text: str, key_end: int, value: str, named: bool = False) -> bool:
     """The value is the key's own words, maybe after ``my`` or ``your`` or before ``value``
-    (``api_key: "api-key"``, ``client_secret="my-client-secret"``): a placeholder."""
+    (``api_key: "api-key"``, ``client_secret="my-client-secret"``): a placeholder. With
+    ``named``, only when it holds more than a password's word (``keyPassword: 'keyPassword'``;
+    ``password: "password"`` is a weak password still)."""
     key = P.loose_key.search(text, max(0, key_end - 80), key_end)  # the key just before
     words = _NOT_WORD.sub(lambda _: "", value).lower()
     words = next((words[len(w) :] for w in _OWNER_WORDS if words.startswith(w)), words)
     words = words.removesuffix("value")  # 'token' = 'TokenValue'
+    if named and words in _PASSWORD_WORDS:
+        return False
     return (
         key is not None and len(words) >= 4 and words in _NOT_WORD.sub(lambda _: "", key[0]).lower()
     )

@@ -196,14 +196,12 @@ TOKEN_SHAPES: tuple[tuple[str, str, str], ...] = (
         "amzn.mws.",
         "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     ),
-    (
-        "braintree_token",
-        "access_token$",
-        "(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-z]{32}",
-    ),
+    ("braintree_token", "access_token$", "(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-z]{32}"),
     ("onfido_token", "api_live", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
     ("onfido_token", "api_sandbox", f"(?:_[a-z]{{2}})?\\.{_URL}{{11}}\\.{_URL}{{32}}{_END}"),
     ("tailscale_key", "tskey-", "(?:api|auth|client|scim|webhook|secret)-[A-Za-z0-9-]{8,}+"),
+    # Headscale's (a Tailscale control server's) API and pre-auth keys: a prefix, then the secret.
+    ("tailscale_key", "hskey-", "(?:api|auth)-[A-Za-z0-9]{6,}+-[A-Za-z0-9]{16,}+"),
     ("buildkite_token", "bkua_", "[a-f0-9]{40}(?![A-Za-z0-9])"),
     # CircleCI's personal and project API tokens; Inngest's signing key (per environment).
     ("circleci_token", "CCIPAT_", "[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])"),
