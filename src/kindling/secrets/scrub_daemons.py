@@ -44,7 +44,7 @@ DAEMON_PLACES: tuple[Place, ...] = (
         certain=True,
     ),
     Place(
-        ("dig", "nsupdate", "delv"),
+        ("dig ", "nsupdate", "delv "),  # (not "digest", "digit")
         r"(?P<keep>\b(?:k?dig|k?nsupdate|delv)\b[^\r\n]{0,300}?[ \t]-y[ \t]*+[\"']?"
         r"(?:hmac-[a-z0-9]{1,16}+:)?[\w.-]{1,253}+:)(?P<value>[A-Za-z0-9+/]{8,}+={0,2})",
         certain=True,
