@@ -92,7 +92,7 @@ LEFT = [
     "The chap-secrets file holds the secrets pppd uses; see pppd(8).",
     "tls {\n    dns cloudflare {env.CF_API_TOKEN}\n}",
     "{\n  acme_dns route53 {\n    max_retries 10\n  }\n}",
-    "# the rsync secrets file\nlocalhost:873\nrsync://backup.example.com:873/module",
+    "# rsyncd.conf\nsecrets file = /etc/rsyncd.secrets\nlocalhost:873\nrsync://backup.example.com:873/m",
     "The default location for the s3fs password file can be created:",
     "dig -y hmac-sha256:ddns-key:$TSIG_SECRET example.com",
     # A metavariable in capitals, where a command or a header takes a secret.

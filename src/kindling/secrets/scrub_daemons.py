@@ -14,9 +14,10 @@ Caddy's DNS challenge names its provider and then the provider's API token in a 
 or as the global ``acme_dns`` option (``dns cloudflare <token>``); ``{env.CF_API_TOKEN}`` and
 a block of settings (``dns route53 {``) are left.
 
-rsync's daemon reads its logins from the ``secrets file`` (``rsyncd.secrets``): ``user:password``
-a line, in a text that names that file. OpenVPN's management interface takes a login as
-``username "Auth" ada`` and ``password "Auth" <pw>``. FreeIPA's installers take the admin's
+rsync's daemon reads its logins from its ``secrets file`` (``rsyncd.secrets``), one
+``user:password`` a line, in a text that names that file or sets it (``secrets file = ...``).
+OpenVPN's management interface takes a login as ``username "Auth" ada`` and ``password
+"Auth" <pw>``. FreeIPA's installers take the admin's
 and the directory manager's passwords as ``-a`` and ``-p`` (``--admin-password``,
 ``--ds-password``).
 
@@ -58,7 +59,7 @@ DAEMON_PLACES: tuple[Place, ...] = (
         kind="token",
     ),
     Place(
-        ("rsyncd.secrets", "secrets file", "rsync.secrets"),
+        ("rsyncd.secrets", "rsync.secrets", "secrets file ="),  # (rsyncd.conf's parameter)
         r"(?<![^\n])[ \t]*+(?:>[ \t]*+)?(?P<keep>@?[\w.-]{1,64}+:)"
         r"(?P<value>(?![0-9]++[ \t]*+(?:\r?\n|\Z))(?!//)[^\s:#][^\s]{0,127}+)"
         r"(?=[ \t]*+(?:\r?\n|\Z))",

@@ -159,13 +159,13 @@ def flag_literal(text: str, start: int, value: str) -> bool:
     help text's line, which starts with its flag (``  -p, --password string``; a command's
     line continued after a ``\\`` may too), nor a placeholder's name in capitals (``--token
     TOKEN``)."""
-    if value.isupper() or leave_value(value):
+    if value.isupper():
         return False
     if _HELM_SET.search(text[max(0, start - 600) : start]) is not None:
-        return True
+        return not leave_value(value)
     if not text.startswith("--", start) or not P.identifier.fullmatch(value):
         return False
-    if P.code.fullmatch(value):
+    if leave_value(value) or P.code.fullmatch(value):
         return False  # --password string, --token null
     head_start = line_start(text, start)
     if head_start is None:
