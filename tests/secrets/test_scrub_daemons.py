@@ -123,6 +123,8 @@ LEFT = [
     # A label's string before code; an assignment's name after a placeholder.
     "echo $(grep 'Initial Root Token:' key.txt |awk '{print $NF}')",
     "B2_APPLICATION_KEY=<key> B2_APPLICATION_KEY_ID=<key-id> docker run --rm backblazeit/b2",
+    # Base64 of a word given to a user's key: a name, not a password.
+    "db_username: YmFja2VuZC1hZG1pbg==",
     # An address in a Secret's stringData, with no password in it.
     "kind: Secret\nstringData:\n  url: https://github.com/argoproj/argocd-example-apps\n"
     "  sshUrl: ssh://git@github.com/argoproj/argocd-example-apps",

@@ -59,17 +59,20 @@ if TYPE_CHECKING:
 _HEX_RUN = cached_compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}", re.ASCII)
 # One token of a key's alphabet (its parts joined by ``-`` or ``_``), nothing around it.
 _ONE_TOKEN = cached_compile(r"[A-Za-z0-9_-]{20,}+", re.ASCII)
+# A user's key just before a value (``username: ``, ``"db.user": "``): what it holds is a name.
+_USER_KEY = cached_compile(r"(?:user(?:name)?|login|uid)[\"']?[ \t]*+[:=][ \t\"']*+\Z", re.ASCII)
 # A password's word: 6-19 characters, a letter among them; no blank, path, address or host.
 _PASSWORD_WORD = cached_compile(r"(?=[^A-Za-z]{0,18}+[A-Za-z])[\w!#$%&*+=?^~-]{6,19}+", re.ASCII)
 
 
-def encodes_secret(token: str) -> bool:
+def encodes_secret(token: str, word: bool = True) -> bool:
     """Base64 of text that is itself a key: a private key block, a run of 16+ hex digits (a
     vendor key stored encoded), or one token of 20+ letters and digits drawn as a generator
     draws (``digits_and_letters``, ``generated_letters``, ``generated_one_case``); or, padded
     as an encoder pads it, one word of 6-19 characters (31st pass: a Kubernetes Secret's
-    password, ``cGFzc3dvcmQxMjM=``, seen without its key). A longer name, an id
-    (``client-id-12345``), an address or a fixture sentence is not."""
+    password, ``cGFzc3dvcmQxMjM=``, seen without its key), unless ``word`` is False (a user's
+    key before it). A longer name, an id (``client-id-12345``), an address or a fixture
+    sentence is not."""
     raw = decoded(token.rstrip("=")) if may_be_text(token) else None
     if raw is None:
         return False
@@ -77,7 +80,7 @@ def encodes_secret(token: str) -> bool:
     if "PRIVATE KEY" in text or _HEX_RUN.search(text) is not None:
         return True
     text = text.strip()
-    if token.endswith("=") and _PASSWORD_WORD.fullmatch(text) is not None:
+    if word and token.endswith("=") and _PASSWORD_WORD.fullmatch(text) is not None:
         return True
     if _ONE_TOKEN.fullmatch(text) is None:
         return _document_with_secret(text)
@@ -198,7 +201,8 @@ def base64_secret(token: str, before: str) -> str | None:
     if raw is not None and (kind := login_kind(raw)) is not None:
         return kind  # a login: HTTP Basic's, SASL PLAIN's, an answer file's password
     if raw is not None and printable(raw):  # base64 of text: a credential if it holds a key
-        return "random_token" if encodes_secret(token) else None
+        word = _USER_KEY.search(before) is None  # (username: <base64 of a name>)
+        return "random_token" if encodes_secret(token, word) else None
     if "/" in body and "+" not in body and body == token:  # (padding: no path ends in "=")
         parts = [p for p in body.split("/") if p]
         if any(
